@@ -1,0 +1,72 @@
+import { z } from "zod"
+import { decodeWith } from "./Validation.ts"
+
+/**
+ * Per-action quotas a task may use. Exceeding one is a guardrail violation.
+ */
+export const TaskQuotas = z.object({
+  navigations: z.number().int().nonnegative().default(20),
+  clicks: z.number().int().nonnegative().default(100),
+  submissions: z.number().int().nonnegative().default(2),
+})
+export type TaskQuotas = z.output<typeof TaskQuotas>
+
+/**
+ * The limits a task runs under. Every field has a default, so `TaskConstraints.parse({})` is valid.
+ *
+ * @example
+ * ```ts
+ * import { TaskConstraints } from "@sextant/core"
+ * TaskConstraints.parse({ maxSteps: 10 }).stepTimeoutMs // 30000
+ * ```
+ */
+export const TaskConstraints = z.object({
+  maxSteps: z.number().int().positive().default(40),
+  maxDurationMs: z.number().int().positive().default(300_000),
+  stepTimeoutMs: z.number().int().positive().default(30_000),
+  allowNavigation: z.boolean().default(true),
+  allowFormSubmission: z.boolean().default(false),
+  allowedOrigins: z.array(z.url()).optional(),
+  blockedUrlPatterns: z.array(z.string().min(1)).default([]),
+  quotas: TaskQuotas.prefault({}),
+})
+export type TaskConstraints = z.output<typeof TaskConstraints>
+export type TaskConstraintsInput = z.input<typeof TaskConstraints>
+
+/** A value a task hands to its tools (a username, a search term). */
+export const TaskInputValue = z.union([z.string(), z.number(), z.boolean(), z.null()])
+export type TaskInputValue = z.output<typeof TaskInputValue>
+
+/**
+ * A goal in plain language plus everything needed to reach it.
+ * Inputs named in `secretInputs` reach tools as values but every prompt, trace and log shows
+ * only a placeholder such as `<secret:password>`.
+ *
+ * @example
+ * ```ts
+ * import { decodeAgentTask } from "@sextant/core"
+ * const task = decodeAgentTask({ goal: "log in and list the products", startUrl: "http://127.0.0.1:4000/login" })
+ * ```
+ */
+export const AgentTask = z.object({
+  id: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9._:-]+$/, "use letters, digits, '.', '_', ':' or '-'")
+    .default(() => crypto.randomUUID()),
+  goal: z.string().trim().min(1, "describe the goal in words"),
+  startUrl: z.url({ protocol: /^https?$/ }).optional(),
+  inputs: z.record(z.string(), TaskInputValue).default({}),
+  secretInputs: z.array(z.string().min(1)).default([]),
+  expectedSchema: z.record(z.string(), z.unknown()).optional(),
+  constraints: TaskConstraints.prefault({}),
+  createdAt: z.iso.datetime().default(() => new Date().toISOString()),
+})
+export type AgentTask = z.output<typeof AgentTask>
+export type AgentTaskInput = z.input<typeof AgentTask>
+
+/**
+ * Decodes a task from outside input. Failures are an `AgentError` whose `InvalidInput` reason names
+ * every bad field and its rule, e.g. `task.constraints.maxSteps: Too small: expected number to be >0 (got -3)`.
+ */
+export const decodeAgentTask = decodeWith(AgentTask, "task", "task")

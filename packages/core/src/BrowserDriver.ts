@@ -1,0 +1,122 @@
+import { Context, type Effect } from "effect"
+import type { DriverError } from "./Errors.ts"
+import type { Signal } from "./Observation.ts"
+import type { ActionOp, LookOptions, PageAction, PageSnapshot } from "./PageSnapshot.ts"
+import type { Target } from "./Target.ts"
+
+/** Where a navigation ended. */
+export interface NavigationResult {
+  readonly url: string
+  readonly title: string
+}
+
+/**
+ * What one action did, so an agent needs no extra look to know: whether the page changed, the
+ * semantic signals of the change, the actions available now, and a hint in words
+ * ("navigation detected", "e1 filled, consider e2 next", "error appeared: Invalid password").
+ */
+export interface ActResult {
+  readonly ok: boolean
+  readonly changed: boolean
+  readonly signals: ReadonlyArray<Signal>
+  readonly actions: ReadonlyArray<PageAction>
+  readonly hint: string
+  readonly url: string
+}
+
+/** A value for `act`: text to type, an option (or several) to select, a number for a slider, a file path. */
+export type ActValue = string | number | ReadonlyArray<string>
+
+/** What `waitFor` waits for. */
+export type WaitCondition =
+  | { readonly ref: string }
+  | { readonly selector: string; readonly state?: "present" | "visible" | "hidden" }
+  | { readonly text: string }
+  | { readonly js: string }
+  | { readonly navigation: { readonly from?: string } }
+
+export interface WaitResult {
+  readonly ok: boolean
+  readonly elapsedMs: number
+}
+
+/** Scroll operations a page allows. */
+export type ScrollOp =
+  | { readonly direction: "down" | "up"; readonly count?: number }
+  | { readonly to: "top" | "bottom" | "middle" }
+  | { readonly ratio: number }
+  | { readonly screen: number }
+  | { readonly target: Target }
+
+export interface ScrollResult {
+  readonly y: number
+  readonly height: number
+  readonly viewportHeight: number
+  readonly atBottom: boolean
+}
+
+export interface TabInfo {
+  readonly handle: string
+  readonly url: string
+  readonly title: string
+  readonly active: boolean
+}
+
+/** A JavaScript dialog the page opened. */
+export interface DialogInfo {
+  readonly type: "alert" | "confirm" | "prompt" | "beforeunload"
+  readonly text: string
+}
+
+/**
+ * The browser, as an agent uses it. Implemented by `@sextant/webdriverio`; fake layers in
+ * `@sextant/testing`. Every operation fails with `DriverError` whose reason says what to do.
+ */
+export interface BrowserDriverShape {
+  readonly navigate: (
+    url: string,
+    options?: { readonly timeoutMs?: number },
+  ) => Effect.Effect<NavigationResult, DriverError>
+  readonly currentUrl: Effect.Effect<string, DriverError>
+  readonly title: Effect.Effect<string, DriverError>
+  /** One injected script, one round trip: the outline with refs and the data behind it. */
+  readonly look: (options?: LookOptions) => Effect.Effect<PageSnapshot, DriverError>
+  /** One trusted input action on a ref or selector. */
+  readonly act: (target: Target, op: ActionOp, value?: ActValue) => Effect.Effect<ActResult, DriverError>
+  readonly waitFor: (
+    condition: WaitCondition,
+    options?: { readonly timeoutMs?: number },
+  ) => Effect.Effect<WaitResult, DriverError>
+  /** Runs a script in the page (`return` gives the result; `arguments[i]` are the args). */
+  readonly evaluate: (script: string, args?: ReadonlyArray<unknown>) => Effect.Effect<unknown, DriverError>
+  /** A PNG of the viewport, or of one element. */
+  readonly screenshot: (options?: { readonly target?: Target }) => Effect.Effect<Uint8Array, DriverError>
+  readonly scroll: (op: ScrollOp) => Effect.Effect<ScrollResult, DriverError>
+  readonly back: Effect.Effect<NavigationResult, DriverError>
+  readonly forward: Effect.Effect<NavigationResult, DriverError>
+  readonly refresh: Effect.Effect<NavigationResult, DriverError>
+  readonly tabs: Effect.Effect<ReadonlyArray<TabInfo>, DriverError>
+  readonly switchTab: (handle: string) => Effect.Effect<TabInfo, DriverError>
+  readonly closeTab: (handle: string) => Effect.Effect<void, DriverError>
+  /** The last dialog the page opened, if any is still open. */
+  readonly dialog: Effect.Effect<DialogInfo | undefined, DriverError>
+  readonly respondToDialog: (accept: boolean, text?: string) => Effect.Effect<void, DriverError>
+}
+
+/**
+ * The `BrowserDriver` service.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { BrowserDriver } from "@sextant/core"
+ * const program = Effect.gen(function* () {
+ *   const driver = yield* BrowserDriver
+ *   yield* driver.navigate("http://127.0.0.1:4000/login")
+ *   return (yield* driver.look()).tree
+ * })
+ * ```
+ */
+export class BrowserDriver extends Context.Service<BrowserDriver, BrowserDriverShape>()(
+  "@sextant/core/BrowserDriver",
+) {}

@@ -1,0 +1,577 @@
+import { Data } from "effect"
+
+/**
+ * Typed errors, one per boundary. Each carries a tagged `reason` that knows whether it is retryable,
+ * and a message that says what happened, to what, and what to do.
+ *
+ * @example
+ * ```ts
+ * import { DriverError, ElementNotFound } from "@sextant/core"
+ * const error = new DriverError({ method: "act", reason: new ElementNotFound({ target: "#login" }) })
+ * error.isRetryable // true
+ * error.message // "BrowserDriver.act: no element matches #login: check the selector or call look() to see the page"
+ * ```
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// BrowserDriver reasons
+
+/** No element matches a selector or ref. Retryable: the page may still be rendering. */
+export class ElementNotFound extends Data.TaggedClass("ElementNotFound")<{ readonly target: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `no element matches ${this.target}: check the selector or call look() to see the page`
+  }
+}
+
+/** A ref from an earlier look() no longer matches any element. Retryable after a fresh look(). */
+export class StaleRef extends Data.TaggedClass("StaleRef")<{ readonly ref: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `ref ${this.ref} is stale: call look() to refresh`
+  }
+}
+
+/** An operation did not finish in time. */
+export class Timeout extends Data.TaggedClass("Timeout")<{
+  readonly operation: string
+  readonly timeoutMs: number
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `${this.operation} did not finish within ${this.timeoutMs} ms: wait longer or check the page`
+  }
+}
+
+/** The element exists but cannot take the input now (covered, disabled, off-screen). */
+export class NotInteractable extends Data.TaggedClass("NotInteractable")<{
+  readonly target: string
+  readonly detail: string
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `${this.target} cannot be used now (${this.detail}): scroll it into view, close what covers it, or pick another element`
+  }
+}
+
+/** A navigation failed to load. */
+export class NavigationFailed extends Data.TaggedClass("NavigationFailed")<{
+  readonly url: string
+  readonly detail: string
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `navigation to ${this.url} failed (${this.detail}): check the URL and that the site is up`
+  }
+}
+
+/** A JavaScript dialog (alert, confirm, prompt) is open and blocks the page. */
+export class DialogOpen extends Data.TaggedClass("DialogOpen")<{ readonly text: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `a dialog is open ("${this.text}"): accept or dismiss it first`
+  }
+}
+
+/** The caller passed something the driver cannot use (a bad selector, an unknown operation). */
+export class InvalidArgument extends Data.TaggedClass("InvalidArgument")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `invalid argument: ${this.detail}`
+  }
+}
+
+/** A script run in the page threw. */
+export class ScriptError extends Data.TaggedClass("ScriptError")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the page script failed: ${this.detail}`
+  }
+}
+
+/** The browser session is gone (closed window, ended session). */
+export class SessionClosed extends Data.TaggedClass("SessionClosed")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the browser session is closed (${this.detail}): start a new session`
+  }
+}
+
+/** The browser or its driver crashed or could not start. Retryable on a new session. */
+export class DriverCrashed extends Data.TaggedClass("DriverCrashed")<{ readonly detail: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the browser or its driver crashed (${this.detail}): the session will be replaced`
+  }
+}
+
+/** Anything the driver reported that has no better reason; `code` is the W3C error code when known. */
+export class DriverUnknown extends Data.TaggedClass("DriverUnknown")<{
+  readonly code: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `${this.code}: ${this.detail}`
+  }
+}
+
+export type DriverErrorReason =
+  | ElementNotFound
+  | StaleRef
+  | Timeout
+  | NotInteractable
+  | NavigationFailed
+  | DialogOpen
+  | InvalidArgument
+  | ScriptError
+  | SessionClosed
+  | DriverCrashed
+  | DriverUnknown
+
+/** The error of every `BrowserDriver` operation. */
+export class DriverError extends Data.TaggedError("DriverError")<{
+  readonly method: string
+  readonly reason: DriverErrorReason
+  readonly cause?: unknown
+}> {
+  get isRetryable(): boolean {
+    return this.reason.isRetryable
+  }
+  override get message(): string {
+    return `BrowserDriver.${this.method}: ${this.reason.message}`
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// HttpSession reasons
+
+/** The server answered 429. `retryAfterMs` is the server's Retry-After when it sent one. */
+export class RateLimited extends Data.TaggedClass("RateLimited")<{
+  readonly url: string
+  readonly retryAfterMs?: number | undefined
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    const wait = this.retryAfterMs === undefined ? "" : ` for ${this.retryAfterMs} ms`
+    return `${this.url} is rate limited: wait${wait} before trying again`
+  }
+}
+
+/** The server answered with an error status. 5xx is retryable, 4xx is not. */
+export class HttpStatus extends Data.TaggedClass("HttpStatus")<{
+  readonly url: string
+  readonly status: number
+}> {
+  get isRetryable(): boolean {
+    return this.status >= 500
+  }
+  get message(): string {
+    return `${this.url} answered HTTP ${this.status}${this.status >= 500 ? ": the server failed, try again later" : ": check the URL and the request"}`
+  }
+}
+
+/** The request did not complete in time. */
+export class HttpTimeout extends Data.TaggedClass("HttpTimeout")<{
+  readonly url: string
+  readonly timeoutMs: number
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `${this.url} did not answer within ${this.timeoutMs} ms`
+  }
+}
+
+/** The connection failed (refused, reset, DNS). */
+export class HttpNetwork extends Data.TaggedClass("HttpNetwork")<{
+  readonly url: string
+  readonly detail: string
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `could not reach ${this.url} (${this.detail})`
+  }
+}
+
+/** The body is not what the caller can use (not HTML, not JSON). */
+export class UnsupportedContent extends Data.TaggedClass("UnsupportedContent")<{
+  readonly url: string
+  readonly contentType: string
+  readonly expected: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `${this.url} sent ${this.contentType || "no content type"}, expected ${this.expected}`
+  }
+}
+
+/** The body is larger than the configured limit. */
+export class BodyTooLarge extends Data.TaggedClass("BodyTooLarge")<{
+  readonly url: string
+  readonly limitBytes: number
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `${this.url} sent more than ${this.limitBytes} bytes: raise maxBodyBytes if the page is really needed`
+  }
+}
+
+/** The URL is malformed or uses a scheme the session does not fetch. */
+export class InvalidUrl extends Data.TaggedClass("InvalidUrl")<{
+  readonly url: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `cannot fetch ${JSON.stringify(this.url)}: ${this.detail}`
+  }
+}
+
+export type HttpErrorReason =
+  | RateLimited
+  | HttpStatus
+  | HttpTimeout
+  | HttpNetwork
+  | UnsupportedContent
+  | BodyTooLarge
+  | InvalidUrl
+
+/** The error of every `HttpSession` operation. */
+export class HttpError extends Data.TaggedError("HttpError")<{
+  readonly method: string
+  readonly reason: HttpErrorReason
+  readonly cause?: unknown
+}> {
+  get isRetryable(): boolean {
+    return this.reason.isRetryable
+  }
+  override get message(): string {
+    return `HttpSession.${this.method}: ${this.reason.message}`
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// LanguageModel reasons
+
+/** The endpoint could not be reached or the connection broke. */
+export class LlmTransport extends Data.TaggedClass("LlmTransport")<{ readonly detail: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the model endpoint could not be reached (${this.detail}): check OPENAI_BASE_URL and the network`
+  }
+}
+
+/** The endpoint answered 429. */
+export class LlmRateLimited extends Data.TaggedClass("LlmRateLimited")<{
+  readonly retryAfterMs?: number | undefined
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    const wait = this.retryAfterMs === undefined ? "" : ` for ${this.retryAfterMs} ms`
+    return `the model endpoint is rate limited: wait${wait} before trying again`
+  }
+}
+
+/** The endpoint answered 5xx. */
+export class LlmServerError extends Data.TaggedClass("LlmServerError")<{
+  readonly status: number
+  readonly detail: string
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the model endpoint failed with HTTP ${this.status} (${this.detail}): try again later`
+  }
+}
+
+/** The call did not finish in time. */
+export class LlmTimeout extends Data.TaggedClass("LlmTimeout")<{ readonly timeoutMs: number }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the model did not answer within ${this.timeoutMs} ms: raise the timeout or use a faster model`
+  }
+}
+
+/** The endpoint refused the request (bad key, unknown model, bad request). */
+export class LlmRequestRejected extends Data.TaggedClass("LlmRequestRejected")<{
+  readonly status: number
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the model endpoint rejected the request with HTTP ${this.status} (${this.detail}): check OPENAI_API_KEY, the model name and the request`
+  }
+}
+
+/** The model answered, but not in the shape asked for. */
+export class OutputInvalid extends Data.TaggedClass("OutputInvalid")<{
+  readonly detail: string
+  readonly output: string
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the model's answer does not fit the expected shape: ${this.detail}`
+  }
+}
+
+/** The caller cancelled the call. */
+export class LlmCancelled extends Data.TaggedClass("LlmCancelled")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the model call was cancelled (${this.detail})`
+  }
+}
+
+export type LlmErrorReason =
+  | LlmTransport
+  | LlmRateLimited
+  | LlmServerError
+  | LlmTimeout
+  | LlmRequestRejected
+  | OutputInvalid
+  | LlmCancelled
+
+/** The error of every `LanguageModel` operation. */
+export class LlmError extends Data.TaggedError("LlmError")<{
+  readonly method: string
+  readonly reason: LlmErrorReason
+  readonly cause?: unknown
+}> {
+  get isRetryable(): boolean {
+    return this.reason.isRetryable
+  }
+  override get message(): string {
+    return `LanguageModel.${this.method}: ${this.reason.message}`
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Store reasons
+
+/** The store could not be opened or migrated. */
+export class StoreUnavailable extends Data.TaggedClass("StoreUnavailable")<{
+  readonly location: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the store at ${this.location} cannot be used (${this.detail}): check the path and its permissions`
+  }
+}
+
+/** Another writer holds the store; retrying shortly usually succeeds. */
+export class StoreBusy extends Data.TaggedClass("StoreBusy")<{ readonly detail: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the store is busy (${this.detail})`
+  }
+}
+
+/** A read or write failed. */
+export class StoreQueryFailed extends Data.TaggedClass("StoreQueryFailed")<{
+  readonly operation: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `store ${this.operation} failed: ${this.detail}`
+  }
+}
+
+/** The thing asked for is not in the store. */
+export class StoreNotFound extends Data.TaggedClass("StoreNotFound")<{
+  readonly what: string
+  readonly id: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `no ${this.what} ${JSON.stringify(this.id)} in the store`
+  }
+}
+
+export type StoreErrorReason = StoreUnavailable | StoreBusy | StoreQueryFailed | StoreNotFound
+
+/** The error of every `Store` operation. */
+export class StoreError extends Data.TaggedError("StoreError")<{
+  readonly method: string
+  readonly reason: StoreErrorReason
+  readonly cause?: unknown
+}> {
+  get isRetryable(): boolean {
+    return this.reason.isRetryable
+  }
+  override get message(): string {
+    return `Store.${this.method}: ${this.reason.message}`
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Agent reasons
+
+/** Input (a task, a config, a plan) does not fit its schema; `issues` name each field and rule. */
+export class InvalidInput extends Data.TaggedClass("InvalidInput")<{
+  readonly what: string
+  readonly issues: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `invalid ${this.what}:\n  ${this.issues.join("\n  ")}`
+  }
+}
+
+/** A tool was called with arguments that do not fit its input schema. */
+export class InvalidToolArgs extends Data.TaggedClass("InvalidToolArgs")<{
+  readonly tool: string
+  readonly issues: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `invalid arguments for tool '${this.tool}':\n  ${this.issues.join("\n  ")}`
+  }
+}
+
+/** A tool name that no registered tool has. */
+export class UnknownTool extends Data.TaggedClass("UnknownTool")<{
+  readonly tool: string
+  readonly known: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `unknown tool '${this.tool}': use one of ${this.known.join(", ")}`
+  }
+}
+
+/** Two tools registered under one name. */
+export class DuplicateTool extends Data.TaggedClass("DuplicateTool")<{ readonly tool: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `a tool named '${this.tool}' is already registered: give each tool a unique name`
+  }
+}
+
+/** A task state change that the state machine does not allow. */
+export class IllegalTransition extends Data.TaggedClass("IllegalTransition")<{
+  readonly from: string
+  readonly to: string
+  readonly allowed: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    const allowed = this.allowed.length === 0 ? "none (it is final)" : this.allowed.join(", ")
+    return `a task cannot go from ${this.from} to ${this.to}; from ${this.from} it may go to ${allowed}`
+  }
+}
+
+/** A step would break a guardrail (scheme, origin, blocked pattern, quota, permission). */
+export class GuardrailViolation extends Data.TaggedClass("GuardrailViolation")<{
+  readonly rule: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `guardrail '${this.rule}' stopped the step: ${this.detail}`
+  }
+}
+
+/** The agent keeps landing on the same URL. */
+export class NavigationLoop extends Data.TaggedClass("NavigationLoop")<{
+  readonly url: string
+  readonly count: number
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `navigated to ${this.url} ${this.count} times: the plan is looping, replan`
+  }
+}
+
+/** Output that does not fit the task's expected schema. */
+export class SchemaMismatch extends Data.TaggedClass("SchemaMismatch")<{
+  readonly issues: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the output does not fit the expected schema:\n  ${this.issues.join("\n  ")}`
+  }
+}
+
+/** A budget (steps, duration, no-ops, generation errors, a quota) ran out. */
+export class BudgetExceeded extends Data.TaggedClass("BudgetExceeded")<{
+  readonly budget: string
+  readonly limit: number
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `budget '${this.budget}' of ${this.limit} is used up`
+  }
+}
+
+/** A plan that the validator refused. */
+export class PlanRejected extends Data.TaggedClass("PlanRejected")<{
+  readonly issues: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the plan was rejected:\n  ${this.issues.join("\n  ")}`
+  }
+}
+
+/** The planner cannot turn the goal into a plan. */
+export class CannotPlan extends Data.TaggedClass("CannotPlan")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `cannot plan this goal: ${this.detail}`
+  }
+}
+
+/** The run was cancelled (AbortSignal, Ctrl-C, interruption). */
+export class Cancelled extends Data.TaggedClass("Cancelled")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the run was cancelled (${this.detail})`
+  }
+}
+
+export type AgentErrorReason =
+  | InvalidInput
+  | InvalidToolArgs
+  | UnknownTool
+  | DuplicateTool
+  | IllegalTransition
+  | GuardrailViolation
+  | NavigationLoop
+  | SchemaMismatch
+  | BudgetExceeded
+  | PlanRejected
+  | CannotPlan
+  | Cancelled
+
+/** The error of the agent itself: bad input, guardrails, budgets, planning. */
+export class AgentError extends Data.TaggedError("AgentError")<{
+  readonly reason: AgentErrorReason
+  readonly cause?: unknown
+}> {
+  get isRetryable(): boolean {
+    return this.reason.isRetryable
+  }
+  override get message(): string {
+    return this.reason.message
+  }
+}
+
+/** Every typed error Sextant fails with. */
+export type SextantError = DriverError | HttpError | LlmError | StoreError | AgentError
+
+const hasTag = (value: unknown, tag: string): boolean =>
+  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === tag
+
+/** Type guards for users who catch rejections from the Promise facade. */
+export const isDriverError = (value: unknown): value is DriverError => hasTag(value, "DriverError")
+export const isHttpError = (value: unknown): value is HttpError => hasTag(value, "HttpError")
+export const isLlmError = (value: unknown): value is LlmError => hasTag(value, "LlmError")
+export const isStoreError = (value: unknown): value is StoreError => hasTag(value, "StoreError")
+export const isAgentError = (value: unknown): value is AgentError => hasTag(value, "AgentError")
+export const isSextantError = (value: unknown): value is SextantError =>
+  isDriverError(value) ||
+  isHttpError(value) ||
+  isLlmError(value) ||
+  isStoreError(value) ||
+  isAgentError(value)

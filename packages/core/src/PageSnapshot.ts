@@ -1,0 +1,124 @@
+import { z } from "zod"
+
+/** An element's box in CSS pixels, relative to the top-level viewport. */
+export const Box = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+export type Box = z.output<typeof Box>
+
+/** The operations a ref accepts, by role and state. */
+export const ActionOp = z.enum([
+  "click",
+  "input",
+  "clear",
+  "focus",
+  "check",
+  "uncheck",
+  "select",
+  "set",
+  "upload",
+  "hover",
+  "press",
+])
+export type ActionOp = z.output<typeof ActionOp>
+
+/**
+ * One interactive or meaningful element of a snapshot, found again by its `ref`.
+ */
+export const PageElement = z.object({
+  ref: z.string(),
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  attributes: z.record(z.string(), z.string()).default({}),
+  value: z.string().optional(),
+  checked: z.union([z.boolean(), z.literal("mixed")]).optional(),
+  selected: z.boolean().optional(),
+  expanded: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  required: z.boolean().optional(),
+  invalid: z.boolean().optional(),
+  visible: z.boolean(),
+  box: Box.optional(),
+  /** Options of a select/listbox/combobox, as shown. */
+  options: z.array(z.string()).optional(),
+  /** Ranked selector candidates, each verified unique in its document: id > data-testid > name > href > type > path. */
+  selectors: z.array(z.string()).default([]),
+  /** Same-origin iframe / open shadow root path from the top document, empty at the top. */
+  frame: z.array(z.string()).default([]),
+})
+export type PageElement = z.output<typeof PageElement>
+
+/** The operations one ref allows; `_page` carries the page-level ones (scroll, back, refresh). */
+export const PageAction = z.object({
+  ref: z.string(),
+  role: z.string(),
+  name: z.string(),
+  ops: z.array(z.string()),
+})
+export type PageAction = z.output<typeof PageAction>
+
+/** A form with its fields and submit control, keyed by a stable identity. */
+export const PageForm = z.object({
+  key: z.string(),
+  ref: z.string().optional(),
+  name: z.string(),
+  fields: z.array(z.string()),
+  submit: z.string().optional(),
+})
+export type PageForm = z.output<typeof PageForm>
+
+/** Text the page shows as output, by region. */
+export const PageRegion = z.enum(["header", "nav", "main", "results", "footer", "modal", "alert"])
+export type PageRegion = z.output<typeof PageRegion>
+
+export const PageOutput = z.object({
+  key: z.string(),
+  region: PageRegion,
+  text: z.string(),
+  ref: z.string().optional(),
+})
+export type PageOutput = z.output<typeof PageOutput>
+
+/** Size and cost of a snapshot. */
+export const SnapshotStats = z.object({
+  nodes: z.number().int().nonnegative(),
+  elements: z.number().int().nonnegative(),
+  lines: z.number().int().nonnegative(),
+  chars: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative().optional(),
+  truncated: z.boolean().default(false),
+  durationMs: z.number().nonnegative().optional(),
+})
+export type SnapshotStats = z.output<typeof SnapshotStats>
+
+/**
+ * What `BrowserDriver.look()` returns: a token-cheap accessibility outline with refs, and the
+ * structured data behind it.
+ *
+ * `tree` has one line per meaningful node, interactive nodes tagged with refs:
+ * `- textbox "Email" [ref=e1]`, `- button "Sign In" [ref=e3]`.
+ */
+export const PageSnapshot = z.object({
+  url: z.string(),
+  title: z.string(),
+  tree: z.string(),
+  elements: z.record(z.string(), PageElement),
+  actions: z.array(PageAction),
+  forms: z.array(PageForm).default([]),
+  outputs: z.array(PageOutput).default([]),
+  stats: SnapshotStats,
+})
+export type PageSnapshot = z.output<typeof PageSnapshot>
+
+/** Options of `look()`. */
+export interface LookOptions {
+  /** Keep the outline within this many tokens (o200k); the rest is named with how to see it. */
+  readonly maxTokens?: number
+  /** `full` (default) or `interactive`: only actionable elements with their labels and headings. */
+  readonly mode?: "full" | "interactive"
+  /** Only the subtree of this ref. */
+  readonly within?: string
+  /** Only what changed since this earlier snapshot. */
+  readonly since?: PageSnapshot
+  /** Selectors of extra fields whose values must never be shown (passwords are always hidden). */
+  readonly secretSelectors?: ReadonlyArray<string>
+}

@@ -1,0 +1,72 @@
+import { z } from "zod"
+import { Observation } from "./Observation.ts"
+import { decodeWith } from "./Validation.ts"
+
+/**
+ * A check made on the page after a step: the step succeeded only if every criterion holds.
+ */
+export const Criterion = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("elementExists"), selector: z.string().min(1) }),
+  z.object({ type: z.literal("urlMatches"), pattern: z.string().min(1) }),
+  z.object({ type: z.literal("textPresent"), text: z.string().min(1) }),
+  z.object({ type: z.literal("minItems"), selector: z.string().min(1), min: z.number().int().positive() }),
+  z.object({ type: z.literal("statusCode"), code: z.number().int().min(100).max(599) }),
+])
+export type Criterion = z.output<typeof Criterion>
+
+/** Where a step is in its life. */
+export const StepState = z.enum(["pending", "running", "succeeded", "failed", "skipped"])
+export type StepState = z.output<typeof StepState>
+
+/**
+ * One tool call of a plan, with the checks that say it worked.
+ *
+ * @example
+ * ```ts
+ * import { Step } from "@sextant/core"
+ * Step.parse({ index: 0, tool: "navigate", args: { url: "http://127.0.0.1:4000/login" } })
+ * ```
+ */
+export const Step = z.object({
+  index: z.number().int().nonnegative(),
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+  description: z.string().optional(),
+  successCriteria: z.array(Criterion).default([]),
+  state: StepState.default("pending"),
+  attempts: z.number().int().nonnegative().default(0),
+  observation: Observation.optional(),
+})
+export type Step = z.output<typeof Step>
+export type StepInput = z.input<typeof Step>
+
+/** Where a plan is in its life. */
+export const PlanStatus = z.enum(["draft", "validated", "running", "completed", "failed", "abandoned"])
+export type PlanStatus = z.output<typeof PlanStatus>
+
+/**
+ * An ordered list of steps for one task. `revision` grows by one on every replan.
+ */
+export const Plan = z
+  .object({
+    taskId: z.string().min(1),
+    revision: z.number().int().nonnegative().default(0),
+    status: PlanStatus.default("draft"),
+    steps: z.array(Step),
+  })
+  .superRefine((plan, context) => {
+    plan.steps.forEach((step, position) => {
+      if (step.index !== position) {
+        context.addIssue({
+          code: "custom",
+          path: ["steps", position, "index"],
+          message: `step indexes must count from 0 in order: expected ${position}`,
+        })
+      }
+    })
+  })
+export type Plan = z.output<typeof Plan>
+export type PlanInput = z.input<typeof Plan>
+
+/** Decodes a plan from outside input (a file, a model); failures name each bad field. */
+export const decodePlan = decodeWith(Plan, "plan", "plan")

@@ -1,0 +1,113 @@
+import type { Effect } from "effect"
+import { z } from "zod"
+
+/**
+ * What a tool may do to the world, declared up front so guardrails and the validator can act on it
+ * before the tool runs. A tool with no effects only reads.
+ */
+export const ToolEffects = z.object({
+  /** Loads another page (counts against the navigation quota). */
+  navigates: z.boolean().default(false),
+  /** Submits a form or otherwise sends data (needs `allowFormSubmission`). */
+  submits: z.boolean().default(false),
+  /** Clicks or types into the page (counts against the click quota). */
+  clicks: z.boolean().default(false),
+  /** Reads the page or the network without changing anything. */
+  reads: z.boolean().default(false),
+  /** Running it twice has the same effect as once, so it may be retried blindly. */
+  idempotent: z.boolean().default(false),
+})
+export type ToolEffects = z.output<typeof ToolEffects>
+export type ToolEffectsInput = z.input<typeof ToolEffects>
+
+/** The name rule every tool follows: what models can type reliably. */
+export const toolNamePattern = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
+
+/**
+ * A tool: a name and description a model can act on, zod schemas for input and output, declared effects,
+ * and `run`, which returns an Effect (its services come from the Effect context).
+ */
+export interface Tool<
+  Name extends string = string,
+  Input extends z.ZodType = z.ZodType,
+  Output extends z.ZodType = z.ZodType,
+  E = unknown,
+  R = never,
+> {
+  readonly name: Name
+  readonly description: string
+  readonly input: Input
+  readonly output: Output
+  readonly effects: ToolEffects
+  readonly run: (input: z.output<Input>) => Effect.Effect<z.input<Output>, E, R>
+}
+
+/** Any tool, whatever its types. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type
+export type AnyTool = Tool<string, z.ZodType, z.ZodType, any, any>
+
+/** The services a tool needs. */
+export type ToolRequirements<T> = T extends Tool<string, z.ZodType, z.ZodType, unknown, infer R> ? R : never
+
+/** What `defineTool` takes. */
+export interface ToolDefinition<
+  Name extends string,
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+  E,
+  R,
+> {
+  readonly name: Name
+  readonly description: string
+  readonly input: Input
+  readonly output: Output
+  readonly effects?: ToolEffectsInput
+  readonly run: (input: z.output<Input>) => Effect.Effect<z.input<Output>, E, R>
+}
+
+/**
+ * Defines a tool. Third-party tool packages export tools made with this and nothing else.
+ * A bad name or an empty description is a programmer mistake and throws at definition time.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { z } from "zod"
+ * import { defineTool } from "@sextant/core"
+ *
+ * export const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeat the text back.",
+ *   input: z.object({ text: z.string() }),
+ *   output: z.object({ text: z.string() }),
+ *   effects: { reads: true, idempotent: true },
+ *   run: ({ text }) => Effect.succeed({ text }),
+ * })
+ * ```
+ */
+export const defineTool = <
+  const Name extends string,
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+  E,
+  R,
+>(
+  definition: ToolDefinition<Name, Input, Output, E, R>,
+): Tool<Name, Input, Output, E, R> => {
+  if (!toolNamePattern.test(definition.name)) {
+    throw new TypeError(
+      `defineTool: name ${JSON.stringify(definition.name)} must start with a letter and use only letters, digits and '_' (at most 64)`,
+    )
+  }
+  if (definition.description.trim() === "") {
+    throw new TypeError(`defineTool: tool '${definition.name}' needs a description a model can act on`)
+  }
+  return Object.freeze({
+    name: definition.name,
+    description: definition.description.trim(),
+    input: definition.input,
+    output: definition.output,
+    effects: ToolEffects.parse(definition.effects ?? {}),
+    run: definition.run,
+  })
+}

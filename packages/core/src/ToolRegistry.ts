@@ -1,0 +1,130 @@
+import { Effect } from "effect"
+import { z } from "zod"
+import { AgentError, DuplicateTool, InvalidToolArgs, UnknownTool } from "./Errors.ts"
+import type { AnyTool, ToolEffects } from "./Tool.ts"
+import { formatIssues } from "./Validation.ts"
+
+/** One tool as a prompt or an MCP client sees it. */
+export interface ToolCatalogEntry {
+  readonly name: string
+  readonly description: string
+  readonly effects: ToolEffects
+  /** JSON Schema (draft 2020-12) of the tool's input. */
+  readonly inputSchema: Record<string, unknown>
+}
+
+const jsonSchemaOf = (schema: z.ZodType): Record<string, unknown> => {
+  const rendered = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" })
+  return rendered as Record<string, unknown>
+}
+
+const argumentSummary = (schema: Record<string, unknown>): string => {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; description?: unknown }>
+  const required = new Set((schema.required ?? []) as ReadonlyArray<string>)
+  return Object.entries(properties)
+    .map(([name, property]) => {
+      const type = Array.isArray(property.type) ? property.type.join("|") : String(property.type ?? "any")
+      return `${name}${required.has(name) ? "" : "?"}: ${type}`
+    })
+    .join(", ")
+}
+
+/**
+ * The tools an agent may call, by unique name. It renders the catalog for prompts (names, descriptions,
+ * JSON Schema), decodes a model's arguments against each tool's input schema, and runs tools.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ToolRegistry } from "@sextant/core"
+ * const registry = Effect.runSync(ToolRegistry.make([echo]))
+ * registry.renderCatalog() // "- echo(text: string): Repeat the text back."
+ * ```
+ */
+export class ToolRegistry {
+  readonly #tools: ReadonlyMap<string, AnyTool>
+  #catalog: ReadonlyArray<ToolCatalogEntry> | undefined
+
+  private constructor(tools: ReadonlyMap<string, AnyTool>) {
+    this.#tools = tools
+  }
+
+  /** Builds a registry, failing with `DuplicateTool` when two tools share a name. */
+  static make(tools: Iterable<AnyTool>): Effect.Effect<ToolRegistry, AgentError> {
+    const byName = new Map<string, AnyTool>()
+    for (const tool of tools) {
+      if (byName.has(tool.name)) {
+        return Effect.fail(new AgentError({ reason: new DuplicateTool({ tool: tool.name }) }))
+      }
+      byName.set(tool.name, tool)
+    }
+    return Effect.succeed(new ToolRegistry(byName))
+  }
+
+  /** A new registry with more tools; fails with `DuplicateTool` on a name already present. */
+  with(tools: Iterable<AnyTool>): Effect.Effect<ToolRegistry, AgentError> {
+    return ToolRegistry.make([...this.#tools.values(), ...tools])
+  }
+
+  /** The registered names, in registration order. */
+  get names(): ReadonlyArray<string> {
+    return [...this.#tools.keys()]
+  }
+
+  /** Every registered tool, in registration order. */
+  get tools(): ReadonlyArray<AnyTool> {
+    return [...this.#tools.values()]
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name)
+  }
+
+  /** The tool called `name`, or `UnknownTool` listing the known names. */
+  get(name: string): Effect.Effect<AnyTool, AgentError> {
+    const tool = this.#tools.get(name)
+    return tool === undefined
+      ? Effect.fail(new AgentError({ reason: new UnknownTool({ tool: name, known: this.names }) }))
+      : Effect.succeed(tool)
+  }
+
+  /** The catalog with each tool's input as JSON Schema (computed once). */
+  catalog(): ReadonlyArray<ToolCatalogEntry> {
+    this.#catalog ??= this.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      effects: tool.effects,
+      inputSchema: jsonSchemaOf(tool.input),
+    }))
+    return this.#catalog
+  }
+
+  /** A compact catalog for prompts: one line per tool, `- name(arg: type, opt?: type): description`. */
+  renderCatalog(): string {
+    return this.catalog()
+      .map((entry) => `- ${entry.name}(${argumentSummary(entry.inputSchema)}): ${entry.description}`)
+      .join("\n")
+  }
+
+  /** Decodes arguments for `name`; failures name the tool, each bad field and its rule. */
+  decodeArgs(name: string, args: unknown): Effect.Effect<unknown, AgentError> {
+    return Effect.flatMap(this.get(name), (tool) => {
+      const result = tool.input.safeParse(args ?? {})
+      return result.success
+        ? Effect.succeed(result.data)
+        : Effect.fail(
+            new AgentError({
+              reason: new InvalidToolArgs({ tool: name, issues: formatIssues("args", result.error, args) }),
+              cause: result.error,
+            }),
+          )
+    })
+  }
+
+  /** Decodes the arguments, then runs the tool. */
+  run(name: string, args: unknown): Effect.Effect<unknown, unknown, unknown> {
+    return Effect.flatMap(this.decodeArgs(name, args), (input) =>
+      Effect.flatMap(this.get(name), (tool) => tool.run(input)),
+    )
+  }
+}
