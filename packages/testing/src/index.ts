@@ -1,1 +1,8 @@
-export {}
+/**
+ * @sextant/testing — test doubles for Sextant: fake service layers and a scripted OpenAI-compatible server.
+ */
+export * from "./fakes/FakeBrowserDriver.ts"
+export * from "./fakes/FakeHttpSession.ts"
+export * from "./fakes/MemoryStore.ts"
+export * from "./openai/OpenAiServer.ts"
+export * from "./openai/Reply.ts"

@@ -1,0 +1,155 @@
+import {
+  type CachedAction,
+  type FrontierEntry,
+  type Observation,
+  type RunRecord,
+  type Step,
+  Store,
+  type StoredRecord,
+  StoreError,
+  StoreNotFound,
+  type StoreShape,
+} from "@sextant/core"
+import { Effect, Layer } from "effect"
+
+interface FrontierState {
+  readonly entries: Map<string, FrontierEntry & { state: "pending" | "claimed" | "done" | "failed" }>
+}
+
+/**
+ * A `Store` kept in process memory, with the same semantics as the SQLite one: steps replace by index,
+ * records deduplicate by key, frontiers keep each URL once. For tests; nothing survives the process.
+ *
+ * @example
+ * ```ts
+ * import { makeMemoryStore } from "@sextant/testing"
+ * const store = makeMemoryStore()
+ * ```
+ */
+export const makeMemoryStore = (): StoreShape => {
+  const runs = new Map<string, RunRecord>()
+  const steps = new Map<string, Map<number, Step>>()
+  const observations = new Map<string, Array<Observation>>()
+  const records = new Map<string, Map<string, StoredRecord>>()
+  const frontiers = new Map<string, FrontierState>()
+  const cache = new Map<string, CachedAction>()
+
+  const frontier = (name: string): FrontierState => {
+    let state = frontiers.get(name)
+    if (state === undefined) {
+      state = { entries: new Map() }
+      frontiers.set(name, state)
+    }
+    return state
+  }
+
+  return {
+    saveRun: (run) => Effect.sync(() => void runs.set(run.runId, structuredClone(run))),
+    getRun: (runId) =>
+      Effect.suspend(() => {
+        const run = runs.get(runId)
+        return run === undefined
+          ? Effect.fail(
+              new StoreError({ method: "getRun", reason: new StoreNotFound({ what: "run", id: runId }) }),
+            )
+          : Effect.succeed(structuredClone(run))
+      }),
+    listRuns: (filter) =>
+      Effect.sync(() =>
+        [...runs.values()].filter((run) => filter?.status === undefined || run.status === filter.status),
+      ),
+    saveStep: (runId, step) =>
+      Effect.sync(() => {
+        const byIndex = steps.get(runId) ?? new Map<number, Step>()
+        byIndex.set(step.index, structuredClone(step))
+        steps.set(runId, byIndex)
+      }),
+    listSteps: (runId) =>
+      Effect.sync(() => [...(steps.get(runId)?.values() ?? [])].sort((a, b) => a.index - b.index)),
+    appendObservation: (runId, _stepIndex, observation) =>
+      Effect.sync(() => {
+        const list = observations.get(runId) ?? []
+        list.push(structuredClone(observation))
+        observations.set(runId, list)
+      }),
+    listObservations: (runId) => Effect.sync(() => [...(observations.get(runId) ?? [])]),
+    appendRecords: (runId, incoming) =>
+      Effect.sync(() => {
+        const byKey = records.get(runId) ?? new Map<string, StoredRecord>()
+        records.set(runId, byKey)
+        let added = 0
+        for (const record of incoming) {
+          if (byKey.has(record.key)) continue
+          byKey.set(record.key, structuredClone(record))
+          added++
+        }
+        return added
+      }),
+    listRecords: (runId) => Effect.sync(() => [...(records.get(runId)?.values() ?? [])]),
+    frontierAdd: (name, entries) =>
+      Effect.sync(() => {
+        const state = frontier(name)
+        let added = 0
+        for (const entry of entries) {
+          if (state.entries.has(entry.url)) continue
+          state.entries.set(entry.url, { ...entry, state: "pending" })
+          added++
+        }
+        return added
+      }),
+    frontierClaim: (name, limit) =>
+      Effect.sync(() => {
+        const claimed: Array<FrontierEntry> = []
+        for (const entry of frontier(name).entries.values()) {
+          if (claimed.length >= limit) break
+          if (entry.state !== "pending") continue
+          entry.state = "claimed"
+          claimed.push({ url: entry.url, depth: entry.depth, parent: entry.parent })
+        }
+        return claimed
+      }),
+    frontierComplete: (name, url, ok) =>
+      Effect.sync(() => {
+        const entry = frontier(name).entries.get(url)
+        if (entry !== undefined) entry.state = ok ? "done" : "failed"
+      }),
+    frontierRelease: (name) =>
+      Effect.sync(() => {
+        let released = 0
+        for (const entry of frontier(name).entries.values()) {
+          if (entry.state === "claimed") {
+            entry.state = "pending"
+            released++
+          }
+        }
+        return released
+      }),
+    frontierStats: (name) =>
+      Effect.sync(() => {
+        const counts = { pending: 0, claimed: 0, done: 0, failed: 0 }
+        for (const entry of frontier(name).entries.values()) counts[entry.state]++
+        return counts
+      }),
+    getCachedAction: (key) => Effect.sync(() => cache.get(key)),
+    putCachedAction: (action) =>
+      Effect.sync(() => {
+        const previous = cache.get(action.key)
+        cache.set(action.key, {
+          ...action,
+          hits: (previous?.hits ?? 0) + 1,
+          updatedAt: new Date().toISOString(),
+        })
+      }),
+  }
+}
+
+/**
+ * The in-memory store as a layer; each build starts empty.
+ *
+ * @example
+ * ```ts
+ * import { layerMemoryStore } from "@sextant/testing"
+ * program.pipe(Effect.provide(layerMemoryStore))
+ * ```
+ */
+export const layerMemoryStore: Layer.Layer<Store> = Layer.sync(Store, makeMemoryStore)
