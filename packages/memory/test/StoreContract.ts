@@ -1,0 +1,232 @@
+import { assert, describe, it } from "@effect/vitest"
+import { type AgentTask, type Observation, type RunRecord, Store, type StoreError } from "@sextant/core"
+import { Effect, Exit, type Layer } from "effect"
+
+let counter = 0
+/** A name no other test of the suite uses, so tests sharing one store stay independent. */
+const unique = (prefix: string): string => `${prefix}-${++counter}-${Math.random().toString(36).slice(2, 8)}`
+
+const task = (id: string): AgentTask => ({
+  id,
+  goal: "list the products",
+  startUrl: "http://127.0.0.1:4000/products",
+  inputs: {},
+  secretInputs: [],
+  constraints: {
+    maxSteps: 40,
+    maxDurationMs: 300_000,
+    stepTimeoutMs: 30_000,
+    allowNavigation: true,
+    allowFormSubmission: false,
+    blockedUrlPatterns: [],
+    quotas: { navigations: 20, clicks: 100, submissions: 2 },
+  },
+  createdAt: "2026-11-22T10:00:00.000Z",
+})
+
+const run = (runId: string, status: RunRecord["status"] = "RUNNING"): RunRecord => ({
+  runId,
+  task: task(runId),
+  status,
+  mode: "plan",
+  startedAt: "2026-11-22T10:00:00.000Z",
+  updatedAt: "2026-11-22T10:00:01.000Z",
+})
+
+const observation = (tool: string, at: string): Observation => ({
+  tool,
+  ok: true,
+  data: { tool },
+  durationMs: 12,
+  at,
+})
+
+/**
+ * The behaviour every `Store` implementation must have. `provide` gives each test a store; tests use
+ * unique run ids and frontier names, so one store may serve the whole suite.
+ */
+export const storeContract = (name: string, store: Layer.Layer<Store, StoreError>): void => {
+  describe(`Store contract: ${name}`, () => {
+    const test = <A, E>(title: string, body: () => Effect.Effect<A, E, Store>) =>
+      it.effect(title, () => body().pipe(Effect.provide(store)))
+
+    test("saves a run, updates it in place and reads it back", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        yield* store.saveRun(run(runId))
+        yield* store.saveRun({ ...run(runId, "COMPLETED"), updatedAt: "2026-11-22T10:05:00.000Z" })
+        const saved = yield* store.getRun(runId)
+        assert.strictEqual(saved.status, "COMPLETED")
+        assert.strictEqual(saved.updatedAt, "2026-11-22T10:05:00.000Z")
+        assert.deepStrictEqual(saved.task, task(runId))
+        const completed = yield* store.listRuns({ status: "COMPLETED" })
+        assert.isTrue(completed.some((record) => record.runId === runId))
+        const running = yield* store.listRuns({ status: "RUNNING" })
+        assert.isFalse(running.some((record) => record.runId === runId))
+      }))
+
+    test("fails with StoreNotFound for a run it does not have", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const exit = yield* Effect.exit(store.getRun("no-such-run"))
+        assert.isTrue(Exit.isFailure(exit))
+        const error = yield* Effect.flip(store.getRun("no-such-run"))
+        assert.strictEqual(error.reason._tag, "StoreNotFound")
+        assert.include(error.message, "no-such-run")
+      }))
+
+    test("keeps one row per step index, the latest write winning, in index order", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        const step = (index: number, state: "pending" | "succeeded") => ({
+          index,
+          tool: "navigate",
+          args: { url: `http://127.0.0.1/${index}` },
+          successCriteria: [],
+          state,
+          attempts: 0,
+        })
+        yield* store.saveStep(runId, step(1, "pending"))
+        yield* store.saveStep(runId, step(0, "pending"))
+        yield* store.saveStep(runId, step(1, "succeeded"))
+        const steps = yield* store.listSteps(runId)
+        assert.deepStrictEqual(
+          steps.map((saved) => [saved.index, saved.state]),
+          [
+            [0, "pending"],
+            [1, "succeeded"],
+          ],
+        )
+      }))
+
+    test("appends observations in the order they happened", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        yield* store.appendObservation(runId, 0, observation("navigate", "2026-11-22T10:00:00.000Z"))
+        yield* store.appendObservation(runId, undefined, observation("look", "2026-11-22T10:00:01.000Z"))
+        yield* store.appendObservation(runId, 1, observation("click", "2026-11-22T10:00:02.000Z"))
+        const observations = yield* store.listObservations(runId)
+        assert.deepStrictEqual(
+          observations.map((saved) => saved.tool),
+          ["navigate", "look", "click"],
+        )
+        assert.deepStrictEqual(observations[0], observation("navigate", "2026-11-22T10:00:00.000Z"))
+      }))
+
+    test("keeps one record per run and key and counts only new ones", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        const other = unique("run")
+        const first = yield* store.appendRecords(runId, [
+          { key: "1", source: "http://127.0.0.1/p1", data: { name: "Brass Sextant" } },
+          { key: "2", source: "http://127.0.0.1/p1", data: { name: "Brass Compass" } },
+        ])
+        const second = yield* store.appendRecords(runId, [
+          { key: "2", source: "http://127.0.0.1/p2", data: { name: "changed" } },
+          { key: "3", source: "http://127.0.0.1/p2", data: { name: "Brass Telescope" } },
+        ])
+        const elsewhere = yield* store.appendRecords(other, [
+          { key: "1", source: "http://127.0.0.1/p1", data: { name: "Brass Sextant" } },
+        ])
+        assert.deepStrictEqual([first, second, elsewhere], [2, 1, 1])
+        const records = yield* store.listRecords(runId)
+        assert.deepStrictEqual(
+          records.map((record) => [record.key, (record.data as { name: string }).name]),
+          [
+            ["1", "Brass Sextant"],
+            ["2", "Brass Compass"],
+            ["3", "Brass Telescope"],
+          ],
+        )
+      }))
+
+    test("adds each frontier URL once and claims pending URLs breadth first", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const frontier = unique("frontier")
+        const added = yield* store.frontierAdd(frontier, [
+          { url: "http://127.0.0.1/a", depth: 0 },
+          { url: "http://127.0.0.1/b", depth: 1, parent: "http://127.0.0.1/a" },
+          { url: "http://127.0.0.1/a", depth: 0 },
+        ])
+        const again = yield* store.frontierAdd(frontier, [
+          { url: "http://127.0.0.1/b", depth: 1 },
+          { url: "http://127.0.0.1/c", depth: 1, parent: "http://127.0.0.1/a" },
+        ])
+        assert.deepStrictEqual([added, again], [2, 1])
+        const first = yield* store.frontierClaim(frontier, 2)
+        assert.deepStrictEqual(first, [
+          { url: "http://127.0.0.1/a", depth: 0 },
+          { url: "http://127.0.0.1/b", depth: 1, parent: "http://127.0.0.1/a" },
+        ])
+        const second = yield* store.frontierClaim(frontier, 5)
+        assert.deepStrictEqual(
+          second.map((entry) => entry.url),
+          ["http://127.0.0.1/c"],
+        )
+        assert.deepStrictEqual(yield* store.frontierClaim(frontier, 5), [])
+      }))
+
+    test("tracks completion and releases claimed-but-unfinished URLs", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const frontier = unique("frontier")
+        yield* store.frontierAdd(
+          frontier,
+          ["a", "b", "c", "d"].map((path) => ({ url: `http://127.0.0.1/${path}`, depth: 0 })),
+        )
+        const claimed = yield* store.frontierClaim(frontier, 3)
+        yield* store.frontierComplete(frontier, claimed[0]!.url, true)
+        yield* store.frontierComplete(frontier, claimed[1]!.url, false)
+        assert.deepStrictEqual(yield* store.frontierStats(frontier), {
+          pending: 1,
+          claimed: 1,
+          done: 1,
+          failed: 1,
+        })
+        assert.strictEqual(yield* store.frontierRelease(frontier), 1)
+        assert.deepStrictEqual(yield* store.frontierStats(frontier), {
+          pending: 2,
+          claimed: 0,
+          done: 1,
+          failed: 1,
+        })
+        const reclaimed = yield* store.frontierClaim(frontier, 10)
+        assert.deepStrictEqual(
+          reclaimed.map((entry) => entry.url).sort(),
+          [claimed[2]!.url, "http://127.0.0.1/d"].sort(),
+        )
+        assert.deepStrictEqual(yield* store.frontierStats(unique("frontier")), {
+          pending: 0,
+          claimed: 0,
+          done: 0,
+          failed: 0,
+        })
+      }))
+
+    test("remembers cached actions, counting hits until the page fingerprint changes", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const key = unique("action")
+        assert.isUndefined(yield* store.getCachedAction(key))
+        const action = {
+          key,
+          instruction: "click the login button",
+          fingerprint: "f1",
+          action: { tool: "click", args: { target: "#login-btn" } },
+          locators: ["#login-btn", "button[type=submit]"],
+        }
+        yield* store.putCachedAction(action)
+        const first = yield* store.getCachedAction(key)
+        const second = yield* store.getCachedAction(key)
+        assert.deepStrictEqual({ ...second!, updatedAt: "" }, { ...action, hits: 2, updatedAt: "" })
+        assert.strictEqual(first?.hits, 1)
+        yield* store.putCachedAction({ ...action, fingerprint: "f2" })
+        assert.strictEqual((yield* store.getCachedAction(key))?.hits, 1)
+      }))
+  })
+}
