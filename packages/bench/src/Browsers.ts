@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { chromium, type Page, type Browser as PlaywrightBrowser } from "playwright-core"
+import { remote } from "webdriverio"
+
+/** The system Chromium and ChromeDriver every browser of the bench runs on; nothing is downloaded. */
+export const CHROMIUM = process.env.SEXTANT_CHROME ?? "/usr/bin/chromium"
+export const CHROMEDRIVER = process.env.SEXTANT_CHROMEDRIVER ?? "/usr/bin/chromedriver"
+
+/** The same headless flags for Playwright and WebdriverIO, so neither browser gets an edge. */
+export const HEADLESS_ARGS: ReadonlyArray<string> = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+]
+
+/** The viewport both browsers use, so layout-dependent outlines (visibility, boxes) agree. */
+export const VIEWPORT = { width: 1280, height: 800 } as const
+
+/** A browser the bench opened, with the one way to close it. */
+export interface Opened<A> {
+  readonly value: A
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Playwright driving the system Chromium over CDP: one browser, one context, one page.
+ *
+ * @example
+ * ```ts
+ * const playwright = await openPlaywright()
+ * await playwright.value.goto("http://127.0.0.1:4000/")
+ * await playwright.close()
+ * ```
+ */
+export const openPlaywright = async (): Promise<Opened<Page>> => {
+  const browser: PlaywrightBrowser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // Playwright adds its own --headless; the rest are the shared flags.
+    args: HEADLESS_ARGS.filter((argument) => !argument.startsWith("--headless")),
+    headless: true,
+  })
+  try {
+    const context = await browser.newContext({ viewport: VIEWPORT })
+    const page = await context.newPage()
+    return { value: page, close: () => browser.close() }
+  } catch (cause) {
+    await browser.close()
+    throw cause
+  }
+}
+
+/** A plain WebdriverIO browser, for the raw-command baseline. */
+export type WebdriverBrowser = Awaited<ReturnType<typeof remote>>
+
+/**
+ * A plain WebdriverIO session on the system Chromium and ChromeDriver, with a fresh profile that
+ * is removed on close.
+ */
+export const openWebdriverio = async (): Promise<Opened<WebdriverBrowser>> => {
+  const profile = await mkdtemp(join(tmpdir(), "sextant-bench-"))
+  try {
+    const browser = await remote({
+      logLevel: "error",
+      capabilities: {
+        browserName: "chrome",
+        "goog:chromeOptions": {
+          binary: CHROMIUM,
+          args: [
+            ...HEADLESS_ARGS,
+            `--user-data-dir=${profile}`,
+            `--window-size=${VIEWPORT.width},${VIEWPORT.height}`,
+          ],
+        },
+        "wdio:chromedriverOptions": { binary: CHROMEDRIVER },
+      },
+    })
+    return {
+      value: browser,
+      close: async () => {
+        try {
+          await browser.deleteSession()
+        } finally {
+          await rm(profile, { recursive: true, force: true })
+        }
+      },
+    }
+  } catch (cause) {
+    await rm(profile, { recursive: true, force: true })
+    throw cause
+  }
+}

@@ -1,0 +1,198 @@
+/** One node line of an aria-style outline: `- button "Sign in" [ref=e3]`. */
+export interface OutlineNode {
+  readonly role: string
+  readonly name: string
+  readonly ref: string | undefined
+}
+
+/** One interactive element, for matching one outline's elements with another's. */
+export interface InteractiveElement {
+  readonly role: string
+  readonly name: string
+}
+
+/** Roles an agent acts on; a line with one of these roles and a ref is an interactive element. */
+export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
+  "button",
+  "link",
+  "textbox",
+  "searchbox",
+  "checkbox",
+  "radio",
+  "combobox",
+  "listbox",
+  "option",
+  "slider",
+  "spinbutton",
+  "switch",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "tab",
+  "treeitem",
+])
+
+// Roles that name the same control in two outlines written by different engines: a search input is
+// a textbox to one and a searchbox to the other, a select a combobox or a listbox.
+const ROLE_ALIASES: Readonly<Record<string, string>> = {
+  searchbox: "textbox",
+  listbox: "combobox",
+  switch: "checkbox",
+  menuitemcheckbox: "menuitem",
+  menuitemradio: "menuitem",
+}
+
+const LINE = /^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?((?: \[[^\]]*\])*)(?::.*)?$/
+const REF = /\[ref=([^\]]+)\]/
+
+const unescapeName = (name: string): string => name.replace(/\\(.)/g, "$1")
+
+/**
+ * The node lines of an aria-style outline (Playwright's `ariaSnapshot({ mode: "ai" })` or Sextant's
+ * `look().tree`), with role, name and ref. Text lines (`- text: …`) and property lines (`- /url: …`)
+ * are not nodes and are skipped.
+ *
+ * @example
+ * ```ts
+ * parseOutline('- button "Sign in" [ref=e3]') // [{ role: "button", name: "Sign in", ref: "e3" }]
+ * ```
+ */
+export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> =>
+  outline.split("\n").flatMap((line): Array<OutlineNode> => {
+    const match = LINE.exec(line)
+    if (match === null || match[1] === "text") return []
+    return [{ role: match[1]!, name: unescapeName(match[2] ?? ""), ref: REF.exec(match[3] ?? "")?.[1] }]
+  })
+
+/** The interactive elements of an outline: node lines with an interactive role and a ref. */
+export const interactiveNodes = (outline: string): ReadonlyArray<InteractiveElement> =>
+  parseOutline(outline).filter((node) => node.ref !== undefined && INTERACTIVE_ROLES.has(node.role))
+
+const normalizeName = (name: string): string =>
+  name.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase()
+
+const roleKey = (role: string): string => ROLE_ALIASES[role] ?? role
+
+const isCut = (name: string): boolean => name.endsWith("…") || name.endsWith("...")
+const uncut = (name: string): string => name.replace(/(…|\.\.\.)$/, "").trimEnd()
+
+const namesMatch = (expected: string, actual: string): boolean => {
+  if (expected === actual) return true
+  // An outline may cut a long name; a cut name matches the full name it starts.
+  if (isCut(actual)) return expected.startsWith(uncut(actual))
+  if (isCut(expected)) return actual.startsWith(uncut(expected))
+  return false
+}
+
+/** How many expected elements the actual outline has, out of how many. */
+export interface RecallResult {
+  readonly expected: number
+  readonly matched: number
+  /** matched / expected, 1 when nothing was expected. */
+  readonly recall: number
+  /** The expected elements nobody matched, as `role "name"`, for findings. */
+  readonly missing: ReadonlyArray<string>
+}
+
+/**
+ * Interactive recall: the share of `expected` elements (Playwright's) that `actual` (Sextant's) has.
+ *
+ * Matching rule: two elements match when their roles are equal after aliasing (searchbox = textbox,
+ * listbox = combobox, switch = checkbox, menuitemcheckbox/menuitemradio = menuitem) and their names are
+ * equal after Unicode NFKC, whitespace collapsing and lower-casing — or one name is cut with "…" and
+ * the other starts with what is left of it. Each actual element matches at most one expected element
+ * (a multiset match), so three "Add to cart" buttons need three in `actual`.
+ *
+ * @example
+ * ```ts
+ * interactiveRecall([{ role: "searchbox", name: "Search" }], [{ role: "textbox", name: "search" }]).recall // 1
+ * ```
+ */
+export const interactiveRecall = (
+  expected: ReadonlyArray<InteractiveElement>,
+  actual: ReadonlyArray<InteractiveElement>,
+): RecallResult => {
+  const available = actual.map((element) => ({
+    role: roleKey(element.role),
+    name: normalizeName(element.name),
+  }))
+  const used = new Array<boolean>(available.length).fill(false)
+  const missing: Array<string> = []
+  let matched = 0
+  // Exact names first, so a cut name cannot take the element an exact one needed.
+  const pending: Array<InteractiveElement> = []
+  for (const element of expected) {
+    const role = roleKey(element.role)
+    const name = normalizeName(element.name)
+    const index = available.findIndex(
+      (candidate, position) => !used[position] && candidate.role === role && candidate.name === name,
+    )
+    if (index === -1) pending.push(element)
+    else {
+      used[index] = true
+      matched += 1
+    }
+  }
+  for (const element of pending) {
+    const role = roleKey(element.role)
+    const name = normalizeName(element.name)
+    const index = available.findIndex(
+      (candidate, position) => !used[position] && candidate.role === role && namesMatch(name, candidate.name),
+    )
+    if (index === -1) missing.push(`${element.role} "${element.name}"`)
+    else {
+      used[index] = true
+      matched += 1
+    }
+  }
+  return {
+    expected: expected.length,
+    matched,
+    recall: expected.length === 0 ? 1 : matched / expected.length,
+    missing,
+  }
+}
+
+/** The words of a text: runs of letters and digits, NFKC-normalized and lower-cased. */
+export const words = (text: string): ReadonlyArray<string> =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** How many of the page's visible words an outline keeps. */
+export interface TextRecallResult {
+  readonly pageWords: number
+  readonly keptWords: number
+  /** keptWords / pageWords, 1 for a page with no words. */
+  readonly recall: number
+}
+
+/**
+ * Visible-text recall: the share of the words of `visibleText` (`document.body.innerText`) that
+ * `outline` also has, counted as a multiset so a word the page shows five times needs five in the
+ * outline.
+ *
+ * @example
+ * ```ts
+ * visibleTextRecall("Sign in to continue", '- button "Sign in" [ref=e1]').recall // 0.5
+ * ```
+ */
+export const visibleTextRecall = (visibleText: string, outline: string): TextRecallResult => {
+  const counts = new Map<string, number>()
+  for (const word of words(outline)) counts.set(word, (counts.get(word) ?? 0) + 1)
+  const pageWords = words(visibleText)
+  let keptWords = 0
+  for (const word of pageWords) {
+    const left = counts.get(word) ?? 0
+    if (left > 0) {
+      keptWords += 1
+      counts.set(word, left - 1)
+    }
+  }
+  return {
+    pageWords: pageWords.length,
+    keptWords,
+    recall: pageWords.length === 0 ? 1 : keptWords / pageWords.length,
+  }
+}

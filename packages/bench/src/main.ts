@@ -1,0 +1,176 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { cpus, hostname, totalmem } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { startFixtureSite } from "@sextant/fixture-site"
+import { measureActions } from "./Actions.ts"
+import { type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
+import { judgeGoals } from "./Goals.ts"
+import { laterSections } from "./Later.ts"
+import { BenchError, type RunPlan } from "./Measure.ts"
+import { measurePages, PAGES } from "./PageView.ts"
+import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
+import { isMissing } from "./Sextant.ts"
+import { openSextant } from "./SextantDriver.ts"
+
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
+
+const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
+
+  --quick     5 timed runs instead of 20 (a smoke run; the README table never comes from one)
+  --runs N    timed runs per measurement (default 20)
+  --warmup N  untimed runs before them (default 3)
+  --seed N    fixture site layout seed (default 0)
+  --pages     only these pages, comma-separated paths as listed in the table
+  --readme    write the tables, the command and the machine into packages/bench/README.md`
+
+const positiveInteger = (
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  minimum: number,
+): number => {
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < minimum) {
+    throw new UsageError(`--${name} must be an integer ≥ ${minimum}, got "${raw}"`)
+  }
+  return value
+}
+
+class UsageError extends Error {}
+
+const main = async (): Promise<number> => {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      runs: { type: "string" },
+      warmup: { type: "string" },
+      seed: { type: "string" },
+      pages: { type: "string" },
+      readme: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  })
+  if (values.help) {
+    console.log(usage)
+    return 0
+  }
+  const plan: RunPlan = {
+    runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
+    warmup: positiveInteger("warmup", values.warmup, values.quick ? 1 : 3, 0),
+  }
+  const seed = positiveInteger("seed", values.seed, 0, 0)
+  const wanted = values.pages?.split(",").map((path) => path.trim())
+  const pages = wanted === undefined ? PAGES : PAGES.filter((page) => wanted.includes(page.path))
+  if (wanted !== undefined && pages.length !== wanted.length) {
+    throw new UsageError(
+      `--pages names unknown pages: ${wanted.filter((path) => !PAGES.some((page) => page.path === path)).join(", ")}; known: ${PAGES.map((page) => page.path).join(", ")}`,
+    )
+  }
+  const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const started = performance.now()
+
+  const closers: Array<() => Promise<void>> = []
+  const open = async <A>(opening: Promise<Opened<A>>): Promise<A> => {
+    const opened = await opening
+    closers.push(opened.close)
+    return opened.value
+  }
+  const closeAll = async () => {
+    for (const close of closers.reverse()) {
+      try {
+        await close()
+      } catch (cause) {
+        progress(`closing failed: ${cause instanceof Error ? cause.message : String(cause)}`)
+      }
+    }
+    closers.length = 0
+  }
+  process.once("SIGINT", () => {
+    progress("interrupted: closing browsers and servers")
+    void closeAll().then(() => process.exit(130))
+  })
+
+  try {
+    const site = await startFixtureSite({ port: 0, seed })
+    closers.push(site.close)
+    progress(`fixture site ${site.url} (seed ${seed}); ${plan.runs} runs after ${plan.warmup} warm-up`)
+    const playwright = await open(openPlaywright())
+    const browserVersion = playwright.context().browser()?.version() ?? "unknown"
+    const sextantOpened = await openSextant()
+    const sextant = isMissing(sextantOpened) ? sextantOpened : await open(Promise.resolve(sextantOpened))
+    if (isMissing(sextant)) progress(`Sextant driver not measured: ${sextant.missing}`)
+
+    const pageResults = await measurePages(site.url, pages, plan, playwright, sextant, progress)
+    const webdriverio = await open(openWebdriverio())
+    const actionResults = await measureActions(site.url, plan, playwright, webdriverio, sextant)
+    progress("actions measured")
+    const later = await laterSections({ base: site.url, plan, progress })
+    const goals = judgeGoals(pageResults, actionResults)
+    await closeAll()
+
+    const machine = {
+      date: new Date().toISOString(),
+      host: hostname(),
+      cpu: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      chromium: browserVersion,
+    }
+    const sections = [
+      ...pageViewSections(pageResults),
+      actionSection(actionResults),
+      goalSection(goals),
+      ...later.sections,
+    ]
+    const tables = renderSections(sections)
+    const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
+    console.log(`${header}\n\n${tables}`)
+
+    const results = join(packageRoot, "results")
+    await mkdir(results, { recursive: true })
+    await writeFile(
+      join(results, "latest.json"),
+      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: later.data }, null, 2)}\n`,
+    )
+    await writeFile(join(results, "latest.md"), `${header}\n\n${tables}\n`)
+    if (values.readme) await updateReadme(`${header}\n\n${tables}`)
+    progress(`wrote ${join(results, "latest.json")}`)
+    return 0
+  } finally {
+    await closeAll()
+  }
+}
+
+const START = "<!-- bench:start -->"
+const END = "<!-- bench:end -->"
+
+const updateReadme = async (content: string) => {
+  const path = join(packageRoot, "README.md")
+  const readme = await readFile(path, "utf8")
+  const start = readme.indexOf(START)
+  const end = readme.indexOf(END)
+  if (start === -1 || end < start) throw new UsageError(`${path} has no ${START} … ${END} block to replace`)
+  await writeFile(path, `${readme.slice(0, start + START.length)}\n${content}\n${readme.slice(end)}`)
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`bench: ${error.message}\n\n${usage}`)
+      process.exit(2)
+    }
+    if (error instanceof BenchError) {
+      console.error(`bench FAILED: ${error.message}`)
+      if (error.cause instanceof Error && error.cause.stack !== undefined) console.error(error.cause.stack)
+      process.exit(1)
+    }
+    console.error("bench FAILED:", error)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "@effect/vitest"
+import { interactiveNodes, interactiveRecall, parseOutline, visibleTextRecall, words } from "../src/Recall.ts"
+
+const PLAYWRIGHT = `- generic [active] [ref=e1]:
+  - banner [ref=e2]:
+    - link "Sextant Shop" [ref=e3] [cursor=pointer]:
+      - /url: /
+  - main [ref=e19]:
+    - heading "Contact us" [level=1] [ref=e20]
+    - textbox "Name" [ref=f1e24]
+    - combobox "Topic" [ref=f1e33]:
+      - option "Choose a topic" [selected]
+    - radio "Email" [ref=f1e38]
+    - text: Email
+    - button "Say \\"hi\\"" [ref=e9]
+    - paragraph [ref=e21]: A small shop.`
+
+describe("parseOutline", () => {
+  it("reads role, name and ref of node lines and skips text and property lines", () => {
+    const nodes = parseOutline(PLAYWRIGHT)
+    expect(nodes.map((node) => node.role)).toEqual([
+      "generic",
+      "banner",
+      "link",
+      "main",
+      "heading",
+      "textbox",
+      "combobox",
+      "option",
+      "radio",
+      "button",
+      "paragraph",
+    ])
+    expect(nodes[2]).toEqual({ role: "link", name: "Sextant Shop", ref: "e3" })
+    expect(nodes[7]).toEqual({ role: "option", name: "Choose a topic", ref: undefined })
+  })
+
+  it("unescapes quotes inside names", () => {
+    expect(parseOutline(PLAYWRIGHT).find((node) => node.role === "button")?.name).toBe('Say "hi"')
+  })
+})
+
+describe("interactiveNodes", () => {
+  it("keeps interactive roles that carry a ref, including frame refs, and drops ref-less options", () => {
+    expect(interactiveNodes(PLAYWRIGHT).map((node) => `${node.role} ${node.name}`)).toEqual([
+      "link Sextant Shop",
+      "textbox Name",
+      "combobox Topic",
+      "radio Email",
+      'button Say "hi"',
+    ])
+  })
+})
+
+describe("interactiveRecall", () => {
+  it("matches across role aliases and name case and spacing", () => {
+    const result = interactiveRecall(
+      [
+        { role: "searchbox", name: "Search  products" },
+        { role: "listbox", name: "Topic" },
+      ],
+      [
+        { role: "textbox", name: "search products" },
+        { role: "combobox", name: "TOPIC" },
+      ],
+    )
+    expect(result).toEqual({ expected: 2, matched: 2, recall: 1, missing: [] })
+  })
+
+  it("counts duplicates as a multiset and names what is missing", () => {
+    const result = interactiveRecall(
+      [
+        { role: "button", name: "Add to cart" },
+        { role: "button", name: "Add to cart" },
+        { role: "link", name: "Next" },
+      ],
+      [
+        { role: "button", name: "Add to cart" },
+        { role: "link", name: "Previous" },
+      ],
+    )
+    expect(result.matched).toBe(1)
+    expect(result.recall).toBeCloseTo(1 / 3, 10)
+    expect(result.missing).toEqual(['button "Add to cart"', 'link "Next"'])
+  })
+
+  it("lets a name cut with an ellipsis match the full name it starts, but not another role", () => {
+    const expected = [{ role: "link", name: "A very long product description that goes on" }]
+    expect(interactiveRecall(expected, [{ role: "link", name: "A very long product…" }]).recall).toBe(1)
+    expect(interactiveRecall(expected, [{ role: "button", name: "A very long product…" }]).recall).toBe(0)
+  })
+
+  it("gives exact names their element before cut names compete for it", () => {
+    const result = interactiveRecall(
+      [
+        { role: "link", name: "Open card 1…" },
+        { role: "link", name: "Open card 10" },
+      ],
+      [
+        { role: "link", name: "Open card 10" },
+        { role: "link", name: "Open card 11" },
+      ],
+    )
+    expect(result.matched).toBe(2)
+  })
+
+  it("is complete when nothing is expected", () => {
+    expect(interactiveRecall([], [{ role: "link", name: "x" }]).recall).toBe(1)
+  })
+})
+
+describe("visibleTextRecall", () => {
+  it("counts page words the outline keeps, as a multiset", () => {
+    const result = visibleTextRecall("Sign in. Sign in again", '- button "Sign in" [ref=e1]')
+    expect(result).toEqual({ pageWords: 5, keptWords: 2, recall: 0.4 })
+  })
+
+  it("splits words on anything but letters and digits, across scripts", () => {
+    expect(words("Price: $12.99 — Größe «XL», 登录")).toEqual(["price", "12", "99", "größe", "xl", "登录"])
+  })
+})
