@@ -1,0 +1,228 @@
+import { describe, expect, it } from "@effect/vitest"
+import { LanguageModel, type LlmError } from "@sextant/core"
+import { openAiServer, Reply, type ScriptedReply } from "@sextant/testing"
+import { Effect, Fiber } from "effect"
+import { layerConfig, make, type OpenAiOptionsInput } from "../src/index.ts"
+
+const hello = { messages: [{ role: "user" as const, content: "Say hello" }] }
+
+const setup = (replies: ReadonlyArray<ScriptedReply>, options: Partial<OpenAiOptionsInput> = {}) =>
+  Effect.gen(function* () {
+    const server = yield* openAiServer({ replies })
+    const model = yield* make({
+      baseURL: server.baseURL,
+      apiKey: "test-key",
+      model: "test-model",
+      retryBaseDelayMs: 10,
+      ...options,
+    })
+    return { server, model }
+  })
+
+const failureOf = <A>(effect: Effect.Effect<A, LlmError>) => Effect.flip(effect)
+
+describe("OpenAI LanguageModel", () => {
+  it.live("returns the text, the model and the token usage the endpoint reported", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([Reply.text("Hello there")])
+      const response = yield* model.generate(hello)
+      expect(response.text).toBe("Hello there")
+      expect(response.model).toBe("test-model")
+      expect(response.finishReason).toBe("stop")
+      expect(response.usage.prompt).toBeGreaterThan(0)
+      expect(response.usage.completion).toBe(2)
+      expect(response.usage.total).toBe(response.usage.prompt + response.usage.completion)
+      expect(server.requests[0]?.text).toBe("Say hello")
+      expect(server.requests[0]?.responseFormat).toBeUndefined()
+    }),
+  )
+
+  it.live("reads a streamed answer into the same response", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([Reply.text("A longer streamed answer, in pieces.")], {
+        stream: true,
+      })
+      const response = yield* model.generate(hello)
+      expect(response.text).toBe("A longer streamed answer, in pieces.")
+      expect(response.usage.completion).toBeGreaterThan(0)
+      expect(server.requests[0]?.stream).toBe(true)
+    }),
+  )
+
+  it.live("asks for structured output as the structuredOutput option says", () =>
+    Effect.gen(function* () {
+      const responseFormat = { name: "plan output", schema: { type: "object" } }
+      const schemaMode = yield* setup([Reply.json({})])
+      yield* schemaMode.model.generate({ ...hello, responseFormat })
+      expect(schemaMode.server.requests[0]?.responseFormat).toEqual({
+        type: "json_schema",
+        json_schema: { name: "plan_output", schema: { type: "object" }, strict: false },
+      })
+      const objectMode = yield* setup([Reply.json({})], { structuredOutput: "json_object" })
+      yield* objectMode.model.generate({ ...hello, responseFormat })
+      expect(objectMode.server.requests[0]?.responseFormat).toEqual({ type: "json_object" })
+      const plainMode = yield* setup([Reply.json({})], { structuredOutput: "none" })
+      yield* plainMode.model.generate({ ...hello, responseFormat })
+      expect(plainMode.server.requests[0]?.responseFormat).toBeUndefined()
+    }),
+  )
+
+  it.live("sends image parts only when the model takes images", () =>
+    Effect.gen(function* () {
+      const request = {
+        messages: [
+          {
+            role: "user" as const,
+            content: [
+              { type: "text" as const, text: "What is on the page?" },
+              { type: "image" as const, url: "data:image/png;base64,iVBORw0KGgo=" },
+            ],
+          },
+        ],
+      }
+      const withImages = yield* setup([Reply.text("a form")], { supportsImages: true })
+      expect(withImages.model.supportsImages).toBe(true)
+      yield* withImages.model.generate(request)
+      expect(withImages.server.requests[0]?.images).toBe(1)
+      const textOnly = yield* setup([Reply.text("a form")])
+      yield* textOnly.model.generate(request)
+      expect(textOnly.server.requests[0]?.images).toBe(0)
+      expect(textOnly.server.requests[0]?.text).toBe("What is on the page?")
+    }),
+  )
+
+  it.live("waits for Retry-After on 429, then succeeds", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([Reply.rateLimited(1), Reply.text("after the wait")])
+      const response = yield* model.generate(hello)
+      expect(response.text).toBe("after the wait")
+      expect(server.requests).toHaveLength(2)
+      const waited = (server.requests[1]?.receivedAt ?? 0) - (server.requests[0]?.receivedAt ?? 0)
+      expect(waited).toBeGreaterThanOrEqual(950)
+    }),
+  )
+
+  it.live("retries a 500 with backoff and gives up after maxRetries", () =>
+    Effect.gen(function* () {
+      const recovered = yield* setup([Reply.serverError(500), Reply.serverError(502), Reply.text("ok")])
+      expect((yield* recovered.model.generate(hello)).text).toBe("ok")
+      expect(recovered.server.requests).toHaveLength(3)
+
+      const broken = yield* setup([Reply.serverError(500), Reply.serverError(500), Reply.serverError(500)], {
+        maxRetries: 2,
+      })
+      const error = yield* failureOf(broken.model.generate(hello))
+      expect(error.reason._tag).toBe("LlmServerError")
+      expect(error.message).toContain("HTTP 500")
+      expect(broken.server.requests).toHaveLength(3)
+    }),
+  )
+
+  it.live("does not retry a rejected request and says what to check", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([
+        Reply.error(404, "The model 'nope' does not exist", "invalid_request_error"),
+      ])
+      const error = yield* failureOf(model.generate(hello))
+      expect(error.reason._tag).toBe("LlmRequestRejected")
+      expect(error.isRetryable).toBe(false)
+      expect(error.message).toContain("The model 'nope' does not exist")
+      expect(error.message).toContain("check OPENAI_API_KEY")
+      expect(server.requests).toHaveLength(1)
+    }),
+  )
+
+  it.live("fails with LlmTimeout when an attempt takes longer than timeoutMs and hangs up", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([Reply.delayed(3_000, Reply.text("late"))], {
+        timeoutMs: 200,
+        maxRetries: 0,
+      })
+      const started = Date.now()
+      const error = yield* failureOf(model.generate(hello))
+      expect(error.reason._tag).toBe("LlmTimeout")
+      expect(error.message).toContain("200 ms")
+      expect(Date.now() - started).toBeLessThan(2_000)
+      yield* Effect.promise(() => expect.poll(() => server.requests[0]?.aborted).toBe(true))
+    }),
+  )
+
+  it.live("retries after a timeout when retries are allowed", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup(
+        [Reply.delayed(3_000, Reply.text("late")), Reply.text("in time")],
+        {
+          timeoutMs: 300,
+          maxRetries: 1,
+        },
+      )
+      expect((yield* model.generate(hello)).text).toBe("in time")
+      expect(server.requests).toHaveLength(2)
+    }),
+  )
+
+  it.live("aborts the HTTP request when the fiber is interrupted", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([Reply.delayed(5_000, Reply.text("never read"))])
+      const fiber = yield* Effect.forkChild(model.generate(hello))
+      yield* Effect.promise(() => expect.poll(() => server.requests.length).toBe(1))
+      const started = Date.now()
+      yield* Fiber.interrupt(fiber)
+      expect(Date.now() - started).toBeLessThan(1_000)
+      yield* Effect.promise(() => expect.poll(() => server.requests[0]?.aborted).toBe(true))
+    }),
+  )
+
+  it.live("maps an unreachable endpoint to LlmTransport", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([], { maxRetries: 0 })
+      yield* Effect.promise(() => server.close())
+      const error = yield* failureOf(model.generate(hello))
+      expect(error.reason._tag).toBe("LlmTransport")
+      expect(error.message).toContain("check OPENAI_BASE_URL")
+    }),
+  )
+
+  it.live("maps a body that is not a chat completion to LlmTransport", () =>
+    Effect.gen(function* () {
+      const { model } = yield* setup([Reply.raw('{"choices": [')], { maxRetries: 0 })
+      const error = yield* failureOf(model.generate(hello))
+      expect(error.reason._tag).toBe("LlmTransport")
+      expect(error.message).toContain("could not be read")
+    }),
+  )
+
+  it.live("reports an answer cut off at the token limit as OutputInvalid", () =>
+    Effect.gen(function* () {
+      const { model } = yield* setup([{ kind: "content", content: '{"steps": [', finishReason: "length" }])
+      const error = yield* failureOf(
+        model.generate({
+          ...hello,
+          maxTokens: 5,
+          responseFormat: { name: "plan", schema: { type: "object" } },
+        }),
+      )
+      expect(error.reason._tag).toBe("OutputInvalid")
+      expect(error.message).toContain("cut off at the token limit (5)")
+    }),
+  )
+
+  it.live("layerConfig reads the endpoint, key and model from the environment", () =>
+    Effect.gen(function* () {
+      const server = yield* openAiServer({ replies: [Reply.text("from env")], apiKey: "env-key" })
+      const environment = {
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: "env-key",
+        SEXTANT_MODEL: "env-model",
+        SEXTANT_LLM_STREAM: "true",
+      }
+      const response = yield* Effect.gen(function* () {
+        const model = yield* LanguageModel
+        expect(model.model).toBe("env-model")
+        return yield* model.generate(hello)
+      }).pipe(Effect.provide(layerConfig(environment)))
+      expect(response.text).toBe("from env")
+      expect(server.requests[0]?.model).toBe("env-model")
+    }),
+  )
+})
