@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises"
-import { cpus, hostname, totalmem } from "node:os"
+import { cpus, hostname, loadavg, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
@@ -41,19 +41,26 @@ const positiveInteger = (
 
 class UsageError extends Error {}
 
+const OPTIONS = {
+  quick: { type: "boolean", default: false },
+  runs: { type: "string" },
+  warmup: { type: "string" },
+  seed: { type: "string" },
+  pages: { type: "string" },
+  readme: { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+} as const
+
+const parseCommandLine = () => {
+  try {
+    return parseArgs({ options: OPTIONS, strict: true })
+  } catch (cause) {
+    throw new UsageError(cause instanceof Error ? cause.message : String(cause))
+  }
+}
+
 const main = async (): Promise<number> => {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: "boolean", default: false },
-      runs: { type: "string" },
-      warmup: { type: "string" },
-      seed: { type: "string" },
-      pages: { type: "string" },
-      readme: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-  })
+  const { values } = parseCommandLine()
   if (values.help) {
     console.log(usage)
     return 0
@@ -115,6 +122,8 @@ const main = async (): Promise<number> => {
 
     const machine = {
       date: new Date().toISOString(),
+      // Other work on the machine slows every contender; the load says how quiet the run was.
+      loadAverage: loadavg().map((value) => Number(value.toFixed(2))),
       host: hostname(),
       cpu: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`,
       memoryGb: Math.round(totalmem() / 2 ** 30),
@@ -128,7 +137,7 @@ const main = async (): Promise<number> => {
       ...later.sections,
     ]
     const tables = renderSections(sections)
-    const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
+    const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium}, load ${machine.loadAverage.join(" ")} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
     console.log(`${header}\n\n${tables}`)
 
     const results = join(packageRoot, "results")
