@@ -1,0 +1,141 @@
+/**
+ * What the rule grammar makes of one clause of a command: a small, closed vocabulary of actions a
+ * person asks of a page, with the element they mean described in words (never a selector).
+ */
+
+/** The kinds of element a phrase can name ("the Save button", "第二个链接"). */
+export type RoleHint =
+  | "button"
+  | "link"
+  | "textbox"
+  | "checkbox"
+  | "radio"
+  | "combobox"
+  | "listbox"
+  | "option"
+  | "tab"
+  | "menuitem"
+  | "dialog"
+  | "section"
+  | "result"
+  | "heading"
+  | "form"
+  | "image"
+  | "spinbutton"
+  | "slider"
+  | "row"
+
+/**
+ * An element described in words: its text, the kind of element, its position among its kind, the
+ * container it sits in, or a menu path.
+ *
+ * @example
+ * ```ts
+ * // "the second link"        → { role: "link", ordinal: 2 }
+ * // "OK in the dialog"       → { text: "OK", container: { role: "dialog" } }
+ * // "File > Export > PDF"    → { path: ["File", "Export", "PDF"], text: "PDF" }
+ * ```
+ */
+export interface TargetPhrase {
+  /** The words naming the element, as typed (quotes removed). */
+  readonly text?: string
+  /** The whole phrase as typed, tried as a name too ("Tab #3"). */
+  readonly raw: string
+  readonly role?: RoleHint
+  /** 1-based position among matching elements; -1 is the last. */
+  readonly ordinal?: number
+  readonly container?: TargetPhrase
+  /** A menu path, outermost first. */
+  readonly path?: ReadonlyArray<string>
+}
+
+/** One clause of a command. */
+export type Command =
+  | { readonly kind: "navigate"; readonly url: string }
+  | { readonly kind: "login"; readonly username?: string; readonly password?: string }
+  | { readonly kind: "search"; readonly query: string; readonly field?: TargetPhrase }
+  | { readonly kind: "type"; readonly value: string; readonly field?: TargetPhrase }
+  | { readonly kind: "click"; readonly target: TargetPhrase }
+  /** "open X" where X is no address: a link, a tab, a section or a result. */
+  | { readonly kind: "open"; readonly target: TargetPhrase }
+  /** Choose options of a list; no options means "select nothing". `target` reads the words as one element. */
+  | {
+      readonly kind: "select"
+      readonly options: ReadonlyArray<string>
+      readonly list?: TargetPhrase
+      readonly target: TargetPhrase
+    }
+  | { readonly kind: "check"; readonly target: TargetPhrase }
+  | { readonly kind: "uncheck"; readonly target: TargetPhrase }
+  | { readonly kind: "expand"; readonly target: TargetPhrase }
+  | { readonly kind: "collapse"; readonly target: TargetPhrase }
+  | { readonly kind: "hover"; readonly target: TargetPhrase }
+  | { readonly kind: "close"; readonly target: TargetPhrase }
+  | { readonly kind: "submit"; readonly form?: TargetPhrase }
+  | { readonly kind: "press"; readonly key: string }
+  | {
+      readonly kind: "scroll"
+      readonly direction?: "up" | "down"
+      readonly to?: "top" | "bottom" | "middle"
+      readonly target?: TargetPhrase
+      readonly count?: number
+    }
+  | { readonly kind: "back" }
+  | { readonly kind: "nextPage" }
+  | { readonly kind: "previousPage" }
+  | {
+      readonly kind: "extract"
+      readonly fields: ReadonlyArray<string>
+      readonly items?: string
+      /** How many listing pages to visit (1 when not said). */
+      readonly pages: number
+    }
+
+/** The kind of a command. */
+export type CommandKind = Command["kind"]
+
+/** Describes a command in words, for history lines and summaries. */
+export const describeCommand = (command: Command): string => {
+  switch (command.kind) {
+    case "navigate":
+      return `go to ${command.url}`
+    case "login":
+      return command.username === undefined ? "log in" : `log in as ${command.username}`
+    case "search":
+      return `search for "${command.query}"`
+    case "type":
+      return `type "${command.value}"${command.field === undefined ? "" : ` into ${describeTarget(command.field)}`}`
+    case "select":
+      return command.options.length === 0
+        ? `select nothing${command.list === undefined ? "" : ` in ${describeTarget(command.list)}`}`
+        : `select ${command.options.map((option) => `"${option}"`).join(", ")}${command.list === undefined ? "" : ` in ${describeTarget(command.list)}`}`
+    case "submit":
+      return "submit the form"
+    case "press":
+      return `press ${command.key}`
+    case "scroll":
+      if (command.target !== undefined) return `scroll to ${describeTarget(command.target)}`
+      return command.to === undefined ? `scroll ${command.direction ?? "down"}` : `scroll to the ${command.to}`
+    case "back":
+      return "go back"
+    case "nextPage":
+      return "go to the next page"
+    case "previousPage":
+      return "go to the previous page"
+    case "extract":
+      return `extract ${command.fields.join(", ")}${command.items === undefined ? "" : ` of ${command.items}`}${command.pages > 1 ? ` on ${command.pages} pages` : ""}`
+    default:
+      return `${command.kind} ${describeTarget(command.target)}`
+  }
+}
+
+/** Describes a target phrase in words. */
+export const describeTarget = (target: TargetPhrase): string => {
+  if (target.path !== undefined) return target.path.join(" > ")
+  const parts: Array<string> = []
+  if (target.ordinal !== undefined) parts.push(target.ordinal === -1 ? "the last" : `#${target.ordinal}`)
+  if (target.text !== undefined) parts.push(`"${target.text}"`)
+  if (target.role !== undefined) parts.push(target.role)
+  const head = parts.length === 0 ? `"${target.raw}"` : parts.join(" ")
+  return target.container === undefined ? head : `${head} in ${describeTarget(target.container)}`
+}

@@ -1,0 +1,359 @@
+import type { PageElement } from "@sextant/core"
+import type { RoleHint, TargetPhrase } from "./Command.ts"
+
+/**
+ * Grounding: which element of a `look()` a phrase means.
+ *
+ * Score of an element (higher wins; an element with a text mismatch is not a candidate):
+ *
+ * | part | points |
+ * | --- | --- |
+ * | text: name equals the words (case, spacing and punctuation ignored) | 100 |
+ * | text: name equals them with all spaces removed | 92 |
+ * | text: label, placeholder, aria-label, title, value, alt or name attribute equals them | 88 |
+ * | text: the words are whole words of the name | 60–90 by how much of the name they cover |
+ * | text: the name is a whole-word part of the words ("Sign In button" → "Sign In") | 50–80 |
+ * | text: the words are a substring of the name or of an attribute | 40–70 |
+ * | text: at least half of the words appear in the name | up to 40 |
+ * | role the phrase names ("link", "按钮") fits | +40; does not fit −35 |
+ * | role fits the action (type → textbox, click → button/link, check → checkbox …) | +20; cannot take the action: not a candidate |
+ * | visible | +10; hidden −40 |
+ * | disabled | −50 |
+ * | position: nearer the top of the page, then nearer the horizontal centre | up to +4 |
+ * | selector strength: id 3, data-testid 2.5, name 2, href 1.5, type 1, path 0 | up to +3 |
+ *
+ * Tie-break: equal scores go to the element that comes first in the element list (document order).
+ * An ordinal ("the second link") counts, in document order, the visible elements that pass the role
+ * and text filters; the text must then score at least 50.
+ */
+
+/** What the command wants to do with the element; decides which roles can take it. */
+export type Intent = "type" | "click" | "select" | "check" | "expand" | "hover" | "any"
+
+/** An element with its score and the reasons, for explanations and tests. */
+export interface GroundedElement {
+  readonly element: PageElement
+  readonly score: number
+  readonly reasons: ReadonlyArray<string>
+}
+
+/** Where an element sits in the outline: its ancestors' roles and names, outermost first. */
+export type Ancestry = ReadonlyMap<string, ReadonlyArray<{ readonly role: string; readonly name: string }>>
+
+const EDITABLE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"])
+const EDITABLE_INPUT_TYPES = new Set([
+  "",
+  "text",
+  "email",
+  "password",
+  "search",
+  "number",
+  "tel",
+  "url",
+  "date",
+  "time",
+  "datetime-local",
+  "month",
+  "week",
+  "color",
+  "range",
+])
+const CLICKABLE_ROLES = new Set([
+  "button",
+  "link",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "tab",
+  "option",
+  "checkbox",
+  "radio",
+  "switch",
+  "treeitem",
+  "combobox",
+  "summary",
+  "row",
+  "cell",
+  "gridcell",
+  "img",
+  "image",
+  "heading",
+  "listitem",
+  "spinbutton",
+])
+const CHECKABLE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"])
+
+const ROLE_HINTS: Readonly<Record<RoleHint, ReadonlyArray<string>>> = {
+  button: ["button", "summary"],
+  link: ["link"],
+  textbox: ["textbox", "searchbox", "combobox", "spinbutton"],
+  checkbox: ["checkbox", "switch", "menuitemcheckbox"],
+  radio: ["radio", "menuitemradio"],
+  combobox: ["combobox", "listbox"],
+  listbox: ["listbox", "combobox"],
+  option: ["option", "radio", "checkbox", "menuitemradio"],
+  tab: ["tab"],
+  menuitem: ["menuitem", "menuitemcheckbox", "menuitemradio", "button"],
+  dialog: ["dialog", "alertdialog"],
+  section: ["button", "summary", "heading", "tab", "region", "group"],
+  result: ["link"],
+  heading: ["heading"],
+  form: ["form"],
+  image: ["img", "image"],
+  spinbutton: ["spinbutton", "textbox"],
+  slider: ["slider"],
+  row: ["row"],
+}
+
+/** Lower-case, NFKC, punctuation to spaces, spaces collapsed. */
+export const normalizeText = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+
+const compact = (text: string): string => text.replace(/\s+/g, "")
+
+/** Words of a text; each Han character is a word, as Chinese has no spaces. */
+const wordsOf = (text: string): ReadonlyArray<string> =>
+  normalizeText(text)
+    .replace(/(\p{Script=Han})/gu, " $1 ")
+    .split(" ")
+    .filter((word) => word !== "")
+
+const containsWords = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<string>): boolean => {
+  if (needle.length === 0 || needle.length > haystack.length) return false
+  for (let start = 0; start + needle.length <= haystack.length; start += 1) {
+    if (needle.every((word, offset) => haystack[start + offset] === word)) return true
+  }
+  return false
+}
+
+const TEXT_ATTRIBUTES = ["aria-label", "placeholder", "title", "alt", "label", "value", "name", "id", "data-testid"]
+
+/** How well `text` names `element` (0 when it does not). */
+export const textScore = (element: PageElement, text: string): number => {
+  const wanted = normalizeText(text)
+  if (wanted === "") return 0
+  const name = normalizeText(element.name)
+  if (name === wanted) return 100
+  if (name !== "" && compact(name) === compact(wanted)) return 92
+  const attributes = TEXT_ATTRIBUTES.map((key) => element.attributes[key]).filter(
+    (value): value is string => value !== undefined && value !== "",
+  )
+  const attributeTexts = attributes.map(normalizeText)
+  if (attributeTexts.some((value) => value === wanted || compact(value) === compact(wanted))) return 88
+  const nameWords = wordsOf(element.name)
+  const wantedWords = wordsOf(text)
+  if (containsWords(nameWords, wantedWords)) return 60 + 30 * (wantedWords.length / nameWords.length)
+  if (nameWords.length > 0 && containsWords(wantedWords, nameWords)) return 50 + 30 * (nameWords.length / wantedWords.length)
+  const haystacks = [name, ...attributeTexts].filter((value) => value !== "")
+  const substring = haystacks.find((value) => value.includes(wanted))
+  if (substring !== undefined && wanted.length >= 2) return 40 + 30 * (wanted.length / substring.length)
+  if (wantedWords.length > 0) {
+    const shared = wantedWords.filter((word) => nameWords.includes(word) || attributeTexts.some((value) => wordsOf(value).includes(word)))
+    const ratio = shared.length / wantedWords.length
+    if (ratio >= 0.5) return 40 * ratio
+  }
+  return 0
+}
+
+const inputType = (element: PageElement): string => (element.attributes.type ?? "").toLowerCase()
+
+/** Whether the element can take the intent at all. */
+export const canTake = (element: PageElement, intent: Intent): boolean => {
+  switch (intent) {
+    case "type":
+      return (
+        EDITABLE_ROLES.has(element.role) ||
+        element.tag === "textarea" ||
+        (element.tag === "input" && EDITABLE_INPUT_TYPES.has(inputType(element))) ||
+        element.attributes.contenteditable === "true"
+      )
+    case "check":
+      return CHECKABLE_ROLES.has(element.role) || (element.tag === "input" && ["checkbox", "radio"].includes(inputType(element)))
+    case "select":
+      return (
+        ["combobox", "listbox", "option", "radio", "checkbox", "menuitemradio", "menuitemcheckbox", "tab", "switch"].includes(element.role) ||
+        element.tag === "select"
+      )
+    case "expand":
+      return element.expanded !== undefined || element.tag === "summary" || ["button", "tab", "heading", "link", "summary"].includes(element.role)
+    case "click":
+      return CLICKABLE_ROLES.has(element.role) || element.tag === "button" || element.tag === "a" || element.tag === "summary" || element.attributes.onclick !== undefined
+    case "hover":
+    case "any":
+      return true
+  }
+}
+
+/** How well the element's role fits the intent (0 to 20). */
+const intentFit = (element: PageElement, intent: Intent): number => {
+  switch (intent) {
+    case "type":
+      return ["textbox", "searchbox"].includes(element.role) || element.tag === "textarea" ? 20 : 10
+    case "click":
+      return ["button", "link", "menuitem", "tab"].includes(element.role) || element.tag === "button" || element.tag === "a" ? 20 : 5
+    case "check":
+      return ["checkbox", "radio", "switch"].includes(element.role) ? 20 : 10
+    case "select":
+      return ["combobox", "listbox", "option", "radio"].includes(element.role) ? 20 : 10
+    case "expand":
+      return element.expanded !== undefined || element.tag === "summary" ? 20 : 0
+    default:
+      return 0
+  }
+}
+
+/** Whether a role the phrase named fits the element. */
+export const roleFits = (element: PageElement, role: RoleHint): boolean => {
+  if (role === "textbox" && canTake(element, "type")) return true
+  if (role === "checkbox" && element.tag === "input" && inputType(element) === "checkbox") return true
+  if (role === "radio" && element.tag === "input" && inputType(element) === "radio") return true
+  if (role === "combobox" && element.tag === "select") return true
+  if (role === "section") return element.expanded !== undefined || element.tag === "summary" || ["region", "group", "heading"].includes(element.role)
+  if (role === "menuitem" && element.role === "button") return element.attributes["aria-haspopup"] !== undefined
+  return ROLE_HINTS[role].includes(element.role)
+}
+
+const SELECTOR_STRENGTH: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^#[\w-]+$/, 3],
+  [/data-testid/, 2.5],
+  [/\[name=/, 2],
+  [/\[href/, 1.5],
+  [/\[type=/, 1],
+]
+
+/** Points for the best selector the element has (0 to 3). */
+export const selectorStrength = (element: PageElement): number => {
+  const first = element.selectors[0]
+  if (first === undefined) return 0
+  return SELECTOR_STRENGTH.find(([pattern]) => pattern.test(first))?.[1] ?? 0
+}
+
+const positionScore = (element: PageElement): number => {
+  if (element.box === undefined) return 0
+  const top = Math.max(0, 1 - element.box.y / 4000) * 3
+  const centre = Math.max(0, 1 - Math.abs(element.box.x + element.box.width / 2 - 640) / 1280)
+  return top + centre
+}
+
+/** Options of the scoring. */
+export interface GroundOptions {
+  readonly intent: Intent
+  /** Ancestors per ref, from the outline, to honour "in the dialog". */
+  readonly ancestry?: Ancestry | undefined
+}
+
+const insideContainer = (element: PageElement, container: TargetPhrase, ancestry: Ancestry | undefined): boolean | undefined => {
+  const ancestors = ancestry?.get(element.ref)
+  if (ancestors === undefined) return undefined
+  return ancestors.some((ancestor) => {
+    const pseudo: PageElement = { ref: "", role: ancestor.role, name: ancestor.name, tag: "", attributes: {}, visible: true, selectors: [], frame: [] }
+    const roleOk = container.role === undefined || roleFits(pseudo, container.role) || (container.role === "section" && ancestor.role !== "generic")
+    const textOk = container.text === undefined || textScore(pseudo, container.text) >= 50
+    return roleOk && textOk
+  })
+}
+
+/**
+ * Ranks the elements a phrase may mean, best first (ties keep list order). Elements that cannot
+ * take the intent, or whose text does not match the phrase's words, are left out.
+ *
+ * @example
+ * ```ts
+ * import { groundTarget } from "@sextant/planner"
+ * const [best] = groundTarget({ raw: "Sign In", text: "Sign In", role: "button" }, elements, { intent: "click" })
+ * best?.element.ref // "e3"
+ * ```
+ */
+export const groundTarget = (
+  target: TargetPhrase,
+  elements: ReadonlyArray<PageElement>,
+  options: GroundOptions,
+): ReadonlyArray<GroundedElement> => {
+  const scored: Array<GroundedElement & { readonly order: number; readonly text: number }> = []
+  elements.forEach((element, order) => {
+    if (!canTake(element, options.intent)) return
+    const reasons: Array<string> = []
+    let score = 0
+    const fromText = target.text === undefined ? 0 : textScore(element, target.text)
+    const fromRaw = target.raw === "" ? 0 : textScore(element, target.raw)
+    const text = Math.max(fromText, fromRaw >= 92 ? fromRaw : 0)
+    if (target.text !== undefined) {
+      if (text === 0) return
+      score += text
+      reasons.push(`text ${text.toFixed(0)}`)
+    }
+    if (target.role !== undefined) {
+      if (roleFits(element, target.role)) {
+        score += 40
+        reasons.push(`role ${target.role}`)
+      } else if (text >= 92) {
+        score -= 35
+        reasons.push(`not a ${target.role}`)
+      } else return
+    }
+    if (target.container !== undefined) {
+      const inside = insideContainer(element, target.container, options.ancestry)
+      if (inside === false) return
+      if (inside === true) {
+        score += 15
+        reasons.push("in container")
+      }
+    }
+    const fit = intentFit(element, options.intent)
+    score += fit
+    if (element.visible) score += 10
+    else {
+      score -= 40
+      reasons.push("hidden")
+    }
+    if (element.disabled === true) {
+      score -= 50
+      reasons.push("disabled")
+    }
+    score += positionScore(element) + selectorStrength(element)
+    if (target.role === "result" && !looksLikeResult(element, options.ancestry)) return
+    scored.push({ element, score, reasons, order, text })
+  })
+  const ranked = scored.toSorted((left, right) => right.score - left.score || left.order - right.order)
+  if (target.ordinal === undefined) return ranked
+  // An ordinal counts, in document order, the visible elements that match the role and the words.
+  const pool = scored
+    .filter((candidate) => candidate.element.visible && (target.text === undefined || candidate.text >= 50))
+    .toSorted((left, right) => left.order - right.order)
+  const picked = target.ordinal === -1 ? pool[pool.length - 1] : pool[target.ordinal - 1]
+  return picked === undefined ? [] : [picked, ...ranked.filter((candidate) => candidate !== picked)]
+}
+
+// Outline labels ("nav", "header", "footer") and ARIA roles alike.
+const CHROME_REGIONS = new Set(["navigation", "nav", "banner", "header", "contentinfo", "footer", "menubar", "menu", "tablist", "aside", "complementary"])
+const PAGINATION = /^(next|previous|prev|first|last|more|\d+|[«»‹›<>←→]+|下一页|上一页|首页|末页)(\s*page)?$/i
+
+/** A result is a link in the page's content: not in navigation, a header or a footer, and not pagination. */
+const looksLikeResult = (element: PageElement, ancestry: Ancestry | undefined): boolean => {
+  if (PAGINATION.test(normalizeText(element.name))) return false
+  if (element.attributes.rel === "next" || element.attributes.rel === "prev") return false
+  const ancestors = ancestry?.get(element.ref)
+  if (ancestors !== undefined) return !ancestors.some((ancestor) => CHROME_REGIONS.has(ancestor.role))
+  return true
+}
+
+/** Reads the ancestors of each ref from an outline (`- dialog "Confirm"` above `  - button "OK" [ref=e4]`). */
+export const ancestryFromOutline = (outline: string): Ancestry => {
+  const result = new Map<string, ReadonlyArray<{ role: string; name: string }>>()
+  const stack: Array<{ indent: number; role: string; name: string }> = []
+  for (const line of outline.split("\n")) {
+    const match = /^(\s*)-\s+([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?/.exec(line)
+    if (match === null) continue
+    const indent = match[1]!.length
+    while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) stack.pop()
+    const ref = /\[ref=(e\d+)\]/.exec(line)?.[1]
+    if (ref !== undefined) result.set(ref, stack.map(({ role, name }) => ({ role, name })))
+    stack.push({ indent, role: match[2]!, name: match[3] === undefined ? "" : (JSON.parse(match[3]) as string) })
+  }
+  return result
+}

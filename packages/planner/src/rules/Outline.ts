@@ -1,0 +1,67 @@
+import type { PageElement } from "@sextant/core"
+
+const LINE = /^(\s*)-\s+([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?(.*)$/
+
+const readName = (quoted: string | undefined): string => {
+  if (quoted === undefined) return ""
+  try {
+    return JSON.parse(quoted) as string
+  } catch {
+    return quoted.slice(1, -1)
+  }
+}
+
+/**
+ * Reads the elements with refs out of a `look()` outline, for a policy that sees only the outline
+ * (`- textbox "Email" [ref=e1] [required]: alice@example.com`, `- combobox "Size" [ref=e4]: M [options: S|M|L]`,
+ * `- link "Docs" [ref=e7] -> /docs`). Every listed element is visible; the tag is unknown.
+ *
+ * @example
+ * ```ts
+ * import { elementsFromOutline } from "@sextant/planner"
+ * elementsFromOutline('- button "Save" [ref=e3] [disabled]')[0]?.disabled // true
+ * ```
+ */
+export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement> => {
+  const elements: Array<PageElement> = []
+  for (const line of outline.split("\n")) {
+    const match = LINE.exec(line)
+    if (match === null) continue
+    const rest = match[4] ?? ""
+    const ref = /\[ref=(e\d+)\]/.exec(rest)?.[1]
+    if (ref === undefined) continue
+    const role = match[2]!
+    const states = new Set([...rest.matchAll(/\[([a-z-]+)\]/g)].map((state) => state[1]!))
+    const options = /\[options: ([^\]]*)\]/.exec(rest)?.[1]
+    const url = / -> (\S+)\s*$/.exec(rest)?.[1]
+    const afterStates = rest.replace(/\[ref=e\d+\]/, "").replace(/\[options: [^\]]*\]/, "").replace(/ -> \S+\s*$/, "")
+    const value = /^(?:\s*\[[a-z-]+\])*:\s?(.*)$/.exec(afterStates)?.[1]?.trim()
+    const name = readName(match[3])
+    const attributes: Record<string, string> = {}
+    if (url !== undefined) attributes.href = url
+    if (/password|密码/i.test(name) && role === "textbox") attributes.type = "password"
+    const element: { -readonly [Key in keyof PageElement]: PageElement[Key] } = {
+      ref,
+      role,
+      name,
+      tag: role === "link" ? "a" : "",
+      attributes,
+      visible: true,
+      selectors: [],
+      frame: [],
+    }
+    if (value !== undefined && value !== "") element.value = value
+    if (states.has("checked")) element.checked = true
+    else if (states.has("mixed")) element.checked = "mixed"
+    else if (role === "checkbox" || role === "radio" || role === "switch") element.checked = false
+    if (states.has("selected")) element.selected = true
+    else if (role === "tab" || role === "option") element.selected = false
+    if (states.has("expanded")) element.expanded = true
+    if (states.has("collapsed")) element.expanded = false
+    if (states.has("disabled")) element.disabled = true
+    if (states.has("required")) element.required = true
+    if (options !== undefined) element.options = options.split("|").filter((option) => !option.startsWith("…"))
+    elements.push(element)
+  }
+  return elements
+}

@@ -1,0 +1,336 @@
+/**
+ * Splits a command typed in English or Chinese (or both) into tokens the rule grammar reads.
+ *
+ * Latin text splits on spaces; Chinese text has no spaces, so a run of Han characters is cut by
+ * longest match against the grammar's keyword lexicon, and whatever lies between keywords stays one
+ * `text` token (a product name, a label). Quoted values stay whole, whatever script they are in.
+ */
+
+/** What one token is. */
+export type TokenKind =
+  /** A Latin-script word, lower-cased in `value`. */
+  | "word"
+  /** A value in quotes: `"Sign In"`, `“台灯”`, `「提交」`. */
+  | "quoted"
+  /** A number written in digits (`3`, `#3`, `2.5`). */
+  | "number"
+  /** Something that can only be an address: `https://…`, `www.…`, `example.com/x`, `/login`. */
+  | "url"
+  /** An email address, kept whole. */
+  | "email"
+  /** A Chinese word from the lexicon (`搜索`, `然后`, `按钮`). */
+  | "keyword"
+  /** Chinese text between lexicon words. */
+  | "text"
+  /** Punctuation that can separate clauses or list items: `,` `;` `，` `、` `。` `>` `›`. */
+  | "punct"
+
+/** One token: its kind, the normalised value the grammar compares and the text as typed. */
+export interface Token {
+  readonly kind: TokenKind
+  readonly value: string
+  readonly raw: string
+  /** Whether a space came before it in the input (to rebuild values as typed). */
+  readonly spaced: boolean
+}
+
+/**
+ * Chinese words the grammar knows, longest first when matched. Anything else in a Han run is
+ * free text.
+ */
+export const CHINESE_LEXICON: ReadonlyArray<string> = [
+  // sequence
+  "然后",
+  "接着",
+  "之后",
+  "再",
+  "并且",
+  "并",
+  "和",
+  "与",
+  "或",
+  // verbs
+  "前往",
+  "访问",
+  "打开",
+  "转到",
+  "跳转到",
+  "导航到",
+  "登录",
+  "登陆",
+  "登入",
+  "搜索",
+  "搜",
+  "查找",
+  "查询",
+  "输入",
+  "填写",
+  "填入",
+  "键入",
+  "点击",
+  "单击",
+  "点一下",
+  "点",
+  "按下",
+  "按",
+  "选择",
+  "选取",
+  "选中",
+  "勾选",
+  "取消勾选",
+  "取消选中",
+  "展开",
+  "收起",
+  "折叠",
+  "提交",
+  "滚动",
+  "滚到",
+  "滑动",
+  "返回",
+  "后退",
+  "提取",
+  "采集",
+  "抓取",
+  "获取",
+  "收集",
+  "关闭",
+  "悬停",
+  "切换到",
+  "切换",
+  "设置",
+  "设为",
+  "设定",
+  "下一页",
+  "上一页",
+  "翻页",
+  // prepositions and particles
+  "在",
+  "从",
+  "到",
+  "于",
+  "为",
+  "成",
+  "中",
+  "里",
+  "内",
+  "上",
+  "的",
+  "用",
+  "以",
+  "把",
+  "将",
+  "向下",
+  "向上",
+  "往下",
+  "往上",
+  "顶部",
+  "底部",
+  "中间",
+  "页面",
+  "一下",
+  "所有",
+  "全部",
+  "不选",
+  "都不选",
+  "什么都不选",
+  "账号",
+  "帐号",
+  "用户名",
+  "用户",
+  "邮箱",
+  "密码",
+  // role nouns
+  "按钮",
+  "链接",
+  "输入框",
+  "文本框",
+  "搜索框",
+  "框",
+  "复选框",
+  "单选按钮",
+  "单选框",
+  "下拉框",
+  "下拉菜单",
+  "下拉列表",
+  "列表",
+  "标签页",
+  "选项卡",
+  "标签",
+  "菜单项",
+  "菜单",
+  "对话框",
+  "弹窗",
+  "选项",
+  "表单",
+  "区域",
+  "部分",
+  "结果",
+  "页",
+  // ordinals
+  "第",
+  "个",
+  "项",
+  "条",
+  "最后一个",
+  "最后",
+  "前",
+].toSorted((left, right) => right.length - left.length)
+
+const HAN = /\p{Script=Han}/u
+const QUOTES: ReadonlyArray<readonly [string, string]> = [
+  ['"', '"'],
+  ["“", "”"],
+  ["‘", "’"],
+  ["「", "」"],
+  ["『", "』"],
+  ["«", "»"],
+  ["`", "`"],
+  ["'", "'"],
+]
+const PUNCTUATION = new Set([",", ";", "，", "、", "。", "；", ">", "›", "»", "→", "：", ":", "!", "！", "?", "？"])
+const URL_PATTERN =
+  /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|www\.\S+|localhost(?::\d+)?(?:\/\S*)?|(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?:\/\S*)?|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|app|cn|co|uk|de|fr|jp|edu|gov|info|ai)(?::\d+)?(?:\/\S*)?|\/[\w\-./?=&%#~+]*)$/i
+const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/
+const NUMBER_PATTERN = /^#?\d+(?:\.\d+)?$/
+
+const isHan = (character: string): boolean => HAN.test(character)
+
+const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
+  let pending = ""
+  let first = true
+  const flush = () => {
+    if (pending !== "") {
+      into.push({ kind: "text", value: pending, raw: pending, spaced: first && spaced })
+      first = false
+      pending = ""
+    }
+  }
+  let position = 0
+  while (position < run.length) {
+    const keyword = CHINESE_LEXICON.find((word) => run.startsWith(word, position))
+    if (keyword === undefined) {
+      pending += run[position]
+      position += 1
+      continue
+    }
+    flush()
+    into.push({ kind: "keyword", value: keyword, raw: keyword, spaced: first && spaced })
+    first = false
+    position += keyword.length
+  }
+  flush()
+}
+
+const classifyChunk = (chunk: string, spaced: boolean): Token => {
+  if (EMAIL_PATTERN.test(chunk)) return { kind: "email", value: chunk, raw: chunk, spaced }
+  if (NUMBER_PATTERN.test(chunk)) return { kind: "number", value: chunk.replace(/^#/, ""), raw: chunk, spaced }
+  if (URL_PATTERN.test(chunk)) return { kind: "url", value: chunk, raw: chunk, spaced }
+  return { kind: "word", value: chunk.toLowerCase(), raw: chunk, spaced }
+}
+
+/** Pushes a run of non-space, non-Han text, splitting off punctuation at its ends. */
+const pushLatin = (chunk: string, spaced: boolean, into: Array<Token>): void => {
+  let start = 0
+  let end = chunk.length
+  const leading: Array<Token> = []
+  while (start < end && PUNCTUATION.has(chunk[start]!) && chunk[start] !== "/") {
+    leading.push({ kind: "punct", value: chunk[start]!, raw: chunk[start]!, spaced: spaced && start === 0 })
+    start += 1
+  }
+  const trailing: Array<Token> = []
+  while (end > start && (PUNCTUATION.has(chunk[end - 1]!) || chunk[end - 1] === ".")) {
+    trailing.unshift({ kind: "punct", value: chunk[end - 1]!, raw: chunk[end - 1]!, spaced: false })
+    end -= 1
+  }
+  into.push(...leading)
+  const core = chunk.slice(start, end)
+  if (core !== "") {
+    // "A,B" and "File>Export" are lists written without spaces.
+    const parts = /^[a-z]+:\/\//i.test(core) || EMAIL_PATTERN.test(core) ? [core] : core.split(/([,;>›])/)
+    parts.forEach((part, index) => {
+      if (part === "") return
+      const partSpaced = index === 0 ? spaced && leading.length === 0 : false
+      if (PUNCTUATION.has(part)) into.push({ kind: "punct", value: part, raw: part, spaced: false })
+      else into.push(classifyChunk(part, partSpaced))
+    })
+  }
+  into.push(...trailing)
+}
+
+const closingQuote = (text: string, position: number): readonly [string, number] | undefined => {
+  const character = text[position]!
+  const pair = QUOTES.find(([open]) => open === character)
+  if (pair === undefined) return undefined
+  // An apostrophe inside a word ("don't") is not a quote.
+  if (character === "'" && position > 0 && /[\p{L}\p{N}]/u.test(text[position - 1]!)) return undefined
+  const close = text.indexOf(pair[1], position + 1)
+  if (close <= position + 1) return undefined
+  return [text.slice(position + 1, close), close + 1]
+}
+
+/**
+ * Tokenizes one command.
+ *
+ * @example
+ * ```ts
+ * import { tokenize } from "@sextant/planner"
+ * tokenize('type "hello world" into Search').map((token) => token.kind)
+ * // ["word", "quoted", "word", "word"]
+ * tokenize("在搜索框中输入台灯").map((token) => token.value) // ["在", "搜索框", "中", "输入", "台灯"]
+ * ```
+ */
+export const tokenize = (input: string): ReadonlyArray<Token> => {
+  const text = input.normalize("NFKC").replace(/\u3000/g, " ")
+  const tokens: Array<Token> = []
+  let position = 0
+  let spaced = false
+  while (position < text.length) {
+    const character = text[position]!
+    if (/\s/.test(character)) {
+      spaced = true
+      position += 1
+      continue
+    }
+    const quoted = closingQuote(text, position)
+    if (quoted !== undefined) {
+      tokens.push({ kind: "quoted", value: quoted[0], raw: quoted[0], spaced })
+      position = quoted[1]
+      spaced = false
+      continue
+    }
+    if (isHan(character)) {
+      let end = position
+      while (end < text.length && isHan(text[end]!)) end += 1
+      segmentHan(text.slice(position, end), spaced, tokens)
+      position = end
+      spaced = false
+      continue
+    }
+    if (PUNCTUATION.has(character) && character !== ">" && !/[\w/]/.test(text[position + 1] ?? "")) {
+      tokens.push({ kind: "punct", value: character, raw: character, spaced })
+      position += 1
+      spaced = false
+      continue
+    }
+    let end = position
+    while (end < text.length && !/\s/.test(text[end]!) && !isHan(text[end]!) && !"“”「」『』，。、；：！？".includes(text[end]!)) {
+      end += 1
+    }
+    if (end === position) {
+      tokens.push({ kind: "punct", value: character, raw: character, spaced })
+      position += 1
+    } else {
+      pushLatin(text.slice(position, end), spaced, tokens)
+      position = end
+    }
+    spaced = false
+  }
+  return tokens
+}
+
+/** Joins tokens back into the text as typed, keeping spaces only where the input had them. */
+export const joinTokens = (tokens: ReadonlyArray<Token>): string =>
+  tokens
+    .map((token, index) => (index > 0 && token.spaced ? ` ${token.raw}` : token.raw))
+    .join("")
+    .trim()
