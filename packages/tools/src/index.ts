@@ -1,1 +1,1 @@
-export {}
+export * as FetchHttpSession from "./session/FetchHttpSession.ts"

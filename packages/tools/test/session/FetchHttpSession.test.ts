@@ -1,0 +1,201 @@
+import { assert, describe, it } from "@effect/vitest"
+import { HttpSession } from "@sextant/core"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { Effect } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
+import { startTestServer } from "./TestServer.ts"
+
+let site: FixtureSite
+let server: Awaited<ReturnType<typeof startTestServer>>
+let inFlight = 0
+let maxInFlight = 0
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0, seed: 0 })
+  server = await startTestServer((request, response) => {
+    const path = request.url ?? "/"
+    if (path === "/big") {
+      response.writeHead(200, { "content-type": "text/html" })
+      response.end("x".repeat(5_000))
+    } else if (path === "/slow") {
+      setTimeout(() => {
+        response.writeHead(200, { "content-type": "text/html" })
+        response.end("<p>late</p>")
+      }, 1_000).unref()
+    } else if (path.startsWith("/busy")) {
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+      setTimeout(() => {
+        inFlight--
+        response.writeHead(200, { "content-type": "text/html" })
+        response.end("<p>ok</p>")
+      }, 60)
+    } else {
+      response.writeHead(404, { "content-type": "text/html" })
+      response.end("<p>missing</p>")
+    }
+  })
+})
+afterAll(async () => {
+  await site?.close()
+  await server?.close()
+})
+
+const session = (options: FetchHttpSession.FetchHttpSessionOptions = {}) =>
+  Effect.provide(
+    FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000, retryBaseDelayMs: 20, ...options }),
+  )
+
+const key = () => Math.random().toString(36).slice(2)
+
+describe("FetchHttpSession against the fixture site", () => {
+  it.live("retries the flaky page's 500s and returns the page once it loads", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const response = yield* http.fetch({ url: `${site.url}/flaky?key=${key()}` })
+      assert.strictEqual(response.status, 200)
+      assert.include(response.body, "Loaded on attempt 3")
+      const api = yield* http.fetch({ url: `${site.url}/api/flaky?key=${key()}` })
+      assert.strictEqual(JSON.parse(api.body).attempt, 3)
+    }).pipe(session()),
+  )
+
+  it.live("gives up after maxRetries with a retryable HttpStatus", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const error = yield* Effect.flip(http.fetch({ url: `${site.url}/api/flaky?key=${key()}&fail=20` }))
+      assert.strictEqual(error.reason._tag, "HttpStatus")
+      assert.isTrue(error.isRetryable)
+      assert.include(error.message, "HTTP 500")
+    }).pipe(session({ maxRetries: 2 })),
+  )
+
+  it.live("waits at least the Retry-After of a 429 before trying again", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const started = Date.now()
+      const response = yield* http.fetch({ url: `${site.url}/api/limited?key=${key()}` })
+      const waited = Date.now() - started
+      assert.strictEqual(response.status, 200)
+      assert.strictEqual(JSON.parse(response.body).attempt, 2)
+      assert.isAtLeast(waited, 1_000)
+    }).pipe(session()),
+  )
+
+  it.live("keeps the session cookie a login sets on its redirect", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const response = yield* http.fetch({
+        url: `${site.url}/login`,
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "email=alice%40example.com&password=wonderland",
+      })
+      assert.strictEqual(response.url, `${site.url}/dashboard`)
+      assert.include(response.body, "Welcome, Alice")
+      const cookies = yield* http.cookies(`${site.url}/dashboard`)
+      assert.isTrue(cookies.some((cookie) => cookie.startsWith("sextant_session=")))
+      const again = yield* http.fetch({ url: `${site.url}/dashboard`, fresh: true })
+      assert.include(again.body, "Welcome, Alice")
+    }).pipe(session()),
+  )
+
+  it.live("serves a repeated GET from the cache until asked for a fresh copy", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const url = `${site.url}/products?page=2`
+      const first = yield* http.fetch({ url })
+      const second = yield* http.fetch({ url })
+      const fresh = yield* http.fetch({ url, fresh: true })
+      assert.deepStrictEqual([first.fromCache, second.fromCache, fresh.fromCache], [false, true, false])
+      assert.strictEqual(second.body, first.body)
+    }).pipe(session()),
+  )
+
+  it.live("does not cache when the TTL is 0", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      yield* http.fetch({ url: `${site.url}/products` })
+      const second = yield* http.fetch({ url: `${site.url}/products` })
+      assert.isFalse(second.fromCache)
+    }).pipe(session({ cacheTtlMs: 0 })),
+  )
+})
+
+describe("FetchHttpSession limits and errors", () => {
+  it.live("fails with BodyTooLarge for a body over maxBodyBytes", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const error = yield* Effect.flip(http.fetch({ url: `${server.url}/big` }))
+      assert.strictEqual(error.reason._tag, "BodyTooLarge")
+      assert.include(error.message, "raise maxBodyBytes")
+    }).pipe(session({ maxBodyBytes: 1_000 })),
+  )
+
+  it.live("fails with HttpTimeout when a try takes longer than its timeout", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const started = Date.now()
+      const error = yield* Effect.flip(http.fetch({ url: `${server.url}/slow`, timeoutMs: 150 }))
+      assert.strictEqual(error.reason._tag, "HttpTimeout")
+      assert.isBelow(Date.now() - started, 900)
+    }).pipe(session({ maxRetries: 0 })),
+  )
+
+  it.live("does not retry a 404 and says what to check", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const error = yield* Effect.flip(http.fetch({ url: `${server.url}/nothing` }))
+      assert.strictEqual(error.reason._tag, "HttpStatus")
+      assert.isFalse(error.isRetryable)
+      assert.include(error.message, "check the URL")
+    }).pipe(session()),
+  )
+
+  it.live("rejects a URL that is not absolute http(s)", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const relative = yield* Effect.flip(http.fetch({ url: "/products" }))
+      const file = yield* Effect.flip(http.fetch({ url: "file:///etc/passwd" }))
+      assert.deepStrictEqual([relative.reason._tag, file.reason._tag], ["InvalidUrl", "InvalidUrl"])
+      assert.include(file.message, "only http and https")
+    }).pipe(session()),
+  )
+
+  it.live("spaces requests to one host by the rate limit", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const started = Date.now()
+      yield* Effect.forEach(
+        [1, 2, 3, 4, 5, 6],
+        (index) => http.fetch({ url: `${server.url}/busy?${index}` }),
+        {
+          concurrency: "unbounded",
+        },
+      )
+      // Six starts at 20 per second: the last starts 250 ms after the first.
+      assert.isAtLeast(Date.now() - started, 250)
+    }).pipe(session({ requestsPerSecondPerHost: 20 })),
+  )
+
+  it.live("keeps at most concurrencyPerHost requests in flight to one host", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      maxInFlight = 0
+      yield* Effect.forEach(
+        Array.from({ length: 8 }, (_, index) => index),
+        (index) => http.fetch({ url: `${server.url}/busy-c?${index}` }),
+        { concurrency: "unbounded" },
+      )
+      assert.strictEqual(maxInFlight, 2)
+    }).pipe(session({ concurrencyPerHost: 2 })),
+  )
+
+  it("names the bad option", () => {
+    assert.throws(
+      () => Effect.runSync(FetchHttpSession.make({ concurrencyPerHost: 0 })),
+      /options\.concurrencyPerHost/,
+    )
+  })
+})
