@@ -1,0 +1,284 @@
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
+import { Effect } from "effect"
+import { remote } from "webdriverio"
+import { z } from "zod"
+import { toDriverError } from "./DriverErrors.ts"
+import { startChromedriver, stopProcesses } from "./internal/Processes.ts"
+
+/** The Chromium flags every launched session gets: headless, quiet, no first-run work. */
+export const defaultChromeArgs: ReadonlyArray<string> = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+]
+
+const logLevel = z.enum(["trace", "debug", "info", "warn", "error", "silent"])
+
+/** Options of {@link launch}; every field is optional. */
+export const LaunchOptions = z.object({
+  /** The Chromium binary; default `SEXTANT_CHROME`, then `/usr/bin/chromium`. */
+  chromePath: z.string().min(1).optional(),
+  /** The ChromeDriver binary; default `SEXTANT_CHROMEDRIVER`, then `/usr/bin/chromedriver`. */
+  chromedriverPath: z.string().min(1).optional(),
+  /** Run without a window (default true). */
+  headless: z.boolean().default(true),
+  /** Extra Chromium flags, after the defaults. */
+  args: z.array(z.string()).default([]),
+  /** The window size in CSS pixels. */
+  windowSize: z
+    .object({ width: z.number().int().positive(), height: z.number().int().positive() })
+    .default({ width: 1280, height: 800 }),
+  /** Open a WebDriver BiDi channel (default true): faster scripts, preload scripts, dialog and tab events. */
+  bidi: z.boolean().default(true),
+  /** How long ChromeDriver and Chromium may take to start, in ms. */
+  startTimeoutMs: z.number().int().positive().default(30_000),
+  /** WebdriverIO's own log level (default `silent`). */
+  logLevel: logLevel.default("silent"),
+})
+export type LaunchOptions = z.input<typeof LaunchOptions>
+
+/** Options of {@link connect}: any remote WebDriver endpoint (ChromeDriver, Selenium Grid, a cloud grid). */
+export const ConnectOptions = z.object({
+  hostname: z.string().min(1).default("127.0.0.1"),
+  port: z.number().int().min(1).max(65535),
+  path: z.string().default("/"),
+  protocol: z.enum(["http", "https"]).default("http"),
+  /** W3C capabilities sent as they are (default: headless Chromium). */
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  /** Ask for a WebDriver BiDi channel when `capabilities` do not say (default true). */
+  bidi: z.boolean().default(true),
+  /** Request headers, e.g. a grid's authentication. */
+  headers: z.record(z.string(), z.string()).optional(),
+  user: z.string().optional(),
+  key: z.string().optional(),
+  logLevel: logLevel.default("silent"),
+})
+export type ConnectOptions = z.input<typeof ConnectOptions>
+
+/**
+ * A WebDriver session Sextant drives: the WebdriverIO browser and how it came to be. A launched
+ * session knows its profile directory, so the processes it started can be found and ended.
+ */
+export interface DriverSession {
+  readonly browser: WebdriverIO.Browser
+  readonly kind: "launched" | "connected" | "wrapped"
+  /** The temporary Chromium profile of a launched session. */
+  readonly profileDir?: string
+  /** The process id of the ChromeDriver a launched session started. */
+  readonly chromedriverPid?: number
+}
+
+const invalidOptions = (what: string, error: z.ZodError): DriverError =>
+  new DriverError({
+    method: what,
+    reason: new InvalidArgument({
+      detail: error.issues.map((issue) => `${what}.${issue.path.join(".")}: ${issue.message}`).join("; "),
+    }),
+    cause: error,
+  })
+
+const decode = <S extends z.ZodType>(schema: S, what: string, input: unknown) => {
+  const result = schema.safeParse(input)
+  return result.success
+    ? Effect.succeed(result.data as z.output<S>)
+    : Effect.fail(invalidOptions(what, result.error))
+}
+
+const executable = (path: string, envVar: string, what: string): Effect.Effect<string, DriverError> =>
+  Effect.try({
+    try: () => {
+      accessSync(path, constants.X_OK)
+      return path
+    },
+    catch: (cause) =>
+      new DriverError({
+        method: "launch",
+        reason: new InvalidArgument({
+          detail: `${what} was not found at ${path}: install it or set ${envVar} to its path`,
+        }),
+        cause,
+      }),
+  })
+
+/** The binaries a launch would use, after options and environment variables. */
+export const resolveBinaries = (options: { chromePath?: string; chromedriverPath?: string } = {}) => ({
+  chrome: options.chromePath ?? process.env.SEXTANT_CHROME ?? "/usr/bin/chromium",
+  chromedriver: options.chromedriverPath ?? process.env.SEXTANT_CHROMEDRIVER ?? "/usr/bin/chromedriver",
+})
+
+const endSession = (browser: WebdriverIO.Browser) =>
+  Effect.tryPromise({ try: () => browser.deleteSession(), catch: toDriverError("close") }).pipe(
+    Effect.timeout("5 seconds"),
+    Effect.ignore,
+  )
+
+/**
+ * Launches headless Chromium through the system ChromeDriver in a Scope. Closing the scope ends
+ * the session, ChromeDriver and every Chromium process, and removes the temporary profile.
+ * Nothing is ever downloaded: a missing binary fails with a message naming its env var.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { launch } from "@sextant/webdriverio"
+ * const title = Effect.scoped(
+ *   Effect.gen(function* () {
+ *     const session = yield* launch({})
+ *     yield* Effect.promise(() => session.browser.url("http://127.0.0.1:4000/"))
+ *     return yield* Effect.promise(() => session.browser.getTitle())
+ *   }),
+ * )
+ * ```
+ */
+export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOptions = {}) {
+  const options = yield* decode(LaunchOptions, "launch", input)
+  const binaries = resolveBinaries(options)
+  const chrome = yield* executable(binaries.chrome, "SEXTANT_CHROME", "Chromium")
+  const chromedriverPath = yield* executable(binaries.chromedriver, "SEXTANT_CHROMEDRIVER", "ChromeDriver")
+
+  const profileDir = yield* Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "sextant-chromium-"))),
+    (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true })),
+  )
+  const chromedriver = yield* Effect.acquireRelease(
+    startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
+    (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
+  )
+  const args = [
+    ...(options.headless ? defaultChromeArgs : defaultChromeArgs.filter((arg) => arg !== "--headless=new")),
+    `--window-size=${options.windowSize.width},${options.windowSize.height}`,
+    `--user-data-dir=${profileDir}`,
+    ...options.args,
+  ]
+  const browser = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () =>
+        remote({
+          hostname: "127.0.0.1",
+          port: chromedriver.port,
+          logLevel: options.logLevel,
+          connectionRetryCount: 0,
+          capabilities: {
+            browserName: "chrome",
+            webSocketUrl: options.bidi,
+            "wdio:enforceWebDriverClassic": !options.bidi,
+            unhandledPromptBehavior: "ignore",
+            "goog:chromeOptions": { binary: chrome, args },
+          },
+        }),
+      catch: (cause) =>
+        new DriverError({
+          method: "launch",
+          reason: new DriverCrashed({
+            detail: `Chromium at ${chrome} did not start: ${cause instanceof Error ? (cause.message.split("\n")[0] ?? "") : String(cause)}`,
+          }),
+          cause,
+        }),
+    }).pipe(
+      Effect.timeoutOrElse({
+        duration: options.startTimeoutMs,
+        orElse: () =>
+          Effect.fail(
+            new DriverError({
+              method: "launch",
+              reason: new DriverCrashed({
+                detail: `Chromium did not start within ${options.startTimeoutMs} ms`,
+              }),
+            }),
+          ),
+      }),
+    ),
+    endSession,
+  )
+  return {
+    browser,
+    kind: "launched",
+    profileDir,
+    chromedriverPid: chromedriver.process.pid,
+  } satisfies DriverSession as DriverSession
+})
+
+/**
+ * Opens a session on any remote WebDriver endpoint (Selenium Grid, a cloud grid, a ChromeDriver
+ * you started) in a Scope; closing the scope ends the session.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { connect } from "@sextant/webdriverio"
+ * const program = Effect.scoped(
+ *   Effect.gen(function* () {
+ *     const session = yield* connect({ hostname: "grid.internal", port: 4444, path: "/wd/hub" })
+ *     return session.browser.sessionId
+ *   }),
+ * )
+ * ```
+ */
+export const connect = Effect.fn("webdriverio.connect")(function* (input: ConnectOptions) {
+  const options = yield* decode(ConnectOptions, "connect", input)
+  const capabilities = options.capabilities ?? {
+    browserName: "chrome",
+    unhandledPromptBehavior: "ignore",
+    "goog:chromeOptions": { args: [...defaultChromeArgs] },
+  }
+  const browser = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () =>
+        remote({
+          hostname: options.hostname,
+          port: options.port,
+          path: options.path,
+          protocol: options.protocol,
+          logLevel: options.logLevel,
+          connectionRetryCount: 0,
+          ...(options.headers === undefined ? {} : { headers: options.headers }),
+          ...(options.user === undefined ? {} : { user: options.user }),
+          ...(options.key === undefined ? {} : { key: options.key }),
+          capabilities: {
+            webSocketUrl: options.bidi,
+            "wdio:enforceWebDriverClassic": !options.bidi,
+            ...capabilities,
+          } as WebdriverIO.Capabilities,
+        }),
+      catch: (cause) => {
+        const mapped = toDriverError("connect", {
+          target: `${options.protocol}://${options.hostname}:${options.port}${options.path}`,
+        })(cause)
+        return mapped.reason._tag === "DriverUnknown"
+          ? new DriverError({
+              method: "connect",
+              reason: new DriverCrashed({
+                detail: `no WebDriver session at ${options.protocol}://${options.hostname}:${options.port}${options.path}: ${mapped.reason.detail}`,
+              }),
+              cause,
+            })
+          : mapped
+      },
+    }),
+    endSession,
+  )
+  return { browser, kind: "connected" } satisfies DriverSession as DriverSession
+})
+
+/**
+ * Wraps a WebdriverIO browser you already have (e.g. `browser` inside a WDIO test). Sextant never
+ * ends it: closing what you build on it leaves the session running.
+ *
+ * @example
+ * ```ts
+ * import { fromBrowser } from "@sextant/webdriverio"
+ * const session = fromBrowser(browser)
+ * ```
+ */
+export const fromBrowser = (browser: WebdriverIO.Browser): DriverSession => ({ browser, kind: "wrapped" })
+
+/** Options of {@link launch} with defaults applied. */
+export type ResolvedLaunchOptions = z.output<typeof LaunchOptions>

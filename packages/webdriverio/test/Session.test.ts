@@ -1,0 +1,117 @@
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { createServer } from "node:net"
+import { Effect, Exit, Scope } from "effect"
+import { describe, expect, it } from "vitest"
+import { browserProcess, processesMentioning } from "../src/internal/Processes.ts"
+import { connect, defaultChromeArgs, launch } from "../src/Session.ts"
+
+const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>, scope: Scope.Closeable) =>
+  Effect.runPromise(Scope.provide(effect, scope))
+
+const pgrep = (pattern: string): ReadonlyArray<number> => {
+  try {
+    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map(Number)
+  } catch {
+    return []
+  }
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+describe("launch", () => {
+  it("starts Chromium through ChromeDriver and leaves no process or profile behind on close", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    const session = await run(launch({}), scope)
+    const profileDir = session.profileDir!
+    expect(await session.browser.getUrl()).toBe("about:blank")
+    expect(browserProcess(profileDir)).toBeTypeOf("number")
+    expect(pgrep(profileDir).length).toBeGreaterThan(0)
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    expect(pgrep(profileDir)).toEqual([])
+    expect(pgrep(`chromedriver.*--port=`).filter((pid) => pid === session.chromedriverPid)).toEqual([])
+    expect(existsSync(profileDir)).toBe(false)
+  })
+
+  it("ends Chromium even when ChromeDriver was killed first", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    const session = await run(launch({}), scope)
+    process.kill(session.chromedriverPid!, "SIGKILL")
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    expect(processesMentioning(`--user-data-dir=${session.profileDir}`)).toEqual([])
+  })
+
+  it("names the env var when the Chromium binary is missing", async () => {
+    const exit = await Effect.runPromiseExit(Effect.scoped(launch({ chromePath: "/nonexistent/chromium" })))
+    expect(Exit.isFailure(exit)).toBe(true)
+    const text = JSON.stringify(exit)
+    expect(text).toContain("SEXTANT_CHROME")
+    expect(text).toContain("/nonexistent/chromium")
+  })
+
+  it("names the env var when the ChromeDriver binary is missing", async () => {
+    const previous = process.env.SEXTANT_CHROMEDRIVER
+    process.env.SEXTANT_CHROMEDRIVER = "/nonexistent/chromedriver"
+    try {
+      const exit = await Effect.runPromiseExit(Effect.scoped(launch({})))
+      expect(JSON.stringify(exit)).toContain("SEXTANT_CHROMEDRIVER")
+    } finally {
+      if (previous === undefined) delete process.env.SEXTANT_CHROMEDRIVER
+      else process.env.SEXTANT_CHROMEDRIVER = previous
+    }
+  })
+})
+
+describe("connect", () => {
+  it("opens a session on a ChromeDriver endpoint and ends it on close", async () => {
+    const port = await freePort()
+    const chromedriver = spawn("/usr/bin/chromedriver", [`--port=${port}`], { stdio: "ignore" })
+    try {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const ready = await fetch(`http://127.0.0.1:${port}/status`).then(
+          (response) => response.ok,
+          () => false,
+        )
+        if (ready) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      const scope = await Effect.runPromise(Scope.make())
+      const session = await run(
+        connect({
+          port,
+          capabilities: {
+            browserName: "chrome",
+            "goog:chromeOptions": { binary: "/usr/bin/chromium", args: [...defaultChromeArgs] },
+          },
+        }),
+        scope,
+      )
+      expect(session.kind).toBe("connected")
+      const sessionId = session.browser.sessionId
+      expect(await session.browser.getUrl()).toBe("about:blank")
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      const sessions = await fetch(`http://127.0.0.1:${port}/session/${sessionId}/url`).then((r) => r.json())
+      expect((sessions as { value: { error?: string } }).value.error).toBe("invalid session id")
+    } finally {
+      chromedriver.kill("SIGKILL")
+    }
+  })
+
+  it("fails with DriverCrashed naming the endpoint when nothing listens", async () => {
+    const port = await freePort()
+    const exit = await Effect.runPromiseExit(Effect.scoped(connect({ port })))
+    const text = JSON.stringify(exit)
+    expect(text).toContain("DriverCrashed")
+    expect(text).toContain(`127.0.0.1:${port}`)
+  })
+})
