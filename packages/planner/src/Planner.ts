@@ -97,7 +97,7 @@ export interface ToolCall {
 }
 
 /** What a step policy sees on one turn. */
-export interface StepInput {
+export interface DecideInput {
   readonly goal: string
   /** The current page URL. */
   readonly url: string
@@ -153,12 +153,14 @@ export type SummaryDecision = RunSummary & { readonly usage: TokenUsage }
  * ```
  */
 export interface StepPolicyShape {
-  readonly decide: (input: StepInput) => Effect.Effect<StepDecision, LlmError>
+  readonly decide: (input: DecideInput) => Effect.Effect<StepDecision, LlmError>
   readonly summarize: (input: SummarizeInput) => Effect.Effect<SummaryDecision, LlmError>
 }
 
 /** The `StepPolicy` service. */
-export class StepPolicy extends Context.Service<StepPolicy, StepPolicyShape>()("@sextant/planner/StepPolicy") {}
+export class StepPolicy extends Context.Service<StepPolicy, StepPolicyShape>()(
+  "@sextant/planner/StepPolicy",
+) {}
 
 // ---------------------------------------------------------------------------------------------------
 // Text-to-action (shared by the rule and the model versions)

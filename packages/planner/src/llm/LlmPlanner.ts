@@ -1,0 +1,208 @@
+import {
+  AgentError,
+  type AgentTask,
+  CannotPlan,
+  type ChatMessage,
+  generateObject,
+  LanguageModel,
+  type Plan,
+  type Step,
+  type TaskConstraints,
+  type ToolRegistry,
+} from "@sextant/core"
+import { Effect, Layer, Ref } from "effect"
+import { z } from "zod"
+import {
+  type ModelUsage,
+  type PlanContext,
+  Planner,
+  type PlannerShape,
+  type ReplanMode,
+  type StepFailure,
+} from "../Planner.ts"
+import { type GuardRule, validatePlan } from "../Validator.ts"
+import { cut, planInstructions, renderInputs } from "./Prompts.ts"
+import { addUsage, noUsage } from "./Usage.ts"
+
+/** The shape the model answers in plan mode. */
+export const PlanAnswer = z.object({
+  steps: z.array(
+    z.object({
+      tool: z.string().min(1),
+      args: z.record(z.string(), z.unknown()).default({}),
+      description: z.string().optional(),
+    }),
+  ),
+})
+export type PlanAnswer = z.output<typeof PlanAnswer>
+
+/** Options of the model-backed planner. */
+export interface LlmPlannerOptions {
+  readonly registry: ToolRegistry
+  /** Guard rules for the validator (default: the login guard). */
+  readonly guards?: ReadonlyArray<GuardRule>
+  /** The page outline is cut to this many characters (default 6000). */
+  readonly maxOutlineChars?: number
+  /** Upper bound on the answer's tokens (default 1500). */
+  readonly maxTokens?: number
+}
+
+const describeFailure = (failure: StepFailure): string =>
+  typeof failure.error === "string" ? failure.error : `${failure.error.reason}: ${failure.error.message}`
+
+const renderStep = (step: Step): string =>
+  `${step.index}. ${step.tool} ${JSON.stringify(step.args)}${step.state === "pending" ? "" : ` (${step.state})`}`
+
+/**
+ * Builds the model-backed planner: a system prompt with the role, the task's constraints and the tool
+ * catalog (`ToolRegistry.renderCatalog()`); a user message with the goal, start URL, inputs (secrets as
+ * `<secret:name>` placeholders), recent observations and the page outline; the answer
+ * `{ steps: [{ tool, args }] }` read with `generateObject` and then checked by `validatePlan`, which
+ * trims what breaks a rule. An empty answer fails with `CannotPlan`.
+ *
+ * `usage` reports the calls and tokens of every plan and replan so far.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { makeLlmPlanner } from "@sextant/planner"
+ * const program = Effect.gen(function* () {
+ *   const planner = yield* makeLlmPlanner({ registry })
+ *   const plan = yield* planner.plan(task, { observations: history.join("\n") })
+ *   const { tokens } = yield* planner.usage!
+ * })
+ * ```
+ */
+export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: LlmPlannerOptions) {
+  const model = yield* LanguageModel
+  const usage = yield* Ref.make<ModelUsage>({ calls: 0, tokens: noUsage })
+  const maxOutlineChars = options.maxOutlineChars ?? 6000
+  const catalog = options.registry.renderCatalog()
+
+  const contextLines = (task: AgentTask, context: PlanContext | undefined): Array<string> => {
+    const lines = [`Goal: ${task.goal}`]
+    if (task.startUrl !== undefined) lines.push(`Start URL: ${task.startUrl}`)
+    const inputs = renderInputs(task)
+    if (inputs !== "") lines.push("Inputs:", inputs)
+    if (context?.observations !== undefined && context.observations.trim() !== "") {
+      lines.push("Recent observations:", context.observations.trim())
+    }
+    if (context?.snapshot !== undefined) {
+      lines.push(`Current page: ${context.snapshot.url} "${context.snapshot.title}"`)
+      lines.push(cut(context.snapshot.tree, maxOutlineChars))
+    }
+    return lines
+  }
+
+  const ask = (task: AgentTask, constraints: TaskConstraints, user: string) =>
+    Effect.gen(function* () {
+      const messages: ReadonlyArray<ChatMessage> = [
+        { role: "system", content: planInstructions(catalog, constraints) },
+        { role: "user", content: user },
+      ]
+      const { object, response } = yield* generateObject(model, {
+        schema: PlanAnswer,
+        messages,
+        name: "plan",
+        temperature: 0,
+        maxTokens: options.maxTokens ?? 1500,
+      })
+      yield* Ref.update(usage, (current) => ({
+        calls: current.calls + 1,
+        tokens: addUsage(current.tokens, response.usage),
+      }))
+      if (object.steps.length === 0) {
+        return yield* new AgentError({
+          reason: new CannotPlan({
+            detail: `the model found no steps for "${task.goal}" with the tools available`,
+          }),
+        })
+      }
+      return object.steps
+    })
+
+  const finish = (task: AgentTask, plan: Plan) =>
+    Effect.map(
+      validatePlan(plan, {
+        registry: options.registry,
+        constraints: task.constraints,
+        ...(options.guards === undefined ? {} : { guards: options.guards }),
+      }),
+      (report) => report.plan,
+    )
+
+  const toSteps = (answer: PlanAnswer["steps"], offset: number): Array<Step> =>
+    answer.map((step, position) => ({
+      index: offset + position,
+      tool: step.tool,
+      args: step.args,
+      ...(step.description === undefined ? {} : { description: step.description }),
+      successCriteria: [],
+      state: "pending" as const,
+      attempts: 0,
+    }))
+
+  const plan = (task: AgentTask, context?: PlanContext) =>
+    Effect.gen(function* () {
+      const steps = yield* ask(task, task.constraints, contextLines(task, context).join("\n"))
+      return yield* finish(task, { taskId: task.id, revision: 0, status: "draft", steps: toSteps(steps, 0) })
+    }).pipe(Effect.withSpan("LlmPlanner.plan"))
+
+  const replan = (
+    task: AgentTask,
+    previous: Plan,
+    failure: StepFailure,
+    mode: ReplanMode,
+    context?: PlanContext,
+  ) =>
+    Effect.gen(function* () {
+      const failed = previous.steps[failure.stepIndex]
+      const lines = contextLines(task, context)
+      const kept = mode === "partial" ? previous.steps.slice(0, failure.stepIndex) : []
+      const failedLine = failed === undefined ? `step ${failure.stepIndex}` : renderStep(failed)
+      if (mode === "partial") {
+        lines.push(
+          "Steps already done (keep them, do not repeat them):",
+          kept.length === 0 ? "(none)" : kept.map(renderStep).join("\n"),
+          `This step failed: ${failedLine}: ${describeFailure(failure)}`,
+          "Plan only the remaining steps, starting from the current page, another way than the failed step.",
+        )
+      } else {
+        lines.push(
+          "The previous plan failed:",
+          previous.steps.map(renderStep).join("\n"),
+          `Failed at: ${failedLine}: ${describeFailure(failure)}`,
+          "Plan the whole task again from the current page, another way.",
+        )
+      }
+      // Steps already done count against maxSteps, so the model gets what is left of the budget.
+      const remaining = {
+        ...task.constraints,
+        maxSteps: Math.max(1, task.constraints.maxSteps - kept.length),
+      }
+      const steps = yield* ask(task, remaining, lines.join("\n"))
+      return yield* finish(task, {
+        taskId: task.id,
+        revision: previous.revision + 1,
+        status: "draft",
+        steps: [...kept, ...toSteps(steps, kept.length)],
+      })
+    }).pipe(Effect.withSpan("LlmPlanner.replan"))
+
+  const shape: PlannerShape = { plan, replan, usage: Ref.get(usage) }
+  return shape
+})
+
+/**
+ * The model-backed planner as the `Planner` service.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { layer as openAi } from "@sextant/openai"
+ * import { llmPlannerLayer } from "@sextant/planner"
+ * const PlannerLive = llmPlannerLayer({ registry }).pipe(Layer.provide(openAi({ apiKey, model: "gpt-4o-mini" })))
+ * ```
+ */
+export const llmPlannerLayer = (options: LlmPlannerOptions): Layer.Layer<Planner, never, LanguageModel> =>
+  Layer.effect(Planner, makeLlmPlanner(options))

@@ -1,0 +1,216 @@
+import {
+  type ChatMessage,
+  type ContentPart,
+  generateObject,
+  LanguageModel,
+  type LlmError,
+  parseModelJson,
+  RunSummary,
+  type ToolRegistry,
+} from "@sextant/core"
+import { Effect, Layer, Result } from "effect"
+import { z } from "zod"
+import {
+  type DecideInput,
+  type StepDecision,
+  StepPolicy,
+  type StepPolicyShape,
+  type SummarizeInput,
+  type ToolCall,
+} from "../Planner.ts"
+import { cut, stepPolicyInstructions, summaryInstructions } from "./Prompts.ts"
+import { noUsage } from "./Usage.ts"
+
+/** The JSON Schema of a step answer, sent as structured output where the endpoint supports it. */
+const StepAnswer = z.object({
+  tool_calls: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  taskComplete: z.boolean().optional(),
+  method: z.literal("close").optional(),
+})
+const stepAnswerSchema = z.toJSONSchema(StepAnswer, { target: "draft-2020-12" }) as Record<string, unknown>
+
+/** Options of the model-backed step policy. */
+export interface LlmStepPolicyOptions {
+  readonly registry: ToolRegistry
+  /** History lines shown to the model (default 8, newest kept). */
+  readonly historyWindow?: number
+  /** The page outline is cut to this many characters (default 6000). */
+  readonly maxOutlineChars?: number
+  /** Upper bound on each answer's tokens (default 400). */
+  readonly maxTokens?: number
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isBlank = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  (typeof value === "string" && value.trim() === "") ||
+  (isRecord(value) && Object.values(value).every(isBlank))
+
+const argsOf = (raw: unknown): unknown => {
+  // OpenAI-style tool calls carry their arguments as a JSON string.
+  if (typeof raw !== "string") return raw
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return raw
+  }
+}
+
+interface ReadAnswer {
+  readonly calls: ReadonlyArray<ToolCall>
+  readonly taskComplete: boolean
+  readonly method?: "close"
+  readonly history: ReadonlyArray<string>
+}
+
+/**
+ * Reads a step answer leniently: malformed JSON is a no-op; each call is kept only when its tool is
+ * known and its args are not blank and fit the tool's input schema; the rest become history lines.
+ */
+const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
+  const json = parseModelJson(text)
+  if (!isRecord(json)) {
+    return { calls: [], taskComplete: false, history: ["model answer was not JSON: no-op"] }
+  }
+  const taskComplete = json.taskComplete === true || json.task_complete === true
+  const method = json.method === "close" ? ("close" as const) : undefined
+  const rawCalls = json.tool_calls ?? json.toolCalls ?? []
+  const history: Array<string> = []
+  const calls: Array<ToolCall> = []
+  if (!Array.isArray(rawCalls)) {
+    history.push("model answer had no tool_calls list: no-op")
+  } else {
+    for (const raw of rawCalls) {
+      const call = isRecord(raw) ? raw : {}
+      const name = typeof call.name === "string" ? call.name : typeof call.tool === "string" ? call.tool : ""
+      if (!registry.has(name)) {
+        history.push(`skip unknown tool '${name}'`)
+        continue
+      }
+      const args = argsOf(call.args ?? call.arguments)
+      // Blank args are fine only for a tool that takes none (back, refresh, …).
+      const decoded = Effect.runSync(Effect.result(registry.decodeArgs(name, isBlank(args) ? {} : args)))
+      if (Result.isFailure(decoded)) {
+        const reason = decoded.failure.reason
+        const detail = reason._tag === "InvalidToolArgs" ? reason.issues.join("; ") : reason.message
+        history.push(isBlank(args) ? `skip '${name}': blank args` : `skip '${name}': invalid args: ${detail}`)
+        continue
+      }
+      calls.push({ name, args: isRecord(args) && !isBlank(args) ? args : {} })
+    }
+  }
+  return { calls, taskComplete, ...(method === undefined ? {} : { method }), history }
+}
+
+/**
+ * Builds the model-backed step policy (step-wise agents).
+ *
+ * `decide` sends a small system prompt (instructions + `ToolRegistry.renderCatalog()`) and a user
+ * message with the last `historyWindow` (8) history lines, the goal, the URL and the outline (plus the
+ * screenshot as an image part when the model takes images). The model answers
+ * `{"tool_calls":[{"name":"click","args":{…}}],"taskComplete":false}`; calls come back in order (the
+ * executor runs only the first). Malformed JSON is a no-op; an unknown tool is skipped with the history
+ * line `skip unknown tool 'xyz'`; blank args are skipped with `skip 'click': blank args`; args that do not
+ * fit the tool's schema with `skip 'click': invalid args: …`. Transport errors stay `LlmError`.
+ *
+ * `summarize` asks for the core `RunSummary`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { makeLlmStepPolicy } from "@sextant/planner"
+ * const turn = Effect.gen(function* () {
+ *   const policy = yield* makeLlmStepPolicy({ registry })
+ *   const decision = yield* policy.decide({ goal, url: snapshot.url, outline: snapshot.tree, history })
+ *   decision.toolCalls[0] // { name: "click", args: { ref: "e3" } }
+ *   decision.usage.total // tokens of this step
+ * })
+ * ```
+ */
+export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (options: LlmStepPolicyOptions) {
+  const model = yield* LanguageModel
+  const historyWindow = options.historyWindow ?? 8
+  const maxOutlineChars = options.maxOutlineChars ?? 6000
+  const system = `${stepPolicyInstructions}\n${options.registry.renderCatalog()}`
+
+  const decide = (input: DecideInput): Effect.Effect<StepDecision, LlmError> =>
+    Effect.gen(function* () {
+      const recent = input.history.slice(-historyWindow)
+      const text = [
+        `History (last ${historyWindow}):`,
+        recent.length === 0 ? "(none yet)" : recent.map((line) => `- ${line}`).join("\n"),
+        `Goal: ${input.goal}`,
+        `URL: ${input.url}`,
+        "Page:",
+        cut(input.outline, maxOutlineChars),
+      ].join("\n")
+      const content: ReadonlyArray<ContentPart> | string =
+        input.screenshot !== undefined && model.supportsImages
+          ? [
+              { type: "text", text },
+              { type: "image", url: input.screenshot },
+            ]
+          : text
+      const messages: ReadonlyArray<ChatMessage> = [
+        { role: "system", content: system },
+        { role: "user", content },
+      ]
+      const answer = yield* Effect.result(
+        model.generate({
+          messages,
+          responseFormat: { name: "step", schema: stepAnswerSchema },
+          temperature: 0,
+          maxTokens: options.maxTokens ?? 400,
+        }),
+      )
+      if (Result.isFailure(answer)) {
+        if (answer.failure.reason._tag !== "OutputInvalid") return yield* answer.failure
+        // A cut-off answer is treated like malformed JSON: a no-op turn, not a failed run.
+        return {
+          toolCalls: [],
+          taskComplete: false,
+          history: [`model answer was unusable (${answer.failure.reason.detail}): no-op`],
+          usage: noUsage,
+        }
+      }
+      const read = readAnswer(answer.success.text, options.registry)
+      const decision: StepDecision = {
+        toolCalls: read.calls,
+        taskComplete: read.taskComplete,
+        ...(read.method === undefined ? {} : { method: read.method }),
+        history: read.history,
+        usage: answer.success.usage,
+      }
+      return decision
+    }).pipe(Effect.withSpan("LlmStepPolicy.decide"))
+
+  const summarize = (input: SummarizeInput) =>
+    Effect.gen(function* () {
+      const lines = [`Goal: ${input.goal}`]
+      if (input.url !== undefined) lines.push(`Final URL: ${input.url}`)
+      lines.push("History:", input.history.length === 0 ? "(nothing happened)" : input.history.join("\n"))
+      if (input.outline !== undefined) lines.push("Final page:", cut(input.outline, maxOutlineChars))
+      const { object, response } = yield* generateObject(model, {
+        schema: RunSummary,
+        name: "summary",
+        messages: [
+          { role: "system", content: summaryInstructions },
+          { role: "user", content: lines.join("\n") },
+        ],
+        temperature: 0,
+        maxTokens: 600,
+      })
+      return { ...object, usage: response.usage }
+    }).pipe(Effect.withSpan("LlmStepPolicy.summarize"))
+
+  const shape: StepPolicyShape = { decide, summarize }
+  return shape
+})
+
+/** The model-backed step policy as the `StepPolicy` service. */
+export const llmStepPolicyLayer = (
+  options: LlmStepPolicyOptions,
+): Layer.Layer<StepPolicy, never, LanguageModel> => Layer.effect(StepPolicy, makeLlmStepPolicy(options))
