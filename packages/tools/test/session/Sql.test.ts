@@ -1,0 +1,124 @@
+import { assert, describe, it } from "@effect/vitest"
+import {
+  FIXTURE_PRODUCTS,
+  type FixtureSite,
+  formatPrice,
+  formatRating,
+  startFixtureSite,
+} from "@sextant/fixture-site"
+import { Effect } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
+import { sql, sqlTool } from "../../src/session/Sql.ts"
+
+const sessionLayer = FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000 })
+
+// Seed-independent: cards carry data-product-id for every seed; the name is the card's heading, the
+// rating is the element labelled "Rated …", the price the other paragraph.
+const productQuery = (base: string) =>
+  [1, 2, 3, 4, 5]
+    .map(
+      (page) => `SELECT dom_attr(html, '[data-product-id]', 'data-product-id') AS id,
+        dom_text(html, 'h2') AS name,
+        dom_text(html, 'p:not([aria-label])') AS price,
+        dom_text(html, '[aria-label^="Rated"]') AS rating
+      FROM load_and_select('${base}/products?page=${page}', '[data-product-id]')`,
+    )
+    .join("\nUNION ALL\n")
+
+const expected = FIXTURE_PRODUCTS.map((product) => ({
+  id: String(product.id),
+  name: product.name,
+  price: formatPrice(product.price),
+  rating: formatRating(product.rating),
+}))
+
+for (const seed of [0, 7]) {
+  describe(`sql on the fixture shop with seed ${seed}`, () => {
+    let site: FixtureSite
+    beforeAll(async () => {
+      site = await startFixtureSite({ port: 0, seed })
+    })
+    afterAll(() => site?.close())
+
+    it.live("extracts all 60 products with name, price and rating from the 5 listing pages", () =>
+      Effect.gen(function* () {
+        const result = yield* sql(productQuery(site.url))
+        assert.strictEqual(result.rowCount, 60)
+        assert.deepStrictEqual(result.columns, ["id", "name", "price", "rating"])
+        assert.strictEqual(result.pages.length, 5)
+        const rows = [...result.rows].sort((left, right) => Number(left.id) - Number(right.id))
+        assert.deepStrictEqual(rows, expected)
+      }).pipe(Effect.provide(sessionLayer)),
+    )
+
+    it.live("filters, orders and aggregates in SQL", () =>
+      Effect.gen(function* () {
+        const result = yield* sql(`SELECT COUNT(*) AS cards, MIN([index]) AS first, MAX([index]) AS last
+          FROM load_and_select('${site.url}/products?page=2', '[data-product-id]')
+          WHERE text LIKE '%Brass%' OR text LIKE '%Oak%'`)
+        const onPage = FIXTURE_PRODUCTS.slice(12, 24).filter((product) => /Brass|Oak/.test(product.name))
+        assert.strictEqual(result.rows[0]?.cards, onPage.length)
+        const links = yield* sql(`SELECT dom_attr(html, 'a', 'href') AS href, dom_all_text(html, 'p') AS facts
+          FROM load_and_select('${site.url}/products?page=1', '[data-product-id]') ORDER BY href LIMIT 2`)
+        assert.deepStrictEqual(
+          links.rows.map((row) => row.href),
+          ["/products/1", "/products/10"],
+        )
+        assert.lengthOf(links.rows[0]?.facts as Array<string>, 2)
+      }).pipe(Effect.provide(sessionLayer)),
+    )
+  })
+}
+
+describe("sql refuses what it should not run", () => {
+  const reasonOf = (query: string) =>
+    Effect.map(Effect.flip(sql(query)), (error) => [
+      error._tag,
+      (error as { reason: { _tag: string } }).reason._tag,
+    ])
+
+  it.live("reports a syntax error, a second statement, INTO, JavaScript and other row sources", () =>
+    Effect.gen(function* () {
+      assert.deepStrictEqual(yield* reasonOf("SELEC name FROM x"), ["SqlError", "SqlSyntax"])
+      assert.deepStrictEqual(yield* reasonOf("SELECT 1 AS a; SELECT 2 AS b"), ["SqlError", "SqlNotAllowed"])
+      assert.deepStrictEqual(yield* reasonOf("DROP TABLE products"), ["SqlError", "SqlNotAllowed"])
+      assert.deepStrictEqual(yield* reasonOf("SELECT 1 AS a INTO CSV('/tmp/out.csv')"), [
+        "SqlError",
+        "SqlNotAllowed",
+      ])
+      assert.deepStrictEqual(yield* reasonOf("SELECT ``process.exit(1)`` AS a"), [
+        "SqlError",
+        "SqlNotAllowed",
+      ])
+      assert.deepStrictEqual(yield* reasonOf("SELECT * FROM FILE('/etc/passwd')"), [
+        "SqlError",
+        "SqlNotAllowed",
+      ])
+      assert.deepStrictEqual(yield* reasonOf("SELECT * FROM load_and_select(UPPER('http://x'), 'a')"), [
+        "SqlError",
+        "SqlNotAllowed",
+      ])
+    }).pipe(Effect.provide(sessionLayer)),
+  )
+
+  it.live("names a bad CSS selector", () =>
+    Effect.gen(function* () {
+      const site = yield* Effect.acquireRelease(
+        Effect.promise(() => startFixtureSite({ port: 0 })),
+        (started) => Effect.promise(() => started.close()),
+      )
+      const error = yield* Effect.flip(sql(`SELECT * FROM load_and_select('${site.url}/products', '[[')`))
+      assert.strictEqual(error._tag, "SqlError")
+      assert.include(error.message, '"[[" is not a valid CSS selector')
+    }).pipe(Effect.scoped, Effect.provide(sessionLayer)),
+  )
+
+  it("describes the row source and DOM functions to a model", () => {
+    for (const name of ["load_and_select", "dom_text", "dom_attr", "dom_all_text"]) {
+      assert.include(sqlTool.description, name)
+    }
+    assert.isTrue(sqlTool.effects.reads && sqlTool.effects.idempotent)
+    assert.isFalse(sqlTool.input.safeParse({ query: "" }).success)
+  })
+})
