@@ -115,7 +115,9 @@ export const describeCommand = (command: Command): string => {
       return `press ${command.key}`
     case "scroll":
       if (command.target !== undefined) return `scroll to ${describeTarget(command.target)}`
-      return command.to === undefined ? `scroll ${command.direction ?? "down"}` : `scroll to the ${command.to}`
+      return command.to === undefined
+        ? `scroll ${command.direction ?? "down"}`
+        : `scroll to the ${command.to}`
     case "back":
       return "go back"
     case "nextPage":

@@ -191,7 +191,19 @@ const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map<string, Verb>([
 
 const ALWAYS_SEPARATES = new Set(["then", ";", "；", "。", "然后", "接着", "之后", "afterwards", "finally"])
 const SEPARATES_BEFORE_VERB = new Set(["and", ",", "，", "、", "并", "并且", "再", "和", "also", "&"])
-const FILLERS = new Set(["please", "now", "also", "then", "and", "first", "finally", "请", "先", "再", "一下"])
+const FILLERS = new Set([
+  "please",
+  "now",
+  "also",
+  "then",
+  "and",
+  "first",
+  "finally",
+  "请",
+  "先",
+  "再",
+  "一下",
+])
 
 const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map([
   ["first", 1],
@@ -350,7 +362,6 @@ const KEYS: ReadonlyMap<string, string> = new Map([
 ])
 
 const ARTICLES = new Set(["the", "a", "an", "on", "at", "this", "that", "its", "my"])
-const FIELD_PREPOSITIONS = new Set(["into", "in", "inside", "within"])
 
 const isWord = (token: Token | undefined, ...words: ReadonlyArray<string>): boolean =>
   token !== undefined && (token.kind === "word" || token.kind === "keyword") && words.includes(token.value)
@@ -365,7 +376,12 @@ const matchVerb = (tokens: ReadonlyArray<Token>, position: number): readonly [Ve
   }
   if (token.kind !== "word") return undefined
   for (const [words, verb] of ENGLISH_VERBS) {
-    if (words.every((word, offset) => tokens[position + offset]?.kind === "word" && tokens[position + offset]?.value === word)) {
+    if (
+      words.every(
+        (word, offset) =>
+          tokens[position + offset]?.kind === "word" && tokens[position + offset]?.value === word,
+      )
+    ) {
       return [verb, words.length]
     }
   }
@@ -379,7 +395,9 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
   while (position < tokens.length) {
     const token = tokens[position]!
     const current = clauses[clauses.length - 1]!
-    const isAlways = (token.kind === "word" || token.kind === "keyword" || token.kind === "punct") && ALWAYS_SEPARATES.has(token.value)
+    const isAlways =
+      (token.kind === "word" || token.kind === "keyword" || token.kind === "punct") &&
+      ALWAYS_SEPARATES.has(token.value)
     // "next" separates only when it is not "next page".
     const isNextPage = token.value === "next" && isWord(tokens[position + 1], "page")
     if (isAlways && !isNextPage) {
@@ -392,8 +410,15 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
       SEPARATES_BEFORE_VERB.has(token.value)
     ) {
       let next = position + 1
-      while (next < tokens.length && (SEPARATES_BEFORE_VERB.has(tokens[next]!.value) || FILLERS.has(tokens[next]!.value) || ALWAYS_SEPARATES.has(tokens[next]!.value))) next += 1
-      const startsClause = matchVerb(tokens, next) !== undefined || isWord(tokens[next], "在", "用", "以", "从", "把", "将")
+      while (
+        next < tokens.length &&
+        (SEPARATES_BEFORE_VERB.has(tokens[next]!.value) ||
+          FILLERS.has(tokens[next]!.value) ||
+          ALWAYS_SEPARATES.has(tokens[next]!.value))
+      )
+        next += 1
+      const startsClause =
+        matchVerb(tokens, next) !== undefined || isWord(tokens[next], "在", "用", "以", "从", "把", "将")
       if (startsClause && current.length > 0) {
         clauses.push([])
         position = next
@@ -408,9 +433,11 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
 
 const stripFillers = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
   let start = 0
-  while (start < tokens.length && (FILLERS.has(tokens[start]!.value) || tokens[start]!.kind === "punct")) start += 1
+  while (start < tokens.length && (FILLERS.has(tokens[start]!.value) || tokens[start]!.kind === "punct"))
+    start += 1
   let end = tokens.length
-  while (end > start && (tokens[end - 1]!.kind === "punct" || isWord(tokens[end - 1], "please", "一下"))) end -= 1
+  while (end > start && (tokens[end - 1]!.kind === "punct" || isWord(tokens[end - 1], "please", "一下")))
+    end -= 1
   return tokens.slice(start, end)
 }
 
@@ -431,7 +458,8 @@ const lastIndexOfWord = (tokens: ReadonlyArray<Token>, words: ReadonlyArray<stri
 /** Text of tokens as typed, with leading articles and trailing particles dropped. */
 const valueText = (tokens: ReadonlyArray<Token>): string => {
   let start = 0
-  while (start < tokens.length - 1 && tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value)) start += 1
+  while (start < tokens.length - 1 && tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value))
+    start += 1
   let end = tokens.length
   while (end > start && isWord(tokens[end - 1], "的", "中", "里", "内", "上")) end -= 1
   return joinTokens(tokens.slice(start, end))
@@ -449,11 +477,13 @@ const chineseNumber = (text: string): number | undefined => {
  *
  * @example
  * ```ts
- * // parseTarget(tokenize("the second link")) → { role: "link", ordinal: 2, raw: "the second link" }
+ * // parseTargetPhrase(tokenize("the second link")) → { role: "link", ordinal: 2, raw: "the second link" }
  * ```
  */
-export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
-  let tokens = stripFillers(input).filter((token) => token.kind !== "punct" || token.value === ">" || token.value === "›")
+export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => {
+  let tokens = stripFillers(input).filter(
+    (token) => token.kind !== "punct" || token.value === ">" || token.value === "›",
+  )
   const raw = valueText(tokens)
   // A menu path: "File > Export > PDF".
   if (tokens.some((token) => token.value === ">" || token.value === "›" || token.value === "→")) {
@@ -473,14 +503,14 @@ export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
   // Chinese container first: "对话框中的确定", "在对话框中 … 确定".
   const chineseIn = indexOfWord(tokens, ["中的", "里的"])
   if (chineseIn > 0) {
-    container = parseTarget(tokens.slice(0, chineseIn))
+    container = parseTargetPhrase(tokens.slice(0, chineseIn))
     tokens = tokens.slice(chineseIn + 1)
   } else {
     const middle = tokens.findIndex(
       (token, index) => isWord(token, "中", "里", "内") && isWord(tokens[index + 1], "的") && index > 0,
     )
     if (middle > 0) {
-      container = parseTarget(tokens.slice(isWord(tokens[0], "在") ? 1 : 0, middle))
+      container = parseTargetPhrase(tokens.slice(isWord(tokens[0], "在") ? 1 : 0, middle))
       tokens = tokens.slice(middle + 2)
     }
   }
@@ -488,9 +518,11 @@ export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
   const inIndex = lastIndexOfWord(tokens, ["in", "inside", "within", "under"])
   if (container === undefined && inIndex > 0 && inIndex < tokens.length - 1) {
     const rest = tokens.slice(inIndex + 1)
-    const restTarget = parseTarget(rest)
+    const restTarget = parseTargetPhrase(rest)
     const article = rest[0]?.kind === "word" && ARTICLES.has(rest[0].value)
-    const containerRole = restTarget.role !== undefined && ["dialog", "form", "section", "menuitem", "tab", "listbox", "row"].includes(restTarget.role)
+    const containerRole =
+      restTarget.role !== undefined &&
+      ["dialog", "form", "section", "menuitem", "tab", "listbox", "row"].includes(restTarget.role)
     if (restTarget.role !== undefined && (article || containerRole)) {
       container = restTarget
       tokens = tokens.slice(0, inIndex)
@@ -506,7 +538,12 @@ export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
       index += 1
       continue
     }
-    if (token.kind === "word" && ORDINAL_WORDS.has(token.value) && ordinal === undefined && words.length === 0) {
+    if (
+      token.kind === "word" &&
+      ORDINAL_WORDS.has(token.value) &&
+      ordinal === undefined &&
+      words.length === 0
+    ) {
       ordinal = ORDINAL_WORDS.get(token.value)!
       index += 1
       continue
@@ -547,14 +584,19 @@ export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
       const found = ROLE_NOUNS.find(([nouns]) =>
         nouns.every((noun, offset) => {
           const candidate = tokens[index + offset]
-          if (candidate === undefined || (candidate.kind !== "word" && candidate.kind !== "keyword")) return false
-          return candidate.value === noun || (offset === nouns.length - 1 && singular(candidate.value) === noun)
+          if (candidate === undefined || (candidate.kind !== "word" && candidate.kind !== "keyword"))
+            return false
+          return (
+            candidate.value === noun || (offset === nouns.length - 1 && singular(candidate.value) === noun)
+          )
         }),
       )
       // A role noun names the kind when it starts or ends the phrase: "the Save button", "button ONE".
       if (found !== undefined && role === undefined) {
         const after = index + found[0].length
-        const atEnd = after >= tokens.length || isWord(tokens[after], "labelled", "labeled", "named", "called", "titled", "saying", "with", "的")
+        const atEnd =
+          after >= tokens.length ||
+          isWord(tokens[after], "labelled", "labeled", "named", "called", "titled", "saying", "with", "的")
         const atStart = words.length === 0
         if (atEnd || atStart) {
           role = found[1]
@@ -563,7 +605,10 @@ export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
         }
       }
     }
-    if (isWord(token, "labelled", "labeled", "named", "called", "titled", "saying") || (isWord(token, "with") && isWord(tokens[index + 1], "text", "label"))) {
+    if (
+      isWord(token, "labelled", "labeled", "named", "called", "titled", "saying") ||
+      (isWord(token, "with") && isWord(tokens[index + 1], "text", "label"))
+    ) {
       index += isWord(token, "with") ? 2 : 1
       continue
     }
@@ -581,7 +626,8 @@ export const parseTarget = (input: ReadonlyArray<Token>): TargetPhrase => {
   }
   let text = valueText(words.filter((token) => !isWord(token, "的")))
   // "the search box" and "搜索框" name a search field even with no other words.
-  if (text === "" && role === "textbox" && tokens.some((token) => isWord(token, "search", "搜索框"))) text = "search"
+  if (text === "" && role === "textbox" && tokens.some((token) => isWord(token, "search", "搜索框")))
+    text = "search"
   const phrase: { -readonly [Key in keyof TargetPhrase]: TargetPhrase[Key] } = { raw }
   if (text !== "") phrase.text = text
   if (role !== undefined) phrase.role = role
@@ -595,7 +641,10 @@ const splitList = (tokens: ReadonlyArray<Token>): ReadonlyArray<string> => {
   const items: Array<string> = []
   let current: Array<Token> = []
   for (const token of tokens) {
-    if (isWord(token, "and", "or", "和", "与", "或", "及", "以及", "&") || (token.kind === "punct" && [",", "，", "、", ";"].includes(token.value))) {
+    if (
+      isWord(token, "and", "or", "和", "与", "或", "及", "以及", "&") ||
+      (token.kind === "punct" && [",", "，", "、", ";"].includes(token.value))
+    ) {
       if (current.length > 0) items.push(valueText(current))
       current = []
     } else current.push(token)
@@ -614,14 +663,30 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
   let password: string | undefined
   const valueAt = (position: number): string | undefined => {
     let index = position
-    while (isWord(tokens[index], "is", "of", "=", "为", "是", ":", "the") || tokens[index]?.value === ":") index += 1
+    while (isWord(tokens[index], "is", "of", "=", "为", "是", ":", "the") || tokens[index]?.value === ":")
+      index += 1
     const token = tokens[index]
     if (token === undefined || token.kind === "punct") return undefined
     return token.raw
   }
   tokens.forEach((token, index) => {
     if (isWord(token, "password", "pass", "pw", "passwd", "密码")) password ??= valueAt(index + 1)
-    else if (isWord(token, "as", "user", "username", "email", "account", "用户名", "用户", "账号", "帐号", "邮箱", "以")) {
+    else if (
+      isWord(
+        token,
+        "as",
+        "user",
+        "username",
+        "email",
+        "account",
+        "用户名",
+        "用户",
+        "账号",
+        "帐号",
+        "邮箱",
+        "以",
+      )
+    ) {
       const value = valueAt(index + 1)
       if (value !== undefined && !isWord(tokens[index + 1], "password", "密码")) username ??= value
     }
@@ -635,9 +700,14 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
   if (withIndex >= 0 && (username === undefined || password === undefined)) {
     const values = tokens
       .slice(withIndex + 1)
-      .filter((token) => token.kind !== "punct" && !isWord(token, "and", "和", "/", "password", "密码", "username", "用户名", "登录", "the"))
+      .filter(
+        (token) =>
+          token.kind !== "punct" &&
+          !isWord(token, "and", "和", "/", "password", "密码", "username", "用户名", "登录", "the"),
+      )
     if (username === undefined && values[0] !== undefined) username = values[0].raw
-    if (password === undefined && values[1] !== undefined && values[1].raw !== username) password = values[1].raw
+    if (password === undefined && values[1] !== undefined && values[1].raw !== username)
+      password = values[1].raw
   }
   const slash = tokens.findIndex((token) => token.raw.includes("/") && token.kind === "word")
   if (slash >= 0 && username === undefined) {
@@ -652,20 +722,29 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
 }
 
 /** "type X into F", "fill F with X", "在 F 中输入 X", "输入 X 到 F". */
-const parseType = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>, verbRaw: string): ClauseResult => {
+const parseType = (
+  before: ReadonlyArray<Token>,
+  after: ReadonlyArray<Token>,
+  verbRaw: string,
+): ClauseResult => {
   const field = (tokens: ReadonlyArray<Token>): TargetPhrase | undefined => {
-    const stripped = stripFillers(tokens).filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
+    const stripped = stripFillers(tokens).filter(
+      (token) => !isWord(token, "在", "于", "中", "里", "内", "的"),
+    )
     if (stripped.length === 0) return undefined
-    const target = parseTarget(stripped)
+    const target = parseTargetPhrase(stripped)
     return target.role === undefined ? { ...target, role: "textbox" } : target
   }
   const command = (value: string, target: TargetPhrase | undefined): ClauseResult => {
     if (value === "") return { reason: `'${verbRaw}' needs a value to type, e.g. type "hello" into Search` }
-    return { command: target === undefined ? { kind: "type", value } : { kind: "type", value, field: target } }
+    return {
+      command: target === undefined ? { kind: "type", value } : { kind: "type", value, field: target },
+    }
   }
   // Chinese: 在 F 中 输入 X / F 输入 X / 把 X 输入到 F
   if (before.length > 0) {
-    if (isWord(before[0], "把", "将")) return command(valueText(before.slice(1)), field(after.filter((token) => !isWord(token, "到"))))
+    if (isWord(before[0], "把", "将"))
+      return command(valueText(before.slice(1)), field(after.filter((token) => !isWord(token, "到"))))
     return command(valueText(after), field(before))
   }
   const into = indexOfWord(after, ["into", "到", "在"])
@@ -681,12 +760,27 @@ const parseType = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>, ve
 const parseSet = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   if (before.length > 0 && isWord(before[0], "把", "将")) {
     const value = valueText(after.filter((token) => !isWord(token, "为", "成", "to")))
-    return { command: { kind: "type", value, field: { ...parseTarget(before.slice(1)), role: parseTarget(before.slice(1)).role ?? "textbox" } } }
+    return {
+      command: {
+        kind: "type",
+        value,
+        field: {
+          ...parseTargetPhrase(before.slice(1)),
+          role: parseTargetPhrase(before.slice(1)).role ?? "textbox",
+        },
+      },
+    }
   }
   const to = lastIndexOfWord(after, ["to", "为", "成", "="])
   if (to <= 0) return { reason: "'set' needs a field and a value, e.g. set Quantity to 3" }
-  const target = parseTarget(after.slice(0, to))
-  return { command: { kind: "type", value: valueText(after.slice(to + 1)), field: target.role === undefined ? { ...target, role: "textbox" } : target } }
+  const target = parseTargetPhrase(after.slice(0, to))
+  return {
+    command: {
+      kind: "type",
+      value: valueText(after.slice(to + 1)),
+      field: target.role === undefined ? { ...target, role: "textbox" } : target,
+    },
+  }
 }
 
 const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
@@ -694,11 +788,11 @@ const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
   let field: TargetPhrase | undefined
   if (before.length > 0) {
     const stripped = before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
-    if (stripped.length > 0) field = parseTarget(stripped)
+    if (stripped.length > 0) field = parseTargetPhrase(stripped)
   }
   const inIndex = lastIndexOfWord(tokens, ["in", "on", "using"])
-  if (inIndex > 0 && parseTarget(tokens.slice(inIndex + 1)).role !== undefined) {
-    field = parseTarget(tokens.slice(inIndex + 1))
+  if (inIndex > 0 && parseTargetPhrase(tokens.slice(inIndex + 1)).role !== undefined) {
+    field = parseTargetPhrase(tokens.slice(inIndex + 1))
     tokens = tokens.slice(0, inIndex)
   }
   const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
@@ -711,23 +805,39 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
   let list: TargetPhrase | undefined
   if (before.length > 0) {
     const stripped = before.filter((token) => !isWord(token, "在", "从", "于", "中", "里", "内", "的"))
-    if (stripped.length > 0) list = parseTarget(stripped)
+    if (stripped.length > 0) list = parseTargetPhrase(stripped)
   }
   const from = lastIndexOfWord(tokens, ["from", "in", "for", "on"])
   if (from > 0) {
-    list = parseTarget(tokens.slice(from + 1))
+    list = parseTargetPhrase(tokens.slice(from + 1))
     tokens = tokens.slice(0, from)
   }
-  const stripped = tokens.filter((token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)))
-  if (stripped.length > 0 && stripped.every((token) => isWord(token, "nothing", "none", "不选", "都不选", "什么都不选", "无"))) {
-    return { command: list === undefined ? { kind: "select", options: [], target: { raw: "" } } : { kind: "select", options: [], list, target: { raw: "" } } }
+  const stripped = tokens.filter(
+    (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
+  )
+  if (
+    stripped.length > 0 &&
+    stripped.every((token) => isWord(token, "nothing", "none", "不选", "都不选", "什么都不选", "无"))
+  ) {
+    return {
+      command:
+        list === undefined
+          ? { kind: "select", options: [], target: { raw: "" } }
+          : { kind: "select", options: [], list, target: { raw: "" } },
+    }
   }
-  const target = parseTarget(tokens)
+  const target = parseTargetPhrase(tokens)
   const options = tokens.some((token) => token.kind === "quoted")
     ? tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)
-    : splitList(tokens.filter((token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value))))
-  if (options.length === 0 && target.ordinal === undefined) return { reason: "'select' needs what to select, e.g. select Red from Color" }
-  return { command: list === undefined ? { kind: "select", options, target } : { kind: "select", options, list, target } }
+    : splitList(
+        tokens.filter((token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value))),
+      )
+  if (options.length === 0 && target.ordinal === undefined)
+    return { reason: "'select' needs what to select, e.g. select Red from Color" }
+  return {
+    command:
+      list === undefined ? { kind: "select", options, target } : { kind: "select", options, list, target },
+  }
 }
 
 const parseScroll = (after: ReadonlyArray<Token>): ClauseResult => {
@@ -737,12 +847,17 @@ const parseScroll = (after: ReadonlyArray<Token>): ClauseResult => {
   const withCount = (command: Command & { kind: "scroll" }): ClauseResult => ({
     command: countValue === undefined ? command : { ...command, count: countValue },
   })
-  if (words.some((word) => ["top", "顶部", "顶端", "最上面", "beginning", "start"].includes(word))) return { command: { kind: "scroll", to: "top" } }
-  if (words.some((word) => ["bottom", "底部", "底端", "最下面", "end"].includes(word))) return { command: { kind: "scroll", to: "bottom" } }
-  if (words.some((word) => ["middle", "center", "centre", "中间"].includes(word))) return { command: { kind: "scroll", to: "middle" } }
-  if (words.some((word) => ["up", "向上", "往上", "upward", "upwards"].includes(word))) return withCount({ kind: "scroll", direction: "up" })
+  if (words.some((word) => ["top", "顶部", "顶端", "最上面", "beginning", "start"].includes(word)))
+    return { command: { kind: "scroll", to: "top" } }
+  if (words.some((word) => ["bottom", "底部", "底端", "最下面", "end"].includes(word)))
+    return { command: { kind: "scroll", to: "bottom" } }
+  if (words.some((word) => ["middle", "center", "centre", "中间"].includes(word)))
+    return { command: { kind: "scroll", to: "middle" } }
+  if (words.some((word) => ["up", "向上", "往上", "upward", "upwards"].includes(word)))
+    return withCount({ kind: "scroll", direction: "up" })
   const toIndex = indexOfWord(after, ["to", "到"])
-  if (toIndex >= 0 && toIndex < after.length - 1) return { command: { kind: "scroll", target: parseTarget(after.slice(toIndex + 1)) } }
+  if (toIndex >= 0 && toIndex < after.length - 1)
+    return { command: { kind: "scroll", target: parseTargetPhrase(after.slice(toIndex + 1)) } }
   return withCount({ kind: "scroll", direction: "down" })
 }
 
@@ -752,21 +867,50 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
   // "on the first 3 pages", "from 2 pages", "前3页", "all pages"
   const pageIndex = tokens.findIndex((token) => isWord(token, "pages", "page", "页"))
   if (pageIndex > 0) {
-    const number = tokens.slice(Math.max(0, pageIndex - 2), pageIndex).find((token) => token.kind === "number" || ENGLISH_NUMBERS.has(token.value) || chineseNumber(token.value) !== undefined)
-    if (number !== undefined) pages = Number(number.kind === "number" ? number.value : (ENGLISH_NUMBERS.get(number.value) ?? chineseNumber(number.value)))
+    const number = tokens
+      .slice(Math.max(0, pageIndex - 2), pageIndex)
+      .find(
+        (token) =>
+          token.kind === "number" ||
+          ENGLISH_NUMBERS.has(token.value) ||
+          chineseNumber(token.value) !== undefined,
+      )
+    if (number !== undefined)
+      pages = Number(
+        number.kind === "number"
+          ? number.value
+          : (ENGLISH_NUMBERS.get(number.value) ?? chineseNumber(number.value)),
+      )
     let start = pageIndex
-    while (start > 0 && (tokens[start - 1]!.kind === "number" || isWord(tokens[start - 1], "on", "from", "across", "the", "first", "前", "all", "of", "in", "for") || ENGLISH_NUMBERS.has(tokens[start - 1]!.value) || chineseNumber(tokens[start - 1]!.value) !== undefined)) start -= 1
+    while (
+      start > 0 &&
+      (tokens[start - 1]!.kind === "number" ||
+        isWord(tokens[start - 1], "on", "from", "across", "the", "first", "前", "all", "of", "in", "for") ||
+        ENGLISH_NUMBERS.has(tokens[start - 1]!.value) ||
+        chineseNumber(tokens[start - 1]!.value) !== undefined)
+    )
+      start -= 1
     tokens = [...tokens.slice(0, start), ...tokens.slice(pageIndex + 1)]
   }
   tokens = tokens.filter((token) => token.kind !== "punct" || [",", "，", "、"].includes(token.value))
   const ofIndex = indexOfWord(tokens, ["of", "from", "for", "的"])
-  const fieldTokens = ofIndex >= 0 ? (isWord(tokens[ofIndex], "的") ? tokens.slice(ofIndex + 1) : tokens.slice(0, ofIndex)) : tokens
-  const itemTokens = ofIndex >= 0 ? (isWord(tokens[ofIndex], "的") ? tokens.slice(0, ofIndex) : tokens.slice(ofIndex + 1)) : []
-  const clean = (list: ReadonlyArray<Token>) => list.filter((token) => !isWord(token, "all", "each", "every", "the", "所有", "全部", "每个", "上"))
+  const fieldTokens =
+    ofIndex >= 0
+      ? isWord(tokens[ofIndex], "的")
+        ? tokens.slice(ofIndex + 1)
+        : tokens.slice(0, ofIndex)
+      : tokens
+  const itemTokens =
+    ofIndex >= 0 ? (isWord(tokens[ofIndex], "的") ? tokens.slice(0, ofIndex) : tokens.slice(ofIndex + 1)) : []
+  const clean = (list: ReadonlyArray<Token>) =>
+    list.filter((token) => !isWord(token, "all", "each", "every", "the", "所有", "全部", "每个", "上"))
   const fields = splitList(clean(fieldTokens))
   const items = valueText(clean(itemTokens))
-  if (fields.length === 0) return { reason: "'extract' needs what to extract, e.g. extract the names and prices of the products" }
-  return { command: items === "" ? { kind: "extract", fields, pages } : { kind: "extract", fields, items, pages } }
+  if (fields.length === 0)
+    return { reason: "'extract' needs what to extract, e.g. extract the names and prices of the products" }
+  return {
+    command: items === "" ? { kind: "extract", fields, pages } : { kind: "extract", fields, items, pages },
+  }
 }
 
 const looksLikeAddress = (tokens: ReadonlyArray<Token>): string | undefined => {
@@ -779,7 +923,7 @@ const targetCommand = (
   tokens: ReadonlyArray<Token>,
   verbRaw: string,
 ): ClauseResult => {
-  const target = parseTarget(tokens)
+  const target = parseTargetPhrase(tokens)
   if (target.raw === "" && target.role === undefined && target.ordinal === undefined) {
     if (kind === "close") return { command: { kind, target: { raw: "dialog", role: "dialog" } } }
     return { reason: `'${verbRaw}' needs what to ${verbRaw}, e.g. ${verbRaw} "Save"` }
@@ -787,7 +931,10 @@ const targetCommand = (
   return { command: { kind, target } }
 }
 
-const parseClause = (clause: ReadonlyArray<Token>, previousVerb: readonly [Verb, string] | undefined): ClauseResult & { verb?: readonly [Verb, string] } => {
+const parseClause = (
+  clause: ReadonlyArray<Token>,
+  previousVerb: readonly [Verb, string] | undefined,
+): ClauseResult & { verb?: readonly [Verb, string] } => {
   const tokens = stripFillers(clause)
   if (tokens.length === 0) return { reason: "an empty clause" }
   // The verb may follow a Chinese prefix ("在搜索框中输入", "用 X 和 Y 登录").
@@ -810,7 +957,10 @@ const parseClause = (clause: ReadonlyArray<Token>, previousVerb: readonly [Verb,
     // "… then button TWO": repeat the verb before.
     const bareUrl = looksLikeAddress(tokens)
     if (bareUrl !== undefined && tokens.length === 1) return { command: { kind: "navigate", url: bareUrl } }
-    if (previousVerb === undefined) return { reason: `no action word in "${joinTokens(tokens)}": start with one such as click, type, search, select, go to, 点击, 输入, 搜索` }
+    if (previousVerb === undefined)
+      return {
+        reason: `no action word in "${joinTokens(tokens)}": start with one such as click, type, search, select, go to, 点击, 输入, 搜索`,
+      }
     verbName = previousVerb[0]
     verbRaw = previousVerb[1]
     after = tokens
@@ -827,8 +977,16 @@ const parseClause = (clause: ReadonlyArray<Token>, previousVerb: readonly [Verb,
     case "open": {
       const url = looksLikeAddress(after)
       if (url !== undefined) return withVerb({ command: { kind: "navigate", url } })
-      if (isWord(after[0], "下一页") || (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "next"))) return withVerb({ command: { kind: "nextPage" } })
-      if (isWord(after[0], "上一页") || (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "previous", "prev"))) return withVerb({ command: { kind: "previousPage" } })
+      if (
+        isWord(after[0], "下一页") ||
+        (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "next"))
+      )
+        return withVerb({ command: { kind: "nextPage" } })
+      if (
+        isWord(after[0], "上一页") ||
+        (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "previous", "prev"))
+      )
+        return withVerb({ command: { kind: "previousPage" } })
       return withVerb(targetCommand("open", after, verbRaw))
     }
     case "login":
@@ -842,13 +1000,23 @@ const parseClause = (clause: ReadonlyArray<Token>, previousVerb: readonly [Verb,
     case "click": {
       const keyTokens = after.filter((token) => !isWord(token, "the", "key", "键"))
       const key = keyTokens.length === 1 ? KEYS.get(keyTokens[0]!.value) : undefined
-      if (key !== undefined && (verbRaw.toLowerCase() === "press" || verbRaw.toLowerCase() === "hit" || verbRaw.startsWith("按"))) return withVerb({ command: { kind: "press", key } })
-      const said = after.filter((token) => !isWord(token, "the", "a", "button", "link", "按钮", "链接")).map((token) => token.value).join(" ")
+      if (
+        key !== undefined &&
+        (verbRaw.toLowerCase() === "press" || verbRaw.toLowerCase() === "hit" || verbRaw.startsWith("按"))
+      )
+        return withVerb({ command: { kind: "press", key } })
+      const said = after
+        .filter((token) => !isWord(token, "the", "a", "button", "link", "按钮", "链接"))
+        .map((token) => token.value)
+        .join(" ")
       if (["下一页", "next page", "next"].includes(said)) return withVerb({ command: { kind: "nextPage" } })
-      if (["上一页", "previous page", "prev page", "previous"].includes(said)) return withVerb({ command: { kind: "previousPage" } })
+      if (["上一页", "previous page", "prev page", "previous"].includes(said))
+        return withVerb({ command: { kind: "previousPage" } })
       if (before.length > 0) {
-        const container = parseTarget(before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")))
-        const target = parseTarget(after)
+        const container = parseTargetPhrase(
+          before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")),
+        )
+        const target = parseTargetPhrase(after)
         return withVerb({ command: { kind: "click", target: { ...target, container } } })
       }
       return withVerb(targetCommand("click", after, verbRaw))
@@ -863,13 +1031,16 @@ const parseClause = (clause: ReadonlyArray<Token>, previousVerb: readonly [Verb,
     case "close":
       return withVerb(targetCommand(verbName, after, verbRaw))
     case "switch": {
-      const target = parseTarget(after)
-      return withVerb({ command: { kind: "click", target: target.role === undefined ? { ...target, role: "tab" } : target } })
+      const target = parseTargetPhrase(after)
+      return withVerb({
+        command: { kind: "click", target: target.role === undefined ? { ...target, role: "tab" } : target },
+      })
     }
     case "submit": {
       const form = stripFillers(after)
-      if (form.length === 0 || form.every((token) => isWord(token, "the", "form", "表单", "it"))) return withVerb({ command: { kind: "submit" } })
-      return withVerb({ command: { kind: "submit", form: parseTarget(form) } })
+      if (form.length === 0 || form.every((token) => isWord(token, "the", "form", "表单", "it")))
+        return withVerb({ command: { kind: "submit" } })
+      return withVerb({ command: { kind: "submit", form: parseTargetPhrase(form) } })
     }
     case "press":
       return withVerb({ command: { kind: "press", key: valueText(after) } })

@@ -81,7 +81,14 @@ const CLICKABLE_ROLES = new Set([
   "listitem",
   "spinbutton",
 ])
-const CHECKABLE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"])
+const CHECKABLE_ROLES = new Set([
+  "checkbox",
+  "radio",
+  "switch",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+])
 
 const ROLE_HINTS: Readonly<Record<RoleHint, ReadonlyArray<string>>> = {
   button: ["button", "summary"],
@@ -131,7 +138,17 @@ const containsWords = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<st
   return false
 }
 
-const TEXT_ATTRIBUTES = ["aria-label", "placeholder", "title", "alt", "label", "value", "name", "id", "data-testid"]
+const TEXT_ATTRIBUTES = [
+  "aria-label",
+  "placeholder",
+  "title",
+  "alt",
+  "label",
+  "value",
+  "name",
+  "id",
+  "data-testid",
+]
 
 /** How well `text` names `element` (0 when it does not). */
 export const textScore = (element: PageElement, text: string): number => {
@@ -148,12 +165,15 @@ export const textScore = (element: PageElement, text: string): number => {
   const nameWords = wordsOf(element.name)
   const wantedWords = wordsOf(text)
   if (containsWords(nameWords, wantedWords)) return 60 + 30 * (wantedWords.length / nameWords.length)
-  if (nameWords.length > 0 && containsWords(wantedWords, nameWords)) return 50 + 30 * (nameWords.length / wantedWords.length)
+  if (nameWords.length > 0 && containsWords(wantedWords, nameWords))
+    return 50 + 30 * (nameWords.length / wantedWords.length)
   const haystacks = [name, ...attributeTexts].filter((value) => value !== "")
   const substring = haystacks.find((value) => value.includes(wanted))
   if (substring !== undefined && wanted.length >= 2) return 40 + 30 * (wanted.length / substring.length)
   if (wantedWords.length > 0) {
-    const shared = wantedWords.filter((word) => nameWords.includes(word) || attributeTexts.some((value) => wordsOf(value).includes(word)))
+    const shared = wantedWords.filter(
+      (word) => nameWords.includes(word) || attributeTexts.some((value) => wordsOf(value).includes(word)),
+    )
     const ratio = shared.length / wantedWords.length
     if (ratio >= 0.5) return 40 * ratio
   }
@@ -173,16 +193,38 @@ export const canTake = (element: PageElement, intent: Intent): boolean => {
         element.attributes.contenteditable === "true"
       )
     case "check":
-      return CHECKABLE_ROLES.has(element.role) || (element.tag === "input" && ["checkbox", "radio"].includes(inputType(element)))
+      return (
+        CHECKABLE_ROLES.has(element.role) ||
+        (element.tag === "input" && ["checkbox", "radio"].includes(inputType(element)))
+      )
     case "select":
       return (
-        ["combobox", "listbox", "option", "radio", "checkbox", "menuitemradio", "menuitemcheckbox", "tab", "switch"].includes(element.role) ||
-        element.tag === "select"
+        [
+          "combobox",
+          "listbox",
+          "option",
+          "radio",
+          "checkbox",
+          "menuitemradio",
+          "menuitemcheckbox",
+          "tab",
+          "switch",
+        ].includes(element.role) || element.tag === "select"
       )
     case "expand":
-      return element.expanded !== undefined || element.tag === "summary" || ["button", "tab", "heading", "link", "summary"].includes(element.role)
+      return (
+        element.expanded !== undefined ||
+        element.tag === "summary" ||
+        ["button", "tab", "heading", "link", "summary"].includes(element.role)
+      )
     case "click":
-      return CLICKABLE_ROLES.has(element.role) || element.tag === "button" || element.tag === "a" || element.tag === "summary" || element.attributes.onclick !== undefined
+      return (
+        CLICKABLE_ROLES.has(element.role) ||
+        element.tag === "button" ||
+        element.tag === "a" ||
+        element.tag === "summary" ||
+        element.attributes.onclick !== undefined
+      )
     case "hover":
     case "any":
       return true
@@ -195,7 +237,11 @@ const intentFit = (element: PageElement, intent: Intent): number => {
     case "type":
       return ["textbox", "searchbox"].includes(element.role) || element.tag === "textarea" ? 20 : 10
     case "click":
-      return ["button", "link", "menuitem", "tab"].includes(element.role) || element.tag === "button" || element.tag === "a" ? 20 : 5
+      return ["button", "link", "menuitem", "tab"].includes(element.role) ||
+        element.tag === "button" ||
+        element.tag === "a"
+        ? 20
+        : 5
     case "check":
       return ["checkbox", "radio", "switch"].includes(element.role) ? 20 : 10
     case "select":
@@ -213,8 +259,14 @@ export const roleFits = (element: PageElement, role: RoleHint): boolean => {
   if (role === "checkbox" && element.tag === "input" && inputType(element) === "checkbox") return true
   if (role === "radio" && element.tag === "input" && inputType(element) === "radio") return true
   if (role === "combobox" && element.tag === "select") return true
-  if (role === "section") return element.expanded !== undefined || element.tag === "summary" || ["region", "group", "heading"].includes(element.role)
-  if (role === "menuitem" && element.role === "button") return element.attributes["aria-haspopup"] !== undefined
+  if (role === "section")
+    return (
+      element.expanded !== undefined ||
+      element.tag === "summary" ||
+      ["region", "group", "heading"].includes(element.role)
+    )
+  if (role === "menuitem" && element.role === "button")
+    return element.attributes["aria-haspopup"] !== undefined
   return ROLE_HINTS[role].includes(element.role)
 }
 
@@ -247,12 +299,28 @@ export interface GroundOptions {
   readonly ancestry?: Ancestry | undefined
 }
 
-const insideContainer = (element: PageElement, container: TargetPhrase, ancestry: Ancestry | undefined): boolean | undefined => {
+const insideContainer = (
+  element: PageElement,
+  container: TargetPhrase,
+  ancestry: Ancestry | undefined,
+): boolean | undefined => {
   const ancestors = ancestry?.get(element.ref)
   if (ancestors === undefined) return undefined
   return ancestors.some((ancestor) => {
-    const pseudo: PageElement = { ref: "", role: ancestor.role, name: ancestor.name, tag: "", attributes: {}, visible: true, selectors: [], frame: [] }
-    const roleOk = container.role === undefined || roleFits(pseudo, container.role) || (container.role === "section" && ancestor.role !== "generic")
+    const pseudo: PageElement = {
+      ref: "",
+      role: ancestor.role,
+      name: ancestor.name,
+      tag: "",
+      attributes: {},
+      visible: true,
+      selectors: [],
+      frame: [],
+    }
+    const roleOk =
+      container.role === undefined ||
+      roleFits(pseudo, container.role) ||
+      (container.role === "section" && ancestor.role !== "generic")
     const textOk = container.text === undefined || textScore(pseudo, container.text) >= 50
     return roleOk && textOk
   })
@@ -330,7 +398,19 @@ export const groundTarget = (
 }
 
 // Outline labels ("nav", "header", "footer") and ARIA roles alike.
-const CHROME_REGIONS = new Set(["navigation", "nav", "banner", "header", "contentinfo", "footer", "menubar", "menu", "tablist", "aside", "complementary"])
+const CHROME_REGIONS = new Set([
+  "navigation",
+  "nav",
+  "banner",
+  "header",
+  "contentinfo",
+  "footer",
+  "menubar",
+  "menu",
+  "tablist",
+  "aside",
+  "complementary",
+])
 const PAGINATION = /^(next|previous|prev|first|last|more|\d+|[«»‹›<>←→]+|下一页|上一页|首页|末页)(\s*page)?$/i
 
 /** A result is a link in the page's content: not in navigation, a header or a footer, and not pagination. */
@@ -352,8 +432,16 @@ export const ancestryFromOutline = (outline: string): Ancestry => {
     const indent = match[1]!.length
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) stack.pop()
     const ref = /\[ref=(e\d+)\]/.exec(line)?.[1]
-    if (ref !== undefined) result.set(ref, stack.map(({ role, name }) => ({ role, name })))
-    stack.push({ indent, role: match[2]!, name: match[3] === undefined ? "" : (JSON.parse(match[3]) as string) })
+    if (ref !== undefined)
+      result.set(
+        ref,
+        stack.map(({ role, name }) => ({ role, name })),
+      )
+    stack.push({
+      indent,
+      role: match[2]!,
+      name: match[3] === undefined ? "" : (JSON.parse(match[3]) as string),
+    })
   }
   return result
 }

@@ -34,8 +34,11 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
     const states = new Set([...rest.matchAll(/\[([a-z-]+)\]/g)].map((state) => state[1]!))
     const options = /\[options: ([^\]]*)\]/.exec(rest)?.[1]
     const url = / -> (\S+)\s*$/.exec(rest)?.[1]
-    const afterStates = rest.replace(/\[ref=e\d+\]/, "").replace(/\[options: [^\]]*\]/, "").replace(/ -> \S+\s*$/, "")
-    const value = /^(?:\s*\[[a-z-]+\])*:\s?(.*)$/.exec(afterStates)?.[1]?.trim()
+    const afterStates = rest
+      .replace(/\[ref=e\d+\]/, "")
+      .replace(/\[options: [^\]]*\]/, "")
+      .replace(/ -> \S+\s*$/, "")
+    const value = /^(?:\s*\[[a-z-]+\])*\s*:\s?(.*)$/.exec(afterStates)?.[1]?.trim()
     const name = readName(match[3])
     const attributes: Record<string, string> = {}
     if (url !== undefined) attributes.href = url
@@ -60,7 +63,8 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
     if (states.has("collapsed")) element.expanded = false
     if (states.has("disabled")) element.disabled = true
     if (states.has("required")) element.required = true
-    if (options !== undefined) element.options = options.split("|").filter((option) => !option.startsWith("…"))
+    if (options !== undefined)
+      element.options = options.split("|").filter((option) => !option.startsWith("…"))
     elements.push(element)
   }
   return elements

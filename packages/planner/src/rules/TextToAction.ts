@@ -29,7 +29,13 @@ export interface PageView {
  */
 export type CommandDecision =
   | { readonly type: "action"; readonly action: ElementAction; readonly final: boolean }
-  | { readonly type: "complete"; readonly summary: string; readonly suggestions: ReadonlyArray<string> }
+  | {
+      readonly type: "complete"
+      readonly summary: string
+      readonly suggestions: ReadonlyArray<string>
+      /** The command already holds on this page ("already checked"), as opposed to "cannot be done here". */
+      readonly satisfied: boolean
+    }
 
 const action = (
   element: PageElement | typeof PAGE_LOCATOR,
@@ -48,11 +54,18 @@ const action = (
   },
 })
 
-const complete = (summary: string, suggestions: ReadonlyArray<string> = []): CommandDecision => ({
+const complete = (
+  summary: string,
+  suggestions: ReadonlyArray<string> = [],
+  satisfied = false,
+): CommandDecision => ({
   type: "complete",
   summary,
   suggestions,
+  satisfied,
 })
+
+const alreadyDone = (summary: string): CommandDecision => complete(summary, [], true)
 
 const label = (element: PageElement): string => `${element.role} "${element.name}" [${element.ref}]`
 
@@ -90,23 +103,31 @@ const best = (
 ): { readonly visible?: GroundedElement; readonly hidden?: GroundedElement } => {
   const ranked = groundTarget(target, view.elements, { intent, ancestry: view.ancestry })
   const strongEnough = (candidate: GroundedElement) =>
-    target.text === undefined || textScore(candidate.element, target.text) >= MINIMUM_TEXT_SCORE || textScore(candidate.element, target.raw) >= 92
+    target.text === undefined ||
+    textScore(candidate.element, target.text) >= MINIMUM_TEXT_SCORE ||
+    textScore(candidate.element, target.raw) >= 92
   const visible = ranked.find((candidate) => candidate.element.visible && strongEnough(candidate))
   const hidden = ranked.find((candidate) => !candidate.element.visible && strongEnough(candidate))
   return { ...(visible === undefined ? {} : { visible }), ...(hidden === undefined ? {} : { hidden }) }
 }
 
 const notFound = (target: TargetPhrase, view: PageView, intent: Intent): CommandDecision => {
-  const nearest = groundTarget({ raw: target.raw, ...(target.role === undefined ? {} : { role: target.role }) }, view.elements, {
-    intent,
-  })
+  const nearest = groundTarget(
+    { raw: target.raw, ...(target.role === undefined ? {} : { role: target.role }) },
+    view.elements,
+    {
+      intent,
+    },
+  )
     .filter((candidate) => candidate.element.visible)
     .slice(0, 3)
     .map((candidate) => candidate.element.name)
     .filter((name) => name !== "")
   return complete(
     `no element on this page fits ${describeTarget(target)}`,
-    nearest.length > 0 ? nearest.map((name) => `did you mean "${name}"?`) : ["call look() again after the page changes, or name the element differently"],
+    nearest.length > 0
+      ? nearest.map((name) => `did you mean "${name}"?`)
+      : ["call look() again after the page changes, or name the element differently"],
   )
 }
 
@@ -120,7 +141,8 @@ const locate = (
   const found = best(target, view, intent)
   if (found.visible !== undefined) return { element: found.visible.element }
   const opened = reveal(target, view, describeTarget(target))
-  if (opened !== undefined && (found.hidden !== undefined || target.text !== undefined)) return { decision: opened }
+  if (opened !== undefined && (found.hidden !== undefined || target.text !== undefined))
+    return { decision: opened }
   return { decision: notFound(target, view, intent) }
 }
 
@@ -138,16 +160,44 @@ const locatePath = (
     const element = found.element
     const opensOnClick = element.expanded === false || element.attributes["aria-haspopup"] !== undefined
     const method = opensOnClick && element.role !== "menuitem" ? "click" : "hover"
-    return { decision: action(element, method, `${method} ${label(element)} to open "${path[depth + 1]}"`, [], false) }
+    return {
+      decision: action(
+        element,
+        method,
+        `${method} ${label(element)} to open "${path[depth + 1]}"`,
+        [],
+        false,
+      ),
+    }
   }
-  return { decision: complete(`no part of the menu path ${path.join(" > ")} is on this page`, ["open the menu's page first"]) }
+  return {
+    decision: complete(`no part of the menu path ${path.join(" > ")} is on this page`, [
+      "open the menu's page first",
+    ]),
+  }
 }
 
-const isNativeSelect = (element: PageElement): boolean => element.tag === "select" || (element.options !== undefined && element.options.length > 0)
+const isNativeSelect = (element: PageElement): boolean =>
+  element.tag === "select" || (element.options !== undefined && element.options.length > 0)
 
 const matchOption = (options: ReadonlyArray<string>, wanted: string): string | undefined => {
   const scored = options
-    .map((option) => ({ option, score: textScore({ ref: "", role: "option", name: option, tag: "option", attributes: {}, visible: true, selectors: [], frame: [] }, wanted) }))
+    .map((option) => ({
+      option,
+      score: textScore(
+        {
+          ref: "",
+          role: "option",
+          name: option,
+          tag: "option",
+          attributes: {},
+          visible: true,
+          selectors: [],
+          frame: [],
+        },
+        wanted,
+      ),
+    }))
     .filter((entry) => entry.score >= 50)
     .toSorted((left, right) => right.score - left.score)
   return scored[0]?.option
@@ -163,26 +213,57 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
     const located = locate(command.list, view, "select")
     if ("element" in located) list = located.element
   } else if (command.options.length > 0) {
-    list = elements.find((element) => element.visible && isNativeSelect(element) && command.options.every((option) => matchOption(element.options ?? [], option) !== undefined))
+    list = elements.find(
+      (element) =>
+        element.visible &&
+        isNativeSelect(element) &&
+        command.options.every((option) => matchOption(element.options ?? [], option) !== undefined),
+    )
   }
   if (list !== undefined && isNativeSelect(list)) {
     const values = command.options.map((option) => matchOption(list.options ?? [], option))
     const missing = command.options.filter((_, index) => values[index] === undefined)
-    if (missing.length > 0) return complete(`${label(list)} has no option ${missing.map((option) => `"${option}"`).join(", ")}`, (list.options ?? []).slice(0, 5).map((option) => `select "${option}"`))
-    return action(list, "select", describeCommand(command), values.map((value) => ["value", value!] as const))
+    if (missing.length > 0)
+      return complete(
+        `${label(list)} has no option ${missing.map((option) => `"${option}"`).join(", ")}`,
+        (list.options ?? []).slice(0, 5).map((option) => `select "${option}"`),
+      )
+    return action(
+      list,
+      "select",
+      describeCommand(command),
+      values.map((value) => ["value", value!] as const),
+    )
   }
   // Group members: options of the list, or radios/checkboxes/options anywhere named like the options.
   const inList = (element: PageElement): boolean => {
     if (list === undefined && command.list === undefined) return true
     const ancestors = view.ancestry?.get(element.ref)
     if (ancestors === undefined || command.list === undefined) return true
-    return ancestors.some((ancestor) => normalizeText(ancestor.name).includes(normalizeText(command.list!.text ?? command.list!.raw)) || (list !== undefined && ancestor.name === list.name))
+    return ancestors.some(
+      (ancestor) =>
+        normalizeText(ancestor.name).includes(normalizeText(command.list!.text ?? command.list!.raw)) ||
+        (list !== undefined && ancestor.name === list.name),
+    )
   }
-  const members = elements.filter((element) => ["option", "radio", "checkbox", "menuitemradio", "menuitemcheckbox", "switch"].includes(element.role) && inList(element))
+  const members = elements.filter(
+    (element) =>
+      ["option", "radio", "checkbox", "menuitemradio", "menuitemcheckbox", "switch"].includes(element.role) &&
+      inList(element),
+  )
   if (command.options.length === 0) {
     const chosen = members.find((element) => element.visible && isSelected(element))
-    if (chosen === undefined) return complete(`nothing is selected${command.list === undefined ? "" : ` in ${describeTarget(command.list)}`}`)
-    return action(chosen, chosen.role === "option" ? "click" : "uncheck", `clear ${label(chosen)} to select nothing`, [], false)
+    if (chosen === undefined)
+      return alreadyDone(
+        `nothing is selected${command.list === undefined ? "" : ` in ${describeTarget(command.list)}`}`,
+      )
+    return action(
+      chosen,
+      chosen.role === "option" ? "click" : "uncheck",
+      `clear ${label(chosen)} to select nothing`,
+      [],
+      false,
+    )
   }
   if (command.options.length === 1 && command.target.ordinal !== undefined) {
     const located = locate(command.target, view, "click")
@@ -199,29 +280,62 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
       return action(found.element, method, `select ${label(found.element)}`, [], last)
     }
     // Not a member of a group: an ARIA listbox that is closed, or a plain element named like the option.
-    if (list !== undefined && list.expanded === false) return action(list, "click", `open ${label(list)} to choose "${option}"`, [], false)
+    if (list !== undefined && list.expanded === false)
+      return action(list, "click", `open ${label(list)} to choose "${option}"`, [], false)
     const anywhere = locate(phrase, view, "click")
     if ("decision" in anywhere) return anywhere.decision
     if (isSelected(anywhere.element)) continue
     return action(anywhere.element, "click", `select ${label(anywhere.element)}`, [], last)
   }
-  return complete(`${command.options.map((option) => `"${option}"`).join(", ")} ${command.options.length === 1 ? "is" : "are"} already selected`)
+  return alreadyDone(
+    `${command.options.map((option) => `"${option}"`).join(", ")} ${command.options.length === 1 ? "is" : "are"} already selected`,
+  )
 }
 
 const SEARCH_WORDS = ["search", "query", "q", "keyword", "keywords", "搜索", "查找", "find"]
 
 const findSearchBox = (view: PageView): PageElement | undefined => {
-  const editable = view.elements.filter((element) => element.visible && canTake(element, "type") && element.disabled !== true)
+  const editable = view.elements.filter(
+    (element) => element.visible && canTake(element, "type") && element.disabled !== true,
+  )
   return (
     editable.find((element) => element.role === "searchbox" || element.attributes.type === "search") ??
-    editable.find((element) => [element.name, element.attributes.placeholder ?? "", element.attributes.name ?? "", element.attributes.id ?? ""].some((text) => SEARCH_WORDS.some((word) => normalizeText(text).split(" ").includes(word) || text.includes(word))))
+    editable.find((element) =>
+      [
+        element.name,
+        element.attributes.placeholder ?? "",
+        element.attributes.name ?? "",
+        element.attributes.id ?? "",
+      ].some((text) =>
+        SEARCH_WORDS.some((word) => normalizeText(text).split(" ").includes(word) || text.includes(word)),
+      ),
+    )
   )
 }
 
-const SUBMIT_WORDS = ["submit", "send", "search", "go", "sign in", "log in", "login", "save", "continue", "ok", "提交", "搜索", "登录", "确定", "发送"]
+const SUBMIT_WORDS = [
+  "submit",
+  "send",
+  "search",
+  "go",
+  "sign in",
+  "log in",
+  "login",
+  "save",
+  "continue",
+  "ok",
+  "提交",
+  "搜索",
+  "登录",
+  "确定",
+  "发送",
+]
 
 const findSubmit = (view: PageView, near?: PageElement): PageElement | undefined => {
-  const buttons = view.elements.filter((element) => element.visible && element.disabled !== true && (element.role === "button" || element.tag === "button") )
+  const buttons = view.elements.filter(
+    (element) =>
+      element.visible && element.disabled !== true && (element.role === "button" || element.tag === "button"),
+  )
   const explicit = buttons.filter((element) => element.attributes.type === "submit")
   const named = buttons.filter((element) => SUBMIT_WORDS.includes(normalizeText(element.name)))
   const pool = explicit.length > 0 ? explicit : named
@@ -236,40 +350,104 @@ const distance = (from: PageElement, to: PageElement): number => {
   return Math.abs(to.box.x - from.box.x) + (dy < 0 ? 4 * -dy : dy)
 }
 
-const USER_WORDS = ["email", "e-mail", "username", "user", "login", "account", "邮箱", "用户名", "账号", "帐号", "用户"]
+const USER_WORDS = [
+  "email",
+  "e-mail",
+  "username",
+  "user",
+  "login",
+  "account",
+  "邮箱",
+  "用户名",
+  "账号",
+  "帐号",
+  "用户",
+]
 
 const findUserField = (view: PageView): PageElement | undefined => {
-  const editable = view.elements.filter((element) => element.visible && canTake(element, "type") && element.attributes.type !== "password")
+  const editable = view.elements.filter(
+    (element) => element.visible && canTake(element, "type") && element.attributes.type !== "password",
+  )
   return (
-    editable.find((element) => element.attributes.type === "email" || element.attributes.autocomplete === "username") ??
-    editable.find((element) => USER_WORDS.some((word) => normalizeText(`${element.name} ${element.attributes.name ?? ""} ${element.attributes.id ?? ""} ${element.attributes.placeholder ?? ""}`).includes(word)))
+    editable.find(
+      (element) => element.attributes.type === "email" || element.attributes.autocomplete === "username",
+    ) ??
+    editable.find((element) =>
+      USER_WORDS.some((word) =>
+        normalizeText(
+          `${element.name} ${element.attributes.name ?? ""} ${element.attributes.id ?? ""} ${element.attributes.placeholder ?? ""}`,
+        ).includes(word),
+      ),
+    )
   )
 }
 
 const findPasswordField = (view: PageView): PageElement | undefined =>
-  view.elements.find((element) => element.visible && element.tag === "input" && element.attributes.type === "password")
+  view.elements.find((element) => element.visible && element.attributes.type === "password")
 
-const decideLogin = (command: Command & { kind: "login" }, view: PageView, done: ReadonlySet<string>): CommandDecision => {
+const decideLogin = (
+  command: Command & { kind: "login" },
+  view: PageView,
+  done: ReadonlySet<string>,
+): CommandDecision => {
   const user = findUserField(view)
   const password = findPasswordField(view)
   if (user === undefined && password === undefined) {
-    const link = best({ raw: "log in", text: "log in" }, view, "click").visible ?? best({ raw: "sign in", text: "sign in" }, view, "click").visible ?? best({ raw: "登录", text: "登录" }, view, "click").visible
-    if (link !== undefined) return action(link.element, "click", `open ${label(link.element)} to log in`, [], false)
+    const link =
+      best({ raw: "log in", text: "log in" }, view, "click").visible ??
+      best({ raw: "sign in", text: "sign in" }, view, "click").visible ??
+      best({ raw: "登录", text: "登录" }, view, "click").visible
+    if (link !== undefined)
+      return action(link.element, "click", `open ${label(link.element)} to log in`, [], false)
     return complete("there is no login form on this page", ["go to the login page first"])
   }
-  if (user !== undefined && command.username !== undefined && user.value !== command.username && !done.has("username")) {
-    return action(user, "input", `type the username into ${label(user)}`, [["value", command.username]], false)
+  if (
+    user !== undefined &&
+    command.username !== undefined &&
+    user.value !== command.username &&
+    !done.has("username")
+  ) {
+    return action(
+      user,
+      "input",
+      `type the username into ${label(user)}`,
+      [["value", command.username]],
+      false,
+    )
   }
-  if (password !== undefined && command.password !== undefined && (password.value ?? "") === "" && !done.has("password")) {
-    return action(password, "input", `type the password into ${label(password)}`, [["value", command.password]], false)
+  if (
+    password !== undefined &&
+    command.password !== undefined &&
+    (password.value ?? "") === "" &&
+    !done.has("password")
+  ) {
+    return action(
+      password,
+      "input",
+      `type the password into ${label(password)}`,
+      [["value", command.password]],
+      false,
+    )
   }
   const submit = findSubmit(view, password ?? user)
-  if (submit === undefined) return action(password ?? user!, "press", "press Enter to log in", [["key", "Enter"]])
+  if (submit === undefined)
+    return action(password ?? user!, "press", "press Enter to log in", [["key", "Enter"]])
   return action(submit, "click", `log in with ${label(submit)}`)
 }
 
 const NEXT_WORDS = ["next", "next page", "下一页", "›", "»", "→", "next ›", "next »", "older"]
-const PREVIOUS_WORDS = ["previous", "prev", "previous page", "上一页", "‹", "«", "←", "‹ previous", "« previous", "newer"]
+const PREVIOUS_WORDS = [
+  "previous",
+  "prev",
+  "previous page",
+  "上一页",
+  "‹",
+  "«",
+  "←",
+  "‹ previous",
+  "« previous",
+  "newer",
+]
 
 const findPager = (view: PageView, words: ReadonlyArray<string>, rel: string): PageElement | undefined =>
   view.elements.find(
@@ -278,7 +456,9 @@ const findPager = (view: PageView, words: ReadonlyArray<string>, rel: string): P
       element.disabled !== true &&
       element.attributes["aria-disabled"] !== "true" &&
       (element.role === "link" || element.role === "button") &&
-      (element.attributes.rel === rel || words.includes(normalizeText(element.name)) || words.includes(element.name.trim().toLowerCase())),
+      (element.attributes.rel === rel ||
+        words.includes(normalizeText(element.name)) ||
+        words.includes(element.name.trim().toLowerCase())),
   )
 
 const CLOSE_WORDS = ["close", "x", "×", "✕", "✖", "dismiss", "cancel", "关闭", "取消", "close dialog"]
@@ -322,21 +502,41 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
         return action(located.element, "scroll", description)
       }
       if (command.to !== undefined) return action(PAGE_LOCATOR, "scroll", description, [["to", command.to]])
-      return action(PAGE_LOCATOR, "scroll", description, [["direction", command.direction ?? "down"], ...(command.count === undefined ? [] : [["count", command.count] as const])])
+      return action(PAGE_LOCATOR, "scroll", description, [
+        ["direction", command.direction ?? "down"],
+        ...(command.count === undefined ? [] : [["count", command.count] as const]),
+      ])
     }
     case "login":
       return decideLogin(command, view, done)
     case "search": {
-      const box = command.field === undefined ? findSearchBox(view) : (() => {
-        const located = locate(command.field, view, "type")
-        return "element" in located ? located.element : undefined
-      })()
-      if (box === undefined) return complete("there is no search box on this page", ["go to a page with a search box, e.g. the home or products page"])
+      const box =
+        command.field === undefined
+          ? findSearchBox(view)
+          : (() => {
+              const located = locate(command.field, view, "type")
+              return "element" in located ? located.element : undefined
+            })()
+      if (box === undefined)
+        return complete("there is no search box on this page", [
+          "go to a page with a search box, e.g. the home or products page",
+        ])
       if (box.value !== command.query && !done.has("query")) {
-        return action(box, "input", `type "${command.query}" into ${label(box)}`, [["value", command.query]], false)
+        return action(
+          box,
+          "input",
+          `type "${command.query}" into ${label(box)}`,
+          [["value", command.query]],
+          false,
+        )
       }
       const submit = findSubmit(view, box)
-      if (submit !== undefined && ["search", "go", "搜索", "submit", "find"].some((word) => normalizeText(submit.name).includes(word) || submit.attributes.type === "submit")) {
+      if (
+        submit !== undefined &&
+        ["search", "go", "搜索", "submit", "find"].some(
+          (word) => normalizeText(submit.name).includes(word) || submit.attributes.type === "submit",
+        )
+      ) {
         return action(submit, "click", `search with ${label(submit)}`)
       }
       return action(box, "press", `press Enter in ${label(box)} to search`, [["key", "Enter"]])
@@ -344,9 +544,16 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
     case "type": {
       let field: PageElement | undefined
       if (command.field === undefined) {
-        const editable = view.elements.filter((element) => element.visible && element.disabled !== true && canTake(element, "type"))
-        field = editable.find((element) => element.attributes["data-focused"] === "true") ?? (editable.length === 1 ? editable[0] : editable.find((element) => (element.value ?? "") === ""))
-        if (field === undefined) return complete(`no field to type "${command.value}" into`, ["say which field: type \"…\" into Email"])
+        const editable = view.elements.filter(
+          (element) => element.visible && element.disabled !== true && canTake(element, "type"),
+        )
+        field =
+          editable.find((element) => element.attributes["data-focused"] === "true") ??
+          (editable.length === 1 ? editable[0] : editable.find((element) => (element.value ?? "") === ""))
+        if (field === undefined)
+          return complete(`no field to type "${command.value}" into`, [
+            'say which field: type "…" into Email',
+          ])
       } else {
         const located = locate(command.field, view, "type")
         if ("decision" in located) return located.decision
@@ -354,7 +561,8 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
       }
       if (isNativeSelect(field) && field.role !== "textbox") {
         const option = matchOption(field.options ?? [], command.value)
-        if (option !== undefined) return action(field, "select", `select "${option}" in ${label(field)}`, [["value", option]])
+        if (option !== undefined)
+          return action(field, "select", `select "${option}" in ${label(field)}`, [["value", option]])
       }
       const method = field.role === "slider" ? "set" : "input"
       return action(field, method, `type "${command.value}" into ${label(field)}`, [["value", command.value]])
@@ -376,12 +584,14 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
       if ("decision" in located) {
         // A label that is not a checkbox itself ("I agree"): click what carries the words.
         const fallback = locate(command.target, view, "click")
-        return "element" in fallback ? action(fallback.element, "click", `${command.kind} ${label(fallback.element)}`) : located.decision
+        return "element" in fallback
+          ? action(fallback.element, "click", `${command.kind} ${label(fallback.element)}`)
+          : located.decision
       }
       const element = located.element
       const wanted = command.kind === "check"
       if ((element.checked === true || element.selected === true) === wanted) {
-        return complete(`${label(element)} is already ${wanted ? "checked" : "unchecked"}`)
+        return alreadyDone(`${label(element)} is already ${wanted ? "checked" : "unchecked"}`)
       }
       return action(element, command.kind, `${command.kind} ${label(element)}`)
     }
@@ -391,13 +601,21 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
       if ("decision" in located) return located.decision
       const element = located.element
       const wanted = command.kind === "expand"
-      if (element.expanded === wanted) return complete(`${label(element)} is already ${wanted ? "expanded" : "collapsed"}`)
+      if (element.expanded === wanted)
+        return alreadyDone(`${label(element)} is already ${wanted ? "expanded" : "collapsed"}`)
       return action(element, "click", `${command.kind} ${label(element)}`)
     }
     case "close": {
-      const buttons = view.elements.filter((element) => element.visible && (element.role === "button" || element.tag === "button") && CLOSE_WORDS.includes(normalizeText(element.name) || element.name.trim()))
+      const buttons = view.elements.filter(
+        (element) =>
+          element.visible &&
+          (element.role === "button" || element.tag === "button") &&
+          CLOSE_WORDS.includes(normalizeText(element.name) || element.name.trim()),
+      )
       const ancestors = (element: PageElement) => view.ancestry?.get(element.ref) ?? []
-      const inDialog = buttons.find((element) => ancestors(element).some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog"))
+      const inDialog = buttons.find((element) =>
+        ancestors(element).some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog"),
+      )
       const pick = inDialog ?? buttons[0]
       if (pick !== undefined) return action(pick, "click", `close with ${label(pick)}`)
       return action(PAGE_LOCATOR, "press", "press Escape to close", [["key", "Escape"]])
@@ -405,17 +623,22 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
     case "submit": {
       if (command.form !== undefined) {
         const located = locate(command.form, view, "click")
-        if ("element" in located) return action(located.element, "click", `submit with ${label(located.element)}`)
+        if ("element" in located)
+          return action(located.element, "click", `submit with ${label(located.element)}`)
       }
       const submit = findSubmit(view)
-      if (submit === undefined) return complete("there is no submit button on this page", ["press Enter in the last field"])
+      if (submit === undefined)
+        return complete("there is no submit button on this page", ["press Enter in the last field"])
       return action(submit, "click", `submit with ${label(submit)}`)
     }
     case "nextPage":
     case "previousPage": {
       const next = command.kind === "nextPage"
       const pager = findPager(view, next ? NEXT_WORDS : PREVIOUS_WORDS, next ? "next" : "prev")
-      if (pager === undefined) return complete(`there is no ${next ? "next" : "previous"} page`, [next ? "this is the last page" : "this is the first page"])
+      if (pager === undefined)
+        return complete(`there is no ${next ? "next" : "previous"} page`, [
+          next ? "this is the last page" : "this is the first page",
+        ])
       return action(pager, "click", `${description} with ${label(pager)}`)
     }
     case "select":

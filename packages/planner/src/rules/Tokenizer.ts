@@ -187,7 +187,24 @@ const QUOTES: ReadonlyArray<readonly [string, string]> = [
   ["`", "`"],
   ["'", "'"],
 ]
-const PUNCTUATION = new Set([",", ";", "，", "、", "。", "；", ">", "›", "»", "→", "：", ":", "!", "！", "?", "？"])
+const PUNCTUATION = new Set([
+  ",",
+  ";",
+  "，",
+  "、",
+  "。",
+  "；",
+  ">",
+  "›",
+  "»",
+  "→",
+  "：",
+  ":",
+  "!",
+  "！",
+  "?",
+  "？",
+])
 const URL_PATTERN =
   /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|www\.\S+|localhost(?::\d+)?(?:\/\S*)?|(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?:\/\S*)?|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|app|cn|co|uk|de|fr|jp|edu|gov|info|ai)(?::\d+)?(?:\/\S*)?|\/[\w\-./?=&%#~+]*)$/i
 const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/
@@ -223,7 +240,8 @@ const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
 
 const classifyChunk = (chunk: string, spaced: boolean): Token => {
   if (EMAIL_PATTERN.test(chunk)) return { kind: "email", value: chunk, raw: chunk, spaced }
-  if (NUMBER_PATTERN.test(chunk)) return { kind: "number", value: chunk.replace(/^#/, ""), raw: chunk, spaced }
+  if (NUMBER_PATTERN.test(chunk))
+    return { kind: "number", value: chunk.replace(/^#/, ""), raw: chunk, spaced }
   if (URL_PATTERN.test(chunk)) return { kind: "url", value: chunk, raw: chunk, spaced }
   return { kind: "word", value: chunk.toLowerCase(), raw: chunk, spaced }
 }
@@ -313,7 +331,12 @@ export const tokenize = (input: string): ReadonlyArray<Token> => {
       continue
     }
     let end = position
-    while (end < text.length && !/\s/.test(text[end]!) && !isHan(text[end]!) && !"“”「」『』，。、；：！？".includes(text[end]!)) {
+    while (
+      end < text.length &&
+      !/\s/.test(text[end]!) &&
+      !isHan(text[end]!) &&
+      !"“”「」『』，。、；：！？".includes(text[end]!)
+    ) {
       end += 1
     }
     if (end === position) {

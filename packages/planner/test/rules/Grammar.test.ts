@@ -17,7 +17,9 @@ const one = (text: string): Command => {
 
 describe("tokenize", () => {
   it("keeps quoted values, emails, urls and numbers whole", () => {
-    const tokens = tokenize('type "hello world" into Search at https://example.com/a?b=1 for bob@example.com #3')
+    const tokens = tokenize(
+      'type "hello world" into Search at https://example.com/a?b=1 for bob@example.com #3',
+    )
     expect(tokens.map((token) => `${token.kind}:${token.raw}`)).toEqual([
       "word:type",
       "quoted:hello world",
@@ -32,8 +34,17 @@ describe("tokenize", () => {
   })
 
   it("cuts Chinese text at lexicon words and keeps the text between them", () => {
-    expect(tokenize("在搜索框中输入台灯").map((token) => token.raw)).toEqual(["在", "搜索框", "中", "输入", "台灯"])
-    expect(tokenize("点击「提交」").map((token) => `${token.kind}:${token.raw}`)).toEqual(["keyword:点击", "quoted:提交"])
+    expect(tokenize("在搜索框中输入台灯").map((token) => token.raw)).toEqual([
+      "在",
+      "搜索框",
+      "中",
+      "输入",
+      "台灯",
+    ])
+    expect(tokenize("点击「提交」").map((token) => `${token.kind}:${token.raw}`)).toEqual([
+      "keyword:点击",
+      "quoted:提交",
+    ])
   })
 
   it("does not read an apostrophe inside a word as a quote", () => {
@@ -131,7 +142,11 @@ describe("parseCommands: search and typing", () => {
 
   it("reads 'the search box' as the search field", () => {
     const command = one('type "compass" into the search box')
-    expect(command).toMatchObject({ kind: "type", value: "compass", field: { role: "textbox", text: "search" } })
+    expect(command).toMatchObject({
+      kind: "type",
+      value: "compass",
+      field: { role: "textbox", text: "search" },
+    })
   })
 
   it("types into the focused field when none is named", () => {
@@ -213,7 +228,11 @@ describe("parseCommands: choosing and checking", () => {
   })
 
   it("reads 'select nothing'", () => {
-    expect(one("select nothing in Toppings")).toMatchObject({ kind: "select", options: [], list: { text: "Toppings" } })
+    expect(one("select nothing in Toppings")).toMatchObject({
+      kind: "select",
+      options: [],
+      list: { text: "Toppings" },
+    })
     expect(one("select none")).toMatchObject({ kind: "select", options: [] })
   })
 
@@ -236,7 +255,10 @@ describe("parseCommands: choosing and checking", () => {
   })
 
   it("reads 'switch to' as clicking a tab", () => {
-    expect(one("switch to the Reviews tab")).toMatchObject({ kind: "click", target: { role: "tab", text: "Reviews" } })
+    expect(one("switch to the Reviews tab")).toMatchObject({
+      kind: "click",
+      target: { role: "tab", text: "Reviews" },
+    })
     expect(one("切换到 规格 标签页")).toMatchObject({ kind: "click", target: { role: "tab", text: "规格" } })
   })
 
@@ -265,7 +287,10 @@ describe("parseCommands: scroll, submit, extract", () => {
   })
 
   it("scrolls to an element", () => {
-    expect(one("scroll to the Reviews heading")).toMatchObject({ kind: "scroll", target: { text: "Reviews", role: "heading" } })
+    expect(one("scroll to the Reviews heading")).toMatchObject({
+      kind: "scroll",
+      target: { text: "Reviews", role: "heading" },
+    })
   })
 
   it.each(["submit", "submit the form", "提交", "提交表单"])("%s", (text) => {
@@ -274,7 +299,12 @@ describe("parseCommands: scroll, submit, extract", () => {
 
   it.each([
     ["extract the names and prices of the products on the first 3 pages", ["names", "prices"], "products", 3],
-    ["collect the name, price and rating of all products from 2 pages", ["name", "price", "rating"], "products", 2],
+    [
+      "collect the name, price and rating of all products from 2 pages",
+      ["name", "price", "rating"],
+      "products",
+      2,
+    ],
     ["get the titles of the results", ["titles"], "results", 1],
     ["提取前3页所有商品的名称和价格", ["名称", "价格"], "商品", 3],
     ["采集商品的名称、价格", ["名称", "价格"], "商品", 1],
@@ -293,10 +323,9 @@ describe("parseCommands: sequences", () => {
   })
 
   it("keeps 'and' inside a list of options", () => {
-    expect(parse("select Red, Green and Blue from Colors and click Save").map((command) => command.kind)).toEqual([
-      "select",
-      "click",
-    ])
+    expect(
+      parse("select Red, Green and Blue from Colors and click Save").map((command) => command.kind),
+    ).toEqual(["select", "click"])
   })
 
   it("repeats the verb for a clause without one: 'click button ONE then button TWO'", () => {
@@ -308,24 +337,30 @@ describe("parseCommands: sequences", () => {
   it("splits Chinese sequences at ，然后 and 再", () => {
     expect(parse("搜索台灯，然后点击第一个结果").map((command) => command.kind)).toEqual(["search", "click"])
     expect(parse("在搜索框中输入台灯再按回车").map((command) => command.kind)).toEqual(["type", "press"])
-    expect(parse("打开 /login；用 alice@example.com 和密码 wonderland 登录。然后搜索 Lantern").map((command) => command.kind)).toEqual([
-      "navigate",
-      "login",
-      "search",
-    ])
+    expect(
+      parse("打开 /login；用 alice@example.com 和密码 wonderland 登录。然后搜索 Lantern").map(
+        (command) => command.kind,
+      ),
+    ).toEqual(["navigate", "login", "search"])
   })
 
   it("mixes languages in one command", () => {
-    expect(parse("go to /products 然后点击下一页").map((command) => command.kind)).toEqual(["navigate", "nextPage"])
+    expect(parse("go to /products 然后点击下一页").map((command) => command.kind)).toEqual([
+      "navigate",
+      "nextPage",
+    ])
   })
 })
 
 describe("parseCommands: cannot plan", () => {
-  it.each(["asdf qwer", "the weather is nice today", "今天天气很好", "", "   "])("gives a reason for %j", (text) => {
-    const result = parseCommands(text)
-    expect(result.ok).toBe(false)
-    if (!result.ok) expect(result.reason.length).toBeGreaterThan(10)
-  })
+  it.each(["asdf qwer", "the weather is nice today", "今天天气很好", "", "   "])(
+    "gives a reason for %j",
+    (text) => {
+      const result = parseCommands(text)
+      expect(result.ok).toBe(false)
+      if (!result.ok) expect(result.reason.length).toBeGreaterThan(10)
+    },
+  )
 
   it("names what a verb is missing", () => {
     const result = parseCommands("click")

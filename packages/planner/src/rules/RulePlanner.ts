@@ -1,0 +1,240 @@
+import { AgentError, type AgentTask, CannotPlan, type Criterion, Plan, type StepInput } from "@sextant/core"
+import { Effect, Layer } from "effect"
+import {
+  type PlanContext,
+  Planner,
+  type PlannerShape,
+  type ReplanMode,
+  type StepFailure,
+} from "../Planner.ts"
+import { type Command, describeCommand, describeTarget, type TargetPhrase } from "./Command.ts"
+import { parseCommands } from "./Grammar.ts"
+
+/**
+ * The rule planner: reads the goal with the rule grammar and turns each clause into a step of the
+ * browser and compound tools (`navigate`, `login`, `search`, `fill`, `clickTextMatches`, `select`,
+ * `check`, `uncheck`, `press`, `scroll`, `back`, `pagination`, `extractList`). No model, no network.
+ * Goals outside its templates fail with `AgentError`/`CannotPlan` and the grammar's reason.
+ */
+
+const cannotPlan = (detail: string) => new AgentError({ reason: new CannotPlan({ detail }) })
+
+const inputString = (task: AgentTask, ...keys: ReadonlyArray<string>): string | undefined => {
+  for (const key of keys) {
+    const value = task.inputs[key]
+    if (typeof value === "string" && value !== "") return value
+    if (typeof value === "number") return String(value)
+  }
+  return undefined
+}
+
+const resolveUrl = (url: string, task: AgentTask): string => {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return url
+  if (url.startsWith("/")) return task.startUrl === undefined ? url : new URL(url, task.startUrl).toString()
+  return `https://${url}`
+}
+
+const targetText = (target: TargetPhrase): string => target.text ?? target.raw
+
+/** The words a step's `target` carries: the phrase as a person would find it on the page. */
+const fieldLabel = (target: TargetPhrase | undefined): string | undefined =>
+  target === undefined ? undefined : targetText(target)
+
+type StepDraft = Omit<StepInput, "index">
+
+const step = (
+  tool: string,
+  args: Record<string, unknown>,
+  description: string,
+  successCriteria: ReadonlyArray<Criterion> = [],
+): StepDraft => ({
+  tool,
+  args,
+  description,
+  successCriteria: [...successCriteria],
+})
+
+/** One or more steps for one clause; a reason when the clause has no template. */
+const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> | string => {
+  const description = describeCommand(command)
+  switch (command.kind) {
+    case "navigate":
+      return [step("navigate", { url: resolveUrl(command.url, task) }, description)]
+    case "login": {
+      const username = command.username ?? inputString(task, "username", "email", "user", "login")
+      const password = command.password ?? inputString(task, "password")
+      if (username === undefined || password === undefined) {
+        return `'log in' needs a ${username === undefined ? "username" : "password"}: write it in the goal ("log in as alice@example.com with password …") or give task.inputs.${username === undefined ? "username" : "password"}`
+      }
+      return [step("login", { username, password }, description)]
+    }
+    case "search":
+      return [step("search", { query: command.query }, description)]
+    case "type": {
+      const label = fieldLabel(command.field)
+      if (label === undefined)
+        return `'type "${command.value}"' needs the field to type into in plan mode, e.g. type "${command.value}" into Email`
+      return [step("fill", { label, value: command.value }, description)]
+    }
+    case "click":
+    case "open":
+    case "expand":
+    case "collapse":
+      if (command.target.path !== undefined) {
+        return command.target.path.map((segment) =>
+          step("clickTextMatches", { text: segment }, `click "${segment}"`),
+        )
+      }
+      if (command.target.ordinal !== undefined && command.target.text === undefined) {
+        return [
+          step(
+            "clickNthAnchor",
+            {
+              index: command.target.ordinal === -1 ? -1 : command.target.ordinal - 1,
+              ...(command.target.role === undefined ? {} : { role: command.target.role }),
+            },
+            description,
+          ),
+        ]
+      }
+      return [step("clickTextMatches", { text: targetText(command.target) }, description)]
+    case "select":
+      if (command.options.length === 0 && command.list === undefined)
+        return "'select nothing' needs the list to clear in plan mode, e.g. select nothing in Toppings"
+      return [
+        step(
+          "select",
+          {
+            ...(command.list === undefined ? {} : { label: targetText(command.list) }),
+            values: [...command.options],
+          },
+          description,
+        ),
+      ]
+    case "check":
+    case "uncheck":
+      return [step(command.kind, { label: targetText(command.target) }, description)]
+    case "submit":
+      return [step("press", { key: "Enter" }, description)]
+    case "press":
+      return [step("press", { key: command.key }, description)]
+    case "scroll":
+      if (command.target !== undefined)
+        return `'scroll to ${describeTarget(command.target)}' needs the page: use the step-wise agent`
+      return [
+        step(
+          "scroll",
+          command.to === undefined
+            ? {
+                direction: command.direction ?? "down",
+                ...(command.count === undefined ? {} : { count: command.count }),
+              }
+            : { to: command.to },
+          description,
+        ),
+      ]
+    case "back":
+      return [step("back", {}, description)]
+    case "nextPage":
+      return [step("clickTextMatches", { text: "Next" }, description)]
+    case "previousPage":
+      return [step("clickTextMatches", { text: "Previous" }, description)]
+    case "extract": {
+      const itemSchema = Object.fromEntries(command.fields.map((field) => [field, "string"]))
+      const extract = step(
+        "extractList",
+        {
+          fields: [...command.fields],
+          ...(command.items === undefined ? {} : { items: command.items }),
+          itemSchema,
+        },
+        description,
+        [],
+      )
+      if (command.pages <= 1) return [extract]
+      return [
+        step(
+          "pagination",
+          {
+            pages: command.pages,
+            fields: [...command.fields],
+            ...(command.items === undefined ? {} : { items: command.items }),
+            itemSchema,
+          },
+          description,
+        ),
+      ]
+    }
+    case "hover":
+    case "close":
+      return `'${description}' needs the page: use the step-wise agent or text-to-action`
+  }
+}
+
+/**
+ * Plans a task with the rule grammar: a navigate to `startUrl` first when the goal does not start by
+ * going somewhere, then one or more steps per clause.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { decodeAgentTask } from "@sextant/core"
+ * import { planWithRules } from "@sextant/planner"
+ * const task = decodeAgentTask({ goal: "search for lantern", startUrl: "http://127.0.0.1:4000/search" })
+ * // Effect.runSync(planWithRules(task)).steps.map((step) => step.tool) → ["navigate", "search"]
+ * ```
+ */
+export const planWithRules = (task: AgentTask): Effect.Effect<Plan, AgentError> =>
+  Effect.gen(function* () {
+    const parsed = parseCommands(task.goal)
+    if (!parsed.ok) return yield* Effect.fail(cannotPlan(parsed.reason))
+    const drafts: Array<StepDraft> = []
+    if (task.startUrl !== undefined && parsed.commands[0]?.kind !== "navigate") {
+      drafts.push(step("navigate", { url: task.startUrl }, `go to ${task.startUrl}`))
+    }
+    for (const command of parsed.commands) {
+      const steps = stepsFor(command, task)
+      if (typeof steps === "string") return yield* Effect.fail(cannotPlan(steps))
+      drafts.push(...steps)
+    }
+    return Plan.parse({ taskId: task.id, steps: drafts.map((draft, index) => ({ ...draft, index })) })
+  })
+
+const replanWithRules = (
+  task: AgentTask,
+  plan: Plan,
+  failure: StepFailure,
+  mode: ReplanMode,
+): Effect.Effect<Plan, AgentError> =>
+  Effect.map(planWithRules(task), (fresh) => {
+    // The grammar gives the same steps again; a partial replan keeps what already ran.
+    const kept = mode === "partial" ? plan.steps.slice(0, failure.stepIndex) : []
+    const rest =
+      mode === "partial" ? fresh.steps.slice(Math.min(failure.stepIndex, fresh.steps.length)) : fresh.steps
+    return Plan.parse({
+      taskId: task.id,
+      revision: plan.revision + 1,
+      steps: [
+        ...kept,
+        ...rest.map((item) => ({ ...item, state: "pending", attempts: 0, observation: undefined })),
+      ].map((item, index) => ({ ...item, index })),
+    })
+  })
+
+/**
+ * The rule planner as a `Planner` (no `usage`: it calls no model).
+ *
+ * @example
+ * ```ts
+ * import { makeRulePlanner } from "@sextant/planner"
+ * const planner = makeRulePlanner()
+ * // planner.plan(task) → Effect<Plan, AgentError>
+ * ```
+ */
+export const makeRulePlanner = (): PlannerShape => ({
+  plan: (task: AgentTask, _context?: PlanContext) => planWithRules(task),
+  replan: (task, plan, failure, mode, _context) => replanWithRules(task, plan, failure, mode),
+})
+
+/** A layer providing the rule planner as the `Planner` service. */
+export const rulePlannerLayer: Layer.Layer<Planner> = Layer.succeed(Planner, makeRulePlanner())

@@ -1,0 +1,255 @@
+import { Effect, Layer } from "effect"
+import {
+  type DecideInput,
+  type ElementAction,
+  type StepDecision,
+  StepPolicy,
+  type StepPolicyShape,
+  type SummarizeInput,
+  type SummaryDecision,
+  type ToolCall,
+} from "../Planner.ts"
+import { type Command, describeCommand } from "./Command.ts"
+import { parseCommands } from "./Grammar.ts"
+import { ancestryFromOutline } from "./Grounding.ts"
+import { elementsFromOutline } from "./Outline.ts"
+import { type CommandDecision, decideCommand, PAGE_LOCATOR, type PageView } from "./TextToAction.ts"
+
+/**
+ * A step-wise policy with no model: it reads the goal with the rule grammar, works out from its own
+ * history lines which clauses are done, and grounds the next clause on the outline of the current
+ * `look()`, one action per turn.
+ *
+ * Progress lives in the history, so the policy itself holds no state: after each decision it adds a
+ * line `rule-policy: done 1/3 parts username | next: type the password …`. The newest such line
+ * wins, so the window of recent history lines is enough.
+ */
+
+const MARKER = "rule-policy:"
+
+const NO_USAGE = { prompt: 0, completion: 0, total: 0 } as const
+
+/** Progress through the goal's clauses, as recorded in the history. */
+export interface PolicyProgress {
+  /** Clauses fully done. */
+  readonly done: number
+  /** Parts of the current clause already done (`username`, `password`, `query`). */
+  readonly parts: ReadonlySet<string>
+}
+
+/** Reads the newest progress line from the history (nothing done when there is none). */
+export const readProgress = (history: ReadonlyArray<string>): PolicyProgress => {
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    const line = history[index]!
+    const at = line.indexOf(MARKER)
+    if (at < 0) continue
+    const match = /done (\d+)\/\d+(?: parts ([\w,]+))?/.exec(line.slice(at))
+    if (match === null) continue
+    return { done: Number(match[1]), parts: new Set(match[2] === undefined ? [] : match[2].split(",")) }
+  }
+  return { done: 0, parts: new Set() }
+}
+
+const progressLine = (progress: PolicyProgress, total: number, next: string): string =>
+  `${MARKER} done ${progress.done}/${total}${progress.parts.size === 0 ? "" : ` parts ${[...progress.parts].join(",")}`} | next: ${next}`
+
+/** The sub-step an action stands for, so it is not repeated when the page cannot show it (passwords). */
+const partOf = (command: Command, action: ElementAction): string | undefined => {
+  if (action.method !== "input") return undefined
+  if (command.kind === "login") return action.description.includes("password") ? "password" : "username"
+  if (command.kind === "search") return "query"
+  return undefined
+}
+
+/**
+ * Turns one element action into the tool call the executor runs: page actions to `navigate`, `back`,
+ * `scroll`, `press`; element actions to `click`, `fill`, `select`, `check`, `uncheck`, `hover`, `press`
+ * with the ref as `target`.
+ *
+ * @example
+ * ```ts
+ * import { toolCallFor } from "@sextant/planner"
+ * toolCallFor({ locator: "e2", method: "input", description: "", arguments: [{ name: "value", value: "lantern" }] })
+ * // { name: "fill", args: { target: "e2", value: "lantern" } }
+ * ```
+ */
+export const toolCallFor = (action: ElementAction): ToolCall => {
+  const argument = (name: string) => action.arguments.find((entry) => entry.name === name)?.value
+  const target = action.locator
+  if (target === PAGE_LOCATOR) {
+    switch (action.method) {
+      case "navigate":
+        return { name: "navigate", args: { url: argument("url") } }
+      case "back":
+        return { name: "back", args: {} }
+      case "press":
+        return { name: "press", args: { key: argument("key") } }
+      case "scroll": {
+        const to = argument("to")
+        const count = argument("count")
+        return {
+          name: "scroll",
+          args:
+            to === undefined
+              ? { direction: argument("direction") ?? "down", ...(count === undefined ? {} : { count }) }
+              : { to },
+        }
+      }
+      case "extract":
+        return { name: "extract", args: { fields: String(argument("fields") ?? "").split(",") } }
+      default:
+        return {
+          name: action.method,
+          args: Object.fromEntries(action.arguments.map((entry) => [entry.name, entry.value])),
+        }
+    }
+  }
+  switch (action.method) {
+    case "input":
+    case "set":
+      return { name: "fill", args: { target, value: String(argument("value") ?? "") } }
+    case "select":
+      return {
+        name: "select",
+        args: {
+          target,
+          values: action.arguments
+            .filter((entry) => entry.name === "value")
+            .map((entry) => String(entry.value)),
+        },
+      }
+    case "press":
+      return { name: "press", args: { target, key: argument("key") } }
+    case "scroll":
+      return { name: "scroll", args: { target } }
+    default:
+      return { name: action.method, args: { target } }
+  }
+}
+
+/** Options of the rule step policy. */
+export interface RuleStepPolicyOptions {
+  /** How many clauses that are already true on the page one turn may skip over (default 20). */
+  readonly maxSkips?: number
+}
+
+/**
+ * Decides one turn for a goal on the current page.
+ *
+ * @example
+ * ```ts
+ * import { decideStep } from "@sextant/planner"
+ * const decision = decideStep({ goal: "search for lantern", url, outline: snapshot.tree, history: [] })
+ * decision.toolCalls[0] // { name: "fill", args: { target: "e4", value: "lantern" } }
+ * ```
+ */
+export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = {}): StepDecision => {
+  const parsed = parseCommands(input.goal)
+  if (!parsed.ok) {
+    return {
+      toolCalls: [],
+      taskComplete: false,
+      method: "close",
+      history: [`${MARKER} cannot plan this goal: ${parsed.reason}`],
+      usage: NO_USAGE,
+    }
+  }
+  const commands = parsed.commands
+  const view: PageView = {
+    elements: elementsFromOutline(input.outline),
+    ancestry: ancestryFromOutline(input.outline),
+  }
+  let progress = readProgress(input.history)
+  const notes: Array<string> = []
+  const maxSkips = options.maxSkips ?? 20
+  for (let skips = 0; skips <= maxSkips && progress.done < commands.length; skips += 1) {
+    const command = commands[progress.done]!
+    const decision: CommandDecision = decideCommand(command, view, { done: progress.parts })
+    if (decision.type === "complete") {
+      if (decision.satisfied) {
+        notes.push(`${MARKER} "${describeCommand(command)}" already holds: ${decision.summary}`)
+        progress = { done: progress.done + 1, parts: new Set() }
+        continue
+      }
+      // The page does not offer it yet (still loading, or the wrong page): wait one turn.
+      return {
+        toolCalls: [],
+        taskComplete: false,
+        history: [
+          ...notes,
+          `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.summary}`,
+          progressLine(progress, commands.length, describeCommand(command)),
+        ],
+        usage: NO_USAGE,
+      }
+    }
+    const part = partOf(command, decision.action)
+    const next: PolicyProgress = decision.final
+      ? { done: progress.done + 1, parts: new Set() }
+      : {
+          done: progress.done,
+          parts: part === undefined ? progress.parts : new Set([...progress.parts, part]),
+        }
+    const last = decision.final && next.done === commands.length
+    return {
+      toolCalls: [toolCallFor(decision.action)],
+      taskComplete: last,
+      history: [
+        ...notes,
+        `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.action.description}`,
+        progressLine(
+          next,
+          commands.length,
+          last ? "nothing, the goal is done" : describeCommand(commands[next.done] ?? command),
+        ),
+      ],
+      usage: NO_USAGE,
+    }
+  }
+  return {
+    toolCalls: [],
+    taskComplete: true,
+    history: [...notes, progressLine(progress, commands.length, "nothing, the goal is done")],
+    usage: NO_USAGE,
+  }
+}
+
+/** Summarizes a run from the policy's own progress lines. */
+export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
+  const parsed = parseCommands(input.goal)
+  const total = parsed.ok ? parsed.commands.length : 0
+  const progress = readProgress(input.history)
+  const complete = parsed.ok && progress.done >= total
+  const remaining = parsed.ok ? parsed.commands.slice(progress.done).map(describeCommand) : []
+  return {
+    taskComplete: complete,
+    summary: parsed.ok
+      ? `${progress.done} of ${total} parts of "${input.goal}" done${input.url === undefined ? "" : `; now on ${input.url}`}`
+      : `could not read the goal: ${parsed.reason}`,
+    keyFindings: parsed.ok
+      ? parsed.commands.slice(0, progress.done).map((command) => `done: ${describeCommand(command)}`)
+      : [],
+    nextSuggestions: remaining.map((text) => `still to do: ${text}`),
+    usage: NO_USAGE,
+  }
+}
+
+/**
+ * The rule step policy as a `StepPolicy`: no model, no tokens.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { makeRuleStepPolicy } from "@sextant/planner"
+ * const policy = makeRuleStepPolicy()
+ * const decision = Effect.runSync(policy.decide({ goal: "click Sign in", url, outline, history: [] }))
+ * ```
+ */
+export const makeRuleStepPolicy = (options: RuleStepPolicyOptions = {}): StepPolicyShape => ({
+  decide: (input) => Effect.sync(() => decideStep(input, options)),
+  summarize: (input) => Effect.sync(() => summarizeRun(input)),
+})
+
+/** A layer providing the rule step policy as the `StepPolicy` service. */
+export const ruleStepPolicyLayer = (options: RuleStepPolicyOptions = {}): Layer.Layer<StepPolicy> =>
+  Layer.succeed(StepPolicy, makeRuleStepPolicy(options))

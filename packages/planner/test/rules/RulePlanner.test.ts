@@ -1,0 +1,94 @@
+import { decodeAgentTask } from "@sextant/core"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { makeRulePlanner, planWithRules } from "../../src/rules/RulePlanner.ts"
+
+const task = (goal: string, extra: Record<string, unknown> = {}) =>
+  Effect.runSync(decodeAgentTask({ id: "t1", goal, startUrl: "http://127.0.0.1:4000/", ...extra }))
+
+const plan = (goal: string, extra: Record<string, unknown> = {}) =>
+  Effect.runSync(planWithRules(task(goal, extra)))
+
+const cannot = (goal: string) => Effect.runSync(Effect.flip(planWithRules(task(goal))))
+
+describe("planWithRules", () => {
+  it("plans log in, search and open the first result", () => {
+    const result = plan(
+      "log in as alice@example.com with password wonderland, then search for lantern, then open the first result",
+    )
+    expect(result.steps.map((step) => [step.tool, step.args])).toEqual([
+      ["navigate", { url: "http://127.0.0.1:4000/" }],
+      ["login", { username: "alice@example.com", password: "wonderland" }],
+      ["search", { query: "lantern" }],
+      ["clickNthAnchor", { index: 0, role: "result" }],
+    ])
+    expect(result.steps.map((step) => step.index)).toEqual([0, 1, 2, 3])
+    expect(result.taskId).toBe("t1")
+  })
+
+  it("takes credentials from the task's inputs when the goal does not say them", () => {
+    const result = plan("登录", {
+      inputs: { email: "bob@example.com", password: "builder" },
+      secretInputs: ["password"],
+    })
+    expect(result.steps[1]).toMatchObject({
+      tool: "login",
+      args: { username: "bob@example.com", password: "builder" },
+    })
+  })
+
+  it("resolves a relative address against startUrl and does not navigate twice", () => {
+    const result = plan(
+      "go to /products and extract the names and prices of the products on the first 3 pages",
+    )
+    expect(result.steps.map((step) => step.tool)).toEqual(["navigate", "pagination"])
+    expect(result.steps[0]!.args).toEqual({ url: "http://127.0.0.1:4000/products" })
+    expect(result.steps[1]!.args).toMatchObject({ pages: 3, fields: ["names", "prices"], items: "products" })
+  })
+
+  it("plans a form: fill, select, check and submit", () => {
+    const result = plan(
+      "在姓名中输入张三，然后选择 Sales from Topic，勾选 Subscribe to the newsletter，然后提交",
+    )
+    expect(result.steps.slice(1).map((step) => [step.tool, step.args])).toEqual([
+      ["fill", { label: "姓名", value: "张三" }],
+      ["select", { label: "Topic", values: ["Sales"] }],
+      ["check", { label: "Subscribe to the newsletter" }],
+      ["press", { key: "Enter" }],
+    ])
+  })
+
+  it("clicks by text and pages through results", () => {
+    expect(
+      plan("click Browse products then 下一页")
+        .steps.slice(1)
+        .map((step) => step.args),
+    ).toEqual([{ text: "Browse products" }, { text: "Next" }])
+  })
+
+  it("answers CannotPlan with the grammar's reason for nonsense", () => {
+    const error = cannot("the weather is nice today")
+    expect(error.reason._tag).toBe("CannotPlan")
+    expect(error.message).toContain("no action word")
+  })
+
+  it("answers CannotPlan for a login without a password", () => {
+    expect(cannot("log in as alice@example.com").message).toContain("needs a password")
+  })
+
+  it("answers CannotPlan for commands that need the page", () => {
+    expect(cannot("close the dialog").message).toContain("step-wise")
+  })
+
+  it("replans from the failed step, keeping the steps before it", () => {
+    const planner = makeRulePlanner()
+    const goal = task("search for lantern then click View Brass Lantern")
+    const first = Effect.runSync(planner.plan(goal))
+    const again = Effect.runSync(
+      planner.replan(goal, first, { stepIndex: 2, error: "element not found" }, "partial"),
+    )
+    expect(again.revision).toBe(1)
+    expect(again.steps.map((step) => step.tool)).toEqual(["navigate", "search", "clickTextMatches"])
+    expect(again.steps[2]!.state).toBe("pending")
+  })
+})

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest"
+import { elementsFromOutline } from "../../src/rules/Outline.ts"
+import { decideStep, readProgress, summarizeRun } from "../../src/rules/RuleStepPolicy.ts"
+
+const LOGIN = `- header:
+  - nav "Main":
+    - link "Home" [ref=e1] -> /
+    - link "Products" [ref=e2] -> /products
+- main:
+  - h1 "Sign in"
+  - form "Sign in":
+    - textbox "Email" [ref=e3] [required]
+    - textbox "Password" [ref=e4] [required]
+    - button "Sign in" [ref=e5]`
+
+const DASHBOARD = `- main:
+  - h1 "Welcome, Alice"
+  - nav "Dashboard":
+    - link "Browse products" [ref=e6] -> /products
+    - link "Search the shop" [ref=e7] -> /search`
+
+const SEARCH = (value: string) => `- header:
+  - nav "Main":
+    - link "Home" [ref=e1] -> /
+- main:
+  - search "Product search":
+    - searchbox "Search products" [ref=e8]${value === "" ? "" : `: ${value}`}
+    - button "Search" [ref=e9]
+  - region "Search results":
+    - link "View Brass Lantern" [ref=e10] -> /products/5
+    - link "View Oak Lantern" [ref=e11] -> /products/17`
+
+describe("elementsFromOutline", () => {
+  it("reads refs, roles, names, states, values and options", () => {
+    const elements = elementsFromOutline(`- textbox "Email" [ref=e1] [required]: alice@example.com
+- checkbox "Subscribe" [ref=e2] [checked]
+- button "Details" [ref=e3] [collapsed]
+- combobox "Topic" [ref=e4]: Sales [options: Choose a topic|Sales|Support]
+- link "Docs" [ref=e5] -> /docs
+- h2 "Not an element"`)
+    expect(elements.map((element) => element.ref)).toEqual(["e1", "e2", "e3", "e4", "e5"])
+    expect(elements[0]).toMatchObject({
+      role: "textbox",
+      name: "Email",
+      value: "alice@example.com",
+      required: true,
+    })
+    expect(elements[1]).toMatchObject({ checked: true })
+    expect(elements[2]).toMatchObject({ expanded: false })
+    expect(elements[3]).toMatchObject({ value: "Sales", options: ["Choose a topic", "Sales", "Support"] })
+    expect(elements[4]).toMatchObject({ attributes: { href: "/docs" } })
+  })
+})
+
+describe("decideStep", () => {
+  const goal =
+    "log in as alice@example.com with password wonderland, then search for lantern, then open the first result"
+
+  it("works through a multi-step goal one action per turn, tracking progress in its history lines", () => {
+    const history: Array<string> = []
+    const turn = (url: string, outline: string) => {
+      const decision = decideStep({ goal, url, outline, history })
+      history.push(...decision.history)
+      return decision
+    }
+    expect(turn("/login", LOGIN).toolCalls).toEqual([
+      { name: "fill", args: { target: "e3", value: "alice@example.com" } },
+    ])
+    const filled = LOGIN.replace(
+      '[required]\n    - textbox "Password"',
+      '[required]: alice@example.com\n    - textbox "Password"',
+    )
+    expect(turn("/login", filled).toolCalls).toEqual([
+      { name: "fill", args: { target: "e4", value: "wonderland" } },
+    ])
+    // The password never shows in the outline; the history says it was typed.
+    expect(turn("/login", filled).toolCalls).toEqual([{ name: "click", args: { target: "e5" } }])
+    expect(readProgress(history).done).toBe(1)
+    // On the dashboard there is no search box yet: the turn waits and says why.
+    const waiting = turn("/dashboard", DASHBOARD)
+    expect(waiting.toolCalls).toEqual([])
+    expect(waiting.history.join("\n")).toContain("no search box")
+    expect(turn("/search", SEARCH("")).toolCalls).toEqual([
+      { name: "fill", args: { target: "e8", value: "lantern" } },
+    ])
+    expect(turn("/search", SEARCH("lantern")).toolCalls).toEqual([{ name: "click", args: { target: "e9" } }])
+    const last = turn("/search?q=lantern", SEARCH("lantern"))
+    expect(last.toolCalls).toEqual([{ name: "click", args: { target: "e10" } }])
+    expect(last.taskComplete).toBe(true)
+    expect(summarizeRun({ goal, history })).toMatchObject({ taskComplete: true, nextSuggestions: [] })
+  })
+
+  it("reads progress only from its newest line, so a short history window is enough", () => {
+    const history = [
+      "navigate ok",
+      "rule-policy: done 1/3 | next: search",
+      "fill e8 ok",
+      "rule-policy: done 1/3 parts query | next: search",
+    ]
+    expect(readProgress(history)).toEqual({ done: 1, parts: new Set(["query"]) })
+    expect(
+      decideStep({ goal, url: "/search", outline: SEARCH("lantern"), history: history.slice(-1) }).toolCalls,
+    ).toEqual([{ name: "click", args: { target: "e9" } }])
+  })
+
+  it("skips clauses that already hold on the page", () => {
+    const outline = `- checkbox "Subscribe" [ref=e1] [checked]\n- button "Send message" [ref=e2]`
+    const decision = decideStep({
+      goal: "勾选 Subscribe 然后点击 Send message",
+      url: "/forms/contact",
+      outline,
+      history: [],
+    })
+    expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e2" } }])
+    expect(decision.taskComplete).toBe(true)
+  })
+
+  it("closes with the reason when the goal cannot be read", () => {
+    const decision = decideStep({ goal: "今天天气很好", url: "/", outline: "", history: [] })
+    expect(decision).toMatchObject({ method: "close", toolCalls: [] })
+    expect(decision.history[0]).toContain("cannot plan")
+  })
+
+  it("summarizes what is left when the run stops early", () => {
+    const summary = summarizeRun({ goal, history: ["rule-policy: done 1/3 | next: search"] })
+    expect(summary.taskComplete).toBe(false)
+    expect(summary.nextSuggestions).toEqual([
+      'still to do: search for "lantern"',
+      "still to do: open #1 result",
+    ])
+  })
+})

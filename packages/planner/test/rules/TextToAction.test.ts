@@ -1,0 +1,355 @@
+import type { PageElement } from "@sextant/core"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import type { Command } from "../../src/rules/Command.ts"
+import { parseCommands } from "../../src/rules/Grammar.ts"
+import { groundTarget } from "../../src/rules/Grounding.ts"
+import { type CommandDecision, decideCommand, ruleTextToAction } from "../../src/rules/TextToAction.ts"
+
+let counter = 0
+const element = (role: string, name: string, extra: Partial<PageElement> = {}): PageElement => {
+  counter += 1
+  return {
+    ref: `e${counter}`,
+    role,
+    name,
+    tag:
+      role === "link"
+        ? "a"
+        : role === "button"
+          ? "button"
+          : role === "textbox" || role === "searchbox"
+            ? "input"
+            : "div",
+    attributes: {},
+    visible: true,
+    selectors: [],
+    frame: [],
+    box: { x: 100, y: 100 + counter * 30, width: 120, height: 24 },
+    ...extra,
+  }
+}
+
+const command = (text: string): Command => {
+  const parsed = parseCommands(text)
+  if (!parsed.ok) throw new Error(parsed.reason)
+  return parsed.commands[0]!
+}
+
+const decide = (text: string, elements: ReadonlyArray<PageElement>, outline?: string): CommandDecision =>
+  decideCommand(command(text), {
+    elements,
+    ancestry:
+      outline === undefined
+        ? undefined
+        : new Map(
+            outline.split(";").map((entry) => {
+              const [ref, chain] = entry.split("=")
+              return [
+                ref!,
+                chain!.split(">").map((part) => {
+                  const [role, name] = part.split(":")
+                  return { role: role!, name: name ?? "" }
+                }),
+              ] as const
+            }),
+          ),
+  })
+
+const actionOf = (decision: CommandDecision) => {
+  if (decision.type !== "action") throw new Error(`expected an action, got: ${decision.summary}`)
+  return decision.action
+}
+
+const argument = (decision: CommandDecision, name: string) =>
+  actionOf(decision).arguments.find((entry) => entry.name === name)?.value
+
+describe("grounding", () => {
+  const email = element("textbox", "Email", { attributes: { type: "email" } })
+  const password = element("textbox", "Password", { tag: "input", attributes: { type: "password" } })
+  const signIn = element("button", "Sign in", { attributes: { type: "submit" } })
+  const signInLink = element("link", "Sign in")
+  const page = [email, password, signInLink, signIn]
+
+  it("types into a textbox, never a button of the same name", () => {
+    const decision = decide("type alice@example.com into Email", [element("button", "Email"), ...page])
+    expect(actionOf(decision)).toMatchObject({ locator: email.ref, method: "input" })
+    expect(argument(decision, "value")).toBe("alice@example.com")
+  })
+
+  it("clicks the element whose role the phrase names", () => {
+    expect(actionOf(decide("click the Sign in button", page)).locator).toBe(signIn.ref)
+    expect(actionOf(decide("click the Sign in link", page)).locator).toBe(signInLink.ref)
+  })
+
+  it("breaks a tie by document order", () => {
+    const first = element("button", "Save")
+    const second = element("button", "Save", { box: first.box })
+    const ranked = groundTarget({ raw: "Save", text: "Save" }, [first, second], { intent: "click" })
+    expect(ranked.map((candidate) => candidate.element.ref)).toEqual([first.ref, second.ref])
+  })
+
+  it("prefers an exact name over a partial one and ignores case and spacing", () => {
+    const partial = element("button", "Save draft")
+    const exact = element("button", "save")
+    expect(actionOf(decide("click SAVE", [partial, exact])).locator).toBe(exact.ref)
+    const spaced = element("button", "Log out")
+    expect(actionOf(decide("click logout", [spaced])).locator).toBe(spaced.ref)
+  })
+
+  it("finds a field by its placeholder or aria-label", () => {
+    const search = element("textbox", "", { attributes: { placeholder: "Search products" } })
+    const name = element("textbox", "", { attributes: { "aria-label": "Full name" } })
+    expect(actionOf(decide("type lamp into Search products", [name, search])).locator).toBe(search.ref)
+    expect(actionOf(decide('enter "Ada" in Full name', [search, name])).locator).toBe(name.ref)
+  })
+
+  it("prefers a visible element to a hidden one, and an enabled one to a disabled one", () => {
+    const hidden = element("button", "Next", { visible: false })
+    const disabled = element("button", "Next", { disabled: true })
+    const ready = element("button", "Next")
+    expect(actionOf(decide("click Next", [hidden, disabled, ready])).locator).toBe(ready.ref)
+  })
+
+  it("counts ordinals among visible elements of the role, in document order", () => {
+    const links = [
+      element("link", "Home"),
+      element("link", "Products", { visible: false }),
+      element("link", "Search"),
+      element("link", "Contact"),
+    ]
+    expect(actionOf(decide("click the second link", links)).locator).toBe(links[2]!.ref)
+    expect(actionOf(decide("click the last link", links)).locator).toBe(links[3]!.ref)
+    expect(actionOf(decide("点击第一个链接", links)).locator).toBe(links[0]!.ref)
+    const tabs = [element("tab", "Overview"), element("tab", "Specs"), element("tab", "Reviews")]
+    expect(actionOf(decide("click Tab #3", tabs)).locator).toBe(tabs[2]!.ref)
+  })
+
+  it("reads 'the first result' as the first content link, not the navigation", () => {
+    const home = element("link", "Home")
+    const view = element("link", "View Brass Lantern")
+    const next = element("link", "Next")
+    const decision = decide(
+      "open the first result",
+      [home, view, next],
+      `${home.ref}=nav:Main;${view.ref}=main:>region:Search results;${next.ref}=main:`,
+    )
+    expect(actionOf(decision).locator).toBe(view.ref)
+  })
+
+  it("matches Chinese names", () => {
+    const login = element("button", "登录")
+    const register = element("button", "注册")
+    expect(actionOf(decide("点击登录按钮", [register, login])).locator).toBe(login.ref)
+  })
+
+  it("honours a container: OK in the dialog", () => {
+    const pageOk = element("button", "OK")
+    const dialogOk = element("button", "OK")
+    const decision = decide(
+      "click OK in the dialog",
+      [pageOk, dialogOk],
+      `${pageOk.ref}=main:;${dialogOk.ref}=dialog:Confirm your choice`,
+    )
+    expect(actionOf(decision).locator).toBe(dialogOk.ref)
+  })
+})
+
+describe("widgets", () => {
+  it("opens a collapsed section when the target is hidden inside it, then clicks it", () => {
+    const faq = element("button", "Shipping", { expanded: false })
+    const hiddenLink = element("link", "Return policy", { visible: false })
+    const first = decide("click Return policy", [faq, hiddenLink])
+    expect(first).toMatchObject({
+      type: "action",
+      final: false,
+      action: { locator: faq.ref, method: "click" },
+    })
+    const shown = { ...hiddenLink, visible: true }
+    expect(decide("click Return policy", [{ ...faq, expanded: true }, shown])).toMatchObject({
+      final: true,
+      action: { locator: shown.ref },
+    })
+  })
+
+  it("switches to a tab whose panel may hold the target", () => {
+    const overview = element("tab", "Overview", { selected: true })
+    const specs = element("tab", "Specs", { selected: false })
+    const decision = decide("click Download manual", [overview, specs])
+    expect(decision).toMatchObject({ type: "action", final: false, action: { locator: specs.ref } })
+  })
+
+  it("expands and collapses by state, and says when it already is", () => {
+    const details = element("button", "Details", { expanded: false })
+    expect(actionOf(decide("expand Details", [details])).locator).toBe(details.ref)
+    expect(decide("collapse Details", [details])).toMatchObject({ type: "complete", satisfied: true })
+  })
+
+  it("walks a menu path, hovering to open each level", () => {
+    const file = element("menuitem", "File", { attributes: { "aria-haspopup": "menu" }, expanded: false })
+    expect(decide("open File > Export > PDF", [file])).toMatchObject({
+      final: false,
+      action: { locator: file.ref, method: "hover" },
+    })
+    const exportItem = element("menuitem", "Export", { attributes: { "aria-haspopup": "menu" } })
+    expect(decide("open File > Export > PDF", [file, exportItem])).toMatchObject({
+      final: false,
+      action: { locator: exportItem.ref, method: "hover" },
+    })
+    const pdf = element("menuitem", "PDF")
+    expect(decide("open File > Export > PDF", [file, exportItem, pdf])).toMatchObject({
+      final: true,
+      action: { locator: pdf.ref, method: "click" },
+    })
+  })
+
+  it("selects one or several options of a native select at once", () => {
+    const colors = element("listbox", "Colors", { tag: "select", options: ["Red", "Green", "Blue", "Black"] })
+    const decision = decide("select Red, Green and Blue from Colors", [colors])
+    expect(actionOf(decision)).toMatchObject({ locator: colors.ref, method: "select" })
+    expect(actionOf(decision).arguments.map((entry) => entry.value)).toEqual(["Red", "Green", "Blue"])
+    const topic = element("combobox", "Topic", {
+      tag: "select",
+      options: ["Choose a topic", "Support", "Sales"],
+    })
+    expect(actionOf(decide("选择 Sales", [topic])).arguments).toEqual([{ name: "value", value: "Sales" }])
+  })
+
+  it("selects ARIA options one click at a time and finishes when all are selected", () => {
+    const red = element("option", "Red", { selected: false })
+    const green = element("option", "Green", { selected: true })
+    const blue = element("option", "Blue", { selected: false })
+    const first = decide("select Red, Green and Blue", [red, green, blue])
+    expect(first).toMatchObject({ final: false, action: { locator: red.ref } })
+    const second = decide("select Red, Green and Blue", [{ ...red, selected: true }, green, blue])
+    expect(second).toMatchObject({ final: true, action: { locator: blue.ref } })
+    expect(
+      decide("select Red, Green and Blue", [{ ...red, selected: true }, green, { ...blue, selected: true }]),
+    ).toMatchObject({ type: "complete", satisfied: true })
+  })
+
+  it("checks a radio button of a group and clears a checkbox group for 'select nothing'", () => {
+    const email = element("radio", "Email", { checked: false })
+    const phone = element("radio", "Phone", { checked: false })
+    expect(actionOf(decide("choose Phone", [email, phone]))).toMatchObject({
+      locator: phone.ref,
+      method: "check",
+    })
+    const cheese = element("checkbox", "Cheese", { checked: true })
+    const ham = element("checkbox", "Ham", { checked: false })
+    expect(actionOf(decide("select nothing", [cheese, ham]))).toMatchObject({
+      locator: cheese.ref,
+      method: "uncheck",
+    })
+    expect(decide("select nothing", [{ ...cheese, checked: false }, ham])).toMatchObject({
+      type: "complete",
+      satisfied: true,
+    })
+  })
+
+  it("checks and unchecks by state", () => {
+    const agree = element("checkbox", "I agree to the terms", { checked: false })
+    expect(actionOf(decide("check I agree", [agree]))).toMatchObject({ locator: agree.ref, method: "check" })
+    expect(decide("tick I agree", [{ ...agree, checked: true }])).toMatchObject({
+      type: "complete",
+      satisfied: true,
+    })
+    expect(actionOf(decide("取消勾选 I agree", [{ ...agree, checked: true }]))).toMatchObject({
+      method: "uncheck",
+    })
+  })
+
+  it("types dates and numbers into native inputs", () => {
+    const date = element("textbox", "Preferred date", { attributes: { type: "date" } })
+    const quantity = element("spinbutton", "Quantity", { tag: "input", attributes: { type: "number" } })
+    expect(actionOf(decide("set Preferred date to 2026-12-24", [quantity, date]))).toMatchObject({
+      locator: date.ref,
+      method: "input",
+    })
+    expect(argument(decide("set Quantity to 3", [date, quantity]), "value")).toBe("3")
+  })
+
+  it("closes a dialog with its close button, or Escape when it has none", () => {
+    const close = element("button", "Close")
+    const ok = element("button", "OK")
+    expect(
+      actionOf(
+        decide("close the dialog", [ok, close], `${ok.ref}=dialog:Confirm;${close.ref}=dialog:Confirm`),
+      ).locator,
+    ).toBe(close.ref)
+    expect(actionOf(decide("关闭对话框", [ok]))).toMatchObject({
+      locator: "_page",
+      method: "press",
+      arguments: [{ name: "key", value: "Escape" }],
+    })
+  })
+
+  it("goes to the next page by its link and completes on the last page", () => {
+    const next = element("link", "Next", { attributes: { rel: "next" } })
+    expect(actionOf(decide("下一页", [element("link", "2"), next])).locator).toBe(next.ref)
+    expect(decide("next page", [element("link", "Previous", { attributes: { rel: "prev" } })])).toMatchObject(
+      { type: "complete", satisfied: false },
+    )
+  })
+})
+
+describe("multi-action commands", () => {
+  const email = element("textbox", "Email", { attributes: { type: "email" } })
+  const password = element("textbox", "Password", { tag: "input", attributes: { type: "password" } })
+  const submit = element("button", "Sign in", { attributes: { type: "submit" } })
+
+  it("logs in field by field, then submits", () => {
+    const text = "log in as alice@example.com with password wonderland"
+    expect(decide(text, [email, password, submit])).toMatchObject({
+      final: false,
+      action: { locator: email.ref, arguments: [{ value: "alice@example.com" }] },
+    })
+    const filled = { ...email, value: "alice@example.com" }
+    expect(decide(text, [filled, password, submit])).toMatchObject({
+      final: false,
+      action: { locator: password.ref, arguments: [{ value: "wonderland" }] },
+    })
+    expect(
+      decideCommand(command(text), { elements: [filled, password, submit] }, { done: new Set(["password"]) }),
+    ).toMatchObject({ final: true, action: { locator: submit.ref, method: "click" } })
+  })
+
+  it("searches by typing the query, then pressing the search button", () => {
+    const box = element("searchbox", "Search products", { attributes: { type: "search" } })
+    const button = element("button", "Search", { attributes: { type: "submit" } })
+    expect(decide("search for lantern", [box, button])).toMatchObject({
+      final: false,
+      action: { locator: box.ref, method: "input" },
+    })
+    expect(decide("搜索 lantern", [{ ...box, value: "lantern" }, button])).toMatchObject({
+      final: true,
+      action: { locator: button.ref, method: "click" },
+    })
+  })
+})
+
+describe("ruleTextToAction", () => {
+  const save = element("button", "Save")
+
+  it("answers exactly one action on an element of the list", async () => {
+    const answer = await Effect.runPromise(ruleTextToAction({ command: "click Save", elements: [save] }))
+    expect(answer).toEqual({
+      elements: [{ locator: save.ref, description: expect.any(String), method: "click", arguments: [] }],
+    })
+  })
+
+  it("answers a completion with suggestions when no element fits", async () => {
+    const answer = await Effect.runPromise(
+      ruleTextToAction({ command: "click Delete account", elements: [save] }),
+    )
+    expect(answer).toMatchObject({ isComplete: true, summary: expect.stringContaining("Delete account") })
+  })
+
+  it("fails with CannotPlan and the reason for a command it cannot read", async () => {
+    const error = await Effect.runPromise(
+      Effect.flip(ruleTextToAction({ command: "the weather is nice", elements: [save] })),
+    )
+    expect(error.reason._tag).toBe("CannotPlan")
+    expect(error.message).toContain("no action word")
+  })
+})
