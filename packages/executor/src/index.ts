@@ -1,1 +1,15 @@
-export {}
+/**
+ * @sextant/executor — the Effect runtime of Sextant: run plans and step-wise agents with guardrails,
+ * timeouts, retries by error tag, replanning, budgets, traces, metrics, durable state and resume.
+ */
+export * from "./Criteria.ts"
+export * from "./ExecutorOptions.ts"
+export * from "./Guardrails.ts"
+export { CriteriaNotMet, recordsOf, variantLocator } from "./internal/StepRunner.ts"
+export * from "./Metrics.ts"
+export * from "./Redaction.ts"
+export * from "./RetryPolicy.ts"
+export * from "./RunAgent.ts"
+export * from "./RunMany.ts"
+export * from "./RunPlan.ts"
+export * from "./Trace.ts"

@@ -1,0 +1,38 @@
+import type { AnyTool, ToolRegistry } from "@sextant/core"
+import type { GuardrailOptions } from "./Guardrails.ts"
+import type { RetryOptions } from "./RetryPolicy.ts"
+import type { TraceOptions } from "./Trace.ts"
+
+/**
+ * Everything the executor takes besides the task. Budgets of the task itself (steps, duration, step
+ * timeout, quotas) live in `task.constraints`; these are the executor's own limits, each with a default.
+ *
+ * @example
+ * ```ts
+ * import type { ExecutorOptions } from "@sextant/executor"
+ * const options: ExecutorOptions = { tools: [navigate, click, fill, extract], traceDirectory: ".sextant/traces" }
+ * ```
+ */
+export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
+  /** The tools steps may call. */
+  readonly tools: ToolRegistry | ReadonlyArray<AnyTool>
+  /** The id of the run (the store's key). Default: a random UUID. */
+  readonly runId?: string | undefined
+  readonly retry?: RetryOptions | undefined
+  /** Replans asked of the planner before a plan run gives up. Default 3. */
+  readonly maxReplans?: number | undefined
+  /** Failures of one step (its retries exhausted each time) before the planner is asked for a full plan instead of a partial one. Default 2. */
+  readonly partialReplansBeforeFull?: number | undefined
+  /** When to take screenshots: never, after a failed step (default), or after every step. */
+  readonly screenshots?: "never" | "on-failure" | "always" | undefined
+  /** Where screenshots go. Default: `traceDirectory` (none are written without one). */
+  readonly screenshotDirectory?: string | undefined
+  /** Step-wise runs end after this many turns in a row that changed nothing. Default 5. */
+  readonly maxConsecutiveNoOps?: number | undefined
+  /** The first wait after a no-op turn; it doubles on each further one. Default 250 ms. */
+  readonly noOpBackoffMs?: number | undefined
+  /** Step-wise runs end after this many failed decisions in a row. Default 3. */
+  readonly maxConsecutiveGenerationErrors?: number | undefined
+  /** Outline characters handed to a step policy per turn. Default 12000. */
+  readonly maxOutlineChars?: number | undefined
+}

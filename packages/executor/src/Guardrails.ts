@@ -1,0 +1,249 @@
+import {
+  AgentError,
+  type AgentTask,
+  GuardrailViolation,
+  NavigationLoop,
+  type PageSnapshot,
+  parseTarget,
+  type ToolEffects,
+} from "@sextant/core"
+
+/**
+ * Patterns blocked by default, matched case-insensitively against URLs, selectors, element names and
+ * link targets: signing out and destructive actions end sessions or lose data a run cannot restore.
+ */
+export const defaultBlockedPatterns: ReadonlyArray<string> = [
+  String.raw`\blog[\s_-]?out\b`,
+  String.raw`\bsign[\s_-]?out\b`,
+  String.raw`\bdelete\b`,
+  String.raw`\bdestroy\b`,
+  String.raw`\bdeactivate\b`,
+  String.raw`\bunsubscribe\b`,
+  String.raw`\bclose[\s_-]?account\b`,
+]
+
+/** Options of the guardrails, each with a default. */
+export interface GuardrailOptions {
+  /** Patterns (regular expression sources, case-insensitive) refused besides `blockedUrlPatterns`. Default {@link defaultBlockedPatterns}. */
+  readonly blockedPatterns?: ReadonlyArray<string> | undefined
+  /** Landing on one URL this many times is a `NavigationLoop`. Default 3. */
+  readonly navigationLoopLimit?: number | undefined
+  /** Without `allowedOrigins`, only the start URL's origin is allowed. Default true. */
+  readonly restrictToStartOrigin?: boolean | undefined
+}
+
+/** One tool call about to run, as the guardrails see it. */
+export interface StepIntent {
+  readonly tool: string
+  readonly effects: ToolEffects
+  readonly args: Readonly<Record<string, unknown>>
+  /** The page the agent is on. */
+  readonly currentUrl: string
+  /** The latest snapshot, to see what a ref or selector points at. */
+  readonly snapshot?: PageSnapshot | undefined
+}
+
+/** What a step will count against the quotas once it runs. */
+export interface StepCharge {
+  readonly navigates: boolean
+  readonly clicks: boolean
+  readonly submits: boolean
+}
+
+/** The guardrails of one run: stateless checks plus the counters of quotas and visited URLs. */
+export interface Guardrails {
+  /** Refuses the call with a typed `AgentError` (`GuardrailViolation`), or says what it will count. */
+  readonly check: (intent: StepIntent) => { readonly violation: AgentError } | { readonly charge: StepCharge }
+  /** Counts a call that passed `check` against the quotas. */
+  readonly commit: (charge: StepCharge) => void
+  /** Checks a URL the agent is about to load or has landed on. */
+  readonly checkUrl: (url: string, base?: string) => AgentError | undefined
+  /** Records landing on `url` after a navigation; a `NavigationLoop` error when it is one too many. */
+  readonly landed: (url: string) => AgentError | undefined
+  /** Forgets visited URLs (after a replan, the new plan gets a fresh count). */
+  readonly resetVisits: () => void
+  readonly counts: () => {
+    readonly navigations: number
+    readonly clicks: number
+    readonly submissions: number
+  }
+}
+
+const violation = (rule: string, detail: string) =>
+  new AgentError({ reason: new GuardrailViolation({ rule, detail }) })
+
+const URL_KEYS = ["url", "href", "link", "to"]
+const TARGET_KEYS = ["target", "ref", "selector", "locator"]
+const TEXT_KEYS = ["text", "pattern", "name", "label", "match"]
+
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Builds the guardrails of one task from its constraints: http/https only (plus about:blank), allowed
+ * origins, blocked URL and selector patterns, quotas of navigations, clicks and submissions (submissions
+ * only with `allowFormSubmission`), and navigation-loop detection.
+ *
+ * @example
+ * ```ts
+ * import { decodeAgentTask } from "@sextant/core"
+ * import { makeGuardrails } from "@sextant/executor"
+ * const guardrails = makeGuardrails(task)
+ * guardrails.checkUrl("javascript:alert(1)")?.message // "guardrail 'url-scheme' stopped the step: …"
+ * ```
+ */
+export const makeGuardrails = (
+  task: Pick<AgentTask, "constraints" | "startUrl">,
+  options: GuardrailOptions = {},
+): Guardrails => {
+  const constraints = task.constraints
+  const patterns = [
+    ...(options.blockedPatterns ?? defaultBlockedPatterns),
+    ...constraints.blockedUrlPatterns,
+  ].map((source) => new RegExp(source, "i"))
+  const allowedOrigins =
+    constraints.allowedOrigins?.map((origin) => originOf(origin) ?? origin) ??
+    (options.restrictToStartOrigin !== false && task.startUrl !== undefined
+      ? [originOf(task.startUrl)]
+      : undefined)
+  const loopLimit = options.navigationLoopLimit ?? 3
+  const visits = new Map<string, number>()
+  const used = { navigations: 0, clicks: 0, submissions: 0 }
+
+  const blocked = (text: string): RegExp | undefined => patterns.find((pattern) => pattern.test(text))
+
+  const checkUrl = (raw: string, base?: string): AgentError | undefined => {
+    const trimmed = raw.trim()
+    if (trimmed === "about:blank") return undefined
+    let url: URL
+    try {
+      url = base === undefined || base === "about:blank" ? new URL(trimmed) : new URL(trimmed, base)
+    } catch {
+      return violation("url-scheme", `${JSON.stringify(raw)} is not a URL: give an absolute http(s) URL`)
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return violation(
+        "url-scheme",
+        `${url.protocol} URLs are refused (${trimmed.slice(0, 80)}): only http, https and about:blank may be loaded`,
+      )
+    }
+    if (allowedOrigins !== undefined && !allowedOrigins.includes(url.origin)) {
+      return violation(
+        "allowed-origins",
+        `${url.origin} is not an allowed origin (allowed: ${allowedOrigins.join(", ")}): add it to constraints.allowedOrigins if the task needs it`,
+      )
+    }
+    const pattern = blocked(url.href)
+    if (pattern !== undefined) {
+      return violation("blocked-pattern", `${url.href} matches the blocked pattern /${pattern.source}/`)
+    }
+    return undefined
+  }
+
+  const check: Guardrails["check"] = (intent) => {
+    const args = intent.args
+    let navigates = intent.effects.navigates
+    let submits = intent.effects.submits
+    const clicks = intent.effects.clicks
+    for (const key of URL_KEYS) {
+      const value = args[key]
+      if (typeof value !== "string") continue
+      const error = checkUrl(value, intent.currentUrl)
+      if (error !== undefined) return { violation: error }
+    }
+    for (const key of [...TARGET_KEYS, ...TEXT_KEYS]) {
+      const value = args[key]
+      if (typeof value !== "string") continue
+      const pattern = blocked(value)
+      if (pattern !== undefined) {
+        return {
+          violation: violation(
+            "blocked-pattern",
+            `${key} ${JSON.stringify(value)} matches the blocked pattern /${pattern.source}/`,
+          ),
+        }
+      }
+      if (!TARGET_KEYS.includes(key) || intent.snapshot === undefined) continue
+      const target = parseTarget(value)
+      const element =
+        "ref" in target
+          ? intent.snapshot.elements[target.ref]
+          : Object.values(intent.snapshot.elements).find((candidate) =>
+              candidate.selectors.includes(target.selector),
+            )
+      if (element === undefined) continue
+      const namePattern = blocked(element.name)
+      if (namePattern !== undefined) {
+        return {
+          violation: violation(
+            "blocked-pattern",
+            `${value} is "${element.name}", which matches the blocked pattern /${namePattern.source}/`,
+          ),
+        }
+      }
+      const href = element.attributes.href
+      if (clicks && href !== undefined && !href.startsWith("#")) {
+        const error = checkUrl(href, intent.currentUrl)
+        if (error !== undefined) return { violation: error }
+        navigates = true
+      }
+      const isSubmit =
+        element.attributes.type === "submit" ||
+        intent.snapshot.forms.some((form) => form.submit === element.ref)
+      if (clicks && isSubmit) submits = true
+    }
+    if (navigates && !constraints.allowNavigation) {
+      return {
+        violation: violation(
+          "navigation",
+          `${intent.tool} would navigate but constraints.allowNavigation is false`,
+        ),
+      }
+    }
+    if (submits && !constraints.allowFormSubmission) {
+      return {
+        violation: violation(
+          "form-submission",
+          `${intent.tool} would submit a form but constraints.allowFormSubmission is false: allow it in the task if submitting is intended`,
+        ),
+      }
+    }
+    const quotas = constraints.quotas
+    if (navigates && used.navigations >= quotas.navigations) {
+      return {
+        violation: violation("quota.navigations", `the navigation quota of ${quotas.navigations} is used up`),
+      }
+    }
+    if (clicks && used.clicks >= quotas.clicks) {
+      return { violation: violation("quota.clicks", `the click quota of ${quotas.clicks} is used up`) }
+    }
+    if (submits && used.submissions >= quotas.submissions) {
+      return {
+        violation: violation("quota.submissions", `the submission quota of ${quotas.submissions} is used up`),
+      }
+    }
+    return { charge: { navigates, clicks, submits } }
+  }
+
+  return {
+    check,
+    commit: (charge) => {
+      if (charge.navigates) used.navigations++
+      if (charge.clicks) used.clicks++
+      if (charge.submits) used.submissions++
+    },
+    checkUrl,
+    landed: (url) => {
+      const count = (visits.get(url) ?? 0) + 1
+      visits.set(url, count)
+      return count >= loopLimit ? new AgentError({ reason: new NavigationLoop({ url, count }) }) : undefined
+    },
+    resetVisits: () => visits.clear(),
+    counts: () => ({ ...used }),
+  }
+}

@@ -1,0 +1,252 @@
+import {
+  type AgentError,
+  type AgentTask,
+  type BrowserDriver,
+  RunSummary,
+  type Store,
+  type StoreError,
+} from "@sextant/core"
+import type { StepDecision, StepPolicyShape } from "@sextant/planner"
+import { Duration, Effect, Option } from "effect"
+import type { ExecutorOptions } from "./ExecutorOptions.ts"
+import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
+import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
+import { executeStep } from "./internal/StepRunner.ts"
+import { countLlmCall } from "./Metrics.ts"
+import type { EndReason } from "./Trace.ts"
+
+const STOP_TOOL = "stop"
+
+const historyLine = (turn: number, name: string, args: unknown, ok: boolean, detail: string): string => {
+  const shown = JSON.stringify(args)
+  return `${turn}. ${name}(${shown.length > 120 ? `${shown.slice(0, 117)}...` : shown}) -> ${ok ? "ok" : "failed"}${detail === "" ? "" : `: ${detail}`}`
+}
+
+const hintOf = (output: unknown): string => {
+  const hint = (output as { hint?: unknown } | null)?.hint
+  return typeof hint === "string" ? hint : ""
+}
+
+interface LoopEnd {
+  readonly endReason: EndReason
+  readonly completed: boolean
+}
+
+/** The step-wise loop: look, decide, run the first call only, append the history line, repeat. */
+const loop = (context: RunContext, policy: StepPolicyShape, history: Array<string>) =>
+  Effect.gen(function* () {
+    const maxNoOps = context.options.maxConsecutiveNoOps ?? 5
+    const maxGenerationErrors = context.options.maxConsecutiveGenerationErrors ?? 3
+    const backoffMs = context.options.noOpBackoffMs ?? 250
+    const maxOutline = context.options.maxOutlineChars ?? 12_000
+    let noOps = 0
+    let generationErrors = 0
+    let turn = 0
+    const noOp = Effect.fnUntraced(function* (why: string) {
+      noOps++
+      if (noOps >= maxNoOps) return true
+      // Give a slow page time to settle before asking again; the wait doubles on each no-op in a row.
+      context.trace.line(`  no-op ${noOps}/${maxNoOps}: ${why}`)
+      yield* Effect.sleep(Duration.millis(backoffMs * 2 ** (noOps - 1)))
+      return false
+    })
+    while (true) {
+      if (turn >= context.task.constraints.maxSteps)
+        return { endReason: "max-steps", completed: false } as LoopEnd
+      const snapshot = yield* Effect.option(context.driver.look())
+      if (Option.isSome(snapshot)) {
+        context.lastSnapshot = snapshot.value
+        context.lastUrl = snapshot.value.url
+      }
+      const outline = context.redactor.text(
+        Option.isSome(snapshot) ? snapshot.value.tree : "(the page could not be read)",
+      )
+      const decided = yield* Effect.result(
+        policy.decide({
+          goal: context.redactor.text(context.task.goal),
+          url: context.lastUrl,
+          outline: outline.length > maxOutline ? `${outline.slice(0, maxOutline)}\n… (outline cut)` : outline,
+          history: context.redactor.value(history),
+        }),
+      )
+      if (decided._tag === "Failure") {
+        generationErrors++
+        history.push(`decision failed: ${context.redactor.text(decided.failure.message)}`)
+        context.trace.line(
+          `  decision failed (${generationErrors}/${maxGenerationErrors}): ${decided.failure.message}`,
+        )
+        if (generationErrors >= maxGenerationErrors)
+          return { endReason: "generation-errors", completed: false } as LoopEnd
+        continue
+      }
+      generationErrors = 0
+      const decision: StepDecision = decided.success
+      if (yield* countLlmCall(context.tally, decision.usage)) {
+        context.trace.emit({ type: "llm-call", purpose: "decide", tokens: decision.usage })
+      }
+      history.push(...decision.history.map(context.redactor.text))
+      if (decision.method === "close")
+        return { endReason: "closed", completed: decision.taskComplete } as LoopEnd
+      const call = decision.toolCalls[0]
+      if (call?.name === STOP_TOOL)
+        return { endReason: "stopped", completed: decision.taskComplete } as LoopEnd
+      if (call === undefined) {
+        if (decision.taskComplete) return { endReason: "completed", completed: true } as LoopEnd
+        history.push(`${turn + 1}. (no action)`)
+        if (yield* noOp("the policy asked for no action"))
+          return { endReason: "no-progress", completed: false } as LoopEnd
+        continue
+      }
+      const index = turn
+      turn++
+      yield* context.store.saveStep(context.runId, {
+        index,
+        tool: call.name,
+        args: context.redactor.value(call.args),
+        successCriteria: [],
+        state: "running",
+        attempts: 0,
+      })
+      const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
+      yield* context.store.saveStep(context.runId, {
+        index,
+        tool: call.name,
+        args: context.redactor.value(call.args),
+        successCriteria: [],
+        state: outcome.ok ? "succeeded" : "failed",
+        attempts: outcome.attempts,
+        observation: outcome.observation,
+      })
+      history.push(
+        context.redactor.text(
+          historyLine(
+            turn,
+            call.name,
+            call.args,
+            outcome.ok,
+            outcome.ok ? hintOf(outcome.output) : (outcome.observation.message ?? ""),
+          ),
+        ),
+      )
+      if (decision.taskComplete) return { endReason: "completed", completed: true } as LoopEnd
+      if (outcome.ok && outcome.changed) {
+        noOps = 0
+      } else if (yield* noOp(outcome.ok ? "the action changed nothing" : "the action failed")) {
+        return { endReason: "no-progress", completed: false } as LoopEnd
+      }
+    }
+  })
+
+const fallbackSummary = (history: ReadonlyArray<string>, end: LoopEnd, detail: string): RunSummary => ({
+  taskComplete: end.completed,
+  summary: `The agent ended (${end.endReason}) after ${history.length} history lines; ${detail}`,
+  keyFindings: history.slice(-3),
+  nextSuggestions: [],
+})
+
+/**
+ * Runs a step-wise agent: each turn it looks at the page, asks the policy for one tool call (or a stop),
+ * runs only the first call with the same guardrails, timeouts and retries as a plan step, and appends a
+ * history line. It ends on an explicit `stop`, `taskComplete`, `method: "close"`, consecutive no-ops
+ * (`maxConsecutiveNoOps`, with backoff between), consecutive failed decisions
+ * (`maxConsecutiveGenerationErrors`), `maxSteps` or `maxDurationMs`; then the policy writes the summary,
+ * validated against the core `RunSummary` schema.
+ *
+ * @example
+ * ```ts
+ * import { runAgent } from "@sextant/executor"
+ * const result = yield* runAgent(task, policy, { tools })
+ * result.endReason // "completed"
+ * ```
+ */
+export const runAgent = Effect.fn("Executor.runAgent")(function* (
+  task: AgentTask,
+  policy: StepPolicyShape,
+  options: ExecutorOptions,
+) {
+  const context = yield* makeRunContext(task, "agent", options)
+  const history: Array<string> = []
+  const run = Effect.gen(function* () {
+    context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "agent", resumed: false })
+    context.trace.line(`run ${context.runId}: ${task.goal}`)
+    yield* context.store.saveRun(runRecord(context))
+    yield* moveTo(context, "RUNNING")
+    if (task.startUrl !== undefined) {
+      const refused = context.guardrails.checkUrl(task.startUrl)
+      if (refused === undefined) {
+        yield* context.driver.navigate(task.startUrl).pipe(
+          Effect.tap((result) => Effect.sync(() => (context.lastUrl = result.url))),
+          Effect.catch((error) =>
+            Effect.sync(() => history.push(`0. navigate(${task.startUrl}) -> failed: ${error.message}`)),
+          ),
+        )
+        context.guardrails.landed(context.lastUrl)
+      } else {
+        history.push(`0. navigate(${task.startUrl}) -> refused: ${refused.message}`)
+      }
+    }
+    const remaining = Math.max(
+      0,
+      task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
+    )
+    const end = Option.getOrElse(
+      yield* loop(context, policy, history).pipe(Effect.timeoutOption(remaining)),
+      () => ({
+        endReason: "max-duration" as EndReason,
+        completed: false,
+      }),
+    )
+    if (context.state === "WAITING") yield* moveTo(context, "RUNNING")
+    const summarized = yield* Effect.result(
+      policy.summarize({
+        goal: context.redactor.text(task.goal),
+        history: context.redactor.value(history),
+        url: context.lastUrl,
+        outline:
+          context.lastSnapshot === undefined ? undefined : context.redactor.text(context.lastSnapshot.tree),
+      }),
+    )
+    let summary: RunSummary
+    if (summarized._tag === "Success") {
+      if (yield* countLlmCall(context.tally, summarized.success.usage)) {
+        context.trace.emit({ type: "llm-call", purpose: "summarize", tokens: summarized.success.usage })
+      }
+      const parsed = RunSummary.safeParse(summarized.success)
+      summary = parsed.success
+        ? parsed.data
+        : fallbackSummary(
+            history,
+            end,
+            `the policy's summary did not fit the schema: ${parsed.error.issues[0]?.message ?? ""}`,
+          )
+    } else {
+      summary = fallbackSummary(
+        history,
+        end,
+        `the summary could not be written: ${summarized.failure.message}`,
+      )
+    }
+    const completedStatus =
+      end.endReason === "completed" || end.endReason === "stopped" || end.endReason === "closed"
+    return yield* finishRun(
+      context,
+      completedStatus ? "COMPLETED" : "FAILED",
+      end.endReason,
+      context.redactor.value(summary),
+    )
+  })
+  return yield* run.pipe(
+    Effect.onInterrupt(() =>
+      finishRun(
+        context,
+        "CANCELLED",
+        "cancelled",
+        fallbackSummary(history, { endReason: "cancelled", completed: false }, "the run was interrupted"),
+      ).pipe(Effect.ignore),
+    ),
+  )
+}) as (
+  task: AgentTask,
+  policy: StepPolicyShape,
+  options: ExecutorOptions,
+) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store>

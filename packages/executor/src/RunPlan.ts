@@ -1,0 +1,350 @@
+import {
+  type AgentError,
+  type AgentTask,
+  BrowserDriver,
+  type Observation,
+  observeError,
+  type Plan,
+  type RunSummary,
+  type Step,
+  Store,
+  type StoreError,
+  type TaskState,
+} from "@sextant/core"
+import { Planner, type PlannerShape, type ReplanMode } from "@sextant/planner"
+import { Effect, Option } from "effect"
+import type { ExecutorOptions } from "./ExecutorOptions.ts"
+import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
+import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
+import { executeStep } from "./internal/StepRunner.ts"
+import { countLlmCall, countReplan } from "./Metrics.ts"
+import type { EndReason } from "./Trace.ts"
+
+export type { ExecutorRunResult } from "./internal/Finish.ts"
+
+const historyOf = (observations: ReadonlyArray<Observation>): string =>
+  observations
+    .slice(-8)
+    .map((observation) =>
+      `${observation.tool} ${observation.ok ? "ok" : `failed: ${observation.message ?? ""}`} ${observation.url ?? ""}`.trim(),
+    )
+    .join("\n")
+
+const planSummary = (context: RunContext, ok: boolean, endReason: EndReason, detail: string): RunSummary => {
+  const steps = context.plan?.steps ?? []
+  const done = steps.filter((step) => step.state === "succeeded").length
+  return {
+    taskComplete: ok,
+    summary: ok
+      ? `Completed all ${steps.length} steps of plan revision ${context.plan?.revision ?? 0} for "${context.task.goal}".`
+      : `Stopped (${endReason}) after ${done} of ${steps.length} steps: ${detail}`,
+    keyFindings: [
+      `last page: ${context.lastUrl}`,
+      ...(context.tally.replans > 0 ? [`replanned ${context.tally.replans} times`] : []),
+    ],
+    nextSuggestions: ok ? [] : [detail],
+  }
+}
+
+const recordUsage = (
+  context: RunContext,
+  planner: PlannerShape,
+  purpose: "plan" | "replan",
+  before: { total: number },
+) =>
+  Effect.gen(function* () {
+    if (planner.usage === undefined) return
+    const usage = yield* planner.usage
+    const delta = {
+      prompt: 0,
+      completion: 0,
+      total: Math.max(0, usage.tokens.total - before.total),
+    }
+    if (delta.total > 0 && (yield* countLlmCall(context.tally, delta)))
+      context.trace.emit({ type: "llm-call", purpose, tokens: delta })
+  })
+
+const usageNow = (planner: PlannerShape) =>
+  planner.usage === undefined
+    ? Effect.succeed({ total: 0 })
+    : Effect.map(planner.usage, (usage) => usage.tokens)
+
+const emitPlan = (context: RunContext, plan: Plan) =>
+  context.trace.emit({
+    type: "plan",
+    revision: plan.revision,
+    steps: plan.steps.map((step) => ({ index: step.index, tool: step.tool, args: step.args })),
+  })
+
+/** Runs the plan's remaining steps, replanning after repeated failure, until it completes or gives up. */
+const drive = (context: RunContext, planner: PlannerShape) =>
+  Effect.gen(function* () {
+    const maxReplans = context.options.maxReplans ?? 3
+    const partialLimit = context.options.partialReplansBeforeFull ?? 2
+    const failuresByStep = new Map<number, number>()
+    let executed = context.tally.steps
+    while (true) {
+      const plan = context.plan as Plan
+      const next = plan.steps.find((step) => step.state !== "succeeded")
+      if (next === undefined) return { ok: true, endReason: "completed" as EndReason, detail: "" }
+      if (executed >= context.task.constraints.maxSteps) {
+        return {
+          ok: false,
+          endReason: "max-steps" as EndReason,
+          detail: `the step budget of ${context.task.constraints.maxSteps} is used up`,
+        }
+      }
+      const running: Step = { ...next, state: "running", attempts: next.attempts }
+      yield* context.store.saveStep(context.runId, context.redactor.value(running))
+      const outcome = yield* executeStep(context, {
+        index: next.index,
+        tool: next.tool,
+        args: next.args,
+        criteria: next.successCriteria,
+      })
+      executed++
+      const finished: Step = {
+        ...next,
+        state: outcome.ok ? "succeeded" : "failed",
+        attempts: next.attempts + outcome.attempts,
+        observation: outcome.observation,
+      }
+      context.plan = {
+        ...plan,
+        steps: plan.steps.map((step) => (step.index === next.index ? finished : step)),
+      }
+      yield* context.store.saveStep(context.runId, context.redactor.value(finished))
+      if (outcome.ok) continue
+
+      const failures = (failuresByStep.get(next.index) ?? 0) + 1
+      failuresByStep.set(next.index, failures)
+      const message = outcome.observation.message ?? "the step failed"
+      if (context.tally.replans >= maxReplans) {
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) failed and ${maxReplans} replans are used up: ${message}`,
+        }
+      }
+      const mode: ReplanMode = failures >= partialLimit ? "full" : "partial"
+      yield* moveTo(context, "PLANNING")
+      const before = yield* usageNow(planner)
+      const observations = yield* context.store.listObservations(context.runId)
+      const replanned = yield* Effect.result(
+        planner.replan(
+          context.redactor.value(context.task),
+          context.redactor.value(context.plan),
+          { stepIndex: next.index, error: observeError(outcome.error), attempts: outcome.attempts },
+          mode,
+          { observations: historyOf(observations), snapshot: context.lastSnapshot },
+        ),
+      )
+      yield* recordUsage(context, planner, "replan", before)
+      yield* countReplan(context.tally)
+      if (replanned._tag === "Failure") {
+        context.trace.emit({
+          type: "replan",
+          mode,
+          failedStep: next.index,
+          revision: plan.revision,
+          message: replanned.failure.message,
+        })
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `replanning failed: ${replanned.failure.message}`,
+        }
+      }
+      const newPlan: Plan = { ...replanned.success, status: "running" }
+      context.trace.emit({
+        type: "replan",
+        mode,
+        failedStep: next.index,
+        revision: newPlan.revision,
+        message,
+      })
+      context.trace.line(`replan (${mode}) after step ${next.index} failed: ${message}`)
+      context.plan = newPlan
+      context.guardrails.resetVisits()
+      emitPlan(context, newPlan)
+      for (const step of newPlan.steps) {
+        if (step.state !== "succeeded")
+          yield* context.store.saveStep(context.runId, context.redactor.value(step))
+      }
+      yield* moveTo(context, "RUNNING")
+    }
+  })
+
+/** Runs a plan in a prepared context and finishes the run, whatever happens (interruption included). */
+const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =>
+  Effect.gen(function* () {
+    context.trace.emit({
+      type: "run-start",
+      taskId: context.task.id,
+      goal: context.task.goal,
+      mode: "plan",
+      resumed,
+    })
+    context.trace.line(`${resumed ? "resume" : "run"} ${context.runId}: ${context.task.goal}`)
+    yield* context.store.saveRun(runRecord(context))
+    emitPlan(context, context.plan as Plan)
+    yield* moveTo(context, "RUNNING")
+    const remaining = Math.max(
+      0,
+      context.task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
+    )
+    const outcome = yield* drive(context, planner).pipe(Effect.timeoutOption(remaining))
+    const result = Option.getOrElse(outcome, () => ({
+      ok: false,
+      endReason: "max-duration" as EndReason,
+      detail: `the run took longer than maxDurationMs (${context.task.constraints.maxDurationMs} ms)`,
+    }))
+    if (context.state === "WAITING" || context.state === "PLANNING") context.state = "RUNNING"
+    context.plan = { ...(context.plan as Plan), status: result.ok ? "completed" : "failed" }
+    return yield* finishRun(
+      context,
+      result.ok ? "COMPLETED" : "FAILED",
+      result.endReason,
+      planSummary(context, result.ok, result.endReason, result.detail),
+    )
+  }).pipe(
+    Effect.onInterrupt(() =>
+      finishRun(
+        context,
+        "CANCELLED",
+        "cancelled",
+        planSummary(context, false, "cancelled", "the run was interrupted"),
+      ).pipe(Effect.ignore),
+    ),
+  )
+
+/**
+ * Runs a plan step by step: guardrails before each step, a per-step timeout, retries on the schedule of
+ * the error's tag, success criteria after each step, and a replan through the `Planner` service after
+ * repeated failure. Every step, observation and extracted record is in the `Store` as it happens.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { runPlan } from "@sextant/executor"
+ * const result = yield* runPlan(task, plan, { tools, traceDirectory: ".sextant/traces" })
+ * result.status // "COMPLETED"
+ * ```
+ */
+export const runPlan = Effect.fn("Executor.runPlan")(function* (
+  task: AgentTask,
+  plan: Plan,
+  options: ExecutorOptions,
+) {
+  const planner = yield* Planner
+  const context = yield* makeRunContext(task, "plan", options)
+  yield* moveTo(context, "PLANNING")
+  context.plan = { ...plan, status: "running" }
+  return yield* execute(context, planner, false)
+}) as (
+  task: AgentTask,
+  plan: Plan,
+  options: ExecutorOptions,
+) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store | Planner>
+
+/**
+ * Asks the `Planner` for a plan, then runs it with {@link runPlan}. A goal the planner cannot handle
+ * ends as a FAILED run whose summary says why.
+ *
+ * @example
+ * ```ts
+ * const result = yield* planAndRun(task, { tools })
+ * ```
+ */
+export const planAndRun = Effect.fn("Executor.planAndRun")(function* (
+  task: AgentTask,
+  options: ExecutorOptions,
+) {
+  const planner = yield* Planner
+  const context = yield* makeRunContext(task, "plan", options)
+  yield* moveTo(context, "PLANNING")
+  yield* context.store.saveRun(runRecord(context))
+  const before = yield* usageNow(planner)
+  const planned = yield* Effect.result(planner.plan(context.redactor.value(task)))
+  yield* recordUsage(context, planner, "plan", before)
+  if (planned._tag === "Failure") {
+    context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "plan", resumed: false })
+    return yield* finishRun(context, "FAILED", "plan-failed", {
+      taskComplete: false,
+      summary: `No plan for "${task.goal}": ${planned.failure.message}`,
+      keyFindings: [],
+      nextSuggestions: ["rephrase the goal, or use a model-backed planner"],
+    })
+  }
+  context.plan = { ...planned.success, status: "running" }
+  return yield* execute(context, planner, false)
+}) as (
+  task: AgentTask,
+  options: ExecutorOptions,
+) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store | Planner>
+
+/** What `resume` needs besides the run id: the tools, and the values of secret inputs (the store keeps only placeholders). */
+export interface ResumeOptions extends Omit<ExecutorOptions, "runId"> {
+  readonly secrets?: Readonly<Record<string, string>> | undefined
+}
+
+const LIVE: ReadonlyArray<TaskState> = ["CREATED", "PLANNING", "RUNNING", "WAITING"]
+
+/**
+ * Continues a plan run whose process died: completed steps are not repeated, the page the run was on is
+ * loaded again, and the remaining steps run with the same run id (records already stored stay, new ones
+ * are deduplicated by key). A run that already finished answers its stored result.
+ *
+ * @example
+ * ```ts
+ * const result = yield* resume("run-42", { tools, secrets: { password } })
+ * ```
+ */
+export const resume = Effect.fn("Executor.resume")(function* (runId: string, options: ResumeOptions) {
+  const store = yield* Store
+  const planner = yield* Planner
+  const driver = yield* BrowserDriver
+  const record = yield* store.getRun(runId)
+  if (!LIVE.includes(record.status) && record.result !== undefined) {
+    return record.result as ExecutorRunResult
+  }
+  const task: AgentTask = { ...record.task, inputs: { ...record.task.inputs, ...(options.secrets ?? {}) } }
+  const context = yield* makeRunContext(
+    task,
+    "plan",
+    { ...options, runId },
+    {
+      runId,
+      startedAt: record.startedAt,
+      state: record.status === "CREATED" ? "PLANNING" : record.status,
+    },
+  )
+  const stored = new Map((yield* store.listSteps(runId)).map((step) => [step.index, step]))
+  const plan = record.plan as Plan
+  context.plan = {
+    ...plan,
+    status: "running",
+    steps: plan.steps.map((step) => {
+      const saved = stored.get(step.index)
+      // A step that was running when the process died is the one in flight: it runs again.
+      return saved?.state === "succeeded" && saved.tool === step.tool
+        ? saved
+        : { ...step, state: "pending" as const }
+    }),
+  }
+  const observations = yield* store.listObservations(runId)
+  context.tally.steps = observations.length
+  const lastUrl = observations.findLast((observation) => observation.ok && observation.url !== undefined)?.url
+  if (
+    lastUrl !== undefined &&
+    lastUrl !== "about:blank" &&
+    context.guardrails.checkUrl(lastUrl) === undefined
+  ) {
+    yield* driver.navigate(lastUrl).pipe(Effect.ignore)
+    context.lastUrl = lastUrl
+  }
+  return yield* execute(context, planner, true)
+}) as (
+  runId: string,
+  options: ResumeOptions,
+) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store | Planner>

@@ -1,0 +1,415 @@
+import {
+  type AgentError,
+  type AnyTool,
+  type Criterion,
+  DriverError,
+  DriverUnknown,
+  type Observation,
+  observeError,
+  type PageSnapshot,
+  parseTarget,
+  type Signal,
+  type StoredRecord,
+  type StoreError,
+  Timeout,
+} from "@sextant/core"
+import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "effect"
+import { checkCriteria, unmetCriteria } from "../Criteria.ts"
+import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
+import { isRetryable, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
+import { elapsedSince, moveTo, type RunContext, takeScreenshot } from "./RunContext.ts"
+
+/** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
+export class CriteriaNotMet extends Data.TaggedError("CriteriaNotMet")<{
+  readonly tool: string
+  readonly unmet: ReadonlyArray<string>
+}> {
+  readonly isRetryable = true
+  override get message(): string {
+    return `${this.tool} ran but its success criteria do not hold: ${this.unmet.join("; ")}`
+  }
+}
+
+/** One tool call to execute: a plan step or a policy's decision. */
+export interface StepCall {
+  readonly index: number
+  readonly tool: string
+  readonly args: Readonly<Record<string, unknown>>
+  readonly criteria: ReadonlyArray<Criterion>
+}
+
+/** What executing a call gave. */
+export interface StepOutcome {
+  readonly ok: boolean
+  readonly observation: Observation
+  readonly attempts: number
+  readonly output?: unknown
+  /** The typed error of the last attempt. */
+  readonly error?: unknown
+  /** The call was refused by a guardrail (never retried). */
+  readonly refused: boolean
+  readonly changed: boolean
+}
+
+// Errors after which the action certainly did not happen, so repeating a side effect is safe.
+const NOT_PERFORMED = new Set([
+  "ElementNotFound",
+  "StaleRef",
+  "NotInteractable",
+  "DialogOpen",
+  "InvalidToolArgs",
+  "UnknownTool",
+])
+const TARGET_KEYS = ["target", "ref", "selector", "locator"] as const
+const RECORD_KEYS = ["records", "items", "rows", "products"] as const
+
+const targetOf = (args: Readonly<Record<string, unknown>>): { key: string; value: string } | undefined => {
+  for (const key of TARGET_KEYS) {
+    const value = args[key]
+    if (typeof value === "string" && value !== "") return { key, value }
+  }
+  return undefined
+}
+
+/**
+ * A different locator for the same element: another of its ranked selectors, or an element whose id,
+ * name or accessible name carries the failing selector's words.
+ */
+export const variantLocator = (value: string, snapshot: PageSnapshot, key: string): string | undefined => {
+  const target = parseTarget(value)
+  const elements = Object.values(snapshot.elements)
+  const pick = (element: (typeof elements)[number]) =>
+    key === "ref" ? element.ref : (element.selectors.find((selector) => selector !== value) ?? element.ref)
+  if ("ref" in target) {
+    const element = snapshot.elements[target.ref]
+    return element === undefined ? undefined : element.selectors[0]
+  }
+  const same = elements.find((element) => element.selectors.includes(target.selector))
+  if (same !== undefined) {
+    const other = same.selectors.find((selector) => selector !== target.selector)
+    return key === "ref" ? same.ref : (other ?? same.ref)
+  }
+  const words = target.selector
+    .replace(/[#.[\]="':>~+*()^$|]/g, " ")
+    .split(/[\s_-]+/)
+    .map((word) => word.toLowerCase())
+    .filter(
+      (word) =>
+        word.length > 2 &&
+        !["name", "type", "data", "testid", "button", "input", "div", "span"].includes(word),
+    )
+  if (words.length === 0) return undefined
+  // The element sharing most of the selector's words, if it shares at least half of them.
+  let match: (typeof elements)[number] | undefined
+  let best = Math.ceil(words.length / 2) - 1
+  for (const element of elements) {
+    const haystack =
+      `${element.name} ${element.attributes.id ?? ""} ${element.attributes.name ?? ""}`.toLowerCase()
+    const score = words.filter((word) => haystack.includes(word)).length
+    if (score > best) {
+      best = score
+      match = element
+    }
+  }
+  return match === undefined ? undefined : pick(match)
+}
+
+const recordKey = (item: unknown): string => {
+  if (typeof item === "object" && item !== null) {
+    const record = item as Record<string, unknown>
+    for (const key of ["key", "id", "sku", "url", "href"]) {
+      const value = record[key]
+      if (typeof value === "string" || typeof value === "number") return `${key}:${value}`
+    }
+  }
+  return `json:${JSON.stringify(item)}`
+}
+
+/** Records a tool output carries (`records`, `items`, `rows`, `products` arrays), for the store. */
+export const recordsOf = (output: unknown, source: string): ReadonlyArray<StoredRecord> => {
+  if (typeof output !== "object" || output === null) return []
+  for (const key of RECORD_KEYS) {
+    const list = (output as Record<string, unknown>)[key]
+    if (Array.isArray(list)) return list.map((item) => ({ key: recordKey(item), source, data: item }))
+  }
+  return []
+}
+
+const signalsOf = (output: unknown): Array<Signal> | undefined => {
+  if (typeof output !== "object" || output === null) return undefined
+  const signals = (output as { signals?: unknown }).signals
+  return Array.isArray(signals)
+    ? (signals.filter((signal) => typeof signal === "string") as Array<Signal>)
+    : undefined
+}
+
+const changedOf = (output: unknown, before: string, after: string): boolean => {
+  if (after !== before) return true
+  if (typeof output === "object" && output !== null) {
+    const record = output as { changed?: unknown; signals?: unknown }
+    if (typeof record.changed === "boolean") return record.changed
+    if (Array.isArray(record.signals)) return !(record.signals.length === 1 && record.signals[0] === "NoOp")
+  }
+  return true
+}
+
+const statusOf = (output: unknown): number | undefined => {
+  const status = (output as { status?: unknown } | null)?.status
+  return typeof status === "number" ? status : undefined
+}
+
+const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
+  const text = JSON.stringify(args)
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text
+}
+
+/**
+ * Runs one tool call with guardrails, a time limit, retries on the schedule of the error's tag,
+ * recovery between attempts, success criteria, and durable recording. Never fails for the call's own
+ * errors: they are in the outcome. Store errors fail the run.
+ */
+export const executeStep = (
+  context: RunContext,
+  call: StepCall,
+): Effect.Effect<StepOutcome, StoreError | AgentError, unknown> =>
+  Effect.gen(function* () {
+    const startedAt = yield* Clock.currentTimeMillis
+    const registry = context.registry
+    let args: Record<string, unknown> = { ...call.args }
+    let attempts = 0
+    let timeoutFactor = 1
+    let relookedForVariant = false
+    let lastError: unknown
+    let output: unknown
+    let ok = false
+    let refused = false
+    let changed = false
+    const steppers = new Map<string, (input: unknown) => Effect.Effect<unknown, unknown>>()
+    const urlBefore = context.lastUrl
+
+    const found = yield* Effect.result(registry.get(call.tool))
+    const tool: AnyTool | undefined = found._tag === "Success" ? found.success : undefined
+    if (found._tag === "Failure") lastError = found.failure
+
+    while (tool !== undefined) {
+      attempts++
+      context.trace.emit({ type: "step-start", step: call.index, tool: call.tool, args, attempt: attempts })
+      const decoded = yield* Effect.result(registry.decodeArgs(call.tool, context.redactor.reveal(args)))
+      if (decoded._tag === "Failure") {
+        lastError = decoded.failure
+        break
+      }
+      const verdict = context.guardrails.check({
+        tool: call.tool,
+        effects: tool.effects,
+        args,
+        currentUrl: context.lastUrl,
+        snapshot: context.lastSnapshot,
+      })
+      if ("violation" in verdict) {
+        lastError = verdict.violation
+        refused = true
+        const reason = verdict.violation.reason
+        context.trace.emit({
+          type: "guardrail",
+          step: call.index,
+          tool: call.tool,
+          rule: reason._tag === "GuardrailViolation" ? reason.rule : reason._tag,
+          message: verdict.violation.message,
+        })
+        yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
+        break
+      }
+      context.guardrails.commit(verdict.charge)
+      const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
+      const attempt = yield* Effect.exit(
+        (tool.run(decoded.success) as Effect.Effect<unknown, unknown>).pipe(
+          Effect.timeoutOrElse({
+            duration: Duration.millis(limitMs),
+            orElse: () =>
+              Effect.fail(
+                new DriverError({
+                  method: call.tool,
+                  reason: new Timeout({ operation: `step ${call.index} (${call.tool})`, timeoutMs: limitMs }),
+                }),
+              ),
+          }),
+        ),
+      )
+      if (attempt._tag === "Success") {
+        output = attempt.value
+        const landedUrl = yield* context.driver.currentUrl.pipe(
+          Effect.catch(() => Effect.succeed(context.lastUrl)),
+        )
+        const offSite = context.guardrails.checkUrl(landedUrl)
+        if (offSite !== undefined) {
+          // The page took the agent somewhere it may not be: go back, and refuse the step.
+          yield* context.driver.back.pipe(Effect.ignore)
+          context.lastUrl = yield* context.driver.currentUrl.pipe(
+            Effect.catch(() => Effect.succeed(context.lastUrl)),
+          )
+          lastError = offSite
+          refused = true
+          context.trace.emit({
+            type: "guardrail",
+            step: call.index,
+            tool: call.tool,
+            rule: "allowed-origins",
+            message: offSite.message,
+          })
+          yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
+          break
+        }
+        changed = changedOf(output, context.lastUrl, landedUrl)
+        const navigated = landedUrl !== context.lastUrl || verdict.charge.navigates
+        context.lastUrl = landedUrl
+        context.lastStatus = statusOf(output) ?? context.lastStatus
+        if (navigated) {
+          const loop = context.guardrails.landed(landedUrl)
+          if (loop !== undefined) {
+            lastError = loop
+            context.trace.emit({
+              type: "guardrail",
+              step: call.index,
+              tool: call.tool,
+              rule: "navigation-loop",
+              message: loop.message,
+            })
+            break
+          }
+        }
+        const results = yield* Effect.result(checkCriteria(context.driver, call.criteria, context.lastStatus))
+        const unmet =
+          results._tag === "Success"
+            ? unmetCriteria(results.success)
+            : [`the criteria could not be checked: ${results.failure.message}`]
+        if (unmet.length === 0) {
+          ok = true
+          break
+        }
+        lastError = new CriteriaNotMet({ tool: call.tool, unmet })
+      } else if (Cause.hasInterrupts(attempt.cause)) {
+        return yield* Effect.failCause(attempt.cause as Cause.Cause<never>)
+      } else {
+        // A tool that throws is a bug in the tool: record it as a non-retryable failure, not a crash.
+        lastError = Option.getOrElse(
+          Cause.findErrorOption(attempt.cause),
+          () =>
+            new DriverError({
+              method: call.tool,
+              reason: new DriverUnknown({ code: "tool defect", detail: String(Cause.squash(attempt.cause)) }),
+            }),
+        )
+      }
+
+      if (!isRetryable(lastError)) break
+      const tag = reasonTag(lastError)
+      let step = steppers.get(tag)
+      if (step === undefined) {
+        step = yield* Schedule.toStepWithSleep(retryScheduleFor(lastError, context.retry))
+        steppers.set(tag, step)
+      }
+      // The run waits between attempts: WAITING in the task state machine.
+      yield* moveTo(context, "WAITING")
+      const next = yield* step(lastError).pipe(
+        Effect.map(() => true),
+        Effect.catchCause(() => Effect.succeed(false)),
+      )
+      yield* moveTo(context, "RUNNING")
+      if (!next) break
+
+      const sideEffects = tool.effects.navigates || tool.effects.submits || tool.effects.clicks
+      if (sideEffects && !tool.effects.idempotent && !NOT_PERFORMED.has(tag)) {
+        // The action may have happened: look at the page before repeating it.
+        const page = yield* Effect.result(checkCriteria(context.driver, call.criteria, context.lastStatus))
+        const nowUrl = yield* context.driver.currentUrl.pipe(
+          Effect.catch(() => Effect.succeed(context.lastUrl)),
+        )
+        if (call.criteria.length > 0 && page._tag === "Success" && unmetCriteria(page.success).length === 0) {
+          ok = true
+          context.lastUrl = nowUrl
+          break
+        }
+        if (tool.effects.submits || nowUrl !== urlBefore) {
+          context.lastUrl = nowUrl
+          context.trace.emit({
+            type: "retry",
+            step: call.index,
+            attempt: attempts,
+            reason: tag,
+            recovery: "none",
+            message: `not repeating ${call.tool}: it ${tool.effects.submits ? "submits" : "changes the page"} and the page shows it may already have run (${nowUrl})`,
+          })
+          break
+        }
+      }
+      const recovery = recoveryFor(lastError)
+      if (recovery === "wait-longer") timeoutFactor *= context.retry.timeoutGrowth
+      if (recovery === "relook" || recovery === "scroll-and-relook") {
+        const target = targetOf(args)
+        if (recovery === "scroll-and-relook" && target !== undefined && !relookedForVariant) {
+          yield* context.driver.scroll({ target: parseTarget(target.value) }).pipe(Effect.ignore)
+        }
+        const snapshot = yield* Effect.option(context.driver.look())
+        if (Option.isSome(snapshot)) context.lastSnapshot = snapshot.value
+        if (recovery === "scroll-and-relook" && target !== undefined) {
+          if (relookedForVariant && Option.isSome(snapshot)) {
+            const variant = variantLocator(target.value, snapshot.value, target.key)
+            if (variant !== undefined && variant !== target.value) args = { ...args, [target.key]: variant }
+          }
+          relookedForVariant = true
+        }
+      }
+      yield* countRetry(context.tally)
+      context.trace.emit({
+        type: "retry",
+        step: call.index,
+        attempt: attempts,
+        reason: tag,
+        recovery,
+        message: (lastError as { message?: string }).message ?? String(lastError),
+      })
+      context.trace.line(`  retry ${call.tool} after ${tag} (${recovery})`)
+    }
+
+    const durationMs = yield* elapsedSince(startedAt)
+    const observed = ok ? undefined : observeError(lastError)
+    const observation: Observation = context.redactor.value({
+      tool: call.tool,
+      ok,
+      data: output,
+      message: ok ? undefined : observed?.message,
+      error: observed,
+      durationMs,
+      at: new Date().toISOString(),
+      url: context.lastUrl,
+      signals: signalsOf(output),
+    })
+    yield* context.store.appendObservation(context.runId, call.index, observation)
+    if (ok) {
+      const records = recordsOf(context.redactor.value(output), `${call.tool}@${context.lastUrl}`)
+      if (records.length > 0) yield* context.store.appendRecords(context.runId, records)
+    }
+    const shots = context.options.screenshots ?? "on-failure"
+    const screenshot =
+      shots === "always" || (shots === "on-failure" && !ok && !refused)
+        ? yield* takeScreenshot(context, `step-${call.index}-${ok ? "ok" : "failed"}`)
+        : undefined
+    yield* countStep(context.tally, durationMs)
+    context.trace.emit({
+      type: "step-end",
+      step: call.index,
+      tool: call.tool,
+      ok,
+      durationMs,
+      attempts,
+      message: observation.message,
+      error: observation.error,
+      url: context.lastUrl,
+      screenshot,
+    })
+    context.trace.line(
+      `[${call.index}] ${call.tool} ${describeArgs(args)} → ${ok ? "ok" : `failed: ${observation.message ?? "unknown error"}`} (${durationMs} ms)`,
+    )
+    return { ok, observation, attempts, output, error: lastError, refused, changed } satisfies StepOutcome
+  })

@@ -1,0 +1,382 @@
+import { mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import {
+  BrowserDriver,
+  decodeAgentTask,
+  defineTool,
+  ElementNotFound,
+  type Plan,
+  RateLimited,
+  StaleRef,
+  Store,
+  Timeout,
+} from "@sextant/core"
+import { Planner } from "@sextant/planner"
+import { type FakeBrowserDriverOptions, layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { type ExecutorRunResult, runPlan } from "../src/index.ts"
+import { scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
+
+const ORIGIN = "http://shop.test"
+const PAGES = {
+  "/": `<html><head><title>Shop</title></head><body><h1>Shop</h1><a id="to-products" href="/products">Products</a></body></html>`,
+  "/products": `<html><head><title>Products</title></head><body><h1>Products</h1>
+    <ul><li class="card" data-key="p1">Compass</li><li class="card" data-key="p2">Lantern</li><li class="card" data-key="p3">Rope</li></ul>
+    <a id="next" href="/products?page=2">Next</a></body></html>`,
+  "/login": `<form method="post" action="/session"><input id="email" name="email"><input id="password" name="password" type="password"><button id="sign-in" type="submit">Sign in</button></form>`,
+}
+
+const plan = (
+  steps: ReadonlyArray<{
+    tool: string
+    args: Record<string, unknown>
+    successCriteria?: Plan["steps"][number]["successCriteria"]
+  }>,
+): Plan => ({
+  taskId: "task",
+  revision: 0,
+  status: "validated",
+  steps: steps.map((step, index) => ({
+    index,
+    tool: step.tool,
+    args: step.args,
+    successCriteria: step.successCriteria ?? [],
+    state: "pending",
+    attempts: 0,
+  })),
+})
+
+const task = (input: Record<string, unknown> = {}) =>
+  Effect.runSync(decodeAgentTask({ id: "task", goal: "list the products", startUrl: `${ORIGIN}/`, ...input }))
+
+const harness = (
+  options: Omit<FakeBrowserDriverOptions, "site"> & { site?: FakeBrowserDriverOptions["site"] } = {},
+  replans: Parameters<typeof scriptedPlanner>[0] = [],
+) => {
+  const fake = makeFakeBrowserDriver({ site: PAGES, ...options })
+  const planned = scriptedPlanner(replans)
+  const layer = Layer.mergeAll(
+    Layer.succeed(BrowserDriver, fake.driver),
+    Layer.succeed(Planner, planned.planner),
+    layerMemoryStore,
+  )
+  return { fake, planned, layer }
+}
+
+describe("runPlan", () => {
+  it.effect("runs every step, checks its criteria and stores observations and extracted records", () => {
+    const { layer } = harness()
+    return Effect.gen(function* () {
+      const result = yield* runPlan(
+        task(),
+        plan([
+          {
+            tool: "navigate",
+            args: { url: `${ORIGIN}/products` },
+            successCriteria: [{ type: "urlMatches", pattern: "/products$" }],
+          },
+          {
+            tool: "extract",
+            args: { selector: ".card" },
+            successCriteria: [{ type: "minItems", selector: ".card", min: 3 }],
+          },
+        ]),
+        { tools: testTools, runId: "run-complete" },
+      )
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.isTrue(result.summary.taskComplete)
+      assert.deepStrictEqual(
+        (result.output as Array<{ text: string }>).map((item) => item.text),
+        ["Compass", "Lantern", "Rope"],
+      )
+      const store = yield* Store
+      const steps = yield* store.listSteps("run-complete")
+      assert.deepStrictEqual(
+        steps.map((step) => step.state),
+        ["succeeded", "succeeded"],
+      )
+      assert.strictEqual((yield* store.listRecords("run-complete")).length, 3)
+      assert.strictEqual((yield* store.getRun("run-complete")).status, "COMPLETED")
+      assert.strictEqual(result.metrics.steps, 2)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect(
+    "a step whose criteria do not hold is retried and then fails the run when no replan is left",
+    () => {
+      const { layer } = harness()
+      return Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(
+          runPlan(
+            task(),
+            plan([
+              {
+                tool: "extract",
+                args: { selector: ".card" },
+                successCriteria: [{ type: "textPresent", text: "Sextant" }],
+              },
+            ]),
+            { tools: testTools, maxReplans: 0 },
+          ),
+        )
+        yield* TestClock.adjust(60_000)
+        const result = yield* Fiber.join(fiber)
+        assert.strictEqual(result.status, "FAILED")
+        assert.strictEqual(result.endReason, "plan-failed")
+        assert.strictEqual(result.metrics.retries, 3)
+        assert.include(result.observations[0]?.message ?? "", 'the page shows "Sextant"')
+      }).pipe(Effect.provide(layer))
+    },
+  )
+})
+
+describe("retries by error tag", () => {
+  it.effect(
+    "ElementNotFound: scrolls the target into view and looks again, then tries a variant locator",
+    () => {
+      const { fake, layer } = harness({
+        // The old id is gone from the page: only a variant locator (the element's other selector) can work.
+        fault: (call) =>
+          call.method === "act" && call.target === "#to-products-old"
+            ? new ElementNotFound({ target: call.target })
+            : undefined,
+        site: {
+          ...PAGES,
+          "/": PAGES["/"].replace('id="to-products"', 'id="to-products" name="products-link"'),
+        },
+      })
+      return Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(
+          runPlan(
+            task(),
+            plan([
+              { tool: "navigate", args: { url: `${ORIGIN}/` } },
+              {
+                tool: "click",
+                args: { target: "#to-products-old" },
+                successCriteria: [{ type: "urlMatches", pattern: "/products" }],
+              },
+            ]),
+            { tools: testTools },
+          ),
+        )
+        yield* TestClock.adjust(10_000)
+        const result = yield* Fiber.join(fiber)
+        assert.strictEqual(result.status, "COMPLETED")
+        const methods = fake.calls.map(
+          (call) => `${call.method}${call.target === undefined ? "" : `:${call.target}`}`,
+        )
+        const firstFailure = methods.indexOf("act:#to-products-old")
+        assert.deepStrictEqual(methods.slice(firstFailure, firstFailure + 3), [
+          "act:#to-products-old",
+          "scroll:#to-products-old",
+          "look",
+        ])
+        assert.include(methods, "act:#to-products")
+        assert.strictEqual(result.metrics.retries, 2)
+      }).pipe(Effect.provide(layer))
+    },
+  )
+
+  it.effect("StaleRef: looks again before the next attempt", () => {
+    const { fake, layer } = harness({
+      fault: (call, count) =>
+        call.method === "act" && count === 1 ? new StaleRef({ ref: "e1" }) : undefined,
+    })
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runPlan(
+          task(),
+          plan([
+            { tool: "navigate", args: { url: `${ORIGIN}/` } },
+            { tool: "click", args: { target: "#to-products" } },
+          ]),
+          {
+            tools: testTools,
+          },
+        ),
+      )
+      yield* TestClock.adjust(10_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.status, "COMPLETED")
+      const methods = fake.calls.map((call) => call.method)
+      const stale = methods.indexOf("act")
+      assert.deepStrictEqual(methods.slice(stale, stale + 3), ["act", "look", "act"])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("Timeout: the next attempt gets a longer time limit", () => {
+    const { layer } = harness()
+    return Effect.gen(function* () {
+      // A 1.5 s step under a 1 s limit: only the doubled limit of the retry lets it finish.
+      const fiber = yield* Effect.forkChild(
+        runPlan(
+          task({ constraints: { stepTimeoutMs: 1000 } }),
+          plan([{ tool: "wait", args: { ms: 1500 } }]),
+          { tools: testTools },
+        ),
+      )
+      yield* TestClock.adjust(30_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.strictEqual(result.metrics.retries, 1)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("RateLimited: waits the server's Retry-After before trying again", () => {
+    const { fake, layer } = harness({
+      fault: (call, count) =>
+        call.method === "navigate" && count === 1
+          ? (new RateLimited({ url: call.url ?? "", retryAfterMs: 7000 }) as never)
+          : undefined,
+    })
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runPlan(task(), plan([{ tool: "navigate", args: { url: `${ORIGIN}/products` } }]), {
+          tools: testTools,
+        }),
+      )
+      yield* TestClock.adjust(6_900)
+      assert.strictEqual(fake.calls.filter((call) => call.method === "navigate").length, 1)
+      yield* TestClock.adjust(200)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(fake.calls.filter((call) => call.method === "navigate").length, 2)
+      assert.strictEqual(result.status, "COMPLETED")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a submit whose outcome is unknown is never repeated: the page is checked instead", () => {
+    const { fake, layer } = harness({
+      site: (request) =>
+        request.url.endsWith("/session")
+          ? { html: "<h1>Welcome back</h1>" }
+          : { html: PAGES[new URL(request.url).pathname as keyof typeof PAGES] ?? "" },
+    })
+    return Effect.gen(function* () {
+      // The click goes through, but the answer never comes in time.
+      const slowSubmit = defineTool({
+        name: "submit",
+        description: "Click a form's submit button; the answer never comes.",
+        input: submit.input,
+        output: submit.output,
+        effects: submit.effects,
+        run: (input) => submit.run(input).pipe(Effect.andThen(Effect.never)),
+      })
+      const fiber = yield* Effect.forkChild(
+        runPlan(
+          task({ constraints: { stepTimeoutMs: 1000, allowFormSubmission: true } }),
+          plan([
+            { tool: "navigate", args: { url: `${ORIGIN}/login` } },
+            {
+              tool: "submit",
+              args: { target: "#sign-in" },
+              successCriteria: [{ type: "textPresent", text: "Dashboard" }],
+            },
+          ]),
+          { tools: [...testTools.filter((tool) => tool.name !== "submit"), slowSubmit], maxReplans: 0 },
+        ),
+      )
+      yield* TestClock.adjust(60_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(fake.requests.filter((request) => request.method === "POST").length, 1)
+      assert.strictEqual(result.status, "FAILED")
+      // The page was read (criteria script) after the timeout, before deciding not to repeat.
+      const afterSubmit = fake.calls.slice(fake.calls.findIndex((call) => call.target === "#sign-in"))
+      assert.isTrue(afterSubmit.some((call) => call.method === "evaluate"))
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("replanning", () => {
+  it.effect("repeated ElementNotFound asks the planner for a partial replan and runs the new steps", () => {
+    const { planned, layer } = harness({}, [
+      (old) => ({
+        ...old,
+        steps: [
+          old.steps[0]!,
+          {
+            index: 1,
+            tool: "click",
+            args: { target: "#to-products" },
+            successCriteria: [],
+            state: "pending",
+            attempts: 0,
+          },
+        ],
+      }),
+    ])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runPlan(
+          task(),
+          plan([
+            { tool: "navigate", args: { url: `${ORIGIN}/` } },
+            { tool: "click", args: { target: "#missing-button" } },
+          ]),
+          { tools: testTools },
+        ),
+      )
+      yield* TestClock.adjust(60_000)
+      const result: ExecutorRunResult = yield* Fiber.join(fiber)
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.deepStrictEqual(
+        planned.requests.map((request) => [request.mode, request.stepIndex]),
+        [["partial", 1]],
+      )
+      assert.strictEqual(result.metrics.replans, 1)
+      assert.strictEqual(result.plan?.revision, 1)
+      assert.strictEqual(
+        (planned.requests[0]?.error as { reason: string } | undefined)?.reason,
+        "ElementNotFound",
+      )
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("secrets", () => {
+  it.effect("secret inputs reach the tool but not the trace, the transcript, the store or the result", () => {
+    const directory = mkdtempSync(join(tmpdir(), "sextant-secrets-"))
+    const { fake, layer } = harness({
+      site: (request) =>
+        request.url.endsWith("/session")
+          ? { html: `<h1>Welcome</h1><p>password was ${request.form.password}</p>` }
+          : { html: PAGES[new URL(request.url).pathname as keyof typeof PAGES] ?? "" },
+    })
+    return Effect.gen(function* () {
+      const result = yield* runPlan(
+        task({
+          inputs: { email: "alice@example.com", password: "wonderland-42" },
+          secretInputs: ["password"],
+          constraints: { allowFormSubmission: true },
+        }),
+        plan([
+          { tool: "navigate", args: { url: `${ORIGIN}/login` } },
+          { tool: "fill", args: { target: "#email", value: "{{inputs.email}}" } },
+          { tool: "fill", args: { target: "#password", value: "<secret:password>" } },
+          { tool: "submit", args: { target: "#sign-in" } },
+          { tool: "extract", args: { selector: "p" } },
+        ]),
+        { tools: testTools, traceDirectory: directory, runId: "secret-run", screenshots: "always" },
+      )
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.strictEqual(fake.requests.at(-1)?.form.password, "wonderland-42")
+      const trace = readFileSync(join(directory, "secret-run.jsonl"), "utf8")
+      const transcript = readFileSync(join(directory, "secret-run.transcript.txt"), "utf8")
+      const store = yield* Store
+      const stored = JSON.stringify([
+        yield* store.getRun("secret-run"),
+        yield* store.listSteps("secret-run"),
+        yield* store.listObservations("secret-run"),
+        yield* store.listRecords("secret-run"),
+      ])
+      for (const sink of [trace, transcript, stored, JSON.stringify(result)]) {
+        assert.notInclude(sink, "wonderland-42")
+      }
+      assert.include(trace, "<secret:password>")
+      assert.include(JSON.stringify(result.output), "password was <secret:password>")
+    }).pipe(Effect.provide(layer))
+  })
+})

@@ -1,0 +1,133 @@
+import { BrowserDriver, defineTool, type LlmError, type Plan, parseTarget } from "@sextant/core"
+import type { DecideInput, PlannerShape, StepDecision, StepPolicyShape } from "@sextant/planner"
+import { Effect } from "effect"
+import { z } from "zod"
+
+// Minimal browser tools over the BrowserDriver service, so the executor is tested without depending on
+// the shape of @sextant/tools.
+
+const ActOutput = z.object({
+  ok: z.boolean(),
+  changed: z.boolean(),
+  signals: z.array(z.string()),
+  hint: z.string(),
+  url: z.string(),
+})
+
+export const navigate = defineTool({
+  name: "navigate",
+  description: "Load a URL.",
+  input: z.object({ url: z.string() }),
+  output: z.object({ url: z.string(), title: z.string() }),
+  effects: { navigates: true, idempotent: true },
+  run: ({ url }) => BrowserDriver.use((driver) => driver.navigate(url)),
+})
+
+export const click = defineTool({
+  name: "click",
+  description: "Click an element by ref or selector.",
+  input: z.object({ target: z.string() }),
+  output: ActOutput,
+  effects: { clicks: true },
+  run: ({ target }) =>
+    BrowserDriver.use((driver) => driver.act(parseTarget(target), "click")).pipe(
+      Effect.map((result) => ({ ...result, signals: [...result.signals] })),
+    ),
+})
+
+export const fill = defineTool({
+  name: "fill",
+  description: "Type a value into a field.",
+  input: z.object({ target: z.string(), value: z.string() }),
+  output: ActOutput,
+  effects: { clicks: true, idempotent: true },
+  run: ({ target, value }) =>
+    BrowserDriver.use((driver) => driver.act(parseTarget(target), "input", value)).pipe(
+      Effect.map((result) => ({ ...result, signals: [...result.signals] })),
+    ),
+})
+
+export const submit = defineTool({
+  name: "submit",
+  description: "Click a form's submit button.",
+  input: z.object({ target: z.string() }),
+  output: ActOutput,
+  effects: { clicks: true, submits: true },
+  run: ({ target }) =>
+    BrowserDriver.use((driver) => driver.act(parseTarget(target), "click")).pipe(
+      Effect.map((result) => ({ ...result, signals: [...result.signals] })),
+    ),
+})
+
+export const extract = defineTool({
+  name: "extract",
+  description: "Read the text of every element matching a selector.",
+  input: z.object({ selector: z.string() }),
+  output: z.object({ items: z.array(z.object({ key: z.string(), text: z.string() })) }),
+  effects: { reads: true, idempotent: true },
+  run: ({ selector }) =>
+    BrowserDriver.use((driver) =>
+      driver.evaluate(
+        `return Array.from(document.querySelectorAll(arguments[0])).map((element, index) => ({ key: element.getAttribute("data-key") || String(index), text: (element.textContent || "").trim() }))`,
+        [selector],
+      ),
+    ).pipe(Effect.map((items) => ({ items: items as Array<{ key: string; text: string }> }))),
+})
+
+export const wait = defineTool({
+  name: "wait",
+  description: "Wait a number of milliseconds.",
+  input: z.object({ ms: z.number().int().nonnegative() }),
+  output: z.object({ waited: z.number() }),
+  effects: { reads: true, idempotent: true },
+  run: ({ ms }) => Effect.sleep(ms).pipe(Effect.as({ waited: ms })),
+})
+
+export const testTools = [navigate, click, fill, submit, extract, wait]
+
+/** A planner that answers replans from a script and records every request. */
+export const scriptedPlanner = (replans: ReadonlyArray<(plan: Plan) => Plan>) => {
+  const requests: Array<{ mode: string; stepIndex: number; error: unknown }> = []
+  const planner: PlannerShape = {
+    plan: () => Effect.die("scriptedPlanner.plan is not scripted"),
+    replan: (_task, plan, failure, mode) =>
+      Effect.sync(() => {
+        requests.push({ mode, stepIndex: failure.stepIndex, error: failure.error })
+        const next = replans[requests.length - 1]
+        if (next === undefined) throw new Error("no more scripted replans")
+        return { ...next(plan), revision: plan.revision + 1 }
+      }),
+  }
+  return { planner, requests }
+}
+
+/** A step policy that answers each turn from a script and records what it saw. */
+export const scriptedPolicy = (
+  turns: ReadonlyArray<
+    Partial<StepDecision> | ((input: DecideInput) => Effect.Effect<StepDecision, LlmError>)
+  >,
+  summary: unknown = { taskComplete: true, summary: "done", keyFindings: [], nextSuggestions: [] },
+) => {
+  const inputs: Array<DecideInput> = []
+  let summarizeInput: unknown
+  const policy: StepPolicyShape = {
+    decide: (input) => {
+      inputs.push(input)
+      const turn = turns[Math.min(inputs.length - 1, turns.length - 1)]
+      if (typeof turn === "function") return turn(input)
+      return Effect.succeed({
+        toolCalls: [],
+        taskComplete: false,
+        history: [],
+        usage: { prompt: 0, completion: 0, total: 0 },
+        ...turn,
+      })
+    },
+    summarize: (input) =>
+      Effect.sync(() => {
+        summarizeInput = input
+        return { ...(summary as object), usage: { prompt: 10, completion: 5, total: 15 } } as never
+      }),
+  }
+  return { policy, inputs, summarized: () => summarizeInput }
+}
