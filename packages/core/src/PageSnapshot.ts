@@ -20,6 +20,10 @@ export const ActionOp = z.enum([
 ])
 export type ActionOp = z.output<typeof ActionOp>
 
+/** The part of a screen an element or an output belongs to. */
+export const PageRegion = z.enum(["header", "nav", "main", "results", "footer", "modal", "alert"])
+export type PageRegion = z.output<typeof PageRegion>
+
 /**
  * One interactive or meaningful element of a snapshot, found again by its `ref`.
  */
@@ -42,8 +46,20 @@ export const PageElement = z.object({
   options: z.array(z.string()).optional(),
   /** Ranked selector candidates, each verified unique in its document: id > data-testid > name > href > type > path. */
   selectors: z.array(z.string()).default([]),
-  /** Same-origin iframe / open shadow root path from the top document, empty at the top. */
+  /**
+   * Same-origin iframe / open shadow root path from the top document, empty at the top: one selector
+   * per boundary, unique in its own document; a shadow host's entry ends with `::shadow`.
+   */
   frame: z.array(z.string()).default([]),
+  /**
+   * Semantic identity: role, name, stable context (landmark, form, heading) and position among
+   * equals. A re-rendered element with the same key keeps its ref.
+   */
+  key: z.string().optional(),
+  /** The region of the screen the element sits in. */
+  region: PageRegion.optional(),
+  /** The `key` of the form the element belongs to, if any. */
+  form: z.string().optional(),
 })
 export type PageElement = z.output<typeof PageElement>
 
@@ -66,15 +82,13 @@ export const PageForm = z.object({
 })
 export type PageForm = z.output<typeof PageForm>
 
-/** Text the page shows as output, by region. */
-export const PageRegion = z.enum(["header", "nav", "main", "results", "footer", "modal", "alert"])
-export type PageRegion = z.output<typeof PageRegion>
-
+/** Text the page shows as output, by region; a results list carries its item count. */
 export const PageOutput = z.object({
   key: z.string(),
   region: PageRegion,
   text: z.string(),
   ref: z.string().optional(),
+  count: z.number().int().nonnegative().optional(),
 })
 export type PageOutput = z.output<typeof PageOutput>
 
@@ -106,6 +120,21 @@ export const PageSnapshot = z.object({
   forms: z.array(PageForm).default([]),
   outputs: z.array(PageOutput).default([]),
   stats: SnapshotStats,
+  /** Which view `tree` is: the full outline, the interactive one, or the changes since an earlier look. */
+  view: z.enum(["full", "interactive", "changes"]).optional(),
+  /**
+   * The whole outline behind `tree` when `tree` shows only part of it (a cut or the changes view),
+   * so a later `look({ since })` compares against what the page really showed.
+   */
+  outline: z.string().optional(),
+  /** The top document's scroll position when the snapshot was taken, in CSS pixels. */
+  scroll: z
+    .object({
+      y: z.number(),
+      height: z.number(),
+      viewportHeight: z.number(),
+    })
+    .optional(),
 })
 export type PageSnapshot = z.output<typeof PageSnapshot>
 
@@ -121,4 +150,6 @@ export interface LookOptions {
   readonly since?: PageSnapshot
   /** Selectors of extra fields whose values must never be shown (passwords are always hidden). */
   readonly secretSelectors?: ReadonlyArray<string>
+  /** Cut text runs and values longer than this many characters, with a marker (default 600). */
+  readonly maxTextLength?: number
 }

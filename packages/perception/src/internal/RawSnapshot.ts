@@ -1,0 +1,61 @@
+import { Box, PageRegion } from "@sextant/core"
+import { z } from "zod"
+
+/** One element as the page script reports it. */
+export const RawElement = z.object({
+  ref: z.string(),
+  key: z.string(),
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  attributes: z.record(z.string(), z.string()),
+  value: z.string().optional(),
+  checked: z.union([z.boolean(), z.literal("mixed")]).optional(),
+  selected: z.boolean().optional(),
+  expanded: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  required: z.boolean().optional(),
+  invalid: z.boolean().optional(),
+  visible: z.boolean(),
+  box: Box,
+  options: z.array(z.string()).optional(),
+  selectors: z.array(z.string()),
+  frame: z.array(z.string()),
+  form: z.string().optional(),
+  region: PageRegion,
+})
+export type RawElement = z.output<typeof RawElement>
+
+/**
+ * What `__sextant.look()` answers, as one JSON string: the rendered outline lines, the containers
+ * that `within` can open (ref, label, first line, end line), the elements behind the refs, the forms,
+ * and the text runs by region that screen semantics reads.
+ */
+export const RawSnapshot = z.object({
+  v: z.number(),
+  url: z.string(),
+  title: z.string(),
+  mode: z.enum(["full", "interactive"]),
+  lines: z.array(z.string()),
+  anchors: z.array(z.tuple([z.string(), z.string(), z.number(), z.number()])),
+  elements: z.array(RawElement),
+  forms: z.array(
+    z.object({
+      key: z.string(),
+      ref: z.string(),
+      name: z.string(),
+      fields: z.array(z.string()),
+      submit: z.string().optional(),
+    }),
+  ),
+  texts: z.array(
+    z
+      .tuple([PageRegion, z.string(), z.string()])
+      .or(z.tuple([PageRegion, z.string(), z.string(), z.number()])),
+  ),
+  nodes: z.number(),
+  ms: z.number(),
+  scroll: z.object({ y: z.number(), height: z.number(), viewportHeight: z.number() }),
+  stale: z.string().optional(),
+})
+export type RawSnapshot = z.output<typeof RawSnapshot>
