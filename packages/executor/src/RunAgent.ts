@@ -66,7 +66,7 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
           goal: context.redactor.text(context.task.goal),
           url: context.lastUrl,
           outline: outline.length > maxOutline ? `${outline.slice(0, maxOutline)}\n… (outline cut)` : outline,
-          history: context.redactor.value(history),
+          history: context.redactor.value([...history]),
         }),
       )
       if (decided._tag === "Failure") {
@@ -200,7 +200,7 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
     const summarized = yield* Effect.result(
       policy.summarize({
         goal: context.redactor.text(task.goal),
-        history: context.redactor.value(history),
+        history: context.redactor.value([...history]),
         url: context.lastUrl,
         outline:
           context.lastSnapshot === undefined ? undefined : context.redactor.text(context.lastSnapshot.tree),

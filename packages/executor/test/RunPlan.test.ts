@@ -11,7 +11,6 @@ import {
   RateLimited,
   StaleRef,
   Store,
-  Timeout,
 } from "@sextant/core"
 import { Planner } from "@sextant/planner"
 import { type FakeBrowserDriverOptions, layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"

@@ -1,0 +1,212 @@
+import { assert, describe, it } from "@effect/vitest"
+import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid } from "@sextant/core"
+import type { StepDecision } from "@sextant/planner"
+import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { runAgent } from "../src/index.ts"
+import { scriptedPolicy, testTools } from "./support/TestTools.ts"
+
+const ORIGIN = "http://shop.test"
+const PAGES = {
+  "/": `<html><head><title>Shop</title></head><body><h1>Shop</h1><a id="to-products" href="/products">Products</a><a id="to-home" href="/">Home</a></body></html>`,
+  "/products": `<html><head><title>Products</title></head><body><h1>Products</h1><a id="home" href="/">Home</a></body></html>`,
+}
+
+const task = (constraints: Record<string, unknown> = {}) =>
+  Effect.runSync(
+    decodeAgentTask({ id: "agent", goal: "open the products", startUrl: `${ORIGIN}/`, constraints }),
+  )
+
+const usage = { prompt: 100, completion: 20, total: 120 }
+const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }], usage })
+
+const setup = () => {
+  const fake = makeFakeBrowserDriver({ site: PAGES })
+  const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)
+  return { fake, layer }
+}
+
+describe("runAgent termination", () => {
+  it.effect("ends on an explicit stop without running it as a tool", () => {
+    const { fake, layer } = setup()
+    const { policy } = scriptedPolicy([
+      call("click", { target: "#to-products" }),
+      { ...call("stop", {}), taskComplete: true },
+    ])
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task(), policy, { tools: testTools })
+      assert.strictEqual(result.endReason, "stopped")
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.strictEqual(result.metrics.steps, 1)
+      assert.strictEqual(fake.url(), `${ORIGIN}/products`)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("ends after the call of a decision marked taskComplete, running only its first call", () => {
+    const { fake, layer } = setup()
+    const { policy } = scriptedPolicy([
+      {
+        toolCalls: [
+          { name: "click", args: { target: "#to-products" } },
+          { name: "click", args: { target: "#home" } },
+        ],
+        taskComplete: true,
+        usage,
+      },
+    ])
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task(), policy, { tools: testTools })
+      assert.strictEqual(result.endReason, "completed")
+      assert.strictEqual(fake.url(), `${ORIGIN}/products`)
+      assert.strictEqual(fake.calls.filter((entry) => entry.method === "act").length, 1)
+      assert.strictEqual(result.metrics.llmCalls, 2)
+      assert.strictEqual(result.metrics.tokens.total, 135)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("ends on method close whatever the calls hold", () => {
+    const { fake, layer } = setup()
+    const { policy } = scriptedPolicy([{ ...call("click", { target: "#to-products" }), method: "close" }])
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task(), policy, { tools: testTools })
+      assert.strictEqual(result.endReason, "closed")
+      assert.strictEqual(fake.calls.filter((entry) => entry.method === "act").length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("ends after 5 consecutive no-ops, backing off between them", () => {
+    const { layer } = setup()
+    const { policy, inputs } = scriptedPolicy([{ toolCalls: [] }])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runAgent(task(), policy, { tools: testTools, noOpBackoffMs: 1000 }),
+      )
+      // Backoff 1 s, 2 s, 4 s, 8 s between the five no-ops: 15 s in all.
+      yield* TestClock.adjust(14_000)
+      assert.strictEqual(inputs.length, 4)
+      yield* TestClock.adjust(1_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.endReason, "no-progress")
+      assert.strictEqual(result.status, "FAILED")
+      assert.strictEqual(inputs.length, 5)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a run of actions that change nothing counts as no-ops too; a change resets the count", () => {
+    const { layer } = setup()
+    // Clicking Home on the home page changes nothing; the fourth turn goes to the products page.
+    const home = call("click", { target: "#to-home" })
+    const { policy, inputs } = scriptedPolicy([
+      home,
+      home,
+      home,
+      home,
+      call("click", { target: "#to-products" }),
+      home,
+      home,
+      home,
+      home,
+      home,
+    ])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(runAgent(task(), policy, { tools: testTools, noOpBackoffMs: 10 }))
+      yield* TestClock.adjust(60_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.endReason, "no-progress")
+      assert.isAbove(inputs.length, 5)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("ends after 3 consecutive generation errors", () => {
+    const { layer } = setup()
+    const failing = () =>
+      Effect.fail(
+        new LlmError({
+          method: "generate",
+          reason: new OutputInvalid({ detail: "not JSON", output: "hello" }),
+        }),
+      )
+    const { policy, inputs } = scriptedPolicy([failing])
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task(), policy, { tools: testTools })
+      assert.strictEqual(result.endReason, "generation-errors")
+      assert.strictEqual(inputs.length, 3)
+      assert.strictEqual(result.status, "FAILED")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("ends at maxSteps", () => {
+    const { layer } = setup()
+    // Alternating pages keeps every action a change, so only the step budget stops the run.
+    let turn = 0
+    const alternate = (): Effect.Effect<StepDecision> =>
+      Effect.sync(() => {
+        turn++
+        const target = turn % 2 === 1 ? "#to-products" : "#home"
+        return { toolCalls: [{ name: "click", args: { target } }], taskComplete: false, history: [], usage }
+      })
+    const { policy } = scriptedPolicy([alternate])
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task({ maxSteps: 4 }), policy, {
+        tools: testTools,
+        navigationLoopLimit: 10,
+      })
+      assert.strictEqual(result.endReason, "max-steps")
+      assert.strictEqual(result.metrics.steps, 4)
+      assert.strictEqual(turn, 4)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("ends at maxDurationMs and still asks for the summary", () => {
+    const { layer } = setup()
+    const { policy, summarized } = scriptedPolicy([call("wait", { ms: 10_000 })])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runAgent(task({ maxDurationMs: 25_000, stepTimeoutMs: 60_000 }), policy, { tools: testTools }),
+      )
+      yield* TestClock.adjust(25_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.endReason, "max-duration")
+      assert.strictEqual(result.metrics.steps, 2)
+      assert.isDefined(summarized())
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a summary that does not fit the RunSummary schema is replaced by the executor's own", () => {
+    const { layer } = setup()
+    const { policy } = scriptedPolicy([{ ...call("stop", {}), taskComplete: true }], {
+      taskComplete: "yes",
+      summary: 42,
+    })
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task(), policy, { tools: testTools })
+      assert.strictEqual(result.summary.taskComplete, true)
+      assert.include(result.summary.summary, "did not fit the schema")
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("runAgent history and guardrails", () => {
+  it.effect("a refused call becomes a history line the policy sees, not a crash", () => {
+    const { fake, layer } = setup()
+    const { policy, inputs } = scriptedPolicy([
+      call("navigate", { url: "javascript:alert(document.cookie)" }),
+      call("navigate", { url: "http://evil.example/steal" }),
+      { ...call("stop", {}), taskComplete: false },
+    ])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(runAgent(task(), policy, { tools: testTools }))
+      yield* TestClock.adjust(10_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.endReason, "stopped")
+      assert.deepStrictEqual(
+        result.observations.map((observation) => observation.error?.reason),
+        ["GuardrailViolation", "GuardrailViolation"],
+      )
+      assert.include(inputs[1]?.history.at(-1) ?? "", "url-scheme")
+      assert.include(inputs[2]?.history.at(-1) ?? "", "allowed-origins")
+      assert.isFalse(fake.calls.some((entry) => entry.url?.startsWith("http://evil") ?? false))
+    }).pipe(Effect.provide(layer))
+  })
+})
