@@ -1,0 +1,205 @@
+import { createInterface } from "node:readline"
+import type { Writable } from "node:stream"
+import { isDriverError } from "@sextant/core"
+import { launchPageAgent, type PageAgent } from "@sextant/webdriverio"
+import type { Command } from "commander"
+import { z } from "zod"
+
+const ReplArguments = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login" })
+    .optional(),
+  chrome: z.string().min(1).optional(),
+  chromedriver: z.string().min(1).optional(),
+  headless: z.boolean(),
+})
+
+const help = `commands:
+  look                         the page outline with refs
+  act <ref> <op> [value]       click, input, clear, focus, check, uncheck, select, set, upload, hover, press
+  go <url>                     load a page
+  wait <ref|selector|js> [ms]  wait for an element or a JavaScript condition
+  eval <js>                    run JavaScript in the page and print the result
+  back | refresh               history
+  help                         this list
+  quit                         close the browser and leave`
+
+/** Splits a command line into words; "double" or 'single' quotes keep spaces. */
+export const splitWords = (line: string): ReadonlyArray<string> => {
+  const words: Array<string> = []
+  const pattern = /"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g
+  for (const match of line.matchAll(pattern)) {
+    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : (match[2] ?? match[3] ?? ""))
+  }
+  return words
+}
+
+const show = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value, null, 2))
+
+const actionsLine = (
+  actions: ReadonlyArray<{ ref: string; role: string; name: string; ops: ReadonlyArray<string> }>,
+) =>
+  actions.length === 0
+    ? "actions: none"
+    : `actions: ${actions
+        .filter((action) => action.ref !== "_page")
+        .slice(0, 12)
+        .map((action) => `${action.ref} ${action.role} "${action.name}" (${action.ops.join("/")})`)
+        .join("; ")}${actions.length > 13 ? "; …" : ""}`
+
+/** Runs one REPL line against the agent; returns false when the user asked to leave. */
+export const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<boolean> => {
+  const words = splitWords(line.trim())
+  const [command, ...rest] = words
+  const print = (text: string) => out.write(`${text}\n`)
+  const failed = (result: { ok: boolean; error?: string }) => {
+    if (result.ok === false && result.error !== undefined) {
+      print(`error: ${result.error}`)
+      return true
+    }
+    return false
+  }
+  switch (command) {
+    case undefined:
+      return true
+    case "quit":
+    case "exit":
+      return false
+    case "help":
+      print(help)
+      return true
+    case "look": {
+      const result = await agent.look()
+      if ("error" in result) print(`error: ${result.error}`)
+      else print(`${result.title} — ${result.url}\n${result.tree}`)
+      return true
+    }
+    case "act": {
+      const [ref, op, ...value] = rest
+      if (ref === undefined || op === undefined) {
+        print("usage: act <ref> <op> [value], e.g. act e1 input alice@example.com")
+        return true
+      }
+      const text = value.join(" ")
+      const argument = op === "select" && value.length > 1 ? value : value.length === 0 ? undefined : text
+      const result = await agent.act(ref, op, argument)
+      if (failed(result) || !result.ok) return true
+      print(`ok: ${result.hint}`)
+      print(`signals: ${result.signals.length === 0 ? "none" : result.signals.join(", ")}`)
+      print(actionsLine(result.actions))
+      return true
+    }
+    case "go": {
+      const [url] = rest
+      if (url === undefined) {
+        print("usage: go <url>")
+        return true
+      }
+      const result = await agent.go(url)
+      if (!failed(result) && result.ok) print(`ok: ${result.title} — ${result.url}`)
+      return true
+    }
+    case "back":
+    case "refresh": {
+      const result = await (command === "back" ? agent.back() : agent.refresh())
+      if (!failed(result) && result.ok) print(`ok: ${result.title} — ${result.url}`)
+      return true
+    }
+    case "wait": {
+      const last = rest.at(-1)
+      const hasTimeout = rest.length > 1 && last !== undefined && /^\d+$/.test(last)
+      const condition = (hasTimeout ? rest.slice(0, -1) : rest).join(" ")
+      if (condition === "") {
+        print("usage: wait <ref|selector|js> [timeoutMs]")
+        return true
+      }
+      const result = await agent.wait(condition, hasTimeout ? Number(last) : undefined)
+      if (failed(result) || !("elapsed" in result)) return true
+      print(result.ok ? `ok after ${result.elapsed} ms` : `not yet after ${result.elapsed} ms`)
+      return true
+    }
+    case "eval": {
+      const script = line.trim().slice("eval".length).trim()
+      if (script === "") {
+        print("usage: eval <js>, e.g. eval document.title")
+        return true
+      }
+      const result = await agent.eval(script)
+      if (!failed(result) && result.ok) print(show(result.result))
+      return true
+    }
+    default:
+      print(`unknown command ${JSON.stringify(command)}: type help for the list`)
+      return true
+  }
+}
+
+const repl = async (url: string | undefined, options: Record<string, unknown>) => {
+  const parsed = ReplArguments.safeParse({ url, ...options })
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues)
+      process.stderr.write(`sextant repl: ${issue.path.join(".")}: ${issue.message}\n`)
+    process.exitCode = 2
+    return
+  }
+  const { chrome, chromedriver, headless } = parsed.data
+  const out = process.stdout
+  const interactive = process.stdin.isTTY === true
+  out.write("starting Chromium…\n")
+  let agent: PageAgent
+  try {
+    agent = await launchPageAgent({
+      headless,
+      ...(chrome === undefined ? {} : { chromePath: chrome }),
+      ...(chromedriver === undefined ? {} : { chromedriverPath: chromedriver }),
+    })
+  } catch (error) {
+    process.stderr.write(`sextant repl: ${isDriverError(error) ? error.message : String(error)}\n`)
+    process.exitCode = 1
+    return
+  }
+  const onSignal = () => {
+    void agent.close().finally(() => process.exit(130))
+  }
+  process.once("SIGINT", onSignal)
+  try {
+    if (parsed.data.url !== undefined) await runLine(agent, `go ${parsed.data.url}`, out)
+    else out.write("type help for the commands\n")
+    const lines = createInterface({ input: process.stdin, terminal: interactive })
+    if (interactive) {
+      lines.setPrompt("sextant> ")
+      lines.prompt()
+    }
+    for await (const line of lines) {
+      if (interactive) out.write("")
+      let keepGoing = true
+      try {
+        keepGoing = await runLine(agent, line, out)
+      } catch (error) {
+        out.write(`error: ${error instanceof Error ? error.message : String(error)}\n`)
+      }
+      if (!keepGoing) break
+      if (interactive) lines.prompt()
+    }
+    lines.close()
+  } finally {
+    process.off("SIGINT", onSignal)
+    await agent.close()
+    out.write("bye\n")
+  }
+}
+
+/** Adds `sextant repl [url]`: an interactive prompt on a headless Chromium. */
+export const registerRepl = (program: Command): void => {
+  program
+    .command("repl")
+    .description("open a headless Chromium and drive it with look, act, go, wait, eval, back, quit")
+    .argument("[url]", "page to open first")
+    .option("--chrome <path>", "Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)")
+    .option(
+      "--chromedriver <path>",
+      "ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)",
+    )
+    .option("--no-headless", "show the browser window")
+    .action(repl)
+}

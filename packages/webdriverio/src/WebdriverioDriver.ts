@@ -1,0 +1,826 @@
+import {
+  type ActionOp,
+  type ActResult,
+  type ActValue,
+  BrowserDriver,
+  type BrowserDriverShape,
+  type DialogInfo,
+  DialogOpen,
+  DriverError,
+  type DriverErrorReason,
+  ElementNotFound,
+  formatTarget,
+  InvalidArgument,
+  type LookOptions,
+  NavigationFailed,
+  NotInteractable,
+  type PageSnapshot,
+  ScriptError,
+  type ScrollOp,
+  type ScrollResult,
+  StaleRef,
+  type TabInfo,
+  type Target,
+  Timeout,
+  type WaitCondition,
+  type WaitResult,
+} from "@sextant/core"
+import { describeChange, diffScreens, pageScriptSource, parseSnapshot } from "@sextant/perception"
+import { Effect, Layer } from "effect"
+import { z } from "zod"
+import { type ErrorContext, toDriverError } from "./DriverErrors.ts"
+import {
+  actorScriptSource,
+  callActorDeclaration,
+  installAndCallDeclaration,
+  missingMarker,
+} from "./internal/ActorScript.ts"
+import {
+  type Channels,
+  callFunction,
+  chordKeys,
+  click,
+  insertText,
+  keyActions,
+  moveActions,
+  performActions,
+  probeCdp,
+} from "./internal/Protocol.ts"
+import {
+  type ConnectOptions,
+  connect,
+  type DriverSession,
+  fromBrowser,
+  type LaunchOptions,
+  launch,
+} from "./Session.ts"
+
+/** How the driver waits and looks; every field has a default. */
+export const DriverOptions = z.object({
+  /** How long `act` waits for its element to exist, show and be uncovered, in ms. */
+  actionWaitMs: z.number().int().nonnegative().default(2_000),
+  /** After an action, the longest wait for requests and DOM changes to settle, in ms. */
+  settleMs: z.number().int().nonnegative().default(3_000),
+  /** After an action, how long the DOM must stay unchanged to count as settled, in ms. */
+  quietMs: z.number().int().nonnegative().default(15),
+  /** The longest wait for a navigation an action started, in ms. */
+  navigationTimeoutMs: z.number().int().positive().default(30_000),
+  /** The default `waitFor` time limit, in ms. */
+  waitTimeoutMs: z.number().int().positive().default(10_000),
+  /** Options for every look, including the one after each action. */
+  look: z
+    .object({
+      maxTokens: z.number().int().positive().optional(),
+      mode: z.enum(["full", "interactive"]).optional(),
+      secretSelectors: z.array(z.string()).optional(),
+    })
+    .default({}),
+})
+export type DriverOptions = z.input<typeof DriverOptions>
+type ResolvedOptions = z.output<typeof DriverOptions>
+
+interface Prepared {
+  readonly error?: string
+  readonly detail?: string
+  readonly x?: number
+  readonly y?: number
+  readonly box?: { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
+  readonly checked?: boolean
+  readonly value?: string
+  readonly mark?: string
+  readonly min?: number
+  readonly max?: number
+  readonly step?: number
+  readonly current?: number
+  readonly selected?: ReadonlyArray<string>
+  readonly before?: string
+}
+
+interface Settled {
+  readonly navigating: boolean
+  readonly doc: string
+  readonly look?: string
+}
+
+interface PendingDialog {
+  readonly info: DialogInfo
+  readonly accept: (text?: string) => Promise<unknown>
+  readonly dismiss: () => Promise<unknown>
+}
+
+const fail = (method: string, reason: DriverErrorReason, cause?: unknown) =>
+  Effect.fail(new DriverError({ method, reason, cause }))
+
+const dialogType = (type: string): DialogInfo["type"] =>
+  type === "confirm" || type === "prompt" || type === "beforeunload" ? type : "alert"
+
+const preparedError = (method: string, target: Target, prepared: Prepared): DriverError => {
+  const name = formatTarget(target)
+  const reason = ((): DriverErrorReason => {
+    switch (prepared.error) {
+      case "stale":
+        return "ref" in target ? new StaleRef({ ref: target.ref }) : new ElementNotFound({ target: name })
+      case "missing":
+        return new ElementNotFound({ target: name })
+      case "selector":
+        return new InvalidArgument({
+          detail: `${name} is not a valid CSS selector (${prepared.detail ?? ""})`,
+        })
+      case "hidden":
+        return new NotInteractable({ target: name, detail: "it is hidden" })
+      case "covered":
+      case "disabled":
+        return new NotInteractable({ target: name, detail: prepared.detail ?? prepared.error })
+      default:
+        return new InvalidArgument({ detail: prepared.detail ?? `${name} cannot take this operation` })
+    }
+  })()
+  return new DriverError({ method, reason })
+}
+
+const valueText = (op: ActionOp, value: ActValue | undefined): Effect.Effect<string, DriverError> => {
+  if (typeof value === "string") return Effect.succeed(value)
+  if (typeof value === "number") return Effect.succeed(String(value))
+  return fail(
+    "act",
+    new InvalidArgument({ detail: `${op} needs one text value, got ${JSON.stringify(value)}` }),
+  )
+}
+
+/**
+ * Builds the `BrowserDriver` service on a session: one round trip per look, trusted input for every
+ * action, errors mapped by their W3C code. The session's lifetime is the caller's.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { launch, makeDriver } from "@sextant/webdriverio"
+ * const program = Effect.scoped(
+ *   Effect.gen(function* () {
+ *     const driver = yield* makeDriver(yield* launch({}))
+ *     yield* driver.navigate("http://127.0.0.1:4000/login")
+ *     return (yield* driver.look()).tree
+ *   }),
+ * )
+ * ```
+ */
+export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
+  session: DriverSession,
+  input: DriverOptions = {},
+) {
+  const parsed = DriverOptions.safeParse(input)
+  if (!parsed.success) {
+    return yield* fail(
+      "makeDriver",
+      new InvalidArgument({
+        detail: parsed.error.issues
+          .map((issue) => `options.${issue.path.join(".")}: ${issue.message}`)
+          .join("; "),
+      }),
+    )
+  }
+  const options: ResolvedOptions = parsed.data
+  const browser = session.browser
+  const bidi = browser.isBidi === true
+  const cdp = yield* Effect.promise(() => probeCdp(browser))
+  const channels: Channels = { bidi, cdp }
+  const installer = installAndCallDeclaration(pageScriptSource)
+
+  let context = yield* Effect.tryPromise({
+    try: () => browser.getWindowHandle(),
+    catch: toDriverError("start"),
+  })
+  let lastSnapshot: PageSnapshot | undefined
+  let lastDoc: string | undefined
+  let dialog: PendingDialog | undefined
+  let dialogOpened: ((info: DialogInfo) => void) | undefined
+  const newTabs: Array<string> = []
+
+  if (bidi) {
+    yield* Effect.tryPromise({
+      try: () =>
+        browser.scriptAddPreloadScript({
+          functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
+        }),
+      catch: toDriverError("start"),
+    })
+    const onDialog = (event: {
+      message: () => string
+      type: () => string
+      accept: (text?: string) => Promise<unknown>
+      dismiss: () => Promise<unknown>
+    }) => {
+      const info: DialogInfo = { type: dialogType(event.type()), text: event.message() }
+      dialog = { info, accept: (text) => event.accept(text), dismiss: () => event.dismiss() }
+      dialogOpened?.(info)
+    }
+    const onContext = (event: { context: string; parent?: string | null }) => {
+      if (event.parent === null || event.parent === undefined) newTabs.push(event.context)
+    }
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          await browser.sessionSubscribe({ events: ["browsingContext.contextCreated"] })
+          browser.on("dialog", onDialog as never)
+          browser.on("browsingContext.contextCreated", onContext as never)
+        },
+        catch: toDriverError("start"),
+      }),
+      () =>
+        Effect.sync(() => {
+          browser.off("dialog", onDialog as never)
+          browser.off("browsingContext.contextCreated", onContext as never)
+        }),
+    )
+  }
+
+  const call = (method: string, errorContext: ErrorContext = {}) =>
+    Effect.fn(`BrowserDriver.${method}`)(function* (actorMethod: string, ...args: ReadonlyArray<unknown>) {
+      const result = yield* Effect.tryPromise({
+        try: async () => {
+          const argument = [actorMethod, JSON.stringify(args)]
+          const answer = await callFunction(browser, channels, context, callActorDeclaration, argument)
+          return answer === missingMarker
+            ? callFunction(browser, channels, context, installer, argument)
+            : answer
+        },
+        catch: toDriverError(method, errorContext),
+      })
+      if (typeof result !== "string") {
+        return yield* fail(
+          method,
+          new ScriptError({ detail: `the page answered ${typeof result}, not JSON` }),
+        )
+      }
+      return result
+    })
+
+  const snapshotOf = (
+    json: string,
+    lookOptions: LookOptions = {},
+  ): Effect.Effect<PageSnapshot, DriverError> =>
+    Effect.try({
+      try: () => parseSnapshot(json, { ...options.look, ...lookOptions }),
+      catch: (cause) =>
+        new DriverError({
+          method: "look",
+          reason: new ScriptError({ detail: `the snapshot could not be read: ${String(cause)}` }),
+          cause,
+        }),
+    })
+
+  const navigationResult = (method: string) =>
+    Effect.tryPromise({
+      try: async () => ({ url: await browser.getUrl(), title: await browser.getTitle() }),
+      catch: toDriverError(method),
+    })
+
+  const navigate: BrowserDriverShape["navigate"] = Effect.fn("BrowserDriver.navigate")(
+    function* (url, navigateOptions) {
+      const timeoutMs = navigateOptions?.timeoutMs ?? options.navigationTimeoutMs
+      lastSnapshot = undefined
+      yield* Effect.tryPromise({
+        try: () => browser.url(url),
+        catch: (cause) => {
+          const mapped = toDriverError("navigate", { target: url, timeoutMs })(cause)
+          return mapped.reason._tag === "DriverUnknown" || mapped.reason._tag === "InvalidArgument"
+            ? new DriverError({
+                method: "navigate",
+                reason: new NavigationFailed({ url, detail: mapped.reason.message }),
+                cause,
+              })
+            : mapped
+        },
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: timeoutMs,
+          orElse: () => fail("navigate", new Timeout({ operation: `loading ${url}`, timeoutMs })),
+        }),
+      )
+      return yield* navigationResult("navigate")
+    },
+  )
+
+  const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
+    const merged = { ...options.look, ...lookOptions, since: undefined }
+    const json = yield* call("look")("look", merged)
+    const snapshot = yield* snapshotOf(json, lookOptions)
+    if (lookOptions?.within === undefined && lookOptions?.since === undefined) lastSnapshot = snapshot
+    return snapshot
+  })
+
+  // Polls the page until a navigation an action started has produced a new, parsed document.
+  const awaitNavigation = Effect.fn("BrowserDriver.awaitNavigation")(function* (settleOptions: object) {
+    const deadline = Date.now() + options.navigationTimeoutMs
+    for (;;) {
+      const attempt = yield* call("act")("settle", settleOptions).pipe(
+        Effect.map((json) => JSON.parse(json) as Settled),
+        Effect.catch((error) =>
+          error.reason._tag === "DialogOpen" || error.reason._tag === "SessionClosed"
+            ? Effect.fail(error)
+            : Effect.succeed(undefined),
+        ),
+      )
+      if (attempt !== undefined && !attempt.navigating) return attempt
+      if (Date.now() >= deadline) {
+        return yield* fail(
+          "act",
+          new Timeout({
+            operation: "the navigation the action started",
+            timeoutMs: options.navigationTimeoutMs,
+          }),
+        )
+      }
+      yield* Effect.sleep(20)
+    }
+  })
+
+  const pointer = (x: number, y: number, method = "act") =>
+    Effect.tryPromise({
+      try: () => click(browser, channels, context, x, y),
+      catch: toDriverError(method),
+    })
+
+  const keys = (chord: string, times = 1) =>
+    Effect.gen(function* () {
+      const sequence = chordKeys(chord)
+      if (sequence === undefined) {
+        return yield* fail(
+          "act",
+          new InvalidArgument({
+            detail: `press takes a key such as Enter, Tab, Escape, ArrowDown or Control+a, got ${JSON.stringify(chord)}`,
+          }),
+        )
+      }
+      yield* Effect.tryPromise({
+        try: () => performActions(browser, channels, context, keyActions(sequence, times)),
+        catch: toDriverError("act"),
+      })
+    })
+
+  const upload = (mark: string, path: string) =>
+    Effect.tryPromise({
+      try: async () => {
+        const element = await browser.$(`[data-sextant-mark="${mark}"]`)
+        const remotePath =
+          session.kind === "connected" ? await browser.uploadFile(path).catch(() => path) : path
+        await browser.elementSendKeys(await element.elementId, remotePath)
+      },
+      catch: toDriverError("act", { target: path }),
+    })
+
+  // Sends the input for one prepared operation; returns a note for the hint when the op did nothing.
+  const perform = (target: Target, op: ActionOp, value: ActValue | undefined, prepared: Prepared) =>
+    Effect.gen(function* () {
+      const x = prepared.x ?? 0
+      const y = prepared.y ?? 0
+      switch (op) {
+        case "click":
+          return yield* pointer(x, y)
+        case "hover":
+          return yield* Effect.tryPromise({
+            try: () => performActions(browser, channels, context, moveActions(x, y)),
+            catch: toDriverError("act"),
+          })
+        case "check":
+        case "uncheck":
+          if (prepared.checked === (op === "check")) return
+          return yield* pointer(x, y)
+        case "input": {
+          const text = yield* valueText(op, value)
+          if (text === "") return yield* keys("Backspace")
+          return yield* Effect.tryPromise({
+            try: () => insertText(browser, channels, context, text),
+            catch: toDriverError("act"),
+          })
+        }
+        case "clear":
+          if (prepared.value === "") return
+          return yield* keys("Backspace")
+        case "press":
+          return yield* keys(yield* valueText(op, value ?? "Enter"))
+        case "set": {
+          const wanted = Number(yield* valueText(op, value))
+          const min = prepared.min ?? 0
+          const max = prepared.max ?? 100
+          if (!Number.isFinite(wanted) || wanted < min || wanted > max) {
+            return yield* fail(
+              "act",
+              new InvalidArgument({
+                detail: `set needs a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+              }),
+            )
+          }
+          const box = prepared.box ?? { x, y, width: 0, height: 0 }
+          const ratio = max === min ? 0 : (wanted - min) / (max - min)
+          yield* pointer(box.x + ratio * box.width, y)
+          const now = JSON.parse(
+            yield* call("act", { target: formatTarget(target) })("currentValue", { target }),
+          ) as {
+            value?: string
+          }
+          const step = prepared.step ?? 1
+          const difference = Math.round((wanted - Number(now.value ?? wanted)) / step)
+          if (difference !== 0) yield* keys(difference > 0 ? "ArrowRight" : "ArrowLeft", Math.abs(difference))
+          return
+        }
+        case "upload":
+          return yield* upload(prepared.mark ?? "", yield* valueText(op, value))
+        case "select":
+        case "focus":
+          return
+      }
+    })
+
+  const act: BrowserDriverShape["act"] = Effect.fn("BrowserDriver.act")(function* (target, op, value) {
+    if (dialog !== undefined) return yield* fail("act", new DialogOpen({ text: dialog.info.text }))
+    const values = op === "select" ? (Array.isArray(value) ? value : [String(value ?? "")]) : undefined
+    const needBefore = lastSnapshot === undefined || lastDoc === undefined
+    const preparedJson = yield* call("act", { target: formatTarget(target) })("prepare", {
+      target,
+      op,
+      values,
+      waitMs: options.actionWaitMs,
+      before: needBefore ? options.look : undefined,
+    })
+    const prepared = JSON.parse(preparedJson) as Prepared
+    if (prepared.error !== undefined) return yield* Effect.fail(preparedError("act", target, prepared))
+    const before = prepared.before === undefined ? lastSnapshot : yield* snapshotOf(prepared.before)
+    const tabsBefore = newTabs.length
+
+    const settleOptions = { quietMs: options.quietMs, settleMs: options.settleMs, look: options.look }
+    const run = Effect.gen(function* () {
+      yield* perform(target, op, value, prepared)
+      // The first call may land while the document is being replaced; treat that as a navigation.
+      let settled = yield* call("act")("settle", settleOptions).pipe(
+        Effect.map((json) => JSON.parse(json) as Settled),
+        Effect.catch((error) =>
+          error.reason._tag === "DialogOpen" || error.reason._tag === "SessionClosed"
+            ? Effect.fail(error)
+            : Effect.succeed({ navigating: true, doc: "" } satisfies Settled),
+        ),
+      )
+      if (settled.navigating) settled = yield* awaitNavigation(settleOptions)
+      return settled
+    })
+    // A dialog blocks the page, so the input command may not answer until it is handled: report
+    // the dialog as the action's outcome and let the pending command finish on its own.
+    // Classic answers "unexpected alert open" to the next command instead.
+    const classicDialog = Effect.catch(
+      Effect.map(run, (settled) => ({ settled }) as const),
+      (error): Effect.Effect<{ readonly dialog: DialogInfo }, DriverError> =>
+        error.reason._tag === "DialogOpen"
+          ? Effect.map(
+              Effect.tryPromise({ try: () => browser.getAlertText(), catch: toDriverError("act") }),
+              (text) => ({ dialog: { type: "alert", text } satisfies DialogInfo }),
+            )
+          : Effect.fail(error),
+    )
+    const outcome = bidi
+      ? yield* Effect.raceFirst(
+          run.pipe(Effect.map((settled) => ({ settled }))),
+          Effect.callback<{ readonly dialog: DialogInfo }>((resume) => {
+            dialogOpened = (info) => resume(Effect.succeed({ dialog: info }))
+            return Effect.sync(() => {
+              dialogOpened = undefined
+            })
+          }),
+        )
+      : yield* classicDialog
+    const tabHint =
+      newTabs.length > tabsBefore ? `; a new tab opened (${newTabs.at(-1)}): switchTab to use it` : ""
+    if ("dialog" in outcome) {
+      return {
+        ok: true,
+        changed: true,
+        signals: [],
+        actions: before?.actions ?? [],
+        hint: `a ${outcome.dialog.type} dialog opened: "${outcome.dialog.text}": accept or dismiss it${tabHint}`,
+        url: before?.url ?? "",
+      } satisfies ActResult
+    }
+    const settled = outcome.settled
+    const after = yield* snapshotOf(settled.look ?? "")
+    lastSnapshot = after
+    lastDoc = settled.doc
+    const action = { ref: "ref" in target ? target.ref : formatTarget(target), op }
+    const diff = diffScreens(before, after, action)
+    const hint = describeChange(before, after, action)
+    return {
+      ok: true,
+      changed: diff.changed,
+      signals: diff.signals,
+      actions: after.actions,
+      hint: `${hint}${prepared.selected === undefined ? "" : ` (selected ${prepared.selected.join(", ")})`}${tabHint}`,
+      url: after.url,
+    } satisfies ActResult
+  })
+
+  const waitFor: BrowserDriverShape["waitFor"] = Effect.fn("BrowserDriver.waitFor")(function* (
+    condition: WaitCondition,
+    waitOptions,
+  ) {
+    const timeoutMs = waitOptions?.timeoutMs ?? options.waitTimeoutMs
+    const started = Date.now()
+    if ("navigation" in condition) {
+      const from = condition.navigation.from ?? (yield* currentUrl)
+      for (;;) {
+        const url = yield* currentUrl.pipe(Effect.catch(() => Effect.succeed(from)))
+        if (url !== from) return { ok: true, elapsedMs: Date.now() - started } satisfies WaitResult
+        if (Date.now() - started >= timeoutMs) return { ok: false, elapsedMs: Date.now() - started }
+        yield* Effect.sleep(50)
+      }
+    }
+    const target =
+      "ref" in condition ? condition.ref : "selector" in condition ? condition.selector : undefined
+    const json = yield* call("waitFor", target === undefined ? {} : { target })(
+      "waitFor",
+      condition,
+      timeoutMs,
+    )
+    const result = JSON.parse(json) as { ok?: boolean; elapsedMs?: number; error?: string; detail?: string }
+    if (result.error !== undefined) {
+      return yield* Effect.fail(
+        preparedError(
+          "waitFor",
+          "ref" in condition ? { ref: condition.ref } : { selector: target ?? "" },
+          result,
+        ),
+      )
+    }
+    return { ok: result.ok === true, elapsedMs: Math.round(result.elapsedMs ?? 0) }
+  })
+
+  const currentUrl: BrowserDriverShape["currentUrl"] = Effect.tryPromise({
+    try: () => browser.getUrl(),
+    catch: toDriverError("currentUrl"),
+  })
+
+  const title: BrowserDriverShape["title"] = Effect.tryPromise({
+    try: () => browser.getTitle(),
+    catch: toDriverError("title"),
+  })
+
+  const evaluate: BrowserDriverShape["evaluate"] = (script, args = []) =>
+    Effect.tryPromise({
+      try: () => browser.execute(script, ...(args as Array<unknown>)),
+      catch: (cause) => {
+        const mapped = toDriverError("evaluate")(cause)
+        return mapped.reason._tag === "DriverUnknown" && !bidi
+          ? mapped
+          : mapped.reason._tag === "DriverUnknown"
+            ? new DriverError({
+                method: "evaluate",
+                reason: new ScriptError({ detail: mapped.reason.detail }),
+                cause,
+              })
+            : mapped
+      },
+    })
+
+  const screenshot: BrowserDriverShape["screenshot"] = Effect.fn("BrowserDriver.screenshot")(
+    function* (screenshotOptions) {
+      const target = screenshotOptions?.target
+      const base64 = yield* target === undefined
+        ? Effect.tryPromise({ try: () => browser.takeScreenshot(), catch: toDriverError("screenshot") })
+        : Effect.gen(function* () {
+            const prepared = JSON.parse(
+              yield* call("screenshot", { target: formatTarget(target) })("prepare", {
+                target,
+                op: "screenshot",
+                waitMs: options.actionWaitMs,
+              }),
+            ) as Prepared
+            if (prepared.error !== undefined)
+              return yield* Effect.fail(preparedError("screenshot", target, prepared))
+            return yield* Effect.tryPromise({
+              try: async () => {
+                const element = await browser.$(`[data-sextant-mark="${prepared.mark}"]`)
+                return browser.takeElementScreenshot(await element.elementId)
+              },
+              catch: toDriverError("screenshot", { target: formatTarget(target) }),
+            })
+          })
+      return new Uint8Array(Buffer.from(base64, "base64"))
+    },
+  )
+
+  const scroll: BrowserDriverShape["scroll"] = Effect.fn("BrowserDriver.scroll")(function* (op: ScrollOp) {
+    const json = yield* call("scroll")("scroll", op)
+    const result = JSON.parse(json) as ScrollResult & { error?: string; detail?: string }
+    if (result.error !== undefined && "target" in op) {
+      return yield* Effect.fail(preparedError("scroll", op.target, result))
+    }
+    return {
+      y: result.y,
+      height: result.height,
+      viewportHeight: result.viewportHeight,
+      atBottom: result.atBottom,
+    }
+  })
+
+  const history = (method: "back" | "forward" | "refresh") =>
+    Effect.gen(function* () {
+      lastSnapshot = undefined
+      yield* Effect.tryPromise({ try: () => browser[method](), catch: toDriverError(method) })
+      return yield* navigationResult(method)
+    })
+
+  const tabInfo = (handle: string, active: boolean) =>
+    Effect.gen(function* () {
+      if (bidi) {
+        const evaluated = (yield* Effect.tryPromise({
+          try: () =>
+            browser.scriptEvaluate({
+              expression: "JSON.stringify([location.href, document.title])",
+              target: { context: handle },
+              awaitPromise: false,
+            }),
+          catch: toDriverError("tabs"),
+        })) as { type: string; result?: { value?: unknown } }
+        const [url, pageTitle] =
+          evaluated.type === "success"
+            ? (JSON.parse(String(evaluated.result?.value)) as [string, string])
+            : ["", ""]
+        return { handle, url, title: pageTitle, active } satisfies TabInfo
+      }
+      return { handle, url: "", title: "", active } satisfies TabInfo
+    })
+
+  const tabs: BrowserDriverShape["tabs"] = Effect.gen(function* () {
+    const handles = yield* Effect.tryPromise({
+      try: () => browser.getWindowHandles(),
+      catch: toDriverError("tabs"),
+    })
+    const infos: Array<TabInfo> = []
+    for (const handle of handles) {
+      if (bidi || handle === context) {
+        const info = yield* tabInfo(handle, handle === context)
+        infos.push(
+          bidi || handle !== context ? info : { ...info, url: yield* currentUrl, title: yield* title },
+        )
+      } else {
+        infos.push(
+          yield* Effect.tryPromise({
+            try: async () => {
+              await browser.switchToWindow(handle)
+              const info = {
+                handle,
+                url: await browser.getUrl(),
+                title: await browser.getTitle(),
+                active: false,
+              }
+              await browser.switchToWindow(context)
+              return info
+            },
+            catch: toDriverError("tabs", { target: handle }),
+          }),
+        )
+      }
+    }
+    return infos
+  })
+
+  const switchTab: BrowserDriverShape["switchTab"] = Effect.fn("BrowserDriver.switchTab")(function* (handle) {
+    yield* Effect.tryPromise({
+      try: () => browser.switchToWindow(handle),
+      catch: toDriverError("switchTab", { target: handle }),
+    })
+    context = handle
+    lastSnapshot = undefined
+    return { handle, url: yield* currentUrl, title: yield* title, active: true }
+  })
+
+  const closeTab: BrowserDriverShape["closeTab"] = Effect.fn("BrowserDriver.closeTab")(function* (handle) {
+    const wasActive = handle === context
+    yield* Effect.tryPromise({
+      try: async () => {
+        await browser.switchToWindow(handle)
+        await browser.closeWindow()
+        const remaining = await browser.getWindowHandles()
+        const next = wasActive ? remaining[0] : context
+        if (next !== undefined) await browser.switchToWindow(next)
+        return next
+      },
+      catch: toDriverError("closeTab", { target: handle }),
+    }).pipe(
+      Effect.flatMap((next) =>
+        Effect.sync(() => {
+          if (next !== undefined) context = next
+          lastSnapshot = undefined
+        }),
+      ),
+    )
+  })
+
+  const currentDialog: BrowserDriverShape["dialog"] = bidi
+    ? Effect.sync(() => dialog?.info)
+    : Effect.tryPromise({
+        try: async () => {
+          try {
+            return { type: "alert", text: await browser.getAlertText() } satisfies DialogInfo
+          } catch (error) {
+            if ((error as { name?: string }).name === "no such alert") return undefined
+            throw error
+          }
+        },
+        catch: toDriverError("dialog"),
+      })
+
+  const respondToDialog: BrowserDriverShape["respondToDialog"] = Effect.fn("BrowserDriver.respondToDialog")(
+    function* (accept, text) {
+      if (bidi) {
+        const open = dialog
+        if (open === undefined)
+          return yield* fail("respondToDialog", new InvalidArgument({ detail: "no dialog is open" }))
+        dialog = undefined
+        yield* Effect.tryPromise({
+          try: () => (accept ? open.accept(text) : open.dismiss()),
+          catch: toDriverError("respondToDialog"),
+        })
+        return
+      }
+      yield* Effect.tryPromise({
+        try: async () => {
+          if (accept && text !== undefined) await browser.sendAlertText(text)
+          await (accept ? browser.acceptAlert() : browser.dismissAlert())
+        },
+        catch: toDriverError("respondToDialog"),
+      })
+    },
+  )
+
+  return BrowserDriver.of({
+    navigate,
+    currentUrl,
+    title,
+    look,
+    act,
+    waitFor,
+    evaluate,
+    screenshot,
+    scroll,
+    back: history("back"),
+    forward: history("forward"),
+    refresh: history("refresh"),
+    tabs,
+    switchTab,
+    closeTab,
+    dialog: currentDialog,
+    respondToDialog,
+  })
+})
+
+/**
+ * The `BrowserDriver` on a freshly launched headless Chromium; the session ends with the layer.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { BrowserDriver } from "@sextant/core"
+ * import { layer } from "@sextant/webdriverio"
+ * const program = Effect.gen(function* () {
+ *   const driver = yield* BrowserDriver
+ *   return yield* driver.navigate("http://127.0.0.1:4000/")
+ * }).pipe(Effect.provide(layer({})))
+ * ```
+ */
+export const layer = (
+  options: LaunchOptions & { readonly driver?: DriverOptions } = {},
+): Layer.Layer<BrowserDriver, DriverError> =>
+  Layer.effect(
+    BrowserDriver,
+    Effect.flatMap(launch(options), (session) => makeDriver(session, options.driver)),
+  )
+
+/**
+ * The `BrowserDriver` on a remote WebDriver endpoint; the remote session ends with the layer.
+ *
+ * @example
+ * ```ts
+ * import { layerConnect } from "@sextant/webdriverio"
+ * const grid = layerConnect({ hostname: "grid.internal", port: 4444, path: "/wd/hub" })
+ * ```
+ */
+export const layerConnect = (
+  options: ConnectOptions & { readonly driver?: DriverOptions },
+): Layer.Layer<BrowserDriver, DriverError> =>
+  Layer.effect(
+    BrowserDriver,
+    Effect.flatMap(connect(options), (session) => makeDriver(session, options.driver)),
+  )
+
+/**
+ * The `BrowserDriver` on a WebdriverIO browser you own; the layer never ends it.
+ *
+ * @example
+ * ```ts
+ * import { layerFromBrowser } from "@sextant/webdriverio"
+ * const driverLayer = layerFromBrowser(browser)
+ * ```
+ */
+export const layerFromBrowser = (
+  browser: WebdriverIO.Browser,
+  options: DriverOptions = {},
+): Layer.Layer<BrowserDriver, DriverError> =>
+  Layer.effect(BrowserDriver, makeDriver(fromBrowser(browser), options))

@@ -1,0 +1,363 @@
+/**
+ * The in-page half of `act`, `waitFor` and `scroll`, installed once per document as
+ * `globalThis.__sextantActor` (by a BiDi preload script before the page's own scripts, or on first
+ * use). It never fires input events: it finds the element, scrolls it into view, checks it can take
+ * input and returns where to aim; the driver then sends trusted input through the protocol.
+ *
+ * It also watches the document so the driver can tell when an action's effects have settled:
+ * in-flight fetch/XHR requests, DOM mutations, and the start of a cross-document navigation.
+ */
+export const actorScriptSource = String.raw`
+(() => {
+  if (globalThis.__sextantActor) return
+  const state = {
+    doc: Math.random().toString(36).slice(2) + Date.now().toString(36),
+    inflight: 0,
+    mutations: 0,
+    lastMutation: 0,
+    navigating: false,
+  }
+  const originalFetch = globalThis.fetch
+  if (typeof originalFetch === "function") {
+    globalThis.fetch = function (...args) {
+      state.inflight++
+      return originalFetch.apply(this, args).finally(() => { state.inflight-- })
+    }
+  }
+  if (typeof XMLHttpRequest === "function") {
+    const send = XMLHttpRequest.prototype.send
+    XMLHttpRequest.prototype.send = function (...args) {
+      state.inflight++
+      this.addEventListener("loadend", () => { state.inflight-- }, { once: true })
+      return send.apply(this, args)
+    }
+  }
+  const observe = () => {
+    new MutationObserver(() => { state.mutations++; state.lastMutation = performance.now() })
+      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+  }
+  observe()
+  if (globalThis.navigation && typeof globalThis.navigation.addEventListener === "function") {
+    globalThis.navigation.addEventListener("navigate", (event) => {
+      if (!event.destination || !event.destination.sameDocument) state.navigating = true
+    })
+  }
+  addEventListener("beforeunload", () => { state.navigating = true })
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  // Depth-first search through open shadow roots and same-origin iframes.
+  const findDeep = (root, selector) => {
+    const direct = root.querySelector(selector)
+    if (direct) return direct
+    for (const host of root.querySelectorAll("*")) {
+      if (host.shadowRoot) {
+        const inner = findDeep(host.shadowRoot, selector)
+        if (inner) return inner
+      }
+      if (host.tagName === "IFRAME" || host.tagName === "FRAME") {
+        let inner = null
+        try { inner = host.contentDocument ? findDeep(host.contentDocument, selector) : null } catch {}
+        if (inner) return inner
+      }
+    }
+    return null
+  }
+
+  // The element's box in top-level viewport coordinates, adding the offsets of enclosing iframes.
+  const viewportBox = (element) => {
+    const rect = element.getBoundingClientRect()
+    let x = rect.left, y = rect.top
+    let view = element.ownerDocument.defaultView
+    while (view && view.frameElement) {
+      const frame = view.frameElement
+      const frameRect = frame.getBoundingClientRect()
+      x += frameRect.left + frame.clientLeft
+      y += frameRect.top + frame.clientTop
+      view = frame.ownerDocument.defaultView
+    }
+    return { x, y, width: rect.width, height: rect.height }
+  }
+
+  const hitAt = (x, y) => {
+    let root = document, hit = null, localX = x, localY = y
+    for (let depth = 0; depth < 16; depth++) {
+      const found = root.elementFromPoint(localX, localY)
+      if (!found) return hit
+      hit = found
+      if (found.shadowRoot && found.shadowRoot !== root) { root = found.shadowRoot; continue }
+      if (found.tagName === "IFRAME" || found.tagName === "FRAME") {
+        let inner = null
+        try { inner = found.contentDocument } catch {}
+        if (!inner) return hit
+        const frameRect = found.getBoundingClientRect()
+        localX -= frameRect.left + found.clientLeft
+        localY -= frameRect.top + found.clientTop
+        root = inner
+        continue
+      }
+      return hit
+    }
+    return hit
+  }
+
+  const composedContains = (ancestor, node) => {
+    for (let current = node; current; current = current.parentNode || current.host) {
+      if (current === ancestor) return true
+    }
+    return false
+  }
+
+  const describe = (element) => {
+    if (!element) return "nothing"
+    const id = element.id ? "#" + element.id : ""
+    const text = (element.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40)
+    return element.tagName.toLowerCase() + id + (text ? ' "' + text + '"' : "")
+  }
+
+  const locate = (target) => {
+    if (target.ref !== undefined) {
+      const sextant = globalThis.__sextant
+      if (!sextant || typeof sextant.resolve !== "function") return { error: "stale" }
+      const resolved = sextant.resolve(target.ref, { scroll: true })
+      if (!resolved || resolved.ok === false || resolved.stale) return { error: "stale" }
+      // Elements inside iframes come back as coordinates only: the node at that point is the element.
+      const element = resolved.element || hitAt(resolved.x, resolved.y)
+      if (!element) return { error: "stale" }
+      return { element }
+    }
+    let element = null
+    try { element = findDeep(document, target.selector) } catch (error) {
+      return { error: "selector", detail: String(error && error.message || error) }
+    }
+    return element ? { element } : { error: "missing" }
+  }
+
+  const isVisible = (element) => {
+    if (!element.isConnected) return false
+    if (typeof element.checkVisibility === "function" && !element.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false
+    const rect = element.getBoundingClientRect()
+    return rect.width > 0 && rect.height > 0
+  }
+
+  const inViewport = (box) =>
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= innerWidth && box.y + box.height <= innerHeight
+
+  const labelFor = (element) => {
+    if (element.labels && element.labels.length > 0) return element.labels[0]
+    return null
+  }
+
+  // Where a pointer should land: the element's centre, or its label's when a styled control hides it.
+  const aim = (element, needsPointer) => {
+    let aimed = element
+    if (!isVisible(element)) {
+      const label = labelFor(element)
+      if (label && isVisible(label)) aimed = label
+      else return { error: "hidden" }
+    }
+    let box = viewportBox(aimed)
+    if (!inViewport(box)) {
+      aimed.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
+      box = viewportBox(aimed)
+    }
+    const x = box.x + box.width / 2, y = box.y + box.height / 2
+    if (needsPointer) {
+      const hit = hitAt(x, y)
+      const label = hit && hit.closest ? hit.closest("label") : null
+      const ok = hit && (composedContains(aimed, hit) || composedContains(element, hit) || (label && label.control === element))
+      if (!ok) return { error: "covered", detail: "covered by " + describe(hit) }
+    }
+    return { x, y, box }
+  }
+
+  const selectAll = (element) => {
+    element.focus({ preventScroll: true })
+    if (typeof element.select === "function") {
+      try { element.select(); return true } catch {}
+    }
+    if (element.isContentEditable) {
+      const selection = element.ownerDocument.getSelection()
+      const range = element.ownerDocument.createRange()
+      range.selectNodeContents(element)
+      selection.removeAllRanges()
+      selection.addRange(range)
+      return true
+    }
+    return false
+  }
+
+  // WebDriver's element selection semantics for <option>: set selectedness, then input and change.
+  const selectOptions = (element, wanted) => {
+    if (element.tagName !== "SELECT") return { error: "notselect", detail: describe(element) + " is not a <select>" }
+    const options = Array.from(element.options)
+    const chosen = []
+    for (const value of wanted) {
+      const option = options.find((o) => o.value === value) || options.find((o) => o.label.trim() === value.trim() || o.text.trim() === value.trim())
+      if (!option) return { error: "nooption", detail: JSON.stringify(value) + " is not an option of " + describe(element) + " (options: " + options.map((o) => JSON.stringify(o.label.trim())).join(", ") + ")" }
+      chosen.push(option)
+    }
+    if (!element.multiple && chosen.length > 1) return { error: "nooption", detail: describe(element) + " takes one option, got " + chosen.length }
+    element.focus({ preventScroll: true })
+    for (const option of options) option.selected = chosen.includes(option)
+    element.dispatchEvent(new Event("input", { bubbles: true, composed: true }))
+    element.dispatchEvent(new Event("change", { bubbles: true }))
+    return { selected: chosen.map((o) => o.label.trim()) }
+  }
+
+  let markCounter = 0
+  const pointerOps = { click: true, check: true, uncheck: true, hover: true, set: true }
+
+  const prepare = async (spec) => {
+    const deadline = performance.now() + (spec.waitMs || 0)
+    // The "before" snapshot comes first: select and focus change the page inside prepareOnce.
+    const before = spec.before && globalThis.__sextant ? globalThis.__sextant.look(spec.before) : undefined
+    let last = { error: "missing" }
+    for (;;) {
+      last = prepareOnce(spec)
+      if (!last.error || last.error === "stale" || last.error === "selector" || last.error === "nooption" || last.error === "notselect" || performance.now() >= deadline) break
+      await sleep(25)
+    }
+    state.navigating = false
+    state.mutations = 0
+    if (before !== undefined) last.before = before
+    return JSON.stringify(last)
+  }
+
+  const prepareOnce = (spec) => {
+    const found = locate(spec.target)
+    if (found.error) return found
+    const element = found.element
+    const tag = element.tagName.toLowerCase()
+    const type = (element.getAttribute("type") || "").toLowerCase()
+    const result = { tag, type, checked: element.checked === true }
+    if ((element.disabled === true || element.getAttribute("aria-disabled") === "true") && spec.op !== "hover") {
+      return { error: "disabled", detail: describe(element) + " is disabled" }
+    }
+    if (spec.op === "select") return Object.assign(result, selectOptions(element, spec.values || []))
+    if (spec.op === "focus") {
+      element.focus({ preventScroll: false })
+      return result
+    }
+    if (spec.op === "upload") {
+      if (tag !== "input" || type !== "file") return { error: "notfile", detail: describe(element) + " is not a file input" }
+      const mark = "u" + (++markCounter) + state.doc
+      element.setAttribute("data-sextant-mark", mark)
+      return Object.assign(result, { mark })
+    }
+    if (spec.op === "screenshot") {
+      const mark = "s" + (++markCounter) + state.doc
+      element.setAttribute("data-sextant-mark", mark)
+      element.scrollIntoView({ block: "center", behavior: "instant" })
+      return Object.assign(result, { mark, box: viewportBox(element) })
+    }
+    const aimed = aim(element, pointerOps[spec.op] === true)
+    if (aimed.error) return aimed
+    Object.assign(result, aimed)
+    if (spec.op === "input" || spec.op === "clear") {
+      if (!selectAll(element)) return { error: "noteditable", detail: describe(element) + " does not take text" }
+      result.value = element.value
+    }
+    if (spec.op === "press") element.focus({ preventScroll: true })
+    if (spec.op === "set") {
+      result.min = Number(element.min || 0)
+      result.max = Number(element.max || 100)
+      result.step = element.step === "any" ? 1 : Number(element.step || 1)
+      result.current = Number(element.value)
+    }
+    return result
+  }
+
+  const currentValue = (spec) => {
+    const found = locate(spec.target)
+    return JSON.stringify(found.error ? found : { value: found.element.value, checked: found.element.checked === true })
+  }
+
+  // Waits until the action's effects have settled: no request in flight and the DOM quiet for
+  // quietMs (or no mutation at all), capped at settleMs. A started navigation returns at once.
+  const settle = async (options) => {
+    await sleep(0)
+    const start = performance.now()
+    for (;;) {
+      if (state.navigating) return JSON.stringify({ navigating: true, doc: state.doc })
+      const quiet = state.mutations === 0 || performance.now() - state.lastMutation >= options.quietMs
+      if ((state.inflight <= 0 && quiet) || performance.now() - start >= options.settleMs) break
+      await sleep(Math.min(options.quietMs, 10))
+    }
+    const look = globalThis.__sextant && options.look ? globalThis.__sextant.look(options.look) : undefined
+    return JSON.stringify({ navigating: false, doc: state.doc, look })
+  }
+
+  const scroll = (op) => {
+    const root = document.scrollingElement || document.documentElement
+    const viewport = innerHeight
+    if (op.direction) window.scrollBy({ top: (op.direction === "down" ? 1 : -1) * viewport * 0.85 * (op.count || 1), behavior: "instant" })
+    else if (op.to === "top") window.scrollTo({ top: 0, behavior: "instant" })
+    else if (op.to === "bottom") window.scrollTo({ top: root.scrollHeight, behavior: "instant" })
+    else if (op.to === "middle") window.scrollTo({ top: (root.scrollHeight - viewport) / 2, behavior: "instant" })
+    else if (op.ratio !== undefined) window.scrollTo({ top: (root.scrollHeight - viewport) * op.ratio, behavior: "instant" })
+    else if (op.screen !== undefined) window.scrollTo({ top: viewport * op.screen, behavior: "instant" })
+    else if (op.target) {
+      const found = locate(op.target)
+      if (found.error) return JSON.stringify(found)
+      found.element.scrollIntoView({ block: "center", behavior: "instant" })
+    }
+    const y = root.scrollTop
+    return JSON.stringify({ y, height: root.scrollHeight, viewportHeight: viewport, atBottom: y + viewport >= root.scrollHeight - 2 })
+  }
+
+  const waitFor = async (condition, timeoutMs) => {
+    const start = performance.now()
+    const check = () => {
+      if (condition.ref !== undefined || condition.selector !== undefined) {
+        const found = locate(condition.ref !== undefined ? { ref: condition.ref } : { selector: condition.selector })
+        if (found.error === "selector") return found
+        const wanted = condition.state || (condition.ref !== undefined ? "visible" : "present")
+        if (wanted === "hidden") return !found.element || !isVisible(found.element)
+        if (!found.element) return false
+        return wanted === "present" || isVisible(found.element)
+      }
+      if (condition.text !== undefined) return (document.body ? document.body.innerText : "").includes(condition.text)
+      if (condition.js !== undefined) return Boolean((0, eval)(condition.js))
+      return false
+    }
+    for (;;) {
+      const outcome = check()
+      if (outcome && outcome.error) return JSON.stringify(outcome)
+      if (outcome === true) return JSON.stringify({ ok: true, elapsedMs: performance.now() - start })
+      if (performance.now() - start >= timeoutMs) return JSON.stringify({ ok: false, elapsedMs: performance.now() - start })
+      await sleep(25)
+    }
+  }
+
+  const look = (options) => globalThis.__sextant.look(options)
+
+  globalThis.__sextantActor = { state, look, prepare, currentValue, settle, scroll, waitFor }
+})()
+`
+
+/** What the short call answers when the page has no actor yet (a document the preload script missed). */
+export const missingMarker = "__sextant_missing__"
+
+/**
+ * The declaration sent on every call: short, so the page compiles it in microseconds. It calls
+ * `__sextantActor[method](...JSON.parse(argument))` and returns its JSON string, or the missing
+ * marker when the document has no actor yet.
+ */
+export const callActorDeclaration = `async function (method, argument) {
+  const actor = globalThis.__sextantActor
+  if (!actor || !globalThis.__sextant) return ${JSON.stringify(missingMarker)}
+  return await actor[method](...JSON.parse(argument))
+}`
+
+/**
+ * The declaration that installs the page script and the actor, then makes the call: used once per
+ * document the BiDi preload script did not reach (every document on a Classic-only session).
+ */
+export const installAndCallDeclaration = (
+  pageScriptSource: string,
+): string => `async function (method, argument) {
+  if (!globalThis.__sextant) { ${pageScriptSource} }
+  if (!globalThis.__sextantActor) { ${actorScriptSource} }
+  return await globalThis.__sextantActor[method](...JSON.parse(argument))
+}`

@@ -1,0 +1,244 @@
+/** A script that threw in the page, carrying the W3C code a Classic driver would have answered. */
+export class PageScriptException extends Error {
+  readonly error = "javascript error"
+}
+
+/**
+ * The protocol paths one session offers, found once at the start: BiDi for scripts and pointer
+ * actions when the session has a BiDi channel, Chrome DevTools commands through ChromeDriver for
+ * text input when the endpoint allows them, and WebDriver Classic for everything else.
+ */
+export interface Channels {
+  readonly bidi: boolean
+  readonly cdp: boolean
+}
+
+/** A pointer or key action in the W3C actions format (shared by Classic and BiDi). */
+export type ActionSource =
+  | {
+      readonly type: "pointer"
+      readonly id: string
+      readonly parameters: { readonly pointerType: "mouse" }
+      readonly actions: ReadonlyArray<Record<string, unknown>>
+    }
+  | { readonly type: "key"; readonly id: string; readonly actions: ReadonlyArray<Record<string, unknown>> }
+
+interface BidiResult {
+  readonly type: "success" | "exception"
+  readonly result?: { readonly type: string; readonly value?: unknown }
+  readonly exceptionDetails?: { readonly text?: string }
+}
+
+/** Calls a function declaration in the page with string arguments; one round trip either way. */
+export const callFunction = async (
+  browser: WebdriverIO.Browser,
+  channels: Channels,
+  context: string,
+  declaration: string,
+  args: ReadonlyArray<string>,
+): Promise<unknown> => {
+  if (channels.bidi) {
+    const response = (await browser.scriptCallFunction({
+      functionDeclaration: declaration,
+      arguments: args.map((value) => ({ type: "string" as const, value })),
+      target: { context },
+      awaitPromise: true,
+      resultOwnership: "none",
+    })) as BidiResult
+    if (response.type === "exception") {
+      throw new PageScriptException(response.exceptionDetails?.text ?? "the page script threw")
+    }
+    return response.result?.value
+  }
+  return browser.executeScript(`return (${declaration}).apply(null, arguments)`, [...args])
+}
+
+/** Sends one W3C actions sequence: BiDi `input.performActions` or Classic `POST /actions`. */
+export const performActions = async (
+  browser: WebdriverIO.Browser,
+  channels: Channels,
+  context: string,
+  actions: ReadonlyArray<ActionSource>,
+): Promise<void> => {
+  if (channels.bidi) {
+    await browser.inputPerformActions({ context, actions: actions as never })
+    return
+  }
+  await browser.performActions(actions as never)
+}
+
+/** A mouse click at viewport coordinates: move, press, release in one command. */
+export const clickActions = (x: number, y: number, clickCount = 1): ReadonlyArray<ActionSource> => {
+  const presses: Array<Record<string, unknown>> = []
+  for (let index = 0; index < clickCount; index++) {
+    presses.push({ type: "pointerDown", button: 0 }, { type: "pointerUp", button: 0 })
+  }
+  return [
+    {
+      type: "pointer",
+      id: "sextant-mouse",
+      parameters: { pointerType: "mouse" },
+      actions: [{ type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" }, ...presses],
+    },
+  ]
+}
+
+/**
+ * A trusted mouse click at viewport coordinates by the fastest path the session has: one BiDi
+ * `input.performActions`, else Chrome DevTools `Input.dispatchMouseEvent` (move, press, release)
+ * through ChromeDriver, else Classic `POST /actions`.
+ */
+export const click = async (
+  browser: WebdriverIO.Browser,
+  channels: Channels,
+  context: string,
+  x: number,
+  y: number,
+): Promise<void> => {
+  if (channels.bidi || !channels.cdp) {
+    await performActions(browser, channels, context, clickActions(x, y))
+    return
+  }
+  const at = { x: Math.round(x), y: Math.round(y) }
+  await browser.sendCommandAndGetResult("Input.dispatchMouseEvent", { type: "mouseMoved", ...at })
+  await browser.sendCommandAndGetResult("Input.dispatchMouseEvent", {
+    type: "mousePressed",
+    ...at,
+    button: "left",
+    buttons: 1,
+    clickCount: 1,
+  })
+  await browser.sendCommandAndGetResult("Input.dispatchMouseEvent", {
+    type: "mouseReleased",
+    ...at,
+    button: "left",
+    buttons: 0,
+    clickCount: 1,
+  })
+}
+
+/** A mouse move to viewport coordinates. */
+export const moveActions = (x: number, y: number): ReadonlyArray<ActionSource> => [
+  {
+    type: "pointer",
+    id: "sextant-mouse",
+    parameters: { pointerType: "mouse" },
+    actions: [{ type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" }],
+  },
+]
+
+/** WebDriver's code points for named keys. */
+export const namedKeys: Readonly<Record<string, string>> = {
+  Backspace: "\uE003",
+  Tab: "\uE004",
+  Enter: "\uE007",
+  Shift: "\uE008",
+  Control: "\uE009",
+  Alt: "\uE00A",
+  Pause: "\uE00B",
+  Escape: "\uE00C",
+  Space: "\uE00D",
+  " ": "\uE00D",
+  PageUp: "\uE00E",
+  PageDown: "\uE00F",
+  End: "\uE010",
+  Home: "\uE011",
+  ArrowLeft: "\uE012",
+  ArrowUp: "\uE013",
+  ArrowRight: "\uE014",
+  ArrowDown: "\uE015",
+  Insert: "\uE016",
+  Delete: "\uE017",
+  Meta: "\uE03D",
+  F1: "\uE031",
+  F2: "\uE032",
+  F3: "\uE033",
+  F4: "\uE034",
+  F5: "\uE035",
+  F6: "\uE036",
+  F7: "\uE037",
+  F8: "\uE038",
+  F9: "\uE039",
+  F10: "\uE03A",
+  F11: "\uE03B",
+  F12: "\uE03C",
+}
+
+const aliases: Readonly<Record<string, string>> = {
+  Return: "Enter",
+  Esc: "Escape",
+  Ctrl: "Control",
+  Cmd: "Meta",
+  Command: "Meta",
+  Option: "Alt",
+  Del: "Delete",
+  Up: "ArrowUp",
+  Down: "ArrowDown",
+  Left: "ArrowLeft",
+  Right: "ArrowRight",
+}
+
+/**
+ * The key values of a chord such as `Enter`, `Control+a` or `Shift+Tab`, or undefined when a part
+ * is neither a named key nor a single character.
+ */
+export const chordKeys = (chord: string): ReadonlyArray<string> | undefined => {
+  const parts = chord === "+" ? ["+"] : chord.split("+").filter((part) => part !== "")
+  const keys: Array<string> = []
+  for (const part of parts) {
+    const name = aliases[part] ?? part
+    const named = namedKeys[name]
+    if (named !== undefined) keys.push(named)
+    else if ([...part].length === 1) keys.push(part)
+    else return undefined
+  }
+  return keys.length === 0 ? undefined : keys
+}
+
+/** Presses a chord: every key down in order, then up in reverse. Repeated `times`. */
+export const keyActions = (keys: ReadonlyArray<string>, times = 1): ReadonlyArray<ActionSource> => {
+  const actions: Array<Record<string, unknown>> = []
+  for (let round = 0; round < times; round++) {
+    for (const key of keys) actions.push({ type: "keyDown", value: key })
+    for (const key of [...keys].reverse()) actions.push({ type: "keyUp", value: key })
+  }
+  return [{ type: "key", id: "sextant-keyboard", actions }]
+}
+
+/** Types text as key presses, one per character. */
+export const typeActions = (text: string): ReadonlyArray<ActionSource> => {
+  const actions: Array<Record<string, unknown>> = []
+  for (const character of text) {
+    actions.push({ type: "keyDown", value: character }, { type: "keyUp", value: character })
+  }
+  return [{ type: "key", id: "sextant-keyboard", actions }]
+}
+
+/**
+ * Inserts text at the caret as the browser does for an IME commit: Chrome DevTools
+ * `Input.insertText` through ChromeDriver when allowed (trusted `beforeinput`/`input`, one command),
+ * else typed key presses.
+ */
+export const insertText = async (
+  browser: WebdriverIO.Browser,
+  channels: Channels,
+  context: string,
+  text: string,
+): Promise<void> => {
+  if (text === "") return
+  if (channels.cdp) {
+    await browser.sendCommandAndGetResult("Input.insertText", { text })
+    return
+  }
+  await performActions(browser, channels, context, typeActions(text))
+}
+
+/** Whether ChromeDriver forwards Chrome DevTools commands for this session (a grid may not). */
+export const probeCdp = async (browser: WebdriverIO.Browser): Promise<boolean> => {
+  try {
+    await browser.sendCommandAndGetResult("Runtime.evaluate", { expression: "1", returnByValue: true })
+    return true
+  } catch {
+    return false
+  }
+}
