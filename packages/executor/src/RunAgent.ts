@@ -11,7 +11,7 @@ import { Duration, Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
-import { executeStep } from "./internal/StepRunner.ts"
+import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall } from "./Metrics.ts"
 import type { EndReason } from "./Trace.ts"
 
@@ -108,15 +108,19 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
         attempts: 0,
       })
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
-      yield* context.store.saveStep(context.runId, {
-        index,
-        tool: call.name,
-        args: context.redactor.value(call.args),
-        successCriteria: [],
-        state: outcome.ok ? "succeeded" : "failed",
-        attempts: outcome.attempts,
-        observation: outcome.observation,
-      })
+      yield* persistStep(
+        context,
+        {
+          index,
+          tool: call.name,
+          args: call.args,
+          successCriteria: [],
+          state: outcome.ok ? "succeeded" : "failed",
+          attempts: outcome.attempts,
+          observation: outcome.observation,
+        },
+        outcome,
+      )
       history.push(
         context.redactor.text(
           historyLine(

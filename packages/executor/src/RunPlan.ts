@@ -16,7 +16,7 @@ import { Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
-import { executeStep } from "./internal/StepRunner.ts"
+import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
 import type { EndReason } from "./Trace.ts"
 
@@ -113,7 +113,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         ...plan,
         steps: plan.steps.map((step) => (step.index === next.index ? finished : step)),
       }
-      yield* context.store.saveStep(context.runId, context.redactor.value(finished))
+      yield* persistStep(context, finished, outcome)
       if (outcome.ok) continue
 
       const failures = (failuresByStep.get(next.index) ?? 0) + 1
@@ -331,6 +331,13 @@ export const resume = Effect.fn("Executor.resume")(function* (runId: string, opt
         ? saved
         : { ...step, state: "pending" as const }
     }),
+  }
+  // A crash between a step's commit and its observation loses the observation: add it back.
+  const known = new Set((yield* store.listObservations(runId)).map((observation) => observation.at))
+  for (const step of stored.values()) {
+    if (step.state === "succeeded" && step.observation !== undefined && !known.has(step.observation.at)) {
+      yield* store.appendObservation(runId, step.index, step.observation)
+    }
   }
   const observations = yield* store.listObservations(runId)
   context.tally.steps = observations.length

@@ -9,6 +9,7 @@ import {
   type PageSnapshot,
   parseTarget,
   type Signal,
+  type Step,
   type StoredRecord,
   type StoreError,
   Timeout,
@@ -49,7 +50,21 @@ export interface StepOutcome {
   /** The call was refused by a guardrail (never retried). */
   readonly refused: boolean
   readonly changed: boolean
+  /** Records the output carries, redacted, for the store. */
+  readonly records: ReadonlyArray<StoredRecord>
 }
+
+/**
+ * Makes a finished step durable, in an order that survives a crash at any point: records first
+ * (deduplicated by key, so a step run again adds nothing twice), then the step as done (the commit
+ * point: `resume` skips it from now on), then its observation (`resume` re-adds one that a crash lost).
+ */
+export const persistStep = (context: RunContext, step: Step, outcome: StepOutcome) =>
+  Effect.gen(function* () {
+    if (outcome.records.length > 0) yield* context.store.appendRecords(context.runId, outcome.records)
+    yield* context.store.saveStep(context.runId, context.redactor.value(step))
+    yield* context.store.appendObservation(context.runId, step.index, outcome.observation)
+  })
 
 // Errors after which the action certainly did not happen, so repeating a side effect is safe.
 const NOT_PERFORMED = new Set([
@@ -385,11 +400,7 @@ export const executeStep = (
       url: context.lastUrl,
       signals: signalsOf(output),
     })
-    yield* context.store.appendObservation(context.runId, call.index, observation)
-    if (ok) {
-      const records = recordsOf(context.redactor.value(output), `${call.tool}@${context.lastUrl}`)
-      if (records.length > 0) yield* context.store.appendRecords(context.runId, records)
-    }
+    const records = ok ? recordsOf(context.redactor.value(output), `${call.tool}@${context.lastUrl}`) : []
     const shots = context.options.screenshots ?? "on-failure"
     const screenshot =
       shots === "always" || (shots === "on-failure" && !ok && !refused)
@@ -411,5 +422,14 @@ export const executeStep = (
     context.trace.line(
       `[${call.index}] ${call.tool} ${describeArgs(args)} → ${ok ? "ok" : `failed: ${observation.message ?? "unknown error"}`} (${durationMs} ms)`,
     )
-    return { ok, observation, attempts, output, error: lastError, refused, changed } satisfies StepOutcome
+    return {
+      ok,
+      observation,
+      attempts,
+      output,
+      error: lastError,
+      refused,
+      changed,
+      records,
+    } satisfies StepOutcome
   })
