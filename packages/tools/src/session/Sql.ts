@@ -108,6 +108,29 @@ const domText = (html: unknown, selector?: unknown): string | null => {
 const domAttr = (html: unknown, selector: unknown, attribute: unknown): string | null =>
   firstMatch(html, selector)?.getAttribute(String(attribute)) ?? null
 
+const patterns = new Map<string, RegExp>()
+const patternOf = (source: unknown): RegExp => {
+  const text = String(source)
+  let pattern = patterns.get(text)
+  if (pattern === undefined) {
+    pattern = new RegExp(text)
+    if (patterns.size > 256) patterns.clear()
+    patterns.set(text, pattern)
+  }
+  return pattern
+}
+
+const domMatch = (html: unknown, selector: unknown, pattern: unknown): string | null => {
+  const root = fragmentOf(html)
+  if (root === undefined) return null
+  const expression = patternOf(pattern)
+  for (const element of selectAll(root, String(selector))) {
+    const text = textOf(element)
+    if (expression.test(text)) return text
+  }
+  return null
+}
+
 const domAllText = (html: unknown, selector: unknown): Array<string> => {
   const root = fragmentOf(html)
   return root === undefined ? [] : selectAll(root, String(selector)).map(textOf)
@@ -118,6 +141,7 @@ const registerFunctions = (): void => {
     ["dom_text", domText],
     ["dom_attr", domAttr],
     ["dom_all_text", domAllText],
+    ["dom_match", domMatch],
   ] as const) {
     alasql.fn[name] = body
     alasql.fn[name.toUpperCase()] = body
@@ -225,7 +249,8 @@ const jsonSafe = (value: unknown): unknown => {
  * Runs one SQL SELECT over pages loaded through the `HttpSession`, in the alasql engine. The row source
  * `load_and_select(url, selector)` gives one row per element matching a CSS selector, with columns
  * `url`, `index`, `html` (the element's outerHTML) and `text`; the scalar functions
- * `dom_text(html, selector)`, `dom_attr(html, selector, attribute)` and `dom_all_text(html, selector)`
+ * `dom_text(html, selector)`, `dom_attr(html, selector, attribute)`, `dom_all_text(html, selector)` and
+ * `dom_match(html, selector, pattern)` (the text of the first match whose text fits a regular expression)
  * read inside such an element (a selector that matches the element itself matches it too).
  *
  * alasql runs queries synchronously, so the query is parsed first with alasql's own parser, the
@@ -318,7 +343,7 @@ export const sqlTool = defineTool({
   description: [
     "Run one SQL SELECT (alasql dialect) over web pages fetched without a browser.",
     "Row source: load_and_select('<absolute url>', '<css selector>') gives one row per matching element with columns url, index, html, text.",
-    "Functions on an element's html: dom_text(html, selector), dom_attr(html, selector, attribute), dom_all_text(html, selector) (an array).",
+    "Functions on an element's html: dom_text(html, selector), dom_attr(html, selector, attribute), dom_all_text(html, selector) (an array), dom_match(html, selector, regex) (text of the first match whose text fits the regular expression, e.g. dom_match(html, 'p', '^\\$') for a price).",
     "Example: SELECT dom_text(html, 'h2') AS name, dom_attr(html, 'a', 'href') AS link FROM load_and_select('http://host/products', 'li.card').",
     "Combine pages with UNION ALL. Arguments of load_and_select must be string literals.",
   ].join(" "),

@@ -13,15 +13,15 @@ import { sql, sqlTool } from "../../src/session/Sql.ts"
 
 const sessionLayer = FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000 })
 
-// Seed-independent: cards carry data-product-id for every seed; the name is the card's heading, the
-// rating is the element labelled "Rated …", the price the other paragraph.
+// Seed-independent: cards carry data-product-id for every seed (the fixture's stable hook); the name is
+// the card's heading; price and rating are paragraphs in seed-dependent order, told apart by their text.
 const productQuery = (base: string) =>
   [1, 2, 3, 4, 5]
     .map(
       (page) => `SELECT dom_attr(html, '[data-product-id]', 'data-product-id') AS id,
         dom_text(html, 'h2') AS name,
-        dom_text(html, 'p:not([aria-label])') AS price,
-        dom_text(html, '[aria-label^="Rated"]') AS rating
+        dom_match(html, 'p', '^\\$[0-9]+[.][0-9]{2}$') AS price,
+        dom_match(html, 'p', '^[0-9][.][0-9]$') AS rating
       FROM load_and_select('${base}/products?page=${page}', '[data-product-id]')`,
     )
     .join("\nUNION ALL\n")
