@@ -8,7 +8,7 @@ import {
   type ReplanMode,
   type StepFailure,
 } from "./Planner.ts"
-import { type GuardRule, validatePlan } from "./Validator.ts"
+import { type GuardRule, validatePlanForTask } from "./Validator.ts"
 
 /** Options of the hybrid planner. */
 export interface HybridPlannerOptions {
@@ -44,14 +44,10 @@ const isCannotPlan = (error: PlannerError): boolean =>
  */
 export const makeHybridPlanner = (options: HybridPlannerOptions): PlannerShape => {
   const validate = (task: AgentTask, plan: Plan) =>
-    Effect.map(
-      validatePlan(plan, {
-        registry: options.registry,
-        constraints: task.constraints,
-        ...(options.guards === undefined ? {} : { guards: options.guards }),
-      }),
-      (report) => report.plan,
-    )
+    validatePlanForTask(task, plan, {
+      registry: options.registry,
+      ...(options.guards === undefined ? {} : { guards: options.guards }),
+    })
 
   const firstRulesThenModel = <E extends PlannerError>(
     fromRules: Effect.Effect<Plan, E>,

@@ -1,5 +1,6 @@
 import {
   AgentError,
+  type AgentTask,
   type AnyTool,
   type Plan,
   PlanRejected,
@@ -210,3 +211,19 @@ export const validatePlan = (
       inserted,
     })
   })
+
+/**
+ * `validatePlan` with the task's own constraints, returning only the plan: what planners call last.
+ *
+ * @example
+ * ```ts
+ * import { validatePlanForTask } from "@sextant/planner"
+ * const plan = yield* validatePlanForTask(task, draft, { registry })
+ * ```
+ */
+export const validatePlanForTask = (
+  task: AgentTask,
+  plan: Plan,
+  options: Omit<ValidatorOptions, "constraints">,
+): Effect.Effect<Plan, AgentError> =>
+  Effect.map(validatePlan(plan, { ...options, constraints: task.constraints }), (report) => report.plan)

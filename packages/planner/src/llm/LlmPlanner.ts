@@ -20,7 +20,7 @@ import {
   type ReplanMode,
   type StepFailure,
 } from "../Planner.ts"
-import { type GuardRule, validatePlan } from "../Validator.ts"
+import { type GuardRule, validatePlanForTask } from "../Validator.ts"
 import { cut, planInstructions, renderInputs } from "./Prompts.ts"
 import { addUsage, noUsage } from "./Usage.ts"
 
@@ -122,14 +122,10 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
     })
 
   const finish = (task: AgentTask, plan: Plan) =>
-    Effect.map(
-      validatePlan(plan, {
-        registry: options.registry,
-        constraints: task.constraints,
-        ...(options.guards === undefined ? {} : { guards: options.guards }),
-      }),
-      (report) => report.plan,
-    )
+    validatePlanForTask(task, plan, {
+      registry: options.registry,
+      ...(options.guards === undefined ? {} : { guards: options.guards }),
+    })
 
   const toSteps = (answer: PlanAnswer["steps"], offset: number): Array<Step> =>
     answer.map((step, position) => ({
