@@ -207,6 +207,31 @@ describe("OpenAI LanguageModel", () => {
     }),
   )
 
+  it.live("reports zero usage when the endpoint sends none, as some local servers do", () =>
+    Effect.gen(function* () {
+      const { model } = yield* setup([{ kind: "content", content: "no usage here", omitUsage: true }])
+      const response = yield* model.generate(hello)
+      expect(response.text).toBe("no usage here")
+      expect(response.usage).toEqual({ prompt: 0, completion: 0, total: 0 })
+    }),
+  )
+
+  it.live("maps a wrong key (401) to LlmRequestRejected without retrying", () =>
+    Effect.gen(function* () {
+      const server = yield* openAiServer({ replies: [Reply.text("never")], apiKey: "right-key" })
+      const model = yield* make({
+        baseURL: server.baseURL,
+        apiKey: "wrong-key",
+        model: "m",
+        retryBaseDelayMs: 10,
+      })
+      const error = yield* failureOf(model.generate(hello))
+      expect(error.reason._tag).toBe("LlmRequestRejected")
+      expect(error.message).toContain("HTTP 401")
+      expect(server.requests).toHaveLength(1)
+    }),
+  )
+
   it.live("layerConfig reads the endpoint, key and model from the environment", () =>
     Effect.gen(function* () {
       const server = yield* openAiServer({ replies: [Reply.text("from env")], apiKey: "env-key" })
