@@ -1,4 +1,4 @@
-import { Readability } from "@mozilla/readability"
+import { isProbablyReaderable, Readability } from "@mozilla/readability"
 import { defineTool, HttpError, type HttpResponse, HttpSession, UnsupportedContent } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
@@ -51,7 +51,10 @@ export const ParsedPage = z.object({
   headings: z.array(z.string()),
   /** Absolute http(s) links, without fragments, once each, in page order. */
   links: z.array(z.object({ url: z.string(), text: z.string() })),
-  /** The readable main text (Mozilla Readability), one line per block. */
+  /**
+   * The main text, one line per block: Mozilla Readability's article where the page reads like one
+   * (its `isProbablyReaderable`), else the `main` landmark (or the body).
+   */
   mainText: z.string(),
   /** Lists outside navigation (`ul`, `ol`), each item as a row of cells. */
   lists: z.array(z.object({ items: z.array(ListItem) })),
@@ -132,14 +135,21 @@ const readTables = (document: DomDocument, limits: z.output<typeof ParseOptions>
       return caption === null ? parsed : { caption: textOf(caption), ...parsed }
     })
 
-const readMainText = (html: string, fallback: DomDocument): string => {
-  // Readability rewrites the document it reads, so it gets its own copy.
-  const article = new Readability(parseDocument(html)).parse()
-  if (article?.content) {
-    const text = blockText(parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body)
-    if (text !== "") return text
+const readMainText = (html: string, document: DomDocument): string => {
+  // Readability is made for articles; on a short page (a product, a form) it may pick the footer, so it
+  // runs only where its own check says the page reads like one, and the main landmark is used otherwise.
+  if (isProbablyReaderable(document)) {
+    // Readability rewrites the document it reads, so it gets its own copy.
+    const article = new Readability(parseDocument(html)).parse()
+    if (article?.content) {
+      const text = blockText(
+        parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body,
+      )
+      if (text !== "") return text
+    }
   }
-  return fallback.body ? blockText(fallback.body) : ""
+  const main = document.querySelector("main, [role=main]") ?? document.body
+  return main ? blockText(main) : ""
 }
 
 /**

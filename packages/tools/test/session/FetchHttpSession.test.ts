@@ -199,3 +199,31 @@ describe("FetchHttpSession limits and errors", () => {
     )
   })
 })
+
+describe("FetchHttpSession backoff", () => {
+  it("waits longer before each retry of a failing server", async () => {
+    const attempts: Array<number> = []
+    const failing = await startTestServer((_, response) => {
+      attempts.push(Date.now())
+      response.writeHead(503, { "content-type": "text/html" })
+      response.end("<p>down</p>")
+    })
+    try {
+      const exit = await Effect.runPromiseExit(
+        HttpSession.use((http) => http.fetch({ url: `${failing.url}/` })).pipe(
+          Effect.provide(
+            FetchHttpSession.layer({ maxRetries: 3, retryBaseDelayMs: 100, requestsPerSecondPerHost: 1_000 }),
+          ),
+        ),
+      )
+      assert.strictEqual(exit._tag, "Failure")
+      assert.lengthOf(attempts, 4)
+      const gaps = attempts.slice(1).map((at, index) => at - attempts[index]!)
+      // 100, 200, 400 ms before jitter; jitter cannot make the third gap as short as twice the first.
+      assert.isAtLeast(gaps[0]!, 50)
+      assert.isAbove(gaps[2]!, gaps[0]! * 2)
+    } finally {
+      await failing.close()
+    }
+  })
+})
