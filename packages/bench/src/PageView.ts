@@ -46,6 +46,8 @@ export interface ViewCost {
   readonly tokens: number
   readonly chars: number
   readonly time: Summary
+  /** For look(): the median time its script took inside the page (`stats.durationMs`), transport excluded. */
+  readonly inPageMedian?: number | undefined
 }
 
 /** What the page-view section found on one page. */
@@ -59,6 +61,8 @@ export interface PageViewResult {
   readonly textRecall: TextRecallResult | Missing
   /** WebDriver requests per look() (full and interactive), median and maximum over the timed runs. */
   readonly roundTrips: { readonly median: number; readonly max: number } | Missing
+  /** Sextant's `evaluate("return 1")` on the same session: the floor any look() pays for its round trip. */
+  readonly noOpRoundTrip: Summary | Missing
 }
 
 const SIGN_IN_SCRIPT = `
@@ -108,14 +112,18 @@ export const measurePage = async (
     { piece: "raw HTML", run: () => playwright.evaluate("document.documentElement.outerHTML") },
   ]
   const lookRequests: Array<number> = []
+  const inPage = { full: [] as Array<number>, interactive: [] as Array<number> }
   if (!isMissing(sextant)) {
     const counted = (mode: "full" | "interactive") => async () => {
       const before = sextant.requests()
-      await sextant.look(mode)
+      const snapshot = await sextant.look(mode)
       lookRequests.push(sextant.requests() - before)
+      if (snapshot.stats.durationMs !== undefined) inPage[mode].push(snapshot.stats.durationMs)
     }
     contenders.push({ piece: "look() full", run: counted("full") })
     contenders.push({ piece: "look() interactive", run: counted("interactive") })
+    // The same driver's cheapest round trip: what any look pays before the page does any work.
+    contenders.push({ piece: "evaluate no-op", run: () => sextant.evaluate("return 1") })
   }
   const times = await interleave(page.path, plan, contenders)
   const playwrightCost: ViewCost = {
@@ -134,6 +142,7 @@ export const measurePage = async (
       interactiveRecall: sextant,
       textRecall: sextant,
       roundTrips: sextant,
+      noOpRoundTrip: sextant,
     }
   }
   const full = await sextant.look("full")
@@ -142,16 +151,25 @@ export const measurePage = async (
   const shown = refsInTree(full.tree)
   const ours = Object.values(full.elements).filter((element) => shown.has(element.ref))
   const timedLooks = lookRequests.slice(-2 * plan.runs)
+  const inPageMedian = (samples: ReadonlyArray<number>) =>
+    samples.length === 0 ? undefined : median(samples.slice(-plan.runs))
   return {
     path: page.path,
     playwright: playwrightCost,
     rawHtml: rawCost,
-    lookFull: { tokens: countTokens(full.tree), chars: full.tree.length, time: times[2]! },
+    lookFull: {
+      tokens: countTokens(full.tree),
+      chars: full.tree.length,
+      time: times[2]!,
+      inPageMedian: inPageMedian(inPage.full),
+    },
     lookInteractive: {
       tokens: countTokens(interactive.tree),
       chars: interactive.tree.length,
       time: times[3]!,
+      inPageMedian: inPageMedian(inPage.interactive),
     },
+    noOpRoundTrip: times[4]!,
     interactiveRecall: interactiveRecall(interactiveNodes(ariaSnapshot), ours),
     textRecall: visibleTextRecall(visibleText, full.tree),
     roundTrips: { median: median(timedLooks), max: Math.max(...timedLooks) },

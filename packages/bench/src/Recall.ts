@@ -91,7 +91,7 @@ export interface RecallResult {
   /** matched / expected, 1 when nothing was expected. */
   readonly recall: number
   /** The expected elements nobody matched, as `role "name"`, for findings. */
-  readonly missing: ReadonlyArray<string>
+  readonly unmatched: ReadonlyArray<string>
 }
 
 /**
@@ -117,7 +117,7 @@ export const interactiveRecall = (
     name: normalizeName(element.name),
   }))
   const used = new Array<boolean>(available.length).fill(false)
-  const missing: Array<string> = []
+  const unmatched: Array<string> = []
   let matched = 0
   // Exact names first, so a cut name cannot take the element an exact one needed.
   const pending: Array<InteractiveElement> = []
@@ -139,7 +139,7 @@ export const interactiveRecall = (
     const index = available.findIndex(
       (candidate, position) => !used[position] && candidate.role === role && namesMatch(name, candidate.name),
     )
-    if (index === -1) missing.push(`${element.role} "${element.name}"`)
+    if (index === -1) unmatched.push(`${element.role} "${element.name}"`)
     else {
       used[index] = true
       matched += 1
@@ -149,7 +149,7 @@ export const interactiveRecall = (
     expected: expected.length,
     matched,
     recall: expected.length === 0 ? 1 : matched / expected.length,
-    missing,
+    unmatched,
   }
 }
 

@@ -81,7 +81,16 @@ export const pageViewSections = (pages: ReadonlyArray<PageViewResult>): Readonly
     {
       title: "Page view: time (ms, median / p90)",
       ...(note === undefined ? {} : { note }),
-      headers: ["page", "Playwright AI snapshot", "raw HTML", "look full", "look interactive", "full ÷ PW"],
+      headers: [
+        "page",
+        "Playwright AI snapshot",
+        "raw HTML",
+        "look full",
+        "look interactive",
+        "full ÷ PW",
+        "full in page",
+        "no-op round trip",
+      ],
       rows: pages.map((page) => [
         page.path,
         timeCell(page.playwright.time),
@@ -89,6 +98,10 @@ export const pageViewSections = (pages: ReadonlyArray<PageViewResult>): Readonly
         isMissing(page.lookFull) ? dash : timeCell(page.lookFull.time),
         isMissing(page.lookInteractive) ? dash : timeCell(page.lookInteractive.time),
         isMissing(page.lookFull) ? dash : ratio(page.lookFull.time.median / page.playwright.time.median),
+        isMissing(page.lookFull) || page.lookFull.inPageMedian === undefined
+          ? dash
+          : ms(page.lookFull.inPageMedian),
+        isMissing(page.noOpRoundTrip) ? dash : timeCell(page.noOpRoundTrip),
       ]),
     },
   ]

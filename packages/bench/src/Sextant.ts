@@ -20,4 +20,4 @@ export interface Missing {
 }
 
 export const isMissing = (value: unknown): value is Missing =>
-  typeof value === "object" && value !== null && "missing" in value
+  typeof value === "object" && value !== null && typeof (value as { missing?: unknown }).missing === "string"

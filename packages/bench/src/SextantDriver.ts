@@ -1,12 +1,40 @@
-import type { Missing, SextantSession } from "./Sextant.ts"
+import type { BrowserDriverShape } from "@sextant/core"
+import { launch, makeDriver } from "@sextant/webdriverio"
+import { Effect, Exit, Scope } from "effect"
+import { VIEWPORT } from "./Browsers.ts"
+import type { SextantSession } from "./Sextant.ts"
 
 /**
- * Opens Sextant's WebdriverIO driver on the system Chromium, or says why it cannot be measured yet.
+ * Opens Sextant's WebdriverIO driver on the system Chromium (its own `launch`, default options) and
+ * counts the WebDriver requests its client sends: HTTP commands (`request.start`, which includes
+ * DevTools commands sent through ChromeDriver) and BiDi messages (`bidiCommand`).
  */
-export const openSextant = async (): Promise<
-  (SextantSession & { readonly value: SextantSession }) | Missing
-> => {
-  const driver: Record<string, unknown> = await import("@sextant/webdriverio")
-  if (typeof driver.launch !== "function") return { missing: "@sextant/webdriverio exports no launch() yet" }
-  return { missing: "@sextant/webdriverio launch() is not wired into the bench yet" }
+export const openSextant = async (): Promise<SextantSession> => {
+  const scope = await Effect.runPromise(Scope.make())
+  const close = () => Effect.runPromise(Scope.close(scope, Exit.void))
+  try {
+    const session = await Effect.runPromise(
+      Scope.provide(scope)(launch({ windowSize: { width: VIEWPORT.width, height: VIEWPORT.height } })),
+    )
+    let requests = 0
+    const count = () => {
+      requests += 1
+    }
+    session.browser.on("request.start", count)
+    session.browser.on("bidiCommand", count)
+    const driver: BrowserDriverShape = await Effect.runPromise(Scope.provide(scope)(makeDriver(session)))
+    return {
+      navigate: async (url) => {
+        await Effect.runPromise(driver.navigate(url))
+      },
+      look: (mode) => Effect.runPromise(driver.look({ mode })),
+      act: (target, op, value) => Effect.runPromise(driver.act(target, op, value)),
+      evaluate: (script) => Effect.runPromise(driver.evaluate(script)),
+      requests: () => requests,
+      close,
+    }
+  } catch (cause) {
+    await close()
+    throw cause
+  }
 }

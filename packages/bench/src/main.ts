@@ -11,7 +11,6 @@ import { laterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
 import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
-import { isMissing } from "./Sextant.ts"
 import { openSextant } from "./SextantDriver.ts"
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -108,9 +107,7 @@ const main = async (): Promise<number> => {
     progress(`fixture site ${site.url} (seed ${seed}); ${plan.runs} runs after ${plan.warmup} warm-up`)
     const playwright = await open(openPlaywright())
     const browserVersion = playwright.context().browser()?.version() ?? "unknown"
-    const sextantOpened = await openSextant()
-    const sextant = isMissing(sextantOpened) ? sextantOpened : await open(Promise.resolve(sextantOpened))
-    if (isMissing(sextant)) progress(`Sextant driver not measured: ${sextant.missing}`)
+    const sextant = await open(openSextant().then((session) => ({ value: session, close: session.close })))
 
     const pageResults = await measurePages(site.url, pages, plan, playwright, sextant, progress)
     const webdriverio = await open(openWebdriverio())

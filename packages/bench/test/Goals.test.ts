@@ -22,9 +22,10 @@ const page = (
   rawHtml: cost(3000, 2),
   lookFull: cost(ours, lookMs),
   lookInteractive: cost(interactive, lookMs),
-  interactiveRecall: { expected: 10, matched: 10, recall: 1, missing: [] },
+  interactiveRecall: { expected: 10, matched: 10, recall: 1, unmatched: [] },
   textRecall: { pageWords: 100, keptWords: 97, recall: 0.97 },
   roundTrips: { median: 1, max: trips },
+  noOpRoundTrip: summarize([3]),
 })
 
 const actions = (clickMs: number, fillMs: number): ReadonlyArray<ActionResult> => [
@@ -82,6 +83,7 @@ describe("judgeGoals", () => {
           interactiveRecall: missing,
           textRecall: missing,
           roundTrips: missing,
+          noOpRoundTrip: missing,
         },
       ],
       [

@@ -64,7 +64,7 @@ describe("interactiveRecall", () => {
         { role: "combobox", name: "TOPIC" },
       ],
     )
-    expect(result).toEqual({ expected: 2, matched: 2, recall: 1, missing: [] })
+    expect(result).toEqual({ expected: 2, matched: 2, recall: 1, unmatched: [] })
   })
 
   it("counts duplicates as a multiset and names what is missing", () => {
@@ -81,7 +81,7 @@ describe("interactiveRecall", () => {
     )
     expect(result.matched).toBe(1)
     expect(result.recall).toBeCloseTo(1 / 3, 10)
-    expect(result.missing).toEqual(['button "Add to cart"', 'link "Next"'])
+    expect(result.unmatched).toEqual(['button "Add to cart"', 'link "Next"'])
   })
 
   it("lets a name cut with an ellipsis match the full name it starts, but not another role", () => {
