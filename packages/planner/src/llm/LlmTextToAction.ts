@@ -10,6 +10,7 @@ import {
 } from "@sextant/core"
 import { Effect } from "effect"
 import { TextAction, type TextToActionInput } from "../Planner.ts"
+import { PAGE_LOCATOR } from "../rules/TextToAction.ts"
 import { textToActionInstructions } from "./Prompts.ts"
 
 /** Options of the model-backed text-to-action. */
@@ -43,13 +44,17 @@ export const renderElements = (elements: ReadonlyArray<PageElement>, maxElements
     .join("\n")
 }
 
+/** Page-level methods, used with the `_page` locator as the rule version does. */
+const pageMethods: ReadonlyArray<string> = ["navigate", "back", "refresh", "press", "scroll", "extract"]
+
 const invalid = (detail: string, output: string) =>
   new LlmError({ method: "textToAction", reason: new OutputInvalid({ detail, output }) })
 
 /**
  * Builds the model-backed text-to-action with the same JSON contract as the rule version: one command
  * plus the element list of a `look()` in, EXACTLY one action `{ elements: [{ locator, description,
- * method, arguments }] }` on an element of the list out, or a completion `{ isComplete: true, summary,
+ * method, arguments }] }` on an element of the list (or on `_page` for navigate, back, refresh, press,
+ * scroll and extract, as the rule version does), or a completion `{ isComplete: true, summary,
  * suggestions }`. A locator that is neither a ref nor a selector of a listed element, or a method that
  * is not an element operation, fails with `LlmError`/`OutputInvalid` naming it.
  *
@@ -88,7 +93,14 @@ export const makeLlmTextToAction = Effect.fn("LlmTextToAction.make")(function* (
       })
       if ("elements" in object) {
         const action = object.elements[0]
-        if (action !== undefined) {
+        if (action !== undefined && action.locator === PAGE_LOCATOR) {
+          if (!pageMethods.includes(action.method)) {
+            return yield* invalid(
+              `method '${action.method}' is not a page action: with '${PAGE_LOCATOR}' use one of ${pageMethods.join(", ")}`,
+              response.text,
+            )
+          }
+        } else if (action !== undefined) {
           const known = input.elements.some(
             (element) => element.ref === action.locator || element.selectors.includes(action.locator),
           )

@@ -18,7 +18,7 @@ export const textToActionInstructions = `Turn ONE browser command into exactly o
 Answer with JSON only, one of:
 {"elements":[{"locator":"<ref or selector from the list>","description":"<what it does>","method":"<click|input|clear|focus|check|uncheck|select|set|hover|press>","arguments":[{"name":"value","value":"<text>"}]}]}
 {"isComplete":true,"summary":"<why nothing is left to do>","suggestions":["<next command>"]}
-Use only locators that appear in the list.`
+Use only locators that appear in the list, or "_page" with navigate|back|refresh|press|scroll|extract for page-level actions.`
 
 /** The run summary instructions. */
 export const summaryInstructions = `Summarize a browser agent's run for its user.

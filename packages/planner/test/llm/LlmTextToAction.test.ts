@@ -111,6 +111,36 @@ describe("LLM text-to-action", () => {
     }),
   )
 
+  it.live(
+    "accepts a page-level action on _page, as the rule version answers, and rejects an element method there",
+    () =>
+      Effect.gen(function* () {
+        const scroll = yield* run(
+          Reply.json({
+            elements: [
+              {
+                locator: "_page",
+                description: "scroll down",
+                method: "scroll",
+                arguments: [{ name: "direction", value: "down" }],
+              },
+            ],
+          }),
+          "scroll down",
+        )
+        expect(scroll.result._tag).toBe("Success")
+        const clickPage = yield* run(
+          Reply.json({
+            elements: [{ locator: "_page", description: "click", method: "click", arguments: [] }],
+          }),
+          "click somewhere",
+        )
+        expect(clickPage.result._tag).toBe("Failure")
+        if (clickPage.result._tag !== "Failure") return
+        expect(clickPage.result.failure.message).toContain("method 'click' is not a page action")
+      }),
+  )
+
   it.live("returns a completion when nothing is left to do", () =>
     Effect.gen(function* () {
       const { result } = yield* run(
