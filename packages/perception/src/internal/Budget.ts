@@ -52,6 +52,13 @@ export const applyBudget = (
   }
   const tree = attempt(low)
   if (fitsTokens(tree, maxTokens)) return { tree, truncated: true }
-  const short = `- [cut ${lines.length} lines: raise maxTokens]`
-  return { tree: fitsTokens(short, maxTokens) ? short : "", truncated: true }
+  // Not even the hint fits: name one container, then nothing but the cut itself.
+  const first = anchors[0]
+  for (const short of [
+    first === undefined ? "" : `- [cut; see look({ within: "${first[0]}" })]`,
+    `- [cut ${lines.length} lines: raise maxTokens]`,
+    "- [cut]",
+  ])
+    if (short !== "" && fitsTokens(short, maxTokens)) return { tree: short, truncated: true }
+  return { tree: "", truncated: true }
 }

@@ -268,6 +268,8 @@ export function installPageRuntime(version: number): void {
 
   /** Consecutive text runs up to this length share one line, joined by " · ". */
   const SHORT_TEXT = 40
+  /** Separators between inline links carry no words and are left out. */
+  const PUNCTUATION = /^[\s|·•/,;:\-–—]*$/
   const collapse = (text: string): string => text.replace(/\s+/g, " ")
   const clip = (text: string, max: number): string =>
     text.length <= max ? text : `${text.slice(0, max).trimEnd()}… (+${text.length - max} chars)`
@@ -690,7 +692,7 @@ export function installPageRuntime(version: number): void {
           }
         } else {
           if (item.tail) {
-            item.tail = clip(item.tail.trim(), maxText)
+            item.tail = PUNCTUATION.test(item.tail) ? "" : clip(item.tail.trim(), maxText)
             if (item.tail) texts.push([region, "text", item.tail])
           }
           result.push(item)
@@ -709,6 +711,22 @@ export function installPageRuntime(version: number): void {
       }
       for (let child = parent.firstChild; child !== null; child = child.nextSibling)
         walkNode(child, out, frame, pointer)
+    }
+
+    /** Walks what an element renders: its open shadow root when it has one, else its children. */
+    const walkContent = (element: Element, out: Item[], frame: Frame, pointer: boolean): void => {
+      const shadow = element.shadowRoot
+      if (shadow === null) {
+        walkChildren(element, out, frame, pointer)
+        return
+      }
+      const inner: Frame = {
+        x: frame.x,
+        y: frame.y,
+        path: [...frame.path, `${frameEntry(element, frame.root)}::shadow`],
+        root: shadow,
+      }
+      walkChildren(shadow, out, inner, pointer)
     }
 
     const walkNode = (node: globalThis.Node, out: Item[], frame: Frame, pointer: boolean): void => {
@@ -734,14 +752,14 @@ export function installPageRuntime(version: number): void {
       const display = style.display
       if (display === "none") return
       if (display === "contents") {
-        walkChildren(element.shadowRoot ?? element, out, frame, parentPointer)
+        walkContent(element, out, frame, parentPointer)
         return
       }
       const pointer = style.cursor === "pointer"
       const selfHidden = style.visibility === "hidden" || style.visibility === "collapse"
       if (selfHidden) {
         hiddenText.add(element)
-        walkChildren(element.shadowRoot ?? element, out, frame, pointer)
+        walkContent(element, out, frame, pointer)
         return
       }
       if (tag === "svg") {
@@ -789,6 +807,14 @@ export function installPageRuntime(version: number): void {
         joinable = false
         return
       }
+      if (tag === "details" && !(element as HTMLDetailsElement).open) {
+        const summary = element.querySelector(":scope > summary")
+        if (summary !== null) walkElement(summary, out, frame, pointer)
+        joinable = false
+        return
+      }
+      if ((tag === "caption" || tag === "legend") && !element.parentElement?.hasAttribute("aria-label"))
+        return
       if (tag === "br") {
         joinable = false
         attachTo = null
@@ -806,14 +832,16 @@ export function installPageRuntime(version: number): void {
         if (
           role === "list" &&
           region === "main" &&
-          (RESULTS_HINT.test(element.id) || element.children.length >= 3)
+          (RESULTS_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`) ||
+            element.children.length >= 3 ||
+            context.some((entry) => /result/i.test(entry)))
         )
           enterResults(element)
         else if (ERROR_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`)) region = "alert"
         else if (region === "main" && RESULTS_HINT.test(element.id)) region = "results"
         if (tag === "label" && (element as HTMLLabelElement).control)
           walkLabel(element as HTMLLabelElement, out, frame, pointer)
-        else walkChildren(element.shadowRoot ?? element, out, frame, pointer)
+        else walkContent(element, out, frame, pointer)
         region = saveRegion
         if (block) joinable = false
         if (!INLINE.has(tag)) attachTo = null
@@ -934,7 +962,7 @@ export function installPageRuntime(version: number): void {
       if (!opaque) {
         const shadow = element.shadowRoot
         if (containerLabel !== undefined) {
-          if (!name && role === "group" && tag === "fieldset") {
+          if (!name && tag === "fieldset") {
             const legend = element.querySelector(":scope > legend")
             if (legend !== null) name = plainText(legend)
           }
@@ -958,10 +986,13 @@ export function installPageRuntime(version: number): void {
           if (!name)
             name = collapse(element.getAttribute("alt") ?? element.getAttribute("title") ?? "").trim()
           if (!name) return undefined
-        } else walkChildren(shadow ?? element, kids, frame, pointer)
+        } else walkContent(element, kids, frame, pointer)
         joinable = saveJoinable
         kids = role === "row" ? kids : finishTexts(kids, !interactive && role !== "heading")
-        if (!name && NAME_FROM_CONTENT.has(role)) name = itemsText(kids).trim()
+        if (!name && NAME_FROM_CONTENT.has(role))
+          name =
+            itemsText(kids.filter((kid) => typeof kid === "string" || !hasRef([kid]))).trim() ||
+            itemsText(kids).trim()
         if (!name) name = collapse(element.getAttribute("title") ?? "").trim()
       }
       name = clipName(name, maxName)
@@ -1173,7 +1204,7 @@ export function installPageRuntime(version: number): void {
 
     const hoist = (element: Element, frame: Frame, pointer: boolean): Node | undefined => {
       const kids: Item[] = []
-      walkChildren(element.shadowRoot ?? element, kids, frame, pointer)
+      walkContent(element, kids, frame, pointer)
       const finished = finishTexts(kids)
       return finished.length > 0 ? hoistNode(finished) : undefined
     }
@@ -1312,9 +1343,17 @@ export function installPageRuntime(version: number): void {
       const indent = "  ".repeat(depth)
       let lastText = -1
       const interactive = mode === "interactive"
-      for (const item of items) {
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index]!
         if (typeof item === "string") {
           if (interactive) continue
+          const before = items[index - 1]
+          const after = items[index + 1]
+          if (
+            (typeof after === "object" && after.ref !== "" && after.name === item) ||
+            (typeof before === "object" && before.ref !== "" && before.name === item)
+          )
+            continue
           const previous = lines.length - 1
           if (
             previous === lastText &&
@@ -1653,7 +1692,13 @@ export function installPageRuntime(version: number): void {
   }
 
   Object.defineProperty(globalThis, "__sextant", {
-    value: { version, look: lookString, resolve, act },
+    value: {
+      version,
+      look: lookString,
+      resolve,
+      act,
+      refOf: (element: Element) => state.byElement.get(element),
+    },
     configurable: true,
     writable: true,
     enumerable: false,

@@ -1,0 +1,50 @@
+import type { PageSnapshot } from "@sextant/core"
+import { lookScript, type ParseOptions, parseSnapshot, resolveScript } from "../../src/index.ts"
+
+/** One look through one execute call, as a driver does it. */
+export const look = async (browser: WebdriverIO.Browser, options: ParseOptions = {}): Promise<PageSnapshot> =>
+  parseSnapshot(await browser.execute(lookScript(options)), options)
+
+/** The raw JSON string of one look, for tests that grep everything the page answered. */
+export const lookJson = async (browser: WebdriverIO.Browser, options: ParseOptions = {}): Promise<string> =>
+  String(await browser.execute(lookScript(options)))
+
+export interface Resolved {
+  readonly ok: boolean
+  readonly stale?: boolean
+  readonly message?: string
+  readonly x: number
+  readonly y: number
+  readonly frame: ReadonlyArray<string>
+  readonly box: { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
+}
+
+export const resolve = async (browser: WebdriverIO.Browser, ref: string): Promise<Resolved> =>
+  (await browser.execute(resolveScript(ref))) as Resolved
+
+/** A trusted click at the top-level viewport point `resolve` answered. */
+export const clickAt = async (browser: WebdriverIO.Browser, ref: string): Promise<void> => {
+  const target = await resolve(browser, ref)
+  if (!target.ok) throw new Error(target.message)
+  await browser
+    .action("pointer", { parameters: { pointerType: "mouse" } })
+    .move({ x: target.x, y: target.y, origin: "viewport" })
+    .down()
+    .up()
+    .perform()
+}
+
+/** The ref of the first element with this role and name. */
+export const refOf = (snapshot: PageSnapshot, role: string, name: string | RegExp): string => {
+  const element = Object.values(snapshot.elements).find(
+    (candidate) =>
+      candidate.role === role &&
+      (typeof name === "string" ? candidate.name === name : name.test(candidate.name)),
+  )
+  if (element === undefined) throw new Error(`no ${role} named ${String(name)} in:\n${snapshot.tree}`)
+  return element.ref
+}
+
+/** Refs printed in an outline, in order. */
+export const refsIn = (tree: string): Array<string> =>
+  [...tree.matchAll(/\[ref=(e\d+)\]|^(e\d+) /gm)].map((match) => (match[1] ?? match[2])!)
