@@ -960,7 +960,6 @@ export function installPageRuntime(version: number): void {
       let form: RawForm | undefined
       let containerRef = ""
       if (!opaque) {
-        const shadow = element.shadowRoot
         if (containerLabel !== undefined) {
           if (!name && tag === "fieldset") {
             const legend = element.querySelector(":scope > legend")
