@@ -204,7 +204,7 @@ export const startOpenAiServer = async (options: OpenAiServerOptions = {}): Prom
     }
 
     const reply = await nextReply(recorded)
-    if (reply.kind !== "raw") await waitUnlessClosed(response, reply.delayMs ?? 0)
+    await waitUnlessClosed(response, reply.delayMs ?? 0)
     if (response.destroyed || response.writableEnded) return
 
     if (reply.kind === "error") {

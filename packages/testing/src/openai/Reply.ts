@@ -30,6 +30,7 @@ export type ScriptedReply =
       /** A body sent verbatim with status 200 (for example a truncated JSON document). */
       readonly body: string
       readonly contentType?: string | undefined
+      readonly delayMs?: number | undefined
     }
 
 /**
@@ -92,8 +93,7 @@ export const Reply = {
     message,
   }),
   /** The endpoint answers only after `delayMs` (longer than the client's timeout provokes a timeout). */
-  delayed: (delayMs: number, reply: ScriptedReply): ScriptedReply =>
-    reply.kind === "raw" ? reply : { ...reply, delayMs },
+  delayed: (delayMs: number, reply: ScriptedReply): ScriptedReply => ({ ...reply, delayMs }),
   /** A 200 response whose body is sent verbatim. */
   raw: (body: string, contentType = "application/json"): ScriptedReply => ({
     kind: "raw",
