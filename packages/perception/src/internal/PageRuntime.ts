@@ -874,7 +874,10 @@ export function installPageRuntime(version: number): void {
         if (row.querySelector("th") === null || row.querySelector("td") !== null) count++
       if (count > 0) {
         region = "results"
-        texts.push(["results", "count", labelName(element) || heading, count])
+        let label = labelName(element)
+        for (let index = context.length - 1; index >= 0 && !label; index--)
+          label = context[index]!.slice(context[index]!.indexOf(":") + 1)
+        texts.push(["results", "count", label || heading, count])
       }
     }
 
@@ -972,7 +975,7 @@ export function installPageRuntime(version: number): void {
           if (NAMED_ONLY.has(role) && !name && role !== "form") return hoist(element, frame, pointer)
           const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}`)
           containerRef = assigned
-          if (role === "form") {
+          if (role === "form" || tag === "form") {
             form = { key, ref: assigned, name: name || formName(element), fields: [], submit: undefined }
             forms.push(form)
             formByElement.set(element, form)
