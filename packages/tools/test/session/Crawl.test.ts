@@ -6,18 +6,12 @@ import { DatabaseSync } from "node:sqlite"
 import { promisify } from "node:util"
 import { assert, describe, it } from "@effect/vitest"
 import { Store } from "@sextant/core"
-import {
-  FIXTURE_PRODUCTS,
-  type FixtureSite,
-  formatPrice,
-  formatRating,
-  startFixtureSite,
-} from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll } from "vitest"
 import { type CrawledPage, crawl, crawlTool, submitUrls } from "../../src/session/Crawl.ts"
 import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
+import { byId, type ExtractedProduct, expectedProducts, useFixtureSite } from "./Shop.ts"
 
 const folder = mkdtempSync(join(tmpdir(), "sextant-crawl-"))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
@@ -26,13 +20,6 @@ const layers = Layer.merge(
   FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000 }),
   SqliteStore.layerMemory,
 )
-
-const expected = FIXTURE_PRODUCTS.map((product) => ({
-  id: product.id,
-  name: product.name,
-  price: formatPrice(product.price),
-  rating: formatRating(product.rating),
-}))
 
 // Seed-independent: a product is a list item with a price cell, a rating cell and a link to its page;
 // the heading comes first in every card.
@@ -84,18 +71,14 @@ describe("submitUrls", () => {
 
 for (const seed of [0, 7]) {
   describe(`crawl + loadAndParse on the fixture shop with seed ${seed}`, () => {
-    let site: FixtureSite
-    beforeAll(async () => {
-      site = await startFixtureSite({ port: 0, seed })
-    })
-    afterAll(() => site?.close())
+    const site = useFixtureSite(seed)
 
     it.live("walks the 5 listing pages and stores each of the 60 products once", () =>
       Effect.gen(function* () {
         const options = {
           frontier: "shop",
           runId: "products",
-          startUrls: [`${site.url}/products?page=1`],
+          startUrls: [`${site().url}/products?page=1`],
           followPattern: /\/products\?page=\d+$/,
           extract: productsFromLists,
         }
@@ -104,10 +87,9 @@ for (const seed of [0, 7]) {
         assert.strictEqual(summary.recordsAdded, 60)
         const store = yield* Store
         const records = yield* store.listRecords("products")
-        const products = records.map((record) => record.data as (typeof expected)[number])
         assert.deepStrictEqual(
-          [...products].sort((left, right) => left.id - right.id),
-          expected,
+          byId(records.map((record) => record.data as ExtractedProduct)),
+          expectedProducts,
         )
         const again = yield* crawl(options)
         assert.deepStrictEqual([again.pagesLoaded, again.recordsAdded], [0, 0])
@@ -117,18 +99,17 @@ for (const seed of [0, 7]) {
 }
 
 describe("crawl failures and limits", () => {
-  let site: FixtureSite
-  beforeAll(async () => {
-    site = await startFixtureSite({ port: 0, seed: 0 })
-  })
-  afterAll(() => site?.close())
+  const site = useFixtureSite(0)
 
   it.live("marks a page that keeps failing as failed and carries on", () =>
     Effect.gen(function* () {
       const summary = yield* crawl({
         frontier: "failing",
         runId: "failing",
-        startUrls: [`${site.url}/flaky?key=crawl-${Math.random()}&fail=20`, `${site.url}/products?page=3`],
+        startUrls: [
+          `${site().url}/flaky?key=crawl-${Math.random()}&fail=20`,
+          `${site().url}/products?page=3`,
+        ],
         maxDepth: 0,
       })
       assert.deepStrictEqual(summary.frontier, { pending: 0, claimed: 0, done: 1, failed: 1 })
@@ -145,7 +126,7 @@ describe("crawl failures and limits", () => {
       const first = yield* crawl({
         frontier: "limited",
         runId: "limited",
-        startUrls: [`${site.url}/products?page=1`],
+        startUrls: [`${site().url}/products?page=1`],
         followPattern: /\/products\?page=\d+$/,
         maxPages: 2,
         concurrency: 1,
@@ -175,11 +156,7 @@ describe("crawl failures and limits", () => {
 })
 
 describe("crawl after a crash", () => {
-  let site: FixtureSite
-  beforeAll(async () => {
-    site = await startFixtureSite({ port: 0, seed: 3 })
-  })
-  afterAll(() => site?.close())
+  const site = useFixtureSite(3)
 
   const script = join(import.meta.dirname, "fixtures", "crawlProcess.ts")
   const countRecords = (path: string): number => {
@@ -197,7 +174,7 @@ describe("crawl after a crash", () => {
 
   it("finishes with every product exactly once when a SIGKILLed crawl is started again", async () => {
     const path = join(folder, "killed.db")
-    const child = spawn(process.execPath, ["--conditions=sextant-source", script, path, site.url], {
+    const child = spawn(process.execPath, ["--conditions=sextant-source", script, path, site().url], {
       cwd: import.meta.dirname,
       stdio: ["ignore", "pipe", "pipe"],
     })
@@ -218,7 +195,7 @@ describe("crawl after a crash", () => {
 
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ["--conditions=sextant-source", script, path, site.url],
+      ["--conditions=sextant-source", script, path, site().url],
       { cwd: import.meta.dirname },
     )
     const summary = JSON.parse(stdout) as { pagesLoaded: number; frontier: Record<string, number> }
@@ -234,9 +211,6 @@ describe("crawl after a crash", () => {
     })
     assert.strictEqual(records.length, 60)
     assert.strictEqual(new Set(records.map((record) => record.key)).size, 60)
-    assert.deepStrictEqual(
-      products.sort((left, right) => left.id - right.id),
-      expected,
-    )
+    assert.deepStrictEqual(byId(products), expectedProducts)
   })
 })

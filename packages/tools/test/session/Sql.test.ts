@@ -1,15 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import {
-  FIXTURE_PRODUCTS,
-  type FixtureSite,
-  formatPrice,
-  formatRating,
-  startFixtureSite,
-} from "@sextant/fixture-site"
+import { FIXTURE_PRODUCTS } from "@sextant/fixture-site"
 import { Effect } from "effect"
-import { afterAll, beforeAll } from "vitest"
 import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
 import { sql, sqlTool } from "../../src/session/Sql.ts"
+import { byId, expectedProducts, useFixtureSite } from "./Shop.ts"
 
 const sessionLayer = FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000 })
 
@@ -26,41 +20,35 @@ const productQuery = (base: string) =>
     )
     .join("\nUNION ALL\n")
 
-const expected = FIXTURE_PRODUCTS.map((product) => ({
-  id: String(product.id),
-  name: product.name,
-  price: formatPrice(product.price),
-  rating: formatRating(product.rating),
-}))
-
 for (const seed of [0, 7]) {
   describe(`sql on the fixture shop with seed ${seed}`, () => {
-    let site: FixtureSite
-    beforeAll(async () => {
-      site = await startFixtureSite({ port: 0, seed })
-    })
-    afterAll(() => site?.close())
+    const site = useFixtureSite(seed)
 
     it.live("extracts all 60 products with name, price and rating from the 5 listing pages", () =>
       Effect.gen(function* () {
-        const result = yield* sql(productQuery(site.url))
+        const result = yield* sql(productQuery(site().url))
         assert.strictEqual(result.rowCount, 60)
         assert.deepStrictEqual(result.columns, ["id", "name", "price", "rating"])
         assert.strictEqual(result.pages.length, 5)
-        const rows = [...result.rows].sort((left, right) => Number(left.id) - Number(right.id))
-        assert.deepStrictEqual(rows, expected)
+        const products = result.rows.map((row) => ({
+          id: Number(row.id),
+          name: String(row.name),
+          price: String(row.price),
+          rating: String(row.rating),
+        }))
+        assert.deepStrictEqual(byId(products), expectedProducts)
       }).pipe(Effect.provide(sessionLayer)),
     )
 
     it.live("filters, orders and aggregates in SQL", () =>
       Effect.gen(function* () {
         const result = yield* sql(`SELECT COUNT(*) AS cards, MIN([index]) AS first, MAX([index]) AS last
-          FROM load_and_select('${site.url}/products?page=2', '[data-product-id]')
+          FROM load_and_select('${site().url}/products?page=2', '[data-product-id]')
           WHERE text LIKE '%Brass%' OR text LIKE '%Oak%'`)
         const onPage = FIXTURE_PRODUCTS.slice(12, 24).filter((product) => /Brass|Oak/.test(product.name))
         assert.strictEqual(result.rows[0]?.cards, onPage.length)
         const links = yield* sql(`SELECT dom_attr(html, 'a', 'href') AS href, dom_all_text(html, 'p') AS facts
-          FROM load_and_select('${site.url}/products?page=1', '[data-product-id]') ORDER BY href LIMIT 2`)
+          FROM load_and_select('${site().url}/products?page=1', '[data-product-id]') ORDER BY href LIMIT 2`)
         assert.deepStrictEqual(
           links.rows.map((row) => row.href),
           ["/products/1", "/products/10"],
@@ -72,6 +60,7 @@ for (const seed of [0, 7]) {
 }
 
 describe("sql refuses what it should not run", () => {
+  const site = useFixtureSite(0)
   const reasonOf = (query: string) =>
     Effect.map(Effect.flip(sql(query)), (error) => [
       error._tag,
@@ -104,18 +93,14 @@ describe("sql refuses what it should not run", () => {
 
   it.live("names a bad CSS selector", () =>
     Effect.gen(function* () {
-      const site = yield* Effect.acquireRelease(
-        Effect.promise(() => startFixtureSite({ port: 0 })),
-        (started) => Effect.promise(() => started.close()),
-      )
-      const error = yield* Effect.flip(sql(`SELECT * FROM load_and_select('${site.url}/products', '[[')`))
+      const error = yield* Effect.flip(sql(`SELECT * FROM load_and_select('${site().url}/products', '[[')`))
       assert.strictEqual(error._tag, "SqlError")
       assert.include(error.message, '"[[" is not a valid CSS selector')
-    }).pipe(Effect.scoped, Effect.provide(sessionLayer)),
+    }).pipe(Effect.provide(sessionLayer)),
   )
 
   it("describes the row source and DOM functions to a model", () => {
-    for (const name of ["load_and_select", "dom_text", "dom_attr", "dom_all_text"]) {
+    for (const name of ["load_and_select", "dom_text", "dom_attr", "dom_all_text", "dom_match"]) {
       assert.include(sqlTool.description, name)
     }
     assert.isTrue(sqlTool.effects.reads && sqlTool.effects.idempotent)
