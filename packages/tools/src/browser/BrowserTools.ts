@@ -1,0 +1,55 @@
+import type { AnyTool } from "@sextant/core"
+import { clickMatchesTool, clickNthAnchorTool, clickTextMatchesTool } from "./ClickMatching.ts"
+import { extractTool } from "./Extract.ts"
+import { checkTool, clickTool, fillTool, pressTool, selectTool, uncheckTool, uploadTool } from "./Input.ts"
+import { backTool, navigateTool, refreshTool, stopTool } from "./Navigation.ts"
+import { screenshotTool } from "./Screenshot.ts"
+import {
+  scrollDownTool,
+  scrollToBottomTool,
+  scrollToMiddleTool,
+  scrollTool,
+  scrollToScreenTool,
+  scrollToTopTool,
+  scrollUpTool,
+} from "./Scroll.ts"
+import { delayTool, waitForTool } from "./Wait.ts"
+
+/**
+ * Every browser tool, for a `ToolRegistry`. They need the `BrowserDriver` service and nothing else.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ToolRegistry } from "@sextant/core"
+ * import { browserTools } from "@sextant/tools"
+ * const registry = Effect.runSync(ToolRegistry.make(browserTools))
+ * ```
+ */
+export const browserTools: ReadonlyArray<AnyTool> = [
+  navigateTool,
+  clickTool,
+  fillTool,
+  pressTool,
+  checkTool,
+  uncheckTool,
+  selectTool,
+  uploadTool,
+  scrollDownTool,
+  scrollUpTool,
+  scrollToTopTool,
+  scrollToBottomTool,
+  scrollToMiddleTool,
+  scrollToScreenTool,
+  scrollTool,
+  waitForTool,
+  extractTool,
+  clickTextMatchesTool,
+  clickMatchesTool,
+  clickNthAnchorTool,
+  screenshotTool,
+  delayTool,
+  backTool,
+  refreshTool,
+  stopTool,
+]
