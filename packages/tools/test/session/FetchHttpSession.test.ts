@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { HttpSession } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { afterAll, beforeAll } from "vitest"
 import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
 import { startTestServer } from "./TestServer.ts"
@@ -9,13 +10,26 @@ import { startTestServer } from "./TestServer.ts"
 let site: FixtureSite
 let server: Awaited<ReturnType<typeof startTestServer>>
 let inFlight = 0
+const ticks: Array<string> = []
 let maxInFlight = 0
 
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0, seed: 0 })
   server = await startTestServer((request, response) => {
     const path = request.url ?? "/"
-    if (path === "/big") {
+    if (path.startsWith("/tick")) {
+      ticks.push(path)
+      response.writeHead(200, { "content-type": "text/html" })
+      response.end("<p>tick</p>")
+    } else if (path.startsWith("/later")) {
+      ticks.push(path)
+      const first = ticks.filter((tick) => tick === path).length === 1
+      response.writeHead(first ? 429 : 200, {
+        "content-type": "text/html",
+        ...(first ? { "retry-after": "30" } : {}),
+      })
+      response.end(first ? "<p>slow down</p>" : "<p>welcome back</p>")
+    } else if (path === "/big") {
       response.writeHead(200, { "content-type": "text/html" })
       response.end("x".repeat(5_000))
     } else if (path === "/slow") {
@@ -198,6 +212,47 @@ describe("FetchHttpSession limits and errors", () => {
       /options\.concurrencyPerHost/,
     )
   })
+})
+
+// Real I/O still takes real time while the test clock stands still.
+const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+describe("FetchHttpSession on the test clock", () => {
+  it.effect("starts one request per slot of the per-host rate limit", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      ticks.length = 0
+      const fiber = yield* Effect.forkChild(
+        Effect.forEach([1, 2, 3], (index) => http.fetch({ url: `${server.url}/tick-${index}` }), {
+          concurrency: "unbounded",
+        }),
+      )
+      yield* settle
+      assert.lengthOf(ticks, 1)
+      yield* TestClock.adjust(1_000)
+      yield* settle
+      assert.lengthOf(ticks, 2)
+      yield* TestClock.adjust(1_000)
+      yield* Fiber.join(fiber)
+      assert.lengthOf(ticks, 3)
+    }).pipe(session({ requestsPerSecondPerHost: 1 })),
+  )
+
+  it.effect("waits the whole Retry-After of a 429, however long the backoff would be", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const url = `${server.url}/later-${key()}`
+      const fiber = yield* Effect.forkChild(http.fetch({ url }))
+      yield* settle
+      yield* TestClock.adjust(29_000)
+      yield* settle
+      assert.strictEqual(ticks.filter((tick) => url.endsWith(tick)).length, 1)
+      yield* TestClock.adjust(1_000)
+      const response = yield* Fiber.join(fiber)
+      assert.include(response.body, "welcome back")
+      assert.strictEqual(ticks.filter((tick) => url.endsWith(tick)).length, 2)
+    }).pipe(session({ retryBaseDelayMs: 10 })),
+  )
 })
 
 describe("FetchHttpSession backoff", () => {
