@@ -47,7 +47,12 @@ export interface Tool<
 export type AnyTool = Tool<string, z.ZodType, z.ZodType, any, any>
 
 /** The services a tool needs. */
-export type ToolRequirements<T> = T extends Tool<string, z.ZodType, z.ZodType, unknown, infer R> ? R : never
+// biome-ignore lint/suspicious/noExplicitAny: matches tools of every input, output and error type
+export type ToolRequirements<T> = T extends Tool<string, any, any, any, infer R> ? R : never
+
+/** The typed errors a tool fails with. */
+// biome-ignore lint/suspicious/noExplicitAny: matches tools of every input, output and requirement type
+export type ToolErrors<T> = T extends Tool<string, any, any, infer E, any> ? E : never
 
 /** What `defineTool` takes. */
 export interface ToolDefinition<

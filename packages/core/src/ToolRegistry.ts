@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { z } from "zod"
 import { AgentError, DuplicateTool, InvalidToolArgs, UnknownTool } from "./Errors.ts"
-import type { AnyTool, ToolEffects } from "./Tool.ts"
+import type { AnyTool, ToolEffects, ToolErrors, ToolRequirements } from "./Tool.ts"
 import { formatIssues } from "./Validation.ts"
 
 /** One tool as a prompt or an MCP client sees it. */
@@ -41,7 +41,7 @@ const argumentSummary = (schema: Record<string, unknown>): string => {
  * registry.renderCatalog() // "- echo(text: string): Repeat the text back."
  * ```
  */
-export class ToolRegistry {
+export class ToolRegistry<E = unknown, R = unknown> {
   readonly #tools: ReadonlyMap<string, AnyTool>
   #catalog: ReadonlyArray<ToolCatalogEntry> | undefined
 
@@ -49,8 +49,13 @@ export class ToolRegistry {
     this.#tools = tools
   }
 
-  /** Builds a registry, failing with `DuplicateTool` when two tools share a name. */
-  static make(tools: Iterable<AnyTool>): Effect.Effect<ToolRegistry, AgentError> {
+  /**
+   * Builds a registry, failing with `DuplicateTool` when two tools share a name. The registry's type
+   * carries the errors and services of its tools, so `run` says what it needs.
+   */
+  static make<T extends AnyTool>(
+    tools: Iterable<T>,
+  ): Effect.Effect<ToolRegistry<ToolErrors<T>, ToolRequirements<T>>, AgentError> {
     const byName = new Map<string, AnyTool>()
     for (const tool of tools) {
       if (byName.has(tool.name)) {
@@ -58,12 +63,17 @@ export class ToolRegistry {
       }
       byName.set(tool.name, tool)
     }
-    return Effect.succeed(new ToolRegistry(byName))
+    return Effect.succeed(new ToolRegistry<ToolErrors<T>, ToolRequirements<T>>(byName))
   }
 
   /** A new registry with more tools; fails with `DuplicateTool` on a name already present. */
-  with(tools: Iterable<AnyTool>): Effect.Effect<ToolRegistry, AgentError> {
-    return ToolRegistry.make([...this.#tools.values(), ...tools])
+  with<T extends AnyTool>(
+    tools: Iterable<T>,
+  ): Effect.Effect<ToolRegistry<E | ToolErrors<T>, R | ToolRequirements<T>>, AgentError> {
+    return ToolRegistry.make([...this.#tools.values(), ...tools]) as Effect.Effect<
+      ToolRegistry<E | ToolErrors<T>, R | ToolRequirements<T>>,
+      AgentError
+    >
   }
 
   /** The registered names, in registration order. */
@@ -122,9 +132,9 @@ export class ToolRegistry {
   }
 
   /** Decodes the arguments, then runs the tool. */
-  run(name: string, args: unknown): Effect.Effect<unknown, unknown, unknown> {
+  run(name: string, args: unknown): Effect.Effect<unknown, AgentError | E, R> {
     return Effect.flatMap(this.decodeArgs(name, args), (input) =>
-      Effect.flatMap(this.get(name), (tool) => tool.run(input)),
+      Effect.flatMap(this.get(name), (tool) => tool.run(input) as Effect.Effect<unknown, E, R>),
     )
   }
 }
