@@ -68,7 +68,7 @@ export const extract = defineTool({
   run: ({ selector }) =>
     BrowserDriver.use((driver) =>
       driver.evaluate(
-        `return Array.from(document.querySelectorAll(arguments[0])).map((element, index) => ({ key: element.getAttribute("data-key") || String(index), text: (element.textContent || "").trim() }))`,
+        `return Array.from(document.querySelectorAll(arguments[0])).map((element, index) => ({ key: element.getAttribute("data-key") || element.getAttribute("data-product-id") || String(index), text: (element.textContent || "").trim() }))`,
         [selector],
       ),
     ).pipe(Effect.map((items) => ({ items: items as Array<{ key: string; text: string }> }))),

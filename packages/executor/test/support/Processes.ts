@@ -1,0 +1,43 @@
+import { execFileSync } from "node:child_process"
+
+/** The live descendants of a process, with their command names (from `ps`). */
+export const descendants = (root: number): ReadonlyArray<{ pid: number; command: string }> => {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,comm="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .map(([pid, ppid, command]) => ({ pid: Number(pid), ppid: Number(ppid), command: command ?? "" }))
+  const found: Array<{ pid: number; command: string }> = []
+  const queue = [root]
+  while (queue.length > 0) {
+    const parent = queue.shift()
+    for (const row of rows) {
+      if (row.ppid !== parent) continue
+      found.push({ pid: row.pid, command: row.command })
+      queue.push(row.pid)
+    }
+  }
+  return found
+}
+
+/** Browser processes (Chromium and ChromeDriver) under a process. */
+export const browserProcesses = (root: number) =>
+  descendants(root).filter((process) => /chrom/i.test(process.command))
+
+/** The Chromium profile folders the given processes use (to remove after killing them). */
+export const profileDirectories = (pids: ReadonlyArray<number>): ReadonlyArray<string> => {
+  if (pids.length === 0) return []
+  const lines = execFileSync("ps", ["-o", "args=", "-p", pids.join(",")], { encoding: "utf8" }).split("\n")
+  const found = lines.flatMap((line) => /--user-data-dir=(\S+)/.exec(line)?.[1] ?? [])
+  return [...new Set(found)]
+}
+
+/** True while a process id is alive. */
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
