@@ -1091,11 +1091,8 @@ export function installPageRuntime(version: number): void {
       if (secret && value) value = "<secret>"
 
       let url = ""
-      if (role === "link") {
-        const href = element.getAttribute("href")
-        if (href !== null && (tag === "a" || tag === "area"))
-          url = shortUrl((element as HTMLAnchorElement).href, location)
-      }
+      if ((tag === "a" || tag === "area") && (role === "link" || interactive) && element.hasAttribute("href"))
+        url = shortUrl((element as HTMLAnchorElement).href, location)
 
       for (const state of states) suffix += ` [${state}]`
       if (value) suffix += `: ${clip(collapse(value), maxText)}`

@@ -45,6 +45,8 @@ export const refOf = (snapshot: PageSnapshot, role: string, name: string | RegEx
   return element.ref
 }
 
-/** Refs printed in an outline, in order. */
+/** Refs printed in an outline (full: `[ref=e1]`; interactive: `e1 role …`), in order. */
 export const refsIn = (tree: string): Array<string> =>
-  [...tree.matchAll(/\[ref=(e\d+)\]|^(e\d+) /gm)].map((match) => (match[1] ?? match[2])!)
+  tree.includes("[ref=")
+    ? [...tree.matchAll(/\[ref=(e\d+)\]/g)].map((match) => match[1]!)
+    : [...tree.matchAll(/(?<![\w"])(e\d+)(?= [a-z])/g)].map((match) => match[1]!)

@@ -1,0 +1,146 @@
+import type { PageSnapshot } from "@sextant/core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openBrowser, type TestBrowser } from "./support/Browser.ts"
+import { clickAt, look, refOf, refsIn } from "./support/Look.ts"
+import { type PageServer, startPageServer } from "./support/PageServer.ts"
+
+let pages: PageServer
+let session: TestBrowser
+let browser: WebdriverIO.Browser
+
+beforeAll(async () => {
+  pages = await startPageServer()
+  session = await openBrowser()
+  browser = session.browser
+})
+
+afterAll(async () => {
+  await session?.close()
+  await pages?.close()
+})
+
+/**
+ * Every element a user could act on, found independently of the page script: native controls,
+ * ARIA widgets, editable regions and click handlers, in every document and open shadow root, when
+ * shown. Answers a description of each one that has no ref.
+ */
+const unreferenced = (): Promise<Array<string>> =>
+  browser.execute(() => {
+    const selector = [
+      "a[href]",
+      "button",
+      "input:not([type=hidden])",
+      "select",
+      "textarea",
+      "summary",
+      "[contenteditable=true]",
+      "[onclick]",
+      "[tabindex='0']",
+      ...[
+        "button",
+        "link",
+        "checkbox",
+        "radio",
+        "switch",
+        "slider",
+        "spinbutton",
+        "tab",
+        "menuitem",
+        "menuitemcheckbox",
+        "option",
+        "combobox",
+        "listbox",
+        "textbox",
+        "treeitem",
+      ].map((role) => `[role=${role}]`),
+    ].join(",")
+    const sextant = (
+      globalThis as unknown as { __sextant: { refOf: (element: Element) => string | undefined } }
+    ).__sextant
+    const missing: Array<string> = []
+    const visit = (root: Document | ShadowRoot) => {
+      for (const element of root.querySelectorAll(selector)) {
+        const rect = element.getBoundingClientRect()
+        const shown =
+          element.checkVisibility({ visibilityProperty: true }) &&
+          element.closest("[aria-hidden=true],[inert]") === null &&
+          rect.width > 0 &&
+          rect.height > 0
+        if (shown && sextant.refOf(element) === undefined)
+          missing.push(
+            `${element.localName} ${element.getAttribute("role") ?? ""} ${element.textContent?.trim().slice(0, 30)}`,
+          )
+      }
+      for (const element of root.querySelectorAll("*")) {
+        if (element.shadowRoot !== null) visit(element.shadowRoot)
+        if (element.localName === "iframe") {
+          const inner = (element as HTMLIFrameElement).contentDocument
+          if (inner !== null) visit(inner)
+        }
+      }
+    }
+    visit(document)
+    return missing
+  })
+
+const expectSaneOutline = (snapshot: PageSnapshot) => {
+  const lines = snapshot.tree.split("\n")
+  let depth = 0
+  for (const line of lines) {
+    expect(line).toMatch(/^( {2})*- \S/)
+    const indent = (line.length - line.trimStart().length) / 2
+    expect(indent, line).toBeLessThanOrEqual(depth + 1)
+    depth = indent
+    expect(line).not.toMatch(/undefined|\[object |null|NaN/)
+  }
+  const refs = refsIn(snapshot.tree)
+  expect(new Set(refs).size).toBe(refs.length)
+  for (const ref of refs) expect(snapshot.elements[ref], ref).toBeDefined()
+  for (const element of Object.values(snapshot.elements))
+    expect(refs, `${element.role} ${element.name}`).toContain(element.ref)
+}
+
+describe("messy real-world pages", () => {
+  for (const name of ["shop", "dashboard", "article"]) {
+    it(`gives every shown interactive element of ${name}.html a ref in a sane outline`, async () => {
+      await browser.url(`${pages.url}/${name}.html`)
+      const snapshot = await look(browser)
+      expect(await unreferenced()).toEqual([])
+      expectSaneOutline(snapshot)
+      const interactive = await look(browser, { mode: "interactive" })
+      expect(refsIn(interactive.tree)).toEqual(refsIn(snapshot.tree))
+    })
+  }
+
+  it("leaves closed menus and hidden tab panels out until they open", async () => {
+    await browser.url(`${pages.url}/shop.html`)
+    const closed = await look(browser)
+    expect(closed.tree).not.toContain("Knitwear")
+    expect(closed.tree).not.toContain("Hidden jacket")
+    expect(closed.tree).toMatch(/- button "Men" \[ref=e\d+\] \[collapsed\]/)
+    await clickAt(browser, refOf(closed, "button", "Men"))
+    const open = await look(browser)
+    expect(open.tree).toMatch(/- button "Men" \[ref=e\d+\] \[expanded\]/)
+    expect(open.tree).toMatch(/- menu:\n\s+- menuitem "Jackets" \[ref=e\d+\] -> \/men\/jackets/)
+    expect(refOf(open, "menuitem", "Knitwear")).toMatch(/^e\d+$/)
+    expect(await unreferenced()).toEqual([])
+  })
+
+  it("names controls from labels, aria-labelledby, titles, alt text and placeholders", async () => {
+    await browser.url(`${pages.url}/dashboard.html`)
+    const snapshot = await look(browser)
+    expect(snapshot.tree).toMatch(
+      /- listbox "Regions" \[ref=e\d+\]: eu-west \[options: eu-west\|us-east\|ap-south\]/,
+    )
+    expect(snapshot.tree).toMatch(/- button "Start" \[ref=e\d+\]/)
+    expect(snapshot.tree).toMatch(/- textbox "Owner team" \[ref=e\d+\]/)
+    expect(snapshot.tree).toMatch(/- slider "CPU share" \[ref=e\d+\]: 25/)
+    expect(snapshot.tree).toMatch(/- radio "Large \(quota\)" \[ref=e\d+\] \[disabled\]/)
+    expect(snapshot.tree).toMatch(/- treeitem "Compute" \[ref=e\d+\] \[expanded\]/)
+    expect(snapshot.tree).toMatch(/- dialog "Session expiring":/)
+    const file = snapshot.elements[refOf(snapshot, "button", "Startup script")]!
+    expect(snapshot.actions.find((action) => action.ref === file.ref)?.ops).toEqual(["upload"])
+    const disk = snapshot.actions.find((action) => action.name === "Disk (GB)")
+    expect(disk?.ops).toEqual(["input", "clear", "focus"])
+  })
+})
