@@ -1,10 +1,13 @@
+import { type ExtractionResult, measureExtraction } from "./Extraction.ts"
 import type { RunPlan } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
+import type { SextantSession } from "./Sextant.ts"
 
 /** What the later sections need from the run. */
 export interface LaterContext {
   readonly base: string
   readonly plan: RunPlan
+  readonly sextant: SextantSession
   readonly progress: (line: string) => void
 }
 
@@ -14,28 +17,53 @@ export interface LaterResult {
   readonly data: Record<string, unknown>
 }
 
-export const laterSections = async (_context: LaterContext): Promise<LaterResult> => ({
-  sections: [
-    {
-      title: "Extraction of the 60 products",
-      headers: ["way", "products / s"],
-      rows: [
-        ["session tools (HTTP + sql)", "not yet measured: @sextant/tools not available"],
-        ["browser (look/extract per page)", "not yet measured: @sextant/tools not available"],
-      ],
-    },
-    {
-      title: "Executor",
-      headers: ["measure", "value"],
-      rows: [
-        ["overhead per step, runMany 1/2/4 agents", "not yet measured: @sextant/executor not available"],
-      ],
-    },
-    {
-      title: "Time per task: cold vs replayed",
-      headers: ["mode", "time"],
-      rows: [["cold (scripted model) vs replayed (action cache)", "not yet measured: planner not available"]],
-    },
-  ],
-  data: {},
+const ms = (value: number) => (value < 100 ? value.toFixed(1) : value.toFixed(0))
+
+/** Fewer runs for whole-task measurements, which each take seconds rather than milliseconds. */
+export const taskPlan = (plan: RunPlan): RunPlan => ({
+  warmup: Math.min(plan.warmup, 1),
+  runs: Math.max(3, Math.ceil(plan.runs / 4)),
 })
+
+const extractionSection = (results: ReadonlyArray<ExtractionResult>, plan: RunPlan): TableSection => ({
+  title: `Extraction of the 60 products from the 5 listing pages (${plan.runs} runs after ${plan.warmup} warm-up)`,
+  note: "Every run is checked: all 60 names, prices and ratings must match the shop's data.",
+  headers: ["way", "ms (median / p90)", "products / s"],
+  rows: results.map((result) => [
+    result.way,
+    `${ms(result.time.median)} / ${ms(result.time.p90)}`,
+    result.productsPerSecond.toFixed(0),
+  ]),
+})
+
+export const laterSections = async (context: LaterContext): Promise<LaterResult> => {
+  const plan = taskPlan(context.plan)
+  const extraction = await measureExtraction(context.base, plan, context.sextant)
+  context.progress("extraction measured")
+  return {
+    sections: [
+      extractionSection(extraction, plan),
+      {
+        title: "Executor",
+        headers: ["measure", "value"],
+        rows: [
+          [
+            "overhead per step, runMany 1/2/4 agents",
+            "not yet measured: @sextant/executor bench not available",
+          ],
+        ],
+      },
+      {
+        title: "Time per task: cold vs replayed",
+        headers: ["mode", "time"],
+        rows: [
+          [
+            "cold (scripted model) vs replayed (action cache)",
+            "not yet measured: planner action cache not available",
+          ],
+        ],
+      },
+    ],
+    data: { extraction },
+  }
+}

@@ -1,4 +1,4 @@
-import type { ActionOp, ActResult, ActValue, PageSnapshot, Target } from "@sextant/core"
+import type { ActionOp, ActResult, ActValue, BrowserDriverShape, PageSnapshot, Target } from "@sextant/core"
 
 /**
  * What the bench needs from Sextant's browser driver, as Promises: the page-view and action sections
@@ -11,6 +11,8 @@ export interface SextantSession {
   readonly evaluate: (script: string) => Promise<unknown>
   /** WebDriver requests the session has sent so far: HTTP commands plus BiDi messages. */
   readonly requests: () => number
+  /** The driver itself, for tools that ask for the `BrowserDriver` service. */
+  readonly driver: BrowserDriverShape
   readonly close: () => Promise<void>
 }
 

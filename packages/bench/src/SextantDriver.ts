@@ -31,6 +31,7 @@ export const openSextant = async (): Promise<SextantSession> => {
       act: (target, op, value) => Effect.runPromise(driver.act(target, op, value)),
       evaluate: (script) => Effect.runPromise(driver.evaluate(script)),
       requests: () => requests,
+      driver,
       close,
     }
   } catch (cause) {

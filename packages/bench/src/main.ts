@@ -113,7 +113,7 @@ const main = async (): Promise<number> => {
     const webdriverio = await open(openWebdriverio())
     const actionResults = await measureActions(site.url, plan, playwright, webdriverio, sextant)
     progress("actions measured")
-    const later = await laterSections({ base: site.url, plan, progress })
+    const later = await laterSections({ base: site.url, plan, sextant, progress })
     const goals = judgeGoals(pageResults, actionResults)
     await closeAll()
 
