@@ -17,14 +17,15 @@ import type { RoleHint, TargetPhrase } from "./Command.ts"
  * | text: at least half of the words appear in the name | up to 40 |
  * | role the phrase names ("link", "按钮") fits | +40; does not fit −35 |
  * | role fits the action (type → textbox, click → button/link, check → checkbox …) | +20; cannot take the action: not a candidate |
- * | visible | +10; hidden −40 |
+ * | in the viewport (`visible`) | +10 (an element below the fold is still a candidate) |
+ * | the whole phrase is the element's name ("Item 12", "Tab #3") | +50 |
  * | disabled | −50 |
  * | position: nearer the top of the page, then nearer the horizontal centre | up to +4 |
  * | selector strength: id 3, data-testid 2.5, name 2, href 1.5, type 1, path 0 | up to +3 |
  *
  * Tie-break: equal scores go to the element that comes first in the element list (document order).
- * An ordinal ("the second link") counts, in document order, the visible elements that pass the role
- * and text filters; the text must then score at least 50.
+ * An ordinal ("the second link") counts, in document order, the elements that pass the role and text
+ * filters (the text must then score at least 50) — unless an element is named by the whole phrase.
  */
 
 /** What the command wants to do with the element; decides which roles can take it. */
@@ -138,6 +139,60 @@ const containsWords = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<st
   return false
 }
 
+/**
+ * Chinese words for the labels pages most often carry in English, so "点击登录按钮" finds "Sign in"
+ * and "在密码框中输入" finds "Password". A translated match scores a little below the same match in
+ * the page's own words.
+ */
+export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
+  ["登录", ["sign in", "log in", "login"]],
+  ["登陆", ["sign in", "log in", "login"]],
+  ["注册", ["sign up", "register"]],
+  ["退出", ["sign out", "log out", "logout"]],
+  ["退出登录", ["sign out", "log out"]],
+  ["密码", ["password"]],
+  ["邮箱", ["email", "e-mail"]],
+  ["电子邮件", ["email", "e-mail"]],
+  ["用户名", ["username", "user name"]],
+  ["账号", ["username", "account", "email"]],
+  ["搜索", ["search"]],
+  ["查找", ["search", "find"]],
+  ["提交", ["submit", "send"]],
+  ["发送", ["send", "submit"]],
+  ["确定", ["ok", "confirm"]],
+  ["确认", ["confirm", "ok"]],
+  ["取消", ["cancel"]],
+  ["关闭", ["close"]],
+  ["保存", ["save"]],
+  ["删除", ["delete", "remove"]],
+  ["姓名", ["name", "full name"]],
+  ["名字", ["name"]],
+  ["电话", ["phone", "telephone"]],
+  ["手机", ["phone", "mobile"]],
+  ["留言", ["message"]],
+  ["消息", ["message"]],
+  ["主题", ["topic", "subject"]],
+  ["日期", ["date"]],
+  ["时间", ["time"]],
+  ["数量", ["quantity"]],
+  ["国家", ["country"]],
+  ["颜色", ["colors", "color"]],
+  ["尺寸", ["sizes", "size"]],
+  ["订阅", ["subscribe", "newsletter"]],
+  ["首页", ["home"]],
+  ["主页", ["home"]],
+  ["商品", ["products", "product"]],
+  ["产品", ["products", "product"]],
+  ["联系", ["contact"]],
+  ["联系我们", ["contact", "contact us"]],
+  ["下一页", ["next", "next page"]],
+  ["上一页", ["previous", "previous page"]],
+  ["加入购物车", ["add to cart"]],
+  ["购物车", ["cart"]],
+  ["打开对话框", ["open dialog"]],
+  ["显示通知", ["show notification"]],
+])
+
 const TEXT_ATTRIBUTES = [
   "aria-label",
   "placeholder",
@@ -150,8 +205,21 @@ const TEXT_ATTRIBUTES = [
   "data-testid",
 ]
 
-/** How well `text` names `element` (0 when it does not). */
+/**
+ * How well `text` names `element` (0 when it does not), in the page's words or, for Chinese words in
+ * the glossary, in their English equivalents (at 95%).
+ */
 export const textScore = (element: PageElement, text: string): number => {
+  const direct = directTextScore(element, text)
+  if (direct >= 92) return direct
+  const translations = GLOSSARY.get(text.trim()) ?? []
+  return translations.reduce(
+    (best, translation) => Math.max(best, directTextScore(element, translation) * 0.95),
+    direct,
+  )
+}
+
+const directTextScore = (element: PageElement, text: string): number => {
   const wanted = normalizeText(text)
   if (wanted === "") return 0
   const name = normalizeText(element.name)
@@ -375,9 +443,12 @@ export const groundTarget = (
     const fit = intentFit(element, options.intent)
     score += fit
     if (element.visible) score += 10
-    else {
-      score -= 40
-      reasons.push("hidden")
+    else reasons.push("off-screen")
+    const named =
+      target.raw !== "" && (target.text === undefined || target.ordinal !== undefined) && fromRaw >= 92
+    if (named) {
+      score += 50
+      reasons.push("named by the whole phrase")
     }
     if (element.disabled === true) {
       score -= 50
@@ -388,10 +459,10 @@ export const groundTarget = (
     scored.push({ element, score, reasons, order, text })
   })
   const ranked = scored.toSorted((left, right) => right.score - left.score || left.order - right.order)
-  if (target.ordinal === undefined) return ranked
+  if (target.ordinal === undefined || ranked[0]?.reasons.includes("named by the whole phrase")) return ranked
   // An ordinal counts, in document order, the visible elements that match the role and the words.
   const pool = scored
-    .filter((candidate) => candidate.element.visible && (target.text === undefined || candidate.text >= 50))
+    .filter((candidate) => target.text === undefined || candidate.text >= 50)
     .toSorted((left, right) => left.order - right.order)
   const picked = target.ordinal === -1 ? pool[pool.length - 1] : pool[target.ordinal - 1]
   return picked === undefined ? [] : [picked, ...ranked.filter((candidate) => candidate !== picked)]
@@ -417,6 +488,9 @@ const PAGINATION = /^(next|previous|prev|first|last|more|\d+|[«»‹›<>←→
 const looksLikeResult = (element: PageElement, ancestry: Ancestry | undefined): boolean => {
   if (PAGINATION.test(normalizeText(element.name))) return false
   if (element.attributes.rel === "next" || element.attributes.rel === "prev") return false
+  // Perception tags each element with the region it sits in.
+  const region = (element as PageElement & { readonly region?: string }).region
+  if (region !== undefined && CHROME_REGIONS.has(region)) return false
   const ancestors = ancestry?.get(element.ref)
   if (ancestors !== undefined) return !ancestors.some((ancestor) => CHROME_REGIONS.has(ancestor.role))
   return true

@@ -43,7 +43,7 @@ export const readProgress = (history: ReadonlyArray<string>): PolicyProgress => 
     const line = history[index]!
     const at = line.indexOf(MARKER)
     if (at < 0) continue
-    const match = /done (\d+)\/\d+(?: parts ([\w,]+))?/.exec(line.slice(at))
+    const match = /done (\d+)\/\d+(?: parts ([\w,-]+))?/.exec(line.slice(at))
     if (match === null) continue
     return { done: Number(match[1]), parts: new Set(match[2] === undefined ? [] : match[2].split(",")) }
   }
@@ -53,18 +53,10 @@ export const readProgress = (history: ReadonlyArray<string>): PolicyProgress => 
 const progressLine = (progress: PolicyProgress, total: number, next: string): string =>
   `${MARKER} done ${progress.done}/${total}${progress.parts.size === 0 ? "" : ` parts ${[...progress.parts].join(",")}`} | next: ${next}`
 
-/** The sub-step an action stands for, so it is not repeated when the page cannot show it (passwords). */
-const partOf = (command: Command, action: ElementAction): string | undefined => {
-  if (action.method !== "input") return undefined
-  if (command.kind === "login") return action.description.includes("password") ? "password" : "username"
-  if (command.kind === "search") return "query"
-  return undefined
-}
-
 /**
  * Turns one element action into the tool call the executor runs: page actions to `navigate`, `back`,
- * `scroll`, `press`; element actions to `click`, `fill`, `select`, `check`, `uncheck`, `hover`, `press`
- * with the ref as `target`.
+ * `scroll`, `press`; element actions to `click`, `fill`, `select`, `check`, `uncheck`, `press`, `scroll`
+ * with the ref as `target` (a hover becomes a click: the tool set has no hover tool).
  *
  * @example
  * ```ts
@@ -122,6 +114,9 @@ export const toolCallFor = (action: ElementAction): ToolCall => {
       return { name: "press", args: { target, key: argument("key") } }
     case "scroll":
       return { name: "scroll", args: { target } }
+    case "hover":
+      // The tool set has no hover; a click focuses the menu button, which opens hover and focus menus alike.
+      return { name: "click", args: { target } }
     default:
       return { name: action.method, args: { target } }
   }
@@ -183,7 +178,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
         usage: NO_USAGE,
       }
     }
-    const part = partOf(command, decision.action)
+    const part = decision.part
     const next: PolicyProgress = decision.final
       ? { done: progress.done + 1, parts: new Set() }
       : {

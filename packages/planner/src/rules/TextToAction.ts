@@ -21,6 +21,8 @@ export const PAGE_LOCATOR = "_page"
 export interface PageView {
   readonly elements: ReadonlyArray<PageElement>
   readonly ancestry?: Ancestry | undefined
+  /** Refs of sections and tabs already opened while looking for the target. */
+  readonly opened?: ReadonlySet<string> | undefined
 }
 
 /**
@@ -28,7 +30,13 @@ export interface PageView {
  * way, such as opening a section before clicking inside it), or a completion.
  */
 export type CommandDecision =
-  | { readonly type: "action"; readonly action: ElementAction; readonly final: boolean }
+  | {
+      readonly type: "action"
+      readonly action: ElementAction
+      readonly final: boolean
+      /** The sub-step this action stands for (`username`, `password`, `query`, `opened-e12`), to remember it. */
+      readonly part?: string
+    }
   | {
       readonly type: "complete"
       readonly summary: string
@@ -43,9 +51,11 @@ const action = (
   description: string,
   parameters: ReadonlyArray<readonly [string, string | number | boolean]> = [],
   final = true,
+  part?: string,
 ): CommandDecision => ({
   type: "action",
   final,
+  ...(part === undefined ? {} : { part }),
   action: {
     locator: typeof element === "string" ? element : element.ref,
     description,
@@ -75,41 +85,38 @@ const MINIMUM_TEXT_SCORE = 40
 const revealers = (elements: ReadonlyArray<PageElement>): ReadonlyArray<PageElement> =>
   elements.filter(
     (element) =>
-      element.visible &&
       element.disabled !== true &&
       ((element.expanded === false && element.attributes["aria-haspopup"] === undefined) ||
         (element.role === "tab" && element.selected !== true)),
   )
 
 /**
- * When nothing visible fits, open what could hide it: a collapsed section or tab whose name relates to
+ * When nothing fits, open what could hide it: a collapsed section or tab whose name relates to
  * the words first, else the first one not yet tried (a person opens them in order).
  */
 const reveal = (target: TargetPhrase, view: PageView, what: string): CommandDecision | undefined => {
-  const candidates = revealers(view.elements)
+  // Each section or tab is opened once per command: a tab switched away from is not tried again.
+  const candidates = revealers(view.elements).filter((element) => !view.opened?.has(element.ref))
   if (candidates.length === 0) return undefined
   const words = target.container?.text ?? target.text ?? target.raw
   const related = candidates
     .map((element) => ({ element, score: textScore(element, words) }))
     .toSorted((left, right) => right.score - left.score)
   const pick = related[0]!.score > 0 ? related[0]!.element : candidates[0]!
-  return action(pick, "click", `open ${label(pick)} to look for ${what}`, [], false)
+  return action(pick, "click", `open ${label(pick)} to look for ${what}`, [], false, `opened-${pick.ref}`)
 }
 
-const best = (
-  target: TargetPhrase,
-  view: PageView,
-  intent: Intent,
-): { readonly visible?: GroundedElement; readonly hidden?: GroundedElement } => {
-  const ranked = groundTarget(target, view.elements, { intent, ancestry: view.ancestry })
-  const strongEnough = (candidate: GroundedElement) =>
-    target.text === undefined ||
-    textScore(candidate.element, target.text) >= MINIMUM_TEXT_SCORE ||
-    textScore(candidate.element, target.raw) >= 92
-  const visible = ranked.find((candidate) => candidate.element.visible && strongEnough(candidate))
-  const hidden = ranked.find((candidate) => !candidate.element.visible && strongEnough(candidate))
-  return { ...(visible === undefined ? {} : { visible }), ...(hidden === undefined ? {} : { hidden }) }
-}
+/**
+ * The best candidate whose words are close enough. `visible` in a snapshot means "in the viewport":
+ * an element below the fold is still there to act on (the driver scrolls to it).
+ */
+const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedElement | undefined =>
+  groundTarget(target, view.elements, { intent, ancestry: view.ancestry }).find(
+    (candidate) =>
+      target.text === undefined ||
+      textScore(candidate.element, target.text) >= MINIMUM_TEXT_SCORE ||
+      textScore(candidate.element, target.raw) >= 92,
+  )
 
 const notFound = (target: TargetPhrase, view: PageView, intent: Intent): CommandDecision => {
   const nearest = groundTarget(
@@ -119,7 +126,6 @@ const notFound = (target: TargetPhrase, view: PageView, intent: Intent): Command
       intent,
     },
   )
-    .filter((candidate) => candidate.element.visible)
     .slice(0, 3)
     .map((candidate) => candidate.element.name)
     .filter((name) => name !== "")
@@ -139,10 +145,10 @@ const locate = (
 ): { readonly element: PageElement } | { readonly decision: CommandDecision } => {
   if (target.path !== undefined && target.path.length > 1) return locatePath(target, view)
   const found = best(target, view, intent)
-  if (found.visible !== undefined) return { element: found.visible.element }
+  if (found !== undefined) return { element: found.element }
+  // Pages do not list what a closed section or tab hides: open those before giving up.
   const opened = reveal(target, view, describeTarget(target))
-  if (opened !== undefined && (found.hidden !== undefined || target.text !== undefined))
-    return { decision: opened }
+  if (opened !== undefined && target.text !== undefined) return { decision: opened }
   return { decision: notFound(target, view, intent) }
 }
 
@@ -154,7 +160,7 @@ const locatePath = (
   const path = target.path!
   for (let depth = path.length - 1; depth >= 0; depth -= 1) {
     const segment: TargetPhrase = { raw: path[depth]!, text: path[depth]! }
-    const found = best(segment, view, "click").visible
+    const found = best(segment, view, "click")
     if (found === undefined) continue
     if (depth === path.length - 1) return { element: found.element }
     const element = found.element
@@ -177,8 +183,13 @@ const locatePath = (
   }
 }
 
-const isNativeSelect = (element: PageElement): boolean =>
-  element.tag === "select" || (element.options !== undefined && element.options.length > 0)
+/** A native `<select>`: said by its tag, or (from an outline, where tags are unknown) by options that are not option elements. */
+const isNativeSelect = (element: PageElement, view: PageView): boolean =>
+  element.tag === "select" ||
+  (element.tag === "" &&
+    element.options !== undefined &&
+    element.options.length > 0 &&
+    !view.elements.some((other) => other.role === "option" && element.options!.includes(other.name)))
 
 const matchOption = (options: ReadonlyArray<string>, wanted: string): string | undefined => {
   const scored = options
@@ -215,12 +226,11 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
   } else if (command.options.length > 0) {
     list = elements.find(
       (element) =>
-        element.visible &&
-        isNativeSelect(element) &&
+        isNativeSelect(element, view) &&
         command.options.every((option) => matchOption(element.options ?? [], option) !== undefined),
     )
   }
-  if (list !== undefined && isNativeSelect(list)) {
+  if (list !== undefined && isNativeSelect(list, view)) {
     const values = command.options.map((option) => matchOption(list.options ?? [], option))
     const missing = command.options.filter((_, index) => values[index] === undefined)
     if (missing.length > 0)
@@ -252,7 +262,7 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
       inList(element),
   )
   if (command.options.length === 0) {
-    const chosen = members.find((element) => element.visible && isSelected(element))
+    const chosen = members.find((element) => isSelected(element))
     if (chosen === undefined)
       return alreadyDone(
         `nothing is selected${command.list === undefined ? "" : ` in ${describeTarget(command.list)}`}`,
@@ -272,7 +282,7 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
   }
   for (const [index, option] of command.options.entries()) {
     const phrase: TargetPhrase = { raw: option, text: option }
-    const found = best(phrase, { elements: members, ancestry: view.ancestry }, "select").visible
+    const found = best(phrase, { elements: members, ancestry: view.ancestry }, "select")
     const last = index === command.options.length - 1
     if (found !== undefined) {
       if (isSelected(found.element)) continue
@@ -295,9 +305,7 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
 const SEARCH_WORDS = ["search", "query", "q", "keyword", "keywords", "搜索", "查找", "find"]
 
 const findSearchBox = (view: PageView): PageElement | undefined => {
-  const editable = view.elements.filter(
-    (element) => element.visible && canTake(element, "type") && element.disabled !== true,
-  )
+  const editable = view.elements.filter((element) => canTake(element, "type") && element.disabled !== true)
   return (
     editable.find((element) => element.role === "searchbox" || element.attributes.type === "search") ??
     editable.find((element) =>
@@ -324,6 +332,13 @@ const SUBMIT_WORDS = [
   "save",
   "continue",
   "ok",
+  "confirm",
+  "apply",
+  "register",
+  "sign up",
+  "order",
+  "checkout",
+  "pay",
   "提交",
   "搜索",
   "登录",
@@ -331,16 +346,31 @@ const SUBMIT_WORDS = [
   "发送",
 ]
 
+/**
+ * The submit control: a `type=submit` button, else a button named like one (exactly, then as a word of
+ * its name: "Send message"), inside a form first; with several, the one nearest below the field.
+ */
 const findSubmit = (view: PageView, near?: PageElement): PageElement | undefined => {
-  const buttons = view.elements.filter(
-    (element) =>
-      element.visible && element.disabled !== true && (element.role === "button" || element.tag === "button"),
-  )
-  const explicit = buttons.filter((element) => element.attributes.type === "submit")
-  const named = buttons.filter((element) => SUBMIT_WORDS.includes(normalizeText(element.name)))
-  const pool = explicit.length > 0 ? explicit : named
+  const inForm = (element: PageElement) =>
+    view.ancestry
+      ?.get(element.ref)
+      ?.some((ancestor) => ancestor.role === "form" || ancestor.role === "search") === true
+  const words = (element: PageElement) => normalizeText(element.name)
+  const scoreOf = (element: PageElement): number => {
+    let score = 0
+    if (element.attributes.type === "submit") score += 3
+    if (SUBMIT_WORDS.includes(words(element))) score += 2
+    else if (SUBMIT_WORDS.some((word) => ` ${words(element)} `.includes(` ${word} `))) score += 1.5
+    if (score > 0 && inForm(element)) score += 1
+    return score
+  }
+  const scored = view.elements
+    .filter((element) => element.disabled !== true && (element.role === "button" || element.tag === "button"))
+    .map((element) => ({ element, score: scoreOf(element) }))
+    .filter((entry) => entry.score > 0)
+  const top = Math.max(0, ...scored.map((entry) => entry.score))
+  const pool = scored.filter((entry) => entry.score === top).map((entry) => entry.element)
   if (near?.box === undefined || pool.length <= 1) return pool[0]
-  // Several forms: the submit control nearest below the field.
   return pool.toSorted((left, right) => distance(near, left) - distance(near, right))[0]
 }
 
@@ -366,7 +396,7 @@ const USER_WORDS = [
 
 const findUserField = (view: PageView): PageElement | undefined => {
   const editable = view.elements.filter(
-    (element) => element.visible && canTake(element, "type") && element.attributes.type !== "password",
+    (element) => canTake(element, "type") && element.attributes.type !== "password",
   )
   return (
     editable.find(
@@ -383,7 +413,7 @@ const findUserField = (view: PageView): PageElement | undefined => {
 }
 
 const findPasswordField = (view: PageView): PageElement | undefined =>
-  view.elements.find((element) => element.visible && element.attributes.type === "password")
+  view.elements.find((element) => element.attributes.type === "password")
 
 const decideLogin = (
   command: Command & { kind: "login" },
@@ -394,9 +424,9 @@ const decideLogin = (
   const password = findPasswordField(view)
   if (user === undefined && password === undefined) {
     const link =
-      best({ raw: "log in", text: "log in" }, view, "click").visible ??
-      best({ raw: "sign in", text: "sign in" }, view, "click").visible ??
-      best({ raw: "登录", text: "登录" }, view, "click").visible
+      best({ raw: "log in", text: "log in" }, view, "click") ??
+      best({ raw: "sign in", text: "sign in" }, view, "click") ??
+      best({ raw: "登录", text: "登录" }, view, "click")
     if (link !== undefined)
       return action(link.element, "click", `open ${label(link.element)} to log in`, [], false)
     return complete("there is no login form on this page", ["go to the login page first"])
@@ -413,6 +443,7 @@ const decideLogin = (
       `type the username into ${label(user)}`,
       [["value", command.username]],
       false,
+      "username",
     )
   }
   if (
@@ -427,6 +458,7 @@ const decideLogin = (
       `type the password into ${label(password)}`,
       [["value", command.password]],
       false,
+      "password",
     )
   }
   const submit = findSubmit(view, password ?? user)
@@ -449,17 +481,19 @@ const PREVIOUS_WORDS = [
   "newer",
 ]
 
+/** The pager link or button: `rel`, or a name such as Next / 下一页 / »; one in the viewport first. */
 const findPager = (view: PageView, words: ReadonlyArray<string>, rel: string): PageElement | undefined =>
-  view.elements.find(
-    (element) =>
-      element.visible &&
-      element.disabled !== true &&
-      element.attributes["aria-disabled"] !== "true" &&
-      (element.role === "link" || element.role === "button") &&
-      (element.attributes.rel === rel ||
-        words.includes(normalizeText(element.name)) ||
-        words.includes(element.name.trim().toLowerCase())),
-  )
+  view.elements
+    .filter(
+      (element) =>
+        element.disabled !== true &&
+        element.attributes["aria-disabled"] !== "true" &&
+        (element.role === "link" || element.role === "button") &&
+        (element.attributes.rel === rel ||
+          words.includes(normalizeText(element.name)) ||
+          words.includes(element.name.trim().toLowerCase())),
+    )
+    .toSorted((left, right) => Number(right.visible) - Number(left.visible))[0]
 
 const CLOSE_WORDS = ["close", "x", "×", "✕", "✖", "dismiss", "cancel", "关闭", "取消", "close dialog"]
 
@@ -479,8 +513,10 @@ export interface DecideState {
  * // { type: "action", final: true, action: { locator: "e3", method: "click", … } }
  * ```
  */
-export const decideCommand = (command: Command, view: PageView, state: DecideState = {}): CommandDecision => {
+export const decideCommand = (command: Command, page: PageView, state: DecideState = {}): CommandDecision => {
   const done = state.done ?? new Set<string>()
+  const opened = new Set([...done].filter((part) => part.startsWith("opened-")).map((part) => part.slice(7)))
+  const view: PageView = opened.size === 0 ? page : { ...page, opened }
   const description = describeCommand(command)
   switch (command.kind) {
     case "navigate":
@@ -517,10 +553,21 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
               const located = locate(command.field, view, "type")
               return "element" in located ? located.element : undefined
             })()
-      if (box === undefined)
+      if (box === undefined) {
+        // No box here: follow the page's own way to search, as a person would ("Search the shop").
+        const way = view.elements.find(
+          (element) =>
+            element.role === "link" &&
+            SEARCH_WORDS.some(
+              (word) => normalizeText(element.name).split(" ").includes(word) || element.name.includes(word),
+            ),
+        )
+        if (way !== undefined)
+          return action(way, "click", `open ${label(way)} to find a search box`, [], false)
         return complete("there is no search box on this page", [
           "go to a page with a search box, e.g. the home or products page",
         ])
+      }
       if (box.value !== command.query && !done.has("query")) {
         return action(
           box,
@@ -528,6 +575,7 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
           `type "${command.query}" into ${label(box)}`,
           [["value", command.query]],
           false,
+          "query",
         )
       }
       const submit = findSubmit(view, box)
@@ -545,7 +593,7 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
       let field: PageElement | undefined
       if (command.field === undefined) {
         const editable = view.elements.filter(
-          (element) => element.visible && element.disabled !== true && canTake(element, "type"),
+          (element) => element.disabled !== true && canTake(element, "type"),
         )
         field =
           editable.find((element) => element.attributes["data-focused"] === "true") ??
@@ -559,7 +607,7 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
         if ("decision" in located) return located.decision
         field = located.element
       }
-      if (isNativeSelect(field) && field.role !== "textbox") {
+      if (isNativeSelect(field, view) && field.role !== "textbox") {
         const option = matchOption(field.options ?? [], command.value)
         if (option !== undefined)
           return action(field, "select", `select "${option}" in ${label(field)}`, [["value", option]])
@@ -606,12 +654,14 @@ export const decideCommand = (command: Command, view: PageView, state: DecideSta
       return action(element, "click", `${command.kind} ${label(element)}`)
     }
     case "close": {
-      const buttons = view.elements.filter(
-        (element) =>
-          element.visible &&
-          (element.role === "button" || element.tag === "button") &&
-          CLOSE_WORDS.includes(normalizeText(element.name) || element.name.trim()),
-      )
+      const closeRank = (element: PageElement) =>
+        CLOSE_WORDS.indexOf(normalizeText(element.name) || element.name.trim())
+      // A close button before a cancel button, whatever their order on the page.
+      const buttons = view.elements
+        .filter(
+          (element) => (element.role === "button" || element.tag === "button") && closeRank(element) >= 0,
+        )
+        .toSorted((left, right) => closeRank(left) - closeRank(right))
       const ancestors = (element: PageElement) => view.ancestry?.get(element.ref) ?? []
       const inDialog = buttons.find((element) =>
         ancestors(element).some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog"),

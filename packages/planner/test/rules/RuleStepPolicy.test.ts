@@ -76,10 +76,11 @@ describe("decideStep", () => {
     // The password never shows in the outline; the history says it was typed.
     expect(turn("/login", filled).toolCalls).toEqual([{ name: "click", args: { target: "e5" } }])
     expect(readProgress(history).done).toBe(1)
-    // On the dashboard there is no search box yet: the turn waits and says why.
-    const waiting = turn("/dashboard", DASHBOARD)
-    expect(waiting.toolCalls).toEqual([])
-    expect(waiting.history.join("\n")).toContain("no search box")
+    // The dashboard has no search box: follow its link to the search page, as a person would.
+    const detour = turn("/dashboard", DASHBOARD)
+    expect(detour.toolCalls).toEqual([{ name: "click", args: { target: "e7" } }])
+    expect(detour.history.join("\n")).toContain("to find a search box")
+    expect(readProgress(history).done).toBe(1)
     expect(turn("/search", SEARCH("")).toolCalls).toEqual([
       { name: "fill", args: { target: "e8", value: "lantern" } },
     ])
@@ -101,6 +102,18 @@ describe("decideStep", () => {
     expect(
       decideStep({ goal, url: "/search", outline: SEARCH("lantern"), history: history.slice(-1) }).toolCalls,
     ).toEqual([{ name: "click", args: { target: "e9" } }])
+  })
+
+  it("waits, saying why, when the page does not offer the next clause yet", () => {
+    const decision = decideStep({
+      goal: "search for lantern",
+      url: "/",
+      outline: '- h1 "Loading"',
+      history: [],
+    })
+    expect(decision.toolCalls).toEqual([])
+    expect(decision.taskComplete).toBe(false)
+    expect(decision.history.join("\n")).toContain("no search box")
   })
 
   it("skips clauses that already hold on the page", () => {
