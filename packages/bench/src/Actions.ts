@@ -2,7 +2,7 @@ import type { Page } from "playwright-core"
 import type { WebdriverBrowser } from "./Browsers.ts"
 import { type Contender, interleave, type RunPlan } from "./Measure.ts"
 import { isMissing, type Missing, type SextantSession } from "./Sextant.ts"
-import type { Summary } from "./Stats.ts"
+import { median, type Summary } from "./Stats.ts"
 
 /** The page the action section runs on: a text input, a select and a button that does not navigate. */
 export const ACTION_PAGE = "/forms/contact"
@@ -23,6 +23,8 @@ const TOPICS = ["Support", "Sales", "Feedback"] as const
 export interface ActionResult {
   readonly action: "click" | "fill" | "select"
   readonly sextant: Summary | Missing
+  /** WebDriver requests per act() (HTTP commands plus BiDi messages), median and maximum. */
+  readonly sextantRequests: { readonly median: number; readonly max: number } | Missing
   readonly playwright: Summary
   readonly webdriverio: Summary
 }
@@ -77,10 +79,20 @@ export const measureActions = async (
   const sextantContender = (
     action: ActionResult["action"],
     run: (session: SextantSession, ref: string) => Promise<void>,
+    requests: Array<number>,
   ): ReadonlyArray<Contender> =>
     isMissing(sextant) || refs === undefined
       ? []
-      : [{ piece: `act() ${action}`, run: () => run(sextant, refs[action]) }]
+      : [
+          {
+            piece: `act() ${action}`,
+            run: async () => {
+              const before = sextant.requests()
+              await run(sextant, refs[action])
+              requests.push(sextant.requests() - before)
+            },
+          },
+        ]
 
   const measure = async (
     action: ActionResult["action"],
@@ -88,10 +100,11 @@ export const measureActions = async (
     playwrightRun: () => Promise<unknown>,
     webdriverioRun: () => Promise<unknown>,
   ): Promise<ActionResult> => {
+    const requests: Array<number> = []
     const contenders = [
       { piece: `Playwright ${action}`, run: playwrightRun },
       { piece: `WebdriverIO ${action}`, run: webdriverioRun },
-      ...sextantContender(action, sextantRun),
+      ...sextantContender(action, sextantRun, requests),
     ]
     const [playwrightTime, webdriverioTime, sextantTime] = await interleave(
       `${action} on ${ACTION_PAGE}`,
@@ -103,6 +116,10 @@ export const measureActions = async (
       playwright: playwrightTime!,
       webdriverio: webdriverioTime!,
       sextant: sextantTime ?? (isMissing(sextant) ? sextant : { missing: "act() not measured" }),
+      sextantRequests:
+        requests.length === 0
+          ? { missing: "act() not measured" }
+          : { median: median(requests.slice(-plan.runs)), max: Math.max(...requests.slice(-plan.runs)) },
     }
   }
 

@@ -110,7 +110,15 @@ export const pageViewSections = (pages: ReadonlyArray<PageViewResult>): Readonly
 /** The action table. */
 export const actionSection = (actions: ReadonlyArray<ActionResult>): TableSection => ({
   title: "Actions on /forms/contact (ms, median / p90)",
-  headers: ["action", "Sextant act()", "Playwright", "WebdriverIO", "act ÷ PW", "act ÷ WebdriverIO"],
+  headers: [
+    "action",
+    "Sextant act()",
+    "Playwright",
+    "WebdriverIO",
+    "act ÷ PW",
+    "act ÷ WebdriverIO",
+    "requests / act",
+  ],
   rows: actions.map((action) => [
     action.action,
     isMissing(action.sextant) ? `not yet measured: ${action.sextant.missing}` : timeCell(action.sextant),
@@ -118,6 +126,9 @@ export const actionSection = (actions: ReadonlyArray<ActionResult>): TableSectio
     timeCell(action.webdriverio),
     isMissing(action.sextant) ? dash : ratio(action.sextant.median / action.playwright.median),
     isMissing(action.sextant) ? dash : ratio(action.sextant.median / action.webdriverio.median),
+    isMissing(action.sextantRequests)
+      ? dash
+      : `${action.sextantRequests.median} (max ${action.sextantRequests.max})`,
   ]),
 })
 

@@ -32,12 +32,14 @@ const actions = (clickMs: number, fillMs: number): ReadonlyArray<ActionResult> =
   {
     action: "click",
     sextant: summarize([clickMs]),
+    sextantRequests: { median: 3, max: 3 },
     playwright: summarize([40]),
     webdriverio: summarize([70]),
   },
   {
     action: "fill",
     sextant: summarize([fillMs]),
+    sextantRequests: { median: 3, max: 3 },
     playwright: summarize([10]),
     webdriverio: summarize([100]),
   },
@@ -87,8 +89,20 @@ describe("judgeGoals", () => {
         },
       ],
       [
-        { action: "click", sextant: missing, playwright: summarize([40]), webdriverio: summarize([70]) },
-        { action: "fill", sextant: missing, playwright: summarize([10]), webdriverio: summarize([100]) },
+        {
+          action: "click",
+          sextant: missing,
+          sextantRequests: missing,
+          playwright: summarize([40]),
+          webdriverio: summarize([70]),
+        },
+        {
+          action: "fill",
+          sextant: missing,
+          sextantRequests: missing,
+          playwright: summarize([10]),
+          webdriverio: summarize([100]),
+        },
       ],
     )
     expect(goals).toHaveLength(8)
