@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process"
+import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { promisify } from "node:util"
 import { assert, describe, it } from "@effect/vitest"
 import { Store } from "@sextant/core"
 import { Effect } from "effect"
@@ -142,16 +141,40 @@ describe("SqliteStore on a file", () => {
       ),
     )
     const worker = join(import.meta.dirname, "fixtures", "frontierWorker.ts")
-    const startAt = String(Date.now() + 1_500)
-    const run = (name: string) =>
-      promisify(execFile)(
+    const start = (name: string) => {
+      const child = spawn(
         process.execPath,
-        ["--conditions=sextant-source", worker, path, "shared", "run", name, startAt],
+        ["--conditions=sextant-source", worker, path, "shared", "run", name],
         {
           cwd: import.meta.dirname,
+          stdio: ["pipe", "pipe", "pipe"],
         },
       )
-    const [first, second] = await Promise.all([run("first"), run("second")])
+      let stdout = ""
+      let stderr = ""
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk
+      })
+      const ready = new Promise<void>((resolve) =>
+        child.stderr.on("data", (chunk) => {
+          stderr += chunk
+          if (stderr.includes("ready")) resolve()
+        }),
+      )
+      const done = new Promise<{ stdout: string }>((resolve, reject) =>
+        child.on("exit", (code) =>
+          code === 0 ? resolve({ stdout }) : reject(new Error(`${name}: ${stderr}`)),
+        ),
+      )
+      return { child, ready, done }
+    }
+    const workers = [start("first"), start("second")]
+    await Promise.all(workers.map((running) => running.ready))
+    for (const running of workers) running.child.stdin.end("go\n")
+    const [first, second] = (await Promise.all(workers.map((running) => running.done))) as [
+      { stdout: string },
+      { stdout: string },
+    ]
     const firstClaims = JSON.parse(first.stdout) as Array<string>
     const secondClaims = JSON.parse(second.stdout) as Array<string>
     assert.isAbove(firstClaims.length, 0)
