@@ -12,8 +12,8 @@ import { parseCommands } from "./Grammar.ts"
 
 /**
  * The rule planner: reads the goal with the rule grammar and turns each clause into a step of the
- * browser and compound tools (`navigate`, `login`, `search`, `fill`, `clickTextMatches`, `select`,
- * `check`, `uncheck`, `press`, `scroll`, `back`, `pagination`, `extractList`). No model, no network.
+ * browser and compound tools (`navigate`, `login`, `search`, `fill`, `clickTextMatches`, `clickNthAnchor`,
+ * `select`, `check`, `uncheck`, `press`, `scroll`, `back`, `extractList`). No model, no network.
  * Goals outside its templates fail with `AgentError`/`CannotPlan` and the grammar's reason.
  */
 
@@ -28,10 +28,36 @@ const inputString = (task: AgentTask, ...keys: ReadonlyArray<string>): string | 
   return undefined
 }
 
-const resolveUrl = (url: string, task: AgentTask): string => {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return url
-  if (url.startsWith("/")) return task.startUrl === undefined ? url : new URL(url, task.startUrl).toString()
+/** An absolute http(s) address, as the navigate tool takes; a path needs the task's startUrl. */
+const resolveUrl = (url: string, task: AgentTask): string | undefined => {
+  if (/^https?:\/\//i.test(url)) return url
+  if (url.startsWith("/"))
+    return task.startUrl === undefined ? undefined : new URL(url, task.startUrl).toString()
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined
   return `https://${url}`
+}
+
+/** Field names as the extractList tool infers them: singular English words ("prices" → "price", "价格" → "price"). */
+const FIELD_NAMES: ReadonlyMap<string, string> = new Map([
+  ["名称", "name"],
+  ["名字", "name"],
+  ["标题", "title"],
+  ["价格", "price"],
+  ["价钱", "price"],
+  ["评分", "rating"],
+  ["链接", "url"],
+  ["网址", "url"],
+  ["图片", "image"],
+  ["编号", "id"],
+])
+
+const fieldName = (field: string): string => {
+  const known = FIELD_NAMES.get(field)
+  if (known !== undefined) return known
+  const word = field.toLowerCase()
+  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`
+  if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2)
+  return word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word
 }
 
 const targetText = (target: TargetPhrase): string => target.text ?? target.raw
@@ -58,8 +84,12 @@ const step = (
 const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> | string => {
   const description = describeCommand(command)
   switch (command.kind) {
-    case "navigate":
-      return [step("navigate", { url: resolveUrl(command.url, task) }, description)]
+    case "navigate": {
+      const url = resolveUrl(command.url, task)
+      if (url === undefined)
+        return `'go to ${command.url}' needs a full http(s) address, or the task's startUrl to resolve a path against`
+      return [step("navigate", { url }, description)]
+    }
     case "login": {
       const username = command.username ?? inputString(task, "username", "email", "user", "login")
       const password = command.password ?? inputString(task, "password")
@@ -86,31 +116,26 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
         )
       }
       if (command.target.ordinal !== undefined && command.target.text === undefined) {
+        const role = command.target.role
+        if (role !== undefined && role !== "link" && role !== "result") {
+          return `'${description}' counts ${role}s, which needs the page: use the step-wise agent`
+        }
+        const index = command.target.ordinal === -1 ? -1 : command.target.ordinal - 1
+        // Results are the links of the page's content, not of its header and navigation.
         return [
           step(
             "clickNthAnchor",
-            {
-              index: command.target.ordinal === -1 ? -1 : command.target.ordinal - 1,
-              ...(command.target.role === undefined ? {} : { role: command.target.role }),
-            },
+            role === "result" ? { index, rootSelector: "main" } : { index },
             description,
           ),
         ]
       }
       return [step("clickTextMatches", { text: targetText(command.target) }, description)]
     case "select":
-      if (command.options.length === 0 && command.list === undefined)
-        return "'select nothing' needs the list to clear in plan mode, e.g. select nothing in Toppings"
-      return [
-        step(
-          "select",
-          {
-            ...(command.list === undefined ? {} : { label: targetText(command.list) }),
-            values: [...command.options],
-          },
-          description,
-        ),
-      ]
+      if (command.list === undefined) {
+        return `'${description}' needs the list in plan mode, e.g. select Red from Color`
+      }
+      return [step("select", { label: targetText(command.list), values: [...command.options] }, description)]
     case "check":
     case "uncheck":
       return [step(command.kind, { label: targetText(command.target) }, description)]
@@ -140,30 +165,16 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     case "previousPage":
       return [step("clickTextMatches", { text: "Previous" }, description)]
     case "extract": {
-      const itemSchema = Object.fromEntries(command.fields.map((field) => [field, "string"]))
-      const extract = step(
-        "extractList",
-        {
-          fields: [...command.fields],
-          ...(command.items === undefined ? {} : { items: command.items }),
-          itemSchema,
-        },
-        description,
-        [],
-      )
-      if (command.pages <= 1) return [extract]
-      return [
-        step(
-          "pagination",
-          {
-            pages: command.pages,
-            fields: [...command.fields],
-            ...(command.items === undefined ? {} : { items: command.items }),
-            itemSchema,
-          },
-          description,
-        ),
-      ]
+      const extract = step("extractList", { fields: command.fields.map(fieldName) }, description)
+      // Page by page: read, go to the next page, read again.
+      const steps: Array<StepDraft> = [extract]
+      for (let page = 2; page <= command.pages; page += 1) {
+        steps.push(step("clickTextMatches", { text: "Next" }, `go to page ${page}`), {
+          ...extract,
+          description: `${description} (page ${page})`,
+        })
+      }
+      return steps
     }
     case "hover":
     case "close":

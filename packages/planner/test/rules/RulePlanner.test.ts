@@ -20,7 +20,7 @@ describe("planWithRules", () => {
       ["navigate", { url: "http://127.0.0.1:4000/" }],
       ["login", { username: "alice@example.com", password: "wonderland" }],
       ["search", { query: "lantern" }],
-      ["clickNthAnchor", { index: 0, role: "result" }],
+      ["clickNthAnchor", { index: 0, rootSelector: "main" }],
     ])
     expect(result.steps.map((step) => step.index)).toEqual([0, 1, 2, 3])
     expect(result.taskId).toBe("t1")
@@ -37,13 +37,29 @@ describe("planWithRules", () => {
     })
   })
 
-  it("resolves a relative address against startUrl and does not navigate twice", () => {
+  it("resolves a relative address against startUrl and reads a list page by page", () => {
     const result = plan(
       "go to /products and extract the names and prices of the products on the first 3 pages",
     )
-    expect(result.steps.map((step) => step.tool)).toEqual(["navigate", "pagination"])
+    expect(result.steps.map((step) => step.tool)).toEqual([
+      "navigate",
+      "extractList",
+      "clickTextMatches",
+      "extractList",
+      "clickTextMatches",
+      "extractList",
+    ])
     expect(result.steps[0]!.args).toEqual({ url: "http://127.0.0.1:4000/products" })
-    expect(result.steps[1]!.args).toMatchObject({ pages: 3, fields: ["names", "prices"], items: "products" })
+    expect(result.steps[1]!.args).toEqual({ fields: ["name", "price"] })
+    expect(result.steps[2]!.args).toEqual({ text: "Next" })
+    expect(plan("提取商品的名称和价格").steps[1]!.args).toEqual({ fields: ["name", "price"] })
+  })
+
+  it("needs startUrl to go to a path", () => {
+    const error = Effect.runSync(
+      Effect.flip(planWithRules(Effect.runSync(decodeAgentTask({ goal: "go to /products" })))),
+    )
+    expect(error.message).toContain("needs a full http(s) address")
   })
 
   it("plans a form: fill, select, check and submit", () => {
@@ -78,6 +94,8 @@ describe("planWithRules", () => {
 
   it("answers CannotPlan for commands that need the page", () => {
     expect(cannot("close the dialog").message).toContain("step-wise")
+    expect(cannot("click the second button").message).toContain("step-wise")
+    expect(cannot("选择 Support").message).toContain("needs the list")
   })
 
   it("replans from the failed step, keeping the steps before it", () => {
