@@ -13,6 +13,7 @@ import {
   InvalidArgument,
   type LookOptions,
   NavigationFailed,
+  type NavigationResult,
   NotInteractable,
   type PageSnapshot,
   ScriptError,
@@ -54,6 +55,12 @@ import {
   type LaunchOptions,
   launch,
 } from "./Session.ts"
+
+const landedDeclaration = `function () {
+  const failed = location.protocol === "chrome-error:"
+  const code = failed ? ((document.querySelector(".error-code") || {}).textContent || "net error").trim() : ""
+  return JSON.stringify([location.href, document.title, code])
+}`
 
 /** How the driver waits and looks; every field has a default. */
 export const DriverOptions = z.object({
@@ -197,13 +204,23 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const newTabs: Array<string> = []
 
   if (bidi) {
-    yield* Effect.tryPromise({
-      try: () =>
-        browser.scriptAddPreloadScript({
-          functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
-        }),
-      catch: toDriverError("start"),
-    })
+    // Installed on every new document before the page's own scripts; removed again on close, so a
+    // wrapped browser is left as it was found.
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          browser.scriptAddPreloadScript({
+            functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
+          }),
+        catch: toDriverError("start"),
+      }),
+      (added) =>
+        Effect.tryPromise(() => browser.scriptRemovePreloadScript({ script: added.script })).pipe(
+          Effect.ignore,
+        ),
+    )
+  }
+  if (bidi) {
     const onDialog = (event: {
       message: () => string
       type: () => string
@@ -269,10 +286,25 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         }),
     })
 
-  const navigationResult = (method: string) =>
-    Effect.tryPromise({
-      try: async () => ({ url: await browser.getUrl(), title: await browser.getTitle() }),
-      catch: toDriverError(method),
+  // One call for where a navigation ended; Chromium shows its own error page (chrome-error://)
+  // instead of failing the command when a site cannot be reached.
+  const navigationResult = (method: string, requested?: string) =>
+    Effect.gen(function* () {
+      const answer = yield* Effect.tryPromise({
+        try: () => callFunction(browser, channels, context, landedDeclaration, []),
+        catch: toDriverError(method),
+      })
+      const [url, pageTitle, errorCode] = JSON.parse(String(answer)) as [string, string, string]
+      if (errorCode !== "") {
+        return yield* fail(
+          method,
+          new NavigationFailed({
+            url: requested ?? pageTitle,
+            detail: errorCode || "the browser showed its error page",
+          }),
+        )
+      }
+      return { url, title: pageTitle } satisfies NavigationResult
     })
 
   const navigate: BrowserDriverShape["navigate"] = Effect.fn("BrowserDriver.navigate")(
@@ -297,7 +329,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           orElse: () => fail("navigate", new Timeout({ operation: `loading ${url}`, timeoutMs })),
         }),
       )
-      return yield* navigationResult("navigate")
+      return yield* navigationResult("navigate", url)
     },
   )
 
@@ -626,59 +658,57 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
       return yield* navigationResult(method)
     })
 
-  const tabInfo = (handle: string, active: boolean) =>
-    Effect.gen(function* () {
-      if (bidi) {
-        const evaluated = (yield* Effect.tryPromise({
-          try: () =>
-            browser.scriptEvaluate({
-              expression: "JSON.stringify([location.href, document.title])",
-              target: { context: handle },
-              awaitPromise: false,
-            }),
-          catch: toDriverError("tabs"),
-        })) as { type: string; result?: { value?: unknown } }
-        const [url, pageTitle] =
-          evaluated.type === "success"
-            ? (JSON.parse(String(evaluated.result?.value)) as [string, string])
-            : ["", ""]
-        return { handle, url, title: pageTitle, active } satisfies TabInfo
-      }
-      return { handle, url: "", title: "", active } satisfies TabInfo
-    })
-
+  // A background tab may not answer scripts until it is shown, so titles and URLs come from the
+  // browser's target list (Chrome DevTools) or the BiDi tree; Classic visits each tab.
   const tabs: BrowserDriverShape["tabs"] = Effect.gen(function* () {
     const handles = yield* Effect.tryPromise({
       try: () => browser.getWindowHandles(),
       catch: toDriverError("tabs"),
     })
-    const infos: Array<TabInfo> = []
-    for (const handle of handles) {
-      if (bidi || handle === context) {
-        const info = yield* tabInfo(handle, handle === context)
-        infos.push(
-          bidi || handle !== context ? info : { ...info, url: yield* currentUrl, title: yield* title },
-        )
-      } else {
-        infos.push(
-          yield* Effect.tryPromise({
-            try: async () => {
-              await browser.switchToWindow(handle)
-              const info = {
-                handle,
-                url: await browser.getUrl(),
-                title: await browser.getTitle(),
-                active: false,
-              }
-              await browser.switchToWindow(context)
-              return info
-            },
-            catch: toDriverError("tabs", { target: handle }),
-          }),
-        )
-      }
+    if (cdp) {
+      const targets = (yield* Effect.tryPromise({
+        try: () => browser.sendCommandAndGetResult("Target.getTargets", {}),
+        catch: toDriverError("tabs"),
+      })) as { targetInfos?: ReadonlyArray<{ targetId: string; url: string; title: string }> }
+      const byId = new Map((targets.targetInfos ?? []).map((target) => [target.targetId, target]))
+      return handles.map((handle) => ({
+        handle,
+        url: byId.get(handle)?.url ?? "",
+        title: byId.get(handle)?.title ?? "",
+        active: handle === context,
+      }))
     }
-    return infos
+    if (bidi) {
+      const tree = (yield* Effect.tryPromise({
+        try: () => browser.browsingContextGetTree({ maxDepth: 0 }),
+        catch: toDriverError("tabs"),
+      })) as { contexts: ReadonlyArray<{ context: string; url: string }> }
+      const activeTitle = yield* title
+      const urls = new Map(tree.contexts.map((entry) => [entry.context, entry.url]))
+      return handles.map((handle) => ({
+        handle,
+        url: urls.get(handle) ?? "",
+        title: handle === context ? activeTitle : "",
+        active: handle === context,
+      }))
+    }
+    return yield* Effect.tryPromise({
+      try: async () => {
+        const infos: Array<TabInfo> = []
+        for (const handle of handles) {
+          if (handle !== context) await browser.switchToWindow(handle)
+          infos.push({
+            handle,
+            url: await browser.getUrl(),
+            title: await browser.getTitle(),
+            active: handle === context,
+          })
+        }
+        await browser.switchToWindow(context)
+        return infos
+      },
+      catch: toDriverError("tabs"),
+    })
   })
 
   const switchTab: BrowserDriverShape["switchTab"] = Effect.fn("BrowserDriver.switchTab")(function* (handle) {

@@ -1,0 +1,45 @@
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { remote } from "webdriverio"
+import { createPageAgent, defaultChromeArgs } from "../src/index.ts"
+
+let site: FixtureSite
+let browser: WebdriverIO.Browser | undefined
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0, seed: 0 })
+})
+
+afterAll(async () => {
+  await browser?.deleteSession().catch(() => undefined)
+  await site?.close()
+})
+
+describe("createPageAgent on a browser the user owns", () => {
+  it("drives the user's session and leaves it running after close", async () => {
+    browser = await remote({
+      logLevel: "silent",
+      capabilities: {
+        browserName: "chrome",
+        "goog:chromeOptions": { binary: "/usr/bin/chromium", args: [...defaultChromeArgs] },
+        "wdio:chromedriverOptions": { binary: "/usr/bin/chromedriver" },
+      },
+    })
+    const agent = await createPageAgent(browser)
+    const went = await agent.go(`${site.url}/login`)
+    expect(went).toMatchObject({ ok: true, title: expect.stringContaining("Sign in") })
+    const page = await agent.look()
+    if (!("tree" in page)) throw new Error(page.error)
+    const email = page.actions.find((action) => action.name === "Email")!.ref
+    expect(await agent.act(email, "input", "someone@example.com")).toMatchObject({ ok: true })
+    await agent.close()
+
+    // The session is the user's: still alive, still on the page Sextant left it on.
+    expect(await browser.getUrl()).toBe(`${site.url}/login`)
+    expect(
+      await browser.execute(() => (document.querySelector("input[name=email]") as HTMLInputElement).value),
+    ).toBe("someone@example.com")
+    await browser.deleteSession()
+    browser = undefined
+  })
+})

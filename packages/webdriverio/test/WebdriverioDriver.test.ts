@@ -1,0 +1,200 @@
+import { writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { expect, layer } from "@effect/vitest"
+import { BrowserDriver, type DriverError } from "@sextant/core"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { Effect } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import { layer as driverLayer } from "../src/index.ts"
+
+let site: FixtureSite
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0, seed: 0 })
+})
+afterAll(async () => {
+  await site?.close()
+})
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+const page = (html: string) => `data:text/html,${encodeURIComponent(html)}`
+
+// Listeners record each event's type and isTrusted; the test reads them back.
+const trustPage = page(`<button id="button">Press</button><input id="field"><p id="out"></p>
+<script>
+window.seen = []
+const record = (event) => window.seen.push(event.type + ":" + event.isTrusted)
+document.getElementById("button").addEventListener("click", record)
+document.getElementById("button").addEventListener("pointerdown", record)
+document.getElementById("field").addEventListener("beforeinput", record)
+document.getElementById("field").addEventListener("input", record)
+document.getElementById("field").addEventListener("keydown", record)
+</script>`)
+
+const reasonOf = <A>(effect: Effect.Effect<A, DriverError>) =>
+  Effect.flip(effect).pipe(Effect.map((error) => error.reason._tag))
+
+const seen = Effect.gen(function* () {
+  const driver = yield* BrowserDriver
+  return (yield* driver.evaluate("return window.seen.splice(0)")) as ReadonlyArray<string>
+})
+
+for (const bidi of [true, false]) {
+  layer(driverLayer({ bidi, driver: { actionWaitMs: 300 } }), {
+    excludeTestServices: true,
+    timeout: "60 seconds",
+  })(bidi ? "BrowserDriver over WebDriver BiDi" : "BrowserDriver over WebDriver Classic", (it) => {
+    it.effect("clicks and types with trusted events", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(trustPage)
+        yield* driver.act({ selector: "#button" }, "click")
+        expect(yield* seen).toEqual(["pointerdown:true", "click:true"])
+        yield* driver.act({ selector: "#field" }, "input", "hello")
+        const typed = yield* seen
+        expect(typed.length).toBeGreaterThan(0)
+        expect(typed.every((entry) => entry.endsWith(":true"))).toBe(true)
+        expect(typed).toContain("input:true")
+        yield* driver.act({ selector: "#field" }, "press", "Enter")
+        const pressed = yield* seen
+        expect(pressed[0]).toBe("keydown:true")
+        expect(pressed.every((entry) => entry.endsWith(":true"))).toBe(true)
+        expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("hello")
+      }),
+    )
+
+    it.effect("replaces a field's value on input and empties it on clear", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(page(`<input id="field" value="old text">`))
+        yield* driver.act({ selector: "#field" }, "input", "new")
+        expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("new")
+        yield* driver.act({ selector: "#field" }, "clear")
+        expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("")
+      }),
+    )
+
+    it.effect("checks by state, selects by label or value, sets a slider, uploads, hovers", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(`${site.url}/forms/contact`)
+        yield* driver.act({ selector: "#subscribe" }, "check")
+        yield* driver.act({ selector: "#subscribe" }, "check")
+        expect(yield* driver.evaluate("return document.getElementById('subscribe').checked")).toBe(true)
+        yield* driver.act({ selector: "#subscribe" }, "uncheck")
+        expect(yield* driver.evaluate("return document.getElementById('subscribe').checked")).toBe(false)
+        yield* driver.act({ selector: "#topic" }, "select", "Sales")
+        expect(yield* driver.evaluate("return document.getElementById('topic').value")).toBe("sales")
+        const missing = yield* Effect.flip(driver.act({ selector: "#topic" }, "select", "Billing"))
+        expect(missing.message).toContain('"Billing" is not an option')
+        const file = join(tmpdir(), `sextant-upload-${process.pid}.txt`)
+        writeFileSync(file, "twelve bytes")
+        yield* driver.act({ selector: "#attachment" }, "upload", file)
+        expect(yield* driver.evaluate("return document.getElementById('attachment').files[0].size")).toBe(12)
+
+        yield* driver.navigate(
+          page(`<input type="range" id="range" min="0" max="50" value="10" style="width:300px">
+<button id="hover" onmouseover="document.title='hovered'">Hover</button>`),
+        )
+        yield* driver.act({ selector: "#range" }, "set", 37)
+        expect(yield* driver.evaluate("return document.getElementById('range').value")).toBe("37")
+        yield* driver.act({ selector: "#hover" }, "hover")
+        expect(yield* driver.title).toBe("hovered")
+      }),
+    )
+
+    it.effect("maps failures to reasons: missing, bad selector, covered, disabled, script error", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(
+          page(`<button id="under" style="position:absolute;top:10px;left:10px">Under</button>
+<div style="position:absolute;top:0;left:0;width:300px;height:100px;background:white"></div>
+<button id="off" disabled>Off</button>`),
+        )
+        expect(yield* reasonOf(driver.act({ selector: "#nothing" }, "click"))).toBe("ElementNotFound")
+        expect(yield* reasonOf(driver.act({ selector: "##" }, "click"))).toBe("InvalidArgument")
+        expect(yield* reasonOf(driver.act({ selector: "#under" }, "click"))).toBe("NotInteractable")
+        expect(yield* reasonOf(driver.act({ selector: "#off" }, "click"))).toBe("NotInteractable")
+        expect(yield* reasonOf(driver.evaluate("throw new Error('boom')"))).toBe("ScriptError")
+        expect(yield* reasonOf(driver.act({ ref: "e4242" }, "click"))).toBe("StaleRef")
+        expect(yield* reasonOf(driver.switchTab("no-such-handle"))).toBe("SessionClosed")
+      }),
+    )
+
+    it.effect("reports a dialog an action opened and answers it", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(
+          page(
+            `<button id="ask" onclick="document.title = String(confirm('Delete everything?'))">Ask</button>`,
+          ),
+        )
+        const result = yield* driver.act({ selector: "#ask" }, "click")
+        expect(result.hint).toContain("Delete everything?")
+        expect((yield* driver.dialog)?.text).toBe("Delete everything?")
+        yield* driver.respondToDialog(false)
+        yield* driver.waitFor({ js: "document.title === 'false'" }, { timeoutMs: 2_000 })
+        expect(yield* driver.title).toBe("false")
+        expect(yield* driver.dialog).toBeUndefined()
+      }),
+    )
+
+    it.effect("lists, switches and closes tabs", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(`${site.url}/login`)
+        yield* driver.evaluate(`window.open(${JSON.stringify(`${site.url}/products`)}, "_blank")`)
+        const tabs = yield* driver.tabs
+        expect(tabs).toHaveLength(2)
+        const other = tabs.find((tab) => !tab.active)!
+        const switched = yield* driver.switchTab(other.handle)
+        expect(switched.url).toBe(`${site.url}/products`)
+        yield* driver.closeTab(other.handle)
+        const left = yield* driver.tabs
+        expect(left).toHaveLength(1)
+        expect(left[0]).toMatchObject({ active: true })
+        expect(yield* driver.currentUrl).toBe(`${site.url}/login`)
+      }),
+    )
+
+    it.effect("waits, scrolls, goes back and forward, and takes screenshots", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(`${site.url}/dynamic`)
+        const delayed = yield* driver.waitFor(
+          { selector: "#delayed", state: "visible" },
+          { timeoutMs: 5_000 },
+        )
+        expect(delayed.ok).toBe(true)
+        const never = yield* driver.waitFor({ text: "this text never shows" }, { timeoutMs: 200 })
+        expect(never.ok).toBe(false)
+        const bottom = yield* driver.scroll({ to: "bottom" })
+        expect(bottom.y).toBeGreaterThan(0)
+        const top = yield* driver.scroll({ to: "top" })
+        expect(top.y).toBe(0)
+        const png = yield* driver.screenshot()
+        expect([...png.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
+        const element = yield* driver.screenshot({ target: { selector: "h1" } })
+        expect(element.length).toBeGreaterThan(0)
+        expect(element.length).toBeLessThan(png.length)
+        yield* driver.navigate(`${site.url}/login`)
+        expect((yield* driver.back).url).toBe(`${site.url}/dynamic`)
+        expect((yield* driver.forward).url).toBe(`${site.url}/login`)
+        expect((yield* driver.refresh).url).toBe(`${site.url}/login`)
+        const closedPort = yield* Effect.promise(() => freePort())
+        const failed = yield* Effect.flip(driver.navigate(`http://127.0.0.1:${closedPort}/`))
+        expect(failed.reason._tag).toBe("NavigationFailed")
+        expect(failed.message).toContain("ERR_CONNECTION_REFUSED")
+      }),
+    )
+  })
+}
