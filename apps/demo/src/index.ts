@@ -1,1 +1,1 @@
-export {}
+export { type LoginDemoOptions, type LoginDemoReport, runLoginDemo } from "./LoginDemo.ts"
