@@ -1,33 +1,15 @@
 import { DriverError } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { countTokens, lookScript, pageScriptSource, pageScriptVersion } from "../src/index.ts"
-import { openBrowser, type TestBrowser } from "./support/Browser.ts"
+import { useHarness } from "./support/Harness.ts"
 import { clickAt, look, refOf, refsIn, resolve } from "./support/Look.ts"
-import { type PageServer, startPageServer } from "./support/PageServer.ts"
 
-let site: FixtureSite
-let pages: PageServer
-let session: TestBrowser
-let browser: WebdriverIO.Browser
-
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0, seed: 0 })
-  pages = await startPageServer()
-  session = await openBrowser()
-  browser = session.browser
-})
-
-afterAll(async () => {
-  await session?.close()
-  await pages?.close()
-  await site?.close()
-})
+const harness = useHarness({ seed: 0 })
 
 describe("look() outline", () => {
   it("outlines the login form as Email and Password textboxes and a Sign in button with refs", async () => {
-    await browser.url(`${site.url}/login`)
-    const snapshot = await look(browser)
+    await harness.browser.url(`${harness.site.url}/login`)
+    const snapshot = await look(harness.browser)
     expect(snapshot.tree).toMatch(/^ {4}- textbox "Email" \[ref=e\d+\] \[required\]$/m)
     expect(snapshot.tree).toMatch(/^ {4}- textbox "Password" \[ref=e\d+\] \[required\]$/m)
     expect(snapshot.tree).toMatch(/^ {4}- button "Sign in" \[ref=e\d+\]$/m)
@@ -36,7 +18,10 @@ describe("look() outline", () => {
     expect(email.tag).toBe("input")
     expect(email.selectors.length).toBeGreaterThan(1)
     for (const selector of email.selectors) {
-      const count = await browser.execute((css: string) => document.querySelectorAll(css).length, selector)
+      const count = await harness.browser.execute(
+        (css: string) => document.querySelectorAll(css).length,
+        selector,
+      )
       expect(count, selector).toBe(1)
     }
     const form = snapshot.forms.find((candidate) => candidate.fields.includes(email.ref))
@@ -46,20 +31,20 @@ describe("look() outline", () => {
   })
 
   it("outlines product cards as links with shortened targets, and the pagination", async () => {
-    await browser.url(`${site.url}/products`)
-    const snapshot = await look(browser)
+    await harness.browser.url(`${harness.site.url}/products`)
+    const snapshot = await look(harness.browser)
     const productLinks = snapshot.tree.match(/- link "View [^"]+" \[ref=e\d+\] -> \/products\/\d+$/gm) ?? []
     expect(productLinks).toHaveLength(12)
     expect(snapshot.tree).toMatch(/- link "1" \[ref=e\d+\] \[current\] -> \/products\?page=1$/m)
     expect(snapshot.tree).toMatch(/- link "Next" \[ref=e\d+\] -> \/products\?page=2$/m)
-    expect(snapshot.tree).not.toContain(site.url)
+    expect(snapshot.tree).not.toContain(harness.site.url)
     expect(snapshot.outputs.find((output) => output.region === "results")?.count).toBe(12)
   })
 
   it("keeps every ref across two looks of the same page", async () => {
-    await browser.url(`${site.url}/products`)
-    const first = await look(browser)
-    const second = await look(browser)
+    await harness.browser.url(`${harness.site.url}/products`)
+    const first = await look(harness.browser)
+    const second = await look(harness.browser)
     expect(second.tree).toBe(first.tree)
     expect(Object.keys(second.elements)).toEqual(Object.keys(first.elements))
     for (const element of Object.values(second.elements))
@@ -67,8 +52,8 @@ describe("look() outline", () => {
   })
 
   it("leaves out content hidden by each hiding method", async () => {
-    await browser.url(`${pages.url}/hidden.html`)
-    const snapshot = await look(browser)
+    await harness.browser.url(`${harness.pages.url}/hidden.html`)
+    const snapshot = await look(harness.browser)
     for (const hidden of [
       "Display none",
       "Visibility hidden",
@@ -98,89 +83,91 @@ describe("look() outline", () => {
   })
 
   it("gives refs to elements in a same-origin iframe and an open shadow root, and resolves them", async () => {
-    await browser.url(`${site.url}/frames`)
-    const snapshot = await look(browser)
+    await harness.browser.url(`${harness.site.url}/frames`)
+    const snapshot = await look(harness.browser)
     const frameInput = refOf(snapshot, "textbox", "Your name")
     const shadowInput = refOf(snapshot, "textbox", "Shadow input")
     expect(snapshot.elements[frameInput]?.frame).toHaveLength(1)
     expect(snapshot.elements[shadowInput]?.frame[0]).toMatch(/::shadow$/)
     expect(snapshot.tree).toMatch(/- iframe "[^"]+":\n\s+- main:/)
 
-    const frameTarget = await resolve(browser, frameInput)
+    const frameTarget = await resolve(harness.browser, frameInput)
     expect(frameTarget.ok).toBe(true)
-    const iframeBox = await browser.execute(() => {
+    const iframeBox = await harness.browser.execute(() => {
       const rect = document.querySelector("iframe")!.getBoundingClientRect()
       return { top: rect.top, bottom: rect.bottom }
     })
     expect(frameTarget.y).toBeGreaterThan(iframeBox.top)
     expect(frameTarget.y).toBeLessThan(iframeBox.bottom)
 
-    await clickAt(browser, frameInput)
-    await browser.keys("Ada")
-    await clickAt(browser, refOf(snapshot, "button", "Greet"))
-    await clickAt(browser, shadowInput)
-    await browser.keys("Brig")
-    await clickAt(browser, refOf(snapshot, "button", "Echo"))
-    await browser.waitUntil(async () => (await look(browser)).tree.includes("Hello, Ada!"), { timeout: 5000 })
-    const after = await look(browser)
+    await clickAt(harness.browser, frameInput)
+    await harness.browser.keys("Ada")
+    await clickAt(harness.browser, refOf(snapshot, "button", "Greet"))
+    await clickAt(harness.browser, shadowInput)
+    await harness.browser.keys("Brig")
+    await clickAt(harness.browser, refOf(snapshot, "button", "Echo"))
+    await harness.browser.waitUntil(async () => (await look(harness.browser)).tree.includes("Hello, Ada!"), {
+      timeout: 5000,
+    })
+    const after = await look(harness.browser)
     expect(after.tree).toMatch(/textbox "Shadow input" \[ref=e\d+\]: Brig/)
     expect(after.tree).toContain("Hello, Ada!")
   })
 
   it("makes interactive mode smaller while it keeps every ref of the full outline", async () => {
-    await browser.url(`${site.url}/products`)
-    const full = await look(browser)
-    const interactive = await look(browser, { mode: "interactive" })
+    await harness.browser.url(`${harness.site.url}/products`)
+    const full = await look(harness.browser)
+    const interactive = await look(harness.browser, { mode: "interactive" })
     expect(countTokens(interactive.tree)).toBeLessThan(countTokens(full.tree) / 2)
     expect(refsIn(interactive.tree)).toEqual(refsIn(full.tree))
     expect(interactive.tree).toMatch(/^e\d+ link View Brass Sextant$/m)
   })
 
   it("never exceeds maxTokens and says how to see the rest with look({ within })", async () => {
-    await browser.url(`${site.url}/large`)
+    await harness.browser.url(`${harness.site.url}/large`)
     for (const maxTokens of [40, 300, 2000]) {
-      const snapshot = await look(browser, { maxTokens })
+      const snapshot = await look(harness.browser, { maxTokens })
       expect(countTokens(snapshot.tree)).toBeLessThanOrEqual(maxTokens)
       expect(snapshot.stats.truncated).toBe(true)
       expect(snapshot.stats.tokens).toBe(countTokens(snapshot.tree))
       expect(snapshot.tree).toMatch(/look\(\{ within: "e\d+" \}\)/)
     }
-    const cut = await look(browser, { maxTokens: 300 })
+    const cut = await look(harness.browser, { maxTokens: 300 })
     const within = /look\(\{ within: "(e\d+)" \}\)/.exec(cut.tree)![1]!
-    const part = await look(browser, { within })
-    const full = await look(browser)
+    const part = await look(harness.browser, { within })
+    const full = await look(harness.browser)
     expect(part.stats.lines).toBeGreaterThan(0)
     expect(part.stats.lines).toBeLessThan(full.stats.lines)
     for (const ref of refsIn(part.tree)) expect(full.elements[ref]).toBeDefined()
   })
 
   it("shows only the changed lines with since", async () => {
-    await browser.url(`${site.url}/login`)
-    const before = await look(browser)
-    await (await browser.$("input[name=email]")).setValue("alice@example.com")
-    const changes = await look(browser, { since: before })
+    await harness.browser.url(`${harness.site.url}/login`)
+    const before = await look(harness.browser)
+    await (await harness.browser.$("input[name=email]")).setValue("alice@example.com")
+    const changes = await look(harness.browser, { since: before })
     expect(changes.view).toBe("changes")
     expect(changes.tree).toMatch(/^~ textbox "Email" \[ref=e\d+\] \[required\]: alice@example.com$/)
     expect(changes.tree.split("\n")).toHaveLength(1)
-    const again = await look(browser, { since: changes })
+    const again = await look(harness.browser, { since: changes })
     expect(again.tree).toBe("(no changes since the last look)")
   })
 
   it("fails a look within a ref the page does not have with StaleRef", async () => {
-    await browser.url(`${site.url}/login`)
-    const error = await look(browser, { within: "e999" }).catch((failure: unknown) => failure)
+    await harness.browser.url(`${harness.site.url}/login`)
+    const error = await look(harness.browser, { within: "e999" }).catch((failure: unknown) => failure)
     expect(error).toBeInstanceOf(DriverError)
     expect((error as DriverError).reason._tag).toBe("StaleRef")
     expect((error as DriverError).message).toContain("ref e999 is stale: call look() to refresh")
   })
 
   it("installs once per document: a repeat keeps the refs, an older version is replaced", async () => {
-    await browser.url(`${site.url}/login`)
-    const first = await look(browser)
-    await browser.execute(pageScriptSource)
-    expect((await look(browser)).tree).toBe(first.tree)
-    await browser.execute("globalThis.__sextant.version = 0")
-    await browser.execute(lookScript())
-    expect(await browser.execute("return globalThis.__sextant.version")).toBe(pageScriptVersion)
+    await harness.browser.url(`${harness.site.url}/login`)
+    const first = await look(harness.browser)
+    await harness.browser.execute(pageScriptSource)
+    expect((await look(harness.browser)).tree).toBe(first.tree)
+    await harness.browser.execute("globalThis.__sextant.version = 0")
+    await harness.browser.execute(lookScript())
+    expect(await harness.browser.execute("return globalThis.__sextant.version")).toBe(pageScriptVersion)
   })
 })

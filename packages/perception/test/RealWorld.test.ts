@@ -1,23 +1,9 @@
 import type { PageSnapshot } from "@sextant/core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { openBrowser, type TestBrowser } from "./support/Browser.ts"
+import { describe, expect, it } from "vitest"
+import { useHarness } from "./support/Harness.ts"
 import { clickAt, look, refOf, refsIn } from "./support/Look.ts"
-import { type PageServer, startPageServer } from "./support/PageServer.ts"
 
-let pages: PageServer
-let session: TestBrowser
-let browser: WebdriverIO.Browser
-
-beforeAll(async () => {
-  pages = await startPageServer()
-  session = await openBrowser()
-  browser = session.browser
-})
-
-afterAll(async () => {
-  await session?.close()
-  await pages?.close()
-})
+const harness = useHarness({ seed: 0 })
 
 /**
  * Every element a user could act on, found independently of the page script: native controls,
@@ -25,7 +11,7 @@ afterAll(async () => {
  * shown. Answers a description of each one that has no ref.
  */
 const unreferenced = (): Promise<Array<string>> =>
-  browser.execute(() => {
+  harness.browser.execute(() => {
     const selector = [
       "a[href]",
       "button",
@@ -103,23 +89,23 @@ const expectSaneOutline = (snapshot: PageSnapshot) => {
 describe("messy real-world pages", () => {
   for (const name of ["shop", "dashboard", "article"]) {
     it(`gives every shown interactive element of ${name}.html a ref in a sane outline`, async () => {
-      await browser.url(`${pages.url}/${name}.html`)
-      const snapshot = await look(browser)
+      await harness.browser.url(`${harness.pages.url}/${name}.html`)
+      const snapshot = await look(harness.browser)
       expect(await unreferenced()).toEqual([])
       expectSaneOutline(snapshot)
-      const interactive = await look(browser, { mode: "interactive" })
+      const interactive = await look(harness.browser, { mode: "interactive" })
       expect(refsIn(interactive.tree)).toEqual(refsIn(snapshot.tree))
     })
   }
 
   it("leaves closed menus and hidden tab panels out until they open", async () => {
-    await browser.url(`${pages.url}/shop.html`)
-    const closed = await look(browser)
+    await harness.browser.url(`${harness.pages.url}/shop.html`)
+    const closed = await look(harness.browser)
     expect(closed.tree).not.toContain("Knitwear")
     expect(closed.tree).not.toContain("Hidden jacket")
     expect(closed.tree).toMatch(/- button "Men" \[ref=e\d+\] \[collapsed\]/)
-    await clickAt(browser, refOf(closed, "button", "Men"))
-    const open = await look(browser)
+    await clickAt(harness.browser, refOf(closed, "button", "Men"))
+    const open = await look(harness.browser)
     expect(open.tree).toMatch(/- button "Men" \[ref=e\d+\] \[expanded\]/)
     expect(open.tree).toMatch(/- menu:\n\s+- menuitem "Jackets" \[ref=e\d+\] -> \/men\/jackets/)
     expect(refOf(open, "menuitem", "Knitwear")).toMatch(/^e\d+$/)
@@ -127,8 +113,8 @@ describe("messy real-world pages", () => {
   })
 
   it("names controls from labels, aria-labelledby, titles, alt text and placeholders", async () => {
-    await browser.url(`${pages.url}/dashboard.html`)
-    const snapshot = await look(browser)
+    await harness.browser.url(`${harness.pages.url}/dashboard.html`)
+    const snapshot = await look(harness.browser)
     expect(snapshot.tree).toMatch(
       /- listbox "Regions" \[ref=e\d+\]: eu-west \[options: eu-west\|us-east\|ap-south\]/,
     )

@@ -1,41 +1,27 @@
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { lookScript } from "../src/index.ts"
-import { openBrowser, type TestBrowser } from "./support/Browser.ts"
+import { useHarness } from "./support/Harness.ts"
 import { look, lookJson, refOf } from "./support/Look.ts"
 
-let site: FixtureSite
-let session: TestBrowser
-let browser: WebdriverIO.Browser
-
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0, seed: 3 })
-  session = await openBrowser()
-  browser = session.browser
-})
-
-afterAll(async () => {
-  await session?.close()
-  await site?.close()
-})
+const harness = useHarness({ seed: 3 })
 
 const PASSWORD = "wonderland-Secret-4711"
 const MARKED = "card-9911-2233"
 
 describe("secrets", () => {
   it("never shows a typed password or a field marked secret, in any view", async () => {
-    await browser.url(`${site.url}/login`)
-    await (await browser.$("input[type=password]")).setValue(PASSWORD)
-    await (await browser.$("input[name=email]")).setValue(MARKED)
+    await harness.browser.url(`${harness.site.url}/login`)
+    await (await harness.browser.$("input[type=password]")).setValue(PASSWORD)
+    await (await harness.browser.$("input[name=email]")).setValue(MARKED)
     // A page may also copy the value into attributes; those must not leak either.
-    await browser.execute((secret: string) => {
+    await harness.browser.execute((secret: string) => {
       const field = document.querySelector("input[type=password]")!
       field.setAttribute("value", secret)
       field.setAttribute("data-last", "x")
     }, PASSWORD)
     const secretSelectors = ["input[name=email]"]
 
-    const first = await look(browser, { secretSelectors })
+    const first = await look(harness.browser, { secretSelectors })
     const form = first.forms[0]!.ref!
     const views = [
       { secretSelectors },
@@ -45,8 +31,8 @@ describe("secrets", () => {
       { secretSelectors, since: first },
     ]
     for (const options of views) {
-      const json = await lookJson(browser, options)
-      const snapshot = await look(browser, options)
+      const json = await lookJson(harness.browser, options)
+      const snapshot = await look(harness.browser, options)
       const everything = `${json}\n${JSON.stringify(snapshot)}`
       expect(everything, JSON.stringify(options.mode ?? options)).not.toContain(PASSWORD)
       expect(everything).not.toContain("wonderland")
@@ -57,7 +43,7 @@ describe("secrets", () => {
     expect(first.tree).toMatch(/textbox "Password" \[ref=e\d+\] \[required\]: <secret>/)
     expect(first.tree).toMatch(/textbox "Email" \[ref=e\d+\] \[required\]: <secret>/)
     const resolved = JSON.stringify(
-      await browser.execute(
+      await harness.browser.execute(
         "const target = globalThis.__sextant.resolve(arguments[0]); delete target.element; return target",
         password.ref,
       ),
@@ -66,9 +52,9 @@ describe("secrets", () => {
   })
 
   it("shows the value of an ordinary field", async () => {
-    await browser.url(`${site.url}/login`)
-    await (await browser.$("input[name=email]")).setValue("alice@example.com")
-    const json = String(await browser.execute(lookScript()))
+    await harness.browser.url(`${harness.site.url}/login`)
+    await (await harness.browser.$("input[name=email]")).setValue("alice@example.com")
+    const json = String(await harness.browser.execute(lookScript()))
     expect(json).toContain("alice@example.com")
   })
 })

@@ -580,6 +580,12 @@ export function installPageRuntime(version: number): void {
     const type = element.getAttribute("type")
     if (type && counts.get(`${tag}|type|${type}`) === 1) found.push(`${tag}[type=${cssString(type)}]`)
     const path = pathSelector(element, root)
+    // A path of child steps from <html> or from a unique id is unique by construction; only a path
+    // from the top of a shadow root can match deeper elements too, so only that one is queried.
+    if (root.nodeType === 9 || path.startsWith("#")) {
+      found.push(path)
+      return found
+    }
     try {
       if (root.querySelectorAll(path).length === 1) found.push(path)
     } catch {
