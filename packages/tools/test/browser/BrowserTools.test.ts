@@ -36,7 +36,7 @@ import { type Harness, openHarness } from "./Harness.ts"
 
 let harness: Harness
 beforeAll(async () => {
-  harness = await openHarness(0)
+  harness = await openHarness([0])
 })
 afterAll(async () => {
   await harness?.close()

@@ -1,40 +1,53 @@
-import type { BrowserDriver } from "@sextant/core"
+import type { BrowserDriver, HttpSession } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { layer } from "@sextant/webdriverio"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
+import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
 
-/** One headless Chromium and one fixture site for a whole test file, and a way to run effects on them. */
+type Services = BrowserDriver | HttpSession
+
+/**
+ * One headless Chromium (through `@sextant/webdriverio`'s layer) and an `HttpSession` for a whole
+ * test file, fixture sites for the seeds asked for, and a way to run effects on them.
+ */
 export interface Harness {
-  readonly site: FixtureSite
-  readonly url: (path: string) => string
-  readonly run: <A, E>(effect: Effect.Effect<A, E, BrowserDriver>) => Promise<A>
-  /** Runs the effect and answers its failure (the test expects one). */
-  readonly fail: <A, E>(effect: Effect.Effect<A, E, BrowserDriver>) => Promise<E>
+  readonly sites: ReadonlyMap<number, FixtureSite>
+  /** An absolute URL on the site of `seed` (the first seed asked for by default). */
+  readonly url: (path: string, seed?: number) => string
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
+  /** Runs the effect and answers its failure; rejects when it succeeds. */
+  readonly fail: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<E>
   readonly close: () => Promise<void>
 }
 
-/** Starts the fixture site with `seed` and a browser through `@sextant/webdriverio`'s layer. */
-export const openHarness = async (seed: number): Promise<Harness> => {
-  const site = await startFixtureSite({ port: 0, seed })
+export const openHarness = async (seeds: ReadonlyArray<number> = [0]): Promise<Harness> => {
+  const sites = new Map<number, FixtureSite>()
   const scope = await Effect.runPromise(Scope.make())
-  let context: Context.Context<BrowserDriver>
-  try {
-    context = await Effect.runPromise(Layer.buildWithScope(layer({}), scope))
-  } catch (error) {
+  const close = async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
-    await site.close()
+    await Promise.all([...sites.values()].map((site) => site.close()))
+  }
+  let context: Context.Context<Services>
+  try {
+    for (const seed of seeds) sites.set(seed, await startFixtureSite({ port: 0, seed }))
+    context = await Effect.runPromise(
+      Layer.buildWithScope(
+        Layer.merge(
+          layer({}),
+          FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000, concurrencyPerHost: 8 }),
+        ),
+        scope,
+      ),
+    )
+  } catch (error) {
+    await close()
     throw error
   }
-  const run = <A, E>(effect: Effect.Effect<A, E, BrowserDriver>) =>
-    Effect.runPromise(Effect.provide(effect, context))
   return {
-    site,
-    url: (path) => `${site.url}${path}`,
-    run,
+    sites,
+    url: (path, seed = seeds[0] ?? 0) => `${sites.get(seed)?.url ?? "http://127.0.0.1:9"}${path}`,
+    run: (effect) => Effect.runPromise(Effect.provide(effect, context)),
     fail: (effect) => Effect.runPromise(Effect.flip(Effect.provide(effect, context))),
-    close: async () => {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-      await site.close()
-    },
+    close,
   }
 }

@@ -1,0 +1,96 @@
+import { Data } from "effect"
+
+/** The site answered the login with an error message: the credentials (or the account) are wrong. */
+export class LoginRejected extends Data.TaggedClass("LoginRejected")<{
+  readonly pageError: string
+  readonly url: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the site rejected the login with "${this.pageError}" (${this.url}): check the username and password`
+  }
+}
+
+/** After submitting, the page neither changed nor showed an error. */
+export class LoginUnconfirmed extends Data.TaggedClass("LoginUnconfirmed")<{ readonly url: string }> {
+  readonly isRetryable = true
+  get message(): string {
+    return `the login form at ${this.url} was submitted but the page neither moved on nor showed an error: call look() to see what happened`
+  }
+}
+
+/** A control the tool needs (a password field, a search box, a Next link) is not on the page. */
+export class ControlNotFound extends Data.TaggedClass("ControlNotFound")<{
+  readonly control: string
+  readonly url: string
+  readonly hint: string
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return `no ${this.control} on ${this.url}: ${this.hint}`
+  }
+}
+
+/** No repeated items (cards, rows, list entries) were found on the page. */
+export class ListNotFound extends Data.TaggedClass("ListNotFound")<{
+  readonly url: string
+  readonly selector?: string | undefined
+}> {
+  readonly isRetryable = true
+  get message(): string {
+    return this.selector === undefined
+      ? `no repeated items found on ${this.url}: give listSelector, or call look() to check the page shows a list`
+      : `${this.selector} matches nothing on ${this.url}: check the selector or call look()`
+  }
+}
+
+/** Extracted records do not fit the schema; each issue names the record and the field. */
+export class RecordsInvalid extends Data.TaggedClass("RecordsInvalid")<{
+  readonly issues: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `extracted records do not fit the schema:\n  ${this.issues.slice(0, 20).join("\n  ")}`
+  }
+}
+
+/** The schema given to an extraction tool cannot be used. */
+export class SchemaInvalid extends Data.TaggedClass("SchemaInvalid")<{ readonly detail: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `the record schema cannot be used: ${this.detail}`
+  }
+}
+
+export type CompoundErrorReason =
+  | LoginRejected
+  | LoginUnconfirmed
+  | ControlNotFound
+  | ListNotFound
+  | RecordsInvalid
+  | SchemaInvalid
+
+/**
+ * The error of the compound tools (login, search, fillForm, pagination, extractList,
+ * detailPageExtractor) when the page, not the browser, is the problem. Browser failures stay
+ * `DriverError`, HTTP failures `HttpError`.
+ *
+ * @example
+ * ```ts
+ * import { CompoundError, LoginRejected } from "@sextant/tools"
+ * const error = new CompoundError({ tool: "login", reason: new LoginRejected({ pageError: "Invalid email or password", url: "http://127.0.0.1/login" }) })
+ * error.isRetryable // false
+ * ```
+ */
+export class CompoundError extends Data.TaggedError("CompoundError")<{
+  readonly tool: string
+  readonly reason: CompoundErrorReason
+  readonly cause?: unknown
+}> {
+  get isRetryable(): boolean {
+    return this.reason.isRetryable
+  }
+  override get message(): string {
+    return `${this.tool}: ${this.reason.message}`
+  }
+}

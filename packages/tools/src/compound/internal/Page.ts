@@ -1,0 +1,34 @@
+import { BrowserDriver, type PageElement, type PageSnapshot } from "@sextant/core"
+import { Effect } from "effect"
+
+/** Visible, enabled elements of a snapshot, in ref order. */
+export const usable = (snapshot: PageSnapshot): ReadonlyArray<PageElement> =>
+  Object.values(snapshot.elements).filter((element) => element.visible && element.disabled !== true)
+
+/** The first element whose accessible name (or placeholder, name or id attribute) fits `pattern`. */
+export const named = (elements: ReadonlyArray<PageElement>, pattern: RegExp): PageElement | undefined =>
+  elements.find((element) =>
+    [element.name, element.attributes.placeholder, element.attributes.name, element.attributes.id].some(
+      (text) => text !== undefined && pattern.test(text),
+    ),
+  )
+
+/**
+ * The error text the page shows: the snapshot's alert outputs first, else any visible element with
+ * `role="alert"` or `aria-live="assertive"`, else an element marked invalid's description.
+ */
+export const pageErrorText = Effect.fn("tools.pageErrorText")(function* (snapshot: PageSnapshot) {
+  const alert = snapshot.outputs.find((output) => output.region === "alert" && output.text.trim() !== "")
+  if (alert !== undefined) return alert.text.trim()
+  const driver = yield* BrowserDriver
+  const text = yield* driver.evaluate(`
+    const visible = (element) => element.getClientRects().length > 0
+    const alerts = [...document.querySelectorAll("[role=alert], [aria-live=assertive]")].filter(visible)
+    const described = [...document.querySelectorAll("[aria-invalid=true][aria-describedby]")]
+      .flatMap((field) => field.getAttribute("aria-describedby").split(/\\s+/))
+      .map((id) => document.getElementById(id))
+      .filter((element) => element !== null && visible(element))
+    const found = [...alerts, ...described].map((element) => element.innerText.trim()).find((text) => text !== "")
+    return found === undefined ? "" : found`)
+  return typeof text === "string" ? text : ""
+})
