@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
+
+interface Ran {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const runCli = (args: ReadonlyArray<string>, input: string): Promise<Ran> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--conditions=sextant-source", cli, ...args], {
+      stdio: ["pipe", "pipe", "pipe"],
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => {
+      stdout += String(chunk)
+    })
+    child.stderr.on("data", (chunk) => {
+      stderr += String(chunk)
+    })
+    child.once("error", reject)
+    child.once("close", (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(input)
+  })
+
+let site: FixtureSite
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0, seed: 0 })
+})
+afterAll(async () => {
+  await site?.close()
+})
+
+describe("sextant repl with piped stdin", () => {
+  it("looks, acts, evaluates and quits against the fixture site", async () => {
+    const alice = FIXTURE_USERS[0]!
+    // A first session reads the refs; a fresh session on the same page numbers them the same way.
+    const first = await runCli(["repl", `${site.url}/login`], "look\n")
+    const ref = (role: string, name: string) =>
+      new RegExp(`${role} "${name}" \\[ref=(e\\d+)\\]`).exec(first.stdout)?.[1]
+    const email = ref("textbox", "Email")
+    const password = ref("textbox", "Password")
+    const signIn = ref("button", "Sign in")
+    expect([email, password, signIn].every((found) => found !== undefined)).toBe(true)
+
+    const script = [
+      "look",
+      `act ${email} input ${alice.email}`,
+      `act ${password} input ${alice.password}`,
+      `act ${signIn} click`,
+      "eval document.querySelector('h1').textContent",
+      "act e999 click",
+      "frobnicate",
+      "quit",
+      "look",
+    ].join("\n")
+    const ran = await runCli(["repl", `${site.url}/login`], `${script}\n`)
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toContain(`ok: Sign in · Sextant Shop — ${site.url}/login`)
+    expect(ran.stdout).toContain(`textbox "Email" [ref=${email}]`)
+    expect(ran.stdout).toContain("navigation detected: /dashboard")
+    expect(ran.stdout).toContain("signals: NavigationOccurred")
+    expect(ran.stdout).toContain(`Welcome, ${alice.name}`)
+    expect(ran.stdout).toContain("error: ref e999 is stale: call look() to refresh")
+    expect(ran.stdout).toContain('unknown command "frobnicate": type help for the list')
+    expect(ran.stdout).not.toContain(alice.password)
+    // Nothing after quit runs; the browser is closed.
+    expect(ran.stdout.trimEnd().endsWith("bye")).toBe(true)
+    expect(ran.stdout.match(/^- footer:/gm)).toHaveLength(1)
+    expect(ran.stderr).not.toMatch(/\bat .*\.ts:\d+/)
+  })
+
+  it("rejects a URL that is not http(s) without a stack trace", async () => {
+    const ran = await runCli(["repl", "ftp://example.com"], "")
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain("sextant repl: url: must be an http or https URL")
+    expect(ran.stderr).not.toMatch(/\bat .*:\d+:\d+/)
+  })
+
+  it("names the env var when Chromium is missing", async () => {
+    const ran = await runCli(["repl", "--chrome", "/nonexistent/chromium"], "")
+    expect(ran.code).toBe(1)
+    expect(ran.stderr).toContain("SEXTANT_CHROME")
+    expect(ran.stderr).not.toMatch(/\bat .*:\d+:\d+/)
+  })
+
+  it("reports an unknown command with the usage and exit code 2", async () => {
+    const ran = await runCli(["fly"], "")
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain("unknown command 'fly'")
+  })
+})
