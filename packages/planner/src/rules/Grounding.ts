@@ -190,6 +190,15 @@ export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["加入购物车", ["add to cart"]],
   ["购物车", ["cart"]],
   ["打开对话框", ["open dialog"]],
+  ["红色", ["red"]],
+  ["绿色", ["green"]],
+  ["蓝色", ["blue"]],
+  ["黑色", ["black"]],
+  ["白色", ["white"]],
+  ["黄色", ["yellow"]],
+  ["小号", ["small"]],
+  ["中号", ["medium"]],
+  ["大号", ["large"]],
   ["显示通知", ["show notification"]],
 ])
 

@@ -9,7 +9,7 @@ import {
   type SummaryDecision,
   type ToolCall,
 } from "../Planner.ts"
-import { type Command, describeCommand } from "./Command.ts"
+import { describeCommand } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"

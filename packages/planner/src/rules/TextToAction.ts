@@ -292,6 +292,14 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
     // Not a member of a group: an ARIA listbox that is closed, or a plain element named like the option.
     if (list !== undefined && list.expanded === false)
       return action(list, "click", `open ${label(list)} to choose "${option}"`, [], false)
+    // An open list without the option: say what it offers instead of clicking elsewhere.
+    const offered = members.filter((element) => element.role === "option")
+    if (list !== undefined && offered.length > 0) {
+      return complete(
+        `${label(list)} has no option "${option}"`,
+        offered.slice(0, 5).map((element) => `select "${element.name}"`),
+      )
+    }
     const anywhere = locate(phrase, view, "click")
     if ("decision" in anywhere) return anywhere.decision
     if (isSelected(anywhere.element)) continue

@@ -307,6 +307,32 @@ const ROWS: ReadonlyArray<Row> = [
     expect: { role: "button", name: "Close" },
   },
   { page: "widgets", command: "next page", expect: { complete: true } },
+  // Harder phrasings
+  { page: "/login", command: "click on the sign-in button", expect: { role: "button", name: "Sign in" } },
+  {
+    page: "/login",
+    command: "type 'wonderland' in the password box",
+    expect: { role: "textbox", name: "Password" },
+  },
+  { page: "/login", command: "enter my email alice@example.com", expect: { role: "textbox", name: "Email" } },
+  { page: "/search", command: "press the search button", expect: { role: "button", name: "Search" } },
+  { page: "/search", command: "look up “Oak Anchor”", expect: { role: "combobox", name: "Search products" } },
+  { page: "/forms/contact", command: "hit send", expect: { role: "button", name: "Send message" } },
+  {
+    page: "/forms/contact",
+    command: "pick Feedback in the topic dropdown",
+    expect: { role: "combobox", name: "Topic" },
+  },
+  { page: "/forms/contact", command: "电话输入 13800138000", expect: { role: "textbox", name: /^Phone/ } },
+  {
+    page: "widgets",
+    command: "choose Large from the Sizes list",
+    expect: { role: "listbox", name: "Sizes" },
+  },
+  { page: "widgets", command: "把数量设置为 4", expect: { role: "spinbutton", name: "Quantity" } },
+  { page: "widgets", command: "click the Reviews tab", expect: { role: "tab", name: "Reviews" } },
+  { page: "widgets", command: "选择红色和蓝色 from Colors", expect: { role: "option", name: "Red" } },
+  { page: "widgets", command: "select Purple from Colors", expect: { complete: true } },
 ]
 
 const describeElement = (element: PageElement | undefined): string =>
@@ -374,13 +400,19 @@ const runTable = (site: FixtureSite) =>
   Effect.gen(function* () {
     const driver = yield* BrowserDriver
     const misses: Array<string> = []
+    // Text-to-action does not act, so rows on the same page share one navigation and one look.
+    let current: { readonly key: string; readonly snapshot: PageSnapshot } | undefined
     for (const row of ROWS) {
-      yield* driver.navigate(row.page === "widgets" ? widgetsUrl : `${site.url}${row.page}`)
-      if (row.open !== undefined) {
-        yield* driver.evaluate(clickByText(row.open))
-        yield* driver.waitFor({ selector: "[role=dialog]", state: "visible" }, { timeoutMs: 5_000 })
+      const key = `${row.page}|${row.open ?? ""}`
+      if (current?.key !== key || row.open !== undefined) {
+        yield* driver.navigate(row.page === "widgets" ? widgetsUrl : `${site.url}${row.page}`)
+        if (row.open !== undefined) {
+          yield* driver.evaluate(clickByText(row.open))
+          yield* driver.waitFor({ selector: "[role=dialog]", state: "visible" }, { timeoutMs: 5_000 })
+        }
+        current = { key, snapshot: yield* driver.look() }
       }
-      const snapshot = yield* driver.look()
+      const snapshot = current.snapshot
       const answer = yield* ruleTextToAction({
         command: row.command,
         elements: Object.values(snapshot.elements),
