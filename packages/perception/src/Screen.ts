@@ -245,6 +245,8 @@ export const describeChange = (
   if (diff.navigated) parts.push(`navigation detected: ${pathOf(after.url)}`)
   for (const error of diff.errors.slice(0, 2)) parts.push(`error appeared: ${error}`)
   if (diff.results !== undefined) parts.push(`results appeared: ${diff.results} items`)
+  const dialog = diff.addedOutputs.find((output) => output.region === "modal")
+  if (dialog !== undefined && !diff.navigated) parts.push(`dialog appeared: ${dialog.text.slice(0, 80)}`)
   if (parts.length === 0 && diff.signals.includes("FormSubmitted")) parts.push("form submitted")
   if (parts.length === 0 && action.ref !== undefined && action.op !== undefined && FILLING.has(action.op)) {
     const next = nextField(after, action.ref)

@@ -28,14 +28,15 @@ export interface ParseOptions extends LookOptions {
 const MAX_OUTPUTS_PER_REGION = 40
 /** How long one output's text may be. */
 const MAX_OUTPUT_TEXT = 200
+/** Regions around the content: they keep fewer outputs, since they rarely change what a screen means. */
 const QUIET_REGIONS: ReadonlySet<PageRegion> = new Set(["header", "nav", "footer"])
+const MAX_QUIET_OUTPUTS = 10
 
 const outputsOf = (texts: RawSnapshot["texts"]): Array<PageOutput> => {
   const outputs: Array<PageOutput> = []
   const perRegion = new Map<PageRegion, number>()
   const seen = new Map<string, number>()
   for (const [region, kind, fullText, count] of texts) {
-    if (QUIET_REGIONS.has(region) && kind !== "heading") continue
     const text = fullText.length > MAX_OUTPUT_TEXT ? `${fullText.slice(0, MAX_OUTPUT_TEXT)}…` : fullText
     if (region === "alert" || region === "modal") {
       // An alert reports its whole text after the runs inside it: keep the whole, drop the parts.
@@ -47,7 +48,8 @@ const outputsOf = (texts: RawSnapshot["texts"]): Array<PageOutput> => {
       } else if (outputs.some((output) => output.region === region && output.text.includes(text))) continue
     }
     const used = perRegion.get(region) ?? 0
-    if (used >= MAX_OUTPUTS_PER_REGION && count === undefined) continue
+    const limit = QUIET_REGIONS.has(region) ? MAX_QUIET_OUTPUTS : MAX_OUTPUTS_PER_REGION
+    if (used >= limit && count === undefined) continue
     perRegion.set(region, used + 1)
     const base = `${region}:${kind}:${text.slice(0, 60)}`
     const index = seen.get(base) ?? 0
@@ -114,7 +116,14 @@ export const parseSnapshot = (json: unknown, options: ParseOptions = {}): PageSn
     lines = changes.length === 0 ? ["(no changes since the last look)"] : changes
     view = "changes"
   }
-  const budgeted = applyBudget(lines, view === "changes" ? [] : raw.anchors, options.maxTokens)
+  const budgeted = applyBudget(
+    lines,
+    view === "changes" ? [] : raw.anchors,
+    options.maxTokens,
+    view === "full"
+      ? 'look({ mode: "interactive" }) lists only the actions'
+      : "raise maxTokens to see the rest",
+  )
   const tokens =
     options.maxTokens !== undefined || options.countTokens === true ? countTokens(budgeted.tree) : undefined
   const keepOutline = view === "changes" || budgeted.truncated

@@ -132,6 +132,9 @@ describe("look() outline", () => {
       expect(snapshot.stats.tokens).toBe(countTokens(snapshot.tree))
       expect(snapshot.tree).toMatch(/look\(\{ within: "e\d+" \}\)/)
     }
+    const interactive = await look(harness.browser, { maxTokens: 300, mode: "interactive" })
+    expect(countTokens(interactive.tree)).toBeLessThanOrEqual(300)
+    expect(interactive.tree).toMatch(/look\(\{ within: "e\d+" \}\)/)
     const cut = await look(harness.browser, { maxTokens: 300 })
     const within = /look\(\{ within: "(e\d+)" \}\)/.exec(cut.tree)![1]!
     const part = await look(harness.browser, { within })

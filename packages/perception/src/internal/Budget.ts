@@ -11,7 +11,13 @@ export interface Budgeted {
 /** How many containers the cut hint names at most. */
 const MAX_HINTED = 3
 
-const hintFor = (cut: number, total: number, anchors: ReadonlyArray<Anchor>, kept: number): string => {
+const hintFor = (
+  cut: number,
+  total: number,
+  anchors: ReadonlyArray<Anchor>,
+  kept: number,
+  fallback: string,
+): string => {
   // The containers the cut runs through (deepest first) and the ones that start after it.
   const around = anchors
     .filter(([, , start, end]) => start < kept && end > kept)
@@ -24,23 +30,25 @@ const hintFor = (cut: number, total: number, anchors: ReadonlyArray<Anchor>, kep
   const where =
     chosen.length > 0
       ? `see more with ${chosen.map(([ref, label]) => `look({ within: "${ref}" }) for ${label}`).join(", ")}`
-      : `look({ mode: "interactive" }) lists only the actions`
+      : fallback
   return `- [cut ${cut} of ${total} lines to fit maxTokens; ${where}]`
 }
 
 /**
  * Keeps the longest head of the outline that fits `maxTokens` together with a hint that says how to
- * see the rest. The result never exceeds `maxTokens`.
+ * see the rest: the containers to open with `look({ within })`, or `fallback` when there are none.
+ * The result never exceeds `maxTokens`.
  */
 export const applyBudget = (
   lines: ReadonlyArray<string>,
   anchors: ReadonlyArray<Anchor>,
   maxTokens: number | undefined,
+  fallback: string,
 ): Budgeted => {
   const whole = lines.join("\n")
   if (maxTokens === undefined || fitsTokens(whole, maxTokens)) return { tree: whole, truncated: false }
   const attempt = (kept: number): string => {
-    const hint = hintFor(lines.length - kept, lines.length, anchors, kept)
+    const hint = hintFor(lines.length - kept, lines.length, anchors, kept, fallback)
     return kept === 0 ? hint : `${lines.slice(0, kept).join("\n")}\n${hint}`
   }
   let low = 0

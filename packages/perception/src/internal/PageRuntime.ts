@@ -1307,12 +1307,25 @@ export function installPageRuntime(version: number): void {
           continue
         }
         if (item.ref !== "" && !item.container) out.push([0, compact(item), item.name])
+        const start = out.length
         renderCompact(item.kids, out)
+        if (item.container && item.ref !== "" && out.length > start)
+          compactAnchors.push([
+            item.ref,
+            `${item.label}${item.name ? ` ${quote(item.name)}` : ""}`,
+            start,
+            out.length,
+          ])
       }
     }
 
+    /** Containers of the interactive view, by entry index until `flattenCompact` maps them to lines. */
+    const compactAnchors: Array<[ref: string, label: string, start: number, end: number]> = []
+
     const flattenCompact = (entries: ReadonlyArray<[level: number, text: string, name: string]>): void => {
+      const lineOf: number[] = []
       for (let index = 0; index < entries.length; index++) {
+        lineOf.push(lines.length)
         const [level, text] = entries[index]!
         if (level > 0) {
           // A heading earns its line only when an action follows it that does not already repeat it.
@@ -1322,6 +1335,9 @@ export function installPageRuntime(version: number): void {
         }
         lines.push(text)
       }
+      lineOf.push(lines.length)
+      for (const [ref, label, start, end] of compactAnchors)
+        anchors.push([ref, label, lineOf[start] ?? lines.length, lineOf[end] ?? lines.length])
     }
 
     const cellText = (items: ReadonlyArray<Item>): string => {
