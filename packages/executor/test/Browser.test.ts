@@ -34,7 +34,12 @@ describe("the /injection page in Chromium", () => {
     const follow = (input: { outline: string }): Effect.Effect<StepDecision> =>
       Effect.sync(() => {
         const ref = /link "Continue to the verification page" \[ref=(e\d+)\]/.exec(input.outline)?.[1]
-        return { toolCalls: [{ name: "click", args: { target: ref ?? "#missing" } }], taskComplete: false, history: [], usage }
+        return {
+          toolCalls: [{ name: "click", args: { target: ref ?? "#missing" } }],
+          taskComplete: false,
+          history: [],
+          usage,
+        }
       })
     const { policy, inputs } = scriptedPolicy([
       follow,
@@ -62,11 +67,14 @@ describe("the /injection page in Chromium", () => {
 
   it("checks success criteria on the real page", async () => {
     const plan = resumePlan(site.url, 1)
-    plan.steps[1]?.successCriteria.push({ type: "textPresent", text: "Page 1 of" }, { type: "elementExists", selector: "nav, a" })
+    plan.steps[1]?.successCriteria.push(
+      { type: "textPresent", text: "Page 1 of" },
+      { type: "elementExists", selector: "nav, a" },
+    )
     const result = await browser.runPromise(
-      runPlan(task({ goal: "products page 1", startUrl: `${site.url}/products` }), plan, { tools: testTools }).pipe(
-        Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner))),
-      ),
+      runPlan(task({ goal: "products page 1", startUrl: `${site.url}/products` }), plan, {
+        tools: testTools,
+      }).pipe(Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner)))),
     )
     expect(result.status).toBe("COMPLETED")
     expect((result.output as ReadonlyArray<unknown>).length).toBe(12)
@@ -79,10 +87,16 @@ describe("interruption", () => {
     const store = makeMemoryStore()
     const storeLayer = Layer.succeed(Store, store)
     const running = Effect.runPromise(
-      runPlan(task({ goal: "collect every product", startUrl: `${site.url}/products` }), resumePlan(site.url, 3), {
-        tools: testTools,
-        runId: "aborted-run",
-      }).pipe(Effect.provide(Layer.mergeAll(browserLayer({}), storeLayer, Layer.succeed(Planner, noReplanner)))),
+      runPlan(
+        task({ goal: "collect every product", startUrl: `${site.url}/products` }),
+        resumePlan(site.url, 3),
+        {
+          tools: testTools,
+          runId: "aborted-run",
+        },
+      ).pipe(
+        Effect.provide(Layer.mergeAll(browserLayer({}), storeLayer, Layer.succeed(Planner, noReplanner))),
+      ),
       { signal: controller.signal },
     )
     const before = browserProcesses(process.pid).length

@@ -1,1 +1,21 @@
-export {}
+/**
+ * sextant — the Promise face of Sextant: `createAgent` runs browser agents with plain Promises, and the
+ * tagged error classes with their guards tell failures apart.
+ */
+
+export type { AgentTaskInput, RunResult, RunSummary, TaskConstraintsInput } from "@sextant/core"
+export {
+  AgentError,
+  DriverError,
+  HttpError,
+  isAgentError,
+  isDriverError,
+  isHttpError,
+  isLlmError,
+  isSextantError,
+  isStoreError,
+  LlmError,
+  StoreError,
+} from "@sextant/core"
+export type { EndReason, TraceRecord } from "@sextant/executor"
+export * from "./createAgent.ts"

@@ -76,7 +76,7 @@ const NOT_PERFORMED = new Set([
   "UnknownTool",
 ])
 const TARGET_KEYS = ["target", "ref", "selector", "locator"] as const
-const RECORD_KEYS = ["records", "items", "rows", "products"] as const
+const RECORD_KEYS = ["records", "items", "rows", "products", "values"] as const
 
 const targetOf = (args: Readonly<Record<string, unknown>>): { key: string; value: string } | undefined => {
   for (const key of TARGET_KEYS) {
@@ -140,12 +140,16 @@ const recordKey = (item: unknown): string => {
   return `json:${JSON.stringify(item)}`
 }
 
-/** Records a tool output carries (`records`, `items`, `rows`, `products` arrays), for the store. */
+/** Records a tool output carries (`records`, `items`, `rows`, `products` or `values` arrays), for the store. */
 export const recordsOf = (output: unknown, source: string): ReadonlyArray<StoredRecord> => {
   if (typeof output !== "object" || output === null) return []
   for (const key of RECORD_KEYS) {
     const list = (output as Record<string, unknown>)[key]
-    if (Array.isArray(list)) return list.map((item) => ({ key: recordKey(item), source, data: item }))
+    if (Array.isArray(list)) {
+      return list
+        .filter((item) => item !== null)
+        .map((item) => ({ key: recordKey(item), source, data: item }))
+    }
   }
   return []
 }
@@ -214,6 +218,11 @@ export const executeStep = (
         lastError = decoded.failure
         break
       }
+      if (tool.effects.clicks && targetOf(args) !== undefined && context.lastSnapshot === undefined) {
+        // The guardrails judge a click by what it targets (a sign-out link, a submit button, an off-site link).
+        const seen = yield* Effect.option(context.driver.look())
+        if (Option.isSome(seen)) context.lastSnapshot = seen.value
+      }
       const verdict = context.guardrails.check({
         tool: call.tool,
         effects: tool.effects,
@@ -276,6 +285,7 @@ export const executeStep = (
           break
         }
         changed = changedOf(output, context.lastUrl, landedUrl)
+        if (changed) context.lastSnapshot = undefined
         const navigated = landedUrl !== context.lastUrl || verdict.charge.navigates
         context.lastUrl = landedUrl
         context.lastStatus = statusOf(output) ?? context.lastStatus

@@ -1,0 +1,326 @@
+import { mkdirSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import {
+  AgentError,
+  type AgentTask,
+  type AgentTaskInput,
+  type AnyTool,
+  type BrowserDriver,
+  Cancelled,
+  decodeAgentTask,
+  decodePlan,
+  decodeWith,
+  InvalidInput,
+  type PlanInput,
+  type RunResult,
+  type Store,
+  type StoreError,
+  TaskConstraints,
+  type TaskConstraintsInput,
+  ToolRegistry,
+} from "@sextant/core"
+import {
+  type ExecutorOptions,
+  type ExecutorRunResult,
+  type ManyOutcome,
+  planAndRun,
+  resume,
+  runAgent,
+  runMany as runManyEffect,
+  runPlan,
+  type TraceRecord,
+} from "@sextant/executor"
+import { SqliteStore } from "@sextant/memory"
+import { type OpenAiOptionsInput, layer as openAiLayer } from "@sextant/openai"
+import {
+  makeHybridPlanner,
+  makeLlmPlanner,
+  makeLlmStepPolicy,
+  makeRulePlanner,
+  makeRuleStepPolicy,
+  Planner,
+  StepPolicy,
+} from "@sextant/planner"
+import { browserTools } from "@sextant/tools"
+import {
+  type ConnectOptions,
+  type LaunchOptions,
+  layer as launchLayer,
+  layerConnect,
+} from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { z } from "zod"
+
+/** Where the browser comes from: the local Chromium (the default) or a remote WebDriver endpoint. */
+export type BrowserOptions = LaunchOptions | { readonly connect: ConnectOptions }
+
+/** Options of {@link createAgent}; every field has a default, so `createAgent()` works as it is. */
+export interface CreateAgentOptions {
+  /** The browser: local headless Chromium (default) with launch options, or `{ connect: … }` for a grid. */
+  readonly browser?: BrowserOptions | undefined
+  /** Who plans: `rules` (default without a model), `model`, or `hybrid` (rules first; the default with a model). */
+  readonly planner?: "rules" | "model" | "hybrid" | undefined
+  /** An OpenAI-compatible endpoint for the model planner and the model step policy. */
+  readonly model?: OpenAiOptionsInput | undefined
+  /** The durable store: an SQLite file (default `.sextant/sextant.db`) or `"memory"`. */
+  readonly store?: { readonly path: string } | "memory" | undefined
+  /** Constraints every task gets unless it sets its own. */
+  readonly constraints?: TaskConstraintsInput | undefined
+  /** Where traces, transcripts and screenshots go (default `.sextant/traces`); `false` writes none. */
+  readonly traceDirectory?: string | false | undefined
+  /** Agents `runMany` runs at once (default 2). */
+  readonly concurrency?: number | undefined
+  /** `plan` (default): plan the whole task, then run it; `agent`: decide one step at a time. */
+  readonly mode?: "plan" | "agent" | undefined
+  /** Extra tools besides the built-in browser tools. */
+  readonly tools?: ReadonlyArray<AnyTool> | undefined
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Aborting it stops the run, closes its browser and rejects with a `Cancelled` `AgentError`. */
+  readonly signal?: AbortSignal | undefined
+  /** Overrides the agent's `mode` for this run. */
+  readonly mode?: "plan" | "agent" | undefined
+  /** The run id (the store's key). Default: a random UUID. */
+  readonly runId?: string | undefined
+  /** Called with every trace event as it happens. */
+  readonly onEvent?: ((event: TraceRecord) => void) | undefined
+  /** Run this plan (core `Plan` as data) instead of asking the planner for one. */
+  readonly plan?: (Omit<PlanInput, "taskId"> & { readonly taskId?: string }) | undefined
+}
+
+/** A finished run: the core `RunResult` with its run id, how it ended and where its transcript is. */
+export type AgentRunResult = RunResult & {
+  readonly runId: string
+  readonly endReason: ExecutorRunResult["endReason"]
+  readonly transcriptPath?: string | undefined
+}
+
+/** One task's outcome in `runMany`: its result, or the typed error it failed with. */
+export type AgentManyOutcome = ManyOutcome<AgentRunResult, unknown>
+
+/** A Sextant agent with plain Promises. */
+export interface Agent extends AsyncDisposable {
+  /** Runs one task to its end; rejects only for bad input, a browser or store that cannot start, or an abort. */
+  readonly run: (task: AgentTaskInput, options?: RunOptions) => Promise<AgentRunResult>
+  /** Runs many tasks, each in its own browser session, `concurrency` at a time; outcomes in task order. */
+  readonly runMany: (
+    tasks: ReadonlyArray<AgentTaskInput>,
+    options?: {
+      readonly concurrency?: number
+      readonly signal?: AbortSignal
+      readonly mode?: "plan" | "agent"
+    },
+  ) => Promise<ReadonlyArray<AgentManyOutcome>>
+  /** Runs a task and yields its trace events as they happen; ending the loop early aborts the run. */
+  readonly events: (task: AgentTaskInput, options?: Omit<RunOptions, "onEvent">) => AsyncIterable<TraceRecord>
+  /** Continues a plan run whose process died, without repeating its completed steps. */
+  readonly resume: (
+    runId: string,
+    options?: { readonly secrets?: Readonly<Record<string, string>>; readonly signal?: AbortSignal },
+  ) => Promise<AgentRunResult>
+  /** Closes the store and everything the agent holds. */
+  readonly close: () => Promise<void>
+}
+
+const OptionsSchema = z.object({
+  browser: z.record(z.string(), z.unknown()).optional(),
+  planner: z.enum(["rules", "model", "hybrid"]).optional(),
+  model: z.record(z.string(), z.unknown()).optional(),
+  store: z.union([z.literal("memory"), z.object({ path: z.string().min(1) })]).optional(),
+  constraints: z.record(z.string(), z.unknown()).optional(),
+  traceDirectory: z.union([z.string().min(1), z.literal(false)]).optional(),
+  concurrency: z.number().int().positive().optional(),
+  mode: z.enum(["plan", "agent"]).optional(),
+  tools: z.array(z.unknown()).optional(),
+})
+
+const decodeOptions = decodeWith(OptionsSchema, "createAgent options", "options")
+const decodeConstraints = decodeWith(TaskConstraints.partial(), "createAgent options", "options.constraints")
+
+const cancelled = (signal: AbortSignal | undefined, error: unknown): unknown =>
+  signal?.aborted === true
+    ? new AgentError({ reason: new Cancelled({ detail: "the AbortSignal was aborted" }), cause: error })
+    : error
+
+/**
+ * Creates an agent. With no options it uses the local Chromium, the rule planner and an SQLite store
+ * under `.sextant/`. Rejections are Sextant's tagged errors (`isAgentError`, `isDriverError`, …).
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from "sextant"
+ * await using agent = createAgent()
+ * const result = await agent.run({ goal: "log in and list the products", startUrl: "http://127.0.0.1:4000/login",
+ *   inputs: { username: "alice@example.com", password: "wonderland" }, secretInputs: ["password"] })
+ * console.log(result.status, result.output)
+ * ```
+ */
+export const createAgent = (options: CreateAgentOptions = {}): Agent => {
+  const settings = Effect.runSync(
+    Effect.gen(function* () {
+      yield* decodeOptions(options)
+      if (options.constraints !== undefined) yield* decodeConstraints(options.constraints)
+      return options
+    }),
+  )
+  const registry = Effect.runSync(ToolRegistry.make([...browserTools, ...(settings.tools ?? [])]))
+  const storeLayer =
+    settings.store === "memory"
+      ? SqliteStore.layerMemory
+      : Layer.unwrap(
+          Effect.sync(() => {
+            const path = resolve(
+              typeof settings.store === "object" ? settings.store.path : ".sextant/sextant.db",
+            )
+            mkdirSync(dirname(path), { recursive: true })
+            return SqliteStore.layer({ path })
+          }),
+        )
+  const plannerKind = settings.planner ?? (settings.model === undefined ? "rules" : "hybrid")
+  if (plannerKind !== "rules" && settings.model === undefined) {
+    throw new AgentError({
+      reason: new InvalidInput({
+        what: "createAgent options",
+        issues: [
+          `options.model: the '${plannerKind}' planner needs a model endpoint (baseURL, apiKey, model)`,
+        ],
+      }),
+    })
+  }
+  const modelLayer = settings.model === undefined ? undefined : openAiLayer(settings.model)
+  const brainLayer =
+    modelLayer === undefined
+      ? Layer.mergeAll(
+          Layer.succeed(Planner, makeRulePlanner()),
+          Layer.succeed(StepPolicy, makeRuleStepPolicy()),
+        )
+      : Layer.mergeAll(
+          Layer.effect(
+            Planner,
+            Effect.map(makeLlmPlanner({ registry }), (model) =>
+              plannerKind === "model"
+                ? model
+                : makeHybridPlanner({ rules: makeRulePlanner(), model, registry }),
+            ),
+          ),
+          Layer.effect(StepPolicy, makeLlmStepPolicy({ registry })),
+        ).pipe(Layer.provide(modelLayer))
+  const runtime = ManagedRuntime.make(Layer.mergeAll(storeLayer, brainLayer))
+  const browser = settings.browser
+  const browserLayer = () =>
+    browser !== undefined && "connect" in browser ? layerConnect(browser.connect) : launchLayer(browser ?? {})
+  const traceDirectory =
+    settings.traceDirectory === false ? undefined : resolve(settings.traceDirectory ?? ".sextant/traces")
+
+  const decodeTask = (input: AgentTaskInput) =>
+    decodeAgentTask({
+      ...input,
+      constraints: { ...(settings.constraints ?? {}), ...(input.constraints ?? {}) },
+    })
+
+  const executorOptions = (run: RunOptions | undefined): ExecutorOptions => ({
+    tools: registry,
+    runId: run?.runId,
+    traceDirectory,
+    onEvent: run?.onEvent,
+  })
+
+  const execute = (
+    task: AgentTask,
+    run: RunOptions | undefined,
+  ): Effect.Effect<
+    ExecutorRunResult,
+    AgentError | StoreError,
+    BrowserDriver | Store | Planner | StepPolicy
+  > =>
+    Effect.gen(function* () {
+      if (run?.plan !== undefined) {
+        const plan = yield* decodePlan({ taskId: task.id, ...run.plan })
+        return yield* runPlan(task, plan, executorOptions(run))
+      }
+      if ((run?.mode ?? settings.mode ?? "plan") === "plan")
+        return yield* planAndRun(task, executorOptions(run))
+      const policy = yield* StepPolicy
+      return yield* runAgent(task, policy, executorOptions(run))
+    })
+
+  // The task is checked before a browser is launched, so bad input fails fast.
+  const runEffect = (input: AgentTaskInput, run: RunOptions | undefined) =>
+    Effect.flatMap(decodeTask(input), (task) => execute(task, run).pipe(Effect.provide(browserLayer())))
+
+  const run: Agent["run"] = (input, run) =>
+    runtime
+      .runPromise(runEffect(input, run), { signal: run?.signal })
+      .catch((error: unknown) => Promise.reject(cancelled(run?.signal, error)))
+
+  const runMany: Agent["runMany"] = (inputs, many) =>
+    runtime
+      .runPromise(
+        Effect.gen(function* () {
+          const tasks = yield* Effect.forEach(inputs, decodeTask)
+          return yield* runManyEffect(tasks, (task) => runEffect(task, { mode: many?.mode }), {
+            concurrency: many?.concurrency ?? settings.concurrency ?? 2,
+            session: browserLayer(),
+          })
+        }),
+        { signal: many?.signal },
+      )
+      .catch((error: unknown) => Promise.reject(cancelled(many?.signal, error)))
+
+  const events: Agent["events"] = (input, eventOptions) => ({
+    [Symbol.asyncIterator]: () => {
+      const queue: Array<TraceRecord> = []
+      const controller = new AbortController()
+      eventOptions?.signal?.addEventListener("abort", () => controller.abort(), { once: true })
+      let wake: (() => void) | undefined
+      let finished = false
+      let failure: { error: unknown } | undefined
+      const done = run(input, {
+        ...eventOptions,
+        signal: controller.signal,
+        onEvent: (event) => {
+          queue.push(event)
+          wake?.()
+        },
+      }).then(
+        () => undefined,
+        (error: unknown) => {
+          failure = { error }
+        },
+      )
+      void done.finally(() => {
+        finished = true
+        wake?.()
+      })
+      return {
+        next: async (): Promise<IteratorResult<TraceRecord>> => {
+          while (queue.length === 0 && !finished) await new Promise<void>((resolve) => (wake = resolve))
+          const event = queue.shift()
+          if (event !== undefined) return { value: event, done: false }
+          if (failure !== undefined && !controller.signal.aborted) throw failure.error
+          return { value: undefined, done: true }
+        },
+        return: async (): Promise<IteratorResult<TraceRecord>> => {
+          controller.abort()
+          await done
+          return { value: undefined, done: true }
+        },
+      }
+    },
+  })
+
+  const resumeRun: Agent["resume"] = (runId, resumeOptions) =>
+    runtime
+      .runPromise(
+        resume(runId, { tools: registry, traceDirectory, secrets: resumeOptions?.secrets }).pipe(
+          Effect.provide(browserLayer()),
+        ),
+        { signal: resumeOptions?.signal },
+      )
+      .catch((error: unknown) => Promise.reject(cancelled(resumeOptions?.signal, error)))
+
+  const close = () => runtime.dispose()
+  return { run, runMany, events, resume: resumeRun, close, [Symbol.asyncDispose]: close }
+}

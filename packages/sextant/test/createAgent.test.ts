@@ -1,0 +1,151 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import {
+  FIXTURE_PRODUCTS,
+  FIXTURE_USERS,
+  type FixtureSite,
+  PRODUCTS_PER_PAGE,
+  startFixtureSite,
+} from "@sextant/fixture-site"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type AgentTaskInput, createAgent, isAgentError, type TraceRecord } from "../src/index.ts"
+
+let site: FixtureSite
+let directory: string
+const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  directory = mkdtempSync(join(tmpdir(), "sextant-facade-"))
+})
+
+afterAll(async () => {
+  await site.close()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+/** Chromium and ChromeDriver processes started by this test process. */
+const browserProcesses = (): number => {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,comm="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+  const children = new Set([process.pid])
+  let grew = true
+  while (grew) {
+    grew = false
+    for (const [pid, ppid] of rows) {
+      if (children.has(Number(ppid)) && !children.has(Number(pid))) {
+        children.add(Number(pid))
+        grew = true
+      }
+    }
+  }
+  return rows.filter(([pid, , command]) => children.has(Number(pid)) && /chrom/i.test(command ?? "")).length
+}
+
+const loginTask = (): AgentTaskInput => ({
+  goal: "log in and extract the products",
+  startUrl: `${site.url}/login`,
+  inputs: { username: alice.email, password: alice.password },
+  secretInputs: ["password"],
+  constraints: { allowFormSubmission: true },
+})
+
+// The login + extract plan over the primitive browser tools of @sextant/tools.
+const loginPlan = () => ({
+  steps: [
+    { index: 0, tool: "navigate", args: { url: `${site.url}/login` } },
+    { index: 1, tool: "fill", args: { target: "#email", value: "{{inputs.username}}" } },
+    { index: 2, tool: "fill", args: { target: "#password", value: "<secret:password>" } },
+    {
+      index: 3,
+      tool: "click",
+      args: { target: "#login-btn" },
+      successCriteria: [{ type: "textPresent" as const, text: `Welcome, ${alice.name}` }],
+    },
+    { index: 4, tool: "navigate", args: { url: `${site.url}/products` } },
+    {
+      index: 5,
+      tool: "extract",
+      args: { target: "li[data-product-id] h2", all: true },
+      successCriteria: [
+        { type: "minItems" as const, selector: "li[data-product-id]", min: PRODUCTS_PER_PAGE },
+      ],
+    },
+  ],
+})
+
+describe("createAgent", () => {
+  it("logs in and extracts the products with the default browser and store, writing no secret to its files", async () => {
+    const traces = join(directory, "traces")
+    await using agent = createAgent({
+      store: { path: join(directory, "sextant.db") },
+      traceDirectory: traces,
+    })
+    const result = await agent.run(loginTask(), { plan: loginPlan(), runId: "facade-login" })
+    expect(result.status, JSON.stringify(result.observations.map((o) => [o.tool, o.ok, o.message]))).toBe("COMPLETED")
+    expect([...(result.output as ReadonlyArray<string>)].sort()).toEqual(
+      FIXTURE_PRODUCTS.slice(0, PRODUCTS_PER_PAGE)
+        .map((product) => product.name)
+        .sort(),
+    )
+    const trace = readFileSync(join(traces, "facade-login.jsonl"), "utf8")
+    const transcript = readFileSync(join(traces, "facade-login.transcript.txt"), "utf8")
+    for (const sink of [trace, transcript, JSON.stringify(result)]) expect(sink).not.toContain(alice.password)
+    expect(trace).toContain("<secret:password>")
+  })
+
+  it("rejects bad input with a tagged AgentError that names the field", async () => {
+    await using agent = createAgent({ store: "memory", traceDirectory: false })
+    const error = await agent
+      .run({ goal: "", constraints: { maxSteps: -3 } })
+      .catch((caught: unknown) => caught)
+    expect(isAgentError(error)).toBe(true)
+    expect(String((error as Error).message)).toContain("task.constraints.maxSteps")
+    expect(() => createAgent({ concurrency: 0 })).toThrow(/options.concurrency/)
+  })
+
+  it("streams the trace events of a run", async () => {
+    await using agent = createAgent({ store: "memory", traceDirectory: false })
+    const seen: Array<TraceRecord["type"]> = []
+    for await (const event of agent.events(
+      { goal: "open the products page", startUrl: `${site.url}/products` },
+      { plan: { steps: [{ index: 0, tool: "navigate", args: { url: `${site.url}/products` } }] } },
+    )) {
+      seen.push(event.type)
+    }
+    expect(seen[0]).toBe("run-start")
+    expect(seen).toContain("step-end")
+    expect(seen.at(-1)).toBe("run-end")
+  })
+
+  it("an aborted run rejects with Cancelled and leaves no Chromium or ChromeDriver behind", async () => {
+    await using agent = createAgent({ store: "memory", traceDirectory: false })
+    const before = browserProcesses()
+    const controller = new AbortController()
+    const running = agent.run(
+      { goal: "wait on the products page", startUrl: `${site.url}/products` },
+      {
+        signal: controller.signal,
+        plan: {
+          steps: [
+            { index: 0, tool: "navigate", args: { url: `${site.url}/products` } },
+            { index: 1, tool: "delay", args: { ms: 20_000 } },
+          ],
+        },
+        onEvent: (event) => {
+          if (event.type === "step-start" && event.tool === "delay") controller.abort()
+        },
+      },
+    )
+    const error = await running.catch((caught: unknown) => caught)
+    expect(isAgentError(error) && error.reason._tag, String(error)).toBe("Cancelled")
+    const settleBy = Date.now() + 5_000
+    while (browserProcesses() > before && Date.now() < settleBy)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(browserProcesses()).toBe(before)
+  })
+})
