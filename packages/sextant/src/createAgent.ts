@@ -41,7 +41,7 @@ import {
   Planner,
   StepPolicy,
 } from "@sextant/planner"
-import { browserTools } from "@sextant/tools"
+import { browserTools, compoundTools } from "@sextant/tools"
 import {
   type ConnectOptions,
   type LaunchOptions,
@@ -165,7 +165,9 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       return options
     }),
   )
-  const registry = Effect.runSync(ToolRegistry.make([...browserTools, ...(settings.tools ?? [])]))
+  const registry = Effect.runSync(
+    ToolRegistry.make([...browserTools, ...compoundTools, ...(settings.tools ?? [])]),
+  )
   const storeLayer =
     settings.store === "memory"
       ? SqliteStore.layerMemory

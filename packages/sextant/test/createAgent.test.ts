@@ -86,7 +86,9 @@ describe("createAgent", () => {
       traceDirectory: traces,
     })
     const result = await agent.run(loginTask(), { plan: loginPlan(), runId: "facade-login" })
-    expect(result.status, JSON.stringify(result.observations.map((o) => [o.tool, o.ok, o.message]))).toBe("COMPLETED")
+    expect(result.status, JSON.stringify(result.observations.map((o) => [o.tool, o.ok, o.message]))).toBe(
+      "COMPLETED",
+    )
     expect([...(result.output as ReadonlyArray<string>)].sort()).toEqual(
       FIXTURE_PRODUCTS.slice(0, PRODUCTS_PER_PAGE)
         .map((product) => product.name)
@@ -96,6 +98,38 @@ describe("createAgent", () => {
     const transcript = readFileSync(join(traces, "facade-login.transcript.txt"), "utf8")
     for (const sink of [trace, transcript, JSON.stringify(result)]) expect(sink).not.toContain(alice.password)
     expect(trace).toContain("<secret:password>")
+  })
+
+  it("with no plan given, the rule planner and the compound tools log in and extract the products", async () => {
+    const traces = join(directory, "traces-rules")
+    await using agent = createAgent({ store: { path: join(directory, "rules.db") }, traceDirectory: traces })
+    const result = await agent.run(
+      {
+        ...loginTask(),
+        goal: `log in, go to ${site.url}/products and extract name and price of the products`,
+      },
+      { runId: "facade-rules" },
+    )
+    expect(result.status, JSON.stringify(result.observations.map((o) => [o.tool, o.ok, o.message]))).toBe(
+      "COMPLETED",
+    )
+    expect(result.plan?.steps.map((step) => step.tool)).toEqual([
+      "navigate",
+      "login",
+      "navigate",
+      "extractList",
+    ])
+    const names = (result.output as ReadonlyArray<{ name: string }>).map((record) => record.name).sort()
+    expect(names).toEqual(
+      FIXTURE_PRODUCTS.slice(0, PRODUCTS_PER_PAGE)
+        .map((product) => product.name)
+        .sort(),
+    )
+    const files = [
+      readFileSync(join(traces, "facade-rules.jsonl"), "utf8"),
+      readFileSync(join(traces, "facade-rules.transcript.txt"), "utf8"),
+    ]
+    for (const sink of files) expect(sink).not.toContain(alice.password)
   })
 
   it("rejects bad input with a tagged AgentError that names the field", async () => {
