@@ -22,6 +22,10 @@ export interface ActResult {
   readonly actions: ReadonlyArray<PageAction>
   readonly hint: string
   readonly url: string
+  /** A JavaScript dialog the action opened; it blocks the page until `respondToDialog`. */
+  readonly dialog?: DialogInfo
+  /** Handles of tabs the action opened; `switchTab` to use one. */
+  readonly newTabs?: ReadonlyArray<string>
 }
 
 /** A value for `act`: text to type, an option (or several) to select, a number for a slider, a file path. */

@@ -69,7 +69,7 @@ export const DriverOptions = z.object({
   /** After an action, the longest wait for requests and DOM changes to settle, in ms. */
   settleMs: z.number().int().nonnegative().default(3_000),
   /** After an action, how long the DOM must stay unchanged to count as settled, in ms. */
-  quietMs: z.number().int().nonnegative().default(15),
+  quietMs: z.number().int().nonnegative().default(10),
   /** The longest wait for a navigation an action started, in ms. */
   navigationTimeoutMs: z.number().int().positive().default(30_000),
   /** The default `waitFor` time limit, in ms. */
@@ -519,8 +519,9 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           }),
         )
       : yield* classicDialog
-    const tabHint =
-      newTabs.length > tabsBefore ? `; a new tab opened (${newTabs.at(-1)}): switchTab to use it` : ""
+    const opened = newTabs.slice(tabsBefore)
+    const tabHint = opened.length > 0 ? `; a new tab opened (${opened.join(", ")}): switchTab to use it` : ""
+    const tabField = opened.length > 0 ? { newTabs: opened } : {}
     if ("dialog" in outcome) {
       return {
         ok: true,
@@ -529,6 +530,8 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         actions: before?.actions ?? [],
         hint: `a ${outcome.dialog.type} dialog opened: "${outcome.dialog.text}": accept or dismiss it${tabHint}`,
         url: before?.url ?? "",
+        dialog: outcome.dialog,
+        ...tabField,
       } satisfies ActResult
     }
     const settled = outcome.settled
@@ -545,6 +548,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
       actions: after.actions,
       hint: `${hint}${prepared.selected === undefined ? "" : ` (selected ${prepared.selected.join(", ")})`}${tabHint}`,
       url: after.url,
+      ...tabField,
     } satisfies ActResult
   })
 
