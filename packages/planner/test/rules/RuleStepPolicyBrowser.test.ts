@@ -1,13 +1,10 @@
-import { readFile } from "node:fs/promises"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { BrowserDriver, type Target } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { layer } from "@sextant/webdriverio"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ToolCall } from "../../src/Planner.ts"
 import { decideStep } from "../../src/rules/RuleStepPolicy.ts"
+import { startTestPages, type TestPages } from "./support/Pages.ts"
 
 /**
  * Multi-step goals through the rule step policy with no model, in headless Chromium: look → decide →
@@ -71,26 +68,16 @@ const runGoal = (goal: string, startUrl: string, maxTurns = 20) =>
     return { completed: false, history }
   })
 
-let widgets: Server
-let widgetsUrl = ""
-const sites: Array<FixtureSite> = []
+let pages: TestPages
 const runtime = ManagedRuntime.make(layer({}))
 
 beforeAll(async () => {
-  const html = await readFile(new URL("./pages/widgets.html", import.meta.url), "utf8")
-  widgets = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-    response.end(html)
-  })
-  await new Promise<void>((resolve) => widgets.listen(0, "127.0.0.1", resolve))
-  widgetsUrl = `http://127.0.0.1:${(widgets.address() as AddressInfo).port}/widgets`
-  sites.push(await startFixtureSite({ port: 0, seed: 0 }), await startFixtureSite({ port: 0, seed: 7 }))
+  pages = await startTestPages()
 }, 60_000)
 
 afterAll(async () => {
   await runtime.dispose()
-  await Promise.all(sites.map((site) => site.close()))
-  await new Promise<void>((resolve) => widgets.close(() => resolve()))
+  await pages.close()
 })
 
 const pageState = (script: string) => BrowserDriver.use((driver) => driver.evaluate(script))
@@ -98,7 +85,7 @@ const pageState = (script: string) => BrowserDriver.use((driver) => driver.evalu
 describe("rule step policy in Chromium", () => {
   for (const seed of [0, 7]) {
     it(`logs in, searches and opens the first result with no model (seed ${seed})`, async () => {
-      const site = sites.find((candidate) => candidate.seed === seed)!
+      const site = pages.site(seed)
       const goal =
         "log in as alice@example.com with password wonderland, then search for lantern, then open the first result"
       const result = await runtime.runPromise(
@@ -122,7 +109,7 @@ describe("rule step policy in Chromium", () => {
   }
 
   it("fills a form in Chinese and English and sends it (seed 7)", async () => {
-    const site = sites.find((candidate) => candidate.seed === 7)!
+    const site = pages.site(7)
     const goal =
       "在姓名中输入 张三，然后 type zhang@example.com into Email，选择 Support，choose Phone，在留言中输入 请寄一份产品目录给我，谢谢，然后提交"
     const result = await runtime.runPromise(
@@ -142,7 +129,7 @@ describe("rule step policy in Chromium", () => {
   it("opens tabs and sections until the target shows, then clicks it", async () => {
     const result = await runtime.runPromise(
       Effect.gen(function* () {
-        const outcome = yield* runGoal("click Contact support", widgetsUrl)
+        const outcome = yield* runGoal("click Contact support", pages.widgetsUrl)
         const expanded = yield* pageState(
           "return document.getElementById('warranty-toggle').getAttribute('aria-expanded')",
         )
@@ -163,7 +150,7 @@ describe("rule step policy in Chromium", () => {
       Effect.gen(function* () {
         const outcome = yield* runGoal(
           "open File > Export > PDF, then select Red, Green and Blue from Colors, then select nothing in Toppings, then click button ONE then button TWO",
-          widgetsUrl,
+          pages.widgetsUrl,
           30,
         )
         const state = yield* pageState(`return JSON.stringify({

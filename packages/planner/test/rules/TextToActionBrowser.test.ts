@@ -1,12 +1,10 @@
-import { readFile } from "node:fs/promises"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { BrowserDriver, type PageElement, type PageSnapshot } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import type { FixtureSite } from "@sextant/fixture-site"
 import { layer } from "@sextant/webdriverio"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ruleTextToAction } from "../../src/rules/TextToAction.ts"
+import { startTestPages, type TestPages } from "./support/Pages.ts"
 
 /**
  * The rule text-to-action on real pages in headless Chromium: each command with the element a person
@@ -371,26 +369,16 @@ const judge = (row: Row, snapshot: PageSnapshot, answer: unknown): string | unde
   return undefined
 }
 
-let widgets: Server
-let widgetsUrl = ""
-const sites: Array<FixtureSite> = []
+let pages: TestPages
 const runtime = ManagedRuntime.make(layer({}))
 
 beforeAll(async () => {
-  const html = await readFile(new URL("./pages/widgets.html", import.meta.url), "utf8")
-  widgets = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-    response.end(html)
-  })
-  await new Promise<void>((resolve) => widgets.listen(0, "127.0.0.1", resolve))
-  widgetsUrl = `http://127.0.0.1:${(widgets.address() as AddressInfo).port}/widgets`
-  sites.push(await startFixtureSite({ port: 0, seed: 0 }), await startFixtureSite({ port: 0, seed: 7 }))
+  pages = await startTestPages()
 }, 60_000)
 
 afterAll(async () => {
   await runtime.dispose()
-  await Promise.all(sites.map((site) => site.close()))
-  await new Promise<void>((resolve) => widgets.close(() => resolve()))
+  await pages.close()
 })
 
 const clickByText = (text: string) =>
@@ -405,7 +393,7 @@ const runTable = (site: FixtureSite) =>
     for (const row of ROWS) {
       const key = `${row.page}|${row.open ?? ""}`
       if (current?.key !== key || row.open !== undefined) {
-        yield* driver.navigate(row.page === "widgets" ? widgetsUrl : `${site.url}${row.page}`)
+        yield* driver.navigate(row.page === "widgets" ? pages.widgetsUrl : `${site.url}${row.page}`)
         if (row.open !== undefined) {
           yield* driver.evaluate(clickByText(row.open))
           yield* driver.waitFor({ selector: "[role=dialog]", state: "visible" }, { timeoutMs: 5_000 })
@@ -432,7 +420,7 @@ describe("rule text-to-action in Chromium", () => {
 
   for (const seed of [0, 7]) {
     it(`acts on the expected element for at least 95% of the commands (seed ${seed})`, async () => {
-      const site = sites.find((candidate) => candidate.seed === seed)!
+      const site = pages.site(seed)
       const misses = await runtime.runPromise(runTable(site))
       const correct = ROWS.length - misses.length
       console.log(

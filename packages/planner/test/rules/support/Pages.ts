@@ -1,0 +1,38 @@
+import { readFile } from "node:fs/promises"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+
+/** The pages a browser test of the rules runs on, and how to stop them. */
+export interface TestPages {
+  /** The widgets page (tabs, accordions, menus, listboxes, spinners, a dialog), which the fixture site lacks. */
+  readonly widgetsUrl: string
+  /** The fixture site with seed 0 and with seed 7. */
+  readonly sites: ReadonlyArray<FixtureSite>
+  readonly site: (seed: number) => FixtureSite
+  readonly close: () => Promise<void>
+}
+
+/** Serves `pages/widgets.html` on 127.0.0.1 (port 0) and starts the fixture site with seeds 0 and 7. */
+export const startTestPages = async (): Promise<TestPages> => {
+  const html = await readFile(new URL("../pages/widgets.html", import.meta.url), "utf8")
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    response.end(html)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const sites = [await startFixtureSite({ port: 0, seed: 0 }), await startFixtureSite({ port: 0, seed: 7 })]
+  return {
+    widgetsUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/widgets`,
+    sites,
+    site: (seed) => {
+      const found = sites.find((candidate) => candidate.seed === seed)
+      if (found === undefined) throw new RangeError(`no fixture site with seed ${seed}: use 0 or 7`)
+      return found
+    },
+    close: async () => {
+      await Promise.all(sites.map((site) => site.close()))
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
