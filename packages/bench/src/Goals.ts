@@ -55,7 +55,7 @@ export const judgeGoals = (
     goals.push({
       goal: "interactive recall",
       target: "100% on every page",
-      measured: `${matched}/${expected} (${percent(matched / Math.max(expected, 1))}); worst ${worst.path} ${percent(worstRecall)}`,
+      measured: `${matched}/${expected} (${percent(matched / Math.max(expected, 1))}); ${worstRecall === 1 ? "every page complete" : `worst ${worst.path} ${percent(worstRecall)}`}`,
       met: matched === expected,
       margin: matched === expected ? "met" : `${expected - matched} elements missing`,
     })
