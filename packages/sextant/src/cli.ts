@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander"
 import { registerRepl } from "./internal/Repl.ts"
+import { registerRun } from "./internal/RunCommand.ts"
 
 /**
  * The `sextant` command line. Each command lives in its own module under `internal/` and registers
@@ -13,6 +14,7 @@ const program = new Command()
   .exitOverride()
 
 registerRepl(program)
+registerRun(program)
 
 try {
   await program.parseAsync(process.argv)

@@ -1,0 +1,70 @@
+import { spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const CLI = join(import.meta.dirname, "..", "src", "cli.ts")
+let site: FixtureSite
+let directory: string
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  directory = mkdtempSync(join(tmpdir(), "sextant-cli-run-"))
+})
+
+afterAll(async () => {
+  await site.close()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const sextant = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--conditions=sextant-source", CLI, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += String(chunk)))
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
+    child.on("exit", (code) => resolve({ code, stdout, stderr }))
+  })
+
+describe("sextant run", () => {
+  it("plans a goal, runs it in Chromium and prints the result, reading the secret from the environment", async () => {
+    const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
+    const result = await sextant(
+      [
+        "run",
+        `log in, go to ${site.url}/products and extract name and price of the products`,
+        "--start-url",
+        `${site.url}/login`,
+        "--input",
+        `username=${alice.email}`,
+        "--secret",
+        "password",
+        "--allow-submit",
+        "--json",
+        "--store",
+        join(directory, "cli.db"),
+        "--trace-dir",
+        join(directory, "traces"),
+      ],
+      { SEXTANT_SECRET_PASSWORD: alice.password },
+    )
+    expect(result.code, result.stderr).toBe(0)
+    const parsed = JSON.parse(result.stdout) as { status: string; output: ReadonlyArray<unknown> }
+    expect(parsed.status).toBe("COMPLETED")
+    expect(parsed.output).toHaveLength(PRODUCTS_PER_PAGE)
+    expect(result.stderr).toContain("[1] login ok")
+    expect(result.stdout + result.stderr).not.toContain(alice.password)
+  }, 60_000)
+
+  it("names the bad argument and exits with 2", async () => {
+    const result = await sextant(["run", "open the shop", "--start-url", "javascript:alert(1)"])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("startUrl: must be an http or https URL")
+  })
+})
