@@ -5,7 +5,7 @@ import { callScript, type Picked, type PickSpec, pickElement } from "./internal/
 import { ActionOutput } from "./Outputs.ts"
 
 /** Elements a person would click, for `clickTextMatches` without a selector. */
-export const clickableSelector =
+const clickableSelector =
   "a[href], button, [role=button], [role=link], [role=tab], [role=menuitem], [role=option], input[type=submit], input[type=button], summary, [onclick]"
 
 const isPattern = (pattern: string): boolean => {
@@ -18,7 +18,15 @@ const isPattern = (pattern: string): boolean => {
 }
 const Pattern = z.string().min(1).refine(isPattern, "must be a valid JavaScript regular expression")
 
-/** What the click-by-match tools answer. */
+/**
+ * What the click-by-match tools answer.
+ *
+ * @example
+ * ```ts
+ * import { ClickedOutput } from "@sextant/tools"
+ * ClickedOutput.shape.clicked // the elements clicked, in order
+ * ```
+ */
 export const ClickedOutput = z.object({
   /** The elements clicked, in order. */
   clicked: z.array(z.object({ text: z.string(), tag: z.string(), href: z.string().optional() })),

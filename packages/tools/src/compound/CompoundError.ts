@@ -1,6 +1,14 @@
 import { Data } from "effect"
 
-/** The site answered the login with an error message: the credentials (or the account) are wrong. */
+/**
+ * The site answered the login with an error message: the credentials (or the account) are wrong.
+ *
+ * @example
+ * ```ts
+ * import { LoginRejected } from "@sextant/tools"
+ * new LoginRejected({ pageError: "Invalid email or password", url: "http://127.0.0.1/login" }).isRetryable
+ * ```
+ */
 export class LoginRejected extends Data.TaggedClass("LoginRejected")<{
   readonly pageError: string
   readonly url: string
@@ -11,7 +19,15 @@ export class LoginRejected extends Data.TaggedClass("LoginRejected")<{
   }
 }
 
-/** After submitting, the page neither changed nor showed an error. */
+/**
+ * After submitting, the page neither changed nor showed an error.
+ *
+ * @example
+ * ```ts
+ * import { LoginUnconfirmed } from "@sextant/tools"
+ * new LoginUnconfirmed({ url: "http://127.0.0.1/login" }).isRetryable
+ * ```
+ */
 export class LoginUnconfirmed extends Data.TaggedClass("LoginUnconfirmed")<{ readonly url: string }> {
   readonly isRetryable = true
   get message(): string {
@@ -19,7 +35,15 @@ export class LoginUnconfirmed extends Data.TaggedClass("LoginUnconfirmed")<{ rea
   }
 }
 
-/** A control the tool needs (a password field, a search box, a Next link) is not on the page. */
+/**
+ * A control the tool needs (a password field, a search box, a Next link) is not on the page.
+ *
+ * @example
+ * ```ts
+ * import { ControlNotFound } from "@sextant/tools"
+ * new ControlNotFound({ control: "password field", url: "http://127.0.0.1/", hint: "navigate to the login page first" }).isRetryable
+ * ```
+ */
 export class ControlNotFound extends Data.TaggedClass("ControlNotFound")<{
   readonly control: string
   readonly url: string
@@ -31,7 +55,15 @@ export class ControlNotFound extends Data.TaggedClass("ControlNotFound")<{
   }
 }
 
-/** No repeated items (cards, rows, list entries) were found on the page. */
+/**
+ * No repeated items (cards, rows, list entries) were found on the page.
+ *
+ * @example
+ * ```ts
+ * import { ListNotFound } from "@sextant/tools"
+ * new ListNotFound({ url: "http://127.0.0.1/" }).isRetryable
+ * ```
+ */
 export class ListNotFound extends Data.TaggedClass("ListNotFound")<{
   readonly url: string
   readonly selector?: string | undefined
@@ -44,7 +76,15 @@ export class ListNotFound extends Data.TaggedClass("ListNotFound")<{
   }
 }
 
-/** Extracted records do not fit the schema; each issue names the record and the field. */
+/**
+ * Extracted records do not fit the schema; each issue names the record and the field.
+ *
+ * @example
+ * ```ts
+ * import { RecordsInvalid } from "@sextant/tools"
+ * new RecordsInvalid({ issues: ["records[0].price: Invalid input"] }).isRetryable
+ * ```
+ */
 export class RecordsInvalid extends Data.TaggedClass("RecordsInvalid")<{
   readonly issues: ReadonlyArray<string>
 }> {
@@ -54,7 +94,15 @@ export class RecordsInvalid extends Data.TaggedClass("RecordsInvalid")<{
   }
 }
 
-/** The schema given to an extraction tool cannot be used. */
+/**
+ * The schema given to an extraction tool cannot be used.
+ *
+ * @example
+ * ```ts
+ * import { SchemaInvalid } from "@sextant/tools"
+ * new SchemaInvalid({ detail: "pattern ( is not a regular expression" }).isRetryable
+ * ```
+ */
 export class SchemaInvalid extends Data.TaggedClass("SchemaInvalid")<{ readonly detail: string }> {
   readonly isRetryable = false
   get message(): string {

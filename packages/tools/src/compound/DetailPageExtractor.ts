@@ -5,8 +5,8 @@ import { FieldSpec } from "../session/Crawl.ts"
 import { parseDocument } from "../session/internal/Dom.ts"
 import { loadHtml } from "../session/LoadAndParse.ts"
 import { CompoundError, ListNotFound } from "./CompoundError.ts"
-import { checkRecords, fieldPlans, recordValidator } from "./ExtractList.ts"
 import { type FieldPlan, itemLinksScript, pageRecordScript, readRecord } from "./internal/Fields.ts"
+import { checkRecords, fieldPlans, recordValidator } from "./internal/Records.ts"
 import { RecordSchemaInput } from "./RecordSchema.ts"
 
 type Raw = Record<string, string | null>

@@ -2,14 +2,20 @@ import { BrowserDriver, defineTool } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
 import { FieldSpec } from "../session/Crawl.ts"
-import { CompoundError, ListNotFound, RecordsInvalid, SchemaInvalid } from "./CompoundError.ts"
-import { type FieldPlan, listScript } from "./internal/Fields.ts"
-import { RecordSchemaInput, toRecordSchema, validateRecords } from "./RecordSchema.ts"
+import { CompoundError, ListNotFound } from "./CompoundError.ts"
+import { listScript } from "./internal/Fields.ts"
+import { checkRecords, fieldPlans, recordValidator } from "./internal/Records.ts"
+import { RecordSchemaInput } from "./RecordSchema.ts"
 
-/** Field names read when neither `item`, `fields` nor `schema` names any. */
-export const defaultFields: ReadonlyArray<string> = ["name", "url"]
-
-/** What to read from each item of a list, and how to check it; shared by extractList and pagination. */
+/**
+ * What to read from each item of a list, and how to check it; shared by extractList and pagination.
+ *
+ * @example
+ * ```ts
+ * import { ExtractionInput } from "@sextant/tools"
+ * ExtractionInput.parse({ item: { name: "h2", url: { selector: "a", attribute: "href" } }, schema: { name: "string", url: "url" } })
+ * ```
+ */
 export const ExtractionInput = z.object({
   listSelector: z
     .string()
@@ -40,7 +46,15 @@ export const ExtractionInput = z.object({
 })
 export type ExtractionInput = z.input<typeof ExtractionInput>
 
-/** What extractList answers. */
+/**
+ * What extractList answers.
+ *
+ * @example
+ * ```ts
+ * import { ExtractedList } from "@sextant/tools"
+ * ExtractedList.parse({ url: "http://127.0.0.1/products", listSelector: "#product-list > li", count: 0, records: [], rejected: [] })
+ * ```
+ */
 export const ExtractedList = z.object({
   url: z.string(),
   /** The selector the items were read with (found by structure when none was given). */
@@ -58,65 +72,6 @@ export const ExtractedList = z.object({
   ),
 })
 export type ExtractedList = z.output<typeof ExtractedList>
-
-const schemaKeys = (schema: RecordSchemaInput | undefined): ReadonlyArray<string> => {
-  if (schema === undefined) return []
-  if (schema instanceof z.ZodObject) return Object.keys(schema.shape)
-  if (schema instanceof z.ZodType) return []
-  if ("type" in schema && schema.type === "object" && typeof schema.properties === "object") {
-    return Object.keys(schema.properties as object)
-  }
-  return Object.keys(schema)
-}
-
-/** The fields to read: given selectors first, then names to infer; the schema's keys when neither is given. */
-export const fieldPlans = (input: {
-  readonly item?: Readonly<Record<string, FieldSpec>> | undefined
-  readonly fields?: ReadonlyArray<string> | undefined
-  readonly schema?: RecordSchemaInput | undefined
-}): ReadonlyArray<FieldPlan> => {
-  const plans: Array<FieldPlan> = Object.entries(input.item ?? {}).map(([name, spec]) =>
-    typeof spec === "string" ? { name, selector: spec } : { name, ...spec },
-  )
-  const named = new Set(plans.map((plan) => plan.name))
-  const inferred =
-    input.item === undefined && input.fields === undefined
-      ? schemaKeys(input.schema).length > 0
-        ? schemaKeys(input.schema)
-        : defaultFields
-      : (input.fields ?? [])
-  for (const name of inferred) if (!named.has(name)) plans.push({ name })
-  return plans
-}
-
-/** Builds the validator once per call; a bad schema is the caller's mistake, reported as such. */
-export const recordValidator = (tool: string, schema: RecordSchemaInput | undefined) =>
-  Effect.try({
-    try: () => (schema === undefined ? undefined : toRecordSchema(schema)),
-    catch: (cause) =>
-      new CompoundError({ tool, reason: new SchemaInvalid({ detail: String(cause) }), cause }),
-  })
-
-/** Applies the schema and the onInvalid policy to raw records. */
-export const checkRecords = (
-  tool: string,
-  schema: z.ZodType | undefined,
-  records: ReadonlyArray<Record<string, unknown>>,
-  onInvalid: "skip" | "fail",
-  offset = 0,
-) => {
-  if (schema === undefined) return Effect.succeed({ valid: [...records], rejected: [] })
-  const checked = validateRecords(schema, records, offset)
-  if (onInvalid === "fail" && checked.rejected.length > 0) {
-    return Effect.fail(
-      new CompoundError({
-        tool,
-        reason: new RecordsInvalid({ issues: checked.rejected.flatMap((record) => record.issues) }),
-      }),
-    )
-  }
-  return Effect.succeed(checked)
-}
 
 /**
  * Reads the list on the current page: one record per item, validated by the schema. The work

@@ -7,10 +7,9 @@ import { CompoundError, ControlNotFound, LoginRejected, LoginUnconfirmed } from 
 import { named, pageErrorText, usable } from "./internal/Page.ts"
 
 /** Names of a username field, in the languages the rule planner reads. */
-export const usernamePattern =
-  /e-?mail|user|login|account|identifier|phone|账号|帳號|用户|用戶|邮箱|郵箱|手机/i
+const usernamePattern = /e-?mail|user|login|account|identifier|phone|账号|帳號|用户|用戶|邮箱|郵箱|手机/i
 /** Names of a button that submits a login form. */
-export const signInPattern = /sign ?in|log ?in|login|log on|continue|submit|登录|登入|登陆/i
+const signInPattern = /sign ?in|log ?in|login|log on|continue|submit|登录|登入|登陆/i
 
 const isPassword = (element: PageElement) => element.attributes.type?.toLowerCase() === "password"
 

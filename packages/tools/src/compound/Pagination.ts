@@ -6,8 +6,7 @@ import { TargetText } from "../browser/Outputs.ts"
 import { ExtractionInput, extractListOnPage } from "./ExtractList.ts"
 
 /** Labels of a "next page" control, in the languages the rule planner reads. */
-export const nextLabelPattern =
-  /^(next|next page|next ›|next »|more results|›|»|>|→|下一页|下页|下一頁|次へ)$/i
+const nextLabelPattern = /^(next|next page|next ›|next »|more results|›|»|>|→|下一页|下页|下一頁|次へ)$/i
 
 /**
  * Marks the page's "next page" control with `data-sextant-next` and answers whether there is one:

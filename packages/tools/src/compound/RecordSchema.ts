@@ -1,7 +1,15 @@
 import { formatIssues } from "@sextant/core"
 import { z } from "zod"
 
-/** The field types a JSON record schema may name; text read from the page is converted to them. */
+/**
+ * The field types a JSON record schema may name; text read from the page is converted to them.
+ *
+ * @example
+ * ```ts
+ * import { FieldType } from "@sextant/tools"
+ * FieldType.options // ["string", "number", "integer", "boolean", "url"]
+ * ```
+ */
 export const FieldType = z.enum(["string", "number", "integer", "boolean", "url"])
 export type FieldType = z.output<typeof FieldType>
 
@@ -16,6 +24,12 @@ const JsonProperty = z.object({
  * A record schema as JSON: either a JSON Schema object (`{ type: "object", properties: { price:
  * { type: "number" } }, required: ["price"] }`) or the shorthand `{ price: "number", note: "string?" }`
  * (every field required unless its type ends with `?`). From code, a zod object works too.
+ *
+ * @example
+ * ```ts
+ * import { RecordSchemaInput } from "@sextant/tools"
+ * RecordSchemaInput.parse({ name: "string", price: "number", note: "string?" })
+ * ```
  */
 export const RecordSchemaInput = z.union([
   z.custom<z.ZodType>((value) => value instanceof z.ZodType, "a zod schema"),
@@ -111,7 +125,15 @@ export const toRecordSchema = (input: RecordSchemaInput): z.ZodType => {
   return z.object(shape)
 }
 
-/** One record that did not fit: its position and one line per failing field. */
+/**
+ * One record that did not fit: its position and one line per failing field.
+ *
+ * @example
+ * ```ts
+ * import type { RejectedRecord } from "@sextant/tools"
+ * const rejected: RejectedRecord = { index: 3, issues: ["records[3].price: Invalid input"], record: { price: "call us" } }
+ * ```
+ */
 export interface RejectedRecord {
   readonly index: number
   readonly issues: ReadonlyArray<string>
@@ -121,6 +143,13 @@ export interface RejectedRecord {
 /**
  * Validates records, keeping those that fit (converted by the schema) and naming the field of each
  * one that does not: `records[3].price: Invalid input: expected number, received string (got "call us")`.
+ *
+ * @example
+ * ```ts
+ * import { toRecordSchema, validateRecords } from "@sextant/tools"
+ * const { valid, rejected } = validateRecords(toRecordSchema({ price: "number" }), [{ price: "$5.00" }, { price: "call us" }])
+ * // valid: [{ price: 5 }]; rejected[0].issues[0] starts with "records[1].price"
+ * ```
  */
 export const validateRecords = (
   schema: z.ZodType,

@@ -8,7 +8,7 @@ import { findItems } from "./internal/Fields.ts"
 import { named, usable } from "./internal/Page.ts"
 
 /** Names of a search field. */
-export const searchFieldPattern = /search|query|find|keyword|搜索|查找|検索/i
+const searchFieldPattern = /search|query|find|keyword|搜索|查找|検索/i
 
 const textRoles = new Set(["searchbox", "combobox", "textbox"])
 
