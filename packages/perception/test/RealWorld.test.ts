@@ -129,4 +129,14 @@ describe("messy real-world pages", () => {
     const disk = snapshot.actions.find((action) => action.name === "Disk (GB)")
     expect(disk?.ops).toEqual(["input", "clear", "focus"])
   })
+
+  it("reads presentational tables as layout and names a card-sized link by its first part", async () => {
+    await harness.browser.url(`${harness.pages.url}/article.html`)
+    const snapshot = await look(harness.browser)
+    expect(snapshot.tree).toMatch(/^- link "Older posts" \[ref=e\d+\] -> \/older$/m)
+    expect(snapshot.tree).not.toMatch(/Older posts.*\|/)
+    expect(snapshot.tree).toMatch(
+      /^- link "The octant, the sextant's older sibling" \[ref=e\d+\] -> \/guides\/octant\n {2}- Before the sextant there was the octant/m,
+    )
+  })
 })

@@ -275,7 +275,9 @@ export function installPageRuntime(version: number): void {
     text.length <= max ? text : `${text.slice(0, max).trimEnd()}… (+${text.length - max} chars)`
   const clipName = (text: string, max: number): string =>
     text.length <= max ? text : `${text.slice(0, max).trimEnd()}…`
-  const quote = (text: string): string => JSON.stringify(text)
+  // Captured at install: a page script may replace JSON.stringify later (old libraries did).
+  const stringify = JSON.stringify
+  const quote = (text: string): string => stringify(text)
   const cssString = (value: string): string => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
 
   const explicitRole = (element: Element): string => {
@@ -287,6 +289,12 @@ export function installPageRuntime(version: number): void {
 
   const inSectioning = (element: Element): boolean =>
     element.parentElement?.closest("article,aside,main,nav,section,[role=main],[role=article]") != null
+
+  /** Rows and cells of a table marked presentational are layout, not data. */
+  const layoutTable = (element: Element): boolean => {
+    const role = element.closest("table")?.getAttribute("role")
+    return role === "presentation" || role === "none"
+  }
 
   const implicitRole = (element: Element, tag: string): string => {
     switch (tag) {
@@ -369,15 +377,15 @@ export function installPageRuntime(version: number): void {
       case "table":
         return "table"
       case "tr":
-        return "row"
+        return layoutTable(element) ? "" : "row"
       case "thead":
       case "tbody":
       case "tfoot":
-        return "rowgroup"
+        return layoutTable(element) ? "" : "rowgroup"
       case "td":
-        return "cell"
+        return layoutTable(element) ? "" : "cell"
       case "th":
-        return "columnheader"
+        return layoutTable(element) ? "" : "columnheader"
       case "img":
         return element.getAttribute("alt") === "" ? "presentation" : "img"
       case "fieldset":
@@ -968,6 +976,7 @@ export function installPageRuntime(version: number): void {
       const opaque = isControl || role === "textbox" || role === "slider" || role === "spinbutton"
       let form: RawForm | undefined
       let containerRef = ""
+      let contentName = false
       if (!opaque) {
         if (containerLabel !== undefined) {
           if (!name && tag === "fieldset") {
@@ -997,12 +1006,15 @@ export function installPageRuntime(version: number): void {
         } else walkContent(element, kids, frame, pointer)
         joinable = saveJoinable
         kids = role === "row" ? kids : finishTexts(kids, !interactive && role !== "heading")
-        if (!name && NAME_FROM_CONTENT.has(role))
+        if (!name && NAME_FROM_CONTENT.has(role)) {
           name =
             itemsText(kids.filter((kid) => typeof kid === "string" || !hasRef([kid]))).trim() ||
             itemsText(kids).trim()
+          contentName = true
+        }
         if (!name) name = collapse(element.getAttribute("title") ?? "").trim()
       }
+      const longName = name.length > maxName
       name = clipName(name, maxName)
 
       const states: string[] = []
@@ -1109,8 +1121,15 @@ export function installPageRuntime(version: number): void {
 
       let ref = ""
       let container = false
-      if (interactive && role !== "clickable")
-        kids = hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : []
+      if (interactive && role !== "clickable") {
+        if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
+        else if (contentName && longName && kids.length > 1) {
+          // A link or button around a whole card: named by its first part, the rest stays readable.
+          const [first, ...rest] = kids
+          name = clipName(itemsText([first!]), maxName)
+          kids = rest
+        } else kids = []
+      }
       if (role === "clickable") {
         if (hasRef(kids) || !name) return kids.length > 0 ? hoistNode(kids) : undefined
         kids = []
@@ -1462,7 +1481,7 @@ export function installPageRuntime(version: number): void {
     } else render(finished, 0)
 
     const scrolling = document.scrollingElement ?? document.documentElement
-    return JSON.stringify({
+    return stringify({
       v: version,
       url: location.href,
       title: document.title,
@@ -1708,7 +1727,7 @@ export function installPageRuntime(version: number): void {
     try {
       return look(options)
     } catch (error) {
-      return JSON.stringify({ v: version, failure: String((error as Error)?.stack ?? error) })
+      return stringify({ v: version, failure: String((error as Error)?.stack ?? error) })
     }
   }
 
