@@ -7,7 +7,7 @@ import { loadHtml } from "../session/LoadAndParse.ts"
 import { CompoundError, ListNotFound } from "./CompoundError.ts"
 import { type FieldPlan, itemLinksScript, pageRecordScript, readRecord } from "./internal/Fields.ts"
 import { checkRecords, fieldPlans, recordValidator } from "./internal/Records.ts"
-import { RecordSchemaInput } from "./RecordSchema.ts"
+import { RecordSchemaInput, RejectedRecord } from "./RecordSchema.ts"
 
 type Raw = Record<string, string | null>
 
@@ -74,13 +74,7 @@ export const detailPageExtractorTool = defineTool({
     why: z.string(),
     listUrl: z.string(),
     records: z.array(z.record(z.string(), z.unknown())),
-    rejected: z.array(
-      z.object({
-        index: z.number().int(),
-        issues: z.array(z.string()),
-        record: z.record(z.string(), z.unknown()),
-      }),
-    ),
+    rejected: z.array(RejectedRecord),
     failed: z.array(z.object({ url: z.string(), error: z.string() })),
     durationMs: z.number().nonnegative(),
   }),
@@ -148,12 +142,11 @@ export const detailPageExtractorTool = defineTool({
       if (mode === "browser" || input.mode === "auto") yield* driver.navigate(listUrl)
 
       const records: Array<Record<string, unknown>> = []
-      const rejected: Array<{ index: number; issues: Array<string>; record: Record<string, unknown> }> = []
+      const rejected: Array<RejectedRecord> = []
       for (const [index, { url, record }] of read.entries()) {
         const checked = yield* checkRecords("detailPageExtractor", schema, [record], input.onInvalid, index)
         for (const valid of checked.valid) records.push({ url, ...valid })
-        for (const bad of checked.rejected)
-          rejected.push({ ...bad, issues: [...bad.issues], record: { url, ...bad.record } })
+        for (const bad of checked.rejected) rejected.push({ ...bad, record: { url, ...bad.record } })
       }
       return { mode, why, listUrl, records, rejected, failed, durationMs: performance.now() - started }
     }),

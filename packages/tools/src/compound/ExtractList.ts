@@ -5,7 +5,7 @@ import { FieldSpec } from "../session/Crawl.ts"
 import { CompoundError, ListNotFound } from "./CompoundError.ts"
 import { listScript } from "./internal/Fields.ts"
 import { checkRecords, fieldPlans, recordValidator } from "./internal/Records.ts"
-import { RecordSchemaInput } from "./RecordSchema.ts"
+import { RecordSchemaInput, RejectedRecord } from "./RecordSchema.ts"
 
 /**
  * What to read from each item of a list, and how to check it; shared by extractList and pagination.
@@ -63,13 +63,7 @@ export const ExtractedList = z.object({
   count: z.number().int().nonnegative(),
   records: z.array(z.record(z.string(), z.unknown())),
   /** Records that did not fit the schema, each with one line per failing field. */
-  rejected: z.array(
-    z.object({
-      index: z.number().int(),
-      issues: z.array(z.string()),
-      record: z.record(z.string(), z.unknown()),
-    }),
-  ),
+  rejected: z.array(RejectedRecord),
 })
 export type ExtractedList = z.output<typeof ExtractedList>
 
@@ -107,7 +101,7 @@ export const extractListOnPage = Effect.fn("tools.extractList")(function* (
     listSelector: answer.selector,
     count: answer.count ?? 0,
     records: checked.valid,
-    rejected: checked.rejected.map((record) => ({ ...record, issues: [...record.issues] })),
+    rejected: checked.rejected,
   }
 })
 

@@ -4,6 +4,7 @@ import { z } from "zod"
 import { clickTool } from "../browser/Input.ts"
 import { TargetText } from "../browser/Outputs.ts"
 import { ExtractionInput, extractListOnPage } from "./ExtractList.ts"
+import { RejectedRecord } from "./RecordSchema.ts"
 
 /** Labels of a "next page" control, in the languages the rule planner reads. */
 const nextLabelPattern = /^(next|next page|next ›|next »|more results|›|»|>|→|下一页|下页|下一頁|次へ)$/i
@@ -74,13 +75,7 @@ export const paginationTool = defineTool({
   output: z.object({
     pages: z.array(VisitedPage),
     records: z.array(z.record(z.string(), z.unknown())),
-    rejected: z.array(
-      z.object({
-        index: z.number().int(),
-        issues: z.array(z.string()),
-        record: z.record(z.string(), z.unknown()),
-      }),
-    ),
+    rejected: z.array(RejectedRecord),
     stoppedBecause: z.enum(["limit", "no-next", "no-change", "loop"]),
   }),
   effects: { clicks: true, navigates: true, reads: true },
@@ -89,7 +84,7 @@ export const paginationTool = defineTool({
       const driver = yield* BrowserDriver
       const pages: Array<z.output<typeof VisitedPage>> = []
       const records: Array<Record<string, unknown>> = []
-      const rejected: Array<{ index: number; issues: Array<string>; record: Record<string, unknown> }> = []
+      const rejected: Array<RejectedRecord> = []
       const seen = new Set<string>()
       let stoppedBecause: "limit" | "no-next" | "no-change" | "loop" = "limit"
       for (;;) {

@@ -130,15 +130,16 @@ export const toRecordSchema = (input: RecordSchemaInput): z.ZodType => {
  *
  * @example
  * ```ts
- * import type { RejectedRecord } from "@sextant/tools"
- * const rejected: RejectedRecord = { index: 3, issues: ["records[3].price: Invalid input"], record: { price: "call us" } }
+ * import { RejectedRecord } from "@sextant/tools"
+ * RejectedRecord.parse({ index: 3, issues: ["records[3].price: Invalid input"], record: { price: "call us" } })
  * ```
  */
-export interface RejectedRecord {
-  readonly index: number
-  readonly issues: ReadonlyArray<string>
-  readonly record: Readonly<Record<string, unknown>>
-}
+export const RejectedRecord = z.object({
+  index: z.number().int(),
+  issues: z.array(z.string()).readonly(),
+  record: z.record(z.string(), z.unknown()).readonly(),
+})
+export type RejectedRecord = z.output<typeof RejectedRecord>
 
 /**
  * Validates records, keeping those that fit (converted by the schema) and naming the field of each
