@@ -12,8 +12,9 @@ import { parseCommands } from "./Grammar.ts"
 
 /**
  * The rule planner: reads the goal with the rule grammar and turns each clause into a step of the
- * browser and compound tools (`navigate`, `login`, `search`, `fill`, `clickTextMatches`, `clickNthAnchor`,
- * `select`, `check`, `uncheck`, `press`, `scroll`, `back`, `extractList`). No model, no network.
+ * browser and compound tools of `@sextant/tools` (`navigate`, `login`, `search`, `fill`, `clickTextMatches`,
+ * `clickNthAnchor`, `select`, `check`, `uncheck`, `press`, `scroll`, `back`, `extractList`, `pagination`).
+ * No model, no network.
  * Goals outside its templates fail with `AgentError`/`CannotPlan` and the grammar's reason.
  */
 
@@ -96,7 +97,16 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
       if (username === undefined || password === undefined) {
         return `'log in' needs a ${username === undefined ? "username" : "password"}: write it in the goal ("log in as alice@example.com with password …") or give task.inputs.${username === undefined ? "username" : "password"}`
       }
-      return [step("login", { username, password }, description)]
+      // A check that the login worked; it also stands between the navigations of login and what follows,
+      // which the validator would otherwise count as too many in a row.
+      return [
+        step("login", { username, password }, description),
+        step(
+          "waitFor",
+          { target: 'input[type="password"]', state: "hidden" },
+          "check logged in: the password field is gone",
+        ),
+      ]
     }
     case "search":
       return [step("search", { query: command.query }, description)]
@@ -165,16 +175,10 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     case "previousPage":
       return [step("clickTextMatches", { text: "Previous" }, description)]
     case "extract": {
-      const extract = step("extractList", { fields: command.fields.map(fieldName) }, description)
-      // Page by page: read, go to the next page, read again.
-      const steps: Array<StepDraft> = [extract]
-      for (let page = 2; page <= command.pages; page += 1) {
-        steps.push(step("clickTextMatches", { text: "Next" }, `go to page ${page}`), {
-          ...extract,
-          description: `${description} (page ${page})`,
-        })
-      }
-      return steps
+      const fields = command.fields.map(fieldName)
+      if (command.pages <= 1) return [step("extractList", { fields }, description)]
+      // The pagination tool reads the list on each page and follows Next up to the limit.
+      return [step("pagination", { limit: command.pages, extract: { fields } }, description)]
     }
     case "hover":
     case "close":
