@@ -50,7 +50,7 @@ export function installPageRuntime(version: number): void {
     box: { x: number; y: number; width: number; height: number }
     options?: string[]
     selectors: string[]
-    frame: string[]
+    frame?: string[]
     form?: string
     region: string
   }
@@ -268,6 +268,8 @@ export function installPageRuntime(version: number): void {
 
   /** Consecutive text runs up to this length share one line, joined by " · ". */
   const SHORT_TEXT = 40
+  /** Text runs per region that look() reports for screen semantics (the outline keeps them all). */
+  const MAX_TEXTS_PER_REGION = 60
   /** Separators between inline links carry no words and are left out. */
   const PUNCTUATION = /^[\s|·•/,;:\-–—]*$/
   const collapse = (text: string): string => text.replace(/\s+/g, " ")
@@ -649,6 +651,14 @@ export function installPageRuntime(version: number): void {
     const formByElement = new Map<Element, RawForm>()
     const texts: Text[] = []
     const used = new Set<string>()
+    const textsPerRegion = new Map<string, number>()
+    /** Records a text run for screen semantics; alerts always, other regions up to a cap. */
+    const note = (where: string, kind: string, text: string): void => {
+      const count = textsPerRegion.get(where) ?? 0
+      if (count >= MAX_TEXTS_PER_REGION && kind !== "alert") return
+      textsPerRegion.set(where, count + 1)
+      texts.push([where, kind, text])
+    }
     const keyCounts = new Map<string, number>()
     const anchors: Array<[ref: string, label: string, start: number, end: number]> = []
     let nodes = 0
@@ -702,12 +712,12 @@ export function installPageRuntime(version: number): void {
           const text = item.trim()
           if (text) {
             result.push(clip(text, maxText))
-            if (record) texts.push([region, "text", text])
+            if (record) note(region, "text", text)
           }
         } else {
           if (item.tail) {
             item.tail = PUNCTUATION.test(item.tail) ? "" : clip(item.tail.trim(), maxText)
-            if (item.tail) texts.push([region, "text", item.tail])
+            if (item.tail) note(region, "text", item.tail)
           }
           result.push(item)
         }
@@ -1057,7 +1067,7 @@ export function installPageRuntime(version: number): void {
       if (role === "heading") {
         const level = /^h([1-6])$/.exec(tag)?.[1] ?? element.getAttribute("aria-level") ?? "2"
         heading = name
-        if (name) texts.push([region, "heading", name])
+        if (name) note(region, "heading", name)
         return {
           role,
           label: `h${level}`,
@@ -1148,7 +1158,7 @@ export function installPageRuntime(version: number): void {
           visible: true,
           box: boxOf(element, frame),
           selectors: selectorsOf(element, frame.root),
-          frame: frame.path,
+          ...(frame.path.length > 0 ? { frame: frame.path } : {}),
           region,
         }
         raw.visible =
@@ -1195,7 +1205,7 @@ export function installPageRuntime(version: number): void {
       }
       if (role === "alert" || role === "status") {
         const text = itemsText(kids).trim()
-        if (text) texts.push([region, "alert", text])
+        if (text) note(region, "alert", text)
       }
       const label = containerLabel ?? role
       return {

@@ -20,7 +20,7 @@ export const RawElement = z.object({
   box: Box,
   options: z.array(z.string()).optional(),
   selectors: z.array(z.string()),
-  frame: z.array(z.string()),
+  frame: z.array(z.string()).default([]),
   form: z.string().optional(),
   region: PageRegion,
 })
