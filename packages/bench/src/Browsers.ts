@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises"
+import { randomUUID } from "node:crypto"
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chromium, type Page, type Browser as PlaywrightBrowser } from "playwright-core"
@@ -19,6 +20,35 @@ export const HEADLESS_ARGS: ReadonlyArray<string> = [
   "--disable-sync",
   "--no-first-run",
 ]
+
+/**
+ * A switch Chromium ignores, added to every browser this run starts, so that after closing them the
+ * bench can prove none is left: {@link leftoverBrowsers}.
+ */
+export const RUN_MARK = `--sextant-bench-run=${randomUUID()}`
+
+/**
+ * Process ids of this run's browsers still alive (from /proc; empty where there is no /proc).
+ */
+export const leftoverBrowsers = async (): Promise<ReadonlyArray<number>> => {
+  let entries: Array<string>
+  try {
+    entries = await readdir("/proc")
+  } catch {
+    return []
+  }
+  const alive: Array<number> = []
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const command = await readFile(`/proc/${entry}/cmdline`, "utf8")
+      if (command.includes(RUN_MARK)) alive.push(Number(entry))
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return alive
+}
 
 /** The viewport both browsers use, so layout-dependent outlines (visibility, boxes) agree. */
 export const VIEWPORT = { width: 1280, height: 800 } as const
@@ -43,7 +73,7 @@ export const openPlaywright = async (): Promise<Opened<Page>> => {
   const browser: PlaywrightBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     // Playwright adds its own --headless; the rest are the shared flags.
-    args: HEADLESS_ARGS.filter((argument) => !argument.startsWith("--headless")),
+    args: [...HEADLESS_ARGS.filter((argument) => !argument.startsWith("--headless")), RUN_MARK],
     headless: true,
   })
   try {
@@ -74,6 +104,7 @@ export const openWebdriverio = async (): Promise<Opened<WebdriverBrowser>> => {
           binary: CHROMIUM,
           args: [
             ...HEADLESS_ARGS,
+            RUN_MARK,
             `--user-data-dir=${profile}`,
             `--window-size=${VIEWPORT.width},${VIEWPORT.height}`,
           ],

@@ -1,7 +1,7 @@
 import type { BrowserDriverShape } from "@sextant/core"
 import { launch, makeDriver } from "@sextant/webdriverio"
 import { Effect, Exit, Scope } from "effect"
-import { VIEWPORT } from "./Browsers.ts"
+import { RUN_MARK, VIEWPORT } from "./Browsers.ts"
 import type { SextantSession } from "./Sextant.ts"
 
 /**
@@ -14,7 +14,9 @@ export const openSextant = async (): Promise<SextantSession> => {
   const close = () => Effect.runPromise(Scope.close(scope, Exit.void))
   try {
     const session = await Effect.runPromise(
-      Scope.provide(scope)(launch({ windowSize: { width: VIEWPORT.width, height: VIEWPORT.height } })),
+      Scope.provide(scope)(
+        launch({ windowSize: { width: VIEWPORT.width, height: VIEWPORT.height }, args: [RUN_MARK] }),
+      ),
     )
     let requests = 0
     const count = () => {

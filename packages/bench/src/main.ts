@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
-import { type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
+import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { judgeGoals } from "./Goals.ts"
 import { laterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
@@ -116,6 +116,14 @@ const main = async (): Promise<number> => {
     const later = await laterSections({ base: site.url, plan, sextant, progress })
     const goals = judgeGoals(pageResults, actionResults)
     await closeAll()
+    const leftover = await leftoverBrowsers()
+    if (leftover.length > 0) {
+      throw new BenchError(
+        "closing the browsers",
+        "this run",
+        `processes ${leftover.join(", ")} are still alive`,
+      )
+    }
 
     const machine = {
       date: new Date().toISOString(),
