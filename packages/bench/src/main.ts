@@ -17,7 +17,7 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
 
-  --quick     5 timed runs instead of 20 (a smoke run; the README table never comes from one)
+  --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
   --warmup N  untimed runs before them (default 3)
   --seed N    fixture site layout seed (default 0)
@@ -74,6 +74,12 @@ const main = async (): Promise<number> => {
   if (wanted !== undefined && pages.length !== wanted.length) {
     throw new UsageError(
       `--pages names unknown pages: ${wanted.filter((path) => !PAGES.some((page) => page.path === path)).join(", ")}; known: ${PAGES.map((page) => page.path).join(", ")}`,
+    )
+  }
+  const partial = values.quick || values.pages !== undefined || plan.runs < 20
+  if (values.readme && partial) {
+    throw new UsageError(
+      "--readme takes a full run: leave out --quick and --pages, and keep --runs at 20 or more",
     )
   }
   const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
@@ -146,14 +152,16 @@ const main = async (): Promise<number> => {
     console.log(`${header}\n\n${tables}`)
 
     const results = join(packageRoot, "results")
+    // A smoke run never replaces the committed full results.
+    const name = partial ? "latest-partial" : "latest"
     await mkdir(results, { recursive: true })
     await writeFile(
-      join(results, "latest.json"),
+      join(results, `${name}.json`),
       `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: later.data }, null, 2)}\n`,
     )
-    await writeFile(join(results, "latest.md"), `${header}\n\n${tables}\n`)
+    await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
     if (values.readme) await updateReadme(`${header}\n\n${tables}`)
-    progress(`wrote ${join(results, "latest.json")}`)
+    progress(`wrote ${join(results, `${name}.json`)}`)
     return 0
   } finally {
     await closeAll()
