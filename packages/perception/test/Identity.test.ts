@@ -85,4 +85,18 @@ describe("ref identity", () => {
     const addButtons = Object.values(snapshot.elements).filter((element) => element.name === "Add to bag")
     expect(addButtons.length).toBe(3)
   })
+
+  it("keeps whole-page identity keys through a look within one subtree", async () => {
+    await harness.browser.url(`${harness.site.url}/products`)
+    const whole = await look(harness.browser)
+    const cut = await look(harness.browser, { maxTokens: 120 })
+    const main = /within: "(e\d+)" \}\) for main/.exec(cut.tree)?.[1]
+    expect(main).toBeDefined()
+    const part = await look(harness.browser, { within: main! })
+    const link = refOf(whole, "link", "View Brass Sextant")
+    expect(part.elements[link]?.key).toBe(whole.elements[link]?.key)
+    const again = await look(harness.browser)
+    for (const element of Object.values(again.elements))
+      expect(element.key).toBe(whole.elements[element.ref]?.key)
+  })
 })

@@ -643,6 +643,7 @@ export function installPageRuntime(version: number): void {
     const maxText = options.maxTextLength ?? 600
     const maxName = options.maxNameLength ?? 100
     const maxOptions = options.maxOptions ?? 12
+    const partial = options.within !== undefined
     const location = window.location
     countCache.clear()
 
@@ -683,6 +684,10 @@ export function installPageRuntime(version: number): void {
         if (ref === undefined) ref = `e${++state.counter}`
       }
       used.add(ref)
+      // A look within one subtree misses the context above it, so its keys must not replace the
+      // ones a whole-page look recorded.
+      const known = state.byRef.get(ref)
+      if (partial && known !== undefined && known.element.deref() === element) return [ref, known.key]
       state.byElement.set(element, ref)
       state.byRef.set(ref, { element: new WeakRef(element), key })
       state.byKey.set(key, ref)
