@@ -97,16 +97,8 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
       if (username === undefined || password === undefined) {
         return `'log in' needs a ${username === undefined ? "username" : "password"}: write it in the goal ("log in as alice@example.com with password …") or give task.inputs.${username === undefined ? "username" : "password"}`
       }
-      // A check that the login worked; it also stands between the navigations of login and what follows,
-      // which the validator would otherwise count as too many in a row.
-      return [
-        step("login", { username, password }, description),
-        step(
-          "waitFor",
-          { target: 'input[type="password"]', state: "hidden" },
-          "check logged in: the password field is gone",
-        ),
-      ]
+      // The validator's login guard adds the "logged in" check after this step.
+      return [step("login", { username, password }, description)]
     }
     case "search":
       return [step("search", { query: command.query }, description)]
