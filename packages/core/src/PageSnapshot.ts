@@ -40,6 +40,10 @@ export const PageElement = z.object({
   disabled: z.boolean().optional(),
   required: z.boolean().optional(),
   invalid: z.boolean().optional(),
+  /**
+   * Whether the element's box intersects the viewport now (scrolling may be needed when false).
+   * Elements hidden by CSS, ARIA, `inert` or the `hidden` attribute are not in a snapshot at all.
+   */
   visible: z.boolean(),
   box: Box.optional(),
   /** Options of a select/listbox/combobox, as shown. */
