@@ -7,17 +7,23 @@ import {
   decodeAgentTask,
   defineTool,
   ElementNotFound,
+  HttpSession,
   type Plan,
   RateLimited,
   StaleRef,
   Store,
 } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { type FakeBrowserDriverOptions, layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import {
+  type FakeBrowserDriverOptions,
+  layerMemoryStore,
+  makeFakeBrowserDriver,
+  makeFakeHttpSession,
+} from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { type ExecutorRunResult, runPlan } from "../src/index.ts"
-import { scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
+import { fetchPage, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
 const PAGES = {
@@ -226,25 +232,34 @@ describe("retries by error tag", () => {
   })
 
   it.effect("RateLimited: waits the server's Retry-After before trying again", () => {
-    const { fake, layer } = harness({
-      fault: (call, count) =>
-        call.method === "navigate" && count === 1
-          ? (new RateLimited({ url: call.url ?? "", retryAfterMs: 7000 }) as never)
-          : undefined,
+    const { layer } = harness()
+    const http = makeFakeHttpSession({
+      reply: (request, count) =>
+        count === 1
+          ? { fail: new RateLimited({ url: request.url, retryAfterMs: 7000 }) }
+          : { body: "<h1>Products</h1>" },
     })
     return Effect.gen(function* () {
       const fiber = yield* Effect.forkChild(
-        runPlan(task(), plan([{ tool: "navigate", args: { url: `${ORIGIN}/products` } }]), {
-          tools: testTools,
-        }),
+        runPlan(
+          task(),
+          plan([
+            {
+              tool: "fetchPage",
+              args: { url: `${ORIGIN}/products` },
+              successCriteria: [{ type: "statusCode", code: 200 }],
+            },
+          ]),
+          { tools: [...testTools, fetchPage] },
+        ),
       )
       yield* TestClock.adjust(6_900)
-      assert.strictEqual(fake.calls.filter((call) => call.method === "navigate").length, 1)
+      assert.strictEqual(http.requests.length, 1)
       yield* TestClock.adjust(200)
       const result = yield* Fiber.join(fiber)
-      assert.strictEqual(fake.calls.filter((call) => call.method === "navigate").length, 2)
+      assert.strictEqual(http.requests.length, 2)
       assert.strictEqual(result.status, "COMPLETED")
-    }).pipe(Effect.provide(layer))
+    }).pipe(Effect.provide(Layer.merge(layer, Layer.succeed(HttpSession, http.session))))
   })
 
   it.effect("a submit whose outcome is unknown is never repeated: the page is checked instead", () => {

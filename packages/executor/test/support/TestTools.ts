@@ -1,4 +1,4 @@
-import { BrowserDriver, defineTool, type LlmError, type Plan, parseTarget } from "@sextant/core"
+import { BrowserDriver, defineTool, HttpSession, type LlmError, type Plan, parseTarget } from "@sextant/core"
 import type { DecideInput, PlannerShape, StepDecision, StepPolicyShape } from "@sextant/planner"
 import { Effect } from "effect"
 import { z } from "zod"
@@ -81,6 +81,18 @@ export const wait = defineTool({
   output: z.object({ waited: z.number() }),
   effects: { reads: true, idempotent: true },
   run: ({ ms }) => Effect.sleep(ms).pipe(Effect.as({ waited: ms })),
+})
+
+export const fetchPage = defineTool({
+  name: "fetchPage",
+  description: "Fetch a page over HTTP without the browser.",
+  input: z.object({ url: z.string() }),
+  output: z.object({ status: z.number(), body: z.string() }),
+  effects: { reads: true, idempotent: true },
+  run: ({ url }) =>
+    HttpSession.use((http) => http.fetch({ url })).pipe(
+      Effect.map((response) => ({ status: response.status, body: response.body })),
+    ),
 })
 
 export const testTools = [navigate, click, fill, submit, extract, wait]
