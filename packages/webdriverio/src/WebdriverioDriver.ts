@@ -216,6 +216,8 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
       }),
       (added) =>
         Effect.tryPromise(() => browser.scriptRemovePreloadScript({ script: added.script })).pipe(
+          // A crashed browser never answers; closing must not wait for it.
+          Effect.timeout("2 seconds"),
           Effect.ignore,
         ),
     )

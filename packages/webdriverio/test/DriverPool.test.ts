@@ -43,7 +43,7 @@ describe("createDriverPool", () => {
 
     await Effect.runPromise(Scope.close(scope, Exit.void))
     expect(pgrep(second.session.profileDir!)).toEqual([])
-  })
+  }, 90_000)
 
   it("hands out at most size sessions at once and reuses released ones (Promise form)", async () => {
     const pool = await openDriverPool({ size: 2 })
@@ -66,5 +66,5 @@ describe("createDriverPool", () => {
     } finally {
       await pool.close()
     }
-  })
+  }, 90_000)
 })
