@@ -1,10 +1,9 @@
 import { BrowserDriver, type Target } from "@sextant/core"
-import { layer } from "@sextant/webdriverio"
-import { Effect, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import type { ToolCall } from "../../src/Planner.ts"
 import { decideStep } from "../../src/rules/RuleStepPolicy.ts"
-import { startTestPages, type TestPages } from "./support/Pages.ts"
+import { useBrowserTests } from "./support/Pages.ts"
 
 /**
  * Multi-step goals through the rule step policy with no model, in headless Chromium: look → decide →
@@ -68,24 +67,14 @@ const runGoal = (goal: string, startUrl: string, maxTurns = 20) =>
     return { completed: false, history }
   })
 
-let pages: TestPages
-const runtime = ManagedRuntime.make(layer({}))
-
-beforeAll(async () => {
-  pages = await startTestPages()
-}, 60_000)
-
-afterAll(async () => {
-  await runtime.dispose()
-  await pages.close()
-})
+const { runtime, pages } = useBrowserTests()
 
 const pageState = (script: string) => BrowserDriver.use((driver) => driver.evaluate(script))
 
 describe("rule step policy in Chromium", () => {
   for (const seed of [0, 7]) {
     it(`logs in, searches and opens the first result with no model (seed ${seed})`, async () => {
-      const site = pages.site(seed)
+      const site = pages().site(seed)
       const goal =
         "log in as alice@example.com with password wonderland, then search for lantern, then open the first result"
       const result = await runtime.runPromise(
@@ -109,7 +98,7 @@ describe("rule step policy in Chromium", () => {
   }
 
   it("fills a form in Chinese and English and sends it (seed 7)", async () => {
-    const site = pages.site(7)
+    const site = pages().site(7)
     const goal =
       "在姓名中输入 张三，然后 type zhang@example.com into Email，选择 Support，choose Phone，在留言中输入 请寄一份产品目录给我，谢谢，然后提交"
     const result = await runtime.runPromise(
@@ -129,7 +118,7 @@ describe("rule step policy in Chromium", () => {
   it("opens tabs and sections until the target shows, then clicks it", async () => {
     const result = await runtime.runPromise(
       Effect.gen(function* () {
-        const outcome = yield* runGoal("click Contact support", pages.widgetsUrl)
+        const outcome = yield* runGoal("click Contact support", pages().widgetsUrl)
         const expanded = yield* pageState(
           "return document.getElementById('warranty-toggle').getAttribute('aria-expanded')",
         )
@@ -150,7 +139,7 @@ describe("rule step policy in Chromium", () => {
       Effect.gen(function* () {
         const outcome = yield* runGoal(
           "open File > Export > PDF, then select Red, Green and Blue from Colors, then select nothing in Toppings, then click button ONE then button TWO",
-          pages.widgetsUrl,
+          pages().widgetsUrl,
           30,
         )
         const state = yield* pageState(`return JSON.stringify({

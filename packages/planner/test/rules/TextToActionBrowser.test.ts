@@ -1,10 +1,9 @@
 import { BrowserDriver, type PageElement, type PageSnapshot } from "@sextant/core"
 import type { FixtureSite } from "@sextant/fixture-site"
-import { layer } from "@sextant/webdriverio"
-import { Effect, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import { ruleTextToAction } from "../../src/rules/TextToAction.ts"
-import { startTestPages, type TestPages } from "./support/Pages.ts"
+import { useBrowserTests } from "./support/Pages.ts"
 
 /**
  * The rule text-to-action on real pages in headless Chromium: each command with the element a person
@@ -369,17 +368,7 @@ const judge = (row: Row, snapshot: PageSnapshot, answer: unknown): string | unde
   return undefined
 }
 
-let pages: TestPages
-const runtime = ManagedRuntime.make(layer({}))
-
-beforeAll(async () => {
-  pages = await startTestPages()
-}, 60_000)
-
-afterAll(async () => {
-  await runtime.dispose()
-  await pages.close()
-})
+const { runtime, pages } = useBrowserTests()
 
 const clickByText = (text: string) =>
   `for (const b of document.querySelectorAll("button")) if (b.textContent.trim() === ${JSON.stringify(text)}) { b.click(); break }`
@@ -393,7 +382,7 @@ const runTable = (site: FixtureSite) =>
     for (const row of ROWS) {
       const key = `${row.page}|${row.open ?? ""}`
       if (current?.key !== key || row.open !== undefined) {
-        yield* driver.navigate(row.page === "widgets" ? pages.widgetsUrl : `${site.url}${row.page}`)
+        yield* driver.navigate(row.page === "widgets" ? pages().widgetsUrl : `${site.url}${row.page}`)
         if (row.open !== undefined) {
           yield* driver.evaluate(clickByText(row.open))
           yield* driver.waitFor({ selector: "[role=dialog]", state: "visible" }, { timeoutMs: 5_000 })
@@ -420,7 +409,7 @@ describe("rule text-to-action in Chromium", () => {
 
   for (const seed of [0, 7]) {
     it(`acts on the expected element for at least 95% of the commands (seed ${seed})`, async () => {
-      const site = pages.site(seed)
+      const site = pages().site(seed)
       const misses = await runtime.runPromise(runTable(site))
       const correct = ROWS.length - misses.length
       console.log(

@@ -1,7 +1,11 @@
 import { readFile } from "node:fs/promises"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { BrowserDriver, DriverError } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { layer } from "@sextant/webdriverio"
+import { ManagedRuntime } from "effect"
+import { afterAll, beforeAll } from "vitest"
 
 /** The pages a browser test of the rules runs on, and how to stop them. */
 export interface TestPages {
@@ -33,6 +37,33 @@ export const startTestPages = async (): Promise<TestPages> => {
     close: async () => {
       await Promise.all(sites.map((site) => site.close()))
       await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** One browser (shared by the file's tests) and the test pages, started before and stopped after the file. */
+export interface BrowserTestContext {
+  readonly runtime: ManagedRuntime.ManagedRuntime<BrowserDriver, DriverError>
+  /** The pages; call it inside a test (they start in `beforeAll`). */
+  readonly pages: () => TestPages
+}
+
+/** Registers `beforeAll`/`afterAll` for one headless Chromium and the test pages of a test file. */
+export const useBrowserTests = (): BrowserTestContext => {
+  const runtime = ManagedRuntime.make(layer({}))
+  let pages: TestPages | undefined
+  beforeAll(async () => {
+    pages = await startTestPages()
+  }, 60_000)
+  afterAll(async () => {
+    await runtime.dispose()
+    await pages?.close()
+  })
+  return {
+    runtime,
+    pages: () => {
+      if (pages === undefined) throw new Error("the test pages start in beforeAll: use them inside a test")
+      return pages
     },
   }
 }
