@@ -1,3 +1,4 @@
+import { executorSections, runExecutorBench } from "./ExecutorSection.ts"
 import { type ExtractionResult, measureExtraction } from "./Extraction.ts"
 import type { RunPlan } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
@@ -36,34 +37,38 @@ const extractionSection = (results: ReadonlyArray<ExtractionResult>, plan: RunPl
   ]),
 })
 
-export const laterSections = async (context: LaterContext): Promise<LaterResult> => {
+/** The later sections that need Sextant's browser session; run before the bench closes it. */
+export const browserLaterSections = async (context: LaterContext): Promise<LaterResult> => {
   const plan = taskPlan(context.plan)
   const extraction = await measureExtraction(context.base, plan, context.sextant)
   context.progress("extraction measured")
+  return { sections: [extractionSection(extraction, plan)], data: { extraction } }
+}
+
+/**
+ * The later sections that start their own browsers; run after the bench has closed its own. A quick
+ * run asks the executor benchmark for fewer steps.
+ */
+export const standaloneLaterSections = async (
+  quick: boolean,
+  progress: (line: string) => void,
+): Promise<LaterResult> => {
+  const executor = await runExecutorBench({ steps: quick ? 100 : 300, tasks: 4 })
+  progress("executor measured")
   return {
     sections: [
-      extractionSection(extraction, plan),
-      {
-        title: "Executor",
-        headers: ["measure", "value"],
-        rows: [
-          [
-            "overhead per step, runMany 1/2/4 agents",
-            "not yet measured: @sextant/executor bench not available",
-          ],
-        ],
-      },
+      ...executorSections(executor),
       {
         title: "Time per task: cold vs replayed",
         headers: ["mode", "time"],
         rows: [
           [
             "cold (scripted model) vs replayed (action cache)",
-            "not yet measured: planner action cache not available",
+            "not yet measured: no planner reads or writes the Store's action cache (getCachedAction) yet",
           ],
         ],
       },
     ],
-    data: { extraction },
+    data: { executor },
   }
 }

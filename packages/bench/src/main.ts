@@ -7,7 +7,7 @@ import { startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { judgeGoals } from "./Goals.ts"
-import { laterSections } from "./Later.ts"
+import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
 import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
@@ -119,7 +119,7 @@ const main = async (): Promise<number> => {
     const webdriverio = await open(openWebdriverio())
     const actionResults = await measureActions(site.url, plan, playwright, webdriverio, sextant)
     progress("actions measured")
-    const later = await laterSections({ base: site.url, plan, sextant, progress })
+    const browserLater = await browserLaterSections({ base: site.url, plan, sextant, progress })
     const goals = judgeGoals(pageResults, actionResults)
     await closeAll()
     const leftover = await leftoverBrowsers()
@@ -130,6 +130,9 @@ const main = async (): Promise<number> => {
         `processes ${leftover.join(", ")} are still alive`,
       )
     }
+    const standaloneLater = await standaloneLaterSections(values.quick, progress).catch((cause: unknown) => {
+      throw new BenchError("the executor benchmark", "packages/executor/bench", cause)
+    })
 
     const machine = {
       date: new Date().toISOString(),
@@ -145,7 +148,8 @@ const main = async (): Promise<number> => {
       ...pageViewSections(pageResults),
       actionSection(actionResults),
       goalSection(goals),
-      ...later.sections,
+      ...browserLater.sections,
+      ...standaloneLater.sections,
     ]
     const tables = renderSections(sections)
     const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium}, load ${machine.loadAverage.join(" ")} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
@@ -157,7 +161,7 @@ const main = async (): Promise<number> => {
     await mkdir(results, { recursive: true })
     await writeFile(
       join(results, `${name}.json`),
-      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: later.data }, null, 2)}\n`,
+      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data } }, null, 2)}\n`,
     )
     await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
     if (values.readme) await updateReadme(`${header}\n\n${tables}`)
