@@ -95,18 +95,23 @@ const invalid = (error: string): AgentFailure => ({
   retryable: false,
 })
 
-// A JavaScript condition is anything that is not a ref: `document.querySelector('#done')`, `window.ready`.
-const looksLikeSelector = (text: string): boolean => /^[#.[]|^[a-z][a-z0-9-]*([#.[:]|$)/i.test(text)
+// A CSS selector starts with #, . or [ or a tag name (`#done`, `.toast`, `li.result`); anything that
+// calls, compares or reads a global (`window.ready`, `document.title === 'Done'`) is JavaScript.
+const looksLikeSelector = (text: string): boolean =>
+  !/[()=<>!&|]/.test(text) &&
+  !/^(window|document|globalThis|location|navigator)\b/.test(text) &&
+  /^[#.[]|^[a-z][a-z0-9-]*([#.[:\s>+~]|$)/i.test(text)
 
 /**
- * Builds the agent API over any `BrowserDriver`.
+ * Builds the agent API over any `BrowserDriver` implementation (this package's, or a fake one).
  *
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { makeAgentApi } from "@sextant/webdriverio"
+ * import { BrowserDriver } from "@sextant/core"
+ * import { agentApiOf } from "@sextant/webdriverio"
  * const program = Effect.gen(function* () {
- *   const agent = yield* makeAgentApi
+ *   const agent = agentApiOf(yield* BrowserDriver)
  *   yield* agent.go("http://127.0.0.1:4000/login")
  *   return yield* agent.look()
  * })
@@ -154,7 +159,7 @@ export const agentApiOf = (driver: BrowserDriverShape): AgentApi => {
       const text = refOrCondition.trim()
       const condition = refPattern.test(text)
         ? { ref: text }
-        : looksLikeSelector(text) && !/[()=<>!&|]/.test(text)
+        : looksLikeSelector(text)
           ? { selector: text }
           : { js: text }
       return answer(
@@ -187,7 +192,19 @@ export const agentApiOf = (driver: BrowserDriverShape): AgentApi => {
   }
 }
 
-/** The agent API over the `BrowserDriver` in context. */
+/**
+ * The agent API over the `BrowserDriver` in context.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { layer, makeAgentApi } from "@sextant/webdriverio"
+ * const program = Effect.gen(function* () {
+ *   const agent = yield* makeAgentApi
+ *   return yield* agent.go("http://127.0.0.1:4000/")
+ * }).pipe(Effect.provide(layer({})))
+ * ```
+ */
 export const makeAgentApi: Effect.Effect<AgentApi, never, BrowserDriver> = Effect.gen(function* () {
   return agentApiOf(yield* BrowserDriver)
 })

@@ -1,19 +1,8 @@
-import { execFileSync } from "node:child_process"
 import { Effect, Exit, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { createDriverPool, openDriverPool } from "../src/index.ts"
 import { browserProcess } from "../src/internal/Processes.ts"
-
-const pgrep = (pattern: string): ReadonlyArray<number> => {
-  try {
-    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" })
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map(Number)
-  } catch {
-    return []
-  }
-}
+import { pgrep } from "./support/Processes.ts"
 
 describe("createDriverPool", () => {
   it("replaces a session whose Chromium was killed and leaves no process after close", async () => {

@@ -1,33 +1,13 @@
-import { execFileSync, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
-import { createServer } from "node:net"
 import { Effect, Exit, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { browserProcess, processesMentioning } from "../src/internal/Processes.ts"
 import { connect, defaultChromeArgs, launch } from "../src/Session.ts"
+import { freePort, pgrep } from "./support/Processes.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>, scope: Scope.Closeable) =>
   Effect.runPromise(Scope.provide(effect, scope))
-
-const pgrep = (pattern: string): ReadonlyArray<number> => {
-  try {
-    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" })
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map(Number)
-  } catch {
-    return []
-  }
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 describe("launch", () => {
   it("starts Chromium through ChromeDriver and leaves no process or profile behind on close", async () => {

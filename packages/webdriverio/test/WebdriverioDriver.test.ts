@@ -1,5 +1,4 @@
 import { writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
@@ -8,6 +7,7 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { layer as driverLayer } from "../src/index.ts"
+import { freePort } from "./support/Processes.ts"
 
 let site: FixtureSite
 beforeAll(async () => {
@@ -16,15 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close()
 })
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const page = (html: string) => `data:text/html,${encodeURIComponent(html)}`
 

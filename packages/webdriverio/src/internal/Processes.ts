@@ -10,7 +10,8 @@ export interface StartedChromedriver {
   readonly port: number
 }
 
-const freePort = (): Promise<number> =>
+/** A free TCP port on 127.0.0.1, for a server started right after. */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)
