@@ -33,7 +33,8 @@ export const openHarness = async (seeds: ReadonlyArray<number> = [0]): Promise<H
     context = await Effect.runPromise(
       Layer.buildWithScope(
         Layer.merge(
-          layer({}),
+          // A short action wait keeps the tests that expect a missing element quick.
+          layer({ driver: { actionWaitMs: 500 } }),
           FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000, concurrencyPerHost: 8 }),
         ),
         scope,
