@@ -30,7 +30,7 @@ const passwordKey = /pass(word|wd)?|pwd/i
  * login stops the plan right there instead of three steps later.
  *
  * A step logs in when its tool is `login`, or when its tool submits (`effects.submits`) and one of its
- * argument names mentions a password. The guard step is `waitFor({ selector: 'input[type="password"]',
+ * argument names mentions a password. The guard step is `waitFor({ target: 'input[type="password"]',
  * state: "hidden" })` unless other `tool`/`args` are given.
  *
  * @example
@@ -48,7 +48,7 @@ export const loginGuard = (
     (tool.effects.submits && Object.keys(step.args).some((key) => passwordKey.test(key))),
   guard: () => ({
     tool: options.tool ?? "waitFor",
-    args: options.args ?? { selector: 'input[type="password"]', state: "hidden" },
+    args: options.args ?? { target: 'input[type="password"]', state: "hidden" },
     description: "check logged in: the password field is gone",
   }),
 })

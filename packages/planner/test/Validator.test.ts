@@ -118,7 +118,7 @@ describe("validatePlan", () => {
       const login = { tool: "login", args: { username: "alice", password: "<secret:password>" } }
       const report = yield* validate([go(), login, click()], { allowFormSubmission: true })
       expect(toolsOf(report)).toEqual(["navigate", "login", "waitFor", "click"])
-      expect(report.plan.steps[2]?.args).toEqual({ selector: 'input[type="password"]', state: "hidden" })
+      expect(report.plan.steps[2]?.args).toEqual({ target: 'input[type="password"]', state: "hidden" })
       expect(report.inserted).toBe(1)
       const again = yield* validatePlan(report.plan, {
         registry,

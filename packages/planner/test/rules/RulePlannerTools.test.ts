@@ -3,14 +3,13 @@ import { browserTools, compoundTools } from "@sextant/tools"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { planWithRules } from "../../src/rules/RulePlanner.ts"
-import { loginGuard, validatePlan } from "../../src/Validator.ts"
+import { validatePlan } from "../../src/Validator.ts"
 
 /**
  * The rule planner's steps against the real tools: every tool exists and every argument fits its schema.
- * The login guard waits, in the real waitFor's terms, for the password field to go; it also keeps login
- * and search from being three navigations in a row.
+ * The validator's default login guard waits, in the real waitFor's terms, for the password field to go;
+ * it also keeps login and search from being three navigations in a row.
  */
-const guards = [loginGuard({ tool: "waitFor", args: { target: 'input[type="password"]', state: "hidden" } })]
 
 const registry = Effect.runSync(ToolRegistry.make([...browserTools, ...compoundTools]))
 
@@ -35,7 +34,7 @@ describe("rule plans against the tools of @sextant/tools", () => {
       }),
     )
     const plan = Effect.runSync(planWithRules(task))
-    const report = Effect.runSync(validatePlan(plan, { registry, constraints: task.constraints, guards }))
+    const report = Effect.runSync(validatePlan(plan, { registry, constraints: task.constraints }))
     expect(report.removed).toBe(0)
     expect(report.issues.filter((issue) => !issue.startsWith("guard 'login' inserted"))).toEqual([])
     expect(report.plan.steps.map((step) => step.tool).filter((tool) => tool !== "waitFor")).toEqual(
