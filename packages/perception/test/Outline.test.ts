@@ -173,4 +173,16 @@ describe("look() outline", () => {
     await harness.browser.execute(lookScript())
     expect(await harness.browser.execute("return globalThis.__sextant.version")).toBe(pageScriptVersion)
   })
+
+  it("cuts long text with a marker that says how much is left out", async () => {
+    await harness.browser.url(`${harness.pages.url}/hidden.html`)
+    await harness.browser.execute(() => {
+      const paragraph = document.createElement("p")
+      paragraph.textContent = `Start of a long story. ${"Waves and wind. ".repeat(60)}The very end.`
+      document.querySelector("main")!.append(paragraph)
+    })
+    const snapshot = await look(harness.browser, { maxTextLength: 100 })
+    expect(snapshot.tree).toMatch(/- Start of a long story\. Waves and wind\.[^\n]*… \(\+\d+ chars\)$/m)
+    expect(snapshot.tree).not.toContain("The very end.")
+  })
 })

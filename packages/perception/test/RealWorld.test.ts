@@ -1,5 +1,6 @@
 import type { PageSnapshot } from "@sextant/core"
 import { describe, expect, it } from "vitest"
+import { actScript } from "../src/index.ts"
 import { useHarness } from "./support/Harness.ts"
 import { clickAt, look, refOf, refsIn } from "./support/Look.ts"
 
@@ -138,5 +139,32 @@ describe("messy real-world pages", () => {
     expect(snapshot.tree).toMatch(
       /^- link "The octant, the sextant's older sibling" \[ref=e\d+\] -> \/guides\/octant\n {2}- Before the sextant there was the octant/m,
     )
+  })
+
+  it("selects options, sets sliders, checks and clears through in-page actions", async () => {
+    const { browser } = harness
+    await browser.url(`${harness.pages.url}/dashboard.html`)
+    const before = await look(browser)
+    const act = (ref: string, op: string, value?: string | number | ReadonlyArray<string>) =>
+      browser.execute(actScript(ref, op, value)) as Promise<{ ok: boolean; message?: string }>
+    expect(await act(refOf(before, "listbox", "Regions"), "select", ["us-east", "ap-south"])).toEqual({
+      ok: true,
+    })
+    expect(await act(refOf(before, "slider", "CPU share"), "set", 80)).toEqual({ ok: true })
+    expect(await act(refOf(before, "checkbox", "Public IP"), "check")).toEqual({ ok: true })
+    expect(await act(refOf(before, "textbox", "Notes"), "clear")).toEqual({ ok: true })
+    const missing = await act(refOf(before, "listbox", "Regions"), "select", "mars-north")
+    expect(missing.ok).toBe(false)
+    expect(missing.message).toContain("options are eu-west, us-east, ap-south")
+    const after = await look(browser)
+    expect(after.tree).toMatch(/- listbox "Regions" \[ref=e\d+\]: us-east, ap-south/)
+    expect(after.tree).toMatch(/- slider "CPU share" \[ref=e\d+\]: 80/)
+    expect(after.tree).toMatch(/- checkbox "Public IP" \[ref=e\d+\] \[checked\]/)
+    expect(after.tree).toMatch(/- textbox "Notes" \[ref=e\d+\]$/m)
+    const scrolled = (await browser.execute(actScript("_page", "scroll bottom"))) as {
+      ok: boolean
+      atBottom: boolean
+    }
+    expect(scrolled.ok).toBe(true)
   })
 })

@@ -1666,14 +1666,15 @@ export function installPageRuntime(version: number): void {
                 entry === option.value || entry === collapse(option.label || option.text).trim(),
             )
             if (hit) matched.push(option.value)
-            if (select.multiple) option.selected = hit
           }
           if (matched.length === 0)
             return {
               ok: false,
               message: `no option of ${ref} matches ${wanted.join(", ")}: options are ${Array.from(select.options, (option) => option.label).join(", ")}`,
             }
-          if (!select.multiple) setNativeValue(select, matched[0] ?? "")
+          if (select.multiple)
+            for (const option of select.options) option.selected = matched.includes(option.value)
+          else setNativeValue(select, matched[0] ?? "")
           fire(element, "input")
           fire(element, "change")
           return { ok: true }
