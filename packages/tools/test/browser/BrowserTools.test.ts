@@ -150,6 +150,20 @@ describe("browser tools in Chromium on the fixture site", () => {
     expect(byRef.url).toBe(harness.url("/search?q=anchor"))
   })
 
+  it("press with nothing focused goes to the page", async () => {
+    await open("/login")
+    const result = await harness.run(pressTool.run({ key: "Tab" }))
+    expect(result.ok).toBe(true)
+    expect(await harness.run(evaluate("return document.activeElement.tagName"))).not.toBe("BODY")
+  })
+
+  it("click fails with InvalidArgument for a bad selector and StaleRef or ElementNotFound for an unknown ref", async () => {
+    const bad = (await harness.fail(clickTool.run({ target: "a[[" }))) as DriverError
+    expect(bad.reason._tag).toBe("InvalidArgument")
+    const stale = (await harness.fail(clickTool.run({ target: "e9999" }))) as DriverError
+    expect(["StaleRef", "ElementNotFound"]).toContain(stale.reason._tag)
+  })
+
   it("check and uncheck by label, ref and selector, and do nothing when already in that state", async () => {
     await open("/forms/contact")
     const checked = () =>

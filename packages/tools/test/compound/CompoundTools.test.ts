@@ -69,6 +69,29 @@ for (const seed of seeds) {
       await open("/logout")
     })
 
+    it("login takes selectors when given, and names the missing control on a page without a login form", async () => {
+      await open("/search")
+      const missing = (await harness.fail(
+        loginTool.run({ username: alice.email, password: alice.password }),
+      )) as CompoundError
+      expect(missing.reason._tag).toBe("ControlNotFound")
+      expect(missing.message).toContain("no password field")
+      await open("/login")
+      const result = await harness.run(
+        loginTool.run({
+          username: alice.email,
+          password: alice.password,
+          selectors: {
+            username: "input[name=email]",
+            password: "input[name=password]",
+            submit: "form button",
+          },
+        }),
+      )
+      expect(result.url).toBe(harness.url("/dashboard", seed))
+      await open("/logout")
+    })
+
     it("search finds the search box, submits the query and counts the results", async () => {
       await open("/search")
       const wanted = FIXTURE_PRODUCTS.filter((product) =>
@@ -127,6 +150,17 @@ for (const seed of seeds) {
       expect(byId(walked.records)).toEqual(FIXTURE_PRODUCTS.map(listed(seed)))
     })
 
+    it("pagination with a given Next selector stops when Next is gone", async () => {
+      await open("/products?page=3")
+      const walked = await harness.run(
+        paginationTool.run(paginationTool.input.parse({ limit: 10, next: "a[rel=next]" })),
+      )
+      expect(walked.pages.map((page) => page.url)).toEqual(
+        [3, 4, 5].map((page) => harness.url(`/products?page=${page}`, seed)),
+      )
+      expect(walked.stoppedBecause).toBe("no-next")
+    })
+
     it("pagination stops at the page limit", async () => {
       await open("/products?page=1")
       const walked = await harness.run(paginationTool.run(paginationTool.input.parse({ limit: 2 })))
@@ -170,6 +204,29 @@ for (const seed of seeds) {
       expect(await harness.run(BrowserDriver.use((driver) => driver.currentUrl))).toBe(
         harness.url("/products?page=2", seed),
       )
+    })
+
+    it("detailPageExtractor takes a links selector and field selectors, and http mode skips the browser check", async () => {
+      await open("/products?page=1")
+      const details = await harness.run(
+        detailPageExtractorTool.run(
+          detailPageExtractorTool.input.parse({
+            linksSelector: "main a[href^='/products/']",
+            item: { name: "h1", sku: { selector: "td", pattern: "^SX-" } },
+            limit: 4,
+            mode: "http",
+          }),
+        ),
+      )
+      expect(details.mode).toBe("http")
+      expect(details.records).toHaveLength(4)
+      const byUrl = new Map(
+        FIXTURE_PRODUCTS.map((product) => [harness.url(`/products/${product.id}`, seed), product]),
+      )
+      for (const record of details.records) {
+        const product = byUrl.get(String(record.url))
+        expect(record).toEqual({ url: record.url, name: product?.name, sku: product?.sku })
+      }
     })
 
     it("detailPageExtractor in browser mode reads the same records and returns to the list", async () => {
