@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { BrowserDriver, decodeAgentTask, type Plan } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask } from "@sextant/core"
 import { Planner } from "@sextant/planner"
 import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Layer, Metric } from "effect"
 import { ExecutorMetrics, makeRedactor, makeRunTrace, runPlan, type TraceRecord } from "../src/index.ts"
-import { scriptedPlanner, testTools } from "./support/TestTools.ts"
+import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
 
 describe("transcript", () => {
   it("keeps at most transcriptMaxLines lines of transcriptMaxLineChars characters", () => {
@@ -36,29 +36,10 @@ describe("trace and metrics", () => {
         site: { "/": "<h1>Home</h1><p class='item'>a</p><p class='item'>b</p>" },
       })
       const events: Array<TraceRecord> = []
-      const plan: Plan = {
-        taskId: "metrics",
-        revision: 0,
-        status: "validated",
-        steps: [
-          {
-            index: 0,
-            tool: "navigate",
-            args: { url: "http://shop.test/" },
-            successCriteria: [],
-            state: "pending",
-            attempts: 0,
-          },
-          {
-            index: 1,
-            tool: "extract",
-            args: { selector: ".item" },
-            successCriteria: [],
-            state: "pending",
-            attempts: 0,
-          },
-        ],
-      }
+      const plan = planOf("metrics", [
+        { tool: "navigate", args: { url: "http://shop.test/" } },
+        { tool: "extract", args: { selector: ".item" } },
+      ])
       return Effect.gen(function* () {
         const stepsBefore = (yield* Metric.value(ExecutorMetrics.steps)).count
         const runsBefore = (yield* Metric.value(ExecutorMetrics.runsSucceeded)).count

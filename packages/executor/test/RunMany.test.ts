@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BrowserDriver, decodeAgentTask, type Plan } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask } from "@sextant/core"
 import { Planner } from "@sextant/planner"
 import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Layer } from "effect"
 import { runMany, runPlan } from "../src/index.ts"
-import { scriptedPlanner, testTools } from "./support/TestTools.ts"
+import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
 
 describe("runMany", () => {
   it.live("gives every task its own session, runs at most `concurrency` at once and keeps task order", () => {
@@ -34,22 +34,11 @@ describe("runMany", () => {
         decodeAgentTask({ id: `task-${name}`, goal: `read ${name}`, startUrl: `http://shop.test/${name}` }),
       ),
     )
-    const planFor = (taskId: string, url: string): Plan => ({
-      taskId,
-      revision: 0,
-      status: "validated",
-      steps: [
-        { index: 0, tool: "navigate", args: { url }, successCriteria: [], state: "pending", attempts: 0 },
-        {
-          index: 1,
-          tool: "extract",
-          args: { selector: ".item" },
-          successCriteria: [],
-          state: "pending",
-          attempts: 0,
-        },
-      ],
-    })
+    const planFor = (taskId: string, url: string) =>
+      planOf(taskId, [
+        { tool: "navigate", args: { url } },
+        { tool: "extract", args: { selector: ".item" } },
+      ])
     return Effect.gen(function* () {
       const outcomes = yield* runMany(
         tasks,

@@ -23,7 +23,7 @@ import {
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { type ExecutorRunResult, runPlan } from "../src/index.ts"
-import { fetchPage, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
+import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
 const PAGES = {
@@ -34,25 +34,7 @@ const PAGES = {
   "/login": `<form method="post" action="/session"><input id="email" name="email"><input id="password" name="password" type="password"><button id="sign-in" type="submit">Sign in</button></form>`,
 }
 
-const plan = (
-  steps: ReadonlyArray<{
-    tool: string
-    args: Record<string, unknown>
-    successCriteria?: Plan["steps"][number]["successCriteria"]
-  }>,
-): Plan => ({
-  taskId: "task",
-  revision: 0,
-  status: "validated",
-  steps: steps.map((step, index) => ({
-    index,
-    tool: step.tool,
-    args: step.args,
-    successCriteria: step.successCriteria ?? [],
-    state: "pending",
-    attempts: 0,
-  })),
-})
+const plan = (steps: Parameters<typeof planOf>[1]): Plan => planOf("task", steps)
 
 const task = (input: Record<string, unknown> = {}) =>
   Effect.runSync(decodeAgentTask({ id: "task", goal: "list the products", startUrl: `${ORIGIN}/`, ...input }))

@@ -95,6 +95,28 @@ export const fetchPage = defineTool({
     ),
 })
 
+/** A plan of pending steps, indexed in order. */
+export const planOf = (
+  taskId: string,
+  steps: ReadonlyArray<{
+    readonly tool: string
+    readonly args: Record<string, unknown>
+    readonly successCriteria?: Plan["steps"][number]["successCriteria"]
+  }>,
+): Plan => ({
+  taskId,
+  revision: 0,
+  status: "validated",
+  steps: steps.map((step, index) => ({
+    index,
+    tool: step.tool,
+    args: step.args,
+    successCriteria: step.successCriteria ?? [],
+    state: "pending",
+    attempts: 0,
+  })),
+})
+
 export const testTools = [navigate, click, fill, submit, extract, wait]
 
 /** A planner that answers replans from a script and records every request. */
