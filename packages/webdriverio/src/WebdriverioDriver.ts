@@ -198,7 +198,6 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     catch: toDriverError("start"),
   })
   let lastSnapshot: PageSnapshot | undefined
-  let lastDoc: string | undefined
   let dialog: PendingDialog | undefined
   let dialogOpened: ((info: DialogInfo) => void) | undefined
   const newTabs: Array<string> = []
@@ -469,7 +468,9 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const act: BrowserDriverShape["act"] = Effect.fn("BrowserDriver.act")(function* (target, op, value) {
     if (dialog !== undefined) return yield* fail("act", new DialogOpen({ text: dialog.info.text }))
     const values = op === "select" ? (Array.isArray(value) ? value : [String(value ?? "")]) : undefined
-    const needBefore = lastSnapshot === undefined || lastDoc === undefined
+    // The diff is against what the agent last saw (its look or the previous act); without one, the
+    // prepare call takes a fresh snapshot first, in the same round trip.
+    const needBefore = lastSnapshot === undefined
     const preparedJson = yield* call("act", { target: formatTarget(target) })("prepare", {
       target,
       op,
@@ -539,7 +540,6 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const settled = outcome.settled
     const after = yield* snapshotOf(settled.look ?? "")
     lastSnapshot = after
-    lastDoc = settled.doc
     const action = { ref: "ref" in target ? target.ref : formatTarget(target), op }
     const diff = diffScreens(before, after, action)
     const hint = describeChange(before, after, action)
