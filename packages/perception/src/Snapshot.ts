@@ -2,7 +2,7 @@ import {
   DriverError,
   formatIssues,
   type LookOptions,
-  PageElement,
+  type PageElement,
   type PageOutput,
   type PageRegion,
   type PageSnapshot,
@@ -105,7 +105,8 @@ export const parseSnapshot = (json: unknown, options: ParseOptions = {}): PageSn
     throw new DriverError({ method: "look", reason: new StaleRef({ ref: raw.stale }) })
 
   const elements: Record<string, PageElement> = {}
-  for (const element of raw.elements) elements[element.ref] = PageElement.parse(element)
+  // RawSnapshot already validated every element against a schema PageElement accepts as is.
+  for (const element of raw.elements) elements[element.ref] = element
 
   const outline = raw.lines.join("\n")
   let lines = raw.lines
