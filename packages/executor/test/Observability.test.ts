@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
 import { Planner } from "@sextant/planner"
 import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
-import { Effect, Layer, Metric } from "effect"
+import { Effect, Fiber, Layer, Metric } from "effect"
+import { TestClock } from "effect/testing"
 import { ExecutorMetrics, makeRedactor, makeRunTrace, runPlan, type TraceRecord } from "../src/index.ts"
 import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
 
@@ -87,4 +88,47 @@ describe("trace and metrics", () => {
       )
     },
   )
+
+  it.effect("takes a screenshot of a failed step into the trace directory and names it in step-end", () => {
+    const directory = mkdtempSync(join(tmpdir(), "sextant-shots-"))
+    const fake = makeFakeBrowserDriver({ site: { "/": "<h1>Home</h1>" } })
+    return Effect.gen(function* () {
+      const task = yield* decodeAgentTask({
+        id: "shots",
+        goal: "click a missing button",
+        startUrl: "http://shop.test/",
+      })
+      const fiber = yield* Effect.forkChild(
+        runPlan(
+          task,
+          planOf("shots", [
+            { tool: "navigate", args: { url: "http://shop.test/" } },
+            { tool: "click", args: { target: "#missing" } },
+          ]),
+          { tools: testTools, runId: "shots-run", traceDirectory: directory, maxReplans: 0 },
+        ),
+      )
+      yield* TestClock.adjust(60_000)
+      yield* Fiber.join(fiber)
+      const events = readFileSync(join(directory, "shots-run.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as TraceRecord)
+      const failed = events.find((event) => event.type === "step-end" && !event.ok)
+      assert.strictEqual(
+        failed?.type === "step-end" ? failed.screenshot : undefined,
+        join(directory, "shots-run-step-1-failed.png"),
+      )
+      assert.isTrue(existsSync(join(directory, "shots-run-step-1-failed.png")))
+      assert.isFalse(existsSync(join(directory, "shots-run-step-0-ok.png")))
+    }).pipe(
+      Effect.provide(
+        Layer.mergeAll(
+          Layer.succeed(BrowserDriver, fake.driver),
+          Layer.succeed(Planner, scriptedPlanner([]).planner),
+          layerMemoryStore,
+        ),
+      ),
+    )
+  })
 })
