@@ -948,13 +948,14 @@ export function installPageRuntime(version: number): void {
       }
       const name = labelName(iframe) || collapse(iframe.title || iframe.name || "").trim()
       const node = leaf("iframe", "iframe", name, "")
-      const [ref] = assignRef(iframe, `iframe|${name}|${context.join("/")}`)
-      node.ref = ref
       if (document?.body == null) {
+        // Its content is out of reach; the line says it is there, without a ref nothing could use.
         node.suffix = " (cross-origin)"
         out.push(node)
         return
       }
+      const [ref] = assignRef(iframe, `iframe|${name}|${context.join("/")}`)
+      node.ref = ref
       const rect = iframe.getBoundingClientRect()
       const inner: Frame = {
         x: frame.x + rect.x + iframe.clientLeft + Number.parseFloat(style.paddingLeft || "0"),
