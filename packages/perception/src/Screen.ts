@@ -26,9 +26,11 @@ export interface ScreenDiff {
   readonly removedOutputs: ReadonlyArray<PageOutput>
 }
 
+/** The URL without an in-page anchor; a hash route (`#/…`, `#!…`) is a place of its own and stays. */
 const withoutHash = (url: string): string => {
   const index = url.indexOf("#")
-  return index === -1 ? url : url.slice(0, index)
+  if (index === -1 || url.startsWith("#/", index) || url.startsWith("#!", index)) return url
+  return url.slice(0, index)
 }
 
 const pathOf = (url: string): string => {

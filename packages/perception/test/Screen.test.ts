@@ -58,4 +58,14 @@ describe("screen semantics on recorded snapshots", () => {
     expect(diff.signals).toEqual(["ErrorAppeared"])
     expect(diff.errors).toEqual(["Password is invalid"])
   })
+
+  it("counts a hash route as navigation and an in-page anchor as none", () => {
+    const at = (url: string) => PageSnapshot.parse({ ...flows.dashboard, url })
+    expect(
+      diffScreens(at("http://127.0.0.1:4000/app#/inbox"), at("http://127.0.0.1:4000/app#/settings")).signals,
+    ).toContain("NavigationOccurred")
+    expect(
+      diffScreens(at("http://127.0.0.1:4000/help"), at("http://127.0.0.1:4000/help#faq")).signals,
+    ).toEqual(["NoOp"])
+  })
 })
