@@ -156,6 +156,31 @@ describe("createAgent", () => {
     expect(seen.at(-1)).toBe("run-end")
   })
 
+  it("leaving the events loop early aborts the run and closes its browser", async () => {
+    await using agent = createAgent({ store: "memory", traceDirectory: false })
+    const before = browserProcesses()
+    const seen: Array<string> = []
+    for await (const event of agent.events(
+      { goal: "wait on the products page", startUrl: `${site.url}/products` },
+      {
+        plan: {
+          steps: [
+            { index: 0, tool: "navigate", args: { url: `${site.url}/products` } },
+            { index: 1, tool: "delay", args: { ms: 20_000 } },
+          ],
+        },
+      },
+    )) {
+      seen.push(event.type)
+      if (event.type === "step-start" && event.step === 1) break
+    }
+    expect(seen).toContain("step-end")
+    const settleBy = Date.now() + 5_000
+    while (browserProcesses() > before && Date.now() < settleBy)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(browserProcesses()).toBe(before)
+  })
+
   it("an aborted run rejects with Cancelled and leaves no Chromium or ChromeDriver behind", async () => {
     await using agent = createAgent({ store: "memory", traceDirectory: false })
     const before = browserProcesses()
