@@ -132,6 +132,31 @@ describe("createAgent", () => {
     for (const sink of files) expect(sink).not.toContain(alice.password)
   })
 
+  it("runMany runs each task in its own session and answers in task order", async () => {
+    await using agent = createAgent({ store: "memory", traceDirectory: false })
+    const pages = [2, 3]
+    const outcomes = await agent.runMany(
+      pages.map((page) => ({
+        goal: "extract name and price of the products",
+        startUrl: `${site.url}/products?page=${page}`,
+      })),
+      { concurrency: 2 },
+    )
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true])
+    pages.forEach((page, index) => {
+      const outcome = outcomes[index]
+      const names =
+        outcome?.ok === true
+          ? (outcome.result.output as ReadonlyArray<{ name: string }>).map((record) => record.name)
+          : []
+      expect(names.sort()).toEqual(
+        FIXTURE_PRODUCTS.slice((page - 1) * PRODUCTS_PER_PAGE, page * PRODUCTS_PER_PAGE)
+          .map((product) => product.name)
+          .sort(),
+      )
+    })
+  })
+
   it("rejects bad input with a tagged AgentError that names the field", async () => {
     await using agent = createAgent({ store: "memory", traceDirectory: false })
     const error = await agent
