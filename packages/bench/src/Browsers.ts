@@ -2,24 +2,18 @@ import { randomUUID } from "node:crypto"
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { defaultChromeArgs, resolveBinaries } from "@sextant/webdriverio"
 import { chromium, type Page, type Browser as PlaywrightBrowser } from "playwright-core"
 import { remote } from "webdriverio"
 
 /** The system Chromium and ChromeDriver every browser of the bench runs on; nothing is downloaded. */
-export const CHROMIUM = process.env.SEXTANT_CHROME ?? "/usr/bin/chromium"
-export const CHROMEDRIVER = process.env.SEXTANT_CHROMEDRIVER ?? "/usr/bin/chromedriver"
+const { chrome: CHROMIUM, chromedriver: CHROMEDRIVER } = resolveBinaries()
 
-/** The same headless flags for Playwright and WebdriverIO, so neither browser gets an edge. */
-export const HEADLESS_ARGS: ReadonlyArray<string> = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-]
+/**
+ * Sextant's own launch flags, given to Playwright and plain WebdriverIO too, so no browser of the
+ * bench gets an edge from its flags.
+ */
+export const HEADLESS_ARGS: ReadonlyArray<string> = defaultChromeArgs
 
 /**
  * A switch Chromium ignores, added to every browser this run starts, so that after closing them the
