@@ -79,10 +79,14 @@ describe("the agent API in headless Chromium", () => {
       expect(JSON.stringify(seen)).not.toContain(secret)
   })
 
-  it("reports ResultsAppeared after a search", async () => {
+  it("waits for debounced suggestions and reports ResultsAppeared after a search", async () => {
     await agent.go(`${site.url}/search`)
     const page = await looked(agent)
-    await agent.act(refOf(page.actions, "combobox", "Search products"), "input", "oak")
+    const typed = await agent.act(refOf(page.actions, "combobox", "Search products"), "input", "oak")
+    // The suggestions come from a debounced fetch; the act waits for them.
+    expect(
+      typed.ok && typed.actions.some((action) => action.role === "option" && action.name === "Oak Sextant"),
+    ).toBe(true)
     const searched = await agent.act(refOf(page.actions, "button", "Search"), "click")
     expect(searched).toMatchObject({ ok: true })
     if (!searched.ok) return

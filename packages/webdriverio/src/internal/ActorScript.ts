@@ -16,6 +16,8 @@ export const actorScriptSource = String.raw`
     mutations: 0,
     lastMutation: 0,
     navigating: false,
+    watchingTimers: false,
+    timers: new Set(),
   }
   const originalFetch = globalThis.fetch
   if (typeof originalFetch === "function") {
@@ -32,6 +34,26 @@ export const actorScriptSource = String.raw`
       return send.apply(this, args)
     }
   }
+  // Short timers an action's handlers start (a debounced search, a delayed re-render) are part of
+  // its effect: timers started between prepare and settle, up to shortTimerMs, are waited for.
+  const shortTimerMs = 1000
+  const originalSetTimeout = globalThis.setTimeout
+  const originalClearTimeout = globalThis.clearTimeout
+  globalThis.setTimeout = function (callback, delay, ...rest) {
+    if (!state.watchingTimers || typeof callback !== "function" || Number(delay || 0) > shortTimerMs) {
+      return originalSetTimeout.call(this, callback, delay, ...rest)
+    }
+    const id = originalSetTimeout.call(this, (...args) => {
+      state.timers.delete(id)
+      callback(...args)
+    }, delay, ...rest)
+    state.timers.add(id)
+    return id
+  }
+  globalThis.clearTimeout = function (id) {
+    state.timers.delete(id)
+    return originalClearTimeout.call(this, id)
+  }
   const observe = () => {
     new MutationObserver(() => { state.mutations++; state.lastMutation = performance.now() })
       .observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
@@ -44,7 +66,7 @@ export const actorScriptSource = String.raw`
   }
   addEventListener("beforeunload", () => { state.navigating = true })
 
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  const sleep = (ms) => new Promise((resolve) => originalSetTimeout(resolve, ms))
 
   // Depth-first search through open shadow roots and same-origin iframes.
   const findDeep = (root, selector) => {
@@ -220,6 +242,8 @@ export const actorScriptSource = String.raw`
     }
     state.navigating = false
     state.mutations = 0
+    state.timers.clear()
+    state.watchingTimers = !last.error
     if (before !== undefined) last.before = before
     return JSON.stringify(last)
   }
@@ -274,14 +298,18 @@ export const actorScriptSource = String.raw`
   }
 
   // Waits until the action's effects have settled: no request in flight and the DOM quiet for
-  // quietMs (or no mutation at all), capped at settleMs. A started navigation returns at once.
+  // quietMs, capped at settleMs. Changes the input's own handlers made synchronously are already
+  // in when this runs, so only changes arriving after it (timers, responses) are waited for.
+  // A started navigation returns at once.
   const settle = async (options) => {
+    const settledBefore = state.mutations
+    state.watchingTimers = false
     await sleep(0)
     const start = performance.now()
     for (;;) {
       if (state.navigating) return JSON.stringify({ navigating: true, doc: state.doc })
-      const quiet = state.mutations === 0 || performance.now() - state.lastMutation >= options.quietMs
-      if ((state.inflight <= 0 && quiet) || performance.now() - start >= options.settleMs) break
+      const quiet = state.mutations === settledBefore || performance.now() - state.lastMutation >= options.quietMs
+      if ((state.inflight <= 0 && state.timers.size === 0 && quiet) || performance.now() - start >= options.settleMs) break
       await sleep(Math.min(options.quietMs, 10))
     }
     const look = globalThis.__sextant && options.look ? globalThis.__sextant.look(options.look) : undefined
