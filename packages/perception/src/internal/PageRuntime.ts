@@ -182,7 +182,7 @@ export function installPageRuntime(version: number): void {
     figure: "figure",
   }
   /** Containers shown only when they carry a name. */
-  const NAMED_ONLY = new Set(["region", "group", "toolbar", "figure", "form"])
+  const NAMED_ONLY = new Set(["region", "group", "toolbar", "figure"])
   const REGION_OF: Record<string, string> = {
     banner: "header",
     navigation: "nav",
@@ -1003,7 +1003,7 @@ export function installPageRuntime(version: number): void {
             const caption = element.querySelector(":scope > caption")
             if (caption !== null) name = plainText(caption)
           }
-          if (NAMED_ONLY.has(role) && !name && role !== "form") return hoist(element, frame, pointer)
+          if (NAMED_ONLY.has(role) && !name) return hoist(element, frame, pointer)
           const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}`)
           containerRef = assigned
           if (role === "form" || tag === "form") {
@@ -1389,20 +1389,13 @@ export function installPageRuntime(version: number): void {
       return parts.join(" ")
     }
 
-    const keepInteractive = (item: Item): boolean => {
-      if (typeof item === "string") return false
-      if (item.heading) return true
-      return item.ref !== "" || item.kids.some(keepInteractive)
-    }
-
+    /** The full outline: one line per meaningful node, two spaces of indentation per level. */
     const render = (items: ReadonlyArray<Item>, depth: number): void => {
       const indent = "  ".repeat(depth)
       let lastText = -1
-      const interactive = mode === "interactive"
       for (let index = 0; index < items.length; index++) {
         const item = items[index]!
         if (typeof item === "string") {
-          if (interactive) continue
           const before = items[index - 1]
           const after = items[index + 1]
           if (
@@ -1421,7 +1414,6 @@ export function installPageRuntime(version: number): void {
           lastText = lines.length - 1
           continue
         }
-        if (interactive && !keepInteractive(item)) continue
         if (item.role === "") {
           render(item.kids, depth)
           continue
@@ -1441,8 +1433,7 @@ export function installPageRuntime(version: number): void {
           for (const kid of item.kids)
             cells.push(typeof kid === "string" ? kid : cellText(kid.kids.length > 0 ? kid.kids : [kid]))
           const text = cells.join(" | ").trim()
-          if (text && !/^[|\s]*$/.test(text) && (!interactive || hasRef(item.kids)))
-            lines.push(`${indent}- ${text}`)
+          if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
           continue
         }
         if (
@@ -1457,15 +1448,14 @@ export function installPageRuntime(version: number): void {
         }
         if (item.container) {
           const single = item.kids.length === 1 ? item.kids[0] : undefined
-          if (typeof single === "string" && !interactive) {
+          if (typeof single === "string") {
             lines.push(`${indent}- ${inline(item)}: ${single}`)
             continue
           }
           const start = lines.length
           lines.push(`${indent}- ${inline(item)}:`)
           render(item.kids, depth + 1)
-          if (lines.length === start + 1 && interactive) lines.pop()
-          else if (item.ref !== "")
+          if (item.ref !== "")
             anchors.push([
               item.ref,
               `${item.label}${item.name ? ` ${quote(item.name)}` : ""}`,
