@@ -43,7 +43,7 @@ const compactSource = (source: string): string =>
 export const pageScriptSource: string = `(${compactSource(installPageRuntime.toString())})(${pageScriptVersion});`
 
 /** The options the page itself reads; the rest (`maxTokens`, `since`) apply in `parseSnapshot`. */
-const pageOptions = (options: LookOptions & { readonly maxTextLength?: number } = {}) => ({
+const pageOptions = (options: LookOptions = {}) => ({
   ...(options.mode === undefined ? {} : { mode: options.mode }),
   ...(options.within === undefined ? {} : { within: options.within }),
   ...(options.secretSelectors === undefined ? {} : { secretSelectors: [...options.secretSelectors] }),
@@ -63,7 +63,7 @@ const ensure = `var s=globalThis.__sextant;if(!s||s.version<${pageScriptVersion}
  * const snapshot = parseSnapshot(json as string, { mode: "interactive" })
  * ```
  */
-export const lookScript = (options?: LookOptions & { readonly maxTextLength?: number }): string =>
+export const lookScript = (options?: LookOptions): string =>
   `${ensure}return s.look(${JSON.stringify(pageOptions(options))});`
 
 /**
