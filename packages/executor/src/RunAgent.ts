@@ -3,13 +3,14 @@ import {
   type AgentTask,
   type BrowserDriver,
   RunSummary,
-  type Store,
+  Store,
   type StoreError,
 } from "@sextant/core"
 import type { StepDecision, StepPolicyShape } from "@sextant/planner"
 import { Duration, Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
+import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall } from "./Metrics.ts"
@@ -33,7 +34,7 @@ interface LoopEnd {
 }
 
 /** The step-wise loop: look, decide, run the first call only, append the history line, repeat. */
-const loop = (context: RunContext, policy: StepPolicyShape, history: Array<string>) =>
+const loop = (context: RunContext, policy: StepPolicyShape, history: Array<string>, firstTurn: number) =>
   Effect.gen(function* () {
     const maxNoOps = context.options.maxConsecutiveNoOps ?? 5
     const maxGenerationErrors = context.options.maxConsecutiveGenerationErrors ?? 3
@@ -41,7 +42,8 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
     const maxOutline = context.options.maxOutlineChars ?? 12_000
     let noOps = 0
     let generationErrors = 0
-    let turn = 0
+    let turn = firstTurn
+    let unsaved = history.length
     const noOp = Effect.fnUntraced(function* (why: string) {
       noOps++
       if (noOps >= maxNoOps) return true
@@ -108,19 +110,6 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
         attempts: 0,
       })
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
-      yield* persistStep(
-        context,
-        {
-          index,
-          tool: call.name,
-          args: call.args,
-          successCriteria: [],
-          state: outcome.ok ? "succeeded" : "failed",
-          attempts: outcome.attempts,
-          observation: outcome.observation,
-        },
-        outcome,
-      )
       history.push(
         context.redactor.text(
           historyLine(
@@ -132,6 +121,22 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
           ),
         ),
       )
+      // The turn's history lines travel with its step, so `resume` can hand the policy the same memory.
+      yield* persistStep(
+        context,
+        {
+          index,
+          tool: call.name,
+          args: call.args,
+          description: JSON.stringify(history.slice(unsaved)),
+          successCriteria: [],
+          state: outcome.ok ? "succeeded" : "failed",
+          attempts: outcome.attempts,
+          observation: outcome.observation,
+        },
+        outcome,
+      )
+      unsaved = history.length
       if (decision.taskComplete) return { endReason: "completed", completed: true } as LoopEnd
       if (outcome.ok && outcome.changed) {
         noOps = 0
@@ -148,34 +153,21 @@ const fallbackSummary = (history: ReadonlyArray<string>, end: LoopEnd, detail: s
   nextSuggestions: [],
 })
 
-/**
- * Runs a step-wise agent: each turn it looks at the page, asks the policy for one tool call (or a stop),
- * runs only the first call with the same guardrails, timeouts and retries as a plan step, and appends a
- * history line. It ends on an explicit `stop`, `taskComplete`, `method: "close"`, consecutive no-ops
- * (`maxConsecutiveNoOps`, with backoff between), consecutive failed decisions
- * (`maxConsecutiveGenerationErrors`), `maxSteps` or `maxDurationMs`; then the policy writes the summary,
- * validated against the core `RunSummary` schema.
- *
- * @example
- * ```ts
- * import { runAgent } from "@sextant/executor"
- * const result = yield* runAgent(task, policy, { tools })
- * result.endReason // "completed"
- * ```
- */
-export const runAgent = Effect.fn("Executor.runAgent")(function* (
-  task: AgentTask,
+/** The loop of a step-wise run from `firstTurn` on, its summary and its end, in a prepared context. */
+const driveAgent = (
+  context: RunContext,
   policy: StepPolicyShape,
-  options: ExecutorOptions,
-) {
-  const context = yield* makeRunContext(task, "agent", options)
-  const history: Array<string> = []
+  history: Array<string>,
+  firstTurn: number,
+  resumed: boolean,
+) => {
+  const task = context.task
   const run = Effect.gen(function* () {
-    context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "agent", resumed: false })
-    context.trace.line(`run ${context.runId}: ${task.goal}`)
+    context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "agent", resumed })
+    context.trace.line(`${resumed ? "resume" : "run"} ${context.runId}: ${task.goal}`)
     yield* context.store.saveRun(runRecord(context))
     yield* moveTo(context, "RUNNING")
-    if (task.startUrl !== undefined) {
+    if (!resumed && task.startUrl !== undefined) {
       const refused = context.guardrails.checkUrl(task.startUrl)
       if (refused === undefined) {
         yield* context.driver.navigate(task.startUrl).pipe(
@@ -194,7 +186,7 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
       task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
     )
     const end = Option.getOrElse(
-      yield* loop(context, policy, history).pipe(Effect.timeoutOption(remaining)),
+      yield* loop(context, policy, history, firstTurn).pipe(Effect.timeoutOption(remaining)),
       () => ({
         endReason: "max-duration" as EndReason,
         completed: false,
@@ -239,7 +231,7 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
       context.redactor.value(summary),
     )
   })
-  return yield* run.pipe(
+  return run.pipe(
     Effect.onInterrupt(() =>
       finishRun(
         context,
@@ -249,8 +241,72 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
       ).pipe(Effect.ignore),
     ),
   )
+}
+
+/**
+ * Runs a step-wise agent: each turn it looks at the page, asks the policy for one tool call (or a stop),
+ * runs only the first call with the same guardrails, timeouts and retries as a plan step, and appends a
+ * history line. It ends on an explicit `stop`, `taskComplete`, `method: "close"`, consecutive no-ops
+ * (`maxConsecutiveNoOps`, with backoff between), consecutive failed decisions
+ * (`maxConsecutiveGenerationErrors`), `maxSteps` or `maxDurationMs`; then the policy writes the summary,
+ * validated against the core `RunSummary` schema.
+ *
+ * @example
+ * ```ts
+ * import { runAgent } from "@sextant/executor"
+ * const result = yield* runAgent(task, policy, { tools })
+ * result.endReason // "completed"
+ * ```
+ */
+export const runAgent = Effect.fn("Executor.runAgent")(function* (
+  task: AgentTask,
+  policy: StepPolicyShape,
+  options: ExecutorOptions,
+) {
+  const context = yield* makeRunContext(task, "agent", options)
+  return yield* driveAgent(context, policy, [], 0, false)
 }) as (
   task: AgentTask,
   policy: StepPolicyShape,
   options: ExecutorOptions,
+) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store>
+
+/**
+ * Continues a step-wise run whose process died: the page it was on is loaded again, the policy gets the
+ * history of the turns that finished, and the loop goes on from the first unfinished turn (the turn in
+ * flight at the crash is decided again; finished turns are not repeated).
+ *
+ * @example
+ * ```ts
+ * import { resumeAgent } from "@sextant/executor"
+ * const result = yield* resumeAgent("run-7", policy, { tools, secrets: { password } })
+ * ```
+ */
+export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
+  runId: string,
+  policy: StepPolicyShape,
+  options: Omit<ExecutorOptions, "runId"> & {
+    readonly secrets?: Readonly<Record<string, string>> | undefined
+  },
+) {
+  const store = yield* Store
+  const record = yield* store.getRun(runId)
+  if (isFinished(record)) return record.result as ExecutorRunResult
+  const { context, steps } = yield* restoreRun(record, "agent", options)
+  const finished = steps.filter((step) => step.state === "succeeded" || step.state === "failed")
+  const history = finished.flatMap((step) => {
+    try {
+      const lines = JSON.parse(step.description ?? "[]") as unknown
+      return Array.isArray(lines) ? lines.filter((line): line is string => typeof line === "string") : []
+    } catch {
+      return []
+    }
+  })
+  return yield* driveAgent(context, policy, history, finished.length, true)
+}) as (
+  runId: string,
+  policy: StepPolicyShape,
+  options: Omit<ExecutorOptions, "runId"> & {
+    readonly secrets?: Readonly<Record<string, string>> | undefined
+  },
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store>

@@ -1,7 +1,8 @@
 import {
-  type AgentError,
+  AgentError,
   type AgentTask,
-  BrowserDriver,
+  type BrowserDriver,
+  InvalidInput,
   type Observation,
   observeError,
   type Plan,
@@ -9,12 +10,12 @@ import {
   type Step,
   Store,
   type StoreError,
-  type TaskState,
 } from "@sextant/core"
 import { Planner, type PlannerShape, type ReplanMode } from "@sextant/planner"
 import { Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
+import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
@@ -288,8 +289,6 @@ export interface ResumeOptions extends Omit<ExecutorOptions, "runId"> {
   readonly secrets?: Readonly<Record<string, string>> | undefined
 }
 
-const LIVE: ReadonlyArray<TaskState> = ["CREATED", "PLANNING", "RUNNING", "WAITING"]
-
 /**
  * Continues a plan run whose process died: completed steps are not repeated, the page the run was on is
  * loaded again, and the remaining steps run with the same run id (records already stored stay, new ones
@@ -303,23 +302,18 @@ const LIVE: ReadonlyArray<TaskState> = ["CREATED", "PLANNING", "RUNNING", "WAITI
 export const resume = Effect.fn("Executor.resume")(function* (runId: string, options: ResumeOptions) {
   const store = yield* Store
   const planner = yield* Planner
-  const driver = yield* BrowserDriver
   const record = yield* store.getRun(runId)
-  if (!LIVE.includes(record.status) && record.result !== undefined) {
-    return record.result as ExecutorRunResult
+  if (isFinished(record)) return record.result as ExecutorRunResult
+  if (record.mode === "agent") {
+    return yield* new AgentError({
+      reason: new InvalidInput({
+        what: "resume",
+        issues: [`run ${runId} is a step-wise run: resume it with resumeAgent(runId, policy, options)`],
+      }),
+    })
   }
-  const task: AgentTask = { ...record.task, inputs: { ...record.task.inputs, ...(options.secrets ?? {}) } }
-  const context = yield* makeRunContext(
-    task,
-    "plan",
-    { ...options, runId },
-    {
-      runId,
-      startedAt: record.startedAt,
-      state: record.status === "CREATED" ? "PLANNING" : record.status,
-    },
-  )
-  const stored = new Map((yield* store.listSteps(runId)).map((step) => [step.index, step]))
+  const { context, steps } = yield* restoreRun(record, "plan", options)
+  const stored = new Map(steps.map((step) => [step.index, step]))
   const plan = record.plan as Plan
   context.plan = {
     ...plan,
@@ -331,24 +325,6 @@ export const resume = Effect.fn("Executor.resume")(function* (runId: string, opt
         ? saved
         : { ...step, state: "pending" as const }
     }),
-  }
-  // A crash between a step's commit and its observation loses the observation: add it back.
-  const known = new Set((yield* store.listObservations(runId)).map((observation) => observation.at))
-  for (const step of stored.values()) {
-    if (step.state === "succeeded" && step.observation !== undefined && !known.has(step.observation.at)) {
-      yield* store.appendObservation(runId, step.index, step.observation)
-    }
-  }
-  const observations = yield* store.listObservations(runId)
-  context.tally.steps = observations.length
-  const lastUrl = observations.findLast((observation) => observation.ok && observation.url !== undefined)?.url
-  if (
-    lastUrl !== undefined &&
-    lastUrl !== "about:blank" &&
-    context.guardrails.checkUrl(lastUrl) === undefined
-  ) {
-    yield* driver.navigate(lastUrl).pipe(Effect.ignore)
-    context.lastUrl = lastUrl
   }
   return yield* execute(context, planner, true)
 }) as (

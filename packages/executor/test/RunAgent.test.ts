@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid, Store } from "@sextant/core"
 import type { StepDecision } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { layerMemoryStore, makeFakeBrowserDriver, makeMemoryStore } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { runAgent } from "../src/index.ts"
+import { resumeAgent, runAgent } from "../src/index.ts"
 import { scriptedPolicy, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
@@ -208,5 +208,57 @@ describe("runAgent history and guardrails", () => {
       assert.include(inputs[2]?.history.at(-1) ?? "", "allowed-origins")
       assert.isFalse(fake.calls.some((entry) => entry.url?.startsWith("http://evil") ?? false))
     }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("resumeAgent", () => {
+  it.effect("continues a step-wise run that died, handing the policy the finished turns' history", () => {
+    const store = makeMemoryStore()
+    const first = makeFakeBrowserDriver({ site: PAGES })
+    const crashing = scriptedPolicy([
+      call("click", { target: "#to-products" }),
+      { ...call("click", { target: "#home" }), history: ["note: products seen"] },
+      () => Effect.die("the process died"),
+    ])
+    const second = makeFakeBrowserDriver({ site: PAGES })
+    const resumed = scriptedPolicy([
+      call("click", { target: "#to-products" }),
+      { ...call("stop", {}), taskComplete: true },
+    ])
+    return Effect.gen(function* () {
+      const crashed = yield* Effect.exit(
+        runAgent(task(), crashing.policy, { tools: testTools, runId: "agent-crash" }).pipe(
+          Effect.provideService(BrowserDriver, first.driver),
+        ),
+      )
+      assert.isTrue(crashed._tag === "Failure")
+      assert.strictEqual((yield* store.getRun("agent-crash")).status, "RUNNING")
+      const result = yield* resumeAgent("agent-crash", resumed.policy, { tools: testTools }).pipe(
+        Effect.provideService(BrowserDriver, second.driver),
+      )
+      assert.strictEqual(result.status, "COMPLETED")
+      // The resumed policy saw both finished turns, including the policy's own note.
+      assert.deepStrictEqual(resumed.inputs[0]?.history.slice(-3), [
+        '1. click({"target":"#to-products"}) -> ok: navigation detected',
+        "note: products seen",
+        '2. click({"target":"#home"}) -> ok: navigation detected',
+      ])
+      // Finished turns were not repeated: the new browser only reloaded the last page and ran turn 3.
+      assert.deepStrictEqual(
+        second.calls
+          .filter((entry) => entry.method === "act" || entry.method === "navigate")
+          .map((entry) => entry.url ?? entry.target),
+        [`${ORIGIN}/`, "#to-products"],
+      )
+      const steps = yield* store.listSteps("agent-crash")
+      assert.deepStrictEqual(
+        steps.map((step) => [step.index, step.state]),
+        [
+          [0, "succeeded"],
+          [1, "succeeded"],
+          [2, "succeeded"],
+        ],
+      )
+    }).pipe(Effect.provideService(Store, store))
   })
 })

@@ -13,7 +13,7 @@ import {
   InvalidInput,
   type PlanInput,
   type RunResult,
-  type Store,
+  Store,
   type StoreError,
   TaskConstraints,
   type TaskConstraintsInput,
@@ -25,6 +25,7 @@ import {
   type ManyOutcome,
   planAndRun,
   resume,
+  resumeAgent,
   runAgent,
   runMany as runManyEffect,
   runPlan,
@@ -115,7 +116,7 @@ export interface Agent extends AsyncDisposable {
   ) => Promise<ReadonlyArray<AgentManyOutcome>>
   /** Runs a task and yields its trace events as they happen; ending the loop early aborts the run. */
   readonly events: (task: AgentTaskInput, options?: Omit<RunOptions, "onEvent">) => AsyncIterable<TraceRecord>
-  /** Continues a plan run whose process died, without repeating its completed steps. */
+  /** Continues a run (plan or step-wise) whose process died, without repeating its completed steps. */
   readonly resume: (
     runId: string,
     options?: { readonly secrets?: Readonly<Record<string, string>>; readonly signal?: AbortSignal },
@@ -316,9 +317,13 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   const resumeRun: Agent["resume"] = (runId, resumeOptions) =>
     runtime
       .runPromise(
-        resume(runId, { tools: registry, traceDirectory, secrets: resumeOptions?.secrets }).pipe(
-          Effect.provide(browserLayer()),
-        ),
+        Effect.gen(function* () {
+          const record = yield* (yield* Store).getRun(runId)
+          const options = { tools: registry, traceDirectory, secrets: resumeOptions?.secrets }
+          if (record.mode === "plan") return yield* resume(runId, options)
+          const policy = yield* StepPolicy
+          return yield* resumeAgent(runId, policy, options)
+        }).pipe(Effect.provide(browserLayer())),
         { signal: resumeOptions?.signal },
       )
       .catch((error: unknown) => Promise.reject(cancelled(resumeOptions?.signal, error)))
