@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Fiber, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { browserProcess, processesMentioning } from "../src/internal/Processes.ts"
 import { connect, defaultChromeArgs, launch } from "../src/Session.ts"
@@ -29,6 +29,27 @@ describe("launch", () => {
     process.kill(session.chromedriverPid!, "SIGKILL")
     await Effect.runPromise(Scope.close(scope, Exit.void))
     expect(processesMentioning(`--user-data-dir=${session.profileDir}`)).toEqual([])
+  })
+
+  it("ends every process when the fiber holding the session is interrupted", async () => {
+    let profileDir = ""
+    const fiber = Effect.runFork(
+      Effect.scoped(
+        Effect.flatMap(launch({}), (session) =>
+          Effect.flatMap(
+            Effect.sync(() => {
+              profileDir = session.profileDir!
+            }),
+            () => Effect.never,
+          ),
+        ),
+      ),
+    )
+    while (profileDir === "") await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(pgrep(profileDir).length).toBeGreaterThan(0)
+    await Effect.runPromise(Fiber.interrupt(fiber))
+    expect(pgrep(profileDir)).toEqual([])
+    expect(existsSync(profileDir)).toBe(false)
   })
 
   it("names the env var when the Chromium binary is missing", async () => {
