@@ -11,7 +11,7 @@ import {
   Store,
   type StoreError,
 } from "@sextant/core"
-import { Planner, type PlannerShape, type ReplanMode } from "@sextant/planner"
+import { Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
 import { Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
@@ -69,6 +69,16 @@ const usageNow = (planner: PlannerShape) =>
   planner.usage === undefined
     ? Effect.succeed({ total: 0 })
     : Effect.map(planner.usage, (usage) => usage.tokens)
+
+/** Every plan from a planner goes through the validator (known tools, valid args, constraints, guards). */
+const validated = (context: RunContext, plan: Plan) =>
+  Effect.map(
+    validatePlan(plan, { registry: context.registry, constraints: context.task.constraints }),
+    (report) => {
+      for (const issue of report.issues) context.trace.line(`validator: ${issue}`)
+      return report.plan
+    },
+  )
 
 const emitPlan = (context: RunContext, plan: Plan) =>
   context.trace.emit({
@@ -156,7 +166,22 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           detail: `replanning failed: ${replanned.failure.message}`,
         }
       }
-      const newPlan: Plan = { ...replanned.success, status: "running" }
+      const checked = yield* Effect.result(validated(context, replanned.success))
+      if (checked._tag === "Failure") {
+        context.trace.emit({
+          type: "replan",
+          mode,
+          failedStep: next.index,
+          revision: plan.revision,
+          message: checked.failure.message,
+        })
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `the new plan was rejected: ${checked.failure.message}`,
+        }
+      }
+      const newPlan: Plan = { ...checked.success, status: "running" }
       context.trace.emit({
         type: "replan",
         mode,
@@ -266,7 +291,9 @@ export const planAndRun = Effect.fn("Executor.planAndRun")(function* (
   yield* moveTo(context, "PLANNING")
   yield* context.store.saveRun(runRecord(context))
   const before = yield* usageNow(planner)
-  const planned = yield* Effect.result(planner.plan(context.redactor.value(task)))
+  const planned = yield* Effect.result(
+    Effect.flatMap(planner.plan(context.redactor.value(task)), (plan) => validated(context, plan)),
+  )
   yield* recordUsage(context, planner, "plan", before)
   if (planned._tag === "Failure") {
     context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "plan", resumed: false })

@@ -113,9 +113,11 @@ describe("createAgent", () => {
     expect(result.status, JSON.stringify(result.observations.map((o) => [o.tool, o.ok, o.message]))).toBe(
       "COMPLETED",
     )
+    // The validator puts its login guard (wait until the password field is gone) after the login.
     expect(result.plan?.steps.map((step) => step.tool)).toEqual([
       "navigate",
       "login",
+      "waitFor",
       "navigate",
       "extractList",
     ])
