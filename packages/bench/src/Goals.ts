@@ -24,8 +24,20 @@ const notMeasured = (goal: string, target: string, why: string): GoalResult => (
   margin: "",
 })
 
-const present = <A>(values: ReadonlyArray<A | { readonly missing: string }>): ReadonlyArray<A> =>
-  values.filter((value): value is A => !isMissing(value))
+/** One measured value per page, or undefined when any page lacks it. */
+const measuredPerPage = <A>(
+  pages: ReadonlyArray<PageViewResult>,
+  read: (page: PageViewResult) => A | { readonly missing: string },
+): ReadonlyArray<{ readonly path: string; readonly value: A }> | undefined => {
+  const values = pages.map((page) => ({ path: page.path, value: read(page) }))
+  return values.every((entry) => !isMissing(entry.value))
+    ? (values as ReadonlyArray<{ readonly path: string; readonly value: A }>)
+    : undefined
+}
+
+const lowest = <A extends { readonly recall: number }>(
+  entries: ReadonlyArray<{ readonly path: string; readonly value: A }>,
+) => entries.reduce((low, entry) => (entry.value.recall < low.value.recall ? entry : low))
 
 /**
  * Judges the measured numbers against Sextant's goals; a goal whose pieces were missing says so.
@@ -39,39 +51,29 @@ export const judgeGoals = (
   const why = missing !== undefined && isMissing(missing) ? missing.missing : "look() not available"
   const goals: Array<GoalResult> = []
 
-  const recalls = present(pages.map((page) => page.interactiveRecall))
-  if (recalls.length === 0 || recalls.length < pages.length) {
+  const recalls = measuredPerPage(pages, (page) => page.interactiveRecall)
+  if (recalls === undefined) {
     goals.push(notMeasured("interactive recall", "100%", why))
   } else {
-    const expected = recalls.reduce((sum, recall) => sum + recall.expected, 0)
-    const matched = recalls.reduce((sum, recall) => sum + recall.matched, 0)
-    const worst = pages.reduce((low, page) =>
-      (page.interactiveRecall as { recall: number }).recall <
-      (low.interactiveRecall as { recall: number }).recall
-        ? page
-        : low,
-    )
-    const worstRecall = (worst.interactiveRecall as { recall: number }).recall
+    const expected = recalls.reduce((sum, { value }) => sum + value.expected, 0)
+    const matched = recalls.reduce((sum, { value }) => sum + value.matched, 0)
+    const worst = lowest(recalls)
     goals.push({
       goal: "interactive recall",
       target: "100% on every page",
-      measured: `${matched}/${expected} (${percent(matched / Math.max(expected, 1))}); ${worstRecall === 1 ? "every page complete" : `worst ${worst.path} ${percent(worstRecall)}`}`,
+      measured: `${matched}/${expected} (${percent(matched / Math.max(expected, 1))}); ${worst.value.recall === 1 ? "every page complete" : `worst ${worst.path} ${percent(worst.value.recall)}`}`,
       met: matched === expected,
       margin: matched === expected ? "met" : `${expected - matched} elements missing`,
     })
   }
 
-  const texts = present(pages.map((page) => page.textRecall))
-  if (texts.length < pages.length) {
+  const texts = measuredPerPage(pages, (page) => page.textRecall)
+  if (texts === undefined) {
     goals.push(notMeasured("visible-text recall (full)", "≥ 95% on every page", why))
   } else {
-    const worst = pages.reduce((low, page) =>
-      (page.textRecall as { recall: number }).recall < (low.textRecall as { recall: number }).recall
-        ? page
-        : low,
-    )
-    const worstRecall = (worst.textRecall as { recall: number }).recall
-    const medianRecall = median(texts.map((text) => text.recall))
+    const worst = lowest(texts)
+    const worstRecall = worst.value.recall
+    const medianRecall = median(texts.map(({ value }) => value.recall))
     goals.push({
       goal: "visible-text recall (full)",
       target: "≥ 95% on every page",
@@ -118,8 +120,8 @@ export const judgeGoals = (
     })
   }
 
-  const trips = present(pages.map((page) => page.roundTrips))
-  if (trips.length < pages.length) {
+  const trips = measuredPerPage(pages, (page) => page.roundTrips)?.map(({ value }) => value)
+  if (trips === undefined) {
     goals.push(notMeasured("WebDriver round trips per look()", "1", why))
   } else {
     const worst = Math.max(...trips.map((trip) => trip.max))
