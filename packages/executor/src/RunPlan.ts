@@ -11,7 +11,7 @@ import {
   Store,
   type StoreError,
 } from "@sextant/core"
-import { Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
+import { type ModelUsage, Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
 import { Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
@@ -47,28 +47,36 @@ const planSummary = (context: RunContext, ok: boolean, endReason: EndReason, det
   }
 }
 
+const NO_USAGE: ModelUsage = { calls: 0, tokens: { prompt: 0, completion: 0, total: 0 } }
+
+const usageNow = (planner: PlannerShape): Effect.Effect<ModelUsage> =>
+  planner.usage ?? Effect.succeed(NO_USAGE)
+
+/** Counts the model calls a planner made since `before`, one `llm-call` event each, tokens split evenly. */
 const recordUsage = (
   context: RunContext,
   planner: PlannerShape,
   purpose: "plan" | "replan",
-  before: { total: number },
+  before: ModelUsage,
 ) =>
   Effect.gen(function* () {
-    if (planner.usage === undefined) return
-    const usage = yield* planner.usage
-    const delta = {
-      prompt: 0,
-      completion: 0,
-      total: Math.max(0, usage.tokens.total - before.total),
+    const after = yield* usageNow(planner)
+    const calls = after.calls - before.calls
+    if (calls <= 0) return
+    const share = (now: number, then: number, call: number) => {
+      const spent = Math.max(0, now - then)
+      return Math.floor(spent / calls) + (call < spent % calls ? 1 : 0)
     }
-    if (delta.total > 0 && (yield* countLlmCall(context.tally, delta)))
-      context.trace.emit({ type: "llm-call", purpose, tokens: delta })
+    for (let call = 0; call < calls; call++) {
+      const tokens = {
+        prompt: share(after.tokens.prompt, before.tokens.prompt, call),
+        completion: share(after.tokens.completion, before.tokens.completion, call),
+        total: share(after.tokens.total, before.tokens.total, call),
+      }
+      if (yield* countLlmCall(context.tally, tokens))
+        context.trace.emit({ type: "llm-call", purpose, tokens })
+    }
   })
-
-const usageNow = (planner: PlannerShape) =>
-  planner.usage === undefined
-    ? Effect.succeed({ total: 0 })
-    : Effect.map(planner.usage, (usage) => usage.tokens)
 
 /** Every plan from a planner goes through the validator (known tools, valid args, constraints, guards). */
 const validated = (context: RunContext, plan: Plan) =>

@@ -323,6 +323,7 @@ describe("replanning", () => {
         [["partial", 1]],
       )
       assert.strictEqual(result.metrics.replans, 1)
+      assert.deepStrictEqual([result.metrics.llmCalls, result.metrics.tokens.total], [1, 300])
       assert.strictEqual(result.plan?.revision, 1)
       assert.strictEqual(
         (planned.requests[0]?.error as { reason: string } | undefined)?.reason,

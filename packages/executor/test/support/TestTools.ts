@@ -122,7 +122,17 @@ export const testTools = [navigate, click, fill, submit, extract, wait]
 /** A planner that answers replans from a script and records every request. */
 export const scriptedPlanner = (replans: ReadonlyArray<(plan: Plan) => Plan>) => {
   const requests: Array<{ mode: string; stepIndex: number; error: unknown }> = []
+  // Each replan counts as one model call of 200 prompt and 100 completion tokens.
+  const usage = () => ({
+    calls: requests.length,
+    tokens: {
+      prompt: 200 * requests.length,
+      completion: 100 * requests.length,
+      total: 300 * requests.length,
+    },
+  })
   const planner: PlannerShape = {
+    usage: Effect.sync(usage),
     plan: () => Effect.die("scriptedPlanner.plan is not scripted"),
     replan: (_task, plan, failure, mode) =>
       Effect.sync(() => {
