@@ -631,8 +631,18 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             ) as Prepared
             if (prepared.error !== undefined)
               return yield* Effect.fail(preparedError("screenshot", target, prepared))
+            const box = prepared.box
             return yield* Effect.tryPromise({
               try: async () => {
+                // BiDi clips the viewport to the box, which also works inside iframes and shadow roots.
+                if (bidi && box !== undefined && box.width > 0 && box.height > 0) {
+                  const shot = await browser.browsingContextCaptureScreenshot({
+                    context,
+                    origin: "viewport",
+                    clip: { type: "box", x: box.x, y: box.y, width: box.width, height: box.height },
+                  })
+                  return shot.data
+                }
                 const element = await browser.$(`[data-sextant-mark="${prepared.mark}"]`)
                 return browser.takeElementScreenshot(await element.elementId)
               },

@@ -175,8 +175,17 @@ for (const bidi of [true, false]) {
         const png = yield* driver.screenshot()
         expect([...png.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
         const element = yield* driver.screenshot({ target: { selector: "h1" } })
-        expect(element.length).toBeGreaterThan(0)
-        expect(element.length).toBeLessThan(png.length)
+        expect([...element.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
+        // A PNG's width and height are the big-endian words at bytes 16 and 20 (IHDR).
+        const size = (image: Uint8Array) => {
+          const view = new DataView(image.buffer, image.byteOffset, image.byteLength)
+          return { width: view.getUint32(16), height: view.getUint32(20) }
+        }
+        const heading = (yield* driver.evaluate(
+          "const r = document.querySelector('h1').getBoundingClientRect(); return [r.width, r.height]",
+        )) as [number, number]
+        expect(Math.abs(size(element).height - heading[1])).toBeLessThanOrEqual(2)
+        expect(size(element).height).toBeLessThan(size(png).height)
         yield* driver.navigate(`${site.url}/login`)
         expect((yield* driver.back).url).toBe(`${site.url}/dynamic`)
         expect((yield* driver.forward).url).toBe(`${site.url}/login`)

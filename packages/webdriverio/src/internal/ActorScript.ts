@@ -227,7 +227,16 @@ export const actorScriptSource = String.raw`
     return { selected: chosen.map((o) => o.label.trim()) }
   }
 
+  // Elements marked for a WebDriver element lookup (upload, element screenshot); unmarked on the
+  // next action so the page keeps no trace.
   let markCounter = 0
+  const marked = []
+  const mark = (element) => {
+    const value = "m" + (++markCounter) + state.doc
+    element.setAttribute("data-sextant-mark", value)
+    marked.push(element)
+    return value
+  }
   const pointerOps = { click: true, check: true, uncheck: true, hover: true, set: true }
 
   const prepare = async (spec) => {
@@ -249,6 +258,7 @@ export const actorScriptSource = String.raw`
   }
 
   const prepareOnce = (spec) => {
+    for (const element of marked.splice(0)) element.removeAttribute("data-sextant-mark")
     const found = locate(spec.target)
     if (found.error) return found
     const element = found.element
@@ -265,15 +275,12 @@ export const actorScriptSource = String.raw`
     }
     if (spec.op === "upload") {
       if (tag !== "input" || type !== "file") return { error: "notfile", detail: describe(element) + " is not a file input" }
-      const mark = "u" + (++markCounter) + state.doc
-      element.setAttribute("data-sextant-mark", mark)
-      return Object.assign(result, { mark })
+      return Object.assign(result, { mark: mark(element) })
     }
     if (spec.op === "screenshot") {
-      const mark = "s" + (++markCounter) + state.doc
-      element.setAttribute("data-sextant-mark", mark)
+      const value = mark(element)
       element.scrollIntoView({ block: "center", behavior: "instant" })
-      return Object.assign(result, { mark, box: viewportBox(element) })
+      return Object.assign(result, { mark: value, box: viewportBox(element) })
     }
     const aimed = aim(element, pointerOps[spec.op] === true)
     if (aimed.error) return aimed
