@@ -394,9 +394,24 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const upload = (mark: string, path: string) =>
     Effect.tryPromise({
       try: async () => {
-        const element = await browser.$(`[data-sextant-mark="${mark}"]`)
         const remotePath =
           session.kind === "connected" ? await browser.uploadFile(path).catch(() => path) : path
+        if (bidi) {
+          // BiDi input.setFiles takes the node itself, so file inputs in shadow roots work too.
+          const found = (await browser.scriptCallFunction({
+            functionDeclaration: "function (mark) { return globalThis.__sextantActor.markedElement(mark) }",
+            arguments: [{ type: "string", value: mark }],
+            target: { context },
+            awaitPromise: false,
+            resultOwnership: "root",
+          })) as { type: string; result?: { type?: string; sharedId?: string } }
+          const sharedId = found.type === "success" ? found.result?.sharedId : undefined
+          if (sharedId !== undefined) {
+            await browser.inputSetFiles({ context, element: { sharedId }, files: [remotePath] })
+            return
+          }
+        }
+        const element = await browser.$(`[data-sextant-mark="${mark}"]`)
         await browser.elementSendKeys(await element.elementId, remotePath)
       },
       catch: toDriverError("act", { target: path }),

@@ -91,6 +91,23 @@ for (const bidi of [true, false]) {
         writeFileSync(file, "twelve bytes")
         yield* driver.act({ selector: "#attachment" }, "upload", file)
         expect(yield* driver.evaluate("return document.getElementById('attachment').files[0].size")).toBe(12)
+        yield* driver.act({ selector: "#subscribe" }, "check")
+        // The mark used to find the file input for WebDriver is gone after the next action.
+        expect(yield* driver.evaluate("return document.querySelectorAll('[data-sextant-mark]').length")).toBe(
+          0,
+        )
+        if (bidi) {
+          yield* driver.navigate(
+            page(`<div id="host"></div>
+<script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = '<input type="file" id="inside">'</script>`),
+          )
+          yield* driver.act({ selector: "#inside" }, "upload", file)
+          expect(
+            yield* driver.evaluate(
+              "return document.getElementById('host').shadowRoot.getElementById('inside').files[0].name",
+            ),
+          ).toBe(file.split("/").at(-1))
+        }
 
         yield* driver.navigate(
           page(`<input type="range" id="range" min="0" max="50" value="10" style="width:300px">

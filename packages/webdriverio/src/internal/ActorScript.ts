@@ -366,8 +366,9 @@ export const actorScriptSource = String.raw`
   }
 
   const look = (options) => globalThis.__sextant.look(options)
+  const markedElement = (value) => marked.find((element) => element.getAttribute("data-sextant-mark") === value) || null
 
-  globalThis.__sextantActor = { state, look, prepare, currentValue, settle, scroll, waitFor }
+  globalThis.__sextantActor = { state, look, markedElement, prepare, currentValue, settle, scroll, waitFor }
 })()
 `
 
