@@ -2,8 +2,8 @@ import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Effect, Exit, Fiber, Scope } from "effect"
 import { describe, expect, it } from "vitest"
+import { connect, defaultChromeArgs, launch, makeDriver } from "../src/index.ts"
 import { browserProcess, processesMentioning } from "../src/internal/Processes.ts"
-import { connect, defaultChromeArgs, launch } from "../src/Session.ts"
 import { freePort, pgrep } from "./support/Processes.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>, scope: Scope.Closeable) =>
@@ -100,6 +100,15 @@ describe("connect", () => {
       expect(session.kind).toBe("connected")
       const sessionId = session.browser.sessionId
       expect(await session.browser.getUrl()).toBe("about:blank")
+      // The same driver runs on a remote session: navigate, look, act.
+      const driver = await run(makeDriver(session), scope)
+      await Effect.runPromise(
+        driver.navigate(`data:text/html,<button onclick="document.title='clicked'">Press</button>`),
+      )
+      const snapshot = await Effect.runPromise(driver.look())
+      const press = snapshot.actions.find((action) => action.name === "Press")!
+      await Effect.runPromise(driver.act({ ref: press.ref }, "click"))
+      expect(await Effect.runPromise(driver.title)).toBe("clicked")
       await Effect.runPromise(Scope.close(scope, Exit.void))
       const sessions = await fetch(`http://127.0.0.1:${port}/session/${sessionId}/url`).then((r) => r.json())
       expect((sessions as { value: { error?: string } }).value.error).toBe("invalid session id")

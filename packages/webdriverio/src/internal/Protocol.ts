@@ -209,7 +209,8 @@ export const keyActions = (keys: ReadonlyArray<string>, times = 1): ReadonlyArra
 export const typeActions = (text: string): ReadonlyArray<ActionSource> => {
   const actions: Array<Record<string, unknown>> = []
   for (const character of text) {
-    actions.push({ type: "keyDown", value: character }, { type: "keyUp", value: character })
+    const value = character === "\n" ? namedKeys.Enter! : character === "\t" ? namedKeys.Tab! : character
+    actions.push({ type: "keyDown", value }, { type: "keyUp", value })
   }
   return [{ type: "key", id: "sextant-keyboard", actions }]
 }
