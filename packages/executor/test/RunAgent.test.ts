@@ -262,3 +262,45 @@ describe("resumeAgent", () => {
     }).pipe(Effect.provideService(Store, store))
   })
 })
+
+describe("secrets in prompts", () => {
+  it.effect(
+    "the policy sees only the placeholder, even when the page echoes the secret, while the site gets the value",
+    () => {
+      const fake = makeFakeBrowserDriver({
+        site: (request) =>
+          request.url.endsWith("/session")
+            ? { html: `<h1>Welcome</h1><button id="again">password was ${request.form.password}</button>` }
+            : {
+                html: `<form method="post" action="/session"><input id="password" name="password"><button id="go" type="submit">Go</button></form>`,
+              },
+      })
+      const { policy, inputs, summarized } = scriptedPolicy([
+        call("fill", { target: "#password", value: "<secret:password>" }),
+        call("submit", { target: "#go" }),
+        { ...call("stop", {}), taskComplete: true },
+      ])
+      return Effect.gen(function* () {
+        const secretTask = Effect.runSync(
+          decodeAgentTask({
+            goal: "sign in with the password hunter2-xyz",
+            startUrl: `${ORIGIN}/`,
+            inputs: { password: "hunter2-xyz" },
+            secretInputs: ["password"],
+            constraints: { allowFormSubmission: true },
+          }),
+        )
+        const fiber = yield* Effect.forkChild(runAgent(secretTask, policy, { tools: testTools }))
+        yield* TestClock.adjust(10_000)
+        const result = yield* Fiber.join(fiber)
+        assert.strictEqual(result.status, "COMPLETED")
+        assert.strictEqual(fake.requests.at(-1)?.form.password, "hunter2-xyz")
+        assert.include(inputs[2]?.outline ?? "", "password was <secret:password>")
+        assert.include(inputs[0]?.goal ?? "", "<secret:password>")
+        for (const prompt of [...inputs, summarized()])
+          assert.notInclude(JSON.stringify(prompt), "hunter2-xyz")
+        assert.notInclude(JSON.stringify(result), "hunter2-xyz")
+      }).pipe(Effect.provide(Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)))
+    },
+  )
+})

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import {
+  type AgentTask,
   BrowserDriver,
   decodeAgentTask,
   defineTool,
@@ -22,7 +23,7 @@ import {
 } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { type ExecutorRunResult, runPlan } from "../src/index.ts"
+import { type ExecutorRunResult, planAndRun, runPlan } from "../src/index.ts"
 import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
@@ -375,5 +376,39 @@ describe("secrets", () => {
       assert.include(trace, "<secret:password>")
       assert.include(JSON.stringify(result.output), "password was <secret:password>")
     }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("the planner is asked with the placeholder, never the secret value", () => {
+    const seen: Array<unknown> = []
+    const fake = makeFakeBrowserDriver({ site: PAGES })
+    const planner = {
+      plan: (asked: AgentTask) =>
+        Effect.sync(() => {
+          seen.push(asked)
+          return planOf(asked.id, [{ tool: "navigate", args: { url: `${ORIGIN}/` } }])
+        }),
+      replan: () => Effect.die("no replan expected"),
+    }
+    return Effect.gen(function* () {
+      const result = yield* planAndRun(
+        task({
+          goal: "log in with wonderland-42",
+          inputs: { password: "wonderland-42" },
+          secretInputs: ["password"],
+        }),
+        { tools: testTools },
+      )
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.include(JSON.stringify(seen), "<secret:password>")
+      assert.notInclude(JSON.stringify(seen), "wonderland-42")
+    }).pipe(
+      Effect.provide(
+        Layer.mergeAll(
+          Layer.succeed(BrowserDriver, fake.driver),
+          Layer.succeed(Planner, planner),
+          layerMemoryStore,
+        ),
+      ),
+    )
   })
 })
