@@ -1,6 +1,6 @@
 // Executor benchmarks: framework time per step (with a fake driver, browser time excluded) and runMany
 // throughput in real Chromium on the fixture site for 1, 2 and 4 agents at once.
-// Run: node --conditions=sextant-source packages/executor/bench/ExecutorBench.ts [--steps 300] [--tasks 8]
+// Run: node --conditions=sextant-source packages/executor/bench/ExecutorBench.ts [--steps 1000] [--tasks 8] [--no-browser]
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -152,13 +152,15 @@ const throughput = async (siteUrl: string, tasks: number, concurrency: number) =
 
 /** Runs both benchmarks and returns their numbers (for `pnpm bench` to fold in). */
 export const runExecutorBench = async (
-  options: { readonly steps?: number; readonly tasks?: number } = {},
+  options: { readonly steps?: number; readonly tasks?: number; readonly browser?: boolean } = {},
 ) => {
-  const steps = options.steps ?? 300
+  const steps = options.steps ?? 1000
   const tasks = options.tasks ?? 8
-  await overheadPerStep(20, false)
+  // Warm the JIT first: the first few hundred steps run mostly unoptimised code.
+  await overheadPerStep(300, false)
   const plain = await overheadPerStep(steps, false)
   const traced = await overheadPerStep(steps, true)
+  if (options.browser === false) return { steps, overhead: { plain, traced }, throughput: [] }
   const site = await startFixtureSite({ port: 0 })
   try {
     const runs = []
@@ -170,10 +172,13 @@ export const runExecutorBench = async (
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { steps: { type: "string" }, tasks: { type: "string" } } })
+  const { values } = parseArgs({
+    options: { steps: { type: "string" }, tasks: { type: "string" }, "no-browser": { type: "boolean" } },
+  })
   const result = await runExecutorBench({
     steps: values.steps === undefined ? undefined : Number(values.steps),
     tasks: values.tasks === undefined ? undefined : Number(values.tasks),
+    browser: values["no-browser"] !== true,
   })
   const fixed = (value: number) => value.toFixed(2)
   console.log(`executor overhead per step (fake driver, ${result.steps} steps, driver time excluded)`)
