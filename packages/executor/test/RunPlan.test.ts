@@ -334,6 +334,35 @@ describe("replanning", () => {
   })
 })
 
+describe("replanning, again", () => {
+  it.effect("a step that keeps failing after a partial replan gets a full replan", () => {
+    const { planned, layer } = harness({}, [
+      (old) => old,
+      () => planOf("task", [{ tool: "navigate", args: { url: `${ORIGIN}/products` } }]),
+    ])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runPlan(
+          task(),
+          plan([
+            { tool: "navigate", args: { url: `${ORIGIN}/` } },
+            { tool: "click", args: { target: "#missing-button" } },
+          ]),
+          { tools: testTools },
+        ),
+      )
+      yield* TestClock.adjust(120_000)
+      const result = yield* Fiber.join(fiber)
+      assert.deepStrictEqual(
+        planned.requests.map((request) => request.mode),
+        ["partial", "full"],
+      )
+      assert.strictEqual(result.status, "COMPLETED")
+      assert.strictEqual(result.plan?.revision, 2)
+    }).pipe(Effect.provide(layer))
+  })
+})
+
 describe("secrets", () => {
   it.effect("secret inputs reach the tool but not the trace, the transcript, the store or the result", () => {
     const directory = mkdtempSync(join(tmpdir(), "sextant-secrets-"))
