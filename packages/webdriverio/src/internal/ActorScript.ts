@@ -19,18 +19,21 @@ export const actorScriptSource = String.raw`
     watchingTimers: false,
     timers: new Set(),
   }
+  // Activity is a DOM change, a finished request or a fired short timer: after a response the page
+  // still parses the body before it renders, so settling waits for a quiet spell after any of them.
+  const touch = () => { state.mutations++; state.lastMutation = performance.now() }
   const originalFetch = globalThis.fetch
   if (typeof originalFetch === "function") {
     globalThis.fetch = function (...args) {
       state.inflight++
-      return originalFetch.apply(this, args).finally(() => { state.inflight-- })
+      return originalFetch.apply(this, args).finally(() => { state.inflight--; touch() })
     }
   }
   if (typeof XMLHttpRequest === "function") {
     const send = XMLHttpRequest.prototype.send
     XMLHttpRequest.prototype.send = function (...args) {
       state.inflight++
-      this.addEventListener("loadend", () => { state.inflight-- }, { once: true })
+      this.addEventListener("loadend", () => { state.inflight--; touch() }, { once: true })
       return send.apply(this, args)
     }
   }
@@ -45,6 +48,7 @@ export const actorScriptSource = String.raw`
     }
     const id = originalSetTimeout.call(this, (...args) => {
       state.timers.delete(id)
+      touch()
       callback(...args)
     }, delay, ...rest)
     state.timers.add(id)
@@ -55,7 +59,7 @@ export const actorScriptSource = String.raw`
     return originalClearTimeout.call(this, id)
   }
   const observe = () => {
-    new MutationObserver(() => { state.mutations++; state.lastMutation = performance.now() })
+    new MutationObserver(touch)
       .observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
   }
   observe()

@@ -91,8 +91,23 @@ const hookExit = () => {
 export const stopProcesses = (child: ChildProcess, profileDir: string): void => {
   live.delete(child)
   if (child.exitCode === null && child.pid !== undefined) kill(child.pid)
-  for (const pid of processesMentioning(`--user-data-dir=${profileDir}`)) kill(pid)
+  // Chromium may still be forking helpers while it dies: look again until none is left.
+  const deadline = Date.now() + stopTimeoutMs
+  for (;;) {
+    const left = processesMentioning(`--user-data-dir=${profileDir}`)
+    if (left.length === 0 || Date.now() >= deadline) break
+    for (const pid of left) kill(pid)
+    pause(20)
+  }
   rmSync(profileDir, { recursive: true, force: true })
+}
+
+/** How long closing keeps looking for Chromium processes of a profile. */
+const stopTimeoutMs = 3_000
+
+// A synchronous pause: stopping also runs in the process exit hook, where nothing async can wait.
+const pause = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
 const waitReady = async (port: number, child: ChildProcess, timeoutMs: number): Promise<void> => {
