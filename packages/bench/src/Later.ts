@@ -1,8 +1,9 @@
 import { executorSections, runExecutorBench } from "./ExecutorSection.ts"
 import { type ExtractionResult, measureExtraction } from "./Extraction.ts"
-import type { RunPlan } from "./Measure.ts"
+import { BenchError, type RunPlan } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
 import type { SextantSession } from "./Sextant.ts"
+import { measureTask, taskSection } from "./TaskSection.ts"
 
 /** What the later sections need from the run. */
 export interface LaterContext {
@@ -50,25 +51,20 @@ export const browserLaterSections = async (context: LaterContext): Promise<Later
  * run asks the executor benchmark for fewer steps.
  */
 export const standaloneLaterSections = async (
+  base: string,
+  plan: RunPlan,
   quick: boolean,
   progress: (line: string) => void,
 ): Promise<LaterResult> => {
-  const executor = await runExecutorBench({ steps: quick ? 100 : 300, tasks: 4 })
+  const executor = await runExecutorBench({ steps: quick ? 100 : 300, tasks: 4 }).catch((cause: unknown) => {
+    throw new BenchError("the executor benchmark", "packages/executor/bench", cause)
+  })
   progress("executor measured")
+  const taskRuns = taskPlan(plan)
+  const task = await measureTask(base, taskRuns)
+  progress("task measured")
   return {
-    sections: [
-      ...executorSections(executor),
-      {
-        title: "Time per task: cold vs replayed",
-        headers: ["mode", "time"],
-        rows: [
-          [
-            "cold (scripted model) vs replayed (action cache)",
-            "not yet measured: no planner reads or writes the Store's action cache (getCachedAction) yet",
-          ],
-        ],
-      },
-    ],
-    data: { executor },
+    sections: [...executorSections(executor), taskSection(task, taskRuns)],
+    data: { executor, task },
   }
 }

@@ -3,7 +3,7 @@ import { cpus, hostname, loadavg, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { startFixtureSite } from "@sextant/fixture-site"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { judgeGoals } from "./Goals.ts"
@@ -107,9 +107,10 @@ const main = async (): Promise<number> => {
     void closeAll().then(() => process.exit(130))
   })
 
+  let site: FixtureSite | undefined
   try {
-    const site = await startFixtureSite({ port: 0, seed })
-    closers.push(site.close)
+    // The site outlives the browsers: the task section after them still needs it.
+    site = await startFixtureSite({ port: 0, seed })
     progress(`fixture site ${site.url} (seed ${seed}); ${plan.runs} runs after ${plan.warmup} warm-up`)
     const playwright = await open(openPlaywright())
     const browserVersion = playwright.context().browser()?.version() ?? "unknown"
@@ -130,9 +131,7 @@ const main = async (): Promise<number> => {
         `processes ${leftover.join(", ")} are still alive`,
       )
     }
-    const standaloneLater = await standaloneLaterSections(values.quick, progress).catch((cause: unknown) => {
-      throw new BenchError("the executor benchmark", "packages/executor/bench", cause)
-    })
+    const standaloneLater = await standaloneLaterSections(site.url, plan, values.quick, progress)
 
     const machine = {
       date: new Date().toISOString(),
@@ -169,6 +168,7 @@ const main = async (): Promise<number> => {
     return 0
   } finally {
     await closeAll()
+    await site?.close()
   }
 }
 
