@@ -56,7 +56,7 @@ export const standaloneLaterSections = async (
   quick: boolean,
   progress: (line: string) => void,
 ): Promise<LaterResult> => {
-  const executor = await runExecutorBench({ steps: quick ? 100 : 300, tasks: 4 }).catch((cause: unknown) => {
+  const executor = await runExecutorBench({ steps: quick ? 300 : 1000, tasks: 4 }).catch((cause: unknown) => {
     throw new BenchError("the executor benchmark", "packages/executor/bench", cause)
   })
   progress("executor measured")
