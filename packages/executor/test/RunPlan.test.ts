@@ -23,7 +23,7 @@ import {
 } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { type ExecutorRunResult, planAndRun, runPlan } from "../src/index.ts"
+import { planAndRun, runPlan } from "../src/index.ts"
 import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
@@ -36,6 +36,20 @@ const PAGES = {
 }
 
 const plan = (steps: Parameters<typeof planOf>[1]): Plan => planOf("task", steps)
+
+/** Runs an effect to its end while moving the test clock `ms` ahead. */
+const finishWithClock = <A, E, R>(effect: Effect.Effect<A, E, R>, ms: number) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.forkChild(effect)
+    yield* TestClock.adjust(ms)
+    return yield* Fiber.join(fiber)
+  })
+
+const missingButtonPlan = () =>
+  plan([
+    { tool: "navigate", args: { url: `${ORIGIN}/` } },
+    { tool: "click", args: { target: "#missing-button" } },
+  ])
 
 const task = (input: Record<string, unknown> = {}) =>
   Effect.runSync(decodeAgentTask({ id: "task", goal: "list the products", startUrl: `${ORIGIN}/`, ...input }))
@@ -175,7 +189,7 @@ describe("retries by error tag", () => {
         call.method === "act" && count === 1 ? new StaleRef({ ref: "e1" }) : undefined,
     })
     return Effect.gen(function* () {
-      const fiber = yield* Effect.forkChild(
+      const result = yield* finishWithClock(
         runPlan(
           task(),
           plan([
@@ -186,9 +200,8 @@ describe("retries by error tag", () => {
             tools: testTools,
           },
         ),
+        10_000,
       )
-      yield* TestClock.adjust(10_000)
-      const result = yield* Fiber.join(fiber)
       assert.strictEqual(result.status, "COMPLETED")
       const methods = fake.calls.map((call) => call.method)
       const stale = methods.indexOf("act")
@@ -200,15 +213,14 @@ describe("retries by error tag", () => {
     const { layer } = harness()
     return Effect.gen(function* () {
       // A 1.5 s step under a 1 s limit: only the doubled limit of the retry lets it finish.
-      const fiber = yield* Effect.forkChild(
+      const result = yield* finishWithClock(
         runPlan(
           task({ constraints: { stepTimeoutMs: 1000 } }),
           plan([{ tool: "wait", args: { ms: 1500 } }]),
           { tools: testTools },
         ),
+        30_000,
       )
-      yield* TestClock.adjust(30_000)
-      const result = yield* Fiber.join(fiber)
       assert.strictEqual(result.status, "COMPLETED")
       assert.strictEqual(result.metrics.retries, 1)
     }).pipe(Effect.provide(layer))
@@ -262,7 +274,7 @@ describe("retries by error tag", () => {
         effects: submit.effects,
         run: (input) => submit.run(input).pipe(Effect.andThen(Effect.never)),
       })
-      const fiber = yield* Effect.forkChild(
+      const result = yield* finishWithClock(
         runPlan(
           task({ constraints: { stepTimeoutMs: 1000, allowFormSubmission: true } }),
           plan([
@@ -275,9 +287,8 @@ describe("retries by error tag", () => {
           ]),
           { tools: [...testTools.filter((tool) => tool.name !== "submit"), slowSubmit], maxReplans: 0 },
         ),
+        60_000,
       )
-      yield* TestClock.adjust(60_000)
-      const result = yield* Fiber.join(fiber)
       assert.strictEqual(fake.requests.filter((request) => request.method === "POST").length, 1)
       assert.strictEqual(result.status, "FAILED")
       // The page was read (criteria script) after the timeout, before deciding not to repeat.
@@ -306,18 +317,10 @@ describe("replanning", () => {
       }),
     ])
     return Effect.gen(function* () {
-      const fiber = yield* Effect.forkChild(
-        runPlan(
-          task(),
-          plan([
-            { tool: "navigate", args: { url: `${ORIGIN}/` } },
-            { tool: "click", args: { target: "#missing-button" } },
-          ]),
-          { tools: testTools },
-        ),
+      const result = yield* finishWithClock(
+        runPlan(task(), missingButtonPlan(), { tools: testTools }),
+        60_000,
       )
-      yield* TestClock.adjust(60_000)
-      const result: ExecutorRunResult = yield* Fiber.join(fiber)
       assert.strictEqual(result.status, "COMPLETED")
       assert.deepStrictEqual(
         planned.requests.map((request) => [request.mode, request.stepIndex]),
@@ -341,18 +344,10 @@ describe("replanning, again", () => {
       () => planOf("task", [{ tool: "navigate", args: { url: `${ORIGIN}/products` } }]),
     ])
     return Effect.gen(function* () {
-      const fiber = yield* Effect.forkChild(
-        runPlan(
-          task(),
-          plan([
-            { tool: "navigate", args: { url: `${ORIGIN}/` } },
-            { tool: "click", args: { target: "#missing-button" } },
-          ]),
-          { tools: testTools },
-        ),
+      const result = yield* finishWithClock(
+        runPlan(task(), missingButtonPlan(), { tools: testTools }),
+        120_000,
       )
-      yield* TestClock.adjust(120_000)
-      const result = yield* Fiber.join(fiber)
       assert.deepStrictEqual(
         planned.requests.map((request) => request.mode),
         ["partial", "full"],
