@@ -1,0 +1,55 @@
+import { decodeAgentTask } from "@sextant/core"
+import { FIXTURE_PRODUCTS, FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
+import { makeRuleStepPolicy } from "@sextant/planner"
+import { layerMemoryStore } from "@sextant/testing"
+import { browserTools } from "@sextant/tools"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runAgent } from "../src/index.ts"
+
+/**
+ * A multi-step instruction in plain words, run by the real step-wise loop with the rule policy: no model,
+ * no network, real headless Chromium on the fixture site.
+ */
+const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
+
+beforeAll(() => runtime.runPromise(Effect.void))
+afterAll(() => runtime.dispose())
+
+describe("runAgent with the rule step policy", () => {
+  it.each([0, 7])(
+    "logs in, searches and opens the first result on seed %i, with no model",
+    async (seed) => {
+      const site = await startFixtureSite({ port: 0, seed })
+      try {
+        const user = FIXTURE_USERS[0]!
+        const task = Effect.runSync(
+          decodeAgentTask({
+            goal: `log in as ${user.email} with password ${user.password}, then search for lantern, then open the first result`,
+            startUrl: `${site.url}/login`,
+            constraints: { allowFormSubmission: true, maxSteps: 15 },
+          }),
+        )
+        const result = await runtime.runPromise(runAgent(task, makeRuleStepPolicy(), { tools: browserTools }))
+        expect(result.endReason).toBe("completed")
+        expect(result.status).toBe("COMPLETED")
+        expect(result.summary.taskComplete).toBe(true)
+        const lantern = FIXTURE_PRODUCTS.filter((product) => /lantern/i.test(product.name))
+        expect(lantern.length).toBeGreaterThan(0)
+        const final = result.observations.at(-1)
+        expect(final?.ok).toBe(true)
+        const page = new URL(final?.url ?? "about:blank")
+        expect(page.pathname).toMatch(/^\/products\/\d+$/)
+        expect(lantern.map((product) => `/products/${product.id}`)).toContain(page.pathname)
+        expect(result.metrics.llmCalls).toBe(0)
+        expect(
+          result.observations.map((observation) => new URL(observation.url ?? "about:blank").pathname),
+        ).toContain("/dashboard")
+      } finally {
+        await site.close()
+      }
+    },
+    90_000,
+  )
+})
