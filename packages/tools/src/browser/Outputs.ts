@@ -29,7 +29,9 @@ export const ActionOutput = z.object({
   url: z.string(),
   actions: z.array(PageAction).readonly(),
   /** A JavaScript dialog the action opened; it blocks the page until it is answered. */
-  dialog: z.object({ type: z.enum(["alert", "confirm", "prompt", "beforeunload"]), text: z.string() }).optional(),
+  dialog: z
+    .object({ type: z.enum(["alert", "confirm", "prompt", "beforeunload"]), text: z.string() })
+    .optional(),
   /** Handles of tabs the action opened. */
   newTabs: z.array(z.string()).readonly().optional(),
 })
