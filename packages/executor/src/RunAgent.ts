@@ -6,7 +6,7 @@ import {
   Store,
   type StoreError,
 } from "@sextant/core"
-import type { StepDecision, StepPolicyShape } from "@sextant/planner"
+import type { FeedbackStepPolicy, StepDecision } from "@sextant/planner"
 import { Duration, Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
@@ -34,7 +34,7 @@ interface LoopEnd {
 }
 
 /** The step-wise loop: look, decide, run the first call only, append the history line, repeat. */
-const loop = (context: RunContext, policy: StepPolicyShape, history: Array<string>, firstTurn: number) =>
+const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<string>, firstTurn: number) =>
   Effect.gen(function* () {
     const maxNoOps = context.options.maxConsecutiveNoOps ?? 5
     const maxGenerationErrors = context.options.maxConsecutiveGenerationErrors ?? 3
@@ -59,6 +59,8 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
       if (Option.isSome(snapshot)) {
         context.lastSnapshot = snapshot.value
         context.lastUrl = snapshot.value.url
+        if (policy.observeLook !== undefined)
+          yield* policy.observeLook(context.redactor.value(snapshot.value))
       }
       const outline = context.redactor.text(
         Option.isSome(snapshot) ? snapshot.value.tree : "(the page could not be read)",
@@ -110,6 +112,10 @@ const loop = (context: RunContext, policy: StepPolicyShape, history: Array<strin
         attempts: 0,
       })
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
+      // A policy that learns from its steps (the action cache) records a step only once it succeeded.
+      if (policy.observeOutcome !== undefined) {
+        yield* policy.observeOutcome({ call, ok: outcome.ok, changed: outcome.changed, url: context.lastUrl })
+      }
       history.push(
         context.redactor.text(
           historyLine(
@@ -156,7 +162,7 @@ const fallbackSummary = (history: ReadonlyArray<string>, end: LoopEnd, detail: s
 /** The loop of a step-wise run from `firstTurn` on, its summary and its end, in a prepared context. */
 const driveAgent = (
   context: RunContext,
-  policy: StepPolicyShape,
+  policy: FeedbackStepPolicy,
   history: Array<string>,
   firstTurn: number,
   resumed: boolean,
@@ -260,14 +266,14 @@ const driveAgent = (
  */
 export const runAgent = Effect.fn("Executor.runAgent")(function* (
   task: AgentTask,
-  policy: StepPolicyShape,
+  policy: FeedbackStepPolicy,
   options: ExecutorOptions,
 ) {
   const context = yield* makeRunContext(task, "agent", options)
   return yield* driveAgent(context, policy, [], 0, false)
 }) as (
   task: AgentTask,
-  policy: StepPolicyShape,
+  policy: FeedbackStepPolicy,
   options: ExecutorOptions,
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store>
 
@@ -284,7 +290,7 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
  */
 export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
   runId: string,
-  policy: StepPolicyShape,
+  policy: FeedbackStepPolicy,
   options: Omit<ExecutorOptions, "runId"> & {
     readonly secrets?: Readonly<Record<string, string>> | undefined
   },
@@ -305,7 +311,7 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
   return yield* driveAgent(context, policy, history, finished.length, true)
 }) as (
   runId: string,
-  policy: StepPolicyShape,
+  policy: FeedbackStepPolicy,
   options: Omit<ExecutorOptions, "runId"> & {
     readonly secrets?: Readonly<Record<string, string>> | undefined
   },
