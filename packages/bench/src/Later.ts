@@ -1,6 +1,7 @@
 import { executorSections, runExecutorBench } from "./ExecutorSection.ts"
 import { type ExtractionResult, measureExtraction } from "./Extraction.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
+import { measureReplay, replaySection } from "./ReplaySection.ts"
 import type { TableSection } from "./Report.ts"
 import type { SextantSession } from "./Sextant.ts"
 import { measureTask, taskSection } from "./TaskSection.ts"
@@ -63,8 +64,10 @@ export const standaloneLaterSections = async (
   const taskRuns = taskPlan(plan)
   const task = await measureTask(base, taskRuns)
   progress("task measured")
+  const replay = await measureReplay(base, taskRuns)
+  progress("replay measured")
   return {
-    sections: [...executorSections(executor), taskSection(task, taskRuns)],
-    data: { executor, task },
+    sections: [...executorSections(executor), taskSection(task, taskRuns), replaySection(replay, taskRuns)],
+    data: { executor, task, replay },
   }
 }
