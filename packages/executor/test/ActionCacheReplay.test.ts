@@ -5,7 +5,12 @@ import { type CachedAction, decodeAgentTask, LanguageModel, Store, ToolRegistry 
 import { startFixtureSite } from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
 import { make as makeOpenAi } from "@sextant/openai"
-import { makeLlmStepPolicy, withActionCache } from "@sextant/planner"
+import {
+  makeLlmStepPolicy,
+  makeRuleStepPolicy,
+  type StepPolicyShape,
+  withActionCache,
+} from "@sextant/planner"
 import { type OpenAiServer, type RecordedRequest, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
 import { layer as browserLayer } from "@sextant/webdriverio"
@@ -190,4 +195,45 @@ describe("runAgent with the action cache", () => {
     const afterThird = await cacheRows()
     expect(afterThird.find((row) => row.key === email.key)!.updatedAt).toBe(email.updatedAt)
   }, 180_000)
+
+  it("replays a run of the rule step policy without asking the policy again", async () => {
+    const site = await startFixtureSite({ port: 0, seed: 0 })
+    try {
+      const task = Effect.runSync(
+        decodeAgentTask({
+          goal: "log in as carol@example.com with password christmas, then search for lantern",
+          startUrl: `${site.url}/login`,
+          constraints: { allowFormSubmission: true, maxSteps: 15 },
+        }),
+      )
+      const rules = makeRuleStepPolicy()
+      let decisions = 0
+      const counted: StepPolicyShape = {
+        decide: (input) =>
+          Effect.suspend(() => {
+            decisions += 1
+            return rules.decide(input)
+          }),
+        summarize: rules.summarize,
+      }
+      const run = () =>
+        runtime.runPromise(
+          Effect.gen(function* () {
+            const policy = withActionCache(counted, { store: yield* Store })
+            return yield* runAgent(task, policy, { tools: browserTools, noOpBackoffMs: 50 })
+          }),
+        )
+      const cold = await run()
+      expect(cold.endReason).toBe("completed")
+      const coldDecisions = decisions
+      expect(coldDecisions).toBeGreaterThanOrEqual(5)
+      decisions = 0
+      const replayed = await run()
+      expect(replayed.endReason).toBe("completed")
+      expect(decisions).toBe(0)
+      expect(new URL(replayed.observations.at(-1)?.url ?? "about:blank").pathname).toBe("/search")
+    } finally {
+      await site.close()
+    }
+  }, 120_000)
 })

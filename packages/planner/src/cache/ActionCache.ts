@@ -47,6 +47,11 @@ export const CachedStepAction = z.object({
   /** A rule command for the same action (`click "Sign in"`), empty when rules cannot express it. */
   command: z.string(),
   taskComplete: z.boolean().default(false),
+  /**
+   * The history lines the wrapped policy added with the original decision, added again on replay: a
+   * policy that keeps its progress in the history (the rule policy) then goes on where the replay left it.
+   */
+  history: z.array(z.string()).default([]),
 })
 export type CachedStepAction = z.output<typeof CachedStepAction>
 
@@ -70,6 +75,8 @@ interface Pending {
   readonly fingerprint: string
   readonly call: ToolCall
   readonly taskComplete: boolean
+  /** The wrapped policy's own history lines of the decision. */
+  readonly history: ReadonlyArray<string>
   readonly element: PageElement | undefined
   readonly source: Source
   readonly cached: CachedAction | undefined
@@ -113,7 +120,12 @@ const elementOf = (snapshot: PageSnapshot, call: ToolCall): PageElement | undefi
   return snapshot.elements[target] ?? elements.find((element) => element.selectors.includes(target))
 }
 
-const storedAction = (call: ToolCall, element: PageElement | undefined, taskComplete: boolean) => {
+const storedAction = (
+  call: ToolCall,
+  element: PageElement | undefined,
+  taskComplete: boolean,
+  history: ReadonlyArray<string>,
+) => {
   const { [TARGET]: _target, ...rest } = call.args
   const value = call.args.value ?? call.args.values ?? call.args.key
   const action: CachedStepAction = {
@@ -124,6 +136,7 @@ const storedAction = (call: ToolCall, element: PageElement | undefined, taskComp
     ...(value === undefined ? {} : { value }),
     command: element === undefined ? "" : ruleCommand(call, element),
     taskComplete,
+    history: [...history],
   }
   return action
 }
@@ -177,7 +190,7 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
   const askPolicy = (
     input: DecideInput,
     page: PageSnapshot,
-    base: Omit<Pending, "call" | "taskComplete" | "element" | "source">,
+    base: Omit<Pending, "call" | "taskComplete" | "history" | "element" | "source">,
     line: string,
   ) =>
     policy.decide(input).pipe(
@@ -190,6 +203,7 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
                 ...base,
                 call,
                 taskComplete: decision.taskComplete,
+                history: decision.history,
                 element: elementOf(page, call),
                 source: "policy",
               }
@@ -248,11 +262,19 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
               ? action.args
               : { ...action.args, [action.targetArgument ?? TARGET]: element.ref },
         }
-        pending = { ...base, cached: row, call, taskComplete: action.taskComplete, element, source }
+        pending = {
+          ...base,
+          cached: row,
+          call,
+          taskComplete: action.taskComplete,
+          history: action.history,
+          element,
+          source,
+        }
         return {
           toolCalls: [call],
           taskComplete: action.taskComplete,
-          history: [`${line}${action.taskComplete ? " (the goal is done)" : ""}`],
+          history: [`${line}${action.taskComplete ? " (the goal is done)" : ""}`, ...action.history],
           usage: NO_USAGE,
         }
       }
@@ -309,7 +331,7 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
           key: step.key,
           instruction: step.instruction,
           fingerprint: step.fingerprint,
-          action: storedAction(step.call, step.element, step.taskComplete),
+          action: storedAction(step.call, step.element, step.taskComplete, step.history),
           locators: step.element === undefined ? [] : locatorsFor(step.element),
         })
         .pipe(Effect.catch((error) => Effect.logWarning(`action cache write failed: ${error.message}`)))
