@@ -90,6 +90,7 @@ const plantStaleClick = async (goal: string, snapshot: PageSnapshot, command: st
     op: "click",
     command,
     taskComplete: false,
+    history: [],
   }
   const locators: ReadonlyArray<CachedLocator> = [
     { kind: "key", key: "button|Log in now|main:/form:Sign in|Sign in|0" },

@@ -53,14 +53,12 @@ const login = [
 describe("pageFingerprint", () => {
   it("ignores ids, selectors, refs, order, values and the origin", () => {
     const first = pageFingerprint(page("http://127.0.0.1:4000/login", login))
-    const shuffled = [...login]
-      .reverse()
-      .map((entry, index) => ({
-        ...entry,
-        ref: `e${index + 10}`,
-        selectors: [`#x-${index}`],
-        value: "typed",
-      }))
+    const shuffled = [...login].reverse().map((entry, index) => ({
+      ...entry,
+      ref: `e${index + 10}`,
+      selectors: [`#x-${index}`],
+      value: "typed",
+    }))
     const again = pageFingerprint(page("http://127.0.0.1:4999/login", shuffled))
     expect(again.value).toBe(first.value)
     expect(first.value).toMatch(/^\/login#[0-9a-f]{12}$/)
