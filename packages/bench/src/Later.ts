@@ -2,7 +2,7 @@ import { executorSections, runExecutorBench } from "./ExecutorSection.ts"
 import { type ExtractionResult, measureExtraction } from "./Extraction.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measureReplay, replaySection } from "./ReplaySection.ts"
-import type { TableSection } from "./Report.ts"
+import { type TableSection, timeCell } from "./Report.ts"
 import type { SextantSession } from "./Sextant.ts"
 import { measureTask, taskSection } from "./TaskSection.ts"
 
@@ -20,8 +20,6 @@ export interface LaterResult {
   readonly data: Record<string, unknown>
 }
 
-const ms = (value: number) => (value < 100 ? value.toFixed(1) : value.toFixed(0))
-
 /** Fewer runs for whole-task measurements, which each take seconds rather than milliseconds. */
 export const taskPlan = (plan: RunPlan): RunPlan => ({
   warmup: Math.min(plan.warmup, 1),
@@ -32,11 +30,7 @@ const extractionSection = (results: ReadonlyArray<ExtractionResult>, plan: RunPl
   title: `Extraction of the 60 products from the 5 listing pages (${plan.runs} runs after ${plan.warmup} warm-up)`,
   note: "Every run is checked: all 60 names, prices and ratings must match the shop's data.",
   headers: ["way", "ms (median / p90)", "products / s"],
-  rows: results.map((result) => [
-    result.way,
-    `${ms(result.time.median)} / ${ms(result.time.p90)}`,
-    result.productsPerSecond.toFixed(0),
-  ]),
+  rows: results.map((result) => [result.way, timeCell(result.time), result.productsPerSecond.toFixed(0)]),
 })
 
 /** The later sections that need Sextant's browser session; run before the bench closes it. */

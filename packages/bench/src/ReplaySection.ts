@@ -19,15 +19,10 @@ import { layer as browserLayer } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { interleave, type RunPlan } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
-import type { Summary } from "./Stats.ts"
+import { type TaskTiming, timingRows } from "./TaskSection.ts"
 
 /** One way of running the replay task, timed from the first look to the summary. */
-export interface ReplayTiming {
-  readonly way: string
-  readonly time: Summary
-  /** Chat calls the scripted model received per run. */
-  readonly modelCalls: number
-}
+export type ReplayTiming = TaskTiming
 
 const GOAL =
   "log in as alice@example.com with password wonderland, then search for lantern, then open the first result"
@@ -184,16 +179,10 @@ export const measureReplay = async (base: string, plan: RunPlan): Promise<Readon
   }
 }
 
-const ms = (value: number) => (value < 100 ? value.toFixed(1) : value.toFixed(0))
-
 /** The table "time per task: cold (model) vs replayed". */
 export const replaySection = (timings: ReadonlyArray<ReplayTiming>, plan: RunPlan): TableSection => ({
   title: `Time per task: cold (model) vs replayed from the action cache (${plan.runs} runs after ${plan.warmup} warm-up; one browser session)`,
   note: "Task: log in, search for lantern, open the first result (7 steps) through runAgent and withActionCache. Each run must end on a lantern's page; one untimed cold run fills the replay cache first.",
   headers: ["way", "ms (median / p90)", "model calls / run"],
-  rows: timings.map((timing) => [
-    timing.way,
-    `${ms(timing.time.median)} / ${ms(timing.time.p90)}`,
-    String(timing.modelCalls),
-  ]),
+  rows: timingRows(timings),
 })

@@ -29,9 +29,11 @@ export const markdownTable = (
   ].join("\n")
 }
 
-const ms = (value: number) =>
+/** Milliseconds with as many decimals as their size deserves. */
+export const ms = (value: number) =>
   value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)
-const timeCell = (summary: Summary) => `${ms(summary.median)} / ${ms(summary.p90)}`
+/** A median / p90 cell. */
+export const timeCell = (summary: Summary) => `${ms(summary.median)} / ${ms(summary.p90)}`
 const ratio = (value: number) => `${value.toFixed(2)}×`
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`
 const dash = "—"

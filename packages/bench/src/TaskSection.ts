@@ -1,7 +1,7 @@
 import { Reply, startOpenAiServer } from "@sextant/testing"
 import { createAgent } from "sextant"
 import { interleave, type RunPlan } from "./Measure.ts"
-import type { TableSection } from "./Report.ts"
+import { type TableSection, timeCell } from "./Report.ts"
 import type { Summary } from "./Stats.ts"
 
 /** One way of running the same task, timed end to end (browser launch included). */
@@ -89,16 +89,14 @@ export const measureTask = async (base: string, plan: RunPlan): Promise<Readonly
   }
 }
 
-const ms = (value: number) => (value < 100 ? value.toFixed(1) : value.toFixed(0))
+/** The rows of a whole-task table: way, median / p90, model calls per run. */
+export const timingRows = (timings: ReadonlyArray<TaskTiming>): ReadonlyArray<ReadonlyArray<string>> =>
+  timings.map((timing) => [timing.way, timeCell(timing.time), String(timing.modelCalls)])
 
 /** The task table; replaying from the action cache has its own section (ReplaySection). */
 export const taskSection = (timings: ReadonlyArray<TaskTiming>, plan: RunPlan): TableSection => ({
   title: `Time per task through createAgent (${plan.runs} runs after ${plan.warmup} warm-up; a fresh browser per run)`,
   note: "Task: read the 12 product names of /products (navigate + extract). Each run must complete with them.",
   headers: ["way", "ms (median / p90)", "model calls / run"],
-  rows: timings.map((timing) => [
-    timing.way,
-    `${ms(timing.time.median)} / ${ms(timing.time.p90)}`,
-    String(timing.modelCalls),
-  ]),
+  rows: timingRows(timings),
 })
