@@ -21,6 +21,10 @@ beforeAll(async () => {
       ticks.push(path)
       response.writeHead(200, { "content-type": "text/html" })
       response.end("<p>tick</p>")
+    } else if (path.startsWith("/down")) {
+      ticks.push(path)
+      response.writeHead(503, { "content-type": "text/html" })
+      response.end("<p>down</p>")
     } else if (path.startsWith("/later")) {
       ticks.push(path)
       const first = ticks.filter((tick) => tick === path).length === 1
@@ -253,32 +257,31 @@ describe("FetchHttpSession on the test clock", () => {
       assert.strictEqual(ticks.filter((tick) => url.endsWith(tick)).length, 2)
     }).pipe(session({ retryBaseDelayMs: 10 })),
   )
-})
 
-describe("FetchHttpSession backoff", () => {
-  it("waits longer before each retry of a failing server", async () => {
-    const attempts: Array<number> = []
-    const failing = await startTestServer((_, response) => {
-      attempts.push(Date.now())
-      response.writeHead(503, { "content-type": "text/html" })
-      response.end("<p>down</p>")
-    })
-    try {
-      const exit = await Effect.runPromiseExit(
-        HttpSession.use((http) => http.fetch({ url: `${failing.url}/` })).pipe(
-          Effect.provide(
-            FetchHttpSession.layer({ maxRetries: 3, retryBaseDelayMs: 100, requestsPerSecondPerHost: 1_000 }),
-          ),
-        ),
-      )
-      assert.strictEqual(exit._tag, "Failure")
-      assert.lengthOf(attempts, 4)
-      const gaps = attempts.slice(1).map((at, index) => at - attempts[index]!)
-      // 100, 200, 400 ms before jitter; jitter cannot make the third gap as short as twice the first.
-      assert.isAtLeast(gaps[0]!, 50)
-      assert.isAbove(gaps[2]!, gaps[0]! * 2)
-    } finally {
-      await failing.close()
-    }
-  })
+  it.effect("backs off 100, 200, then 400 ms (give or take a fifth) between retries of a failing server", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const url = `${server.url}/down-${key()}`
+      const attempts = () => ticks.filter((tick) => url.endsWith(tick)).length
+      const fiber = yield* Effect.forkChild(Effect.flip(http.fetch({ url })))
+      yield* settle
+      assert.strictEqual(attempts(), 1)
+      // Jitter scales each delay by 0.8 to 1.2: the retry never comes before 0.8x and always by 1.2x.
+      for (const [delayMs, before] of [
+        [100, 1],
+        [200, 2],
+        [400, 3],
+      ] as const) {
+        yield* TestClock.adjust(delayMs * 0.8 - 1)
+        yield* settle
+        assert.strictEqual(attempts(), before, `retry ${before} came before ${delayMs * 0.8} ms`)
+        yield* TestClock.adjust(delayMs * 0.4 + 1)
+        yield* settle
+        assert.strictEqual(attempts(), before + 1, `retry ${before} had not come by ${delayMs * 1.2} ms`)
+      }
+      const error = yield* Fiber.join(fiber)
+      assert.strictEqual(error.reason._tag, "HttpStatus")
+      assert.strictEqual(attempts(), 4)
+    }).pipe(session({ maxRetries: 3, retryBaseDelayMs: 100 })),
+  )
 })
