@@ -5,7 +5,10 @@ const usage = "usage: pnpm demo [--seed N]"
 
 const readSeed = (): number => {
   try {
-    const { values } = parseArgs({ options: { seed: { type: "string", default: "0" } }, strict: true })
+    // `pnpm demo -- --seed 7` hands the script a leading "--", which would end the options.
+    const given = process.argv.slice(2)
+    const args = given[0] === "--" ? given.slice(1) : given
+    const { values } = parseArgs({ args, options: { seed: { type: "string", default: "0" } }, strict: true })
     const seed = Number(values.seed)
     if (!Number.isInteger(seed) || seed < 0)
       throw new TypeError(`--seed must be a whole number ≥ 0, got ${values.seed}`)
