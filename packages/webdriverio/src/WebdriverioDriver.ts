@@ -311,6 +311,16 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const navigate: BrowserDriverShape["navigate"] = Effect.fn("BrowserDriver.navigate")(
     function* (url, navigateOptions) {
       const timeoutMs = navigateOptions?.timeoutMs ?? options.navigationTimeoutMs
+      // A user's own WebdriverIO browser may resolve paths against its baseUrl; anything else needs
+      // a whole URL, or the browser would guess a host from the word and fail with a DNS error.
+      if (!URL.canParse(url) && browser.options.baseUrl === undefined) {
+        return yield* fail(
+          "navigate",
+          new InvalidArgument({
+            detail: `url ${JSON.stringify(url)} is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login`,
+          }),
+        )
+      }
       lastSnapshot = undefined
       yield* Effect.tryPromise({
         try: () => browser.url(url),

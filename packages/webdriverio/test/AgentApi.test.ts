@@ -156,15 +156,31 @@ describe("the agent API in headless Chromium", () => {
     })
   })
 
-  it("waits for a JavaScript condition and a ref, and evaluates scripts", async () => {
+  it("refuses to go to a word that is not a URL, naming the url, and stays on the page", async () => {
+    await agent.go(`${site.url}/login`)
+    const went = await agent.go("dashboard")
+    expect(went).toEqual({
+      ok: false,
+      error:
+        'invalid argument: url "dashboard" is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login',
+      reason: "InvalidArgument",
+      retryable: false,
+    })
+    expect((await looked(agent)).url).toBe(`${site.url}/login`)
+  })
+
+  it("waits for a JavaScript condition and a ref, evaluates scripts and goes back", async () => {
+    await agent.go(`${site.url}/login`)
     await agent.go(`${site.url}/dynamic`)
     const waited = await agent.wait("document.getElementById('delayed') !== null", 5_000)
     expect(waited).toMatchObject({ ok: true })
-    const evaluated = await agent.eval("document.title")
-    expect(evaluated).toMatchObject({ ok: true, result: expect.any(String) })
+    const page = await looked(agent)
+    expect(page.tree).toContain("Delayed content loaded")
+    expect(await agent.wait(refOf(page.actions, "button", "Open dialog"), 2_000)).toMatchObject({ ok: true })
+    expect(await agent.eval("document.title")).toMatchObject({ ok: true, result: page.title })
+    expect(await agent.eval("return 6 * 7")).toMatchObject({ ok: true, result: 42 })
     const thrown = await agent.eval("throw new Error('boom')")
     expect(thrown).toMatchObject({ ok: false, reason: "ScriptError" })
-    const back = await agent.back()
-    expect(back).toMatchObject({ ok: true })
+    expect(await agent.back()).toMatchObject({ ok: true, url: `${site.url}/login` })
   })
 })
