@@ -69,6 +69,38 @@ const fieldLabel = (target: TargetPhrase | undefined): string | undefined =>
 
 type StepDraft = Omit<StepInput, "index">
 
+/**
+ * Writes every secret input's value in a step as its placeholder (`<secret:password>`), longest value
+ * first, so the plan (stored, traced, shown) never holds a secret; the executor puts the value back at
+ * the tool. A value typed in the goal itself is hidden too when it is a secret input's value.
+ */
+const hideSecrets = (task: AgentTask): ((draft: StepDraft) => StepDraft) => {
+  const secrets = task.secretInputs
+    .map((name) => ({ name, value: task.inputs[name] }))
+    .flatMap(({ name, value }) =>
+      (typeof value === "string" || typeof value === "number") && String(value) !== ""
+        ? [{ placeholder: `<secret:${name}>`, value: String(value) }]
+        : [],
+    )
+    .sort((left, right) => right.value.length - left.value.length)
+  const hide = (value: unknown): unknown => {
+    if (typeof value === "string")
+      return secrets.reduce((text, secret) => text.split(secret.value).join(secret.placeholder), value)
+    if (Array.isArray(value)) return value.map(hide)
+    if (typeof value === "object" && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, hide(item)]))
+    return value
+  }
+  return (draft) =>
+    secrets.length === 0
+      ? draft
+      : {
+          ...draft,
+          args: hide(draft.args) as Record<string, unknown>,
+          ...(draft.description === undefined ? {} : { description: hide(draft.description) as string }),
+        }
+}
+
 const step = (
   tool: string,
   args: Record<string, unknown>,
@@ -180,7 +212,8 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
 
 /**
  * Plans a task with the rule grammar: a navigate to `startUrl` first when the goal does not start by
- * going somewhere, then one or more steps per clause.
+ * going somewhere, then one or more steps per clause. The values of `task.secretInputs` appear in the
+ * plan only as `<secret:name>` placeholders, which the executor resolves at the tool.
  *
  * @example
  * ```ts
@@ -204,7 +237,8 @@ export const planWithRules = (task: AgentTask): Effect.Effect<Plan, AgentError> 
       if (typeof steps === "string") return yield* Effect.fail(cannotPlan(steps))
       drafts.push(...steps)
     }
-    return Plan.parse({ taskId: task.id, steps: drafts.map((draft, index) => ({ ...draft, index })) })
+    const hidden = drafts.map(hideSecrets(task))
+    return Plan.parse({ taskId: task.id, steps: hidden.map((draft, index) => ({ ...draft, index })) })
   })
 
 const replanWithRules = (

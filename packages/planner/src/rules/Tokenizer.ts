@@ -10,7 +10,10 @@
 export type TokenKind =
   /** A Latin-script word, lower-cased in `value`. */
   | "word"
-  /** A value in quotes: `"Sign In"`, `“台灯”`, `「提交」`. */
+  /**
+   * A value in quotes (`"Sign In"`, `“台灯”`, `「提交」`), or an input placeholder kept whole with its
+   * brackets (`<secret:password>`, `{{inputs.email}}`), which the executor fills in at the tool.
+   */
   | "quoted"
   /** A number written in digits (`3`, `#3`, `2.5`). */
   | "number"
@@ -210,6 +213,12 @@ const URL_PATTERN =
 const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/
 const NUMBER_PATTERN = /^#?\d+(?:\.\d+)?$/
 
+/**
+ * The placeholders the executor writes instead of a task input (`<secret:password>`) and resolves at
+ * the tool: a goal reaches the grammar with them in place of the values, so they must stay one value.
+ */
+const PLACEHOLDER_PATTERN = /^(?:<secret:[A-Za-z0-9_.-]+>|\{\{\s*inputs\.[A-Za-z0-9_.-]+\s*\}\})/
+
 const isHan = (character: string): boolean => HAN.test(character)
 
 const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
@@ -307,6 +316,13 @@ export const tokenize = (input: string): ReadonlyArray<Token> => {
     if (/\s/.test(character)) {
       spaced = true
       position += 1
+      continue
+    }
+    const placeholder = PLACEHOLDER_PATTERN.exec(text.slice(position))?.[0]
+    if (placeholder !== undefined) {
+      tokens.push({ kind: "quoted", value: placeholder, raw: placeholder, spaced })
+      position += placeholder.length
+      spaced = false
       continue
     }
     const quoted = closingQuote(text, position)

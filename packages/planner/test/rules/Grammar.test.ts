@@ -47,6 +47,30 @@ describe("tokenize", () => {
     ])
   })
 
+  it("keeps the executor's input placeholders whole, next to punctuation and Chinese too", () => {
+    expect(
+      tokenize(
+        "log in as {{ inputs.email }} with password <secret:password>, then 在密码框中输入<secret:pin>",
+      ).map((token) => `${token.kind}:${token.raw}`),
+    ).toEqual([
+      "word:log",
+      "word:in",
+      "word:as",
+      "quoted:{{ inputs.email }}",
+      "word:with",
+      "word:password",
+      "quoted:<secret:password>",
+      "punct:,",
+      "word:then",
+      "keyword:在",
+      "keyword:密码",
+      "keyword:框",
+      "keyword:中",
+      "keyword:输入",
+      "quoted:<secret:pin>",
+    ])
+  })
+
   it("does not read an apostrophe inside a word as a quote", () => {
     expect(tokenize("click Don't save").map((token) => token.raw)).toEqual(["click", "Don't", "save"])
   })
@@ -95,6 +119,13 @@ describe("parseCommands: log in", () => {
     "以 alice@example.com 登录，密码 wonderland",
   ])("%s", (text) => {
     expect(one(text)).toEqual({ kind: "login", username: "alice@example.com", password: "wonderland" })
+  })
+
+  it.each([
+    "log in as {{inputs.email}} with password <secret:password>",
+    "用 {{inputs.email}} 和密码 <secret:password> 登录",
+  ])("reads placeholders as the credentials: %s", (text) => {
+    expect(one(text)).toEqual({ kind: "login", username: "{{inputs.email}}", password: "<secret:password>" })
   })
 
   it("reads a bare 'log in' with no credentials", () => {

@@ -26,15 +26,42 @@ describe("planWithRules", () => {
     expect(result.taskId).toBe("t1")
   })
 
-  it("takes credentials from the task's inputs when the goal does not say them", () => {
+  it("takes credentials from the task's inputs when the goal does not say them, a secret one as its placeholder", () => {
     const result = plan("登录", {
       inputs: { email: "bob@example.com", password: "builder" },
       secretInputs: ["password"],
     })
     expect(result.steps[1]).toMatchObject({
       tool: "login",
-      args: { username: "bob@example.com", password: "builder" },
+      args: { username: "bob@example.com", password: "<secret:password>" },
     })
+    expect(JSON.stringify(result)).not.toContain("builder")
+    const open = plan("登录", { inputs: { email: "bob@example.com", password: "builder" } })
+    expect(open.steps[1]?.args).toEqual({ username: "bob@example.com", password: "builder" })
+  })
+
+  it("writes a secret input's value typed in the goal as its placeholder, in args and descriptions", () => {
+    const result = plan(
+      "log in as alice@example.com with password wonderland, then type wonderland into PIN",
+      {
+        inputs: { password: "wonderland" },
+        secretInputs: ["password"],
+      },
+    )
+    expect(result.steps.slice(1).map((step) => [step.tool, step.args])).toEqual([
+      ["login", { username: "alice@example.com", password: "<secret:password>" }],
+      ["fill", { label: "PIN", value: "<secret:password>" }],
+    ])
+    expect(JSON.stringify(result)).not.toContain("wonderland")
+  })
+
+  it("keeps the placeholders of a goal the executor redacted whole", () => {
+    const result = plan(
+      "log in as {{inputs.email}} with password <secret:password>, then search for lantern",
+      { inputs: { email: "alice@example.com", password: "<secret:password>" }, secretInputs: ["password"] },
+    )
+    expect(result.steps[1]?.args).toEqual({ username: "{{inputs.email}}", password: "<secret:password>" })
+    expect(result.steps[2]?.args).toEqual({ query: "lantern" })
   })
 
   it("resolves a relative address against startUrl and reads a list over several pages", () => {

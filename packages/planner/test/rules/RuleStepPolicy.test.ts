@@ -91,6 +91,18 @@ describe("decideStep", () => {
     expect(summarizeRun({ goal, history })).toMatchObject({ taskComplete: true, nextSuggestions: [] })
   })
 
+  it("types the placeholders of a goal the executor redacted, whole, for the tool to fill in", () => {
+    const redacted = "log in as alice@example.com with password <secret:password>"
+    const filled = LOGIN.replace(
+      '[required]\n    - textbox "Password"',
+      '[required]: alice@example.com\n    - textbox "Password"',
+    )
+    const history = decideStep({ goal: redacted, url: "/login", outline: LOGIN, history: [] }).history
+    expect(decideStep({ goal: redacted, url: "/login", outline: filled, history }).toolCalls).toEqual([
+      { name: "fill", args: { target: "e4", value: "<secret:password>" } },
+    ])
+  })
+
   it("reads progress only from its newest line, so a short history window is enough", () => {
     const history = [
       "navigate ok",
