@@ -1,27 +1,15 @@
-import { Box, PageRegion } from "@sextant/core"
+import { Box, PageElement, PageRegion } from "@sextant/core"
 import { z } from "zod"
 
-/** One element as the page script reports it. */
-export const RawElement = z.object({
-  ref: z.string(),
+/**
+ * One element as the page script reports it: core's `PageElement` with the fields the script always
+ * sends made required, so a page that answers less fails to parse instead of yielding gaps.
+ */
+export const RawElement = PageElement.extend({
   key: z.string(),
-  role: z.string(),
-  name: z.string(),
-  tag: z.string(),
   attributes: z.record(z.string(), z.string()),
-  value: z.string().optional(),
-  checked: z.union([z.boolean(), z.literal("mixed")]).optional(),
-  selected: z.boolean().optional(),
-  expanded: z.boolean().optional(),
-  disabled: z.boolean().optional(),
-  required: z.boolean().optional(),
-  invalid: z.boolean().optional(),
-  visible: z.boolean(),
   box: Box,
-  options: z.array(z.string()).optional(),
   selectors: z.array(z.string()),
-  frame: z.array(z.string()).default([]),
-  form: z.string().optional(),
   region: PageRegion,
 })
 export type RawElement = z.output<typeof RawElement>
