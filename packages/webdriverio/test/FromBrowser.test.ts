@@ -1,7 +1,9 @@
+import { BrowserDriver } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { remote } from "webdriverio"
-import { createPageAgent, defaultChromeArgs } from "../src/index.ts"
+import { createPageAgent, defaultChromeArgs, layerFromBrowser } from "../src/index.ts"
 
 let site: FixtureSite
 let browser: WebdriverIO.Browser | undefined
@@ -15,8 +17,8 @@ afterAll(async () => {
   await site?.close()
 })
 
-describe("createPageAgent on a browser the user owns", () => {
-  it("drives the user's session and leaves it running after close", async () => {
+describe("fromBrowser: createPageAgent and layerFromBrowser on a browser the user owns", () => {
+  it("drive the user's session and leave it running after close", async () => {
     browser = await remote({
       logLevel: "silent",
       capabilities: {
@@ -39,6 +41,17 @@ describe("createPageAgent on a browser the user owns", () => {
     expect(
       await browser.execute(() => (document.querySelector("input[name=email]") as HTMLInputElement).value),
     ).toBe("someone@example.com")
+
+    // The Effect layer over the same session: it drives the page and leaves the session open too.
+    const title = await Effect.runPromise(
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(`${site.url}/products`)
+        return (yield* driver.look()).title
+      }).pipe(Effect.provide(layerFromBrowser(browser))),
+    )
+    expect(title).toContain("Products")
+    expect(await browser.getUrl()).toBe(`${site.url}/products`)
     await browser.deleteSession()
     browser = undefined
   })
