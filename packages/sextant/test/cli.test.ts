@@ -56,6 +56,7 @@ describe("sextant repl with piped stdin", () => {
       `act ${signIn} click`,
       "eval document.querySelector('h1').textContent",
       "act e999 click",
+      "go dashboard",
       "frobnicate",
       "quit",
       "look",
@@ -66,8 +67,10 @@ describe("sextant repl with piped stdin", () => {
     expect(ran.stdout).toContain(`textbox "Email" [ref=${email}]`)
     expect(ran.stdout).toContain("navigation detected: /dashboard")
     expect(ran.stdout).toContain("signals: NavigationOccurred")
+    expect(ran.stdout).toMatch(/^actions: e\d+ link "[^"]+" \(click\)/m)
     expect(ran.stdout).toContain(`Welcome, ${alice.name}`)
     expect(ran.stdout).toContain("error: ref e999 is stale: call look() to refresh")
+    expect(ran.stdout).toContain('error: invalid argument: url "dashboard" is not an absolute URL')
     expect(ran.stdout).toContain('unknown command "frobnicate": type help for the list')
     expect(ran.stdout).not.toContain(alice.password)
     // Nothing after quit runs; the browser is closed.

@@ -25,7 +25,7 @@ const help = `commands:
   quit                         close the browser and leave`
 
 /** Splits a command line into words; "double" or 'single' quotes keep spaces. */
-export const splitWords = (line: string): ReadonlyArray<string> => {
+const splitWords = (line: string): ReadonlyArray<string> => {
   const words: Array<string> = []
   const pattern = /"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g
   for (const match of line.matchAll(pattern)) {
@@ -36,19 +36,21 @@ export const splitWords = (line: string): ReadonlyArray<string> => {
 
 const show = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value, null, 2))
 
+const shownActions = 12
+
 const actionsLine = (
   actions: ReadonlyArray<{ ref: string; role: string; name: string; ops: ReadonlyArray<string> }>,
-) =>
-  actions.length === 0
-    ? "actions: none"
-    : `actions: ${actions
-        .filter((action) => action.ref !== "_page")
-        .slice(0, 12)
-        .map((action) => `${action.ref} ${action.role} "${action.name}" (${action.ops.join("/")})`)
-        .join("; ")}${actions.length > 13 ? "; …" : ""}`
+) => {
+  const onElements = actions.filter((action) => action.ref !== "_page")
+  if (onElements.length === 0) return "actions: none"
+  const listed = onElements
+    .slice(0, shownActions)
+    .map((action) => `${action.ref} ${action.role} "${action.name}" (${action.ops.join("/")})`)
+  return `actions: ${listed.join("; ")}${onElements.length > shownActions ? "; …" : ""}`
+}
 
 /** Runs one REPL line against the agent; returns false when the user asked to leave. */
-export const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<boolean> => {
+const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<boolean> => {
   const words = splitWords(line.trim())
   const [command, ...rest] = words
   const print = (text: string) => out.write(`${text}\n`)
@@ -171,7 +173,6 @@ const repl = async (url: string | undefined, options: Record<string, unknown>) =
       lines.prompt()
     }
     for await (const line of lines) {
-      if (interactive) out.write("")
       let keepGoing = true
       try {
         keepGoing = await runLine(agent, line, out)
