@@ -1,22 +1,13 @@
 import { BrowserDriver, DriverError, defineTool, ElementNotFound, InvalidArgument } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
+import { RegexPattern as Pattern } from "../internal/RegexPattern.ts"
 import { callScript, type Picked, type PickSpec, pickElement } from "./internal/PageScripts.ts"
 import { ActionOutput } from "./Outputs.ts"
 
 /** Elements a person would click, for `clickTextMatches` without a selector. */
 const clickableSelector =
   "a[href], button, [role=button], [role=link], [role=tab], [role=menuitem], [role=option], input[type=submit], input[type=button], summary, [onclick]"
-
-const isPattern = (pattern: string): boolean => {
-  try {
-    new RegExp(pattern)
-    return true
-  } catch {
-    return false
-  }
-}
-const Pattern = z.string().min(1).refine(isPattern, "must be a valid JavaScript regular expression")
 
 /**
  * What the click-by-match tools answer.

@@ -10,6 +10,7 @@ import {
 } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
+import { RegexPattern as Pattern } from "../internal/RegexPattern.ts"
 import { absoluteHttpUrl, parseDocument, selectAll, textOf } from "./internal/Dom.ts"
 import { loadHtml, type ParsedPage, ParseOptions, parsePage } from "./LoadAndParse.ts"
 
@@ -228,14 +229,6 @@ export const crawl = (options: CrawlOptions): Effect.Effect<CrawlSummary, StoreE
     return { released, pagesLoaded, pagesFailed, linksAdded, recordsAdded, frontier }
   }).pipe(Effect.withSpan("crawl", { attributes: { frontier: options.frontier } }))
 
-const isPattern = (pattern: string): boolean => {
-  try {
-    new RegExp(pattern)
-    return true
-  } catch {
-    return false
-  }
-}
 const isSelector = (selector: string): boolean => {
   try {
     parseDocument("<p></p>").querySelector(selector)
@@ -244,7 +237,6 @@ const isSelector = (selector: string): boolean => {
     return false
   }
 }
-const Pattern = z.string().min(1).refine(isPattern, "must be a valid JavaScript regular expression")
 const Selector = z.string().min(1).refine(isSelector, "must be a valid CSS selector")
 
 /**

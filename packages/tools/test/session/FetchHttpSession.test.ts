@@ -258,30 +258,32 @@ describe("FetchHttpSession on the test clock", () => {
     }).pipe(session({ retryBaseDelayMs: 10 })),
   )
 
-  it.effect("backs off 100, 200, then 400 ms (give or take a fifth) between retries of a failing server", () =>
-    Effect.gen(function* () {
-      const http = yield* HttpSession
-      const url = `${server.url}/down-${key()}`
-      const attempts = () => ticks.filter((tick) => url.endsWith(tick)).length
-      const fiber = yield* Effect.forkChild(Effect.flip(http.fetch({ url })))
-      yield* settle
-      assert.strictEqual(attempts(), 1)
-      // Jitter scales each delay by 0.8 to 1.2: the retry never comes before 0.8x and always by 1.2x.
-      for (const [delayMs, before] of [
-        [100, 1],
-        [200, 2],
-        [400, 3],
-      ] as const) {
-        yield* TestClock.adjust(delayMs * 0.8 - 1)
+  it.effect(
+    "backs off 100, 200, then 400 ms (give or take a fifth) between retries of a failing server",
+    () =>
+      Effect.gen(function* () {
+        const http = yield* HttpSession
+        const url = `${server.url}/down-${key()}`
+        const attempts = () => ticks.filter((tick) => url.endsWith(tick)).length
+        const fiber = yield* Effect.forkChild(Effect.flip(http.fetch({ url })))
         yield* settle
-        assert.strictEqual(attempts(), before, `retry ${before} came before ${delayMs * 0.8} ms`)
-        yield* TestClock.adjust(delayMs * 0.4 + 1)
-        yield* settle
-        assert.strictEqual(attempts(), before + 1, `retry ${before} had not come by ${delayMs * 1.2} ms`)
-      }
-      const error = yield* Fiber.join(fiber)
-      assert.strictEqual(error.reason._tag, "HttpStatus")
-      assert.strictEqual(attempts(), 4)
-    }).pipe(session({ maxRetries: 3, retryBaseDelayMs: 100 })),
+        assert.strictEqual(attempts(), 1)
+        // Jitter scales each delay by 0.8 to 1.2: the retry never comes before 0.8x and always by 1.2x.
+        for (const [delayMs, before] of [
+          [100, 1],
+          [200, 2],
+          [400, 3],
+        ] as const) {
+          yield* TestClock.adjust(delayMs * 0.8 - 1)
+          yield* settle
+          assert.strictEqual(attempts(), before, `retry ${before} came before ${delayMs * 0.8} ms`)
+          yield* TestClock.adjust(delayMs * 0.4 + 1)
+          yield* settle
+          assert.strictEqual(attempts(), before + 1, `retry ${before} had not come by ${delayMs * 1.2} ms`)
+        }
+        const error = yield* Fiber.join(fiber)
+        assert.strictEqual(error.reason._tag, "HttpStatus")
+        assert.strictEqual(attempts(), 4)
+      }).pipe(session({ maxRetries: 3, retryBaseDelayMs: 100 })),
   )
 })
