@@ -1,7 +1,7 @@
 import type { AgentTask } from "@sextant/core"
+import { redactSecrets } from "@sextant/memory"
 
-/** The placeholder every sink shows instead of the secret input `name`. */
-export const secretPlaceholder = (name: string): string => `<secret:${name}>`
+export { secretPlaceholder } from "@sextant/memory"
 
 const placeholderPattern = /<secret:([A-Za-z0-9_.-]+)>/g
 const inputPattern = /\{\{\s*inputs\.([A-Za-z0-9_.-]+)\s*\}\}/g
@@ -54,19 +54,7 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
         entry.value !== null && entry.value !== undefined && String(entry.value) !== "",
     )
     .map((entry) => ({ name: entry.name, value: String(entry.value) }))
-    .sort((left, right) => right.value.length - left.value.length)
-  const text = (input: string): string => {
-    let out = input
-    for (const secret of secrets) out = out.split(secret.value).join(secretPlaceholder(secret.name))
-    // Form-encoded and JSON-escaped copies of a secret leak just as well.
-    for (const secret of secrets) {
-      const encoded = encodeURIComponent(secret.value)
-      if (encoded !== secret.value) out = out.split(encoded).join(secretPlaceholder(secret.name))
-      const escaped = JSON.stringify(secret.value).slice(1, -1)
-      if (escaped !== secret.value) out = out.split(escaped).join(secretPlaceholder(secret.name))
-    }
-    return out
-  }
+  const text = redactSecrets(Object.fromEntries(secrets.map((secret) => [secret.name, secret.value])))
   const byName = new Map(secrets.map((secret) => [secret.name, secret.value]))
   const inputOf = (whole: string, name: string): string => {
     const input = task.inputs[name]
