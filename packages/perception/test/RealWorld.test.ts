@@ -99,6 +99,33 @@ describe("messy real-world pages", () => {
     })
   }
 
+  it("outlines a large generated page: 25 copies of shop.html, each 40 wrappers deep", async () => {
+    await harness.browser.url(`${harness.pages.url}/shop.html`)
+    const nodes = await harness.browser.execute(() => {
+      const original = document.body.innerHTML
+      const copies: Array<string> = []
+      for (let copy = 0; copy < 25; copy++) {
+        let html = `<section aria-label="Copy ${copy}">${original}</section>`
+        for (let depth = 0; depth < 40; depth++)
+          html = `<div class="wrap-${depth}"><span>${html}</span></div>`
+        copies.push(html)
+      }
+      document.body.innerHTML = copies.join("")
+      return document.body.querySelectorAll("*").length
+    })
+    expect(nodes).toBeGreaterThan(5_000)
+    const snapshot = await look(harness.browser)
+    expect(await unreferenced()).toEqual([])
+    expectSaneOutline(snapshot)
+    expect(snapshot.tree.match(/^\s*- region "Copy \d+"/gm)).toHaveLength(25)
+    // The 80 generic wrappers around each copy collapse: they add no depth to the outline.
+    const depthOf = (line: string) => (line.length - line.trimStart().length) / 2
+    const deepest = Math.max(...snapshot.tree.split("\n").map(depthOf))
+    await harness.browser.url(`${harness.pages.url}/shop.html`)
+    const plain = await look(harness.browser)
+    expect(deepest).toBe(Math.max(...plain.tree.split("\n").map(depthOf)) + 1)
+  })
+
   it("leaves closed menus and hidden tab panels out until they open", async () => {
     await harness.browser.url(`${harness.pages.url}/shop.html`)
     const closed = await look(harness.browser)
