@@ -134,6 +134,22 @@ describe("rule step policy in Chromium", () => {
     expect(new Set(opened).size).toBe(opened.length)
   }, 120_000)
 
+  it("opens a closed ARIA dropdown, then picks the option it shows", async () => {
+    const result = await runtime.runPromise(
+      Effect.gen(function* () {
+        const outcome = yield* runGoal("从 Fruit 中选择 Banana", pages().widgetsUrl)
+        const state = yield* pageState(`return JSON.stringify({
+          shown: document.getElementById('fruit').textContent,
+          selected: [...document.querySelectorAll('#fruit-list [aria-selected=true]')].map((option) => option.textContent),
+        })`)
+        return { ...outcome, state: JSON.parse(String(state)) as { shown: string; selected: Array<string> } }
+      }),
+    )
+    expect(result.completed, result.history.join("\n")).toBe(true)
+    expect(result.history.join("\n")).toContain('open combobox "Fruit"')
+    expect(result.state).toEqual({ shown: "Banana", selected: ["Banana"] })
+  }, 120_000)
+
   it("walks a menu path, selects several options and clears a checkbox group", async () => {
     const result = await runtime.runPromise(
       Effect.gen(function* () {

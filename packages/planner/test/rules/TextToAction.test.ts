@@ -232,6 +232,18 @@ describe("widgets", () => {
     ).toMatchObject({ type: "complete", satisfied: true })
   })
 
+  it("opens a closed ARIA dropdown first, then clicks the option once the list shows", () => {
+    const closed = element("combobox", "Fruit", { tag: "button", expanded: false, value: "Choose a fruit" })
+    const opening = decide("select Banana from Fruit", [closed])
+    expect(opening).toMatchObject({ final: false, action: { locator: closed.ref, method: "click" } })
+    const open = { ...closed, expanded: true }
+    const list = element("listbox", "Fruit", { options: ["Apple", "Banana"] })
+    const apple = element("option", "Apple", { selected: false })
+    const banana = element("option", "Banana", { selected: false })
+    const picked = decide("select Banana from Fruit", [open, list, apple, banana])
+    expect(picked).toMatchObject({ final: true, action: { locator: banana.ref, method: "click" } })
+  })
+
   it("checks a radio button of a group and clears a checkbox group for 'select nothing'", () => {
     const email = element("radio", "Email", { checked: false })
     const phone = element("radio", "Phone", { checked: false })

@@ -9,7 +9,8 @@ import { useBrowserTests } from "./support/Pages.ts"
  * The rule text-to-action on real pages in headless Chromium: each command with the element a person
  * would act on, named by role and name (never by ref or id), so every row holds for any seed.
  * Fixture-site pages run with seeds 0 and 7; `widgets` is a page of this test for the widgets the
- * fixture site does not have (tabs, accordions, menus, ARIA listboxes, spinners, date and time inputs).
+ * fixture site does not have (tabs, accordions, menus, ARIA listboxes and dropdowns, spinners, date and
+ * time inputs). A closed ARIA dropdown's first action is opening it.
  */
 
 type Expectation =
@@ -249,6 +250,16 @@ const ROWS: ReadonlyArray<Row> = [
     page: "widgets",
     command: "select United States from Country",
     expect: { role: "combobox", name: "Country", method: "select" },
+  },
+  {
+    page: "widgets",
+    command: "select Banana from Fruit",
+    expect: { role: "combobox", name: "Fruit", method: "click" },
+  },
+  {
+    page: "widgets",
+    command: "从 Fruit 中选择 Cherry",
+    expect: { role: "combobox", name: "Fruit", method: "click" },
   },
   {
     page: "widgets",
