@@ -1,6 +1,7 @@
 import type { CachedAction, LlmError, PageElement, PageSnapshot, StoreShape } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
+import { noUsage } from "../internal/Usage.ts"
 import type {
   DecideInput,
   StepDecision,
@@ -83,7 +84,6 @@ interface Pending {
 }
 
 const MARKER = "action-cache:"
-const NO_USAGE = { prompt: 0, completion: 0, total: 0 } as const
 const STEP_DONE = /^\d+\. \S+\(.*\) -> ok\b/
 
 /** Steps of this run that succeeded, from the runner's history lines (`3. click({…}) -> ok: …`). */
@@ -275,7 +275,7 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
           toolCalls: [call],
           taskComplete: action.taskComplete,
           history: [`${line}${action.taskComplete ? " (the goal is done)" : ""}`, ...action.history],
-          usage: NO_USAGE,
+          usage: noUsage,
         }
       }
       if (action.targetArgument === undefined) {
@@ -348,7 +348,7 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
       summary: `Replayed ${steps} cached step${steps === 1 ? "" : "s"} of "${input.goal}" with no model call${input.url === undefined ? "" : `; now on ${input.url}`}.`,
       keyFindings: input.history.filter((line) => STEP_DONE.test(line)).slice(-5),
       nextSuggestions: done ? [] : ["run again without the cache to let the policy decide the rest"],
-      usage: NO_USAGE,
+      usage: noUsage,
     })
   }
 

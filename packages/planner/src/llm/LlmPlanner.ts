@@ -12,6 +12,7 @@ import {
 } from "@sextant/core"
 import { Effect, Layer, Ref } from "effect"
 import { z } from "zod"
+import { addUsage, noUsage } from "../internal/Usage.ts"
 import {
   type ModelUsage,
   type PlanContext,
@@ -22,7 +23,6 @@ import {
 } from "../Planner.ts"
 import { type GuardRule, validatePlanForTask } from "../Validator.ts"
 import { cut, planInstructions, renderInputs } from "./Prompts.ts"
-import { addUsage, noUsage } from "./Usage.ts"
 
 /** The shape the model answers in plan mode. */
 export const PlanAnswer = z.object({

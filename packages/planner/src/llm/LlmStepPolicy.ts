@@ -10,6 +10,7 @@ import {
 } from "@sextant/core"
 import { Effect, Layer, Result } from "effect"
 import { z } from "zod"
+import { noUsage } from "../internal/Usage.ts"
 import {
   type DecideInput,
   type StepDecision,
@@ -19,7 +20,6 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { cut, stepPolicyInstructions, summaryInstructions } from "./Prompts.ts"
-import { noUsage } from "./Usage.ts"
 
 /** The JSON Schema of a step answer, sent as structured output where the endpoint supports it. */
 const StepAnswer = z.object({

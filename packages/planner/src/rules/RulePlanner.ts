@@ -1,5 +1,6 @@
 import { AgentError, type AgentTask, CannotPlan, type Criterion, Plan, type StepInput } from "@sextant/core"
 import { Effect, Layer } from "effect"
+import { absoluteUrl } from "../internal/Url.ts"
 import {
   type PlanContext,
   Planner,
@@ -27,15 +28,6 @@ const inputString = (task: AgentTask, ...keys: ReadonlyArray<string>): string | 
     if (typeof value === "number") return String(value)
   }
   return undefined
-}
-
-/** An absolute http(s) address, as the navigate tool takes; a path needs the task's startUrl. */
-const resolveUrl = (url: string, task: AgentTask): string | undefined => {
-  if (/^https?:\/\//i.test(url)) return url
-  if (url.startsWith("/"))
-    return task.startUrl === undefined ? undefined : new URL(url, task.startUrl).toString()
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined
-  return `https://${url}`
 }
 
 /** Field names as the extractList tool infers them: singular English words ("prices" → "price", "价格" → "price"). */
@@ -118,7 +110,7 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
   const description = describeCommand(command)
   switch (command.kind) {
     case "navigate": {
-      const url = resolveUrl(command.url, task)
+      const url = absoluteUrl(command.url, task.startUrl)
       if (url === undefined)
         return `'go to ${command.url}' needs a full http(s) address, or the task's startUrl to resolve a path against`
       return [step("navigate", { url }, description)]

@@ -1,4 +1,6 @@
 import { Effect, Layer } from "effect"
+import { absoluteUrl } from "../internal/Url.ts"
+import { noUsage } from "../internal/Usage.ts"
 import {
   type DecideInput,
   type ElementAction,
@@ -27,8 +29,6 @@ import { type CommandDecision, decideCommand, PAGE_LOCATOR, type PageView } from
 
 const MARKER = "rule-policy:"
 
-const NO_USAGE = { prompt: 0, completion: 0, total: 0 } as const
-
 /** Progress through the goal's clauses, as recorded in the history. */
 export interface PolicyProgress {
   /** Clauses fully done. */
@@ -56,22 +56,28 @@ const progressLine = (progress: PolicyProgress, total: number, next: string): st
 /**
  * Turns one element action into the tool call the executor runs: page actions to `navigate`, `back`,
  * `scroll`, `press`; element actions to `click`, `fill`, `select`, `check`, `uncheck`, `press`, `scroll`
- * with the ref as `target` (a hover becomes a click: the tool set has no hover tool).
+ * with the ref as `target` (a hover becomes a click: the tool set has no hover tool). A navigate to a
+ * path (`/products`) is made absolute against `pageUrl`, and a bare host gets https, as the navigate
+ * tool takes only absolute http(s) addresses.
  *
  * @example
  * ```ts
  * import { toolCallFor } from "@sextant/planner"
  * toolCallFor({ locator: "e2", method: "input", description: "", arguments: [{ name: "value", value: "lantern" }] })
  * // { name: "fill", args: { target: "e2", value: "lantern" } }
+ * toolCallFor({ locator: "_page", method: "navigate", description: "", arguments: [{ name: "url", value: "/products" }] }, "http://127.0.0.1:4000/login")
+ * // { name: "navigate", args: { url: "http://127.0.0.1:4000/products" } }
  * ```
  */
-export const toolCallFor = (action: ElementAction): ToolCall => {
+export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall => {
   const argument = (name: string) => action.arguments.find((entry) => entry.name === name)?.value
   const target = action.locator
   if (target === PAGE_LOCATOR) {
     switch (action.method) {
-      case "navigate":
-        return { name: "navigate", args: { url: argument("url") } }
+      case "navigate": {
+        const url = String(argument("url") ?? "")
+        return { name: "navigate", args: { url: absoluteUrl(url, pageUrl) ?? url } }
+      }
       case "back":
         return { name: "back", args: {} }
       case "press":
@@ -146,7 +152,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
       taskComplete: false,
       method: "close",
       history: [`${MARKER} cannot plan this goal: ${parsed.reason}`],
-      usage: NO_USAGE,
+      usage: noUsage,
     }
   }
   const commands = parsed.commands
@@ -175,7 +181,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
           `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.summary}`,
           progressLine(progress, commands.length, describeCommand(command)),
         ],
-        usage: NO_USAGE,
+        usage: noUsage,
       }
     }
     const part = decision.part
@@ -187,7 +193,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
         }
     const last = decision.final && next.done === commands.length
     return {
-      toolCalls: [toolCallFor(decision.action)],
+      toolCalls: [toolCallFor(decision.action, input.url)],
       taskComplete: last,
       history: [
         ...notes,
@@ -198,14 +204,14 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
           last ? "nothing, the goal is done" : describeCommand(commands[next.done] ?? command),
         ),
       ],
-      usage: NO_USAGE,
+      usage: noUsage,
     }
   }
   return {
     toolCalls: [],
     taskComplete: true,
     history: [...notes, progressLine(progress, commands.length, "nothing, the goal is done")],
-    usage: NO_USAGE,
+    usage: noUsage,
   }
 }
 
@@ -225,7 +231,7 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
       ? parsed.commands.slice(0, progress.done).map((command) => `done: ${describeCommand(command)}`)
       : [],
     nextSuggestions: remaining.map((text) => `still to do: ${text}`),
-    usage: NO_USAGE,
+    usage: noUsage,
   }
 }
 

@@ -140,6 +140,20 @@ describe("decideStep", () => {
     expect(decision.taskComplete).toBe(true)
   })
 
+  it("navigates to the absolute address the navigate tool takes: a path against the page, a bare host over https", () => {
+    const go = (goal: string) =>
+      decideStep({ goal, url: "http://127.0.0.1:4000/login?next=1", outline: "", history: [] }).toolCalls
+    expect(go("go to /products")).toEqual([
+      { name: "navigate", args: { url: "http://127.0.0.1:4000/products" } },
+    ])
+    expect(go("打开 example.com/shop")).toEqual([
+      { name: "navigate", args: { url: "https://example.com/shop" } },
+    ])
+    expect(go("visit http://127.0.0.1:4000/search")).toEqual([
+      { name: "navigate", args: { url: "http://127.0.0.1:4000/search" } },
+    ])
+  })
+
   it("closes with the reason when the goal cannot be read", () => {
     const decision = decideStep({ goal: "今天天气很好", url: "/", outline: "", history: [] })
     expect(decision).toMatchObject({ method: "close", toolCalls: [] })
