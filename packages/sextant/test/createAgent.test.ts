@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { execFile, execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
@@ -9,6 +9,8 @@ import {
   PRODUCTS_PER_PAGE,
   startFixtureSite,
 } from "@sextant/fixture-site"
+import { SqliteStore } from "@sextant/memory"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AgentTaskInput, createAgent, isAgentError, type TraceRecord } from "../src/index.ts"
 
@@ -79,7 +81,48 @@ const loginPlan = () => ({
 })
 
 describe("createAgent", () => {
-  it("logs in and extracts the products with the default browser and store, writing no secret to its files", async () => {
+  it("createAgent() with no options logs in and extracts the products, keeping its store and traces under .sextant/", async () => {
+    // In a child process started in an empty folder, the way a user's script runs with the defaults.
+    const folder = mkdtempSync(join(tmpdir(), "sextant-defaults-"))
+    try {
+      const script = join(import.meta.dirname, "support", "default-agent.ts")
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["--conditions=sextant-source", script, site.url, alice.email, alice.password],
+          { cwd: folder, timeout: 120_000 },
+          (error, out, err) =>
+            error === null ? resolve(out) : reject(new Error(`${error.message}\n${err}`)),
+        ),
+      )
+      const answer = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+        runId: string
+        status: string
+        output: ReadonlyArray<{ name: string }>
+      }
+      expect(answer.status).toBe("COMPLETED")
+      expect(answer.output.map((record) => record.name).sort()).toEqual(
+        FIXTURE_PRODUCTS.slice(0, PRODUCTS_PER_PAGE)
+          .map((product) => product.name)
+          .sort(),
+      )
+      const database = join(folder, ".sextant", "sextant.db")
+      expect(existsSync(database)).toBe(true)
+      const stored = await Effect.runPromise(
+        Effect.scoped(
+          Effect.flatMap(SqliteStore.make({ path: database }), (store) => store.getRun(answer.runId)),
+        ),
+      )
+      expect(stored.status).toBe("COMPLETED")
+      const trace = readFileSync(join(folder, ".sextant", "traces", `${answer.runId}.jsonl`), "utf8")
+      expect(trace).toContain("run-end")
+      expect(trace).not.toContain(alice.password)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 150_000)
+
+  it("runs a given login + extract plan on the local Chromium and an SQLite file, writing no secret to its files", async () => {
     const traces = join(directory, "traces")
     await using agent = createAgent({
       store: { path: join(directory, "sextant.db") },
