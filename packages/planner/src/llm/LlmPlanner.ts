@@ -12,6 +12,7 @@ import {
 } from "@sextant/core"
 import { Effect, Layer, Ref } from "effect"
 import { z } from "zod"
+import { checkLimits } from "../internal/Limits.ts"
 import { addUsage, noUsage } from "../internal/Usage.ts"
 import {
   type ModelUsage,
@@ -74,6 +75,7 @@ const renderStep = (step: Step): string =>
  * ```
  */
 export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: LlmPlannerOptions) {
+  yield* checkLimits("LLM planner", options)
   const model = yield* LanguageModel
   const usage = yield* Ref.make<ModelUsage>({ calls: 0, tokens: noUsage })
   const maxOutlineChars = options.maxOutlineChars ?? 6000

@@ -10,6 +10,7 @@ import {
 } from "@sextant/core"
 import { Effect, Layer, Result } from "effect"
 import { z } from "zod"
+import { checkLimits } from "../internal/Limits.ts"
 import { noUsage } from "../internal/Usage.ts"
 import {
   type DecideInput,
@@ -131,6 +132,7 @@ const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
  * ```
  */
 export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (options: LlmStepPolicyOptions) {
+  yield* checkLimits("LLM step policy", options)
   const model = yield* LanguageModel
   const historyWindow = options.historyWindow ?? 8
   const maxOutlineChars = options.maxOutlineChars ?? 6000

@@ -9,6 +9,7 @@ import {
   type TokenUsage,
 } from "@sextant/core"
 import { Effect } from "effect"
+import { checkLimits } from "../internal/Limits.ts"
 import { TextAction, type TextToActionInput } from "../Planner.ts"
 import { PAGE_LOCATOR } from "../rules/TextToAction.ts"
 import { textToActionInstructions } from "./Prompts.ts"
@@ -72,6 +73,7 @@ const invalid = (detail: string, output: string) =>
 export const makeLlmTextToAction = Effect.fn("LlmTextToAction.make")(function* (
   options: LlmTextToActionOptions = {},
 ) {
+  yield* checkLimits("LLM text-to-action", options)
   const model = yield* LanguageModel
   const maxElements = options.maxElements ?? 150
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { LanguageModel } from "@sextant/core"
 import { Reply, type ScriptedReply } from "@sextant/testing"
 import { Effect, Fiber } from "effect"
-import { type DecideInput, makeLlmStepPolicy } from "../../src/index.ts"
+import { type DecideInput, makeLlmPlanner, makeLlmStepPolicy, makeLlmTextToAction } from "../../src/index.ts"
 import { registry, withScriptedModel } from "./Support.ts"
 
 const outline = [
@@ -167,6 +167,20 @@ describe("LLM step policy", () => {
       const blind = yield* decideWith([Reply.json({ tool_calls: [] })], withScreenshot)
       expect(blind.server.requests[0]?.images).toBe(0)
     }),
+  )
+
+  it.live("refuses a limit that is not a positive whole number, naming the option", () =>
+    withScriptedModel([], () =>
+      Effect.gen(function* () {
+        const policy = yield* Effect.exit(makeLlmStepPolicy({ registry, historyWindow: 0 }))
+        expect(policy._tag).toBe("Failure")
+        expect(String(policy)).toContain("options.historyWindow: must be at least 1 (got 0)")
+        const planner = yield* Effect.exit(makeLlmPlanner({ registry, maxTokens: 2.5 }))
+        expect(String(planner)).toContain("options.maxTokens: must be a whole number")
+        const textToAction = yield* Effect.exit(makeLlmTextToAction({ maxElements: -1 }))
+        expect(String(textToAction)).toContain("options.maxElements: must be at least 1 (got -1)")
+      }),
+    ),
   )
 
   it.live("retries a 500 and waits out a 429 before deciding", () =>
