@@ -18,8 +18,8 @@ type Expectation =
   | { readonly role: string; readonly name: string | RegExp; readonly method?: string }
   /** The element acted on is the n-th visible element (1-based, -1 last) with this role and name, in document order. */
   | { readonly role: string; readonly name: RegExp; readonly nth: number }
-  /** A page-level action. */
-  | { readonly page: string }
+  /** A page-level action, with these arguments among its own. */
+  | { readonly page: string; readonly arguments?: Readonly<Record<string, string | number>> }
   /** A completion: nothing on the page fits. */
   | { readonly complete: true }
 
@@ -69,8 +69,12 @@ const ROWS: ReadonlyArray<Row> = [
   { page: "/login", command: "click the Products link", expect: { role: "link", name: "Products" } },
   { page: "/login", command: "tap Contact", expect: { role: "link", name: "Contact" } },
   { page: "/login", command: "hover over Search", expect: { role: "link", name: "Search", method: "hover" } },
-  { page: "/login", command: "press Enter", expect: { page: "press" } },
-  { page: "/login", command: "go to /products", expect: { page: "navigate" } },
+  { page: "/login", command: "press Enter", expect: { page: "press", arguments: { key: "Enter" } } },
+  {
+    page: "/login",
+    command: "go to /products",
+    expect: { page: "navigate", arguments: { url: "/products" } },
+  },
   { page: "/login", command: "click Delete account", expect: { complete: true } },
   // Products
   { page: "/products", command: "click Next", expect: { role: "link", name: "Next" } },
@@ -92,14 +96,18 @@ const ROWS: ReadonlyArray<Row> = [
   { page: "/products", command: "open the first result", expect: { role: "link", name: /^View /, nth: 1 } },
   { page: "/products", command: "点击第二个结果", expect: { role: "link", name: /^View /, nth: 2 } },
   { page: "/products", command: "click the last result", expect: { role: "link", name: /^View /, nth: -1 } },
-  { page: "/products", command: "scroll down", expect: { page: "scroll" } },
-  { page: "/products", command: "滚动到底部", expect: { page: "scroll" } },
-  { page: "/products", command: "scroll to the middle", expect: { page: "scroll" } },
+  { page: "/products", command: "scroll down", expect: { page: "scroll", arguments: { direction: "down" } } },
+  { page: "/products", command: "滚动到底部", expect: { page: "scroll", arguments: { to: "bottom" } } },
+  {
+    page: "/products",
+    command: "scroll to the middle",
+    expect: { page: "scroll", arguments: { to: "middle" } },
+  },
   { page: "/products", command: "go back", expect: { page: "back" } },
   {
     page: "/products",
     command: "extract the names and prices of the products on the first 3 pages",
-    expect: { page: "extract" },
+    expect: { page: "extract", arguments: { fields: "names,prices", pages: 3 } },
   },
   { page: "/products", command: "click the Home link", expect: { role: "link", name: "Home" } },
   // Search
@@ -213,7 +221,11 @@ const ROWS: ReadonlyArray<Row> = [
     open: "Open dialog",
     expect: { role: "button", name: "OK" },
   },
-  { page: "/dynamic", command: "scroll down 2 times", expect: { page: "scroll" } },
+  {
+    page: "/dynamic",
+    command: "scroll down 2 times",
+    expect: { page: "scroll", arguments: { direction: "down", count: 2 } },
+  },
   // Widgets
   { page: "widgets", command: "click button ONE", expect: { role: "button", name: "ONE" } },
   { page: "widgets", command: "click button TWO", expect: { role: "button", name: "TWO" } },
@@ -349,15 +361,27 @@ const describeElement = (element: PageElement | undefined): string =>
 /** Checks one answer against its row; answers what went wrong, or undefined. */
 const judge = (row: Row, snapshot: PageSnapshot, answer: unknown): string | undefined => {
   const expectation = row.expect
-  const action = (answer as { elements?: ReadonlyArray<{ locator: string; method: string }> }).elements?.[0]
+  const action = (
+    answer as {
+      elements?: ReadonlyArray<{
+        locator: string
+        method: string
+        arguments: ReadonlyArray<{ name: string; value: unknown }>
+      }>
+    }
+  ).elements?.[0]
   if ("complete" in expectation)
     return action === undefined ? undefined : `expected a completion, got ${action.method} ${action.locator}`
   if (action === undefined)
     return `expected an action, got a completion: ${(answer as { summary: string }).summary}`
   if ("page" in expectation) {
-    return action.locator === "_page" && action.method === expectation.page
+    if (action.locator !== "_page" || action.method !== expectation.page)
+      return `expected page ${expectation.page}, got ${action.method} ${action.locator}`
+    const given = Object.fromEntries(action.arguments.map((entry) => [entry.name, entry.value]))
+    const wrong = Object.entries(expectation.arguments ?? {}).filter(([name, value]) => given[name] !== value)
+    return wrong.length === 0
       ? undefined
-      : `expected page ${expectation.page}, got ${action.method} ${action.locator}`
+      : `expected ${JSON.stringify(expectation.arguments)}, got ${JSON.stringify(given)}`
   }
   const element = snapshot.elements[action.locator]
   if (element === undefined) return `the locator ${action.locator} is not in the element list`
