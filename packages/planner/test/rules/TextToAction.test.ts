@@ -89,6 +89,19 @@ describe("grounding", () => {
     expect(ranked.map((candidate) => candidate.element.ref)).toEqual([first.ref, second.ref])
   })
 
+  it("between equal matches, prefers a stronger selector, then one nearer the top", () => {
+    const byPath = element("button", "Save", { selectors: ["form > button:nth-of-type(2)"] })
+    const byId = element("button", "Save", {
+      selectors: ["#save", "form > button:nth-of-type(1)"],
+      box: byPath.box,
+    })
+    const ranked = groundTarget({ raw: "Save", text: "Save" }, [byPath, byId], { intent: "click" })
+    expect(ranked.map((candidate) => candidate.element.ref)).toEqual([byId.ref, byPath.ref])
+    const lower = element("button", "Apply", { box: { x: 100, y: 700, width: 120, height: 24 } })
+    const upper = element("button", "Apply", { box: { x: 100, y: 80, width: 120, height: 24 } })
+    expect(actionOf(decide("click Apply", [lower, upper])).locator).toBe(upper.ref)
+  })
+
   it("prefers an exact name over a partial one and ignores case and spacing", () => {
     const partial = element("button", "Save draft")
     const exact = element("button", "save")
