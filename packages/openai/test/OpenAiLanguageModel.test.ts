@@ -102,6 +102,18 @@ describe("OpenAI LanguageModel", () => {
     }),
   )
 
+  it.live("caps a long Retry-After at maxRetryDelayMs", () =>
+    Effect.gen(function* () {
+      const { server, model } = yield* setup([Reply.rateLimited(30), Reply.text("soon enough")], {
+        maxRetryDelayMs: 200,
+      })
+      expect((yield* model.generate(hello)).text).toBe("soon enough")
+      const waited = (server.requests[1]?.receivedAt ?? 0) - (server.requests[0]?.receivedAt ?? 0)
+      expect(waited).toBeGreaterThanOrEqual(150)
+      expect(waited).toBeLessThan(5_000)
+    }),
+  )
+
   it.live("retries a 500 with backoff and gives up after maxRetries", () =>
     Effect.gen(function* () {
       const recovered = yield* setup([Reply.serverError(500), Reply.serverError(502), Reply.text("ok")])
