@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it } from "@effect/vitest"
 import { Store } from "@sextant/core"
+import { layerMemoryStore } from "@sextant/testing"
 import { Effect } from "effect"
 import { afterAll } from "vitest"
 import { LATEST_VERSION, MIGRATIONS, migrate } from "../src/internal/Migrations.ts"
@@ -16,6 +17,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 storeContract("in-memory SQLite", SqliteStore.layerMemory)
 storeContract("SQLite file", SqliteStore.layer({ path: join(folder, "contract.db") }))
+// The fake users test their agents with must behave as the real store does.
+storeContract("the in-memory fake of @sextant/testing", layerMemoryStore)
 
 describe("SqliteStore on a file", () => {
   it.effect("keeps what was written after the store is closed and opened again", () =>

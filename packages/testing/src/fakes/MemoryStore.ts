@@ -99,14 +99,17 @@ export const makeMemoryStore = (): StoreShape => {
       }),
     frontierClaim: (name, limit) =>
       Effect.sync(() => {
-        const claimed: Array<FrontierEntry> = []
-        for (const entry of frontier(name).entries.values()) {
-          if (claimed.length >= limit) break
-          if (entry.state !== "pending") continue
+        // Breadth first like the SQLite store: the shallowest pending URLs, in the order they were added.
+        const pending = [...frontier(name).entries.values()]
+          .filter((entry) => entry.state === "pending")
+          .sort((left, right) => left.depth - right.depth)
+          .slice(0, limit)
+        return pending.map((entry): FrontierEntry => {
           entry.state = "claimed"
-          claimed.push({ url: entry.url, depth: entry.depth, parent: entry.parent })
-        }
-        return claimed
+          return entry.parent === undefined
+            ? { url: entry.url, depth: entry.depth }
+            : { url: entry.url, depth: entry.depth, parent: entry.parent }
+        })
       }),
     frontierComplete: (name, url, ok) =>
       Effect.sync(() => {
@@ -130,13 +133,21 @@ export const makeMemoryStore = (): StoreShape => {
         for (const entry of frontier(name).entries.values()) counts[entry.state]++
         return counts
       }),
-    getCachedAction: (key) => Effect.sync(() => cache.get(key)),
+    // Like the SQLite store: every read is a hit; a write keeps the hits unless the fingerprint changed.
+    getCachedAction: (key) =>
+      Effect.sync(() => {
+        const cached = cache.get(key)
+        if (cached === undefined) return undefined
+        const hit = { ...cached, hits: cached.hits + 1 }
+        cache.set(key, hit)
+        return structuredClone(hit)
+      }),
     putCachedAction: (action) =>
       Effect.sync(() => {
         const previous = cache.get(action.key)
         cache.set(action.key, {
-          ...action,
-          hits: (previous?.hits ?? 0) + 1,
+          ...structuredClone(action),
+          hits: previous?.fingerprint === action.fingerprint ? previous.hits : 0,
           updatedAt: new Date().toISOString(),
         })
       }),
