@@ -23,7 +23,7 @@ import {
 } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { planAndRun, runPlan } from "../src/index.ts"
+import { planAndRun, runPlan, type TraceRecord } from "../src/index.ts"
 import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
@@ -435,4 +435,66 @@ describe("secrets", () => {
       ),
     )
   })
+})
+
+describe("guardrails in a run", () => {
+  /** Runs the steps and answers the result, the fake browser and the guardrail rules the trace shows. */
+  const guarded = (constraints: Record<string, unknown>, steps: Parameters<typeof planOf>[1]) => {
+    const { fake, layer } = harness()
+    const events: Array<TraceRecord> = []
+    return Effect.gen(function* () {
+      const result = yield* finishWithClock(
+        runPlan(task({ constraints }), plan(steps), {
+          tools: testTools,
+          maxReplans: 0,
+          onEvent: (event) => events.push(event),
+        }),
+        60_000,
+      )
+      const rules = events.flatMap((event) => (event.type === "guardrail" ? [event.rule] : []))
+      return { result, fake, rules }
+    }).pipe(Effect.provide(layer))
+  }
+
+  it.effect("refuses file: and data: URLs before the browser sees them, as a trace event, not a crash", () =>
+    Effect.gen(function* () {
+      for (const url of ["file:///etc/passwd", "data:text/html,<h1>hi</h1>"]) {
+        const { result, fake, rules } = yield* guarded({}, [{ tool: "navigate", args: { url } }])
+        assert.strictEqual(result.status, "FAILED")
+        assert.deepStrictEqual(rules, ["url-scheme"])
+        assert.strictEqual(result.observations[0]?.error?.reason, "GuardrailViolation")
+        assert.isFalse(fake.calls.some((call) => call.url === url))
+      }
+    }),
+  )
+
+  it.effect("refuses a submit when the task does not allow form submission; nothing is posted", () =>
+    Effect.gen(function* () {
+      const steps = [
+        { tool: "navigate", args: { url: `${ORIGIN}/login` } },
+        { tool: "submit", args: { target: "#sign-in" } },
+      ]
+      const refused = yield* guarded({}, steps)
+      assert.deepStrictEqual(refused.rules, ["form-submission"])
+      assert.strictEqual(refused.result.status, "FAILED")
+      assert.strictEqual(refused.fake.requests.filter((request) => request.method === "POST").length, 0)
+      const allowed = yield* guarded({ allowFormSubmission: true }, steps)
+      assert.deepStrictEqual(allowed.rules, [])
+      assert.strictEqual(allowed.fake.requests.filter((request) => request.method === "POST").length, 1)
+    }),
+  )
+
+  it.effect("refuses the click over the click quota, after the ones within it ran", () =>
+    Effect.gen(function* () {
+      const { result, fake, rules } = yield* guarded({ quotas: { clicks: 1 } }, [
+        { tool: "navigate", args: { url: `${ORIGIN}/` } },
+        { tool: "click", args: { target: "#to-products" } },
+        { tool: "navigate", args: { url: `${ORIGIN}/` } },
+        { tool: "click", args: { target: "#to-products" } },
+      ])
+      assert.deepStrictEqual(rules, ["quota.clicks"])
+      assert.strictEqual(result.status, "FAILED")
+      assert.strictEqual(fake.calls.filter((call) => call.method === "act").length, 1)
+    }),
+  )
 })
