@@ -430,6 +430,15 @@ const decideLogin = (
 ): CommandDecision => {
   const user = findUserField(view)
   const password = findPasswordField(view)
+  // A login is done when the form has gone after submitting it, not when the button was clicked:
+  // wrong credentials leave the form on the page, and the goal must not go on as if signed in.
+  if (done.has("submitted")) {
+    return password === undefined
+      ? alreadyDone("signed in: the login form is gone")
+      : complete("the login form is still shown after submitting it: check the username and password", [
+          "log in again with other credentials",
+        ])
+  }
   if (user === undefined && password === undefined) {
     const link =
       best({ raw: "log in", text: "log in" }, view, "click") ??
@@ -471,8 +480,8 @@ const decideLogin = (
   }
   const submit = findSubmit(view, password ?? user)
   if (submit === undefined)
-    return action(password ?? user!, "press", "press Enter to log in", [["key", "Enter"]])
-  return action(submit, "click", `log in with ${label(submit)}`)
+    return action(password ?? user!, "press", "press Enter to log in", [["key", "Enter"]], false, "submitted")
+  return action(submit, "click", `log in with ${label(submit)}`, [], false, "submitted")
 }
 
 const NEXT_WORDS = ["next", "next page", "下一页", "›", "»", "→", "next ›", "next »", "older"]

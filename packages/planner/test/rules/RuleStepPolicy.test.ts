@@ -75,10 +75,12 @@ describe("decideStep", () => {
     ])
     // The password never shows in the outline; the history says it was typed.
     expect(turn("/login", filled).toolCalls).toEqual([{ name: "click", args: { target: "e5" } }])
-    expect(readProgress(history).done).toBe(1)
+    // Submitted, not yet done: the next page must show the login form gone.
+    expect(readProgress(history)).toEqual({ done: 0, parts: new Set(["username", "password", "submitted"]) })
     // The dashboard has no search box: follow its link to the search page, as a person would.
     const detour = turn("/dashboard", DASHBOARD)
     expect(detour.toolCalls).toEqual([{ name: "click", args: { target: "e7" } }])
+    expect(detour.history.join("\n")).toContain("signed in: the login form is gone")
     expect(detour.history.join("\n")).toContain("to find a search box")
     expect(readProgress(history).done).toBe(1)
     expect(turn("/search", SEARCH("")).toolCalls).toEqual([
@@ -89,6 +91,17 @@ describe("decideStep", () => {
     expect(last.toolCalls).toEqual([{ name: "click", args: { target: "e10" } }])
     expect(last.taskComplete).toBe(true)
     expect(summarizeRun({ goal, history })).toMatchObject({ taskComplete: true, nextSuggestions: [] })
+  })
+
+  it("does not go on after a login whose form is still shown once submitted", () => {
+    const history = [
+      "rule-policy: done 0/3 parts username,password,submitted | next: log in as alice@example.com",
+    ]
+    const decision = decideStep({ goal, url: "/login", outline: LOGIN, history })
+    expect(decision.toolCalls).toEqual([])
+    expect(decision.taskComplete).toBe(false)
+    expect(decision.history.join("\n")).toContain("login form is still shown after submitting it")
+    expect(readProgress([...history, ...decision.history]).done).toBe(0)
   })
 
   it("types the placeholders of a goal the executor redacted, whole, for the tool to fill in", () => {

@@ -2,7 +2,7 @@ import { BrowserDriver, type Target } from "@sextant/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { ToolCall } from "../../src/Planner.ts"
-import { decideStep } from "../../src/rules/RuleStepPolicy.ts"
+import { decideStep, readProgress } from "../../src/rules/RuleStepPolicy.ts"
 import { useBrowserTests } from "./support/Pages.ts"
 
 /**
@@ -96,6 +96,24 @@ describe("rule step policy in Chromium", () => {
       expect(result.history.some((line) => line.includes('search for "lantern"'))).toBe(true)
     }, 120_000)
   }
+
+  it("stops short of the next clause when the login fails (seed 0)", async () => {
+    const site = pages().site(0)
+    const result = await runtime.runPromise(
+      Effect.gen(function* () {
+        const outcome = yield* runGoal(
+          "log in as alice@example.com with password not-her-password, then search for lantern",
+          `${site.url}/login`,
+          8,
+        )
+        return { ...outcome, url: yield* BrowserDriver.use((driver) => driver.currentUrl) }
+      }),
+    )
+    expect(result.completed).toBe(false)
+    expect(new URL(result.url).pathname).toBe("/login")
+    expect(result.history.join("\n")).toContain("login form is still shown after submitting it")
+    expect(readProgress(result.history).done).toBe(0)
+  }, 120_000)
 
   it("fills a form in Chinese and English and sends it (seed 7)", async () => {
     const site = pages().site(7)

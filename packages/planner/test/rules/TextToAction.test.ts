@@ -340,7 +340,21 @@ describe("multi-action commands", () => {
     })
     expect(
       decideCommand(command(text), { elements: [filled, password, submit] }, { done: new Set(["password"]) }),
-    ).toMatchObject({ final: true, action: { locator: submit.ref, method: "click" } })
+    ).toMatchObject({ final: false, part: "submitted", action: { locator: submit.ref, method: "click" } })
+  })
+
+  it("counts a login done only when the form has gone after submitting it", () => {
+    const text = "log in as alice@example.com with password wonderland"
+    const submitted = { done: new Set(["username", "password", "submitted"]) }
+    expect(
+      decideCommand(command(text), { elements: [element("link", "Sign out")] }, submitted),
+    ).toMatchObject({
+      type: "complete",
+      satisfied: true,
+    })
+    const stillThere = decideCommand(command(text), { elements: [email, password, submit] }, submitted)
+    expect(stillThere).toMatchObject({ type: "complete", satisfied: false })
+    expect(stillThere.type === "complete" && stillThere.summary).toContain("login form is still shown")
   })
 
   it("searches by typing the query, then pressing the search button", () => {
