@@ -73,6 +73,11 @@ const violation = (rule: string, detail: string) =>
   new AgentError({ reason: new GuardrailViolation({ rule, detail }) })
 
 const URL_KEYS = ["url", "href", "link", "to"]
+/** Arguments holding lists of URLs a tool will load (the session tools' `submitUrls` and `crawl`). */
+const URL_LIST_KEYS = ["urls", "startUrls"]
+/** Arguments of tools that do not click but may name pages to load inside their text (the `sql` tool's query). */
+const QUERY_KEYS = ["query", "sql"]
+const embeddedUrl = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi
 const TARGET_KEYS = ["target", "ref", "selector", "locator"]
 const TEXT_KEYS = ["text", "pattern", "name", "label", "match"]
 
@@ -150,10 +155,22 @@ export const makeGuardrails = (
     let navigates = intent.effects.navigates
     let submits = intent.effects.submits
     const clicks = intent.effects.clicks
-    for (const key of URL_KEYS) {
-      const value = args[key]
-      if (typeof value !== "string") continue
-      const error = checkUrl(value, intent.currentUrl)
+    // Every URL a tool may load goes through the same check, however the tool takes it.
+    const urls = [
+      ...URL_KEYS.map((key) => args[key]).filter((value): value is string => typeof value === "string"),
+      ...URL_LIST_KEYS.flatMap((key) => {
+        const value = args[key]
+        return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []
+      }),
+      ...(clicks
+        ? []
+        : QUERY_KEYS.flatMap((key) => {
+            const value = args[key]
+            return typeof value === "string" ? (value.match(embeddedUrl) ?? []) : []
+          })),
+    ]
+    for (const url of urls) {
+      const error = checkUrl(url, intent.currentUrl)
       if (error !== undefined) return { violation: error }
     }
     for (const key of [...TARGET_KEYS, ...TEXT_KEYS]) {

@@ -55,6 +55,32 @@ describe("URL guardrails", () => {
     )
   })
 
+  it("checks the URLs session tools load: URL lists and the pages a query names", () => {
+    const guardrails = makeGuardrails(task())
+    const reads = (args: Record<string, unknown>) => ({
+      tool: "sessionTool",
+      effects: effects({ reads: true }),
+      args,
+      currentUrl: `${ORIGIN}/`,
+    })
+    const query = (url: string) =>
+      `SELECT dom_text(html, 'h2') AS name FROM load_and_select('${url}', '.card')`
+    assert.isUndefined(verdictRule(guardrails.check(reads({ query: query(`${ORIGIN}/products`) }))))
+    assert.strictEqual(
+      verdictRule(guardrails.check(reads({ query: query("http://evil.example/?c=1") }))),
+      "allowed-origins",
+    )
+    assert.strictEqual(
+      verdictRule(guardrails.check(reads({ urls: [`${ORIGIN}/a`, "file:///etc/passwd"] }))),
+      "url-scheme",
+    )
+    assert.strictEqual(
+      verdictRule(guardrails.check(reads({ startUrls: ["http://evil.example/"] }))),
+      "allowed-origins",
+    )
+    assert.isUndefined(verdictRule(guardrails.check(reads({ startUrls: ["/products?page=2"] }))))
+  })
+
   it("refuses blocked URL patterns, the defaults and the task's own", () => {
     const guardrails = makeGuardrails(task({ blockedUrlPatterns: ["/admin"] }))
     assert.strictEqual(ruleOf(guardrails.checkUrl(`${ORIGIN}/logout`)), "blocked-pattern")
