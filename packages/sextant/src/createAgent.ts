@@ -52,6 +52,26 @@ import {
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { z } from "zod"
 
+/**
+ * An extra tool for the agent: a tool made with `defineTool` from `@sextant/core` (or exported by a tool
+ * package). Only its shape is named here, so the facade's types stay free of Effect types.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from "sextant"
+ * import { sqlTool } from "@sextant/tools"
+ * const agent = createAgent({ tools: [sqlTool] })
+ * ```
+ */
+export interface AgentTool {
+  readonly name: string
+  readonly description: string
+  readonly input: unknown
+  readonly output: unknown
+  readonly effects: unknown
+  readonly run: (input: never) => unknown
+}
+
 /** Where the browser comes from: the local Chromium (the default) or a remote WebDriver endpoint. */
 export type BrowserOptions = LaunchOptions | { readonly connect: ConnectOptions }
 
@@ -74,7 +94,7 @@ export interface CreateAgentOptions {
   /** `plan` (default): plan the whole task, then run it; `agent`: decide one step at a time. */
   readonly mode?: "plan" | "agent" | undefined
   /** Extra tools besides the built-in browser tools. */
-  readonly tools?: ReadonlyArray<AnyTool> | undefined
+  readonly tools?: ReadonlyArray<AgentTool> | undefined
 }
 
 /** Options of one run. */
@@ -134,7 +154,19 @@ const OptionsSchema = z.object({
   traceDirectory: z.union([z.string().min(1), z.literal(false)]).optional(),
   concurrency: z.number().int().positive().optional(),
   mode: z.enum(["plan", "agent"]).optional(),
-  tools: z.array(z.unknown()).optional(),
+  tools: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        description: z.string(),
+        input: z.custom<z.ZodType>(
+          (value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === "function",
+          "must be a zod schema",
+        ),
+        run: z.custom<AgentTool["run"]>((value) => typeof value === "function", "must be a function"),
+      }),
+    )
+    .optional(),
 })
 
 const decodeOptions = decodeWith(OptionsSchema, "createAgent options", "options")
@@ -167,7 +199,12 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     }),
   )
   const registry = Effect.runSync(
-    ToolRegistry.make([...browserTools, ...compoundTools, ...(settings.tools ?? [])]),
+    // The options were checked above: each extra tool has a name, a zod input schema and a run function.
+    ToolRegistry.make([
+      ...browserTools,
+      ...compoundTools,
+      ...((settings.tools ?? []) as ReadonlyArray<AnyTool>),
+    ]),
   )
   const storeLayer =
     settings.store === "memory"

@@ -210,6 +210,10 @@ describe("createAgent", () => {
     expect(isAgentError(error)).toBe(true)
     expect(String((error as Error).message)).toContain("task.constraints.maxSteps")
     expect(() => createAgent({ concurrency: 0 })).toThrow(/options.concurrency/)
+    const notATool = { name: "shout", description: "", input: {}, output: {}, effects: {}, run: () => 1 }
+    expect(() => createAgent({ tools: [notATool] })).toThrow(
+      /options\.tools\[0\]\.input: must be a zod schema/,
+    )
   })
 
   it("streams the trace events of a run", async () => {
