@@ -1,0 +1,174 @@
+import { type BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { make as makeOpenAi } from "@sextant/openai"
+import { makeLlmStepPolicy } from "@sextant/planner"
+import {
+  layerMemoryStore,
+  type OpenAiServer,
+  type RecordedRequest,
+  Reply,
+  type ScriptedReply,
+  startOpenAiServer,
+} from "@sextant/testing"
+import { browserTools } from "@sextant/tools"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runAgent } from "../src/index.ts"
+
+/**
+ * Every way a step-wise run ends, with the model-backed step policy: the real openai SDK against the
+ * scripted OpenAI-compatible server, real headless Chromium on the fixture site. Each test scripts the
+ * model's step answers; the summary request is always answered with a valid summary.
+ */
+
+let site: FixtureSite
+let server: OpenAiServer
+let stepReply: (turn: number, request: RecordedRequest) => ScriptedReply = () =>
+  Reply.json({ tool_calls: [] })
+let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | Store | LanguageModel, unknown>
+
+const isSummary = (request: RecordedRequest): boolean =>
+  (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === "summary"
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  let turn = 0
+  server = await startOpenAiServer({
+    replies: (request) => {
+      if (isSummary(request)) {
+        return Reply.json({
+          taskComplete: false,
+          summary: "scripted summary",
+          keyFindings: [],
+          nextSuggestions: [],
+        })
+      }
+      return stepReply(turn++, request)
+    },
+  })
+  const model = Layer.effect(
+    LanguageModel,
+    makeOpenAi({
+      baseURL: server.baseURL,
+      apiKey: "test-key",
+      model: "test-model",
+      maxRetries: 0,
+      retryBaseDelayMs: 5,
+    }),
+  )
+  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, model))
+  await runtime.runPromise(Effect.void)
+  // Each test restarts the turn count through a fresh step script.
+  resetTurns = () => {
+    turn = 0
+  }
+})
+
+let resetTurns = () => {}
+
+afterAll(async () => {
+  await runtime.dispose()
+  await server.close()
+  await site.close()
+})
+
+const run = async (
+  script: (turn: number, request: RecordedRequest) => ScriptedReply,
+  constraints: Record<string, unknown> = {},
+) => {
+  resetTurns()
+  stepReply = script
+  const before = server.requests.length
+  const task = Effect.runSync(
+    decodeAgentTask({ goal: "look around the shop", startUrl: `${site.url}/products`, constraints }),
+  )
+  const result = await runtime.runPromise(
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry.make(browserTools)
+      const policy = yield* makeLlmStepPolicy({ registry })
+      return yield* runAgent(task, policy, { tools: registry, noOpBackoffMs: 5 })
+    }),
+  )
+  const requests = server.requests.slice(before)
+  return {
+    result,
+    steps: requests.filter((request) => !isSummary(request)),
+    summaries: requests.filter(isSummary),
+  }
+}
+
+const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  Reply.json({ tool_calls: [{ name, args }], ...extra })
+
+describe("runAgent with the model step policy ends", () => {
+  it("on taskComplete, running only the first call of the answer", async () => {
+    const { result, steps } = await run(() =>
+      Reply.json({
+        tool_calls: [
+          { name: "scrollDown", args: { count: 1 } },
+          { name: "navigate", args: { url: "http://127.0.0.1:1/never" } },
+        ],
+        taskComplete: true,
+      }),
+    )
+    expect(result.endReason).toBe("completed")
+    expect(steps).toHaveLength(1)
+    expect(result.observations.map((observation) => observation.tool)).toEqual(["scrollDown"])
+  })
+
+  it("on method close", async () => {
+    const { result, steps } = await run((turn) =>
+      turn === 0 ? call("scrollDown", { count: 1 }) : Reply.json({ tool_calls: [], method: "close" }),
+    )
+    expect(result.endReason).toBe("closed")
+    expect(steps).toHaveLength(2)
+  })
+
+  it("on an explicit stop", async () => {
+    const { result } = await run(() => call("stop", {}))
+    expect(result.endReason).toBe("stopped")
+  })
+
+  it("after 5 consecutive no-ops, malformed answers counted as no-ops", async () => {
+    const { result, steps } = await run((turn) =>
+      turn % 2 === 0 ? Reply.json({ tool_calls: [] }) : Reply.malformed(),
+    )
+    expect(result.endReason).toBe("no-progress")
+    expect(steps).toHaveLength(5)
+    expect(result.status).toBe("FAILED")
+  })
+
+  it("after 3 consecutive generation errors", async () => {
+    const { result, steps } = await run(() => Reply.error(400, "the model rejected the request"))
+    expect(result.endReason).toBe("generation-errors")
+    expect(steps).toHaveLength(3)
+    expect(result.status).toBe("FAILED")
+  })
+
+  it("at maxSteps", async () => {
+    const { result, steps } = await run(() => call("scrollDown", { count: 1 }), { maxSteps: 3 })
+    expect(result.endReason).toBe("max-steps")
+    expect(steps).toHaveLength(3)
+    expect(result.observations).toHaveLength(3)
+  })
+
+  it("at maxDurationMs, with the summary still asked", async () => {
+    const { result, summaries } = await run(
+      () => Reply.delayed(300, Reply.json({ tool_calls: [{ name: "scrollDown", args: { count: 1 } }] })),
+      { maxDurationMs: 1_000 },
+    )
+    expect(result.endReason).toBe("max-duration")
+    expect(result.metrics.durationMs).toBeLessThan(5_000)
+    expect(summaries).toHaveLength(1)
+  })
+
+  it("and reports the tokens of every model call", async () => {
+    const { result, steps, summaries } = await run((turn) =>
+      turn === 0 ? call("scrollDown", { count: 1 }) : call("stop", {}),
+    )
+    expect(result.metrics.llmCalls).toBe(steps.length + summaries.length)
+    expect(result.metrics.tokens.total).toBeGreaterThan(0)
+    expect(result.metrics.tokens.total).toBe(result.metrics.tokens.prompt + result.metrics.tokens.completion)
+  })
+})
