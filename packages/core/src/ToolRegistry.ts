@@ -18,6 +18,13 @@ const jsonSchemaOf = (schema: z.ZodType): Record<string, unknown> => {
   return rendered as Record<string, unknown>
 }
 
+/** Top-level keys of `args` that an object input schema neither declares nor lets through. */
+const unknownArguments = (schema: z.ZodType, args: unknown): ReadonlyArray<string> => {
+  if (!(schema instanceof z.ZodObject) || schema._zod.def.catchall !== undefined) return []
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return []
+  return Object.keys(args).filter((key) => !Object.hasOwn(schema.shape, key))
+}
+
 const argumentSummary = (schema: Record<string, unknown>): string => {
   const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; description?: unknown }>
   const required = new Set((schema.required ?? []) as ReadonlyArray<string>)
@@ -116,9 +123,28 @@ export class ToolRegistry<E = unknown, R = unknown> {
       .join("\n")
   }
 
-  /** Decodes arguments for `name`; failures name the tool, each bad field and its rule. */
+  /**
+   * Decodes arguments for `name`; failures name the tool, each bad field and its rule. An argument the
+   * tool does not take is an error too (a misspelt optional argument would otherwise be dropped without
+   * a word), unless the tool's input schema accepts extra keys itself.
+   */
   decodeArgs(name: string, args: unknown): Effect.Effect<unknown, AgentError> {
     return Effect.flatMap(this.get(name), (tool) => {
+      const unknown = unknownArguments(tool.input, args)
+      if (unknown.length > 0) {
+        const takes = Object.keys((tool.input as z.ZodObject).shape)
+        const accepted = takes.length === 0 ? "no arguments" : `only ${takes.join(", ")}`
+        return Effect.fail(
+          new AgentError({
+            reason: new InvalidToolArgs({
+              tool: name,
+              issues: unknown.map(
+                (key) => `args.${key}: '${name}' has no argument '${key}'; it takes ${accepted}`,
+              ),
+            }),
+          }),
+        )
+      }
       const result = tool.input.safeParse(args ?? {})
       return result.success
         ? Effect.succeed(result.data)

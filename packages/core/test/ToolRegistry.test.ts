@@ -154,3 +154,30 @@ describe("ToolRegistry", () => {
     }),
   )
 })
+
+describe("ToolRegistry argument names", () => {
+  it.effect("refuses an argument the tool does not take, naming it and the ones it takes", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry.make([fill])
+      const error = yield* Effect.flip(registry.decodeArgs("fill", { target: "e3", text: "hi", timeout: 5 }))
+      expect(error.reason).toBeInstanceOf(InvalidToolArgs)
+      expect((error.reason as InvalidToolArgs).issues).toEqual([
+        "args.timeout: 'fill' has no argument 'timeout'; it takes only target, text, submit",
+      ])
+    }),
+  )
+
+  it.effect("lets extra keys through when the tool's schema accepts them", () =>
+    Effect.gen(function* () {
+      const loose = defineTool({
+        name: "annotate",
+        description: "Attach any labels.",
+        input: z.looseObject({ text: z.string() }),
+        output: z.object({ count: z.number() }),
+        run: (input) => Effect.succeed({ count: Object.keys(input).length }),
+      })
+      const registry = yield* ToolRegistry.make([loose])
+      expect(yield* registry.run("annotate", { text: "a", colour: "red" })).toEqual({ count: 2 })
+    }),
+  )
+})

@@ -63,9 +63,9 @@ export const tools = [
   }),
   defineTool({
     name: "waitFor",
-    description: "Wait for a selector state or text.",
+    description: "Wait for a target's state or text.",
     input: z.object({
-      selector: z.string().min(1).optional(),
+      target: z.string().min(1).optional(),
       state: z.enum(["present", "visible", "hidden"]).optional(),
       text: z.string().min(1).optional(),
     }),
