@@ -41,6 +41,7 @@ import {
   callFunction,
   chordKeys,
   click,
+  inputAlongsideScripts,
   insertText,
   keyActions,
   moveActions,
@@ -101,6 +102,7 @@ interface Prepared {
   readonly current?: number
   readonly selected?: ReadonlyArray<string>
   readonly before?: string
+  readonly inputs?: number
 }
 
 interface Settled {
@@ -252,14 +254,21 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     )
   }
 
-  const call = (method: string, errorContext: ErrorContext = {}) =>
+  const call = (method: string, errorContext: ErrorContext = {}, alongsideInput = false) =>
     Effect.fn(`BrowserDriver.${method}`)(function* (actorMethod: string, ...args: ReadonlyArray<unknown>) {
       const result = yield* Effect.tryPromise({
         try: async () => {
           const argument = [actorMethod, JSON.stringify(args)]
-          const answer = await callFunction(browser, channels, context, callActorDeclaration, argument)
+          const answer = await callFunction(
+            browser,
+            channels,
+            context,
+            callActorDeclaration,
+            argument,
+            alongsideInput,
+          )
           return answer === missingMarker
-            ? callFunction(browser, channels, context, installer, argument)
+            ? callFunction(browser, channels, context, installer, argument, alongsideInput)
             : answer
         },
         catch: toDriverError(method, errorContext),
@@ -509,10 +518,19 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const tabsBefore = newTabs.length
 
     const settleOptions = { quietMs: options.quietMs, settleMs: options.settleMs, look: options.look }
-    const run = Effect.gen(function* () {
-      yield* perform(target, op, value, prepared)
-      // The first call may land while the document is being replaced; treat that as a navigation.
-      let settled = yield* call("act")("settle", settleOptions).pipe(
+    // Typed text and the settle that waits for it go out together when the text takes the BiDi
+    // socket: the page script waits for the browser's own beforeinput, so one round trip is saved.
+    const alongside =
+      op === "input" &&
+      (typeof value === "string" ? value !== "" : typeof value === "number") &&
+      (yield* Effect.promise(() => inputAlongsideScripts(browser, channels, context)))
+    // The first call may land while the document is being replaced; treat that as a navigation.
+    const settle = (extra: object) =>
+      call(
+        "act",
+        {},
+        alongside,
+      )("settle", { ...settleOptions, ...extra }).pipe(
         Effect.map((json) => JSON.parse(json) as Settled),
         Effect.catch((error) =>
           error.reason._tag === "DialogOpen" || error.reason._tag === "SessionClosed"
@@ -520,6 +538,16 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             : Effect.succeed({ navigating: true, doc: "" } satisfies Settled),
         ),
       )
+    const run = Effect.gen(function* () {
+      let settled = alongside
+        ? (yield* Effect.all(
+            [
+              perform(target, op, value, prepared),
+              settle({ inputs: (prepared.inputs ?? 0) + 1, inputWaitMs: options.actionWaitMs }),
+            ],
+            { concurrency: "unbounded" },
+          ))[1]
+        : yield* Effect.andThen(perform(target, op, value, prepared), settle({}))
       if (settled.navigating) settled = yield* awaitNavigation(settleOptions)
       return settled
     })

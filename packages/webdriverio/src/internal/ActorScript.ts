@@ -18,6 +18,25 @@ export const actorScriptSource = String.raw`
     navigating: false,
     watchingTimers: false,
     timers: new Set(),
+    inputs: 0,
+    inputWaiters: [],
+  }
+  // Counts the browser's own text input (trusted beforeinput), so a settle sent alongside the input
+  // command can wait for it to land; each waiter resumes in a later task, after the insertion and
+  // the page's input handlers have run.
+  const onBeforeInput = (event) => {
+    if (!event.isTrusted) return
+    state.inputs++
+    for (const waiter of state.inputWaiters.splice(0)) originalSetTimeout(waiter, 0)
+  }
+  // Same-origin frames have windows of their own; prepare adds the listener to the one it types in.
+  const inputViews = new WeakSet([globalThis])
+  addEventListener("beforeinput", onBeforeInput, true)
+  const watchInput = (element) => {
+    const view = element.ownerDocument.defaultView
+    if (!view || inputViews.has(view)) return
+    inputViews.add(view)
+    view.addEventListener("beforeinput", onBeforeInput, true)
   }
   // Activity is a DOM change, a finished request or a fired short timer: after a response the page
   // still parses the body before it renders, so settling waits for a quiet spell after any of them.
@@ -258,6 +277,7 @@ export const actorScriptSource = String.raw`
     state.timers.clear()
     state.watchingTimers = !last.error
     if (before !== undefined) last.before = before
+    last.inputs = state.inputs
     return JSON.stringify(last)
   }
 
@@ -291,6 +311,7 @@ export const actorScriptSource = String.raw`
     Object.assign(result, aimed)
     if (spec.op === "input" || spec.op === "clear") {
       if (!selectAll(element)) return { error: "noteditable", detail: describe(element) + " does not take text" }
+      watchInput(element)
       result.value = element.value
     }
     if (spec.op === "press") element.focus({ preventScroll: true })
@@ -312,7 +333,15 @@ export const actorScriptSource = String.raw`
   // quietMs, capped at settleMs. Changes the input's own handlers made synchronously are already
   // in when this runs, so only changes arriving after it (timers, responses) are waited for.
   // A started navigation returns at once.
+  // With options.inputs, the text input the driver sent alongside this call comes first: wait until
+  // that many have landed (at most inputWaitMs), then settle as usual.
   const settle = async (options) => {
+    if (options.inputs !== undefined && state.inputs < options.inputs) {
+      await new Promise((resolve) => {
+        const timer = originalSetTimeout(resolve, options.inputWaitMs || 0)
+        state.inputWaiters.push(() => { originalClearTimeout(timer); resolve() })
+      })
+    }
     const settledBefore = state.mutations
     state.watchingTimers = false
     await sleep(0)
