@@ -103,6 +103,7 @@ interface Prepared {
   readonly selected?: ReadonlyArray<string>
   readonly before?: string
   readonly inputs?: number
+  readonly watched?: boolean
 }
 
 interface Settled {
@@ -518,11 +519,12 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const tabsBefore = newTabs.length
 
     const settleOptions = { quietMs: options.quietMs, settleMs: options.settleMs, look: options.look }
-    // Typed text and the settle that waits for it go out together when the text takes the BiDi
-    // socket: the page script waits for the browser's own beforeinput, so one round trip is saved.
+    // Typed text or a click and the settle that waits for it go out together when the input takes
+    // the BiDi socket: the page script waits for the browser's own beforeinput or mouseup, so one
+    // round trip is saved.
     const alongside =
-      op === "input" &&
-      (typeof value === "string" ? value !== "" : typeof value === "number") &&
+      prepared.watched === true &&
+      (op === "click" || typeof value === "number" || (typeof value === "string" && value !== "")) &&
       (yield* Effect.promise(() => inputAlongsideScripts(browser, channels, context)))
     // The first call may land while the document is being replaced; treat that as a navigation.
     const settle = (extra: object) =>

@@ -21,22 +21,29 @@ export const actorScriptSource = String.raw`
     inputs: 0,
     inputWaiters: [],
   }
-  // Counts the browser's own text input (trusted beforeinput), so a settle sent alongside the input
-  // command can wait for it to land; each waiter resumes in a later task, after the insertion and
-  // the page's input handlers have run.
-  const onBeforeInput = (event) => {
+  // Counts the browser's own input (trusted beforeinput for text, mouseup for a click), so a settle
+  // sent alongside the input command can wait for it to land; each waiter resumes in a later task,
+  // after the insertion or the click and the page's handlers for it have run.
+  const onInput = (event) => {
     if (!event.isTrusted) return
     state.inputs++
     for (const waiter of state.inputWaiters.splice(0)) originalSetTimeout(waiter, 0)
   }
   // Same-origin frames have windows of their own; prepare adds the listener to the one it types in.
   const inputViews = new WeakSet([globalThis])
-  addEventListener("beforeinput", onBeforeInput, true)
+  addEventListener("beforeinput", onInput, true)
+  addEventListener("mouseup", onInput, true)
+  // Returns whether input aimed at the element is seen: not so for a frame whose document is
+  // out of reach (the input lands inside it).
   const watchInput = (element) => {
+    if (element.tagName === "IFRAME" || element.tagName === "FRAME") return false
     const view = element.ownerDocument.defaultView
-    if (!view || inputViews.has(view)) return
+    if (!view) return false
+    if (inputViews.has(view)) return true
     inputViews.add(view)
-    view.addEventListener("beforeinput", onBeforeInput, true)
+    view.addEventListener("beforeinput", onInput, true)
+    view.addEventListener("mouseup", onInput, true)
+    return true
   }
   // Activity is a DOM change, a finished request or a fired short timer: after a response the page
   // still parses the body before it renders, so settling waits for a quiet spell after any of them.
@@ -311,9 +318,10 @@ export const actorScriptSource = String.raw`
     Object.assign(result, aimed)
     if (spec.op === "input" || spec.op === "clear") {
       if (!selectAll(element)) return { error: "noteditable", detail: describe(element) + " does not take text" }
-      watchInput(element)
+      result.watched = watchInput(element)
       result.value = element.value
     }
+    if (spec.op === "click") result.watched = watchInput(element)
     if (spec.op === "press") element.focus({ preventScroll: true })
     if (spec.op === "set") {
       result.min = Number(element.min || 0)
