@@ -255,7 +255,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     )
   }
 
-  const call = (method: string, errorContext: ErrorContext = {}, alongsideInput = false) =>
+  const call = (method: string, errorContext: ErrorContext = {}, viaSocket = false) =>
     Effect.fn(`BrowserDriver.${method}`)(function* (actorMethod: string, ...args: ReadonlyArray<unknown>) {
       const result = yield* Effect.tryPromise({
         try: async () => {
@@ -266,10 +266,10 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             context,
             callActorDeclaration,
             argument,
-            alongsideInput,
+            viaSocket,
           )
           return answer === missingMarker
-            ? callFunction(browser, channels, context, installer, argument, alongsideInput)
+            ? callFunction(browser, channels, context, installer, argument, viaSocket)
             : answer
         },
         catch: toDriverError(method, errorContext),
@@ -506,7 +506,12 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     // The diff is against what the agent last saw (its look or the previous act); without one, the
     // prepare call takes a fresh snapshot first, in the same round trip.
     const needBefore = lastSnapshot === undefined
-    const preparedJson = yield* call("act", { target: formatTarget(target) })("prepare", {
+    // A short answer is quicker on the BiDi socket; one carrying a snapshot is quicker over HTTP.
+    const preparedJson = yield* call(
+      "act",
+      { target: formatTarget(target) },
+      !needBefore,
+    )("prepare", {
       target,
       op,
       values,

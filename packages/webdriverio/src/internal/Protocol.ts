@@ -126,7 +126,7 @@ export const callFunction = async (
   context: string,
   declaration: string,
   args: ReadonlyArray<string>,
-  alongsideInput = false,
+  viaSocket = false,
 ): Promise<unknown> => {
   if (channels.cdp) {
     const evaluation = {
@@ -134,10 +134,10 @@ export const callFunction = async (
       awaitPromise: true,
       returnByValue: true,
     }
-    // ChromeDriver runs one command at a time, so a script waiting for input sent on the socket
-    // has to take the socket too.
+    // viaSocket: a short answer, or a script waiting for input sent on the socket (ChromeDriver
+    // runs one command at a time, so an HTTP call would hold the input back).
     const response = (
-      alongsideInput
+      viaSocket
         ? await devtools(browser, channels, context, "Runtime.evaluate", evaluation)
         : await browser.sendCommandAndGetResult("Runtime.evaluate", evaluation)
     ) as CdpEvaluation
