@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
@@ -8,11 +7,12 @@ import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Fiber, Layer, Metric } from "effect"
 import { TestClock } from "effect/testing"
 import { ExecutorMetrics, makeRedactor, makeRunTrace, runPlan, type TraceRecord } from "../src/index.ts"
+import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
 import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
 
 describe("transcript", () => {
   it("keeps at most transcriptMaxLines lines of transcriptMaxLineChars characters", () => {
-    const directory = mkdtempSync(join(tmpdir(), "sextant-transcript-"))
+    const directory = temporaryDirectory("sextant-transcript-")
     const trace = makeRunTrace("capped", makeRedactor({ inputs: {}, secretInputs: [] }), {
       traceDirectory: directory,
       transcriptMaxLines: 500,
@@ -32,7 +32,7 @@ describe("trace and metrics", () => {
   it.effect(
     "writes run-start, plan, step-start, step-end and run-end events and updates the Effect metrics",
     () => {
-      const directory = mkdtempSync(join(tmpdir(), "sextant-trace-"))
+      const directory = temporaryDirectory("sextant-trace-")
       const fake = makeFakeBrowserDriver({
         site: { "/": "<h1>Home</h1><p class='item'>a</p><p class='item'>b</p>" },
       })
@@ -90,7 +90,7 @@ describe("trace and metrics", () => {
   )
 
   it.effect("takes a screenshot of a failed step into the trace directory and names it in step-end", () => {
-    const directory = mkdtempSync(join(tmpdir(), "sextant-shots-"))
+    const directory = temporaryDirectory("sextant-shots-")
     const fake = makeFakeBrowserDriver({ site: { "/": "<h1>Home</h1>" } })
     return Effect.gen(function* () {
       const task = yield* decodeAgentTask({

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import {
@@ -24,6 +23,7 @@ import {
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { planAndRun, runPlan, type TraceRecord } from "../src/index.ts"
+import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
 import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
@@ -360,7 +360,7 @@ describe("replanning, again", () => {
 
 describe("secrets", () => {
   it.effect("secret inputs reach the tool but not the trace, the transcript, the store or the result", () => {
-    const directory = mkdtempSync(join(tmpdir(), "sextant-secrets-"))
+    const directory = temporaryDirectory("sextant-secrets-")
     const { fake, layer } = harness({
       site: (request) =>
         request.url.endsWith("/session")

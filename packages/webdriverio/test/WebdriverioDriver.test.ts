@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
@@ -91,6 +91,7 @@ for (const bidi of [true, false]) {
         writeFileSync(file, "twelve bytes")
         yield* driver.act({ selector: "#attachment" }, "upload", file)
         expect(yield* driver.evaluate("return document.getElementById('attachment').files[0].size")).toBe(12)
+        rmSync(file)
         yield* driver.act({ selector: "#subscribe" }, "check")
         // The mark used to find the file input for WebDriver is gone after the next action.
         expect(yield* driver.evaluate("return document.querySelectorAll('[data-sextant-mark]').length")).toBe(
