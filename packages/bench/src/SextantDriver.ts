@@ -7,7 +7,8 @@ import type { SextantSession } from "./Sextant.ts"
 /**
  * Opens Sextant's WebdriverIO driver on the system Chromium (its own `launch`, default options) and
  * counts the WebDriver requests its client sends: HTTP commands (`request.start`, which includes
- * DevTools commands sent through ChromeDriver) and BiDi messages (`bidiCommand`).
+ * DevTools commands sent through ChromeDriver), BiDi messages (`bidiCommand`) and commands sent on a
+ * tab's own DevTools socket (`devtoolsSocketCommand`).
  */
 export const openSextant = async (): Promise<SextantSession> => {
   const scope = await Effect.runPromise(Scope.make())
@@ -24,6 +25,7 @@ export const openSextant = async (): Promise<SextantSession> => {
     }
     session.browser.on("request.start", count)
     session.browser.on("bidiCommand", count)
+    session.browser.on("devtoolsSocketCommand" as never, count)
     const driver: BrowserDriverShape = await Effect.runPromise(Scope.provide(scope)(makeDriver(session)))
     return {
       navigate: async (url) => {

@@ -36,6 +36,7 @@ import {
   installAndCallDeclaration,
   missingMarker,
 } from "./internal/ActorScript.ts"
+import { devtoolsSockets } from "./internal/DevtoolsSocket.ts"
 import {
   type Channels,
   callFunction,
@@ -193,7 +194,16 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const browser = session.browser
   const bidi = browser.isBidi === true
   const cdp = yield* Effect.promise(() => probeCdp(browser))
-  const channels: Channels = { bidi, cdp }
+  // Only a session that tracks dialogs (BiDi) uses the tab's own socket: a script sent there while
+  // an alert is open would wait for it instead of failing as ChromeDriver's endpoint does.
+  const sockets =
+    cdp && bidi
+      ? yield* Effect.acquireRelease(
+          Effect.sync(() => devtoolsSockets(browser)),
+          (opened) => Effect.sync(() => opened.close()),
+        )
+      : undefined
+  const channels: Channels = { bidi, cdp, sockets }
   const installer = installAndCallDeclaration(pageScriptSource)
 
   let context = yield* Effect.tryPromise({
@@ -255,7 +265,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     )
   }
 
-  const call = (method: string, errorContext: ErrorContext = {}, viaSocket = false) =>
+  const call = (method: string, errorContext: ErrorContext = {}, viaSocket = false, direct = false) =>
     Effect.fn(`BrowserDriver.${method}`)(function* (actorMethod: string, ...args: ReadonlyArray<unknown>) {
       const result = yield* Effect.tryPromise({
         try: async () => {
@@ -267,9 +277,18 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             callActorDeclaration,
             argument,
             viaSocket,
+            direct && dialog === undefined,
           )
           return answer === missingMarker
-            ? callFunction(browser, channels, context, installer, argument, viaSocket)
+            ? callFunction(
+                browser,
+                channels,
+                context,
+                installer,
+                argument,
+                viaSocket,
+                direct && dialog === undefined,
+              )
             : answer
         },
         catch: toDriverError(method, errorContext),
@@ -356,7 +375,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
 
   const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
     const merged = { ...options.look, ...lookOptions, since: undefined }
-    const json = yield* call("look")("look", merged)
+    const json = yield* call("look", {}, false, true)("look", merged)
     const snapshot = yield* snapshotOf(json, lookOptions)
     if (lookOptions?.within === undefined && lookOptions?.since === undefined) lastSnapshot = snapshot
     return snapshot

@@ -1,3 +1,5 @@
+import type { DevtoolsSockets } from "./DevtoolsSocket.ts"
+
 /** A script that threw in the page, carrying the W3C code a Classic driver would have answered. */
 export class PageScriptException extends Error {
   readonly error = "javascript error"
@@ -12,6 +14,8 @@ export class PageScriptException extends Error {
 export interface Channels {
   readonly bidi: boolean
   readonly cdp: boolean
+  /** The tabs' own DevTools sockets, when Chrome's debugger address is known (a local Chromium). */
+  readonly sockets?: DevtoolsSockets
 }
 
 /** A pointer or key action in the W3C actions format (shared by Classic and BiDi). */
@@ -118,7 +122,9 @@ export const devtools = async (
  * allows it: it answers a JSON string without BiDi's remote-value serialisation (3 ms less on a
  * small page, 140 ms less on a large one), and without the BiDi mapper's copy of the answer that
  * makes `goog:cdp.sendCommand` 0.5 ms slower on a small page. It runs in the main world of the
- * window ChromeDriver has current, which the driver keeps equal to its BiDi context.
+ * window ChromeDriver has current, which the driver keeps equal to its BiDi context. `direct`
+ * sends it on the tab's own DevTools socket first (2 ms less than ChromeDriver's HTTP hop), and
+ * takes the usual path when that socket is missing or fails.
  */
 export const callFunction = async (
   browser: WebdriverIO.Browser,
@@ -127,6 +133,7 @@ export const callFunction = async (
   declaration: string,
   args: ReadonlyArray<string>,
   viaSocket = false,
+  direct = false,
 ): Promise<unknown> => {
   if (channels.cdp) {
     const evaluation = {
@@ -134,12 +141,18 @@ export const callFunction = async (
       awaitPromise: true,
       returnByValue: true,
     }
+    const sent =
+      direct && channels.sockets !== undefined
+        ? await channels.sockets.send(context, "Runtime.evaluate", evaluation)
+        : undefined
     // viaSocket: a short answer, or a script waiting for input sent on the socket (ChromeDriver
     // runs one command at a time, so an HTTP call would hold the input back).
     const response = (
-      viaSocket
-        ? await devtools(browser, channels, context, "Runtime.evaluate", evaluation)
-        : await browser.sendCommandAndGetResult("Runtime.evaluate", evaluation)
+      sent !== undefined
+        ? sent.result
+        : viaSocket
+          ? await devtools(browser, channels, context, "Runtime.evaluate", evaluation)
+          : await browser.sendCommandAndGetResult("Runtime.evaluate", evaluation)
     ) as CdpEvaluation
     const exception = response.exceptionDetails
     if (exception !== undefined) {

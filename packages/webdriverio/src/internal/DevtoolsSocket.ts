@@ -1,0 +1,146 @@
+/**
+ * Chrome DevTools commands sent straight to a tab's own DevTools WebSocket, when the session says
+ * where Chrome's debugger listens (`goog:chromeOptions.debuggerAddress`, as ChromeDriver reports
+ * for a local Chromium). One message each way, without ChromeDriver's HTTP hop in between.
+ */
+export interface DevtoolsSockets {
+  /**
+   * Sends one command to the tab `context` and answers its result, or undefined when that tab has
+   * no usable socket (no debugger address, an unknown or closed target, a socket that failed), so
+   * that the caller takes its usual path instead.
+   */
+  readonly send: (
+    context: string,
+    method: string,
+    params: Record<string, unknown>,
+  ) => Promise<{ readonly result: unknown } | undefined>
+  /** Closes every socket opened so far; later sends answer undefined. */
+  readonly close: () => void
+}
+
+interface Pending {
+  readonly resolve: (answer: { readonly result: unknown } | undefined) => void
+}
+
+interface TabSocket {
+  readonly socket: WebSocket
+  readonly pending: Map<number, Pending>
+  broken: boolean
+}
+
+/** The emitter event fired for each command sent on a DevTools socket, so request counts see it. */
+export const devtoolsSocketEvent = "devtoolsSocketCommand"
+
+const debuggerAddress = (browser: WebdriverIO.Browser): string | undefined => {
+  const options = (browser.capabilities as Record<string, unknown> | undefined)?.["goog:chromeOptions"]
+  const address = (options as { readonly debuggerAddress?: unknown } | undefined)?.debuggerAddress
+  return typeof address === "string" && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined
+}
+
+const unavailable: DevtoolsSockets = { send: async () => undefined, close: () => {} }
+
+// A tab that takes longer than this to connect is left to the usual path.
+const connectTimeoutMs = 2000
+
+/**
+ * The DevTools sockets of one session, opened lazily, one per tab (in Chromium a tab's BiDi
+ * browsing-context id is its DevTools target id); every send falls back (answers undefined) on a
+ * session without a debugger address.
+ */
+export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets => {
+  const address = debuggerAddress(browser)
+  if (address === undefined || typeof WebSocket !== "function") return unavailable
+  const tabs = new Map<string, Promise<TabSocket | undefined>>()
+  let closed = false
+  let nextId = 0
+
+  const connect = async (context: string): Promise<TabSocket | undefined> => {
+    try {
+      const response = await fetch(`http://${address}/json/list`, {
+        signal: AbortSignal.timeout(connectTimeoutMs),
+      })
+      const targets = (await response.json()) as ReadonlyArray<{
+        readonly id?: unknown
+        readonly webSocketDebuggerUrl?: unknown
+      }>
+      const url = targets.find((target) => target.id === context)?.webSocketDebuggerUrl
+      if (typeof url !== "string" || closed) return undefined
+      const socket = new WebSocket(url)
+      const tab: TabSocket = { socket, pending: new Map(), broken: false }
+      const fail = () => {
+        tab.broken = true
+        tabs.delete(context)
+        for (const pending of tab.pending.values()) pending.resolve(undefined)
+        tab.pending.clear()
+      }
+      socket.addEventListener("message", (event) => {
+        let message: { readonly id?: unknown; readonly result?: unknown; readonly error?: unknown }
+        try {
+          message = JSON.parse(String(event.data)) as typeof message
+        } catch {
+          return
+        }
+        if (typeof message.id !== "number") return
+        const pending = tab.pending.get(message.id)
+        if (pending === undefined) return
+        tab.pending.delete(message.id)
+        pending.resolve(message.error === undefined ? { result: message.result } : undefined)
+      })
+      socket.addEventListener("close", fail)
+      socket.addEventListener("error", fail)
+      const opened = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), connectTimeoutMs)
+        socket.addEventListener("open", () => {
+          clearTimeout(timer)
+          resolve(true)
+        })
+        socket.addEventListener("close", () => {
+          clearTimeout(timer)
+          resolve(false)
+        })
+      })
+      if (!opened || closed) {
+        socket.close()
+        return undefined
+      }
+      return tab
+    } catch {
+      return undefined
+    }
+  }
+
+  return {
+    send: async (context, method, params) => {
+      if (closed) return undefined
+      let tab = tabs.get(context)
+      if (tab === undefined) {
+        tab = connect(context)
+        tabs.set(context, tab)
+      }
+      const open = await tab
+      if (open === undefined || open.broken || closed) return undefined
+      const id = ++nextId
+      return new Promise((resolve) => {
+        open.pending.set(id, { resolve })
+        ;(browser as unknown as { emit?: (event: string, data: unknown) => void }).emit?.(
+          devtoolsSocketEvent,
+          {
+            method,
+          },
+        )
+        open.socket.send(JSON.stringify({ id, method, params }))
+      })
+    },
+    close: () => {
+      closed = true
+      for (const tab of tabs.values()) {
+        void tab.then((open) => {
+          if (open === undefined) return
+          for (const pending of open.pending.values()) pending.resolve(undefined)
+          open.socket.close()
+        })
+      }
+      tabs.clear()
+    },
+  }
+}
