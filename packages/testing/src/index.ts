@@ -4,5 +4,6 @@
 export * from "./fakes/FakeBrowserDriver.ts"
 export * from "./fakes/FakeHttpSession.ts"
 export * from "./fakes/MemoryStore.ts"
+export * from "./LoopbackServer.ts"
 export * from "./openai/OpenAiServer.ts"
 export * from "./openai/Reply.ts"

@@ -1,18 +1,14 @@
 import { readFile } from "node:fs/promises"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
+import { type LoopbackServer, startLoopbackServer } from "@sextant/testing"
 
 /** Serves `test/pages/<name>.html` on 127.0.0.1 (port 0) for browser tests. */
-export interface PageServer {
-  readonly url: string
-  readonly close: () => Promise<void>
-}
+export type PageServer = LoopbackServer
 
 const pagesDirectory = join(import.meta.dirname, "..", "pages")
 
-export const startPageServer = async (): Promise<PageServer> => {
-  const server = createServer((request, response) => {
+export const startPageServer = (): Promise<PageServer> =>
+  startLoopbackServer((request, response) => {
     const name = (request.url ?? "/").split("?")[0]!.replace(/^\//, "")
     if (!/^[a-z-]+\.html$/.test(name)) {
       response
@@ -25,14 +21,3 @@ export const startPageServer = async (): Promise<PageServer> => {
       () => response.writeHead(404, { "content-type": "text/html" }).end("<h1>Not found</h1>"),
     )
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}

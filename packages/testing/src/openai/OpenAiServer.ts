@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, type Scope } from "effect"
+import { startLoopbackServer } from "../LoopbackServer.ts"
 import { completionTokens, promptTokens } from "./internal/Tokens.ts"
 import type { ScriptedReply } from "./Reply.ts"
 
@@ -267,42 +267,29 @@ export const startOpenAiServer = async (options: OpenAiServerOptions = {}): Prom
     response.end("data: [DONE]\n\n")
   }
 
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname.replace(/\/+$/, "")
-    const handle = async () => {
-      if (request.method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
-        return answerChat(request, response, path)
+  const server = await startLoopbackServer(
+    (request, response) => {
+      const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname.replace(/\/+$/, "")
+      const handle = async () => {
+        if (request.method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
+          return answerChat(request, response, path)
+        }
+        if (request.method === "GET" && (path === "/v1/models" || path === "/models")) {
+          return sendJson(response, 200, {
+            object: "list",
+            data: [{ id: model, object: "model", created: 0, owned_by: "sextant-testing" }],
+          })
+        }
+        sendJson(response, 404, errorBody(`no route for ${request.method} ${path}`, "invalid_request_error"))
       }
-      if (request.method === "GET" && (path === "/v1/models" || path === "/models")) {
-        return sendJson(response, 200, {
-          object: "list",
-          data: [{ id: model, object: "model", created: 0, owned_by: "sextant-testing" }],
-        })
-      }
-      sendJson(response, 404, errorBody(`no route for ${request.method} ${path}`, "invalid_request_error"))
-    }
-    handle().catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, errorBody(String(error), "server_error"))
-      else response.destroy()
-    })
-  })
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject)
-      resolve()
-    })
-  })
-  const port = (server.address() as AddressInfo).port
-  let closed: Promise<void> | undefined
-  const close = (): Promise<void> => {
-    closed ??= new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
-    return closed
-  }
+      handle().catch((error: unknown) => {
+        if (!response.headersSent) sendJson(response, 500, errorBody(String(error), "server_error"))
+        else response.destroy()
+      })
+    },
+    options.port === undefined ? {} : { port: options.port },
+  )
+  const { port, close } = server
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     port,

@@ -1,21 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import { HttpSession } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { startLoopbackServer } from "@sextant/testing"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll } from "vitest"
 import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
-import { startTestServer } from "./TestServer.ts"
 
 let site: FixtureSite
-let server: Awaited<ReturnType<typeof startTestServer>>
+let server: Awaited<ReturnType<typeof startLoopbackServer>>
 let inFlight = 0
 const ticks: Array<string> = []
 let maxInFlight = 0
 
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0, seed: 0 })
-  server = await startTestServer((request, response) => {
+  server = await startLoopbackServer((request, response) => {
     const path = request.url ?? "/"
     if (path.startsWith("/tick")) {
       ticks.push(path)

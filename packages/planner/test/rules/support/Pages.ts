@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { BrowserDriver, DriverError } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { startLoopbackServer } from "@sextant/testing"
 import { layer } from "@sextant/webdriverio"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
@@ -20,14 +19,13 @@ export interface TestPages {
 /** Serves `pages/widgets.html` on 127.0.0.1 (port 0) and starts the fixture site with seeds 0 and 7. */
 export const startTestPages = async (): Promise<TestPages> => {
   const html = await readFile(new URL("../pages/widgets.html", import.meta.url), "utf8")
-  const server = createServer((_request, response) => {
+  const server = await startLoopbackServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
     response.end(html)
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const sites = [await startFixtureSite({ port: 0, seed: 0 }), await startFixtureSite({ port: 0, seed: 7 })]
   return {
-    widgetsUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/widgets`,
+    widgetsUrl: `${server.url}/widgets`,
     sites,
     site: (seed) => {
       const found = sites.find((candidate) => candidate.seed === seed)
@@ -36,7 +34,7 @@ export const startTestPages = async (): Promise<TestPages> => {
     },
     close: async () => {
       await Promise.all(sites.map((site) => site.close()))
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await server.close()
     },
   }
 }
