@@ -4,7 +4,12 @@ import { PlainSummaryReporter } from "./vitest.summary.ts"
 // One command runs every package's tests: each workspace package with a vitest.config.ts is a project.
 export default defineConfig({
   test: {
-    projects: ["packages/*/vitest.config.ts", "apps/*/vitest.config.ts", "fixtures/*/vitest.config.ts"],
+    projects: [
+      "packages/*/vitest.config.ts",
+      "apps/*/vitest.config.ts",
+      "fixtures/*/vitest.config.ts",
+      "scripts/vitest.config.ts",
+    ],
     reporters: ["default", new PlainSummaryReporter()],
   },
 })

@@ -4,8 +4,9 @@
 #   - pnpm at the version pinned by package.json "packageManager"
 #   - Chromium + ChromeDriver from Debian when missing (root), or a clear message otherwise
 #   - workspace dependencies (pnpm install --frozen-lockfile)
-# Source it (`. scripts/setup.sh`) to get the toolchain on PATH, or run it on its own.
-set -euo pipefail
+# Source it (`. scripts/setup.sh`) to get the toolchain on PATH, or run it on its own. Sourced, it leaves
+# the caller's shell options as they were and returns (never exits) on failure: the steps run in a
+# subshell with strict options, and only the PATH entries they print are added to the caller's PATH.
 
 SEXTANT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS_DIR="${SEXTANT_TOOLS_DIR:-$SEXTANT_ROOT/.tools}"
@@ -36,6 +37,7 @@ ensure_node() {
   fi
   export PATH="$dir/bin:$PATH"
   [ "$(node_major node)" -ge "$NODE_MAJOR" ] || fail "Node $NODE_VERSION did not start from $dir/bin/node"
+  printf '%s\n' "$dir/bin"
 }
 
 ensure_pnpm() {
@@ -65,6 +67,7 @@ ensure_pnpm() {
   fi
   export PATH="$dir:$PATH"
   [ "$(pnpm --version)" = "$want" ] || fail "pnpm $want did not start from $dir/pnpm"
+  printf '%s\n' "$dir"
 }
 
 ensure_browser() {
@@ -97,9 +100,30 @@ ensure_dependencies() {
   cp "$lock" "$stamp"
 }
 
-ensure_node
-ensure_pnpm
-ensure_browser
-if [ "${SEXTANT_SKIP_INSTALL:-0}" != "1" ]; then
-  ensure_dependencies
+setup_steps() {
+  set -euo pipefail
+  # Each ensure_* prints the directory it put on PATH (if any); later steps need it on PATH too.
+  local added
+  added="$(ensure_node)"
+  [ -z "$added" ] || export PATH="$added:$PATH"
+  printf '%s\n' "$added"
+  added="$(ensure_pnpm)"
+  [ -z "$added" ] || export PATH="$added:$PATH"
+  printf '%s\n' "$added"
+  ensure_browser
+  if [ "${SEXTANT_SKIP_INSTALL:-0}" != "1" ]; then
+    ensure_dependencies
+  fi
+}
+
+sextant_setup_paths="$(setup_steps)"
+sextant_setup_status=$?
+if [ "$sextant_setup_status" -ne 0 ]; then
+  # `return` works only when sourced; run on its own, fall through to `exit`.
+  return "$sextant_setup_status" 2>/dev/null || exit "$sextant_setup_status"
 fi
+while IFS= read -r sextant_setup_dir; do
+  [ -z "$sextant_setup_dir" ] || PATH="$sextant_setup_dir:$PATH"
+done <<<"$sextant_setup_paths"
+export PATH
+unset sextant_setup_paths sextant_setup_status sextant_setup_dir
