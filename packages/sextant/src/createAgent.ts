@@ -58,7 +58,7 @@ import { z } from "zod"
  *
  * @example
  * ```ts
- * import { createAgent } from "sextant"
+ * import { createAgent } from "sextant-agent"
  * import { sqlTool } from "@sextant/tools"
  * const agent = createAgent({ tools: [sqlTool] })
  * ```
@@ -183,7 +183,7 @@ const cancelled = (signal: AbortSignal | undefined, error: unknown): unknown =>
  *
  * @example
  * ```ts
- * import { createAgent } from "sextant"
+ * import { createAgent } from "sextant-agent"
  * await using agent = createAgent()
  * const result = await agent.run({ goal: "log in and list the products", startUrl: "http://127.0.0.1:4000/login",
  *   inputs: { username: "alice@example.com", password: "wonderland" }, secretInputs: ["password"] })
