@@ -17,6 +17,7 @@ import {
   type StoreError,
   TaskConstraints,
   type TaskConstraintsInput,
+  type TaskState,
   ToolRegistry,
 } from "@sextant/core"
 import {
@@ -141,8 +142,23 @@ export interface Agent extends AsyncDisposable {
     runId: string,
     options?: { readonly secrets?: Readonly<Record<string, string>>; readonly signal?: AbortSignal },
   ) => Promise<AgentRunResult>
+  /** The runs in the store, newest first (optionally only those in one state, e.g. `FAILED`). */
+  readonly runs: (filter?: { readonly status?: TaskState }) => Promise<ReadonlyArray<AgentRunRecord>>
   /** Closes the store and everything the agent holds. */
   readonly close: () => Promise<void>
+}
+
+/** One run as the store keeps it: enough to list it and to resume it. */
+export interface AgentRunRecord {
+  readonly runId: string
+  readonly goal: string
+  readonly startUrl?: string | undefined
+  readonly status: TaskState
+  readonly mode: "plan" | "agent"
+  readonly startedAt: string
+  readonly updatedAt: string
+  /** The run's summary, once it ended. */
+  readonly summary?: string | undefined
 }
 
 const OptionsSchema = z.object({
@@ -231,7 +247,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   }
   const modelLayer = settings.model === undefined ? undefined : openAiLayer(settings.model)
   const brainLayer =
-    modelLayer === undefined
+    modelLayer === undefined || plannerKind === "rules"
       ? Layer.mergeAll(
           Layer.succeed(Planner, makeRulePlanner()),
           Layer.succeed(StepPolicy, makeRuleStepPolicy()),
@@ -365,6 +381,29 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       )
       .catch((error: unknown) => Promise.reject(cancelled(resumeOptions?.signal, error)))
 
+  const runs: Agent["runs"] = (filter) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const records = yield* (yield* Store).listRuns(
+          filter?.status === undefined ? {} : { status: filter.status },
+        )
+        return [...records]
+          .sort((left, right) => right.startedAt.localeCompare(left.startedAt))
+          .map(
+            (record): AgentRunRecord => ({
+              runId: record.runId,
+              goal: record.task.goal,
+              startUrl: record.task.startUrl,
+              status: record.status,
+              mode: record.mode,
+              startedAt: record.startedAt,
+              updatedAt: record.updatedAt,
+              summary: record.result?.summary.summary,
+            }),
+          )
+      }),
+    )
+
   const close = () => runtime.dispose()
-  return { run, runMany, events, resume: resumeRun, close, [Symbol.asyncDispose]: close }
+  return { run, runMany, events, resume: resumeRun, runs, close, [Symbol.asyncDispose]: close }
 }

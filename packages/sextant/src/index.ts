@@ -19,3 +19,4 @@ export {
 } from "@sextant/core"
 export type { EndReason, TraceRecord } from "@sextant/executor"
 export * from "./createAgent.ts"
+export * from "./SextantConfig.ts"
