@@ -41,6 +41,7 @@ import {
   makeRulePlanner,
   makeRuleStepPolicy,
   Planner,
+  type RuleTool,
   StepPolicy,
 } from "@sextant/planner"
 import { browserTools, compoundTools } from "@sextant/tools"
@@ -234,6 +235,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             return SqliteStore.layer({ path })
           }),
         )
+  // The rule planner plans `use <tool> on …` for the extra tools (checked above to have a zod input).
+  const ruleTools = (settings.tools ?? []) as unknown as ReadonlyArray<RuleTool>
   const plannerKind = settings.planner ?? (settings.model === undefined ? "rules" : "hybrid")
   if (plannerKind !== "rules" && settings.model === undefined) {
     throw new AgentError({
@@ -249,7 +252,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   const brainLayer =
     modelLayer === undefined || plannerKind === "rules"
       ? Layer.mergeAll(
-          Layer.succeed(Planner, makeRulePlanner()),
+          Layer.succeed(Planner, makeRulePlanner({ tools: ruleTools })),
           Layer.succeed(StepPolicy, makeRuleStepPolicy()),
         )
       : Layer.mergeAll(
@@ -258,7 +261,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             Effect.map(makeLlmPlanner({ registry }), (model) =>
               plannerKind === "model"
                 ? model
-                : makeHybridPlanner({ rules: makeRulePlanner(), model, registry }),
+                : makeHybridPlanner({ rules: makeRulePlanner({ tools: ruleTools }), model, registry }),
             ),
           ),
           Layer.effect(StepPolicy, makeLlmStepPolicy({ registry })),
