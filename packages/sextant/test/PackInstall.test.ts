@@ -167,6 +167,25 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
     )
   }, 120_000)
 
+  it("runs the installed sextant with a tool package loaded by name from sextant.config.ts", async () => {
+    writeFileSync(
+      join(consumer, "sextant.config.ts"),
+      'import { defineConfig } from "sextant-agent"\nexport default defineConfig({ tools: ["@sextant/tools-table"] })\n',
+    )
+    const environment = { ...process.env }
+    for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "SEXTANT_MODEL", "OPENAI_MODEL"])
+      delete environment[name]
+    const { stdout, stderr } = await run(
+      join(consumer, "node_modules", ".bin", "sextant"),
+      ["run", "use tableToCsv on table", "--start-url", `${site.url}/products/1`, "--json"],
+      { cwd: consumer, env: environment },
+    )
+    expect(stderr).toContain("navigate → tableToCsv")
+    const result = JSON.parse(stdout) as { status: string; output: { csv: string } }
+    expect(result.status).toBe("COMPLETED")
+    expect(result.output.csv).toContain(`SKU,${FIXTURE_PRODUCTS[0]?.sku}\n`)
+  }, 120_000)
+
   it("answers the installed sextant --help", async () => {
     const { stdout } = await run(join(consumer, "node_modules", ".bin", "sextant"), ["--help"], {
       cwd: consumer,
