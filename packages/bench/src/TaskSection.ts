@@ -1,5 +1,5 @@
 import { Reply, startOpenAiServer } from "@sextant/testing"
-import { createAgent } from "sextant"
+import { createAgent } from "sextant-agent"
 import { interleave, type RunPlan } from "./Measure.ts"
 import { type TableSection, timeCell } from "./Report.ts"
 import type { Summary } from "./Stats.ts"

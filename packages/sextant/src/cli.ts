@@ -1,7 +1,16 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs"
 import { Command, CommanderError } from "commander"
+import { registerFixtures } from "./internal/FixturesCommand.ts"
+import { registerLook } from "./internal/LookCommand.ts"
 import { registerRepl } from "./internal/Repl.ts"
+import { registerResume } from "./internal/ResumeCommand.ts"
 import { registerRun } from "./internal/RunCommand.ts"
+import { registerRuns } from "./internal/RunsCommand.ts"
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string
+}
 
 /**
  * The `sextant` command line. Each command lives in its own module under `internal/` and registers
@@ -10,14 +19,24 @@ import { registerRun } from "./internal/RunCommand.ts"
 const program = new Command()
   .name("sextant")
   .description("Sextant: browser agents that are reliable, fast and cheap in tokens.")
-  .showHelpAfterError()
+  .version(version, "-V, --version", "print the version")
+  // A usage mistake gets one line and a hint, not the whole help.
+  .showHelpAfterError("(run 'sextant --help' or 'sextant <command> --help' for the options)")
+  .showSuggestionAfterError()
   .exitOverride()
 
-registerRepl(program)
 registerRun(program)
+registerLook(program)
+registerRuns(program)
+registerResume(program)
+registerRepl(program)
+registerFixtures(program)
 
 try {
   await program.parseAsync(process.argv)
+  // An interrupted run has closed its browser and printed its summary; a model request still in flight
+  // must not keep the process alive after Ctrl-C.
+  if (process.exitCode === 130) process.exit(130)
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2

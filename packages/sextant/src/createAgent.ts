@@ -17,6 +17,7 @@ import {
   type StoreError,
   TaskConstraints,
   type TaskConstraintsInput,
+  type TaskState,
   ToolRegistry,
 } from "@sextant/core"
 import {
@@ -40,6 +41,7 @@ import {
   makeRulePlanner,
   makeRuleStepPolicy,
   Planner,
+  type RuleTool,
   StepPolicy,
 } from "@sextant/planner"
 import { browserTools, compoundTools } from "@sextant/tools"
@@ -58,7 +60,7 @@ import { z } from "zod"
  *
  * @example
  * ```ts
- * import { createAgent } from "sextant"
+ * import { createAgent } from "sextant-agent"
  * import { sqlTool } from "@sextant/tools"
  * const agent = createAgent({ tools: [sqlTool] })
  * ```
@@ -141,8 +143,23 @@ export interface Agent extends AsyncDisposable {
     runId: string,
     options?: { readonly secrets?: Readonly<Record<string, string>>; readonly signal?: AbortSignal },
   ) => Promise<AgentRunResult>
+  /** The runs in the store, newest first (optionally only those in one state, e.g. `FAILED`). */
+  readonly runs: (filter?: { readonly status?: TaskState }) => Promise<ReadonlyArray<AgentRunRecord>>
   /** Closes the store and everything the agent holds. */
   readonly close: () => Promise<void>
+}
+
+/** One run as the store keeps it: enough to list it and to resume it. */
+export interface AgentRunRecord {
+  readonly runId: string
+  readonly goal: string
+  readonly startUrl?: string | undefined
+  readonly status: TaskState
+  readonly mode: "plan" | "agent"
+  readonly startedAt: string
+  readonly updatedAt: string
+  /** The run's summary, once it ended. */
+  readonly summary?: string | undefined
 }
 
 const OptionsSchema = z.object({
@@ -183,7 +200,7 @@ const cancelled = (signal: AbortSignal | undefined, error: unknown): unknown =>
  *
  * @example
  * ```ts
- * import { createAgent } from "sextant"
+ * import { createAgent } from "sextant-agent"
  * await using agent = createAgent()
  * const result = await agent.run({ goal: "log in and list the products", startUrl: "http://127.0.0.1:4000/login",
  *   inputs: { username: "alice@example.com", password: "wonderland" }, secretInputs: ["password"] })
@@ -218,6 +235,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             return SqliteStore.layer({ path })
           }),
         )
+  // The rule planner plans `use <tool> on …` for the extra tools (checked above to have a zod input).
+  const ruleTools = (settings.tools ?? []) as unknown as ReadonlyArray<RuleTool>
   const plannerKind = settings.planner ?? (settings.model === undefined ? "rules" : "hybrid")
   if (plannerKind !== "rules" && settings.model === undefined) {
     throw new AgentError({
@@ -231,9 +250,9 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   }
   const modelLayer = settings.model === undefined ? undefined : openAiLayer(settings.model)
   const brainLayer =
-    modelLayer === undefined
+    modelLayer === undefined || plannerKind === "rules"
       ? Layer.mergeAll(
-          Layer.succeed(Planner, makeRulePlanner()),
+          Layer.succeed(Planner, makeRulePlanner({ tools: ruleTools })),
           Layer.succeed(StepPolicy, makeRuleStepPolicy()),
         )
       : Layer.mergeAll(
@@ -242,7 +261,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             Effect.map(makeLlmPlanner({ registry }), (model) =>
               plannerKind === "model"
                 ? model
-                : makeHybridPlanner({ rules: makeRulePlanner(), model, registry }),
+                : makeHybridPlanner({ rules: makeRulePlanner({ tools: ruleTools }), model, registry }),
             ),
           ),
           Layer.effect(StepPolicy, makeLlmStepPolicy({ registry })),
@@ -365,6 +384,29 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       )
       .catch((error: unknown) => Promise.reject(cancelled(resumeOptions?.signal, error)))
 
+  const runs: Agent["runs"] = (filter) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const records = yield* (yield* Store).listRuns(
+          filter?.status === undefined ? {} : { status: filter.status },
+        )
+        return [...records]
+          .sort((left, right) => right.startedAt.localeCompare(left.startedAt))
+          .map(
+            (record): AgentRunRecord => ({
+              runId: record.runId,
+              goal: record.task.goal,
+              startUrl: record.task.startUrl,
+              status: record.status,
+              mode: record.mode,
+              startedAt: record.startedAt,
+              updatedAt: record.updatedAt,
+              summary: record.result?.summary.summary,
+            }),
+          )
+      }),
+    )
+
   const close = () => runtime.dispose()
-  return { run, runMany, events, resume: resumeRun, close, [Symbol.asyncDispose]: close }
+  return { run, runMany, events, resume: resumeRun, runs, close, [Symbol.asyncDispose]: close }
 }

@@ -19,3 +19,5 @@ export {
 } from "@sextant/core"
 export type { EndReason, TraceRecord } from "@sextant/executor"
 export * from "./createAgent.ts"
+export * from "./ModelEnvironment.ts"
+export * from "./SextantConfig.ts"

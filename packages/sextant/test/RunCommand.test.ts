@@ -65,6 +65,6 @@ describe("sextant run", () => {
   it("names the bad argument and exits with 2", async () => {
     const result = await sextant(["run", "open the shop", "--start-url", "javascript:alert(1)"])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain("startUrl: must be an http or https URL")
+    expect(result.stderr).toContain("--start-url: must be an http or https URL")
   })
 })

@@ -8,3 +8,13 @@ export * from "./DriverErrors.ts"
 export * from "./DriverPool.ts"
 export * from "./Session.ts"
 export * from "./WebdriverioDriver.ts"
+
+// The public API names webdriverio's global `WebdriverIO.Browser` (a session you already have). Declaring
+// the namespace here keeps the published .d.ts self-contained: a consumer compiling with
+// `skipLibCheck: false` does not have to load webdriverio's own declarations (which need puppeteer-core
+// and clash with @types/node over URLPattern); one that imports webdriverio gets them merged in.
+declare global {
+  namespace WebdriverIO {
+    interface Browser {}
+  }
+}

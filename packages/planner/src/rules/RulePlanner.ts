@@ -10,6 +10,7 @@ import {
 } from "../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
+import { planWithToolClauses, type RuleTool } from "./ToolClauses.ts"
 
 /**
  * The rule planner: reads the goal with the rule grammar and turns each clause into a step of the
@@ -238,8 +239,9 @@ const replanWithRules = (
   plan: Plan,
   failure: StepFailure,
   mode: ReplanMode,
+  planFresh: (task: AgentTask) => Effect.Effect<Plan, AgentError> = planWithRules,
 ): Effect.Effect<Plan, AgentError> =>
-  Effect.map(planWithRules(task), (fresh) => {
+  Effect.map(planFresh(task), (fresh) => {
     // The grammar gives the same steps again; a partial replan keeps what already ran.
     const kept = mode === "partial" ? plan.steps.slice(0, failure.stepIndex) : []
     const rest =
@@ -264,10 +266,27 @@ const replanWithRules = (
  * // planner.plan(task) → Effect<Plan, AgentError>
  * ```
  */
-export const makeRulePlanner = (): PlannerShape => ({
-  plan: (task: AgentTask, _context?: PlanContext) => planWithRules(task),
-  replan: (task, plan, failure, mode, _context) => replanWithRules(task, plan, failure, mode),
-})
+export const makeRulePlanner = (options: RulePlannerOptions = {}): PlannerShape => {
+  const tools = options.tools ?? []
+  // A goal that names an extra tool ("use tableToCsv on #prices") gets that tool's step; the rest of
+  // the goal goes to the grammar.
+  const plan = (task: AgentTask) => planWithToolClauses(task, tools, planWithRules) ?? planWithRules(task)
+  return {
+    plan: (task: AgentTask, _context?: PlanContext) => plan(task),
+    replan: (task, current, failure, mode, _context) => replanWithRules(task, current, failure, mode, plan),
+  }
+}
+
+export type { RuleTool } from "./ToolClauses.ts"
+
+/** Options of {@link makeRulePlanner}. */
+export interface RulePlannerOptions {
+  /**
+   * Extra tools (from tool packages) a goal may name: `use <name> on <value>` or
+   * `use <name> with key=value, …` plans one step of that tool.
+   */
+  readonly tools?: ReadonlyArray<RuleTool> | undefined
+}
 
 /** A layer providing the rule planner as the `Planner` service. */
 export const rulePlannerLayer: Layer.Layer<Planner> = Layer.succeed(Planner, makeRulePlanner())

@@ -136,7 +136,7 @@ const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<b
   }
 }
 
-const repl = async (url: string | undefined, options: Record<string, unknown>) => {
+export const repl = async (url: string | undefined, options: Record<string, unknown>) => {
   const parsed = ReplArguments.safeParse({ url, ...options })
   if (!parsed.success) {
     for (const issue of parsed.error.issues)

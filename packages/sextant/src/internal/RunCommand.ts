@@ -1,27 +1,28 @@
+import { randomUUID } from "node:crypto"
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { type AgentRunResult, createAgent } from "../createAgent.ts"
+import { createAgent } from "../createAgent.ts"
+import { ConfigError, loadConfig } from "../SextantConfig.ts"
+import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import { issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
 
-const RunArguments = z.object({
+const RunArguments = AgentFlags.extend({
   goal: z.string().trim().min(1, "describe the goal in words"),
   startUrl: z
     .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login" })
     .optional(),
-  mode: z.enum(["plan", "agent"]),
+  mode: z.enum(["plan", "agent"], { error: "is plan or agent" }),
   input: z.array(pair),
   secret: z.array(pair),
   allowSubmit: z.boolean(),
-  allowedOrigin: z.array(z.url()),
-  maxSteps: z.coerce.number().int().positive().optional(),
-  store: z.string().min(1),
-  traceDir: z.string().min(1),
+  allowedOrigin: z.array(z.url({ error: "must be an origin such as http://127.0.0.1:4000" })),
+  maxSteps: z.coerce.number({ error: "must be a whole number" }).int().positive().optional(),
   json: z.boolean(),
-  chrome: z.string().min(1).optional(),
-  chromedriver: z.string().min(1).optional(),
-  headless: z.boolean(),
+  config: z.string().min(1).optional(),
 })
 
 const collect = (value: string, previous: ReadonlyArray<string> = []) => [...previous, value]
@@ -37,13 +38,26 @@ const toRecord = (pairs: ReadonlyArray<string>, readMissing: (name: string) => s
   return record
 }
 
-const summaryLines = (result: AgentRunResult): string =>
-  [
-    `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`,
-    result.summary.summary,
-    ...(Array.isArray(result.output) ? [`${result.output.length} records`] : []),
-    ...(result.tracePath === undefined ? [] : [`trace: ${result.tracePath}`]),
-  ].join("\n")
+/** Reads `--secret name[=value]` pairs; a name without a value comes from SEXTANT_SECRET_<NAME>. */
+export const readSecrets = (
+  entries: ReadonlyArray<string>,
+): { secrets: Record<string, string> } | { missing: string } => {
+  // A secret named without a value is read from SEXTANT_SECRET_<NAME>, so it stays out of the process list.
+  const secrets = toRecord(entries, (name) => process.env[`SEXTANT_SECRET_${name.toUpperCase()}`])
+  const missing = entries.map((entry) => entry.split("=")[0] ?? entry).find((name) => !(name in secrets))
+  return missing === undefined ? { secrets } : { missing }
+}
+
+/** Loads the config file, or writes why it cannot and answers undefined. */
+export const configOrReport = async (command: string, path: string | undefined, err: Writable) => {
+  try {
+    return { config: await loadConfig(path) }
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    for (const issue of error.issues) err.write(`sextant ${command}: ${error.path}: ${issue}\n`)
+    return undefined
+  }
+}
 
 /** Runs one goal to its end; resolves the process exit code. */
 export const runGoal = async (
@@ -53,33 +67,30 @@ export const runGoal = async (
   signal?: AbortSignal,
 ): Promise<number> => {
   const parsed = RunArguments.safeParse(raw)
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues)
-      err.write(`sextant run: ${issue.path.join(".") || "goal"}: ${issue.message}\n`)
-    return 2
-  }
+  if (!parsed.success) return usageError("run", issuesOf(parsed.error), err, ["goal"])
   const options = parsed.data
-  // A secret named without a value is read from SEXTANT_SECRET_<NAME>, so it stays out of the process list.
-  const secrets = toRecord(options.secret, (name) => process.env[`SEXTANT_SECRET_${name.toUpperCase()}`])
-  const missing = options.secret
-    .map((entry) => entry.split("=")[0] ?? entry)
-    .filter((name) => !(name in secrets))
-  if (missing.length > 0) {
-    err.write(
-      `sextant run: --secret ${missing[0]}: give a value (--secret name=value) or set SEXTANT_SECRET_${missing[0]?.toUpperCase()}\n`,
+  const read = readSecrets(options.secret)
+  if ("missing" in read) {
+    return usageError(
+      "run",
+      [
+        {
+          field: "secret",
+          message: `${read.missing}: give a value (--secret name=value) or set SEXTANT_SECRET_${read.missing.toUpperCase()}`,
+        },
+      ],
+      err,
     )
-    return 2
   }
-  const agent = createAgent({
-    store: { path: options.store },
-    traceDirectory: options.traceDir,
-    mode: options.mode,
-    browser: {
-      headless: options.headless,
-      ...(options.chrome === undefined ? {} : { chromePath: options.chrome }),
-      ...(options.chromedriver === undefined ? {} : { chromedriverPath: options.chromedriver }),
-    },
-  })
+  const { secrets } = read
+  const loaded = await configOrReport("run", options.config, err)
+  if (loaded === undefined) return 2
+  const resolved = resolveAgent(options, process.env, loaded.config)
+  if (Array.isArray(resolved)) return usageError("run", resolved, err)
+  err.write(`${resolved.plannerLine}\n`)
+  const agent = createAgent({ ...resolved.options, mode: options.mode })
+  const follow = followRun(err)
+  const runId = randomUUID()
   try {
     const result = await agent.run(
       {
@@ -93,25 +104,26 @@ export const runGoal = async (
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         },
       },
-      {
-        signal,
-        onEvent: (event) => {
-          if (event.type === "step-end") {
-            err.write(
-              `  [${event.step}] ${event.tool} ${event.ok ? "ok" : `failed: ${event.message ?? ""}`} (${Math.round(event.durationMs)} ms)\n`,
-            )
-          } else if (event.type === "guardrail") {
-            err.write(`  [${event.step}] ${event.tool} refused: ${event.message}\n`)
-          }
-        },
-      },
+      { signal, runId, onEvent: follow.onEvent },
     )
-    out.write(options.json ? `${JSON.stringify(result)}\n` : `${summaryLines(result)}\n`)
+    follow.stop()
+    out.write(
+      options.json
+        ? `${JSON.stringify(result)}\n`
+        : `${summaryLines(result, follow.artefacts, resolved.store)}\n`,
+    )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
-    const cancelled = signal?.aborted === true
+    follow.stop()
+    if (signal?.aborted === true) {
+      const traceDirectory = resolved.options.traceDirectory
+      out.write(
+        `${interruptedLines(runId, follow.steps(), traceDirectory === false ? undefined : traceDirectory, resolved.store)}\n`,
+      )
+      return 130
+    }
     err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
-    return cancelled ? 130 : 1
+    return 1
   } finally {
     await agent.close()
   }
@@ -119,9 +131,11 @@ export const runGoal = async (
 
 /** Adds `sextant run "<goal>" --start-url <url>`: plan a goal and run it in a headless Chromium. */
 export const registerRun = (program: Command): void => {
-  program
+  const command = program
     .command("run")
-    .description("plan a goal and run it in a headless Chromium; Ctrl-C stops it and closes the browser")
+    .description(
+      "plan a goal and run it in a headless Chromium; Ctrl-C stops it, closes the browser and exits 130",
+    )
     .argument("<goal>", 'what to do, e.g. "log in and extract the products"')
     .option("--start-url <url>", "the page to start from")
     .option("--mode <mode>", "plan (whole plan first) or agent (one step at a time)", "plan")
@@ -140,30 +154,10 @@ export const registerRun = (program: Command): void => {
       [],
     )
     .option("--max-steps <n>", "the step budget")
-    .option("--store <path>", "the SQLite store", ".sextant/sextant.db")
-    .option("--trace-dir <dir>", "where traces and transcripts go", ".sextant/traces")
     .option("--json", "print the whole result as JSON", false)
-    .option("--chrome <path>", "Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)")
-    .option(
-      "--chromedriver <path>",
-      "ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)",
+  addAgentFlags(command).action(async (goal: string, flags: Record<string, unknown>) => {
+    process.exitCode = await withInterrupt(process.stderr, (signal) =>
+      runGoal({ goal, ...flags }, process.stdout, process.stderr, signal),
     )
-    .option("--no-headless", "show the browser window")
-    .action(async (goal: string, flags: Record<string, unknown>) => {
-      const controller = new AbortController()
-      const onSignal = () => controller.abort()
-      process.once("SIGINT", onSignal)
-      process.once("SIGTERM", onSignal)
-      try {
-        process.exitCode = await runGoal(
-          { goal, ...flags },
-          process.stdout,
-          process.stderr,
-          controller.signal,
-        )
-      } finally {
-        process.off("SIGINT", onSignal)
-        process.off("SIGTERM", onSignal)
-      }
-    })
+  })
 }

@@ -1,8 +1,10 @@
+import { Worker } from "node:worker_threads"
 import { defineTool, type HttpError, type HttpSession } from "@sextant/core"
-import alasql from "alasql"
 import { Data, Effect } from "effect"
+import { parse } from "sql-parser-cst"
 import { z } from "zod"
-import { type DomElement, parseDocument, parseFragment, selectAll, textOf } from "./internal/Dom.ts"
+import { parseDocument, selectAll, textOf } from "./internal/Dom.ts"
+import type { SqlWorkerInput, SqlWorkerOutput, SqlWorkerTable } from "./internal/SqlWorker.ts"
 import { loadHtml } from "./LoadAndParse.ts"
 
 /** The query does not parse. */
@@ -73,159 +75,123 @@ export interface SelectedRow {
   readonly text: string
 }
 
-const ROW_SOURCE = "LOAD_AND_SELECT"
-
-// Everything a running query reads. alasql runs synchronously, so one query owns it at a time.
-interface Execution {
-  readonly rows: ReadonlyMap<string, ReadonlyArray<SelectedRow>>
-  readonly fragments: Map<string, DomElement | undefined>
-}
-let execution: Execution | undefined
-
-const sourceKey = (url: string, selector: string): string => `${url}\u0000${selector}`
-
-const fragmentOf = (html: unknown): DomElement | undefined => {
-  if (typeof html !== "string" || html === "") return undefined
-  const cache = execution?.fragments
-  if (cache?.has(html)) return cache.get(html)
-  const element = parseFragment(html)
-  cache?.set(html, element)
-  return element
-}
-
-const firstMatch = (html: unknown, selector: unknown): DomElement | undefined => {
-  const root = fragmentOf(html)
-  if (root === undefined) return undefined
-  if (selector === undefined || selector === null || selector === "") return root
-  return selectAll(root, String(selector))[0]
-}
-
-const domText = (html: unknown, selector?: unknown): string | null => {
-  const element = firstMatch(html, selector)
-  return element === undefined ? null : textOf(element)
-}
-
-const domAttr = (html: unknown, selector: unknown, attribute: unknown): string | null =>
-  firstMatch(html, selector)?.getAttribute(String(attribute)) ?? null
-
-const patterns = new Map<string, RegExp>()
-const patternOf = (source: unknown): RegExp => {
-  const text = String(source)
-  let pattern = patterns.get(text)
-  if (pattern === undefined) {
-    pattern = new RegExp(text)
-    if (patterns.size > 256) patterns.clear()
-    patterns.set(text, pattern)
-  }
-  return pattern
-}
-
-const domMatch = (html: unknown, selector: unknown, pattern: unknown): string | null => {
-  const root = fragmentOf(html)
-  if (root === undefined) return null
-  const expression = patternOf(pattern)
-  for (const element of selectAll(root, String(selector))) {
-    const text = textOf(element)
-    if (expression.test(text)) return text
-  }
-  return null
-}
-
-const domAllText = (html: unknown, selector: unknown): Array<string> => {
-  const root = fragmentOf(html)
-  return root === undefined ? [] : selectAll(root, String(selector)).map(textOf)
-}
-
-const registerFunctions = (): void => {
-  for (const [name, body] of [
-    ["dom_text", domText],
-    ["dom_attr", domAttr],
-    ["dom_all_text", domAllText],
-    ["dom_match", domMatch],
-  ] as const) {
-    alasql.fn[name] = body
-    alasql.fn[name.toUpperCase()] = body
-  }
-  // alasql calls a FROM function with its arguments, then a callback, an index and the query.
-  alasql.from[ROW_SOURCE] = (
-    url: unknown,
-    selector: unknown,
-    callback?: unknown,
-    index?: unknown,
-    query?: unknown,
-  ) => {
-    const rows = execution?.rows.get(sourceKey(String(url), String(selector)))
-    if (rows === undefined)
-      throw new Error(`load_and_select(${url}, ${selector}) was not loaded before the query ran`)
-    const copy = rows.map((row) => ({ ...row }))
-    return typeof callback === "function" ? callback(copy, index, query) : copy
-  }
-}
-registerFunctions()
+const ROW_SOURCE = "load_and_select"
+// SQLite's own table-valued functions that only compute (no file, no schema): they read what
+// dom_all_text returns.
+const BUILT_IN_ROW_SOURCES = new Set(["json_each", "json_tree"])
 
 interface RowSource {
   readonly url: string
   readonly selector: string
+  readonly range: readonly [number, number]
 }
 
-const yy = alasql.yy as Record<string, new (...args: Array<never>) => unknown>
+interface Inspected {
+  readonly sources: ReadonlyArray<RowSource>
+  readonly arrayColumns: ReadonlyArray<string>
+}
+
+type Node = { readonly type?: string; readonly range?: [number, number] } & Record<string, unknown>
+
+const isNode = (value: unknown): value is Node => value !== null && typeof value === "object"
+
+const functionName = (node: Node): string | undefined =>
+  node.type === "func_call" && isNode(node.name)
+    ? String(node.name.name ?? node.name.text).toLowerCase()
+    : undefined
+
+const argumentsOf = (node: Node): Array<Node> => {
+  const parens = node.args
+  if (!isNode(parens) || !isNode(parens.expr) || !isNode(parens.expr.args)) return []
+  return ((parens.expr.args as Node).items as Array<Node> | undefined) ?? []
+}
+
+// The first SELECT of a compound one names the result columns.
+const firstSelect = (statement: Node): Node | undefined => {
+  if (statement.type === "compound_select_stmt" && isNode(statement.left)) return firstSelect(statement.left)
+  if (statement.type === "select_stmt") return statement
+  if (statement.type === "paren_expr" && isNode(statement.expr)) return firstSelect(statement.expr)
+  return undefined
+}
+
+// A result column that is a bare dom_all_text(...) comes back as an array, as it did before SQLite.
+const arrayColumnsOf = (query: string, statement: Node): Array<string> => {
+  const select = firstSelect(statement)
+  const clause = (select?.clauses as Array<Node> | undefined)?.find((item) => item.type === "select_clause")
+  const items = isNode(clause?.columns) ? ((clause.columns.items as Array<Node> | undefined) ?? []) : []
+  const names: Array<string> = []
+  for (const item of items) {
+    const expression = item.type === "alias" && isNode(item.expr) ? item.expr : item
+    if (functionName(expression) !== "dom_all_text") continue
+    if (item.type === "alias" && isNode(item.alias)) names.push(String(item.alias.name))
+    else if (item.range !== undefined) names.push(query.slice(item.range[0], item.range[1]))
+  }
+  return names
+}
 
 /**
- * Checks the parsed query and lists the `load_and_select` calls it makes. The engine's own parser
- * built the tree; this only walks it.
+ * Checks the parsed query and lists the `load_and_select` calls it makes. A real SQL parser
+ * (sql-parser-cst, SQLite dialect) built the tree; this only walks it.
  */
-const inspect = (query: string, tree: unknown): Array<RowSource> | SqlErrorReason => {
-  const statements = ((tree as { statements?: Array<unknown> }).statements ?? []).filter(
-    (statement) => statement !== undefined && statement !== null && statement !== "",
+const inspect = (query: string, program: Node): Inspected | SqlErrorReason => {
+  const statements = ((program.statements as Array<Node> | undefined) ?? []).filter(
+    (statement) => statement.type !== "empty",
   )
-  if (statements.length !== 1 || !(statements[0] instanceof yy.Select!)) {
+  if (statements.length === 0) return new SqlSyntax({ detail: "the query is empty" })
+  const statement = statements[0]!
+  if (
+    statements.length !== 1 ||
+    (statement.type !== "select_stmt" && statement.type !== "compound_select_stmt")
+  ) {
     return new SqlNotAllowed({ detail: "run exactly one SELECT statement" })
   }
   const sources: Array<RowSource> = []
-  const fromFunctions = new Set(Object.keys(alasql.from).map((name) => name.toUpperCase()))
-  const seen = new Set<unknown>()
   let problem: SqlErrorReason | undefined
-  const visit = (node: unknown): void => {
-    if (problem !== undefined || node === null || typeof node !== "object" || seen.has(node)) return
-    seen.add(node)
-    if (yy.JavaScript !== undefined && node instanceof yy.JavaScript) {
-      problem = new SqlNotAllowed({ detail: "JavaScript expressions (``…``) are not allowed" })
+  const loadAndSelect = (node: Node): void => {
+    const values = argumentsOf(node).map((arg) =>
+      arg.type === "string_literal" ? String(arg.value) : undefined,
+    )
+    if (values.length !== 2 || values.some((value) => value === undefined) || node.range === undefined) {
+      problem = new SqlNotAllowed({
+        detail: "load_and_select takes two string literals: load_and_select('http://…', '.css-selector')",
+      })
       return
     }
-    const record = node as Record<string, unknown>
-    if (record.into !== undefined && record.into !== null) {
-      problem = new SqlNotAllowed({ detail: "SELECT … INTO is not allowed: the tool only reads" })
-      return
-    }
-    if (typeof record.funcid === "string") {
-      const name = record.funcid.toUpperCase()
-      if (name === ROW_SOURCE) {
-        const args = (record.args ?? []) as Array<unknown>
-        const values = args.map((arg) =>
-          yy.StringValue !== undefined && arg instanceof yy.StringValue
-            ? (arg as { value: string }).value
-            : undefined,
-        )
-        if (values.length !== 2 || values.some((value) => value === undefined)) {
-          problem = new SqlNotAllowed({
-            detail: "load_and_select takes two string literals: load_and_select('http://…', '.css-selector')",
-          })
-          return
-        }
-        sources.push({ url: values[0]!, selector: values[1]! })
-      } else if (fromFunctions.has(name)) {
-        problem = new SqlNotAllowed({
-          detail: `${record.funcid}(…) is not available; read pages with load_and_select`,
-        })
-        return
-      }
-    }
-    for (const value of Object.values(record)) visit(value)
+    sources.push({ url: values[0]!, selector: values[1]!, range: node.range })
   }
-  visit(statements[0])
+  // What a FROM clause names: tables, joins, aliases and table-valued function calls.
+  const visitTable = (node: unknown): void => {
+    if (problem !== undefined || !isNode(node)) return
+    if (node.type === "join_expr") {
+      visitTable(node.left)
+      visitTable(node.right)
+      visit(node.specification)
+    } else if (node.type === "alias" || node.type === "paren_expr") {
+      visitTable(node.expr)
+    } else if (node.type === "func_call") {
+      const name = functionName(node)
+      if (name === ROW_SOURCE) loadAndSelect(node)
+      else if (name === undefined || !BUILT_IN_ROW_SOURCES.has(name)) {
+        problem = new SqlNotAllowed({
+          detail: `${name ?? "this"}(…) is not available as a row source; read pages with load_and_select`,
+        })
+      } else visit(node.args)
+    } else visit(node)
+  }
+  const visit = (node: unknown): void => {
+    if (problem !== undefined) return
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item)
+      return
+    }
+    if (!isNode(node)) return
+    if (node.type === "from_clause") visitTable(node.expr)
+    else if (functionName(node) === ROW_SOURCE) loadAndSelect(node)
+    else for (const [key, value] of Object.entries(node)) if (key !== "range") visit(value)
+  }
+  visit(statement)
   if (problem !== undefined) return problem
-  if (query.trim() === "") return new SqlSyntax({ detail: "the query is empty" })
-  return sources
+  return { sources, arrayColumns: arrayColumnsOf(query, statement) }
 }
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
@@ -238,24 +204,49 @@ const selectRows = (url: string, html: string, selector: string): Array<Selected
     text: textOf(element),
   }))
 
-const jsonSafe = (value: unknown): unknown => {
-  if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) return null
-  if (Array.isArray(value)) return value.map(jsonSafe)
-  if (value instanceof Date) return value.toISOString()
-  return value
-}
+// In a workspace the worker runs from its TypeScript source (Node strips the types); a build ships .js.
+const workerUrl = new URL(
+  `./internal/SqlWorker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
+  import.meta.url,
+)
+
+const runInWorker = (input: SqlWorkerInput, signal: AbortSignal): Promise<SqlWorkerOutput> =>
+  new Promise((resolve, reject) => {
+    const worker = new Worker(workerUrl, { workerData: input })
+    const stop = () => {
+      void worker.terminate()
+      reject(signal.reason ?? new Error("the query was interrupted"))
+    }
+    if (signal.aborted) return stop()
+    signal.addEventListener("abort", stop, { once: true })
+    worker.once("message", (output: SqlWorkerOutput) => {
+      signal.removeEventListener("abort", stop)
+      resolve(output)
+      void worker.terminate()
+    })
+    worker.once("error", (cause) => {
+      signal.removeEventListener("abort", stop)
+      reject(cause)
+    })
+    worker.once("exit", (code) => {
+      signal.removeEventListener("abort", stop)
+      reject(new Error(`the SQL worker stopped with exit code ${code} before it answered`))
+    })
+  })
 
 /**
- * Runs one SQL SELECT over pages loaded through the `HttpSession`, in the alasql engine. The row source
- * `load_and_select(url, selector)` gives one row per element matching a CSS selector, with columns
+ * Runs one SQL SELECT over pages loaded through the `HttpSession`, on SQLite (`node:sqlite`). The row
+ * source `load_and_select(url, selector)` gives one row per element matching a CSS selector, with columns
  * `url`, `index`, `html` (the element's outerHTML) and `text`; the scalar functions
  * `dom_text(html, selector)`, `dom_attr(html, selector, attribute)`, `dom_all_text(html, selector)` and
  * `dom_match(html, selector, pattern)` (the text of the first match whose text fits a regular expression)
  * read inside such an element (a selector that matches the element itself matches it too).
  *
- * alasql runs queries synchronously, so the query is parsed first with alasql's own parser, the
- * `load_and_select` calls are read from its syntax tree and their pages fetched, and only then does
- * the query run. Their arguments must be string literals.
+ * SQLite has no user-defined table-valued functions, so the query is parsed first with a SQL parser
+ * (sql-parser-cst, SQLite dialect), the `load_and_select` calls are read from its syntax tree and
+ * their pages fetched, each call is replaced by a temporary table holding its rows, and only then does
+ * the query run — in a worker thread, so a heavy query never blocks the agent and an interruption (a
+ * step timeout) stops it. The arguments of `load_and_select` must be string literals.
  *
  * @example
  * ```ts
@@ -275,14 +266,15 @@ export const sql = (
     const settings = SqlOptions.parse(options)
     const fail = (reason: SqlErrorReason, cause?: unknown) =>
       Effect.fail(new SqlError({ query, reason, cause }))
-    let tree: unknown
+    let program: Node
     try {
-      tree = alasql.parse(query)
+      program = parse(query, { dialect: "sqlite", includeRange: true }) as unknown as Node
     } catch (cause) {
-      return yield* fail(new SqlSyntax({ detail: describe(cause) }), cause)
+      return yield* fail(new SqlSyntax({ detail: describe(cause).split("\n")[0] ?? "" }), cause)
     }
-    const sources = inspect(query, tree)
-    if (!Array.isArray(sources)) return yield* fail(sources)
+    const inspected = inspect(query, program)
+    if (!("sources" in inspected)) return yield* fail(inspected)
+    const { sources, arrayColumns } = inspected
 
     const urls = [...new Set(sources.map((source) => source.url))]
     const pages = yield* Effect.forEach(
@@ -293,12 +285,15 @@ export const sql = (
       },
     )
     const bodies = new Map(pages)
-    const rows = new Map<string, ReadonlyArray<SelectedRow>>()
+    const tables = new Map<string, SqlWorkerTable>()
     for (const source of sources) {
-      const key = sourceKey(source.url, source.selector)
-      if (rows.has(key)) continue
+      const key = `${source.url}\u0000${source.selector}`
+      if (tables.has(key)) continue
       try {
-        rows.set(key, selectRows(source.url, bodies.get(source.url) ?? "", source.selector))
+        tables.set(key, {
+          name: `sextant_source_${tables.size + 1}`,
+          rows: selectRows(source.url, bodies.get(source.url) ?? "", source.selector),
+        })
       } catch (cause) {
         return yield* fail(
           new SqlFailed({
@@ -308,24 +303,35 @@ export const sql = (
         )
       }
     }
-
-    let result: unknown
-    execution = { rows, fragments: new Map() }
-    try {
-      result = alasql(query)
-    } catch (cause) {
-      return yield* fail(new SqlFailed({ detail: describe(cause) }), cause)
-    } finally {
-      execution = undefined
+    // Replace each call by its table, from the end so earlier ranges stay right.
+    let rewritten = query
+    for (const source of [...sources].sort((left, right) => right.range[0] - left.range[0])) {
+      const table = tables.get(`${source.url}\u0000${source.selector}`)!
+      rewritten = `${rewritten.slice(0, source.range[0])}${table.name}${rewritten.slice(source.range[1])}`
     }
-    const all = Array.isArray(result) ? (result as Array<Record<string, unknown>>) : []
-    const kept = all
-      .slice(0, settings.maxRows)
-      .map((row) =>
-        Object.fromEntries(Object.entries(row).map(([column, value]) => [column, jsonSafe(value)])),
+
+    const output = yield* Effect.tryPromise({
+      try: (signal) =>
+        runInWorker(
+          { query: rewritten, tables: [...tables.values()], maxRows: settings.maxRows, arrayColumns },
+          signal,
+        ),
+      catch: (cause) => new SqlError({ query, reason: new SqlFailed({ detail: describe(cause) }), cause }),
+    })
+    if (!output.ok) {
+      return yield* fail(
+        output.denied
+          ? new SqlNotAllowed({ detail: `only reading is allowed (${output.detail})` })
+          : new SqlFailed({ detail: output.detail }),
       )
-    const columns = [...new Set(kept.flatMap((row) => Object.keys(row)))]
-    return { columns, rows: kept, rowCount: all.length, truncated: all.length > kept.length, pages: urls }
+    }
+    return {
+      columns: output.columns,
+      rows: output.rows,
+      rowCount: output.rowCount,
+      truncated: output.rowCount > output.rows.length,
+      pages: urls,
+    }
   }).pipe(Effect.withSpan("sql"))
 
 /**
@@ -341,9 +347,9 @@ export const sql = (
 export const sqlTool = defineTool({
   name: "sql",
   description: [
-    "Run one SQL SELECT (alasql dialect) over web pages fetched without a browser.",
+    "Run one SQL SELECT (SQLite dialect) over web pages fetched without a browser.",
     "Row source: load_and_select('<absolute url>', '<css selector>') gives one row per matching element with columns url, index, html, text.",
-    "Functions on an element's html: dom_text(html, selector), dom_attr(html, selector, attribute), dom_all_text(html, selector) (an array), dom_match(html, selector, regex) (text of the first match whose text fits the regular expression, e.g. dom_match(html, 'p', '^\\$') for a price).",
+    "Functions on an element's html: dom_text(html, selector), dom_attr(html, selector, attribute), dom_all_text(html, selector) (a JSON array; read it with json_each), dom_match(html, selector, regex) (text of the first match whose text fits the regular expression, e.g. dom_match(html, 'p', '^\\$') for a price).",
     "Example: SELECT dom_text(html, 'h2') AS name, dom_attr(html, 'a', 'href') AS link FROM load_and_select('http://host/products', 'li.card').",
     "Combine pages with UNION ALL. Arguments of load_and_select must be string literals.",
   ].join(" "),

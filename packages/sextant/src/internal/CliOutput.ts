@@ -1,0 +1,131 @@
+import type { Writable } from "node:stream"
+import type { z } from "zod"
+
+/** `startUrl` → `--start-url`: messages name the flag a person typed, not the field behind it. */
+export const flagOf = (field: string): string =>
+  `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`
+
+/**
+ * Writes one line per problem, each naming the flag (or `<argument>`) it is about, and one hint line
+ * instead of the whole help. Returns the usage exit code, 2.
+ */
+export const usageError = (
+  command: string,
+  issues: ReadonlyArray<{ readonly field: string; readonly message: string }>,
+  err: Writable,
+  positional: ReadonlyArray<string> = [],
+): number => {
+  for (const issue of issues) {
+    const name = positional.includes(issue.field) ? `<${issue.field}>` : flagOf(issue.field)
+    err.write(`sextant ${command}: ${name}: ${issue.message}\n`)
+  }
+  err.write(`(run 'sextant ${command} --help' for the options)\n`)
+  return 2
+}
+
+/** The issues of a failed zod parse, by top-level field. */
+export const issuesOf = (error: z.ZodError): Array<{ field: string; message: string }> =>
+  error.issues.map((issue) => ({ field: String(issue.path[0] ?? "arguments"), message: issue.message }))
+
+const cell = (value: unknown, width: number): string => {
+  const text =
+    value === null || value === undefined
+      ? ""
+      : typeof value === "string"
+        ? value
+        : typeof value === "number" || typeof value === "boolean"
+          ? String(value)
+          : JSON.stringify(value)
+  const flat = text.replace(/\s+/g, " ")
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
+}
+
+/** Options of {@link recordsTable}. */
+export interface TableOptions {
+  readonly maxRows?: number
+  readonly maxColumnWidth?: number
+}
+
+/**
+ * Records as a plain-text table: one column per field (in first-seen order), long cells cut with "…",
+ * at most `maxRows` rows and a line saying how many more there are.
+ */
+export const recordsTable = (records: ReadonlyArray<unknown>, options: TableOptions = {}): string => {
+  const maxRows = options.maxRows ?? 20
+  const maxWidth = options.maxColumnWidth ?? 40
+  const rows = records.map((record) =>
+    record !== null && typeof record === "object" && !Array.isArray(record)
+      ? (record as Record<string, unknown>)
+      : { value: record },
+  )
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]
+  if (columns.length === 0) return "(no records)"
+  const shown = rows.slice(0, maxRows)
+  const widths = columns.map((column) =>
+    Math.min(maxWidth, Math.max(column.length, ...shown.map((row) => cell(row[column], maxWidth).length))),
+  )
+  const line = (values: ReadonlyArray<string>) =>
+    values
+      .map((value, index) => value.padEnd(widths[index] ?? 0))
+      .join("  ")
+      .trimEnd()
+  const lines = [
+    line(columns.map((column, index) => cell(column, widths[index] ?? maxWidth))),
+    line(widths.map((width) => "-".repeat(width))),
+    ...shown.map((row) => line(columns.map((column, index) => cell(row[column], widths[index] ?? maxWidth)))),
+  ]
+  if (rows.length > shown.length) lines.push(`… ${rows.length - shown.length} more (--json prints them all)`)
+  return lines.join("\n")
+}
+
+/**
+ * A line on stderr every `everyMs` while nothing else was printed, so a person waiting on a model call
+ * or a slow page sees that the run is alive and what it waits on.
+ */
+export const startProgress = (err: Writable, everyMs = 5_000) => {
+  const started = Date.now()
+  let last = Date.now()
+  let doing = "starting the browser"
+  const timer = setInterval(() => {
+    if (Date.now() - last < everyMs) return
+    err.write(`  … ${doing} (${Math.round((Date.now() - started) / 1000)} s)\n`)
+    last = Date.now()
+  }, 500)
+  timer.unref()
+  return {
+    /** Prints a line now and says what the run waits on next. */
+    say: (line: string | undefined, next?: string) => {
+      if (line !== undefined) err.write(`${line}\n`)
+      if (next !== undefined) doing = next
+      last = Date.now()
+    },
+    stop: () => clearInterval(timer),
+  }
+}
+
+/**
+ * Runs `body` with an AbortSignal that Ctrl-C (SIGINT) or SIGTERM aborts. The listeners stay for the
+ * whole body, so the browser's own exit hook leaves the shutdown to the run (which closes the browser
+ * and prints its summary); a second Ctrl-C exits at once. Resolves the body's exit code, or 130 when it
+ * was interrupted.
+ */
+export const withInterrupt = async (
+  err: Writable,
+  body: (signal: AbortSignal) => Promise<number>,
+): Promise<number> => {
+  const controller = new AbortController()
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130)
+    err.write(`\n${signal === "SIGINT" ? "Ctrl-C" : signal}: stopping the run and closing the browser…\n`)
+    controller.abort(new Error(`interrupted by ${signal}`))
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+  try {
+    const code = await body(controller.signal)
+    return controller.signal.aborted ? 130 : code
+  } finally {
+    process.off("SIGINT", onSignal)
+    process.off("SIGTERM", onSignal)
+  }
+}

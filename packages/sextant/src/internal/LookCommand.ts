@@ -1,0 +1,94 @@
+import type { Writable } from "node:stream"
+import { isDriverError } from "@sextant/core"
+import { launchPageAgent } from "@sextant/webdriverio"
+import type { Command } from "commander"
+import { z } from "zod"
+import { issuesOf, usageError } from "./CliOutput.ts"
+import { repl } from "./Repl.ts"
+
+const LookArguments = z.object({
+  url: z.url({
+    protocol: /^https?$/,
+    error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login",
+  }),
+  interactive: z.boolean(),
+  json: z.boolean(),
+  chrome: z.string().min(1).optional(),
+  chromedriver: z.string().min(1).optional(),
+  headless: z.boolean(),
+})
+
+const messageOf = (error: unknown): string =>
+  isDriverError(error) || error instanceof Error ? error.message : String(error)
+
+/** Opens a page, prints what an agent sees of it and closes the browser; resolves the exit code. */
+export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: Writable): Promise<number> => {
+  const parsed = LookArguments.safeParse(raw)
+  if (!parsed.success) return usageError("look", issuesOf(parsed.error), err, ["url"])
+  const { url, chrome, chromedriver, headless } = parsed.data
+  let agent: Awaited<ReturnType<typeof launchPageAgent>>
+  try {
+    agent = await launchPageAgent({
+      headless,
+      ...(chrome === undefined ? {} : { chromePath: chrome }),
+      ...(chromedriver === undefined ? {} : { chromedriverPath: chromedriver }),
+    })
+  } catch (error) {
+    err.write(`sextant look: ${messageOf(error)}\n`)
+    return 1
+  }
+  try {
+    const opened = await agent.go(url)
+    if (!opened.ok) {
+      err.write(`sextant look: <url>: ${"error" in opened ? opened.error : "the page did not load"}\n`)
+      return 1
+    }
+    const snapshot = await agent.look()
+    if ("error" in snapshot) {
+      err.write(`sextant look: ${snapshot.error}\n`)
+      return 1
+    }
+    out.write(
+      parsed.data.json
+        ? `${JSON.stringify(snapshot)}\n`
+        : `${snapshot.title} — ${snapshot.url}\n${snapshot.tree}\n`,
+    )
+    return 0
+  } catch (error) {
+    err.write(`sextant look: ${messageOf(error)}\n`)
+    return 1
+  } finally {
+    await agent.close()
+  }
+}
+
+/** Adds `sextant look <url> [--interactive]`: the page outline with refs, or a REPL on the page. */
+export const registerLook = (program: Command): void => {
+  program
+    .command("look")
+    .description(
+      "open a page and print the outline an agent sees (refs, roles, names); --interactive keeps a prompt open",
+    )
+    .argument("<url>", "the page, e.g. http://127.0.0.1:4000/login")
+    .option("-i, --interactive", "keep the browser open and read look/act/go/wait/eval commands", false)
+    .option("--json", "print the whole snapshot as JSON", false)
+    .option("--chrome <path>", "Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)")
+    .option(
+      "--chromedriver <path>",
+      "ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)",
+    )
+    .option("--no-headless", "show the browser window")
+    .action(async (url: string, flags: Record<string, unknown>) => {
+      if (flags.interactive === true) {
+        const parsed = LookArguments.safeParse({ url, ...flags })
+        if (!parsed.success) {
+          process.exitCode = usageError("look", issuesOf(parsed.error), process.stderr, ["url"])
+          return
+        }
+        const { interactive: _interactive, json: _json, ...options } = flags
+        await repl(url, options)
+        return
+      }
+      process.exitCode = await lookAt({ url, ...flags }, process.stdout, process.stderr)
+    })
+}

@@ -1,0 +1,101 @@
+import type { Writable } from "node:stream"
+import type { Command } from "commander"
+import { z } from "zod"
+import { createAgent } from "../createAgent.ts"
+import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import { issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { configOrReport, readSecrets } from "./RunCommand.ts"
+import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
+
+const ResumeArguments = AgentFlags.extend({
+  run: z.string().trim().min(1, "name the run to continue (sextant runs lists them)"),
+  secret: z.array(z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")),
+  json: z.boolean(),
+  config: z.string().min(1).optional(),
+})
+
+const collect = (value: string, previous: ReadonlyArray<string> = []) => [...previous, value]
+
+/** Continues a run whose process died; resolves the exit code. */
+export const resumeRun = async (
+  raw: Record<string, unknown>,
+  out: Writable,
+  err: Writable,
+  signal?: AbortSignal,
+): Promise<number> => {
+  const parsed = ResumeArguments.safeParse(raw)
+  if (!parsed.success) return usageError("resume", issuesOf(parsed.error), err, ["run"])
+  const options = parsed.data
+  const read = readSecrets(options.secret)
+  if ("missing" in read)
+    return usageError(
+      "resume",
+      [
+        {
+          field: "secret",
+          message: `${read.missing}: give a value or set SEXTANT_SECRET_${read.missing.toUpperCase()}`,
+        },
+      ],
+      err,
+    )
+  const loaded = await configOrReport("resume", options.config, err)
+  if (loaded === undefined) return 2
+  const resolved = resolveAgent(options, process.env, loaded.config)
+  if (Array.isArray(resolved)) return usageError("resume", resolved, err)
+  const agent = createAgent(resolved.options)
+  const follow = followRun(err)
+  try {
+    const known = await agent.runs()
+    if (!known.some((run) => run.runId === options.run)) {
+      err.write(
+        `sextant resume: <run>: no run ${options.run} in ${resolved.store} ('sextant runs' lists them)\n`,
+      )
+      return 2
+    }
+    err.write(`${resolved.plannerLine}\n`)
+    const result = await agent.resume(options.run, {
+      secrets: read.secrets,
+      ...(signal === undefined ? {} : { signal }),
+    })
+    follow.stop()
+    out.write(
+      options.json
+        ? `${JSON.stringify(result)}\n`
+        : `${summaryLines(result, follow.artefacts, resolved.store)}\n`,
+    )
+    return result.status === "COMPLETED" ? 0 : 1
+  } catch (error) {
+    follow.stop()
+    if (signal?.aborted === true) {
+      const traceDirectory = resolved.options.traceDirectory
+      out.write(
+        `${interruptedLines(options.run, follow.steps(), traceDirectory === false ? undefined : traceDirectory, resolved.store)}\n`,
+      )
+      return 130
+    }
+    err.write(`sextant resume: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  } finally {
+    await agent.close()
+  }
+}
+
+/** Adds `sextant resume <run>`: continue a run from the store without repeating its finished steps. */
+export const registerResume = (program: Command): void => {
+  const command = program
+    .command("resume")
+    .description("continue a run whose process died, without repeating its finished steps")
+    .argument("<run>", "the run id (sextant runs lists them)")
+    .option(
+      "--secret <name[=value]>",
+      "a secret the run needs again (repeatable; value from SEXTANT_SECRET_<NAME> when omitted)",
+      collect,
+      [],
+    )
+    .option("--json", "print the whole result as JSON", false)
+  addAgentFlags(command).action(async (run: string, flags: Record<string, unknown>) => {
+    process.exitCode = await withInterrupt(process.stderr, (signal) =>
+      resumeRun({ run, ...flags }, process.stdout, process.stderr, signal),
+    )
+  })
+}

@@ -1,0 +1,77 @@
+import type { Writable } from "node:stream"
+import type { Command } from "commander"
+import { z } from "zod"
+import { createAgent } from "../createAgent.ts"
+import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
+import { configOrReport } from "./RunCommand.ts"
+
+const STATES = ["CREATED", "PLANNING", "RUNNING", "WAITING", "COMPLETED", "FAILED", "CANCELLED"] as const
+
+const RunsArguments = z.object({
+  store: z.string().min(1).optional(),
+  status: z
+    .string()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.enum(STATES, { error: `is one of ${STATES.join(", ").toLowerCase()}` }))
+    .optional(),
+  json: z.boolean(),
+  config: z.string().min(1).optional(),
+})
+
+/** Lists the runs in the store, newest first; resolves the exit code. */
+export const listRuns = async (
+  raw: Record<string, unknown>,
+  out: Writable,
+  err: Writable,
+): Promise<number> => {
+  const parsed = RunsArguments.safeParse(raw)
+  if (!parsed.success) return usageError("runs", issuesOf(parsed.error), err)
+  const loaded = await configOrReport("runs", parsed.data.config, err)
+  if (loaded === undefined) return 2
+  const store = parsed.data.store ?? loaded.config?.store ?? ".sextant/sextant.db"
+  const agent = createAgent({ store: { path: store }, traceDirectory: false })
+  try {
+    const runs = await agent.runs(parsed.data.status === undefined ? {} : { status: parsed.data.status })
+    if (parsed.data.json) {
+      out.write(`${JSON.stringify(runs)}\n`)
+      return 0
+    }
+    if (runs.length === 0) {
+      out.write(
+        `no runs in ${store}${parsed.data.status === undefined ? "" : ` with status ${parsed.data.status}`}\n`,
+      )
+      return 0
+    }
+    out.write(
+      `${recordsTable(
+        runs.map((run) => ({
+          run: run.runId,
+          status: run.status,
+          started: run.startedAt.replace("T", " ").slice(0, 19),
+          goal: run.goal,
+        })),
+        { maxRows: 50, maxColumnWidth: 60 },
+      )}\n`,
+    )
+    return 0
+  } catch (error) {
+    err.write(`sextant runs: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  } finally {
+    await agent.close()
+  }
+}
+
+/** Adds `sextant runs`: the runs in the store as a table (JSON with --json). */
+export const registerRuns = (program: Command): void => {
+  program
+    .command("runs")
+    .description("list the runs in the store, newest first")
+    .option("--store <path>", "the SQLite store (default .sextant/sextant.db)")
+    .option("--status <state>", "only runs in this state (completed, failed, cancelled, running, …)")
+    .option("--config <path>", "a sextant.config.ts (default: ./sextant.config.ts when it exists)")
+    .option("--json", "print the runs as JSON", false)
+    .action(async (flags: Record<string, unknown>) => {
+      process.exitCode = await listRuns(flags, process.stdout, process.stderr)
+    })
+}

@@ -1,0 +1,196 @@
+import { execFile } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import {
+  FIXTURE_PRODUCTS,
+  type FixtureSite,
+  PRODUCTS_PER_PAGE,
+  startFixtureSite,
+} from "@sextant/fixture-site"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+// Packs every publishable package, installs the tarballs with plain npm into a project outside the
+// workspace, and uses them as a stranger would. It needs the npm registry for third-party packages and
+// takes about a minute; SEXTANT_SKIP_PACK_TEST=1 skips it.
+const run = promisify(execFile)
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
+const require = createRequire(import.meta.url)
+const versionOf = (name: string): string =>
+  (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")) as { version: string }).version
+
+interface Manifest {
+  readonly name: string
+  readonly private?: boolean
+  readonly engines?: { node?: string }
+}
+
+const publishable = readdirSync(join(root, "packages"))
+  .map((folder) => join(root, "packages", folder))
+  .flatMap((directory) => {
+    try {
+      const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as Manifest
+      return manifest.private === true ? [] : [{ directory, manifest }]
+    } catch {
+      return []
+    }
+  })
+
+const skip = process.env.SEXTANT_SKIP_PACK_TEST === "1"
+
+describe.skipIf(skip)("the packed packages installed with plain npm outside the workspace", () => {
+  let site: FixtureSite
+  let work: string
+  let consumer: string
+  let footprint: { packages: number; megabytes: number }
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ port: 0 })
+    work = mkdtempSync(join(tmpdir(), "sextant-pack-"))
+    const packs = join(work, "packs")
+    consumer = join(work, "consumer")
+    mkdirSync(packs)
+    mkdirSync(consumer)
+    const filters = publishable.flatMap(({ manifest }) => ["--filter", manifest.name])
+    await run("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only", ...filters], {
+      cwd: root,
+    })
+    for (const { directory } of publishable) {
+      await run("pnpm", ["pack", "--pack-destination", packs], { cwd: directory })
+    }
+    writeFileSync(
+      join(consumer, "package.json"),
+      JSON.stringify({ name: "sextant-consumer", private: true, type: "module" }),
+    )
+    const tarballs = readdirSync(packs).map((file) => join(packs, file))
+    const npm = ["install", "--no-audit", "--no-fund", "--loglevel=error"]
+    await run("npm", [...npm, ...tarballs, `effect@${versionOf("effect")}`], { cwd: consumer })
+    const listed = await run("npm", ["ls", "--all", "--parseable"], { cwd: consumer })
+    const size = await run("du", ["-sm", join(consumer, "node_modules")])
+    footprint = {
+      packages: new Set(listed.stdout.trim().split("\n").slice(1)).size,
+      megabytes: Number(size.stdout.split(/\s/)[0]),
+    }
+    process.stdout.write(`install footprint: ${footprint.packages} packages, ${footprint.megabytes} MB\n`)
+    await run(
+      "npm",
+      [...npm, `typescript@${versionOf("typescript")}`, `@types/node@${versionOf("@types/node")}`],
+      { cwd: consumer },
+    )
+  }, 600_000)
+
+  afterAll(async () => {
+    await site?.close()
+    if (work !== undefined) rmSync(work, { recursive: true, force: true })
+  })
+
+  it("installs every publishable package from its tarball, each declaring Node >= 24.21", () => {
+    expect(publishable.map(({ manifest }) => manifest.name)).toContain("sextant-agent")
+    for (const { manifest } of publishable) {
+      expect(manifest.engines?.node, manifest.name).toBe(">=24.21.0")
+      const installed = JSON.parse(
+        readFileSync(join(consumer, "node_modules", manifest.name, "package.json"), "utf8"),
+      ) as Manifest
+      expect(installed.name).toBe(manifest.name)
+    }
+    expect(footprint.packages).toBeGreaterThan(0)
+  })
+
+  it("type-checks a consumer under strict with skipLibCheck: false", async () => {
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "es2024",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ["node"],
+          lib: ["es2024", "dom", "esnext.disposable"],
+        },
+        include: ["consumer.ts"],
+      }),
+    )
+    writeFileSync(
+      join(consumer, "consumer.ts"),
+      [
+        'import { defineTool } from "@sextant/core"',
+        'import { createAgent, isAgentError, type AgentRunResult } from "sextant-agent"',
+        'import { z } from "zod"',
+        'import { Effect } from "effect"',
+        "const shout = defineTool({",
+        '  name: "shout", description: "Upper-cases a text", input: z.object({ text: z.string() }),',
+        "  output: z.string(), effects: { reads: true }, run: ({ text }) => Effect.succeed(text.toUpperCase()),",
+        "})",
+        'const agent = createAgent({ store: "memory", tools: [shout] })',
+        'const result: AgentRunResult = await agent.run({ goal: "open the page", startUrl: "http://127.0.0.1:1/" })',
+        "const status: string = result.status",
+        "console.log(status, isAgentError(result))",
+        "await agent.close()",
+      ].join("\n"),
+    )
+    const outcome = await run("npx", ["--no-install", "tsc", "-p", "."], { cwd: consumer }).then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    )
+    expect(outcome).toBe("")
+  }, 120_000)
+
+  it("runs createAgent from the installed packages against the fixture site", async () => {
+    writeFileSync(
+      join(consumer, "run.mjs"),
+      [
+        'import { createAgent } from "sextant-agent"',
+        'const agent = createAgent({ store: "memory", traceDirectory: false })',
+        "try {",
+        "  const result = await agent.run({ goal: 'extract name and price of the products', startUrl: process.argv[2] })",
+        "  console.log(JSON.stringify({ status: result.status, summary: result.summary.summary, output: result.output }))",
+        "} finally { await agent.close() }",
+      ].join("\n"),
+    )
+    const { stdout } = await run("node", ["run.mjs", `${site.url}/products`], { cwd: consumer })
+    const answer = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+      status: string
+      summary: string
+      output: ReadonlyArray<{ name: string }>
+    }
+    expect(answer.status, answer.summary).toBe("COMPLETED")
+    expect(answer.output.map((record) => record.name).sort()).toEqual(
+      FIXTURE_PRODUCTS.slice(0, PRODUCTS_PER_PAGE)
+        .map((product) => product.name)
+        .sort(),
+    )
+  }, 120_000)
+
+  it("runs the installed sextant with a tool package loaded by name from sextant.config.ts", async () => {
+    writeFileSync(
+      join(consumer, "sextant.config.ts"),
+      'import { defineConfig } from "sextant-agent"\nexport default defineConfig({ tools: ["@sextant/tools-table"] })\n',
+    )
+    const environment = { ...process.env }
+    for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "SEXTANT_MODEL", "OPENAI_MODEL"])
+      delete environment[name]
+    const { stdout, stderr } = await run(
+      join(consumer, "node_modules", ".bin", "sextant"),
+      ["run", "use tableToCsv on table", "--start-url", `${site.url}/products/1`, "--json"],
+      { cwd: consumer, env: environment },
+    )
+    expect(stderr).toContain("navigate → tableToCsv")
+    const result = JSON.parse(stdout) as { status: string; output: { csv: string } }
+    expect(result.status).toBe("COMPLETED")
+    expect(result.output.csv).toContain(`SKU,${FIXTURE_PRODUCTS[0]?.sku}\n`)
+  }, 120_000)
+
+  it("answers the installed sextant --help", async () => {
+    const { stdout } = await run(join(consumer, "node_modules", ".bin", "sextant"), ["--help"], {
+      cwd: consumer,
+    })
+    expect(stdout).toContain("Usage: sextant")
+    expect(stdout).toContain("run")
+  })
+})
