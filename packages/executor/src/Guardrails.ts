@@ -5,6 +5,7 @@ import {
   NavigationLoop,
   type PageSnapshot,
   parseTarget,
+  readWebUrl,
   type ToolEffects,
 } from "@sextant/core"
 
@@ -78,6 +79,17 @@ const URL_LIST_KEYS = ["urls", "startUrls"]
 /** Arguments of tools that do not click but may name pages to load inside their text (the `sql` tool's query). */
 const QUERY_KEYS = ["query", "sql"]
 const embeddedUrl = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi
+/**
+ * The first argument of every `load_and_select('…', …)` in a query: the pages the `sql` tool loads,
+ * whatever their spelling (`http:host`, `http:\\host` have no `//`). The URL check reads each one.
+ */
+const rowSourceUrl = /load_and_select\s*\(\s*'((?:[^']|'')*)'/gi
+
+/** The URLs a query string will load: its row sources and any other absolute URL it spells out. */
+export const queryUrls = (query: string): ReadonlyArray<string> => [
+  ...[...query.matchAll(rowSourceUrl)].map((match) => (match[1] ?? "").replaceAll("''", "'")),
+  ...(query.match(embeddedUrl) ?? []),
+]
 const TARGET_KEYS = ["target", "ref", "selector", "locator"]
 const TEXT_KEYS = ["text", "pattern", "name", "label", "match"]
 
@@ -125,18 +137,9 @@ export const makeGuardrails = (
   const checkUrl = (raw: string, base?: string): AgentError | undefined => {
     const trimmed = raw.trim()
     if (trimmed === "about:blank") return undefined
-    let url: URL
-    try {
-      url = base === undefined || base === "about:blank" ? new URL(trimmed) : new URL(trimmed, base)
-    } catch {
-      return violation("url-scheme", `${JSON.stringify(raw)} is not a URL: give an absolute http(s) URL`)
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return violation(
-        "url-scheme",
-        `${url.protocol} URLs are refused (${trimmed.slice(0, 80)}): only http, https and about:blank may be loaded`,
-      )
-    }
+    const reading = readWebUrl(trimmed, base)
+    if (!reading.ok) return violation("url-scheme", reading.detail)
+    const url = reading.url
     if (allowedOrigins !== undefined && !allowedOrigins.includes(url.origin)) {
       return violation(
         "allowed-origins",
@@ -166,7 +169,7 @@ export const makeGuardrails = (
         ? []
         : QUERY_KEYS.flatMap((key) => {
             const value = args[key]
-            return typeof value === "string" ? (value.match(embeddedUrl) ?? []) : []
+            return typeof value === "string" ? queryUrls(value) : []
           })),
     ]
     for (const url of urls) {

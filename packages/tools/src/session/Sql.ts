@@ -1,4 +1,4 @@
-import { defineTool, type HttpError, type HttpSession } from "@sextant/core"
+import { defineTool, type HttpError, type HttpSession, readWebUrl } from "@sextant/core"
 import alasql from "alasql"
 import { Data, Effect } from "effect"
 import { z } from "zod"
@@ -283,6 +283,10 @@ export const sql = (
     }
     const sources = inspect(query, tree)
     if (!Array.isArray(sources)) return yield* fail(sources)
+    for (const source of sources) {
+      const reading = readWebUrl(source.url)
+      if (!reading.ok) return yield* fail(new SqlNotAllowed({ detail: `load_and_select: ${reading.detail}` }))
+    }
 
     const urls = [...new Set(sources.map((source) => source.url))]
     const pages = yield* Effect.forEach(
