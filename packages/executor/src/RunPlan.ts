@@ -40,7 +40,7 @@ const planSummary = (context: RunContext, ok: boolean, endReason: EndReason, det
       ? `Completed all ${steps.length} steps of plan revision ${context.plan?.revision ?? 0} for "${context.task.goal}".`
       : `Stopped (${endReason}) after ${done} of ${steps.length} steps: ${detail}`,
     keyFindings: [
-      `last page: ${context.lastUrl}`,
+      `last page: ${context.redactor.text(context.lastUrl)}`,
       ...(context.tally.replans > 0 ? [`replanned ${context.tally.replans} times`] : []),
     ],
     nextSuggestions: ok ? [] : [detail],
@@ -155,7 +155,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           context.redactor.value(context.plan),
           { stepIndex: next.index, error: observeError(outcome.error), attempts: outcome.attempts },
           mode,
-          { observations: historyOf(observations), snapshot: context.lastSnapshot },
+          { observations: historyOf(observations), snapshot: context.redactor.value(context.lastSnapshot) },
         ),
       )
       yield* recordUsage(context, planner, "replan", before)

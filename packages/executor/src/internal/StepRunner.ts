@@ -1,9 +1,10 @@
 import {
-  type AgentError,
+  AgentError,
   type AnyTool,
   type Criterion,
   DriverError,
   DriverUnknown,
+  GuardrailViolation,
   type Observation,
   observeError,
   type PageSnapshot,
@@ -210,9 +211,33 @@ export const executeStep = (
     const tool: AnyTool | undefined = found._tag === "Success" ? found.success : undefined
     if (found._tag === "Failure") lastError = found.failure
 
+    const refuse = (rule: string, error: AgentError) =>
+      Effect.gen(function* () {
+        lastError = error
+        refused = true
+        context.trace.emit({
+          type: "guardrail",
+          step: call.index,
+          tool: call.tool,
+          rule,
+          message: error.message,
+        })
+        yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
+      })
+
     while (tool !== undefined) {
       attempts++
       context.trace.emit({ type: "step-start", step: call.index, tool: call.tool, args, attempt: attempts })
+      const misplaced = context.redactor.misplaced(call.tool, args)
+      if (misplaced !== undefined) {
+        yield* refuse(
+          "secret-placeholder",
+          new AgentError({
+            reason: new GuardrailViolation({ rule: "secret-placeholder", detail: misplaced }),
+          }),
+        )
+        break
+      }
       const decoded = yield* Effect.result(registry.decodeArgs(call.tool, context.redactor.reveal(args)))
       if (decoded._tag === "Failure") {
         lastError = decoded.failure
@@ -410,7 +435,9 @@ export const executeStep = (
       url: context.lastUrl,
       signals: signalsOf(output),
     })
-    const records = ok ? recordsOf(context.redactor.value(output), `${call.tool}@${context.lastUrl}`) : []
+    const records = ok
+      ? recordsOf(context.redactor.value(output), context.redactor.text(`${call.tool}@${context.lastUrl}`))
+      : []
     const shots = context.options.screenshots ?? "on-failure"
     const screenshot =
       shots === "always" || (shots === "on-failure" && !ok && !refused)
