@@ -61,6 +61,8 @@ export interface Guardrails {
   readonly checkUrl: (url: string, base?: string) => AgentError | undefined
   /** Records landing on `url` after a navigation; a `NavigationLoop` error when it is one too many. */
   readonly landed: (url: string) => AgentError | undefined
+  /** The origins pages may be on (`constraints.allowedOrigins`, else the start URL's); undefined when any is. */
+  readonly allowedOrigins: ReadonlyArray<string> | undefined
   /** Forgets visited URLs (after a replan, the new plan gets a fresh count). */
   readonly resetVisits: () => void
   readonly counts: () => {
@@ -123,10 +125,10 @@ export const makeGuardrails = (
     ...(options.blockedPatterns ?? defaultBlockedPatterns),
     ...constraints.blockedUrlPatterns,
   ].map((source) => new RegExp(source, "i"))
-  const allowedOrigins =
+  const allowedOrigins: ReadonlyArray<string> | undefined =
     constraints.allowedOrigins?.map((origin) => originOf(origin) ?? origin) ??
     (options.restrictToStartOrigin !== false && task.startUrl !== undefined
-      ? [originOf(task.startUrl)]
+      ? [originOf(task.startUrl) ?? task.startUrl]
       : undefined)
   const loopLimit = options.navigationLoopLimit ?? 3
   const visits = new Map<string, number>()
@@ -263,6 +265,7 @@ export const makeGuardrails = (
       visits.set(url, count)
       return count >= loopLimit ? new AgentError({ reason: new NavigationLoop({ url, count }) }) : undefined
     },
+    allowedOrigins,
     resetVisits: () => visits.clear(),
     counts: () => ({ ...used }),
   }

@@ -4,6 +4,7 @@ import { redactSecrets, secretPlaceholder } from "@sextant/memory"
 export { secretPlaceholder } from "@sextant/memory"
 
 const placeholderPattern = /<secret:([A-Za-z0-9_.-]+)>/g
+const cutPlaceholderPattern = /<secret:([A-Za-z0-9_-]+)/g
 const inputPattern = /\{\{\s*inputs\.([A-Za-z0-9_.-]+)\s*\}\}/g
 
 /**
@@ -113,6 +114,10 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
   }
   const secretReference = (text: string): string | undefined => {
     for (const match of text.matchAll(placeholderPattern)) if (match[1] !== undefined) return match[0]
+    // A placeholder cut short (a URL that lost its closing ">") still names the secret where it is.
+    for (const match of text.matchAll(cutPlaceholderPattern)) {
+      if (match[1] !== undefined && secretNames.has(match[1])) return match[0]
+    }
     for (const match of text.matchAll(inputPattern)) {
       if (match[1] !== undefined && secretNames.has(match[1])) return match[0]
     }

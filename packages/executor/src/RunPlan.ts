@@ -134,6 +134,14 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       }
       yield* persistStep(context, finished, outcome)
       if (outcome.ok) continue
+      if (outcome.refusedBy === "secret-origin") {
+        // A new plan would type the secret again into the same page: the run stops instead.
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) was refused and the run stops without replanning, so the secret is not offered again: ${outcome.observation.message ?? ""}`,
+        }
+      }
 
       const failures = (failuresByStep.get(next.index) ?? 0) + 1
       failuresByStep.set(next.index, failures)

@@ -3,8 +3,8 @@ import { decodeAgentTask } from "@sextant/core"
 import { Effect } from "effect"
 import { makeRedactor } from "../src/index.ts"
 
-const redactorOf = (inputs: Record<string, string | number>, secretInputs: ReadonlyArray<string>) =>
-  makeRedactor({ inputs, secretInputs: [...secretInputs] })
+const redactorOf = (inputs: Readonly<Record<string, string | number>>, secretInputs: ReadonlyArray<string>) =>
+  makeRedactor({ inputs: { ...inputs }, secretInputs: [...secretInputs] })
 
 describe("one redactor for every sink", () => {
   const redactor = redactorOf({ password: "p@ss word+1", user: "ada" }, ["password"])
@@ -27,7 +27,7 @@ describe("one redactor for every sink", () => {
 
   it("hides a numeric secret stored as a number, in text and in values", () => {
     const pin = redactorOf({ pin: 4242 }, ["pin"])
-    assert.deepStrictEqual(pin.value({ inputs: { pin: 4242, other: 7 } }), {
+    assert.deepStrictEqual(pin.value<unknown>({ inputs: { pin: 4242, other: 7 } }), {
       inputs: { pin: "<secret:pin>", other: 7 },
     })
     assert.strictEqual(pin.text("typed 4242 into #pin"), "typed <secret:pin> into #pin")
@@ -47,7 +47,7 @@ describe("one redactor for every sink", () => {
   })
 
   it("hides secrets in object keys when redacting, and never reveals into keys", () => {
-    assert.deepStrictEqual(redactor.value({ "p@ss word+1": "x" }), { "<secret:password>": "x" })
+    assert.deepStrictEqual(redactor.value<unknown>({ "p@ss word+1": "x" }), { "<secret:password>": "x" })
     assert.deepStrictEqual(redactor.reveal({ "<secret:password>": "<secret:password>" }), {
       "<secret:password>": "p@ss word+1",
     })

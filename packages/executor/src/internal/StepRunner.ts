@@ -14,11 +14,13 @@ import {
   type StoredRecord,
   type StoreError,
   Timeout,
+  webOrigin,
 } from "@sextant/core"
 import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
+import { type GuardViolation, installGuard, probeSecretTarget, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, takeScreenshot } from "./RunContext.ts"
 
 /** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
@@ -50,6 +52,8 @@ export interface StepOutcome {
   readonly error?: unknown
   /** The call was refused by a guardrail (never retried). */
   readonly refused: boolean
+  /** The rule of the guardrail that refused it. */
+  readonly refusedBy?: string | undefined
   readonly changed: boolean
   /** Records the output carries, redacted, for the store. */
   readonly records: ReadonlyArray<StoredRecord>
@@ -183,6 +187,74 @@ const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text
 }
 
+const originText = (url: string): string =>
+  webOrigin(url) ?? (url === "about:blank" ? url : `(${url.slice(0, 60)})`)
+
+/**
+ * Why typing the secret of `args` now would send it where it may not go, or undefined. A secret is bound
+ * to the task's allowed origins (by default the start URL's; with no start URL and no list, the first
+ * origin a secret is typed on): the page, the document holding the field (a frame's) and the form it
+ * posts to must all be on one of them. Read from the live page, not from what the run last saw: a page
+ * may have moved to another origin since.
+ */
+const secretDestinationProblem = (
+  context: RunContext,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+) =>
+  Effect.gen(function* () {
+    const target = targetOf(args)
+    const label = typeof args.label === "string" ? args.label : undefined
+    const probe = yield* probeSecretTarget(
+      context.driver,
+      target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
+    )
+    const pageUrl = yield* context.driver.currentUrl.pipe(Effect.catch(() => Effect.succeed(context.lastUrl)))
+    const page = originText(pageUrl)
+    const allowed = context.guardrails.allowedOrigins ?? context.secretOrigins ?? [page]
+    const places: Array<[string, string | undefined]> = [
+      ["the page", page],
+      ["the page", probe.page],
+      ["the field's frame", probe.field],
+      ["the field's form action", probe.action],
+      ...(probe.forms ?? []).map((origin): [string, string] => ["a password form's action", origin]),
+    ]
+    for (const [where, origin] of places) {
+      if (origin === undefined || allowed.includes(origin)) continue
+      return `${tool} would type ${context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret"} where ${where} is ${origin}, which is not an origin the secrets are bound to (${allowed.join(", ")}): the secret was not typed; add the origin to constraints.allowedOrigins only if it is meant to receive it`
+    }
+    if (context.guardrails.allowedOrigins === undefined) context.secretOrigins = allowed
+    return undefined
+  })
+
+/** Closes tabs the run's pages opened on origins it may not visit; each one is reported. */
+const closeForeignTabs = (context: RunContext) =>
+  Effect.gen(function* () {
+    const open = yield* Effect.option(context.driver.tabs)
+    if (Option.isNone(open)) return []
+    const closed: Array<GuardViolation> = []
+    for (const tab of open.value) {
+      if (
+        tab.active ||
+        context.knownTabs?.has(tab.handle) === true ||
+        tab.url === "about:blank" ||
+        tab.url === ""
+      )
+        continue
+      const refusal = context.guardrails.checkUrl(tab.url)
+      if (refusal === undefined) continue
+      yield* context.driver.closeTab(tab.handle).pipe(Effect.ignore)
+      const reason = refusal.reason
+      closed.push({
+        kind: "popup",
+        url: tab.url,
+        problem: reason._tag === "GuardrailViolation" ? reason.detail : refusal.message,
+        page: context.lastUrl,
+      })
+    }
+    return closed
+  })
+
 /**
  * Runs one tool call with guardrails, a time limit, retries on the schedule of the error's tag,
  * recovery between attempts, success criteria, and durable recording. Never fails for the call's own
@@ -211,10 +283,10 @@ export const executeStep = (
     const tool: AnyTool | undefined = found._tag === "Success" ? found.success : undefined
     if (found._tag === "Failure") lastError = found.failure
 
-    const refuse = (rule: string, error: AgentError) =>
+    let refusedBy: string | undefined
+    // A guardrail event that does not stop the step (a pop-up closed after the step ran).
+    const note = (rule: string, error: AgentError) =>
       Effect.gen(function* () {
-        lastError = error
-        refused = true
         context.trace.emit({
           type: "guardrail",
           step: call.index,
@@ -223,6 +295,13 @@ export const executeStep = (
           message: error.message,
         })
         yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
+      })
+    const refuse = (rule: string, error: AgentError) =>
+      Effect.gen(function* () {
+        lastError = error
+        refused = true
+        refusedBy ??= rule
+        yield* note(rule, error)
       })
 
     while (tool !== undefined) {
@@ -269,6 +348,24 @@ export const executeStep = (
         yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
         break
       }
+      const acts = tool.effects.clicks || tool.effects.navigates || tool.effects.submits
+      if (acts) {
+        if (context.knownTabs === undefined) {
+          const open = yield* Effect.option(context.driver.tabs)
+          context.knownTabs = new Set(Option.isSome(open) ? open.value.map((tab) => tab.handle) : [])
+        }
+        yield* installGuard(context.driver, context.guardKey, context.guardrails.allowedOrigins)
+      }
+      if (context.redactor.namesSecret(args)) {
+        const problem = yield* secretDestinationProblem(context, call.tool, args)
+        if (problem !== undefined) {
+          yield* refuse(
+            "secret-origin",
+            new AgentError({ reason: new GuardrailViolation({ rule: "secret-origin", detail: problem }) }),
+          )
+          break
+        }
+      }
       context.guardrails.commit(verdict.charge)
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const attempt = yield* Effect.exit(
@@ -285,6 +382,28 @@ export const executeStep = (
           }),
         ),
       )
+      if (acts && !Cause.hasInterrupts(attempt._tag === "Failure" ? attempt.cause : Cause.empty)) {
+        const stopped = yield* takeViolations(context.driver, context.guardKey)
+        const popups = yield* closeForeignTabs(context)
+        for (const violation of [...stopped, ...popups]) {
+          const rule = violation.kind === "link" ? "link-target" : violation.kind
+          const report = violation.kind === "popup" ? note : refuse
+          yield* report(
+            rule,
+            new AgentError({
+              reason: new GuardrailViolation({
+                rule,
+                detail: `${violation.kind === "popup" ? "a pop-up" : violation.kind === "link" ? "a link" : "a form"} to ${violation.url} ${violation.problem}: ${violation.kind === "popup" ? "it was closed" : "it was stopped before it ran"}`,
+              }),
+            }),
+          )
+        }
+        if (popups.length > 0) context.lastSnapshot = undefined
+        if (stopped.length > 0) {
+          context.lastSnapshot = undefined
+          break
+        }
+      }
       if (attempt._tag === "Success") {
         output = attempt.value
         const landedUrl = yield* context.driver.currentUrl.pipe(
@@ -466,6 +585,7 @@ export const executeStep = (
       output,
       error: lastError,
       refused,
+      refusedBy,
       changed,
       records,
     } satisfies StepOutcome
