@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { BrowserDriver, decodeAgentTask, LanguageModel, Store, ToolRegistry } from "@sextant/core"
 import {
   type AttackerOrigin,
@@ -21,6 +22,7 @@ import { layer as browserLayer } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { planAndRun, runAgent, type TraceRecord } from "../src/index.ts"
+import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
 
 /**
  * Pages that try to take the password or the browser to another origin, run in real headless Chromium
@@ -127,6 +129,7 @@ const withRules = async (goal: string, startUrl: string, password = PASSWORD) =>
 const withModel = async (
   startUrl: string,
   script: ReadonlyArray<{ name: string; args: Record<string, unknown> }>,
+  options: { readonly traceDirectory?: string } = {},
 ) => {
   const since = attacker.requests.length
   const modelSince = model.requests.length
@@ -145,7 +148,13 @@ const withModel = async (
         tools: registry,
         noOpBackoffMs: 5,
         onEvent: (event) => events.push(event),
-        screenshots: "never",
+        ...(options.traceDirectory === undefined
+          ? { screenshots: "never" as const }
+          : {
+              screenshots: "on-failure" as const,
+              traceDirectory: options.traceDirectory,
+              retry: { maxRetries: 0 },
+            }),
       })
     }),
   )
@@ -230,6 +239,24 @@ describe("hostile pages with the model step policy: the other origin never recei
     expect(prompts.some((request) => leaks(JSON.stringify(request)))).toBe(false)
   }, 60_000)
 
+  it("stops Enter in a field from submitting a form to another origin", async () => {
+    const { events, attacker } = await withModel(hostile("/hostile/offsite-form"), [
+      { name: "fill", args: { target: "#email", value: EMAIL } },
+      { name: "press", args: { target: "#email", key: "Enter" } },
+    ])
+    expect(guardrails(events)).toEqual(["form-action"])
+    expect(attacker.paths).toEqual([])
+  }, 60_000)
+
+  it("refuses the password for a field in another origin's frame", async () => {
+    const { events, attacker } = await withModel(hostile("/hostile/framed-login"), [
+      { name: "fill", args: { target: "#login-frame", value: "<secret:password>" } },
+    ])
+    expect(guardrails(events)).toEqual(["secret-origin"])
+    expect(attacker.leaked).toBe(false)
+    expect(attacker.paths.filter((path) => path.startsWith("POST"))).toEqual([])
+  }, 60_000)
+
   it("refuses the password once the page has moved to another origin's login form", async () => {
     const { events, attacker } = await withModel(hostile("/hostile/redirect-login"), [
       { name: "delay", args: { ms: 700 } },
@@ -303,5 +330,37 @@ describe("hostile pages with the model step policy: the other origin never recei
     expect(stored.length).toBeGreaterThan(0)
     expect(stored.some((record) => record.source.includes("password=<secret:password>"))).toBe(true)
     expect(leaks(JSON.stringify(stored))).toBe(false)
+  }, 60_000)
+
+  it("masks a secret typed into a plain text field in the failure screenshot", async () => {
+    const directory = temporaryDirectory("sextant-mask-")
+    const { events } = await withModel(
+      `${site.url}/hostile/plain-field`,
+      [
+        { name: "fill", args: { target: "#code", value: "<secret:password>" } },
+        { name: "click", args: { target: "#no-such-button" } },
+      ],
+      { traceDirectory: directory },
+    )
+    const shot = events.flatMap((event) =>
+      event.type === "step-end" && event.screenshot !== undefined ? [event.screenshot] : [],
+    )[0]
+    expect(shot).toBeDefined()
+    const failure = readFileSync(shot as string)
+    const [shown, masked] = await runtime.runPromise(
+      BrowserDriver.use((driver) =>
+        Effect.gen(function* () {
+          expect(yield* driver.evaluate("return document.querySelector('#code').value")).toBe(PASSWORD)
+          const shown = yield* driver.screenshot()
+          yield* driver.evaluate(
+            "document.querySelector('#code').style.setProperty('-webkit-text-security', 'disc')",
+          )
+          const masked = yield* driver.screenshot()
+          return [Buffer.from(shown), Buffer.from(masked)] as const
+        }),
+      ),
+    )
+    expect(failure.equals(masked)).toBe(true)
+    expect(failure.equals(shown)).toBe(false)
   }, 60_000)
 })
