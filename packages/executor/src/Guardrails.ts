@@ -87,7 +87,15 @@ const embeddedUrl = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi
  */
 const rowSourceUrl = /load_and_select\s*\(\s*'((?:[^']|'')*)'/gi
 
-/** The URLs a query string will load: its row sources and any other absolute URL it spells out. */
+/**
+ * The URLs a query string will load: its row sources and any other absolute URL it spells out.
+ *
+ * @example
+ * ```ts
+ * import { queryUrls } from "@sextant/executor"
+ * queryUrls("SELECT text FROM load_and_select('http:127.0.0.1:9/x', 'p')") // ["http:127.0.0.1:9/x"]
+ * ```
+ */
 export const queryUrls = (query: string): ReadonlyArray<string> => [
   ...[...query.matchAll(rowSourceUrl)].map((match) => (match[1] ?? "").replaceAll("''", "'")),
   ...(query.match(embeddedUrl) ?? []),

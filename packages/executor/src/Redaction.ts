@@ -36,6 +36,12 @@ export interface Redactor {
  * expanded. A path is a list of keys; `*` is any key. A placeholder anywhere else (a URL, a search
  * query, a selector, a label) is refused: the value would leave as a URL, a query string or text on
  * another site.
+ *
+ * @example
+ * ```ts
+ * import { secretFieldPaths } from "@sextant/executor"
+ * secretFieldPaths.login // [["username"], ["password"]]
+ * ```
  */
 export const secretFieldPaths: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
   fill: [["value"]],

@@ -16,6 +16,12 @@ export const secretPlaceholder = (name: string): string => `<secret:${name}>`
  * Secrets at least this long are hidden wherever they occur; shorter ones only where they stand alone.
  * A four-digit PIN or a two-character code also occurs inside unrelated text (`"42"` in the price
  * `$168.42`): replacing it there would corrupt the output and tell a reader the secret anyway.
+ *
+ * @example
+ * ```ts
+ * import { WHOLE_TOKEN_BELOW } from "@sextant/memory"
+ * "4242".length < WHOLE_TOKEN_BELOW // true: hidden only where it stands alone
+ * ```
  */
 export const WHOLE_TOKEN_BELOW = 6
 
@@ -44,6 +50,12 @@ const lowerHexEscapes = (value: string): string =>
  * `encodeURI`), form-encoded (`+` for a space), JSON-escaped, HTML-escaped and base64 (standard,
  * unpadded, URL-safe). Base64 is found when the secret is encoded on its own (a token in a header or a
  * URL); inside a longer base64 string its encoding depends on what precedes it.
+ *
+ * @example
+ * ```ts
+ * import { secretForms } from "@sextant/memory"
+ * secretForms("a b").includes("a+b") // true
+ * ```
  */
 export const secretForms = (value: string): ReadonlyArray<string> => {
   const uri = encodeURIComponent(value)
