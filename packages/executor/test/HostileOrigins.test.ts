@@ -192,14 +192,16 @@ describe("hostile pages with the rule planner: the other origin never receives t
   }, 60_000)
 
   it("never runs a javascript: link, whichever click tool the replanner picks", async () => {
-    const { events, attacker } = await withRules("click Claim offer", hostile("/hostile/links"))
+    const { result, events, attacker } = await withRules("click Claim offer", hostile("/hostile/links"))
     expect(guardrails(events).length).toBeGreaterThan(0)
+    expect(result.status).toBe("FAILED")
     expect(attacker.paths).toEqual([])
   }, 60_000)
 
   it("does not follow a link to another origin", async () => {
-    const { events, attacker } = await withRules("click Partner offer", hostile("/hostile/links"))
+    const { result, events, attacker } = await withRules("click Partner offer", hostile("/hostile/links"))
     expect(guardrails(events).length).toBeGreaterThan(0)
+    expect(result.status).toBe("FAILED")
     expect(attacker.paths).toEqual([])
   }, 60_000)
 
@@ -257,13 +259,16 @@ describe("hostile pages with the model step policy: the other origin never recei
     expect(attacker.paths.filter((path) => path.startsWith("POST"))).toEqual([])
   }, 60_000)
 
-  it("refuses the password once the page has moved to another origin's login form", async () => {
-    const { events, attacker } = await withModel(hostile("/hostile/redirect-login"), [
-      { name: "delay", args: { ms: 700 } },
+  it("types nothing into another origin's login form the page moves to while the fill waits", async () => {
+    // The first fill starts on the loading page and waits for a password field until the page moves
+    // (the move ends it); the second meets the other origin's form, which reports every keystroke.
+    const { events, attacker } = await withModel(hostile("/hostile/redirect-login?after=1200"), [
+      { name: "fill", args: { target: "#password", value: "<secret:password>" } },
       { name: "fill", args: { target: "#password", value: "<secret:password>" } },
       { name: "click", args: { target: "#login-btn" } },
     ])
     expect(guardrails(events)).toContain("secret-origin")
+    expect(attacker.paths.some((path) => path.startsWith("GET /login"))).toBe(true)
     expect(attacker.leaked).toBe(false)
     expect(attacker.paths.filter((path) => path.startsWith("POST"))).toEqual([])
   }, 60_000)

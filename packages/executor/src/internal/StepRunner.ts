@@ -1,4 +1,5 @@
 import {
+  ActOrigins,
   AgentError,
   type AnyTool,
   type Criterion,
@@ -221,11 +222,24 @@ const secretDestinationProblem = (
     ]
     for (const [where, origin] of places) {
       if (origin === undefined || allowed.includes(origin)) continue
-      return `${tool} would type ${context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret"} where ${where} is ${origin}, which is not an origin the secrets are bound to (${allowed.join(", ")}): the secret was not typed; add the origin to constraints.allowedOrigins only if it is meant to receive it`
+      return {
+        allowed,
+        problem: `${tool} would type ${context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret"} where ${where} is ${origin}, which is not an origin the secrets are bound to (${allowed.join(", ")}): the secret was not typed; add the origin to constraints.allowedOrigins only if it is meant to receive it`,
+      }
     }
     if (context.guardrails.allowedOrigins === undefined) context.secretOrigins = allowed
-    return undefined
+    return { allowed, problem: undefined }
   })
+
+/** The `OriginRefused` reason of a driver error, also when a compound tool wrapped it. */
+const originRefusedIn = (error: unknown, depth = 0): { readonly message: string } | undefined => {
+  if (typeof error !== "object" || error === null || depth > 4) return undefined
+  const record = error as { _tag?: unknown; reason?: { _tag?: unknown; message?: string }; cause?: unknown }
+  if (record._tag === "DriverError" && record.reason?._tag === "OriginRefused") {
+    return { message: record.reason.message ?? "" }
+  }
+  return originRefusedIn(record.cause, depth + 1)
+}
 
 /** Closes tabs the run's pages opened on origins it may not visit; each one is reported. */
 const closeForeignTabs = (context: RunContext) =>
@@ -356,20 +370,26 @@ export const executeStep = (
         }
         yield* installGuard(context.driver, context.guardKey, context.guardrails.allowedOrigins)
       }
+      let typing: ReadonlyArray<string> | undefined
       if (context.redactor.namesSecret(args)) {
-        const problem = yield* secretDestinationProblem(context, call.tool, args)
-        if (problem !== undefined) {
+        const destination = yield* secretDestinationProblem(context, call.tool, args)
+        if (destination.problem !== undefined) {
           yield* refuse(
             "secret-origin",
-            new AgentError({ reason: new GuardrailViolation({ rule: "secret-origin", detail: problem }) }),
+            new AgentError({
+              reason: new GuardrailViolation({ rule: "secret-origin", detail: destination.problem }),
+            }),
           )
           break
         }
+        // The page may still move before the keys go in: the driver checks again as it types.
+        typing = destination.allowed
       }
       context.guardrails.commit(verdict.charge)
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const attempt = yield* Effect.exit(
         (tool.run(decoded.success) as Effect.Effect<unknown, unknown>).pipe(
+          typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
           Effect.timeoutOrElse({
             duration: Duration.millis(limitMs),
             orElse: () =>
@@ -382,9 +402,34 @@ export const executeStep = (
           }),
         ),
       )
+      const refusedByDriver =
+        attempt._tag === "Failure"
+          ? originRefusedIn(Option.getOrUndefined(Cause.findErrorOption(attempt.cause)))
+          : undefined
+      if (refusedByDriver !== undefined) {
+        yield* refuse(
+          "secret-origin",
+          new AgentError({
+            reason: new GuardrailViolation({
+              rule: "secret-origin",
+              detail: `${call.tool}: ${refusedByDriver.message} (the page changed origin while the step ran)`,
+            }),
+          }),
+        )
+        break
+      }
       if (acts && !Cause.hasInterrupts(attempt._tag === "Failure" ? attempt.cause : Cause.empty)) {
         const stopped = yield* takeViolations(context.driver, context.guardKey)
-        const popups = yield* closeForeignTabs(context)
+        // Pop-ups come from a page that loads (a navigation, a click that led somewhere) or from a
+        // click the driver saw open a tab; a plain fill or check cannot open one, so it pays nothing.
+        const value = attempt._tag === "Success" ? attempt.value : undefined
+        const mayHaveOpened =
+          tool.effects.navigates ||
+          attempt._tag === "Failure" ||
+          (typeof value === "object" &&
+            value !== null &&
+            ("newTabs" in value || (signalsOf(value)?.includes("NavigationOccurred") ?? true)))
+        const popups = mayHaveOpened ? yield* closeForeignTabs(context) : []
         for (const violation of [...stopped, ...popups]) {
           const rule = violation.kind === "link" ? "link-target" : violation.kind
           const report = violation.kind === "popup" ? note : refuse
