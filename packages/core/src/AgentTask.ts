@@ -48,20 +48,34 @@ export type TaskInputValue = z.output<typeof TaskInputValue>
  * const task = decodeAgentTask({ goal: "log in and list the products", startUrl: "http://127.0.0.1:4000/login" })
  * ```
  */
-export const AgentTask = z.object({
-  id: z
-    .string()
-    .min(1)
-    .regex(/^[A-Za-z0-9._:-]+$/, "use letters, digits, '.', '_', ':' or '-'")
-    .default(() => crypto.randomUUID()),
-  goal: z.string().trim().min(1, "describe the goal in words"),
-  startUrl: z.url({ protocol: /^https?$/ }).optional(),
-  inputs: z.record(z.string(), TaskInputValue).default({}),
-  secretInputs: z.array(z.string().min(1)).default([]),
-  expectedSchema: z.record(z.string(), z.unknown()).optional(),
-  constraints: TaskConstraints.prefault({}),
-  createdAt: z.iso.datetime().default(() => new Date().toISOString()),
-})
+export const AgentTask = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9._:-]+$/, "use letters, digits, '.', '_', ':' or '-'")
+      .default(() => crypto.randomUUID()),
+    goal: z.string().trim().min(1, "describe the goal in words"),
+    startUrl: z.url({ protocol: /^https?$/ }).optional(),
+    inputs: z.record(z.string(), TaskInputValue).default({}),
+    secretInputs: z.array(z.string().min(1)).default([]),
+    expectedSchema: z.record(z.string(), z.unknown()).optional(),
+    constraints: TaskConstraints.prefault({}),
+    createdAt: z.iso.datetime().default(() => new Date().toISOString()),
+  })
+  .superRefine((task, context) => {
+    // A misspelt name would leave the real secret unredacted in every prompt, trace and store row.
+    task.secretInputs.forEach((name, index) => {
+      if (!Object.hasOwn(task.inputs, name)) {
+        const known = Object.keys(task.inputs)
+        context.addIssue({
+          code: "custom",
+          path: ["secretInputs", index],
+          message: `${JSON.stringify(name)} is not one of the inputs (${known.length === 0 ? "there are none" : known.map((key) => JSON.stringify(key)).join(", ")}): name the input that holds the secret`,
+        })
+      }
+    })
+  })
 export type AgentTask = z.output<typeof AgentTask>
 export type AgentTaskInput = z.input<typeof AgentTask>
 

@@ -28,6 +28,34 @@ export interface ActResult {
   readonly newTabs?: ReadonlyArray<string>
 }
 
+/** What {@link ActOrigins} holds. */
+export interface ActOriginsShape {
+  /**
+   * When set, `act` with `input` types only into an element whose document, and whose form's action,
+   * is on one of these origins (e.g. `http://127.0.0.1:4000`); otherwise it fails with `OriginRefused`
+   * and types nothing. Checked in the page in the same script that finds and focuses the element.
+   */
+  readonly typing: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Where the driver may type: the executor sets it around a step that types a secret, so the check
+ * happens at the moment of acting, in the page, not before. Unset (the default), typing goes anywhere.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ActOrigins, BrowserDriver } from "@sextant/core"
+ * const typed = BrowserDriver.use((driver) => driver.act({ selector: "#password" }, "input", "secret")).pipe(
+ *   Effect.provideService(ActOrigins, { typing: ["http://127.0.0.1:4000"] }),
+ * )
+ * ```
+ */
+export const ActOrigins: Context.Reference<ActOriginsShape> = Context.Reference<ActOriginsShape>(
+  "@sextant/core/ActOrigins",
+  { defaultValue: () => ({ typing: undefined }) },
+)
+
 /** A value for `act`: text to type, an option (or several) to select, a number for a slider, a file path. */
 export type ActValue = string | number | ReadonlyArray<string>
 

@@ -116,7 +116,23 @@ export class DriverUnknown extends Data.TaggedClass("DriverUnknown")<{
   }
 }
 
+/**
+ * Typing into the element would send what is typed to an origin it is not bound to (the element's
+ * document or the action of its form is elsewhere); nothing was typed. See `ActOrigins`.
+ */
+export class OriginRefused extends Data.TaggedClass("OriginRefused")<{
+  readonly target: string
+  readonly origin: string
+  readonly allowed: ReadonlyArray<string>
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `${this.target} sends what is typed to ${this.origin}, which is not one of ${this.allowed.join(", ")}: nothing was typed`
+  }
+}
+
 export type DriverErrorReason =
+  | OriginRefused
   | ElementNotFound
   | StaleRef
   | Timeout

@@ -5,6 +5,7 @@ import {
   NavigationLoop,
   type PageSnapshot,
   parseTarget,
+  readWebUrl,
   type ToolEffects,
 } from "@sextant/core"
 
@@ -60,6 +61,8 @@ export interface Guardrails {
   readonly checkUrl: (url: string, base?: string) => AgentError | undefined
   /** Records landing on `url` after a navigation; a `NavigationLoop` error when it is one too many. */
   readonly landed: (url: string) => AgentError | undefined
+  /** The origins pages may be on (`constraints.allowedOrigins`, else the start URL's); undefined when any is. */
+  readonly allowedOrigins: ReadonlyArray<string> | undefined
   /** Forgets visited URLs (after a replan, the new plan gets a fresh count). */
   readonly resetVisits: () => void
   readonly counts: () => {
@@ -78,6 +81,25 @@ const URL_LIST_KEYS = ["urls", "startUrls"]
 /** Arguments of tools that do not click but may name pages to load inside their text (the `sql` tool's query). */
 const QUERY_KEYS = ["query", "sql"]
 const embeddedUrl = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi
+/**
+ * The first argument of every `load_and_select('…', …)` in a query: the pages the `sql` tool loads,
+ * whatever their spelling (`http:host`, `http:\\host` have no `//`). The URL check reads each one.
+ */
+const rowSourceUrl = /load_and_select\s*\(\s*'((?:[^']|'')*)'/gi
+
+/**
+ * The URLs a query string will load: its row sources and any other absolute URL it spells out.
+ *
+ * @example
+ * ```ts
+ * import { queryUrls } from "@sextant/executor"
+ * queryUrls("SELECT text FROM load_and_select('http:127.0.0.1:9/x', 'p')") // ["http:127.0.0.1:9/x"]
+ * ```
+ */
+export const queryUrls = (query: string): ReadonlyArray<string> => [
+  ...[...query.matchAll(rowSourceUrl)].map((match) => (match[1] ?? "").replaceAll("''", "'")),
+  ...(query.match(embeddedUrl) ?? []),
+]
 const TARGET_KEYS = ["target", "ref", "selector", "locator"]
 const TEXT_KEYS = ["text", "pattern", "name", "label", "match"]
 
@@ -111,10 +133,10 @@ export const makeGuardrails = (
     ...(options.blockedPatterns ?? defaultBlockedPatterns),
     ...constraints.blockedUrlPatterns,
   ].map((source) => new RegExp(source, "i"))
-  const allowedOrigins =
+  const allowedOrigins: ReadonlyArray<string> | undefined =
     constraints.allowedOrigins?.map((origin) => originOf(origin) ?? origin) ??
     (options.restrictToStartOrigin !== false && task.startUrl !== undefined
-      ? [originOf(task.startUrl)]
+      ? [originOf(task.startUrl) ?? task.startUrl]
       : undefined)
   const loopLimit = options.navigationLoopLimit ?? 3
   const visits = new Map<string, number>()
@@ -125,18 +147,9 @@ export const makeGuardrails = (
   const checkUrl = (raw: string, base?: string): AgentError | undefined => {
     const trimmed = raw.trim()
     if (trimmed === "about:blank") return undefined
-    let url: URL
-    try {
-      url = base === undefined || base === "about:blank" ? new URL(trimmed) : new URL(trimmed, base)
-    } catch {
-      return violation("url-scheme", `${JSON.stringify(raw)} is not a URL: give an absolute http(s) URL`)
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return violation(
-        "url-scheme",
-        `${url.protocol} URLs are refused (${trimmed.slice(0, 80)}): only http, https and about:blank may be loaded`,
-      )
-    }
+    const reading = readWebUrl(trimmed, base)
+    if (!reading.ok) return violation("url-scheme", reading.detail)
+    const url = reading.url
     if (allowedOrigins !== undefined && !allowedOrigins.includes(url.origin)) {
       return violation(
         "allowed-origins",
@@ -166,7 +179,7 @@ export const makeGuardrails = (
         ? []
         : QUERY_KEYS.flatMap((key) => {
             const value = args[key]
-            return typeof value === "string" ? (value.match(embeddedUrl) ?? []) : []
+            return typeof value === "string" ? queryUrls(value) : []
           })),
     ]
     for (const url of urls) {
@@ -260,6 +273,7 @@ export const makeGuardrails = (
       visits.set(url, count)
       return count >= loopLimit ? new AgentError({ reason: new NavigationLoop({ url, count }) }) : undefined
     },
+    allowedOrigins,
     resetVisits: () => visits.clear(),
     counts: () => ({ ...used }),
   }

@@ -1,9 +1,10 @@
 import type { AgentTask } from "@sextant/core"
-import { redactSecrets } from "@sextant/memory"
+import { redactSecrets, secretPlaceholder } from "@sextant/memory"
 
 export { secretPlaceholder } from "@sextant/memory"
 
 const placeholderPattern = /<secret:([A-Za-z0-9_.-]+)>/g
+const cutPlaceholderPattern = /<secret:([A-Za-z0-9_-]+)/g
 const inputPattern = /\{\{\s*inputs\.([A-Za-z0-9_.-]+)\s*\}\}/g
 
 /**
@@ -20,19 +21,74 @@ export interface Redactor {
   readonly reveal: <A>(value: A) => A
   /** The secret input names, for messages. */
   readonly names: ReadonlyArray<string>
+  /**
+   * Where `args` of `tool` name a secret (`<secret:name>`, or `{{inputs.name}}` of a secret input)
+   * outside a field value, as a message naming the argument; undefined when every secret goes into a
+   * field. See {@link secretFieldPaths}.
+   */
+  readonly misplaced: (tool: string, args: Readonly<Record<string, unknown>>) => string | undefined
+  /** Whether `args` name any secret at all (the call then types a secret into the page). */
+  readonly namesSecret: (args: unknown) => boolean
 }
 
-const mapStrings = (value: unknown, map: (text: string) => string): unknown => {
+/**
+ * The arguments of the built-in tools that type into a field, the only places a secret placeholder is
+ * expanded. A path is a list of keys; `*` is any key. A placeholder anywhere else (a URL, a search
+ * query, a selector, a label) is refused: the value would leave as a URL, a query string or text on
+ * another site.
+ *
+ * @example
+ * ```ts
+ * import { secretFieldPaths } from "@sextant/executor"
+ * secretFieldPaths.login // [["username"], ["password"]]
+ * ```
+ */
+export const secretFieldPaths: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
+  fill: [["value"]],
+  type: [["value"], ["text"]],
+  login: [["username"], ["password"]],
+  fillForm: [["values", "*"]],
+}
+
+const mapStrings = (
+  value: unknown,
+  map: (text: string) => string,
+  number: (value: number) => unknown = (same) => same,
+  keys = false,
+): unknown => {
   if (typeof value === "string") return map(value)
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map))
+  if (typeof value === "number") return number(value)
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map, number, keys))
   if (value instanceof Uint8Array || value instanceof Date) return value
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) out[key] = mapStrings(item, map)
+    for (const [key, item] of Object.entries(value))
+      out[keys ? map(key) : key] = mapStrings(item, map, number, keys)
     return out
   }
   return value
 }
+
+/** Every string in `value` with the path of keys that leads to it. */
+const stringsWithPaths = (
+  value: unknown,
+  path: ReadonlyArray<string> = [],
+): Array<{ path: ReadonlyArray<string>; text: string; key?: true }> => {
+  if (typeof value === "string") return [{ path, text: value }]
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => stringsWithPaths(item, [...path, String(index)]))
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => [
+      // A key is text a tool may show or type too (fillForm's labels).
+      { path: [...path, `${key} (a key)`], text: key, key: true as const },
+      ...stringsWithPaths(item, [...path, key]),
+    ])
+  }
+  return []
+}
+
+const pathMatches = (path: ReadonlyArray<string>, pattern: ReadonlyArray<string>): boolean =>
+  path.length === pattern.length && pattern.every((key, index) => key === "*" || key === path[index])
 
 /**
  * Builds the redactor of a task from `task.secretInputs`. Longer secrets are replaced first so a secret
@@ -56,6 +112,23 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
     .map((entry) => ({ name: entry.name, value: String(entry.value) }))
   const text = redactSecrets(Object.fromEntries(secrets.map((secret) => [secret.name, secret.value])))
   const byName = new Map(secrets.map((secret) => [secret.name, secret.value]))
+  const secretNames = new Set(task.secretInputs)
+  // A number equal to a numeric secret is the secret: it is stored as its placeholder, not as a number.
+  const number = (value: number): unknown => {
+    const name = secrets.find((secret) => secret.value === String(value))?.name
+    return name === undefined ? value : secretPlaceholder(name)
+  }
+  const secretReference = (text: string): string | undefined => {
+    for (const match of text.matchAll(placeholderPattern)) if (match[1] !== undefined) return match[0]
+    // A placeholder cut short (a URL that lost its closing ">") still names the secret where it is.
+    for (const match of text.matchAll(cutPlaceholderPattern)) {
+      if (match[1] !== undefined && secretNames.has(match[1])) return match[0]
+    }
+    for (const match of text.matchAll(inputPattern)) {
+      if (match[1] !== undefined && secretNames.has(match[1])) return match[0]
+    }
+    return undefined
+  }
   const inputOf = (whole: string, name: string): string => {
     const input = task.inputs[name]
     return input === undefined || input === null ? whole : String(input)
@@ -66,8 +139,23 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
       .replace(inputPattern, (whole, name: string) => inputOf(whole, name))
   return {
     text: secrets.length === 0 ? (input) => input : text,
-    value: <A>(value: A): A => (secrets.length === 0 ? value : (mapStrings(value, text) as A)),
+    value: <A>(value: A): A => (secrets.length === 0 ? value : (mapStrings(value, text, number, true) as A)),
     reveal: <A>(value: A): A => mapStrings(value, revealText) as A,
     names: secrets.map((secret) => secret.name),
+    namesSecret: (args) => stringsWithPaths(args).some(({ text }) => secretReference(text) !== undefined),
+    misplaced: (tool, args) => {
+      const allowed = secretFieldPaths[tool] ?? []
+      for (const { path, text, key } of stringsWithPaths(args)) {
+        const reference = secretReference(text)
+        if (reference === undefined) continue
+        if (key !== true && allowed.some((pattern) => pathMatches(path, pattern))) continue
+        const where =
+          allowed.length === 0
+            ? ""
+            : ` (${tool} takes secrets in ${allowed.map((pattern) => pattern.join(".")).join(", ")})`
+        return `${tool} argument ${path.join(".")} holds ${reference}: a secret is typed only into a form field, never into a URL, a search, a selector or other text${where}`
+      }
+      return undefined
+    },
   }
 }

@@ -68,7 +68,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       const decided = yield* Effect.result(
         policy.decide({
           goal: context.redactor.text(context.task.goal),
-          url: context.lastUrl,
+          url: context.redactor.text(context.lastUrl),
           outline: outline.length > maxOutline ? `${outline.slice(0, maxOutline)}\n… (outline cut)` : outline,
           history: context.redactor.value([...history]),
         }),
@@ -114,7 +114,12 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
       // A policy that learns from its steps (the action cache) records a step only once it succeeded.
       if (policy.observeOutcome !== undefined) {
-        yield* policy.observeOutcome({ call, ok: outcome.ok, changed: outcome.changed, url: context.lastUrl })
+        yield* policy.observeOutcome({
+          call,
+          ok: outcome.ok,
+          changed: outcome.changed,
+          url: context.redactor.text(context.lastUrl),
+        })
       }
       history.push(
         context.redactor.text(
@@ -203,7 +208,7 @@ const driveAgent = (
       policy.summarize({
         goal: context.redactor.text(task.goal),
         history: context.redactor.value([...history]),
-        url: context.lastUrl,
+        url: context.redactor.text(context.lastUrl),
         outline:
           context.lastSnapshot === undefined ? undefined : context.redactor.text(context.lastSnapshot.tree),
       }),

@@ -40,7 +40,7 @@ const planSummary = (context: RunContext, ok: boolean, endReason: EndReason, det
       ? `Completed all ${steps.length} steps of plan revision ${context.plan?.revision ?? 0} for "${context.task.goal}".`
       : `Stopped (${endReason}) after ${done} of ${steps.length} steps: ${detail}`,
     keyFindings: [
-      `last page: ${context.lastUrl}`,
+      `last page: ${context.redactor.text(context.lastUrl)}`,
       ...(context.tally.replans > 0 ? [`replanned ${context.tally.replans} times`] : []),
     ],
     nextSuggestions: ok ? [] : [detail],
@@ -134,6 +134,14 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       }
       yield* persistStep(context, finished, outcome)
       if (outcome.ok) continue
+      if (outcome.refusedBy === "secret-origin") {
+        // A new plan would type the secret again into the same page: the run stops instead.
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) was refused and the run stops without replanning, so the secret is not offered again: ${outcome.observation.message ?? ""}`,
+        }
+      }
 
       const failures = (failuresByStep.get(next.index) ?? 0) + 1
       failuresByStep.set(next.index, failures)
@@ -155,7 +163,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           context.redactor.value(context.plan),
           { stepIndex: next.index, error: observeError(outcome.error), attempts: outcome.attempts },
           mode,
-          { observations: historyOf(observations), snapshot: context.lastSnapshot },
+          { observations: historyOf(observations), snapshot: context.redactor.value(context.lastSnapshot) },
         ),
       )
       yield* recordUsage(context, planner, "replan", before)

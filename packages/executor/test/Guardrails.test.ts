@@ -81,6 +81,38 @@ describe("URL guardrails", () => {
     assert.isUndefined(verdictRule(guardrails.check(reads({ startUrls: ["/products?page=2"] }))))
   })
 
+  it.each([
+    ["http:127.0.0.1:9/steal", "url-scheme"],
+    ["HTTP:127.0.0.1:9/steal", "url-scheme"],
+    ["http:\\\\evil.example\\steal", "allowed-origins"],
+    ["http:/\\evil.example/steal", "allowed-origins"],
+    ["javascript:fetch('http://evil.example')", "url-scheme"],
+  ])("refuses the sql tool's row source %s, read with the browser's URL parser (%s)", (url, rule) => {
+    const guardrails = makeGuardrails(task())
+    const query = `SELECT text FROM load_and_select('${url.replaceAll("'", "''")}', 'p')`
+    assert.strictEqual(
+      verdictRule(
+        guardrails.check({
+          tool: "sql",
+          effects: effects({ reads: true }),
+          args: { query },
+          currentUrl: `${ORIGIN}/`,
+        }),
+      ),
+      rule,
+    )
+  })
+
+  it("refuses a URL that means one page alone and another on the current page", () => {
+    const guardrails = makeGuardrails(task({ allowedOrigins: [ORIGIN, "http://127.0.0.1:9"] }))
+    assert.strictEqual(ruleOf(guardrails.checkUrl("http:127.0.0.1:9/x", `${ORIGIN}/a/`)), "url-scheme")
+    assert.match(
+      guardrails.checkUrl("http:127.0.0.1:9/x", `${ORIGIN}/a/`)?.message ?? "",
+      /means http:\/\/127\.0\.0\.1:9\/x on its own/,
+    )
+    assert.isUndefined(guardrails.checkUrl("http://127.0.0.1:9/x", `${ORIGIN}/a/`))
+  })
+
   it("refuses blocked URL patterns, the defaults and the task's own", () => {
     const guardrails = makeGuardrails(task({ blockedUrlPatterns: ["/admin"] }))
     assert.strictEqual(ruleOf(guardrails.checkUrl(`${ORIGIN}/logout`)), "blocked-pattern")

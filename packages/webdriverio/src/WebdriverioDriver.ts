@@ -1,5 +1,6 @@
 import {
   type ActionOp,
+  ActOrigins,
   type ActResult,
   type ActValue,
   BrowserDriver,
@@ -15,6 +16,7 @@ import {
   NavigationFailed,
   type NavigationResult,
   NotInteractable,
+  OriginRefused,
   type PageSnapshot,
   ScriptError,
   type ScrollOp,
@@ -125,7 +127,12 @@ const fail = (method: string, reason: DriverErrorReason, cause?: unknown) =>
 const dialogType = (type: string): DialogInfo["type"] =>
   type === "confirm" || type === "prompt" || type === "beforeunload" ? type : "alert"
 
-const preparedError = (method: string, target: Target, prepared: Prepared): DriverError => {
+const preparedError = (
+  method: string,
+  target: Target,
+  prepared: Prepared,
+  origins?: ReadonlyArray<string>,
+): DriverError => {
   const name = formatTarget(target)
   const reason = ((): DriverErrorReason => {
     switch (prepared.error) {
@@ -142,6 +149,8 @@ const preparedError = (method: string, target: Target, prepared: Prepared): Driv
       case "covered":
       case "disabled":
         return new NotInteractable({ target: name, detail: prepared.detail ?? prepared.error })
+      case "origin":
+        return new OriginRefused({ target: name, origin: prepared.detail ?? "null", allowed: origins ?? [] })
       default:
         return new InvalidArgument({ detail: prepared.detail ?? `${name} cannot take this operation` })
     }
@@ -526,6 +535,8 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     // prepare call takes a fresh snapshot first, in the same round trip.
     const needBefore = lastSnapshot === undefined
     // A short answer is quicker on the BiDi socket; one carrying a snapshot is quicker over HTTP.
+    // Where typed text may go is checked by the same page script that finds and focuses the element.
+    const origins = op === "input" ? (yield* ActOrigins).typing : undefined
     const preparedJson = yield* call(
       "act",
       { target: formatTarget(target) },
@@ -536,9 +547,11 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
       values,
       waitMs: options.actionWaitMs,
       before: needBefore ? options.look : undefined,
+      ...(origins === undefined ? {} : { origins }),
     })
     const prepared = JSON.parse(preparedJson) as Prepared
-    if (prepared.error !== undefined) return yield* Effect.fail(preparedError("act", target, prepared))
+    if (prepared.error !== undefined)
+      return yield* Effect.fail(preparedError("act", target, prepared, origins))
     const before = prepared.before === undefined ? lastSnapshot : yield* snapshotOf(prepared.before)
     const tabsBefore = newTabs.length
 

@@ -22,6 +22,7 @@ import { makeTally, type RunTally } from "../Metrics.ts"
 import { makeRedactor, type Redactor } from "../Redaction.ts"
 import { type ResolvedRetryOptions, resolveRetryOptions } from "../RetryPolicy.ts"
 import { makeRunTrace, type RunTrace } from "../Trace.ts"
+import { maskFields } from "./PageGuard.ts"
 
 /** Everything one run carries from step to step. */
 export interface RunContext {
@@ -44,6 +45,12 @@ export interface RunContext {
   lastUrl: string
   lastSnapshot: PageSnapshot | undefined
   lastStatus: number | undefined
+  /** The name the page guard lives under in this run's pages (random, so a page cannot fake it). */
+  readonly guardKey: string
+  /** Where secrets may be typed when the task names no origins: the first origin one was typed on. */
+  secretOrigins: ReadonlyArray<string> | undefined
+  /** Tabs that were open before the run acted, which the pop-up check leaves alone. */
+  knownTabs: ReadonlySet<string> | undefined
 }
 
 export const makeRunContext = Effect.fnUntraced(function* (
@@ -79,6 +86,9 @@ export const makeRunContext = Effect.fnUntraced(function* (
     lastUrl: "about:blank",
     lastSnapshot: undefined,
     lastStatus: undefined,
+    guardKey: `__sextantGuard_${crypto.randomUUID().replaceAll("-", "")}`,
+    secretOrigins: undefined,
+    knownTabs: undefined,
   }
   return context
 })
@@ -108,7 +118,12 @@ export const takeScreenshot = (context: RunContext, label: string): Effect.Effec
   Effect.gen(function* () {
     const directory = context.options.screenshotDirectory ?? context.options.traceDirectory
     if (directory === undefined) return undefined
-    const png = yield* context.driver.screenshot()
+    // Secrets typed into fields that are not password fields must not show.
+    const mask = context.redactor.names.length > 0
+    if (mask) yield* maskFields(context.driver, true)
+    const png = yield* context.driver
+      .screenshot()
+      .pipe(Effect.ensuring(mask ? maskFields(context.driver, false) : Effect.void))
     const path = join(directory, `${context.runId}-${label}.png`)
     mkdirSync(directory, { recursive: true })
     writeFileSync(path, png)

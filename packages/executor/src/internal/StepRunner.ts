@@ -1,9 +1,11 @@
 import {
-  type AgentError,
+  ActOrigins,
+  AgentError,
   type AnyTool,
   type Criterion,
   DriverError,
   DriverUnknown,
+  GuardrailViolation,
   type Observation,
   observeError,
   type PageSnapshot,
@@ -13,11 +15,13 @@ import {
   type StoredRecord,
   type StoreError,
   Timeout,
+  webOrigin,
 } from "@sextant/core"
 import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
+import { type GuardViolation, installGuard, probeSecretTarget, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, takeScreenshot } from "./RunContext.ts"
 
 /** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
@@ -49,6 +53,8 @@ export interface StepOutcome {
   readonly error?: unknown
   /** The call was refused by a guardrail (never retried). */
   readonly refused: boolean
+  /** The rule of the guardrail that refused it. */
+  readonly refusedBy?: string | undefined
   readonly changed: boolean
   /** Records the output carries, redacted, for the store. */
   readonly records: ReadonlyArray<StoredRecord>
@@ -182,6 +188,87 @@ const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text
 }
 
+const originText = (url: string): string =>
+  webOrigin(url) ?? (url === "about:blank" ? url : `(${url.slice(0, 60)})`)
+
+/**
+ * Why typing the secret of `args` now would send it where it may not go, or undefined. A secret is bound
+ * to the task's allowed origins (by default the start URL's; with no start URL and no list, the first
+ * origin a secret is typed on): the page, the document holding the field (a frame's) and the form it
+ * posts to must all be on one of them. Read from the live page, not from what the run last saw: a page
+ * may have moved to another origin since.
+ */
+const secretDestinationProblem = (
+  context: RunContext,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+) =>
+  Effect.gen(function* () {
+    const target = targetOf(args)
+    const label = typeof args.label === "string" ? args.label : undefined
+    const probe = yield* probeSecretTarget(
+      context.driver,
+      target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
+    )
+    const pageUrl = yield* context.driver.currentUrl.pipe(Effect.catch(() => Effect.succeed(context.lastUrl)))
+    const page = originText(pageUrl)
+    const allowed = context.guardrails.allowedOrigins ?? context.secretOrigins ?? [page]
+    const places: Array<[string, string | undefined]> = [
+      ["the page", page],
+      ["the page", probe.page],
+      ["the field's frame", probe.field],
+      ["the field's form action", probe.action],
+      ...(probe.forms ?? []).map((origin): [string, string] => ["a password form's action", origin]),
+    ]
+    for (const [where, origin] of places) {
+      if (origin === undefined || allowed.includes(origin)) continue
+      return {
+        allowed,
+        problem: `${tool} would type ${context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret"} where ${where} is ${origin}, which is not an origin the secrets are bound to (${allowed.join(", ")}): the secret was not typed; add the origin to constraints.allowedOrigins only if it is meant to receive it`,
+      }
+    }
+    if (context.guardrails.allowedOrigins === undefined) context.secretOrigins = allowed
+    return { allowed, problem: undefined }
+  })
+
+/** The `OriginRefused` reason of a driver error, also when a compound tool wrapped it. */
+const originRefusedIn = (error: unknown, depth = 0): { readonly message: string } | undefined => {
+  if (typeof error !== "object" || error === null || depth > 4) return undefined
+  const record = error as { _tag?: unknown; reason?: { _tag?: unknown; message?: string }; cause?: unknown }
+  if (record._tag === "DriverError" && record.reason?._tag === "OriginRefused") {
+    return { message: record.reason.message ?? "" }
+  }
+  return originRefusedIn(record.cause, depth + 1)
+}
+
+/** Closes tabs the run's pages opened on origins it may not visit; each one is reported. */
+const closeForeignTabs = (context: RunContext) =>
+  Effect.gen(function* () {
+    const open = yield* Effect.option(context.driver.tabs)
+    if (Option.isNone(open)) return []
+    const closed: Array<GuardViolation> = []
+    for (const tab of open.value) {
+      if (
+        tab.active ||
+        context.knownTabs?.has(tab.handle) === true ||
+        tab.url === "about:blank" ||
+        tab.url === ""
+      )
+        continue
+      const refusal = context.guardrails.checkUrl(tab.url)
+      if (refusal === undefined) continue
+      yield* context.driver.closeTab(tab.handle).pipe(Effect.ignore)
+      const reason = refusal.reason
+      closed.push({
+        kind: "popup",
+        url: tab.url,
+        problem: reason._tag === "GuardrailViolation" ? reason.detail : refusal.message,
+        page: context.lastUrl,
+      })
+    }
+    return closed
+  })
+
 /**
  * Runs one tool call with guardrails, a time limit, retries on the schedule of the error's tag,
  * recovery between attempts, success criteria, and durable recording. Never fails for the call's own
@@ -210,9 +297,40 @@ export const executeStep = (
     const tool: AnyTool | undefined = found._tag === "Success" ? found.success : undefined
     if (found._tag === "Failure") lastError = found.failure
 
+    let refusedBy: string | undefined
+    // A guardrail event that does not stop the step (a pop-up closed after the step ran).
+    const note = (rule: string, error: AgentError) =>
+      Effect.gen(function* () {
+        context.trace.emit({
+          type: "guardrail",
+          step: call.index,
+          tool: call.tool,
+          rule,
+          message: error.message,
+        })
+        yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
+      })
+    const refuse = (rule: string, error: AgentError) =>
+      Effect.gen(function* () {
+        lastError = error
+        refused = true
+        refusedBy ??= rule
+        yield* note(rule, error)
+      })
+
     while (tool !== undefined) {
       attempts++
       context.trace.emit({ type: "step-start", step: call.index, tool: call.tool, args, attempt: attempts })
+      const misplaced = context.redactor.misplaced(call.tool, args)
+      if (misplaced !== undefined) {
+        yield* refuse(
+          "secret-placeholder",
+          new AgentError({
+            reason: new GuardrailViolation({ rule: "secret-placeholder", detail: misplaced }),
+          }),
+        )
+        break
+      }
       const decoded = yield* Effect.result(registry.decodeArgs(call.tool, context.redactor.reveal(args)))
       if (decoded._tag === "Failure") {
         lastError = decoded.failure
@@ -244,10 +362,34 @@ export const executeStep = (
         yield* Metric.update(ExecutorMetrics.guardrailViolations, 1)
         break
       }
+      const acts = tool.effects.clicks || tool.effects.navigates || tool.effects.submits
+      if (acts) {
+        if (context.knownTabs === undefined) {
+          const open = yield* Effect.option(context.driver.tabs)
+          context.knownTabs = new Set(Option.isSome(open) ? open.value.map((tab) => tab.handle) : [])
+        }
+        yield* installGuard(context.driver, context.guardKey, context.guardrails.allowedOrigins)
+      }
+      let typing: ReadonlyArray<string> | undefined
+      if (context.redactor.namesSecret(args)) {
+        const destination = yield* secretDestinationProblem(context, call.tool, args)
+        if (destination.problem !== undefined) {
+          yield* refuse(
+            "secret-origin",
+            new AgentError({
+              reason: new GuardrailViolation({ rule: "secret-origin", detail: destination.problem }),
+            }),
+          )
+          break
+        }
+        // The page may still move before the keys go in: the driver checks again as it types.
+        typing = destination.allowed
+      }
       context.guardrails.commit(verdict.charge)
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const attempt = yield* Effect.exit(
         (tool.run(decoded.success) as Effect.Effect<unknown, unknown>).pipe(
+          typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
           Effect.timeoutOrElse({
             duration: Duration.millis(limitMs),
             orElse: () =>
@@ -260,6 +402,53 @@ export const executeStep = (
           }),
         ),
       )
+      const refusedByDriver =
+        attempt._tag === "Failure"
+          ? originRefusedIn(Option.getOrUndefined(Cause.findErrorOption(attempt.cause)))
+          : undefined
+      if (refusedByDriver !== undefined) {
+        yield* refuse(
+          "secret-origin",
+          new AgentError({
+            reason: new GuardrailViolation({
+              rule: "secret-origin",
+              detail: `${call.tool}: ${refusedByDriver.message} (the page changed origin while the step ran)`,
+            }),
+          }),
+        )
+        break
+      }
+      if (acts && !Cause.hasInterrupts(attempt._tag === "Failure" ? attempt.cause : Cause.empty)) {
+        const stopped = yield* takeViolations(context.driver, context.guardKey)
+        // Pop-ups come from a page that loads (a navigation, a click that led somewhere) or from a
+        // click the driver saw open a tab; a plain fill or check cannot open one, so it pays nothing.
+        const value = attempt._tag === "Success" ? attempt.value : undefined
+        const mayHaveOpened =
+          tool.effects.navigates ||
+          attempt._tag === "Failure" ||
+          (typeof value === "object" &&
+            value !== null &&
+            ("newTabs" in value || (signalsOf(value)?.includes("NavigationOccurred") ?? true)))
+        const popups = mayHaveOpened ? yield* closeForeignTabs(context) : []
+        for (const violation of [...stopped, ...popups]) {
+          const rule = violation.kind === "link" ? "link-target" : violation.kind
+          const report = violation.kind === "popup" ? note : refuse
+          yield* report(
+            rule,
+            new AgentError({
+              reason: new GuardrailViolation({
+                rule,
+                detail: `${violation.kind === "popup" ? "a pop-up" : violation.kind === "link" ? "a link" : "a form"} to ${violation.url} ${violation.problem}: ${violation.kind === "popup" ? "it was closed" : "it was stopped before it ran"}`,
+              }),
+            }),
+          )
+        }
+        if (popups.length > 0) context.lastSnapshot = undefined
+        if (stopped.length > 0) {
+          context.lastSnapshot = undefined
+          break
+        }
+      }
       if (attempt._tag === "Success") {
         output = attempt.value
         const landedUrl = yield* context.driver.currentUrl.pipe(
@@ -410,7 +599,9 @@ export const executeStep = (
       url: context.lastUrl,
       signals: signalsOf(output),
     })
-    const records = ok ? recordsOf(context.redactor.value(output), `${call.tool}@${context.lastUrl}`) : []
+    const records = ok
+      ? recordsOf(context.redactor.value(output), context.redactor.text(`${call.tool}@${context.lastUrl}`))
+      : []
     const shots = context.options.screenshots ?? "on-failure"
     const screenshot =
       shots === "always" || (shots === "on-failure" && !ok && !refused)
@@ -439,6 +630,7 @@ export const executeStep = (
       output,
       error: lastError,
       refused,
+      refusedBy,
       changed,
       records,
     } satisfies StepOutcome

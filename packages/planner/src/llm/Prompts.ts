@@ -11,6 +11,7 @@ Answer with JSON only: {"tool_calls":[{"name":"<tool>","args":{...}}],"taskCompl
 - Only the first call is run. An empty list waits one turn.
 - Target elements by the refs in the page outline (e.g. "e3").
 - Set "taskComplete":true once the goal is reached; add "method":"close" to stop now.
+- Secrets: <secret:name>, only as a field value.
 Tools:`
 
 /** The text-to-action instructions. */
@@ -36,7 +37,7 @@ export const planInstructions = (catalog: string, constraints: TaskConstraints):
       ? `- You may submit forms (at most ${constraints.quotas.submissions} submissions).`
       : "- Do not submit forms or use tools that submit.",
     "- Use only the tools listed, with arguments that fit them.",
-    "- Write a secret input as its placeholder (<secret:name>); never invent credentials.",
+    "- Write a secret input as its placeholder (<secret:name>), only as the value of a form field (fill, login, fillForm): a secret in a URL, a search or any other argument is refused. Never invent credentials.",
     '- If the tools cannot reach the goal, answer {"steps":[]}.',
     "Tools:",
     catalog,

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads"
-import { defineTool, type HttpError, type HttpSession } from "@sextant/core"
+import { defineTool, type HttpError, type HttpSession, readWebUrl } from "@sextant/core"
 import { Data, Effect } from "effect"
 import { parse } from "sql-parser-cst"
 import { z } from "zod"
@@ -275,6 +275,10 @@ export const sql = (
     const inspected = inspect(query, program)
     if (!("sources" in inspected)) return yield* fail(inspected)
     const { sources, arrayColumns } = inspected
+    for (const source of sources) {
+      const reading = readWebUrl(source.url)
+      if (!reading.ok) return yield* fail(new SqlNotAllowed({ detail: `load_and_select: ${reading.detail}` }))
+    }
 
     const urls = [...new Set(sources.map((source) => source.url))]
     const pages = yield* Effect.forEach(

@@ -125,6 +125,17 @@ describe("sql refuses what it should not run", () => {
     }).pipe(Effect.provide(sessionLayer)),
   )
 
+  it.live("refuses row sources that are not plain absolute http(s) URLs, before loading anything", () =>
+    Effect.gen(function* () {
+      for (const url of ["http:127.0.0.1:9/x", "javascript:alert(1)", "file:///etc/passwd", "/products"]) {
+        const error = yield* Effect.flip(sql(`SELECT text FROM load_and_select('${url}', 'p')`))
+        assert.strictEqual(error._tag, "SqlError")
+        assert.strictEqual((error as { reason: { _tag: string } }).reason._tag, "SqlNotAllowed", url)
+        assert.include(error.message, "load_and_select")
+      }
+    }).pipe(Effect.provide(sessionLayer)),
+  )
+
   it.live("names a bad CSS selector", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(sql(`SELECT * FROM load_and_select('${site().url}/products', '[[')`))

@@ -269,6 +269,29 @@ export const actorScriptSource = String.raw`
   }
   const pointerOps = { click: true, check: true, uncheck: true, hover: true, set: true }
 
+  // Where text typed into the element goes: its document (a frame's, when the ref landed on a frame)
+  // and the action of its form. Answers the first origin not in the allowed list, or nothing.
+  const originRefused = (element, origins) => {
+    const originOfUrl = (raw, base) => {
+      try { const url = new URL(raw, base); return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol } catch { return "null" }
+    }
+    let origin
+    if (element.localName === "iframe" || element.localName === "frame") {
+      try { origin = element.contentWindow.origin } catch { origin = originOfUrl(element.src || "about:blank", document.baseURI) }
+    } else {
+      const view = element.ownerDocument.defaultView
+      origin = view ? view.origin : "null"
+    }
+    if (!origins.includes(origin)) return origin
+    const form = element.form
+    if (form) {
+      const action = form.getAttribute("action") === null ? form.ownerDocument.location.href : form.action
+      const target = originOfUrl(action, form.ownerDocument.baseURI)
+      if (!origins.includes(target)) return target
+    }
+    return undefined
+  }
+
   const prepare = async (spec) => {
     const deadline = performance.now() + (spec.waitMs || 0)
     // The "before" snapshot comes first: select and focus change the page inside prepareOnce.
@@ -298,6 +321,10 @@ export const actorScriptSource = String.raw`
     const result = { tag, type, checked: element.checked === true }
     if ((element.disabled === true || element.getAttribute("aria-disabled") === "true") && spec.op !== "hover") {
       return { error: "disabled", detail: describe(element) + " is disabled" }
+    }
+    if (spec.origins && spec.op === "input") {
+      const refused = originRefused(element, spec.origins)
+      if (refused) return { error: "origin", detail: refused }
     }
     if (spec.op === "select") return Object.assign(result, selectOptions(element, spec.values || []))
     if (spec.op === "focus") {
