@@ -308,12 +308,15 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   ): Effect.Effect<PageSnapshot, DriverError> =>
     Effect.try({
       try: () => parseSnapshot(json, { ...options.look, ...lookOptions }),
+      // parseSnapshot already fails with a DriverError that says what the page answered.
       catch: (cause) =>
-        new DriverError({
-          method: "look",
-          reason: new ScriptError({ detail: `the snapshot could not be read: ${String(cause)}` }),
-          cause,
-        }),
+        cause instanceof DriverError
+          ? cause
+          : new DriverError({
+              method: "look",
+              reason: new ScriptError({ detail: `the snapshot could not be read: ${String(cause)}` }),
+              cause,
+            }),
     })
 
   // One call for where a navigation ended; Chromium shows its own error page (chrome-error://)

@@ -1405,6 +1405,7 @@ export function installPageRuntime(version: number): void {
             continue
           const previous = lines.length - 1
           if (
+            lastText >= 0 &&
             previous === lastText &&
             item.length <= SHORT_TEXT &&
             lines[previous]!.length - indent.length <= SHORT_TEXT + 2
