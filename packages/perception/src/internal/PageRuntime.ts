@@ -272,6 +272,8 @@ export function installPageRuntime(version: number): void {
   const MAX_TEXTS_PER_REGION = 60
   /** Separators between inline links carry no words and are left out. */
   const PUNCTUATION = /^[\s|·•/,;:\-–—]*$/
+  /** A card link's first parts join its name until the name is this long (a title, not a fragment). */
+  const CARD_TITLE = 20
   /** A table row whose cells print longer than this is a layout row: its cells print as lines. */
   const LONG_ROW = 400
   /** Query parameters that only track a click; a link target drops them. */
@@ -1211,10 +1213,18 @@ export function installPageRuntime(version: number): void {
       if (interactive && role !== "clickable") {
         if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
         else if (contentName && longName && kids.length > 1) {
-          // A link or button around a whole card: named by its first part, the rest stays readable.
-          const [first, ...rest] = kids
-          name = clipName(itemsText([first!]), maxName)
-          kids = rest
+          // A link or button around a whole card: named by its title — its first parts, as many as
+          // make a phrase (a fragment like "Welcome to" takes what follows it) — the rest stays readable.
+          let taken = 1
+          let title = itemsText(kids.slice(0, 1))
+          while (taken < kids.length && title.length < CARD_TITLE) {
+            const longer = itemsText(kids.slice(0, taken + 1))
+            if (longer.length > maxName) break
+            title = longer
+            taken++
+          }
+          name = clipName(title, maxName)
+          kids = kids.slice(taken)
         } else kids = []
       }
       if (role === "clickable") {
