@@ -108,8 +108,9 @@ export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> => {
 export const interactiveNodes = (outline: string): ReadonlyArray<InteractiveElement> =>
   parseOutline(outline).filter((node) => node.ref !== undefined && INTERACTIVE_ROLES.has(node.role))
 
-const normalizeName = (name: string): string =>
-  name.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase()
+// Whitespace is left out: where one engine puts a space between two boxes ("Vox Media" + "Vox
+// Media") the other may glue them, and neither way is the page's wording.
+const normalizeName = (name: string): string => name.normalize("NFKC").replace(/\s+/g, "").toLowerCase()
 
 const roleKey = (role: string): string => ROLE_ALIASES[role] ?? role
 
@@ -141,7 +142,7 @@ export interface RecallResult {
  *
  * Matching rule: two elements match when their roles are equal after aliasing (searchbox = textbox,
  * listbox = combobox, switch = checkbox, menuitemcheckbox/menuitemradio = menuitem) and their names are
- * equal after Unicode NFKC, whitespace collapsing and lower-casing — or one name is cut with "…" and
+ * equal after Unicode NFKC, removing whitespace and lower-casing — or one name is cut with "…" and
  * the other starts with what is left of it. An expected element with no name (and no text: see
  * {@link parseOutline}) matches any element of its role that is left once the named ones are matched.
  * Each actual element matches at most one expected element (a multiset match), so three "Add to cart"

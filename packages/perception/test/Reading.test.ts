@@ -73,13 +73,13 @@ describe("reading minimal pages", () => {
     expect(tree).toContain("Alpha Beta boldface")
   })
 
-  it("names a card link by its whole heading and joins the words that follow a link with a space", async () => {
+  it("names a card link by its title, marked as cut, and joins the words that follow a link with a space", async () => {
     await show(`<a href="/welcome"><div>Welcome to</div><div>the big house</div>
 <p>${"A long description of the house that goes on and on. ".repeat(3)}</p></a>
 <p>Read the <a href="/a">first part</a> and then stop.</p>`)
     const tree = await full()
     expect(tree).toMatch(
-      /- link "Welcome to the big house" \[ref=e\d+\] -> \/welcome\n {2}- A long description of the house/,
+      /- link "Welcome to the big house…" \[ref=e\d+\] -> \/welcome\n {2}- A long description of the house/,
     )
     expect(tree).toMatch(/- link "first part" \[ref=e\d+\] -> \/a and then stop\./)
     expect(tree).not.toContain(" · and then")

@@ -1223,7 +1223,8 @@ export function installPageRuntime(version: number): void {
             title = longer
             taken++
           }
-          name = clipName(title, maxName)
+          // The "…" says the name goes on: the rest of the card follows under it.
+          name = `${clipName(title, maxName).replace(/…$/, "")}…`
           kids = kids.slice(taken)
         } else kids = []
       }
