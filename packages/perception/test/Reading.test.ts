@@ -114,6 +114,16 @@ describe("reading minimal pages", () => {
     expect(tree).toMatch(/^e\d+ button nav toggle$/m)
   })
 
+  it("names a control by its words, without its icon's title or a doubled label", async () => {
+    await show(`<button><span>Open Navigation Menu</span><svg width="10" height="10"><title>Menu</title></svg></button>
+<a href="/mail"><span>Free Email</span> <span>Free Email</span></a>
+<button><svg width="10" height="10"><title>Close</title></svg></button>`)
+    const tree = await interactive()
+    expect(tree).toMatch(/^e\d+ button Open Navigation Menu$/m)
+    expect(tree).toMatch(/^e\d+ link Free Email$/m)
+    expect(tree).toMatch(/^e\d+ button Close$/m)
+  })
+
   it("says whose a cross-origin frame is", async () => {
     await show(`<iframe src="http://video.example.com/embed/1" width="100" height="100"></iframe>`)
     expect(await full()).toBe("- iframe (cross-origin: video.example.com)")

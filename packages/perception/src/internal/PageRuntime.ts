@@ -30,6 +30,8 @@ export function installPageRuntime(version: number): void {
     kids: Item[]
     container: boolean
     heading: boolean
+    /** An svg named only by its `<title>`: an icon, left out of a name read from content beside words. */
+    icon?: boolean
   }
   type Item = string | Node
   interface RawElement {
@@ -491,10 +493,11 @@ export function installPageRuntime(version: number): void {
     Array.from(select.selectedOptions, (option) => collapse(option.label || option.text).trim()).join(", ")
 
   /** Flattens a node's kids into words, for names taken from content. */
-  const itemsText = (items: ReadonlyArray<Item>): string => {
+  const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
     let text = ""
     for (const item of items) {
-      const part = typeof item === "string" ? item : item.name || itemsText(item.kids)
+      if (!withIcons && typeof item !== "string" && item.icon === true) continue
+      const part = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
       if (part) text += text ? ` ${part}` : part
     }
     return text
@@ -861,8 +864,9 @@ export function installPageRuntime(version: number): void {
         return
       }
       if (tag === "svg") {
-        const name = labelName(element) || collapse(element.querySelector("title")?.textContent ?? "").trim()
-        if (name) out.push(leaf("img", "img", name, ""))
+        const label = labelName(element)
+        const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
+        if (name) out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
         return
       }
       if (
@@ -1100,8 +1104,12 @@ export function installPageRuntime(version: number): void {
         kids = role === "row" ? kids : finishTexts(kids, !interactive && role !== "heading")
         if (!name && NAME_FROM_CONTENT.has(role)) {
           name =
-            itemsText(kids.filter((kid) => typeof kid === "string" || !hasRef([kid]))).trim() ||
-            itemsText(kids).trim()
+            itemsText(
+              kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
+              false,
+            ).trim() || itemsText(kids).trim()
+          // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
+          name = name.replace(/^(.{2,}?) \1$/su, "$1")
           contentName = true
         }
         if (!name) name = collapse(element.getAttribute("title") ?? "").trim()
