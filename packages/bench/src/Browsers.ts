@@ -63,11 +63,11 @@ export interface Opened<A> {
  * await playwright.close()
  * ```
  */
-export const openPlaywright = async (): Promise<Opened<Page>> => {
+export const openPlaywright = async (extraArgs: ReadonlyArray<string> = []): Promise<Opened<Page>> => {
   const browser: PlaywrightBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     // Playwright adds its own --headless; the rest are the shared flags.
-    args: [...HEADLESS_ARGS.filter((argument) => !argument.startsWith("--headless")), RUN_MARK],
+    args: [...HEADLESS_ARGS.filter((argument) => !argument.startsWith("--headless")), RUN_MARK, ...extraArgs],
     headless: true,
   })
   try {

@@ -42,34 +42,75 @@ const ROLE_ALIASES: Readonly<Record<string, string>> = {
   menuitemradio: "menuitem",
 }
 
-const LINE = /^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?((?: \[[^\]]*\])*)(?::.*)?$/
+const LINE = /^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?((?: \[[^\]]*\])*)(?::(.*))?$/
 const REF = /\[ref=([^\]]+)\]/
+/** A node line whose key YAML had to quote (it holds `: ` or starts with a quote): `- 'link "a: b" [ref=e3]':`. */
+const QUOTED = /^(\s*)- (?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)")(:.*)?$/
+const TEXT_CHILD = /^\s*- text: (.*)$/
 
 const unescapeName = (name: string): string => name.replace(/\\(.)/g, "$1")
+
+/** A YAML-quoted key back as the line it stands for, so its node counts like any other. */
+const unquoteLine = (line: string): string => {
+  const quoted = QUOTED.exec(line)
+  if (quoted === null) return line
+  const key =
+    quoted[2] !== undefined ? quoted[2].replace(/''/g, "'") : (JSON.parse(`"${quoted[3]}"`) as string)
+  return `${quoted[1]}- ${key}${quoted[4] ?? ""}`
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length
+const unquoteValue = (value: string): string => {
+  const trimmed = value.trim()
+  if (trimmed.startsWith('"') && trimmed.endsWith('"')) {
+    try {
+      return JSON.parse(trimmed) as string
+    } catch {
+      return trimmed
+    }
+  }
+  return trimmed.startsWith("'") && trimmed.endsWith("'") ? trimmed.slice(1, -1).replace(/''/g, "'") : trimmed
+}
 
 /**
  * The node lines of an aria-style outline (Playwright's `ariaSnapshot({ mode: "ai" })` or Sextant's
  * `look().tree`), with role, name and ref. Text lines (`- text: …`) and property lines (`- /url: …`)
- * are not nodes and are skipped.
+ * are not nodes and are skipped. A line whose key YAML quoted (`- 'link "a: b" [ref=e3]'`) counts
+ * like any other; a node printed without a name takes its text as the name (the value after its
+ * colon, or its `- text:` lines).
  *
  * @example
  * ```ts
  * parseOutline('- button "Sign in" [ref=e3]') // [{ role: "button", name: "Sign in", ref: "e3" }]
  * ```
  */
-export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> =>
-  outline.split("\n").flatMap((line): Array<OutlineNode> => {
+export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> => {
+  const lines = outline.split("\n").map(unquoteLine)
+  return lines.flatMap((line, index): Array<OutlineNode> => {
     const match = LINE.exec(line)
     if (match === null || match[1] === "text") return []
-    return [{ role: match[1]!, name: unescapeName(match[2] ?? ""), ref: REF.exec(match[3] ?? "")?.[1] }]
+    let name = unescapeName(match[2] ?? "")
+    if (name === "") {
+      // A node printed without a name is read by its text: inline after the colon, or its text lines.
+      const inline = unquoteValue(match[4] ?? "")
+      const texts: Array<string> = inline === "" ? [] : [inline]
+      for (let next = index + 1; next < lines.length && indentOf(lines[next]!) > indentOf(line); next++) {
+        const text = TEXT_CHILD.exec(lines[next]!)
+        if (text !== null && indentOf(lines[next]!) === indentOf(line) + 2) texts.push(unquoteValue(text[1]!))
+      }
+      name = texts.join(" ")
+    }
+    return [{ role: match[1]!, name, ref: REF.exec(match[3] ?? "")?.[1] }]
   })
+}
 
 /** The interactive elements of an outline: node lines with an interactive role and a ref. */
 export const interactiveNodes = (outline: string): ReadonlyArray<InteractiveElement> =>
   parseOutline(outline).filter((node) => node.ref !== undefined && INTERACTIVE_ROLES.has(node.role))
 
-const normalizeName = (name: string): string =>
-  name.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase()
+// Whitespace is left out: where one engine puts a space between two boxes ("Vox Media" + "Vox
+// Media") the other may glue them, and neither way is the page's wording.
+const normalizeName = (name: string): string => name.normalize("NFKC").replace(/\s+/g, "").toLowerCase()
 
 const roleKey = (role: string): string => ROLE_ALIASES[role] ?? role
 
@@ -78,6 +119,8 @@ const uncut = (name: string): string => name.replace(/(…|\.\.\.)$/, "").trimEn
 
 const namesMatch = (expected: string, actual: string): boolean => {
   if (expected === actual) return true
+  // Nothing to compare with: an element the other outline prints without a name or text.
+  if (expected === "") return true
   // An outline may cut a long name; a cut name matches the full name it starts.
   if (isCut(actual)) return expected.startsWith(uncut(actual))
   if (isCut(expected)) return actual.startsWith(uncut(expected))
@@ -99,9 +142,11 @@ export interface RecallResult {
  *
  * Matching rule: two elements match when their roles are equal after aliasing (searchbox = textbox,
  * listbox = combobox, switch = checkbox, menuitemcheckbox/menuitemradio = menuitem) and their names are
- * equal after Unicode NFKC, whitespace collapsing and lower-casing — or one name is cut with "…" and
- * the other starts with what is left of it. Each actual element matches at most one expected element
- * (a multiset match), so three "Add to cart" buttons need three in `actual`.
+ * equal after Unicode NFKC, removing whitespace and lower-casing — or one name is cut with "…" and
+ * the other starts with what is left of it. An expected element with no name (and no text: see
+ * {@link parseOutline}) matches any element of its role that is left once the named ones are matched.
+ * Each actual element matches at most one expected element (a multiset match), so three "Add to cart"
+ * buttons need three in `actual`.
  *
  * @example
  * ```ts

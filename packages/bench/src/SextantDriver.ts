@@ -10,13 +10,16 @@ import type { SextantSession } from "./Sextant.ts"
  * DevTools commands sent through ChromeDriver), BiDi messages (`bidiCommand`) and commands sent on a
  * tab's own DevTools socket (`devtoolsSocketCommand`).
  */
-export const openSextant = async (): Promise<SextantSession> => {
+export const openSextant = async (extraArgs: ReadonlyArray<string> = []): Promise<SextantSession> => {
   const scope = await Effect.runPromise(Scope.make())
   const close = () => Effect.runPromise(Scope.close(scope, Exit.void))
   try {
     const session = await Effect.runPromise(
       Scope.provide(scope)(
-        launch({ windowSize: { width: VIEWPORT.width, height: VIEWPORT.height }, args: [RUN_MARK] }),
+        launch({
+          windowSize: { width: VIEWPORT.width, height: VIEWPORT.height },
+          args: [RUN_MARK, ...extraArgs],
+        }),
       ),
     )
     let requests = 0

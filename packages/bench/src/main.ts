@@ -6,6 +6,7 @@ import { parseArgs } from "node:util"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
+import { corpusSections, measureCorpus, sharedCorpusFolder } from "./CorpusSection.ts"
 import { judgeGoals } from "./Goals.ts"
 import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
@@ -16,13 +17,16 @@ import { openSextant } from "./SextantDriver.ts"
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
+       pnpm bench --corpus [--runs N] [--warmup N] [--readme]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
   --warmup N  untimed runs before them (default 3)
   --seed N    fixture site layout seed (default 0)
   --pages     only these pages, comma-separated paths as listed in the table
-  --readme    write the tables, the command and the machine into packages/bench/README.md`
+  --readme    write the tables, the command and the machine into packages/bench/README.md
+  --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
+              (default 3 timed runs after 1 warm-up per page); skipped with a note when absent`
 
 const positiveInteger = (
   name: string,
@@ -47,6 +51,7 @@ const OPTIONS = {
   seed: { type: "string" },
   pages: { type: "string" },
   readme: { type: "boolean", default: false },
+  corpus: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
 } as const
 
@@ -64,6 +69,7 @@ const main = async (): Promise<number> => {
     console.log(usage)
     return 0
   }
+  if (values.corpus) return corpusOnly(values)
   const plan: RunPlan = {
     runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
     warmup: positiveInteger("warmup", values.warmup, values.quick ? 1 : 3, 0),
@@ -172,10 +178,50 @@ const main = async (): Promise<number> => {
   }
 }
 
-const START = "<!-- bench:start -->"
-const END = "<!-- bench:end -->"
+const repositoryRoot = join(packageRoot, "..", "..")
 
-const updateReadme = async (content: string) => {
+/** `pnpm bench --corpus`: the real-page corpus alone. */
+const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const folder = sharedCorpusFolder(repositoryRoot)
+  if (folder === undefined) {
+    console.log(
+      `bench: the real-page corpus is absent (${join(repositoryRoot, "..", "shared", "corpus", "real-pages")}): corpus section skipped`,
+    )
+    return 0
+  }
+  const plan: RunPlan = {
+    runs: positiveInteger("runs", values.runs, 3, 1),
+    warmup: positiveInteger("warmup", values.warmup, 1, 0),
+  }
+  const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
+  const started = performance.now()
+  const result = await measureCorpus(folder, plan, progress)
+  const leftover = await leftoverBrowsers()
+  if (leftover.length > 0)
+    throw new BenchError(
+      "closing the browsers",
+      "this run",
+      `processes ${leftover.join(", ")} are still alive`,
+    )
+  const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(
+      " ",
+    )} · ${plan.runs} timed looks after ${plan.warmup} warm-up per page · ${((performance.now() - started) / 1000).toFixed(0)} s`
+  const tables = renderSections(corpusSections(result))
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  await mkdir(results, { recursive: true })
+  await writeFile(join(results, "corpus.json"), `${JSON.stringify({ command, plan, ...result }, null, 2)}\n`)
+  await writeFile(join(results, "corpus.md"), `${header}\n\n${tables}\n`)
+  if (values.readme) await updateReadme(`${header}\n\n${tables}`, "corpus")
+  return 0
+}
+
+const updateReadme = async (content: string, block = "bench") => {
+  const START = `<!-- ${block}:start -->`
+  const END = `<!-- ${block}:end -->`
   const path = join(packageRoot, "README.md")
   const readme = await readFile(path, "utf8")
   const start = readme.indexOf(START)

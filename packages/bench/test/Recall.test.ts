@@ -119,3 +119,33 @@ describe("visibleTextRecall", () => {
     expect(words("Price: $12.99 — Größe «XL», 登录")).toEqual(["price", "12", "99", "größe", "xl", "登录"])
   })
 })
+
+describe("the fair recall rule", () => {
+  it("counts Playwright's YAML-quoted lines like any other", () => {
+    const outline = `- 'link "Read: the story" [ref=e3]':\n  - /url: /story\n- "button \\"Say: hi\\" [ref=e4]"`
+    expect(interactiveNodes(outline)).toEqual([
+      { role: "link", name: "Read: the story", ref: "e3" },
+      { role: "button", name: "Say: hi", ref: "e4" },
+    ])
+  })
+
+  it("names a node printed without a name by its text", () => {
+    const outline = `- button [ref=e5]: Close\n- link [ref=e6] [cursor=pointer]:\n  - /url: /x\n  - img\n  - text: Next page`
+    expect(interactiveNodes(outline).map((node) => node.name)).toEqual(["Close", "Next page"])
+  })
+
+  it("matches an element with neither name nor text to any left of its role", () => {
+    const result = interactiveRecall(
+      [
+        { role: "link", name: "" },
+        { role: "link", name: "Home" },
+      ],
+      [
+        { role: "link", name: "Home" },
+        { role: "link", name: "settings" },
+      ],
+    )
+    expect(result.recall).toBe(1)
+    expect(interactiveRecall([{ role: "link", name: "" }], [{ role: "button", name: "x" }]).recall).toBe(0)
+  })
+})

@@ -65,11 +65,19 @@ export class NavigationFailed extends Data.TaggedClass("NavigationFailed")<{
   }
 }
 
-/** A JavaScript dialog (alert, confirm, prompt) is open and blocks the page. */
-export class DialogOpen extends Data.TaggedClass("DialogOpen")<{ readonly text: string }> {
+/**
+ * A JavaScript dialog (alert, confirm, prompt, beforeunload) is open and blocks the page; `type` is
+ * known when the driver saw the dialog open (WebDriver BiDi), absent when it only saw it block.
+ */
+export class DialogOpen extends Data.TaggedClass("DialogOpen")<{
+  readonly text: string
+  readonly type?: "alert" | "confirm" | "prompt" | "beforeunload"
+}> {
   readonly isRetryable = true
   get message(): string {
-    return `a dialog is open ("${this.text}"): accept or dismiss it first`
+    const what =
+      this.type === undefined ? "a dialog" : this.type === "alert" ? "an alert" : `a ${this.type} dialog`
+    return `${what} is open ("${this.text}"): accept or dismiss it first`
   }
 }
 

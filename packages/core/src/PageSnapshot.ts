@@ -154,6 +154,6 @@ export interface LookOptions {
   readonly since?: PageSnapshot
   /** Selectors of extra fields whose values must never be shown (passwords are always hidden). */
   readonly secretSelectors?: ReadonlyArray<string>
-  /** Cut text runs and values longer than this many characters, with a marker (default 600). */
+  /** Cut text runs and values longer than this many characters, with a marker saying how much is left (default 3000). */
   readonly maxTextLength?: number
 }

@@ -51,13 +51,13 @@ describe("look() outline", () => {
       expect(element.name).toBe(first.elements[element.ref]?.name)
   })
 
-  it("leaves out content hidden by each hiding method", async () => {
+  it("leaves out content hidden by each hiding method, and the text of aria-hidden content", async () => {
     await harness.browser.url(`${harness.pages.url}/hidden.html`)
     const snapshot = await look(harness.browser)
     for (const hidden of [
       "Display none",
       "Visibility hidden",
-      "Aria hidden",
+      "Aria hidden text",
       "Zero size",
       "Inert",
       "Hidden attribute",
@@ -75,8 +75,10 @@ describe("look() outline", () => {
       "Screen reader note",
     ])
       expect(snapshot.tree, shown).toContain(shown)
+    // aria-hidden hides from assistive technology, not from the screen: a control it shows is usable.
     expect(Object.values(snapshot.elements).map((element) => element.name)).toEqual([
       "Shown button",
+      "Aria hidden button",
       "More details",
       "Shown link",
     ])
@@ -174,7 +176,7 @@ describe("look() outline", () => {
     expect(await harness.browser.execute("return globalThis.__sextant.version")).toBe(pageScriptVersion)
   })
 
-  it("cuts long text with a marker that says how much is left out", async () => {
+  it("cuts long text with a marker that says how much is left out and how to read it", async () => {
     await harness.browser.url(`${harness.pages.url}/hidden.html`)
     await harness.browser.execute(() => {
       const paragraph = document.createElement("p")
@@ -182,7 +184,11 @@ describe("look() outline", () => {
       document.querySelector("main")!.append(paragraph)
     })
     const snapshot = await look(harness.browser, { maxTextLength: 100 })
-    expect(snapshot.tree).toMatch(/- Start of a long story\. Waves and wind\.[^\n]*… \(\+\d+ chars\)$/m)
+    expect(snapshot.tree).toMatch(
+      /- Start of a long story\. Waves and wind\.[^\n]*… \(\+\d+ chars: raise maxTextLength to read them\)$/m,
+    )
     expect(snapshot.tree).not.toContain("The very end.")
+    // By default an article's paragraph is kept whole.
+    expect((await look(harness.browser)).tree).toMatch(/- Start of a long story\.[^\n]*The very end\.$/m)
   })
 })

@@ -32,7 +32,7 @@ export const LaunchOptions = z.object({
   headless: z.boolean().default(true),
   /** Extra Chromium flags, after the defaults. */
   args: z.array(z.string()).default([]),
-  /** The window size in CSS pixels. */
+  /** The viewport size in CSS pixels: the page's `innerWidth`×`innerHeight` (the window is sized to give it). */
   windowSize: z
     .object({ width: z.number().int().positive(), height: z.number().int().positive() })
     .default({ width: 1280, height: 800 }),
@@ -121,6 +121,28 @@ const endSession = (browser: WebdriverIO.Browser) =>
   )
 
 /**
+ * Sizes the window so the page's viewport is exactly `size`: `--window-size` sets the outer window,
+ * and the browser's own frame takes its share of it (1280×720 gave a 1280×577 viewport).
+ */
+const fitViewport = (
+  browser: WebdriverIO.Browser,
+  size: { readonly width: number; readonly height: number },
+) =>
+  Effect.tryPromise({
+    try: async () => {
+      const [innerWidth, innerHeight, outerWidth, outerHeight] = (await browser.execute(
+        "return [window.innerWidth, window.innerHeight, window.outerWidth, window.outerHeight]",
+      )) as [number, number, number, number]
+      if (innerWidth === size.width && innerHeight === size.height) return
+      await browser.setWindowSize(
+        size.width + outerWidth - innerWidth,
+        size.height + outerHeight - innerHeight,
+      )
+    },
+    catch: toDriverError("launch"),
+  })
+
+/**
  * Launches headless Chromium through the system ChromeDriver in a Scope. Closing the scope ends
  * the session, ChromeDriver and every Chromium process, and removes the temporary profile.
  * Nothing is ever downloaded: a missing binary fails with a message naming its env var.
@@ -198,6 +220,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     ),
     endSession,
   )
+  yield* fitViewport(browser, options.windowSize)
   return {
     browser,
     kind: "launched",

@@ -39,6 +39,7 @@ import {
   missingMarker,
 } from "./internal/ActorScript.ts"
 import { devtoolsSockets } from "./internal/DevtoolsSocket.ts"
+import { type DialogEvent, makeDialogs } from "./internal/Dialogs.ts"
 import {
   type Channels,
   callFunction,
@@ -78,6 +79,10 @@ export const DriverOptions = z.object({
   navigationTimeoutMs: z.number().int().positive().default(30_000),
   /** The default `waitFor` time limit, in ms. */
   waitTimeoutMs: z.number().int().positive().default(10_000),
+  /** The longest a look may take before it fails with `Timeout`, in ms. */
+  lookTimeoutMs: z.number().int().positive().default(10_000),
+  /** The longest an action may take, navigation it started included, before it fails with `Timeout`, in ms. */
+  actTimeoutMs: z.number().int().positive().default(60_000),
   /** Options for every look, including the one after each action. */
   look: z
     .object({
@@ -115,17 +120,8 @@ interface Settled {
   readonly look?: string
 }
 
-interface PendingDialog {
-  readonly info: DialogInfo
-  readonly accept: (text?: string) => Promise<unknown>
-  readonly dismiss: () => Promise<unknown>
-}
-
 const fail = (method: string, reason: DriverErrorReason, cause?: unknown) =>
   Effect.fail(new DriverError({ method, reason, cause }))
-
-const dialogType = (type: string): DialogInfo["type"] =>
-  type === "confirm" || type === "prompt" || type === "beforeunload" ? type : "alert"
 
 const preparedError = (
   method: string,
@@ -220,8 +216,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     catch: toDriverError("start"),
   })
   let lastSnapshot: PageSnapshot | undefined
-  let dialog: PendingDialog | undefined
-  let dialogOpened: ((info: DialogInfo) => void) | undefined
+  const dialogs = makeDialogs({ bidi, classicText: () => browser.getAlertText() })
   const newTabs: Array<string> = []
 
   if (bidi) {
@@ -244,16 +239,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     )
   }
   if (bidi) {
-    const onDialog = (event: {
-      message: () => string
-      type: () => string
-      accept: (text?: string) => Promise<unknown>
-      dismiss: () => Promise<unknown>
-    }) => {
-      const info: DialogInfo = { type: dialogType(event.type()), text: event.message() }
-      dialog = { info, accept: (text) => event.accept(text), dismiss: () => event.dismiss() }
-      dialogOpened?.(info)
-    }
+    const onDialog = (event: DialogEvent) => dialogs.opened(event)
     const onContext = (event: { context: string; parent?: string | null }) => {
       if (event.parent === null || event.parent === undefined) newTabs.push(event.context)
     }
@@ -286,7 +272,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             callActorDeclaration,
             argument,
             viaSocket,
-            direct && dialog === undefined,
+            direct && dialogs.pending() === undefined,
           )
           return answer === missingMarker
             ? callFunction(
@@ -296,7 +282,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
                 installer,
                 argument,
                 viaSocket,
-                direct && dialog === undefined,
+                direct && dialogs.pending() === undefined,
               )
             : answer
         },
@@ -317,12 +303,15 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   ): Effect.Effect<PageSnapshot, DriverError> =>
     Effect.try({
       try: () => parseSnapshot(json, { ...options.look, ...lookOptions }),
+      // parseSnapshot already fails with a DriverError that says what the page answered.
       catch: (cause) =>
-        new DriverError({
-          method: "look",
-          reason: new ScriptError({ detail: `the snapshot could not be read: ${String(cause)}` }),
-          cause,
-        }),
+        cause instanceof DriverError
+          ? cause
+          : new DriverError({
+              method: "look",
+              reason: new ScriptError({ detail: `the snapshot could not be read: ${String(cause)}` }),
+              cause,
+            }),
     })
 
   // One call for where a navigation ended; Chromium shows its own error page (chrome-error://)
@@ -360,7 +349,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         )
       }
       lastSnapshot = undefined
-      yield* Effect.tryPromise({
+      const load = Effect.tryPromise({
         try: () => browser.url(url),
         catch: (cause) => {
           const mapped = toDriverError("navigate", { target: url, timeoutMs })(cause)
@@ -372,19 +361,25 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
               })
             : mapped
         },
-      }).pipe(
-        Effect.timeoutOrElse({
-          duration: timeoutMs,
-          orElse: () => fail("navigate", new Timeout({ operation: `loading ${url}`, timeoutMs })),
-        }),
+      })
+      // An alert the page opens while it loads answers DialogOpen at once, not after the time limit.
+      return yield* dialogs.guard(
+        "navigate",
+        `loading ${url}`,
+        timeoutMs,
+        Effect.andThen(load, navigationResult("navigate", url)),
       )
-      return yield* navigationResult("navigate", url)
     },
   )
 
   const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
     const merged = { ...options.look, ...lookOptions, since: undefined }
-    const json = yield* call("look", {}, false, true)("look", merged)
+    const json = yield* dialogs.guard(
+      "look",
+      "look",
+      options.lookTimeoutMs,
+      call("look", {}, false, true)("look", merged),
+    )
     const snapshot = yield* snapshotOf(json, lookOptions)
     if (lookOptions?.within === undefined && lookOptions?.since === undefined) lastSnapshot = snapshot
     return snapshot
@@ -528,8 +523,21 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
       }
     })
 
-  const act: BrowserDriverShape["act"] = Effect.fn("BrowserDriver.act")(function* (target, op, value) {
-    if (dialog !== undefined) return yield* fail("act", new DialogOpen({ text: dialog.info.text }))
+  const act: BrowserDriverShape["act"] = (target, op, value) =>
+    actOnce(target, op, value).pipe(
+      Effect.timeoutOrElse({
+        duration: options.actTimeoutMs,
+        orElse: () =>
+          fail(
+            "act",
+            new Timeout({ operation: `${op} on ${formatTarget(target)}`, timeoutMs: options.actTimeoutMs }),
+          ),
+      }),
+    )
+
+  const actOnce: BrowserDriverShape["act"] = Effect.fn("BrowserDriver.act")(function* (target, op, value) {
+    const open = dialogs.pending()?.info
+    if (open !== undefined) return yield* fail("act", new DialogOpen({ type: open.type, text: open.text }))
     const values = op === "select" ? (Array.isArray(value) ? value : [String(value ?? "")]) : undefined
     // The diff is against what the agent last saw (its look or the previous act); without one, the
     // prepare call takes a fresh snapshot first, in the same round trip.
@@ -537,18 +545,24 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     // A short answer is quicker on the BiDi socket; one carrying a snapshot is quicker over HTTP.
     // Where typed text may go is checked by the same page script that finds and focuses the element.
     const origins = op === "input" ? (yield* ActOrigins).typing : undefined
-    const preparedJson = yield* call(
+    // A dialog that opens before the action is sent is not its outcome: it answers DialogOpen.
+    const preparedJson = yield* dialogs.guard(
       "act",
-      { target: formatTarget(target) },
-      !needBefore,
-    )("prepare", {
-      target,
-      op,
-      values,
-      waitMs: options.actionWaitMs,
-      before: needBefore ? options.look : undefined,
-      ...(origins === undefined ? {} : { origins }),
-    })
+      `preparing ${op} on ${formatTarget(target)}`,
+      options.actionWaitMs + options.lookTimeoutMs,
+      call(
+        "act",
+        { target: formatTarget(target) },
+        !needBefore,
+      )("prepare", {
+        target,
+        op,
+        values,
+        waitMs: options.actionWaitMs,
+        before: needBefore ? options.look : undefined,
+        ...(origins === undefined ? {} : { origins }),
+      }),
+    )
     const prepared = JSON.parse(preparedJson) as Prepared
     if (prepared.error !== undefined)
       return yield* Effect.fail(preparedError("act", target, prepared, origins))
@@ -606,12 +620,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const outcome = bidi
       ? yield* Effect.raceFirst(
           run.pipe(Effect.map((settled) => ({ settled }))),
-          Effect.callback<{ readonly dialog: DialogInfo }>((resume) => {
-            dialogOpened = (info) => resume(Effect.succeed({ dialog: info }))
-            return Effect.sync(() => {
-              dialogOpened = undefined
-            })
-          }),
+          Effect.map(dialogs.next, (info) => ({ dialog: info })),
         )
       : yield* classicDialog
     const opened = newTabs.slice(tabsBefore)
@@ -852,7 +861,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   })
 
   const currentDialog: BrowserDriverShape["dialog"] = bidi
-    ? Effect.sync(() => dialog?.info)
+    ? Effect.sync(() => dialogs.pending()?.info)
     : Effect.tryPromise({
         try: async () => {
           try {
@@ -868,10 +877,10 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const respondToDialog: BrowserDriverShape["respondToDialog"] = Effect.fn("BrowserDriver.respondToDialog")(
     function* (accept, text) {
       if (bidi) {
-        const open = dialog
+        const open = dialogs.pending()
         if (open === undefined)
           return yield* fail("respondToDialog", new InvalidArgument({ detail: "no dialog is open" }))
-        dialog = undefined
+        dialogs.clear()
         yield* Effect.tryPromise({
           try: () => (accept ? open.accept(text) : open.dismiss()),
           catch: toDriverError("respondToDialog"),

@@ -23,6 +23,20 @@ describe("launch", () => {
     expect(existsSync(profileDir)).toBe(false)
   })
 
+  it("gives the page exactly the viewport it was launched with, in both protocols", async () => {
+    for (const bidi of [true, false]) {
+      const scope = await Effect.runPromise(Scope.make())
+      try {
+        const session = await run(launch({ bidi, windowSize: { width: 1280, height: 720 } }), scope)
+        await session.browser.url("data:text/html,<p>viewport</p>")
+        const size = await session.browser.execute("return [window.innerWidth, window.innerHeight]")
+        expect(size).toEqual([1280, 720])
+      } finally {
+        await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
+    }
+  })
+
   it("ends Chromium even when ChromeDriver was killed first", async () => {
     const scope = await Effect.runPromise(Scope.make())
     const session = await run(launch({}), scope)

@@ -30,6 +30,8 @@ export function installPageRuntime(version: number): void {
     kids: Item[]
     container: boolean
     heading: boolean
+    /** An svg named only by its `<title>`: an icon, left out of a name read from content beside words. */
+    icon?: boolean
   }
   type Item = string | Node
   interface RawElement {
@@ -272,9 +274,20 @@ export function installPageRuntime(version: number): void {
   const MAX_TEXTS_PER_REGION = 60
   /** Separators between inline links carry no words and are left out. */
   const PUNCTUATION = /^[\s|·•/,;:\-–—]*$/
+  /** A card link's first parts join its name until the name is this long (a title, not a fragment). */
+  const CARD_TITLE = 20
+  /** A table row whose cells print longer than this is a layout row: its cells print as lines. */
+  const LONG_ROW = 400
+  /** Query parameters that only track a click; a link target drops them. */
+  const TRACKING =
+    /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|_ga|_gl|ref_src|ref_url|cmpid|ncid|ocid|smid|sr_share|igshid|yclid|spm|trk|trkCampaign|__twitter_impression|_hsenc|_hsmi|mkt_tok)$/i
+  /** A path segment or query value this long with a digit in it is an opaque id. */
+  const OPAQUE = /^(?=[\w~.=%+-]{16,}$)(?=.*\d)[\w~.=%+-]+$/
   const collapse = (text: string): string => text.replace(/\s+/g, " ")
   const clip = (text: string, max: number): string =>
-    text.length <= max ? text : `${text.slice(0, max).trimEnd()}… (+${text.length - max} chars)`
+    text.length <= max
+      ? text
+      : `${text.slice(0, max).trimEnd()}… (+${text.length - max} chars: raise maxTextLength to read them)`
   const clipName = (text: string, max: number): string =>
     text.length <= max ? text : `${text.slice(0, max).trimEnd()}…`
   // Captured at install: a page script may replace JSON.stringify later (old libraries did).
@@ -480,10 +493,11 @@ export function installPageRuntime(version: number): void {
     Array.from(select.selectedOptions, (option) => collapse(option.label || option.text).trim()).join(", ")
 
   /** Flattens a node's kids into words, for names taken from content. */
-  const itemsText = (items: ReadonlyArray<Item>): string => {
+  const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
     let text = ""
     for (const item of items) {
-      const part = typeof item === "string" ? item : item.name || itemsText(item.kids)
+      if (!withIcons && typeof item !== "string" && item.icon === true) continue
+      const part = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
       if (part) text += text ? ` ${part}` : part
     }
     return text
@@ -503,15 +517,25 @@ export function installPageRuntime(version: number): void {
     } catch {
       return href
     }
-    let text: string
-    if (url.origin === base.origin) {
-      text =
-        url.pathname === base.pathname && url.search === base.search && url.hash
-          ? url.hash
-          : url.pathname + url.search + url.hash
-    } else if (url.protocol === "http:" || url.protocol === "https:") {
-      text = url.host.replace(/^www\./, "") + (url.pathname === "/" ? "" : url.pathname) + url.search
-    } else text = url.href
+    if (
+      url.origin === base.origin &&
+      url.pathname === base.pathname &&
+      url.search === base.search &&
+      url.hash
+    )
+      return url.hash
+    const web = url.protocol === "http:" || url.protocol === "https:"
+    if (!web) return url.href.length > 80 ? `${url.href.slice(0, 77)}…` : url.href
+    const opaque = (part: string): string => (OPAQUE.test(part) ? `${part.slice(0, 8)}…` : part)
+    const path = url.pathname.split("/").map(opaque).join("/")
+    const query: string[] = []
+    for (const [key, value] of url.searchParams)
+      if (!TRACKING.test(key)) query.push(value === "" ? key : `${key}=${opaque(value)}`)
+    const search = query.length > 0 ? `?${query.join("&")}` : ""
+    const text =
+      url.origin === base.origin
+        ? path + search + (url.hash.length <= 40 ? url.hash : "")
+        : url.host.replace(/^www\./, "") + (path === "/" ? "" : path) + search
     return text.length > 80 ? `${text.slice(0, 77)}…` : text
   }
 
@@ -640,10 +664,11 @@ export function installPageRuntime(version: number): void {
     const started = performance.now()
     const mode = options.mode === "interactive" ? "interactive" : "full"
     const secretSelectors = options.secretSelectors ?? []
-    const maxText = options.maxTextLength ?? 600
+    const maxText = options.maxTextLength ?? 3000
     const maxName = options.maxNameLength ?? 100
-    const maxOptions = options.maxOptions ?? 12
     const partial = options.within !== undefined
+    // A look within one element is asked for the whole of it: every option of a select.
+    const maxOptions = partial ? Number.POSITIVE_INFINITY : (options.maxOptions ?? 12)
     const location = window.location
     countCache.clear()
 
@@ -664,6 +689,10 @@ export function installPageRuntime(version: number): void {
     const anchors: Array<[ref: string, label: string, start: number, end: number]> = []
     let nodes = 0
     let joinable = false
+    /** The last element ended a box of its own (inline-block, block span): the next words start apart. */
+    let spaceNext = false
+    /** Inside an aria-hidden subtree: only the controls it shows are kept. */
+    let ariaHidden = 0
     let attachTo: Node | null = null
     let region = "main"
     let heading = ""
@@ -701,13 +730,16 @@ export function installPageRuntime(version: number): void {
         return
       }
       const last = out[out.length - 1]
+      const apart = (before: string) => (spaceNext && !/\s$/.test(before) && !text.startsWith(" ") ? " " : "")
       if (attachTo !== null && last === attachTo) {
-        attachTo.tail += text
+        attachTo.tail += apart(attachTo.tail) + text
+        spaceNext = false
         return
       }
-      if (joinable && typeof last === "string") out[out.length - 1] = last + text
+      if (joinable && typeof last === "string") out[out.length - 1] = last + apart(last) + text
       else out.push(text)
       joinable = true
+      spaceNext = false
     }
 
     const finishTexts = (items: Item[], record = true): Item[] => {
@@ -773,9 +805,49 @@ export function installPageRuntime(version: number): void {
 
     const walkElement = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
       const tag = element.localName
-      if (SKIP.has(tag)) return
-      if (element.hasAttribute("hidden") || element.getAttribute("aria-hidden") === "true") return
-      if (element.hasAttribute("inert")) return
+      if (SKIP.has(tag) || element.hasAttribute("hidden") || element.hasAttribute("inert")) return
+      if (element.getAttribute("aria-hidden") === "true" && ariaHidden === 0) {
+        walkAriaHidden(element, out, frame, parentPointer)
+        return
+      }
+      // An inline tag laid out as a box of its own (a span styled as a block, an inline-block) is
+      // read apart from its neighbours: "Sleep" + "My Snoring" is two phrases, not "SleepMy".
+      const boxed = INLINE.has(tag) && getComputedStyle(element).display !== "inline"
+      if (boxed) spaceNext = true
+      walkElementBody(element, out, frame, parentPointer)
+      if (boxed) spaceNext = true
+    }
+
+    /**
+     * What a reader sees of an aria-hidden subtree: nothing but the controls it shows (menus and
+     * overlays hidden from assistive technology yet on screen and usable). Its text stays out.
+     */
+    const walkAriaHidden = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
+      const kids: Item[] = []
+      const textsBefore = texts.length
+      ariaHidden++
+      try {
+        walkElementBody(element, kids, frame, parentPointer)
+      } finally {
+        ariaHidden--
+      }
+      texts.length = textsBefore
+      const keep = (items: ReadonlyArray<Item>): void => {
+        for (const item of items) {
+          if (typeof item === "string") continue
+          if (item.ref !== "" && !item.container) {
+            item.tail = ""
+            out.push(item)
+          } else keep(item.kids)
+        }
+      }
+      keep(kids)
+      joinable = false
+      attachTo = null
+    }
+
+    const walkElementBody = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
+      const tag = element.localName
       nodes++
       const style = getComputedStyle(element)
       const display = style.display
@@ -792,8 +864,9 @@ export function installPageRuntime(version: number): void {
         return
       }
       if (tag === "svg") {
-        const name = labelName(element) || collapse(element.querySelector("title")?.textContent ?? "").trim()
-        if (name) out.push(leaf("img", "img", name, ""))
+        const label = labelName(element)
+        const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
+        if (name) out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
         return
       }
       if (
@@ -949,8 +1022,15 @@ export function installPageRuntime(version: number): void {
       const name = labelName(iframe) || collapse(iframe.title || iframe.name || "").trim()
       const node = leaf("iframe", "iframe", name, "")
       if (document?.body == null) {
-        // Its content is out of reach; the line says it is there, without a ref nothing could use.
-        node.suffix = " (cross-origin)"
+        // Its content is out of reach; the line says it is there and whose it is, without a ref
+        // nothing could use.
+        let source = ""
+        try {
+          source = new URL(iframe.src).host.replace(/^www\./, "")
+        } catch {
+          source = ""
+        }
+        node.suffix = source === "" ? " (cross-origin)" : ` (cross-origin: ${source})`
         out.push(node)
         return
       }
@@ -1024,12 +1104,17 @@ export function installPageRuntime(version: number): void {
         kids = role === "row" ? kids : finishTexts(kids, !interactive && role !== "heading")
         if (!name && NAME_FROM_CONTENT.has(role)) {
           name =
-            itemsText(kids.filter((kid) => typeof kid === "string" || !hasRef([kid]))).trim() ||
-            itemsText(kids).trim()
+            itemsText(
+              kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
+              false,
+            ).trim() || itemsText(kids).trim()
+          // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
+          name = name.replace(/^(.{2,}?) \1$/su, "$1")
           contentName = true
         }
         if (!name) name = collapse(element.getAttribute("title") ?? "").trim()
       }
+      if (!name && interactive && !isControl) name = fallbackName(element, tag)
       const longName = name.length > maxName
       name = clipName(name, maxName)
 
@@ -1130,29 +1215,41 @@ export function installPageRuntime(version: number): void {
 
       for (const state of states) suffix += ` [${state}]`
       if (value) suffix += `: ${clip(collapse(value), maxText)}`
-      if (options !== undefined) {
-        const shown = options.slice(0, maxOptions).join("|")
-        suffix += ` [options: ${shown}${options.length > maxOptions ? `|…+${options.length - maxOptions}` : ""}]`
-      }
 
       let ref = ""
       let container = false
       if (interactive && role !== "clickable") {
         if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
         else if (contentName && longName && kids.length > 1) {
-          // A link or button around a whole card: named by its first part, the rest stays readable.
-          const [first, ...rest] = kids
-          name = clipName(itemsText([first!]), maxName)
-          kids = rest
+          // A link or button around a whole card: named by its title — its first parts, as many as
+          // make a phrase (a fragment like "Welcome to" takes what follows it) — the rest stays readable.
+          let taken = 1
+          let title = itemsText(kids.slice(0, 1))
+          while (taken < kids.length && title.length < CARD_TITLE) {
+            const longer = itemsText(kids.slice(0, taken + 1))
+            if (longer.length > maxName) break
+            title = longer
+            taken++
+          }
+          // The "…" says the name goes on: the rest of the card follows under it.
+          name = `${clipName(title, maxName).replace(/…$/, "")}…`
+          kids = kids.slice(taken)
         } else kids = []
       }
       if (role === "clickable") {
-        if (hasRef(kids) || !name) return kids.length > 0 ? hoistNode(kids) : undefined
+        // A focusable block that holds a chapter (tabindex for keyboard scrolling) is read, not pressed.
+        if (hasRef(kids) || !name || (contentName && longName))
+          return kids.length > 0 ? hoistNode(kids) : undefined
         kids = []
       }
       if (interactive) {
         const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}|${heading}`)
         ref = assigned
+        if (options !== undefined) {
+          const shown = options.slice(0, maxOptions).join("|")
+          const left = options.length - maxOptions
+          suffix += ` [options: ${shown}${left > 0 ? `|…+${left} more: look({ within: "${ref}" }) lists all` : ""}]`
+        }
         const owner = formOf(element, role)
         const raw: RawElement = {
           ref,
@@ -1228,6 +1325,57 @@ export function installPageRuntime(version: number): void {
       }
     }
 
+    /**
+     * A name for a link or button that has none by the accessible-name rules (an icon, an empty
+     * anchor): a label or title inside it, the icon's symbol name, then where a link goes or the
+     * id a button carries — the words a reader would guess from.
+     */
+    const fallbackName = (element: Element, tag: string): string => {
+      const words = (raw: string): string =>
+        collapse(
+          raw
+            .replace(/^.*[#/]/, "")
+            .replace(/\.[a-z0-9]{2,5}$/i, "")
+            .replace(/[-_.+]+/g, " ")
+            .replace(/\b(icon|ico|svg|glyph|btn|fa|js)\b/gi, " "),
+        ).trim()
+      const inner = element.querySelector("[aria-label],[title],img[alt]:not([alt=''])")
+      const labelled =
+        inner?.getAttribute("aria-label") ?? inner?.getAttribute("title") ?? inner?.getAttribute("alt")
+      if (labelled?.trim()) return collapse(labelled).trim()
+      const symbol = element.querySelector("use")
+      const symbolName = words(symbol?.getAttribute("href") ?? symbol?.getAttribute("xlink:href") ?? "")
+      if (symbolName) return symbolName
+      const picture = words(element.querySelector("img")?.getAttribute("src")?.split("?")[0] ?? "")
+      if (picture && /\p{L}/u.test(picture) && !OPAQUE.test(picture)) return picture
+      if (tag === "a" || tag === "area") {
+        let url: URL | undefined
+        try {
+          url = new URL((element as HTMLAnchorElement).href)
+        } catch {
+          url = undefined
+        }
+        if (url === undefined) return ""
+        const segments = url.pathname.split("/").filter((segment) => segment !== "")
+        for (let index = segments.length - 1; index >= 0; index--) {
+          let segment = segments[index]!
+          try {
+            segment = decodeURIComponent(segment)
+          } catch {
+            // A malformed escape reads as it is.
+          }
+          const named = words(segment)
+          if (named && !OPAQUE.test(segment) && /\p{L}/u.test(named)) return named
+        }
+        return url.host.replace(/^www\./, "")
+      }
+      for (const attribute of ["data-action", "name", "id"]) {
+        const named = words(element.getAttribute(attribute) ?? "")
+        if (named && /\p{L}/u.test(named)) return named
+      }
+      return ""
+    }
+
     /** A wrapper whose kids stand in for it. */
     const hoistNode = (kids: Item[]): Node => ({
       role: "",
@@ -1294,7 +1442,7 @@ export function installPageRuntime(version: number): void {
       text += node.suffix
       if (node.url) text += ` -> ${node.url}`
       if (!node.tail) return text
-      return /^[—–\-:,.;)!?]/.test(node.tail) ? `${text} ${node.tail}` : `${text} · ${node.tail}`
+      return `${text} ${node.tail}`
     }
 
     /** The interactive mode's line: ref first, no quotes, no URL, for the fewest tokens. */
@@ -1337,7 +1485,10 @@ export function installPageRuntime(version: number): void {
             const cells: string[] = []
             for (const kid of item.kids)
               cells.push(typeof kid === "string" ? kid : compactRow(kid.kids.length > 0 ? kid.kids : [kid]))
-            out.push([0, cells.join(" | ").trim(), ""])
+            const text = cells.join(" | ").trim()
+            // A layout row holding a page's worth of actions lists them one per line.
+            if (text.length > LONG_ROW) renderCompact(item.kids, out)
+            else out.push([0, text, ""])
           }
           continue
         }
@@ -1380,8 +1531,12 @@ export function installPageRuntime(version: number): void {
       for (const item of items) {
         if (typeof item === "string") parts.push(item)
         else if (item.ref !== "" && !item.container) parts.push(inline(item))
-        else if (item.heading) parts.push(item.name)
-        else {
+        else if (item.heading) {
+          const only = item.kids.length === 1 ? item.kids[0] : undefined
+          if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name)
+            parts.push(inline(only))
+          else parts.push([item.name, cellText(item.kids)].filter((part) => part !== "").join(" "))
+        } else {
           const text = cellText(item.kids)
           if (text) parts.push(text)
         }
@@ -1393,8 +1548,16 @@ export function installPageRuntime(version: number): void {
     const render = (items: ReadonlyArray<Item>, depth: number): void => {
       const indent = "  ".repeat(depth)
       let lastText = -1
+      /** What the previous item said, so text that only repeats it (a heading, then the same words) prints once. */
+      let previous = ""
+      const repeats = (text: string): boolean => text !== "" && text.toLowerCase() === previous
       for (let index = 0; index < items.length; index++) {
         const item = items[index]!
+        const said = (typeof item === "string" ? item : item.name).trim().toLowerCase()
+        if (typeof item === "string" || (item.role === "img" && item.ref === "")) {
+          if (repeats(said)) continue
+        }
+        if (said !== "") previous = said
         if (typeof item === "string") {
           const before = items[index - 1]
           const after = items[index + 1]
@@ -1405,6 +1568,7 @@ export function installPageRuntime(version: number): void {
             continue
           const previous = lines.length - 1
           if (
+            lastText >= 0 &&
             previous === lastText &&
             item.length <= SHORT_TEXT &&
             lines[previous]!.length - indent.length <= SHORT_TEXT + 2
@@ -1433,6 +1597,11 @@ export function installPageRuntime(version: number): void {
           for (const kid of item.kids)
             cells.push(typeof kid === "string" ? kid : cellText(kid.kids.length > 0 ? kid.kids : [kid]))
           const text = cells.join(" | ").trim()
+          if (text.length > LONG_ROW) {
+            // A layout row holding a page's worth of content: each cell prints as lines of its own.
+            render(item.kids, depth)
+            continue
+          }
           if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
           continue
         }

@@ -1,0 +1,289 @@
+import { existsSync } from "node:fs"
+import { readdir, readFile } from "node:fs/promises"
+import { join } from "node:path"
+import { startLoopbackServer } from "@sextant/testing"
+import { Effect } from "effect"
+import type { Page } from "playwright-core"
+import { type Opened, openPlaywright, VIEWPORT } from "./Browsers.ts"
+import { BenchError, type RunPlan } from "./Measure.ts"
+import { interactiveNodes, interactiveRecall, type RecallResult, visibleTextRecall, words } from "./Recall.ts"
+import { ms, type TableSection } from "./Report.ts"
+import type { SextantSession } from "./Sextant.ts"
+import { openSextant } from "./SextantDriver.ts"
+import { median } from "./Stats.ts"
+import { countTokens } from "./Tokens.ts"
+
+/** Every host but 127.0.0.1 is unresolvable: a saved page's remote resources fail at once, alike in both browsers. */
+export const OFFLINE_ARGS: ReadonlyArray<string> = [
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+/** What one real page measured. */
+export interface CorpusPageResult {
+  readonly page: string
+  readonly gotoMs: number
+  readonly navigateMs: number
+  readonly playwrightTokens: number
+  readonly fullTokens: number
+  readonly interactiveTokens: number
+  readonly snapshotMs: number
+  readonly lookFullMs: number
+  readonly lookInteractiveMs: number
+  readonly interactiveRecall: RecallResult
+  readonly textRecall: number
+  /** A text cut with a stated handle (`… (+N chars: …)`, `…+N more: look({ within })`) is on the page. */
+  readonly statedCut: boolean
+  readonly pageWords: number
+}
+
+/** The whole corpus: per page, and the figures the issue's goals are judged on. */
+export interface CorpusResult {
+  readonly folder: string
+  readonly pages: ReadonlyArray<CorpusPageResult>
+}
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+/** Page text a model is meant to read: `innerText` minus what sits under aria-hidden (neither view shows it). */
+const VISIBLE_TEXT = `(() => {
+  const all = document.body ? document.body.innerText : ""
+  const hidden = [...document.querySelectorAll("[aria-hidden=true]")]
+    .filter((element) => element.parentElement === null || element.parentElement.closest("[aria-hidden=true]") === null)
+    .map((element) => element.innerText || "")
+  return JSON.stringify({ all, hidden })
+})()`
+
+const subtractWords = (text: string, removed: ReadonlyArray<string>): string => {
+  const counts = new Map<string, number>()
+  for (const word of removed.flatMap((part) => words(part))) counts.set(word, (counts.get(word) ?? 0) + 1)
+  return words(text)
+    .filter((word) => {
+      const left = counts.get(word) ?? 0
+      if (left === 0) return true
+      counts.set(word, left - 1)
+      return false
+    })
+    .join(" ")
+}
+
+const timed = async <A>(work: () => Promise<A>): Promise<{ value: A; ms: number }> => {
+  const started = performance.now()
+  const value = await work()
+  return { value, ms: performance.now() - started }
+}
+
+/** Sextant's navigate; a dialog the page opens while loading is dismissed (Playwright dismisses them itself). */
+const navigateSextant = async (sextant: SextantSession, url: string): Promise<void> => {
+  try {
+    await sextant.navigate(url)
+  } catch (cause) {
+    const reason = (cause as { reason?: { _tag?: string } }).reason?._tag
+    if (reason !== "DialogOpen") throw cause
+    for (let answered = 0; answered < 10; answered++) {
+      if ((await Effect.runPromise(sextant.driver.dialog)) === undefined) return
+      await Effect.runPromise(sextant.driver.respondToDialog(false))
+    }
+  }
+}
+
+const viewportOf = async (page: Page, sextant: SextantSession): Promise<[string, string]> => {
+  const playwright = String(await page.evaluate("innerWidth + 'x' + innerHeight"))
+  const ours = String(await sextant.evaluate("return innerWidth + 'x' + innerHeight"))
+  return [playwright, ours]
+}
+
+/**
+ * Measures every page of a folder of saved real pages beside Playwright: navigate against `goto`,
+ * look (full, interactive) against the AI-mode aria snapshot in tokens and warm time, interactive
+ * and visible-text recall. Both browsers get the same flags and viewport (checked).
+ */
+export const measureCorpus = async (
+  folder: string,
+  plan: RunPlan,
+  progress: (line: string) => void,
+): Promise<CorpusResult> => {
+  const names = (await readdir(folder)).filter((name) => name.endsWith(".html")).sort()
+  const server = await startLoopbackServer((request, response) => {
+    const name = decodeURIComponent((request.url ?? "/").split("?")[0]!.slice(1))
+    if (!/^[\w.-]+\.html$/.test(name)) {
+      response.writeHead(404).end()
+      return
+    }
+    readFile(join(folder, name)).then(
+      (body) => response.writeHead(200, { "content-type": "text/html" }).end(body),
+      () => response.writeHead(404).end(),
+    )
+  })
+  const closers: Array<() => Promise<void>> = [() => server.close()]
+  try {
+    const playwright: Opened<Page> = await openPlaywright(OFFLINE_ARGS)
+    closers.push(playwright.close)
+    const page = playwright.value
+    const sextant = await openSextant(OFFLINE_ARGS)
+    closers.push(sextant.close)
+    await page.goto(`${server.url}/${names[0]}`)
+    await navigateSextant(sextant, `${server.url}/${names[0]}`)
+    const [theirs, ours] = await viewportOf(page, sextant)
+    const expected = `${VIEWPORT.width}x${VIEWPORT.height}`
+    if (theirs !== expected || ours !== expected)
+      throw new BenchError(
+        "viewport check",
+        "the corpus",
+        `Playwright ${theirs}, Sextant ${ours}, wanted ${expected}`,
+      )
+    progress(`corpus: ${names.length} pages from ${folder}, viewport ${expected} in both browsers`)
+
+    const results: Array<CorpusPageResult> = []
+    for (const name of names) {
+      const url = `${server.url}/${encodeURIComponent(name)}`
+      try {
+        const goto = await timed(() => page.goto(url, { waitUntil: "load", timeout: 30_000 }))
+        const navigate = await timed(() => navigateSextant(sextant, url))
+        // Late scripts of the page settle alike in both before anything is read.
+        await sleep(100)
+        const samples = {
+          snapshot: [] as Array<number>,
+          full: [] as Array<number>,
+          interactive: [] as Array<number>,
+        }
+        let snapshot = ""
+        let full = await sextant.look("full")
+        let interactive = await sextant.look("interactive")
+        for (let round = 0; round < plan.warmup + plan.runs; round++) {
+          const a = await timed(() => page.ariaSnapshot({ mode: "ai" }))
+          const b = await timed(() => sextant.look("full"))
+          const c = await timed(() => sextant.look("interactive"))
+          snapshot = a.value
+          full = b.value
+          interactive = c.value
+          if (round >= plan.warmup) {
+            samples.snapshot.push(a.ms)
+            samples.full.push(b.ms)
+            samples.interactive.push(c.ms)
+          }
+        }
+        const text = JSON.parse(String(await sextant.evaluate(`return ${VISIBLE_TEXT}`))) as {
+          all: string
+          hidden: ReadonlyArray<string>
+        }
+        const visible = subtractWords(text.all, text.hidden)
+        const shown = new Set([...full.tree.matchAll(/\[ref=(e\d+)\]/g)].map((match) => match[1]!))
+        const elements = Object.values(full.elements).filter((element) => shown.has(element.ref))
+        const textRecall = visibleTextRecall(visible, full.tree)
+        results.push({
+          page: name,
+          gotoMs: goto.ms,
+          navigateMs: navigate.ms,
+          playwrightTokens: countTokens(snapshot),
+          fullTokens: countTokens(full.tree),
+          interactiveTokens: countTokens(interactive.tree),
+          snapshotMs: median(samples.snapshot),
+          lookFullMs: median(samples.full),
+          lookInteractiveMs: median(samples.interactive),
+          interactiveRecall: interactiveRecall(interactiveNodes(snapshot), elements),
+          textRecall: textRecall.recall,
+          statedCut: /… \(\+\d+ chars: |…\+\d+ more: look/.test(full.tree),
+          pageWords: textRecall.pageWords,
+        })
+      } catch (cause) {
+        throw cause instanceof BenchError ? cause : new BenchError("corpus page", name, cause)
+      }
+      if (results.length % 20 === 0) progress(`corpus: ${results.length} of ${names.length} pages`)
+    }
+    return { folder, pages: results }
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined)
+  }
+}
+
+const ratio = (value: number) => `${value.toFixed(2)}×`
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`
+
+/** The corpus as tables: the goals of the page view on real pages, then the pages that miss one. */
+export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection> => {
+  const pages = result.pages
+  const per = (value: (page: CorpusPageResult) => number) => pages.map(value)
+  const fullRatio = median(per((page) => page.fullTokens / Math.max(1, page.playwrightTokens)))
+  const interactiveRatio = median(per((page) => page.interactiveTokens / Math.max(1, page.playwrightTokens)))
+  const lookRatio = median(per((page) => page.lookFullMs / page.snapshotMs))
+  const navigateRatio = median(per((page) => page.navigateMs / page.gotoMs))
+  const largest = [...pages].sort((left, right) => right.playwrightTokens - left.playwrightTokens)[0]!
+  const recallMin = Math.min(...per((page) => page.interactiveRecall.recall))
+  const perfectRecall = pages.filter((page) => page.interactiveRecall.recall === 1).length
+  const textMin = Math.min(...per((page) => page.textRecall))
+  const textOk = pages.filter((page) => page.textRecall >= 0.99 || page.statedCut).length
+  const slowest = Math.max(...per((page) => Math.max(page.lookFullMs, page.lookInteractiveMs)))
+  const goals: TableSection = {
+    title: `Page view on ${pages.length} real pages`,
+    note: `Saved pages served from 127.0.0.1, every other host unresolvable, in both browsers (1280×800 viewport, checked). Medians over pages of the per-page ratio; o200k tokens.`,
+    headers: ["Measure", "Value", "Goal", "Met"],
+    rows: [
+      // A page that fails or hangs stops the bench with its name, so a table means every page was read.
+      [
+        "Pages read without an error or a hang (both modes)",
+        `${pages.length} / ${pages.length}`,
+        "all",
+        "yes",
+      ],
+      ["Slowest look (full or interactive)", `${ms(slowest)} ms`, "< 2000 ms", slowest < 2000 ? "yes" : "no"],
+      [
+        "Interactive recall (fair rule): pages at 100%",
+        `${perfectRecall} / ${pages.length} (lowest ${percent(recallMin)})`,
+        "every page",
+        perfectRecall === pages.length ? "yes" : "no",
+      ],
+      [
+        "Visible-text recall ≥ 99% (or a stated cut)",
+        `${textOk} / ${pages.length} (lowest ${percent(textMin)})`,
+        "every page",
+        textOk === pages.length ? "yes" : "no",
+      ],
+      [
+        "Full view tokens / Playwright AI snapshot",
+        ratio(fullRatio),
+        "≤ 0.45×",
+        fullRatio <= 0.45 ? "yes" : "no",
+      ],
+      [
+        "Interactive view tokens / Playwright AI snapshot",
+        ratio(interactiveRatio),
+        "≤ 0.08×",
+        interactiveRatio <= 0.08 ? "yes" : "no",
+      ],
+      [
+        "Warm look (full) time / Playwright snapshot",
+        ratio(lookRatio),
+        "≤ 0.5×",
+        lookRatio <= 0.5 ? "yes" : "no",
+      ],
+      ["navigate / Playwright goto", ratio(navigateRatio), "≤ 1.1×", navigateRatio <= 1.1 ? "yes" : "no"],
+      [
+        `Largest page (${largest.page}): look full / snapshot`,
+        `${ms(largest.lookFullMs)} / ${ms(largest.snapshotMs)} ms`,
+        "no slower",
+        largest.lookFullMs <= largest.snapshotMs ? "yes" : "no",
+      ],
+    ],
+  }
+  const misses = pages
+    .filter((page) => page.interactiveRecall.recall < 1 || (page.textRecall < 0.99 && !page.statedCut))
+    .sort((left, right) => left.interactiveRecall.recall - right.interactiveRecall.recall)
+  const missing: TableSection = {
+    title: "Real pages below a recall goal",
+    headers: ["Page", "Interactive recall", "Unmatched (first 3)", "Text recall", "Words"],
+    rows: misses.map((page) => [
+      page.page,
+      `${page.interactiveRecall.matched}/${page.interactiveRecall.expected}`,
+      page.interactiveRecall.unmatched.slice(0, 3).join("; ").slice(0, 120),
+      percent(page.textRecall),
+      String(page.pageWords),
+    ]),
+  }
+  return misses.length === 0 ? [goals] : [goals, missing]
+}
+
+/** Where the shared corpus lives beside the clone; undefined when it is absent. */
+export const sharedCorpusFolder = (repositoryRoot: string): string | undefined => {
+  const folder = join(repositoryRoot, "..", "shared", "corpus", "real-pages")
+  return existsSync(folder) ? folder : undefined
+}

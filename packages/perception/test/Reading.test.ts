@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest"
+import { useHarness } from "./support/Harness.ts"
+import { look } from "./support/Look.ts"
+
+const harness = useHarness({ seed: 0 })
+
+/** Loads a minimal page written in the test, as a real document from the test page server. */
+const show = async (html: string): Promise<void> => {
+  await harness.browser.url(`${harness.pages.url}/inline?html=${encodeURIComponent(html)}`)
+}
+
+const full = async () => (await look(harness.browser)).tree
+const interactive = async () => (await look(harness.browser, { mode: "interactive" })).tree
+
+describe("reading minimal pages", () => {
+  it("reads a page whose first printed items are short texts", async () => {
+    await show("<body><p>Hello</p><p>World</p></body>")
+    expect(await full()).toBe("- Hello · World")
+    expect(await interactive()).toBe("")
+  })
+
+  it("keeps the text of a focusable block that holds a chapter", async () => {
+    const sentence = "It was a dark and stormy night. "
+    await show(`<div tabindex="0"><h2>Chapter 1</h2><p>${sentence.repeat(20)}</p><p>The last line.</p></div>`)
+    const tree = await full()
+    expect(tree).toContain('- h2 "Chapter 1"')
+    expect(tree).toContain(`- ${sentence.repeat(20).trim()}`)
+    expect(tree).toContain("The last line.")
+    expect(tree).not.toContain("clickable")
+  })
+
+  it("says how many options a select has beyond the first twelve and how to list them all", async () => {
+    const options = Array.from({ length: 40 }, (_, index) => `<option>Land ${index}</option>`).join("")
+    await show(`<label>Country <select>${options}</select></label>`)
+    const snapshot = await look(harness.browser)
+    const ref = Object.values(snapshot.elements)[0]!.ref
+    expect(snapshot.tree).toContain(`|Land 11|…+28 more: look({ within: "${ref}" }) lists all]`)
+    const within = await look(harness.browser, { within: ref })
+    expect(within.tree).toContain("|Land 38|Land 39]")
+    expect(snapshot.elements[ref]!.options).toHaveLength(40)
+  })
+
+  it("keeps a long article paragraph whole by default", async () => {
+    const paragraph = `${"The sea was calm and the sky was clear. ".repeat(40)}The end.`
+    await show(`<article><p>${paragraph}</p></article>`)
+    expect(await full()).toContain(paragraph)
+  })
+
+  it("keeps the ref of a link inside a heading inside a layout table", async () => {
+    await show(`<table><tr><td><h3><a href="/story">Big story</a></h3></td><td>Other cell</td></tr></table>`)
+    expect(await full()).toMatch(/- link "Big story" \[ref=e\d+\] -> \/story \| Other cell/)
+  })
+
+  it("lists an image button by its alternative text", async () => {
+    await show(`<form><input name="q"><input type="image" src="/missing.png" alt="Search"></form>`)
+    expect(await full()).toMatch(/- button "Search" \[ref=e\d+\]/)
+  })
+
+  it("keeps the visible controls of an aria-hidden menu and leaves its text out", async () => {
+    await show(`<div aria-hidden="true"><nav><a href="/one">Menu one</a><button>Close menu</button></nav>
+<p>Decorative words</p></div><p>Shown</p>`)
+    const tree = await full()
+    expect(tree).toMatch(/- link "Menu one" \[ref=e\d+\] -> \/one/)
+    expect(tree).toMatch(/- button "Close menu" \[ref=e\d+\]/)
+    expect(tree).not.toContain("Decorative words")
+  })
+
+  it("reads words in neighbouring boxes apart", async () => {
+    await show(`<li style="display:inline-block"><span style="display:block">Sleep</span><span style="display:block">My Snoring</span></li>
+<div><span style="display:inline-block">Alpha</span><span style="display:inline-block">Beta</span> <b>bold</b>face</div>`)
+    const tree = await full()
+    expect(tree).toContain("Sleep My Snoring")
+    expect(tree).toContain("Alpha Beta boldface")
+  })
+
+  it("names a card link by its title, marked as cut, and joins the words that follow a link with a space", async () => {
+    await show(`<a href="/welcome"><div>Welcome to</div><div>the big house</div>
+<p>${"A long description of the house that goes on and on. ".repeat(3)}</p></a>
+<p>Read the <a href="/a">first part</a> and then stop.</p>`)
+    const tree = await full()
+    expect(tree).toMatch(
+      /- link "Welcome to the big house…" \[ref=e\d+\] -> \/welcome\n {2}- A long description of the house/,
+    )
+    expect(tree).toMatch(/- link "first part" \[ref=e\d+\] -> \/a and then stop\./)
+    expect(tree).not.toContain(" · and then")
+  })
+
+  it("prints text that only repeats the line before it once", async () => {
+    await show(
+      `<article><h2>Same title</h2><p>Same title</p><img alt="Same title" src="/x.png" width="10" height="10"><p>Other</p></article>`,
+    )
+    const tree = await full()
+    expect(tree.match(/Same title/g)).toHaveLength(1)
+    expect(tree).toContain("Other")
+  })
+
+  it("splits a layout row that holds a page's worth of text into lines", async () => {
+    const cells = Array.from({ length: 100 }, (_, index) => `<p>Paragraph number ${index} of the layout</p>`)
+    await show(`<table><tr><td>${cells.join("")}</td><td>Side</td></tr></table>`)
+    const lines = (await full()).split("\n")
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(200)
+    expect(lines.join("\n")).toContain("Paragraph number 99 of the layout")
+  })
+
+  it("names links and buttons that have no accessible name from their content, title or target", async () => {
+    await show(`<a href="/account/settings"><svg width="10" height="10"></svg></a>
+<button><svg width="10" height="10"><use href="#icon-search"></use></svg></button>
+<a href="/p"><img src="/avatar-small.png" width="10" height="10"></a>
+<button id="nav-toggle"><span style="display:inline-block;width:10px;height:10px"></span></button>`)
+    const tree = await interactive()
+    expect(tree).toMatch(/^e\d+ link settings$/m)
+    expect(tree).toMatch(/^e\d+ button search$/m)
+    expect(tree).toMatch(/^e\d+ link avatar small$/m)
+    expect(tree).toMatch(/^e\d+ button nav toggle$/m)
+  })
+
+  it("names a control by its words, without its icon's title or a doubled label", async () => {
+    await show(`<button><span>Open Navigation Menu</span><svg width="10" height="10"><title>Menu</title></svg></button>
+<a href="/mail"><span>Free Email</span> <span>Free Email</span></a>
+<button><svg width="10" height="10"><title>Close</title></svg></button>`)
+    const tree = await interactive()
+    expect(tree).toMatch(/^e\d+ button Open Navigation Menu$/m)
+    expect(tree).toMatch(/^e\d+ link Free Email$/m)
+    expect(tree).toMatch(/^e\d+ button Close$/m)
+  })
+
+  it("says whose a cross-origin frame is", async () => {
+    await show(`<iframe src="http://video.example.com/embed/1" width="100" height="100"></iframe>`)
+    expect(await full()).toBe("- iframe (cross-origin: video.example.com)")
+  })
+
+  it("shortens link targets: same-origin paths, no tracking queries, opaque ids cut", async () => {
+    await show(`<a href="/path/page?utm_source=x&utm_campaign=y&page=2">Ours</a>
+<a href="https://news.example.com/2019/a1b2c3d4e5f6a7b8c9d0e1f2?id=12345678901234567890&fbclid=abc">Theirs</a>`)
+    const tree = await full()
+    expect(tree).toMatch(/- link "Ours" \[ref=e\d+\] -> \/path\/page\?page=2$/m)
+    expect(tree).toMatch(
+      /- link "Theirs" \[ref=e\d+\] -> news\.example\.com\/2019\/a1b2c3d4…\?id=12345678…$/m,
+    )
+  })
+})

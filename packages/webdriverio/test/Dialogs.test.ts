@@ -1,0 +1,89 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { expect, layer } from "@effect/vitest"
+import { BrowserDriver, type DriverError } from "@sextant/core"
+import { Effect } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import { layer as driverLayer } from "../src/index.ts"
+
+/** Pages served over HTTP, as a real site loads: `/<name>` answers `PAGES[name]`. */
+const PAGES: Record<string, string> = {
+  // Two alerts while the page loads, then a button.
+  "two-alerts": `<script>alert("first")</script><script>alert("second")</script>
+<button onclick="document.title = 'pressed'">Press</button>`,
+  // A page whose own script replaces the page runtime with one that reports a failure.
+  "failing-script": `<p>Hello</p><script>
+Object.defineProperty(globalThis, "__sextant", { configurable: true, value: { version: 1e9,
+  look: () => JSON.stringify({ v: 1e9, failure: "TypeError: boom" }) } })
+</script>`,
+}
+
+let server: Server
+let base = ""
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const body = PAGES[(request.url ?? "/").slice(1)]
+    response.writeHead(body === undefined ? 404 : 200, { "content-type": "text/html" }).end(body ?? "")
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+const dialogOf = (error: DriverError) =>
+  error.reason._tag === "DialogOpen"
+    ? { type: error.reason.type, text: error.reason.text }
+    : error.reason._tag
+
+/** Runs an effect and answers how long it took, in ms. */
+const timed = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    const result = yield* effect
+    return { result, ms: Date.now() - started }
+  })
+
+for (const bidi of [true, false]) {
+  // Classic has no dialog events: it knows a dialog's message but not its type.
+  const type = bidi ? "alert" : undefined
+  layer(driverLayer({ bidi, driver: { actionWaitMs: 300 } }), {
+    excludeTestServices: true,
+    timeout: "60 seconds",
+  })(bidi ? "dialogs over WebDriver BiDi" : "dialogs over WebDriver Classic", (it) => {
+    it.effect(
+      "answers DialogOpen with the dialog's message at once when alerts open while a page loads",
+      () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          const navigated = yield* timed(Effect.flip(driver.navigate(`${base}/two-alerts`)))
+          expect(dialogOf(navigated.result)).toEqual({ type, text: "first" })
+          expect(navigated.result.message).toContain('is open ("first"): accept or dismiss it first')
+          expect(navigated.ms).toBeLessThan(5_000)
+          expect(yield* driver.dialog).toMatchObject({ text: "first" })
+          yield* driver.respondToDialog(false)
+          // The second alert opens as soon as the first is answered: a look sent now must say so.
+          const looked = yield* timed(Effect.flip(driver.look()))
+          expect(dialogOf(looked.result)).toEqual({ type, text: "second" })
+          expect(looked.ms).toBeLessThan(5_000)
+          const acted = yield* Effect.flip(driver.act({ selector: "button" }, "click"))
+          expect(dialogOf(acted)).toEqual({ type, text: "second" })
+          yield* driver.respondToDialog(true)
+          const snapshot = yield* driver.look()
+          expect(snapshot.tree).toMatch(/button "Press"/)
+        }),
+    )
+
+    it.effect("reports a failure of the page script once, with the page's own message", () =>
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(`${base}/failing-script`)
+        const failed = yield* Effect.flip(driver.look())
+        expect(failed.reason._tag).toBe("ScriptError")
+        expect(failed.message).toBe("BrowserDriver.look: the page script failed: TypeError: boom")
+      }),
+    )
+  })
+}
