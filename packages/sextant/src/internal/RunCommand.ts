@@ -41,6 +41,9 @@ const summaryLines = (result: AgentRunResult): string =>
   [
     `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`,
     result.summary.summary,
+    ...(result.summary.unmetParts ?? []).map(
+      (unmet) => `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${unmet.evidence}`,
+    ),
     ...(Array.isArray(result.output) ? [`${result.output.length} records`] : []),
     ...(result.tracePath === undefined ? [] : [`trace: ${result.tracePath}`]),
   ].join("\n")
