@@ -107,17 +107,23 @@ const emitPlan = (context: RunContext, plan: Plan) =>
  * step of it works on while no step has done them yet.
  */
 const leftOut = (context: RunContext, plan: Plan): ReadonlyArray<string> =>
-  context.parts.flatMap((part, index) => {
-    const stated = (plan.parts ?? []).some(
-      (candidate) =>
-        candidate.description === part.description &&
-        JSON.stringify(candidate.check) === JSON.stringify(part.check),
-    )
-    const done = context.partSteps.some((step) => step.part === index && step.ok)
-    const worked = plan.steps.some((step) => step.part === index)
-    const pageCheck = ["lastPage", "urlMatches", "textPresent", "elementExists"].includes(part.check.type)
-    return stated && (done || worked || pageCheck) ? [] : [part.description]
-  })
+  // A plan that names no parts on its steps (a model's) cannot be matched to them here: the checks
+  // after the run still judge every part.
+  !plan.steps.some((step) => step.part !== undefined)
+    ? []
+    : context.parts.flatMap((part, index) => {
+        const stated =
+          plan.parts === undefined ||
+          plan.parts.some(
+            (candidate) =>
+              candidate.description === part.description &&
+              JSON.stringify(candidate.check) === JSON.stringify(part.check),
+          )
+        const done = context.partSteps.some((step) => step.part === index && step.ok)
+        const worked = plan.steps.some((step) => step.part === index)
+        const pageCheck = ["lastPage", "urlMatches", "textPresent", "elementExists"].includes(part.check.type)
+        return stated && (done || worked || pageCheck) ? [] : [part.description]
+      })
 
 /** Runs the plan's remaining steps, replanning after repeated failure, until it completes or gives up. */
 const drive = (context: RunContext, planner: PlannerShape) =>

@@ -96,6 +96,14 @@ describe.each(["plan", "agent"] as const)("outcome truth table (%s mode)", (mode
   })
 })
 
+describe("createAgent({ browser: { from } })", () => {
+  it("drives the user's own browser and leaves it open after its runs and close()", async () => {
+    await agent.close()
+    await test.browser.url(`${site.url}/products`)
+    expect(await test.browser.getTitle()).toContain("Products")
+  })
+})
+
 describe("the outcome truth table", () => {
   it("has at least 30 tasks, about half achievable and half not", () => {
     const tested = OUTCOME_TASKS.filter((task) => task.benchOnly !== true)
