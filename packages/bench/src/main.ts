@@ -7,6 +7,7 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { judgeGoals } from "./Goals.ts"
+import { honestySection, measureHonesty } from "./Honesty.ts"
 import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
@@ -16,13 +17,15 @@ import { openSextant } from "./SextantDriver.ts"
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
+       pnpm bench --section honesty
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
   --warmup N  untimed runs before them (default 3)
   --seed N    fixture site layout seed (default 0)
   --pages     only these pages, comma-separated paths as listed in the table
-  --readme    write the tables, the command and the machine into packages/bench/README.md`
+  --readme    write the tables, the command and the machine into packages/bench/README.md
+  --section   run one section only: honesty (the outcome truth table), written to results/honesty.*`
 
 const positiveInteger = (
   name: string,
@@ -47,6 +50,7 @@ const OPTIONS = {
   seed: { type: "string" },
   pages: { type: "string" },
   readme: { type: "boolean", default: false },
+  section: { type: "string" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -63,6 +67,11 @@ const main = async (): Promise<number> => {
   if (values.help) {
     console.log(usage)
     return 0
+  }
+  if (values.section !== undefined) {
+    if (values.section !== "honesty")
+      throw new UsageError(`--section must be honesty, got "${values.section}"`)
+    return runHonestyOnly()
   }
   const plan: RunPlan = {
     runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
@@ -132,6 +141,7 @@ const main = async (): Promise<number> => {
       )
     }
     const standaloneLater = await standaloneLaterSections(site.url, plan, values.quick, progress)
+    const honesty = await measureHonesty(site.url, progress)
 
     const machine = {
       date: new Date().toISOString(),
@@ -149,6 +159,7 @@ const main = async (): Promise<number> => {
       goalSection(goals),
       ...browserLater.sections,
       ...standaloneLater.sections,
+      honestySection(honesty),
     ]
     const tables = renderSections(sections)
     const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium}, load ${machine.loadAverage.join(" ")} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
@@ -160,7 +171,7 @@ const main = async (): Promise<number> => {
     await mkdir(results, { recursive: true })
     await writeFile(
       join(results, `${name}.json`),
-      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data } }, null, 2)}\n`,
+      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data, honesty } }, null, 2)}\n`,
     )
     await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
     if (values.readme) await updateReadme(`${header}\n\n${tables}`)
@@ -169,6 +180,28 @@ const main = async (): Promise<number> => {
   } finally {
     await closeAll()
     await site?.close()
+  }
+}
+
+/** `--section honesty`: the outcome truth table alone, on its own fixture site. */
+const runHonestyOnly = async (): Promise<number> => {
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const started = performance.now()
+  const site = await startFixtureSite({ port: 0 })
+  try {
+    const honesty = await measureHonesty(site.url, progress)
+    const header = `Command: \`pnpm bench --section honesty\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, load ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+    const tables = renderSections([honestySection(honesty)])
+    console.log(`${header}\n\n${tables}`)
+    const results = join(packageRoot, "results")
+    await mkdir(results, { recursive: true })
+    await writeFile(join(results, "honesty.json"), `${JSON.stringify(honesty, null, 2)}\n`)
+    await writeFile(join(results, "honesty.md"), `${header}\n\n${tables}\n`)
+    return 0
+  } finally {
+    await site.close()
   }
 }
 
