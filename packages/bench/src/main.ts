@@ -8,6 +8,7 @@ import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { corpusSections, measureCorpus, sharedCorpusFolder } from "./CorpusSection.ts"
 import { judgeGoals } from "./Goals.ts"
+import { honestySection, measureHonesty } from "./Honesty.ts"
 import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
@@ -18,6 +19,7 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
        pnpm bench --corpus [--runs N] [--warmup N] [--readme]
+       pnpm bench --section honesty
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
@@ -26,7 +28,8 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --pages     only these pages, comma-separated paths as listed in the table
   --readme    write the tables, the command and the machine into packages/bench/README.md
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
-              (default 3 timed runs after 1 warm-up per page); skipped with a note when absent`
+              (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
+  --section   run one section only: honesty (the outcome truth table), written to results/honesty.*`
 
 const positiveInteger = (
   name: string,
@@ -52,6 +55,7 @@ const OPTIONS = {
   pages: { type: "string" },
   readme: { type: "boolean", default: false },
   corpus: { type: "boolean", default: false },
+  section: { type: "string" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -70,6 +74,11 @@ const main = async (): Promise<number> => {
     return 0
   }
   if (values.corpus) return corpusOnly(values)
+  if (values.section !== undefined) {
+    if (values.section !== "honesty")
+      throw new UsageError(`--section must be honesty, got "${values.section}"`)
+    return runHonestyOnly()
+  }
   const plan: RunPlan = {
     runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
     warmup: positiveInteger("warmup", values.warmup, values.quick ? 1 : 3, 0),
@@ -138,6 +147,7 @@ const main = async (): Promise<number> => {
       )
     }
     const standaloneLater = await standaloneLaterSections(site.url, plan, values.quick, progress)
+    const honesty = await measureHonesty(site.url, progress)
 
     const machine = {
       date: new Date().toISOString(),
@@ -155,6 +165,7 @@ const main = async (): Promise<number> => {
       goalSection(goals),
       ...browserLater.sections,
       ...standaloneLater.sections,
+      honestySection(honesty),
     ]
     const tables = renderSections(sections)
     const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium}, load ${machine.loadAverage.join(" ")} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
@@ -166,7 +177,7 @@ const main = async (): Promise<number> => {
     await mkdir(results, { recursive: true })
     await writeFile(
       join(results, `${name}.json`),
-      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data } }, null, 2)}\n`,
+      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data, honesty } }, null, 2)}\n`,
     )
     await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
     if (values.readme) await updateReadme(`${header}\n\n${tables}`)
@@ -179,6 +190,31 @@ const main = async (): Promise<number> => {
 }
 
 const repositoryRoot = join(packageRoot, "..", "..")
+
+/** `--section honesty`: the outcome truth table alone, on its own fixture site. */
+const runHonestyOnly = async (): Promise<number> => {
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const started = performance.now()
+  const site = await startFixtureSite({ port: 0 })
+  try {
+    const honesty = await measureHonesty(site.url, progress)
+    const header = `Command: \`pnpm bench --section honesty\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, load ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+    const tables = renderSections([honestySection(honesty)])
+    console.log(`${header}\n\n${tables}`)
+    const results = join(packageRoot, "results")
+    await mkdir(results, { recursive: true })
+    await writeFile(join(results, "honesty.json"), `${JSON.stringify(honesty, null, 2)}\n`)
+    await writeFile(join(results, "honesty.md"), `${header}\n\n${tables}\n`)
+    return 0
+  } finally {
+    await site.close()
+  }
+}
+
+const START = "<!-- bench:start -->"
+const END = "<!-- bench:end -->"
 
 /** `pnpm bench --corpus`: the real-page corpus alone. */
 const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {

@@ -54,13 +54,33 @@ export class NotInteractable extends Data.TaggedClass("NotInteractable")<{
   }
 }
 
-/** A navigation failed to load. */
+/**
+ * Network failures no retry can fix: the host does not resolve, refuses the connection, cannot be
+ * routed to, or the URL itself is invalid (Chromium's `net::ERR_*` codes and Node's `E*` codes).
+ */
+export const unreachablePattern =
+  /ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED|ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_ADDRESS_INVALID|ERR_INVALID_URL|ERR_UNKNOWN_URL_SCHEME|ERR_UNSAFE_PORT|ENOTFOUND|ECONNREFUSED|EHOSTUNREACH/i
+
+/** HTTP statuses worth retrying: 5xx, 408 Request Timeout and 429 Too Many Requests. */
+export const isRetryableStatus = (status: number): boolean =>
+  status >= 500 || status === 408 || status === 429
+
+/**
+ * A navigation failed to load. Not retryable when the host cannot be reached at all (see
+ * {@link unreachablePattern}) or the server answered a 4xx other than 408/429 (`status`).
+ */
 export class NavigationFailed extends Data.TaggedClass("NavigationFailed")<{
   readonly url: string
   readonly detail: string
+  readonly status?: number | undefined
 }> {
-  readonly isRetryable = true
+  get isRetryable(): boolean {
+    if (this.status !== undefined) return isRetryableStatus(this.status)
+    return !unreachablePattern.test(this.detail)
+  }
   get message(): string {
+    if (unreachablePattern.test(this.detail))
+      return `navigation to ${this.url} failed (${this.detail}): the host cannot be reached, check the URL and that the site is up; retrying will not help`
     return `navigation to ${this.url} failed (${this.detail}): check the URL and that the site is up`
   }
 }
@@ -188,7 +208,7 @@ export class HttpStatus extends Data.TaggedClass("HttpStatus")<{
   readonly status: number
 }> {
   get isRetryable(): boolean {
-    return this.status >= 500
+    return isRetryableStatus(this.status)
   }
   get message(): string {
     return `${this.url} answered HTTP ${this.status}${this.status >= 500 ? ": the server failed, try again later" : ": check the URL and the request"}`
@@ -206,12 +226,14 @@ export class HttpTimeout extends Data.TaggedClass("HttpTimeout")<{
   }
 }
 
-/** The connection failed (refused, reset, DNS). */
+/** The connection failed (refused, reset, DNS). Not retryable when the host cannot be reached at all. */
 export class HttpNetwork extends Data.TaggedClass("HttpNetwork")<{
   readonly url: string
   readonly detail: string
 }> {
-  readonly isRetryable = true
+  get isRetryable(): boolean {
+    return !unreachablePattern.test(this.detail)
+  }
   get message(): string {
     return `could not reach ${this.url} (${this.detail})`
   }
@@ -546,6 +568,14 @@ export class CannotPlan extends Data.TaggedClass("CannotPlan")<{ readonly detail
   }
 }
 
+/** A tool that needs a page ran while none was open (about:blank): the task gave no start URL. */
+export class NoPage extends Data.TaggedClass("NoPage")<{ readonly tool: string }> {
+  readonly isRetryable = false
+  get message(): string {
+    return `'${this.tool}' needs a page, but none is open (about:blank): give the task a startUrl (--start-url on the CLI) or begin the goal with "go to <url>"`
+  }
+}
+
 /** The run was cancelled (AbortSignal, Ctrl-C, interruption). */
 export class Cancelled extends Data.TaggedClass("Cancelled")<{ readonly detail: string }> {
   readonly isRetryable = false
@@ -566,6 +596,7 @@ export type AgentErrorReason =
   | BudgetExceeded
   | PlanRejected
   | CannotPlan
+  | NoPage
   | Cancelled
 
 /** The error of the agent itself: bad input, guardrails, budgets, planning. */

@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { GoalPart } from "./GoalPart.ts"
 import { Observation } from "./Observation.ts"
 import { decodeWith } from "./Validation.ts"
 
@@ -32,6 +33,8 @@ export const Step = z.object({
   tool: z.string().min(1),
   args: z.record(z.string(), z.unknown()).default({}),
   description: z.string().optional(),
+  /** The index in `Plan.parts` of the goal part this step works on. */
+  part: z.number().int().nonnegative().optional(),
   successCriteria: z.array(Criterion).default([]),
   state: StepState.default("pending"),
   attempts: z.number().int().nonnegative().default(0),
@@ -45,17 +48,28 @@ export const PlanStatus = z.enum(["draft", "validated", "running", "completed", 
 export type PlanStatus = z.output<typeof PlanStatus>
 
 /**
- * An ordered list of steps for one task. `revision` grows by one on every replan.
+ * An ordered list of steps for one task. `revision` grows by one on every replan. `parts` are the goal's
+ * parts with their checks: the run is COMPLETED only when every part's check holds.
  */
 export const Plan = z
   .object({
     taskId: z.string().min(1),
     revision: z.number().int().nonnegative().default(0),
     status: PlanStatus.default("draft"),
+    /** The goal's parts with their checks; the executor sets `[]` when a planner states none. */
+    parts: z.array(GoalPart).optional(),
     steps: z.array(Step),
   })
   .superRefine((plan, context) => {
     plan.steps.forEach((step, position) => {
+      const parts = plan.parts?.length ?? 0
+      if (step.part !== undefined && step.part >= parts) {
+        context.addIssue({
+          code: "custom",
+          path: ["steps", position, "part"],
+          message: `names part ${step.part}, but the plan has ${parts} parts`,
+        })
+      }
       if (step.index !== position) {
         context.addIssue({
           code: "custom",

@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { UnmetPart } from "./GoalPart.ts"
 import { Observation } from "./Observation.ts"
 import { Plan } from "./Plan.ts"
 import { TaskState } from "./TaskState.ts"
@@ -29,6 +30,8 @@ export const RunSummary = z.object({
   summary: z.string(),
   keyFindings: z.array(z.string()).default([]),
   nextSuggestions: z.array(z.string()).default([]),
+  /** The goal parts whose checks did not hold: set by the executor on every run, empty when COMPLETED. */
+  unmetParts: z.array(UnmetPart).optional(),
 })
 export type RunSummary = z.output<typeof RunSummary>
 

@@ -5,6 +5,7 @@
 export * from "./AgentTask.ts"
 export * from "./BrowserDriver.ts"
 export * from "./Errors.ts"
+export * from "./GoalPart.ts"
 export * from "./HttpSession.ts"
 export * from "./LanguageModel.ts"
 export * from "./Observation.ts"

@@ -93,6 +93,24 @@ export const countLlmCall = (tally: RunTally, usage: TokenUsage) =>
     return true
   })
 
+/**
+ * Counts the model requests of one decision or summary: `modelCalls` when the policy reports it (a
+ * request that reached the endpoint counts even when it reported no token usage), else one call when
+ * tokens were used.
+ */
+export const countModelCalls = (tally: RunTally, usage: TokenUsage, modelCalls: number | undefined) =>
+  Effect.gen(function* () {
+    const calls = modelCalls ?? (usage.total === 0 && usage.prompt === 0 && usage.completion === 0 ? 0 : 1)
+    if (calls <= 0) return false
+    tally.llmCalls += calls
+    tally.tokens.prompt += usage.prompt
+    tally.tokens.completion += usage.completion
+    tally.tokens.total += usage.total
+    yield* Metric.update(ExecutorMetrics.llmCalls, calls)
+    yield* Metric.update(ExecutorMetrics.tokens, usage.total)
+    return true
+  })
+
 /** The `RunMetrics` of a finished run. */
 export const finishMetrics = (tally: RunTally, success: boolean, durationMs: number) =>
   Effect.gen(function* () {

@@ -1,3 +1,4 @@
+import { isRetryableStatus, unreachablePattern } from "@sextant/core"
 import { Duration, Schedule } from "effect"
 
 /** Retry settings, each a named option with a default. */
@@ -111,4 +112,43 @@ export const retryScheduleFor = (error: unknown, options: RetryOptions = {}): Sc
     case "backoff":
       return backoff(resolved.baseDelayMs, resolved.maxDelayMs, times)
   }
+}
+
+const detailOf = (error: unknown): string => {
+  const reason = (
+    error as { readonly reason?: { readonly detail?: unknown; readonly message?: unknown } } | null
+  )?.reason
+  return [reason?.detail, reason?.message, (error as { readonly message?: unknown } | null)?.message]
+    .filter((text): text is string => typeof text === "string")
+    .join(" ")
+}
+
+/**
+ * Why a failure cannot succeed on any retry or replan, or undefined when it might: the host does not
+ * resolve or refuses the connection, the URL is invalid, the server answered a 4xx other than 408/429,
+ * or there is no page to act on (a tool run on about:blank because no start URL was given).
+ *
+ * @example
+ * ```ts
+ * import { DriverError, NavigationFailed } from "@sextant/core"
+ * import { permanentFailure } from "@sextant/executor"
+ * permanentFailure(new DriverError({ method: "navigate", reason: new NavigationFailed({ url: "http://nowhere.invalid", detail: "net::ERR_NAME_NOT_RESOLVED" }) }))
+ * // "the host cannot be reached"
+ * ```
+ */
+export const permanentFailure = (error: unknown): string | undefined => {
+  if (typeof error !== "object" || error === null) return undefined
+  const tag = reasonTag(error)
+  const status = (error as { readonly reason?: { readonly status?: unknown } }).reason?.status
+  if (typeof status === "number" && status >= 400 && status < 500 && !isRetryableStatus(status))
+    return `HTTP ${status}`
+  if (tag === "InvalidUrl") return "the URL is invalid"
+  if (tag === "NoPage") return "there is no page to act on"
+  if (tag === "InvalidArgument" && /not an absolute URL/.test(detailOf(error))) return "the URL is invalid"
+  if (
+    ["NavigationFailed", "HttpNetwork", "DriverUnknown"].includes(tag) &&
+    unreachablePattern.test(detailOf(error))
+  )
+    return "the host cannot be reached"
+  return undefined
 }

@@ -2,6 +2,7 @@ import {
   type AgentError,
   type AgentTask,
   type BrowserDriver,
+  observeError,
   RunSummary,
   Store,
   type StoreError,
@@ -9,11 +10,18 @@ import {
 import type { FeedbackStepPolicy, StepDecision } from "@sextant/planner"
 import { Duration, Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
-import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
+import {
+  concludeRun,
+  type ExecutorRunResult,
+  finishRun,
+  partStepOf,
+  recordPartStep,
+} from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
-import { countLlmCall } from "./Metrics.ts"
+import { countModelCalls } from "./Metrics.ts"
+import { permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 const STOP_TOOL = "stop"
@@ -31,6 +39,7 @@ const hintOf = (output: unknown): string => {
 interface LoopEnd {
   readonly endReason: EndReason
   readonly completed: boolean
+  readonly detail?: string | undefined
 }
 
 /** The step-wise loop: look, decide, run the first call only, append the history line, repeat. */
@@ -55,16 +64,34 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
     while (true) {
       if (turn >= context.task.constraints.maxSteps)
         return { endReason: "max-steps", completed: false } as LoopEnd
-      const snapshot = yield* Effect.option(context.driver.look())
-      if (Option.isSome(snapshot)) {
-        context.lastSnapshot = snapshot.value
-        context.lastUrl = snapshot.value.url
+      const looked = yield* Effect.result(context.driver.look())
+      let outline: string
+      if (looked._tag === "Success") {
+        context.lastSnapshot = looked.success
+        context.lastUrl = looked.success.url
         if (policy.observeLook !== undefined)
-          yield* policy.observeLook(context.redactor.value(snapshot.value))
+          yield* policy.observeLook(context.redactor.value(looked.success))
+        outline = context.redactor.text(looked.success.tree)
+      } else {
+        // A failed look is an error the policy and the trace both see, never an empty page.
+        const message = context.redactor.text(looked.failure.message)
+        context.lastSnapshot = undefined
+        history.push(`${turn + 1}. look() -> failed: ${message}`)
+        context.trace.emit({
+          type: "step-end",
+          step: turn,
+          tool: "look",
+          ok: false,
+          durationMs: 0,
+          attempts: 1,
+          message,
+          error: observeError(looked.failure),
+          url: context.lastUrl,
+          screenshot: undefined,
+        })
+        context.trace.line(`  look() failed: ${message}`)
+        outline = `(look() failed: ${message})`
       }
-      const outline = context.redactor.text(
-        Option.isSome(snapshot) ? snapshot.value.tree : "(the page could not be read)",
-      )
       const decided = yield* Effect.result(
         policy.decide({
           goal: context.redactor.text(context.task.goal),
@@ -85,12 +112,16 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       }
       generationErrors = 0
       const decision: StepDecision = decided.success
-      if (yield* countLlmCall(context.tally, decision.usage)) {
+      if (yield* countModelCalls(context.tally, decision.usage, decision.modelCalls)) {
         context.trace.emit({ type: "llm-call", purpose: "decide", tokens: decision.usage })
       }
       history.push(...decision.history.map(context.redactor.text))
       if (decision.method === "close")
-        return { endReason: "closed", completed: decision.taskComplete } as LoopEnd
+        return {
+          endReason: "closed",
+          completed: decision.taskComplete,
+          detail: decision.taskComplete ? undefined : decision.history.at(-1),
+        } as LoopEnd
       const call = decision.toolCalls[0]
       if (call?.name === STOP_TOOL)
         return { endReason: "stopped", completed: decision.taskComplete } as LoopEnd
@@ -107,11 +138,14 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         index,
         tool: call.name,
         args: context.redactor.value(call.args),
+        ...(decision.part === undefined ? {} : { part: decision.part }),
         successCriteria: [],
         state: "running",
         attempts: 0,
       })
+      const urlBefore = context.lastUrl
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
+      yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore)
       // A policy that learns from its steps (the action cache) records a step only once it succeeded.
       if (policy.observeOutcome !== undefined) {
         yield* policy.observeOutcome({
@@ -140,6 +174,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
           tool: call.name,
           args: call.args,
           description: JSON.stringify(history.slice(unsaved)),
+          ...(decision.part === undefined ? {} : { part: decision.part }),
           successCriteria: [],
           state: outcome.ok ? "succeeded" : "failed",
           attempts: outcome.attempts,
@@ -148,6 +183,13 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         outcome,
       )
       unsaved = history.length
+      const permanent = outcome.ok ? undefined : permanentFailure(outcome.error)
+      if (permanent !== undefined)
+        return {
+          endReason: "no-progress",
+          completed: false,
+          detail: `${call.name} cannot succeed on a retry (${permanent}): ${outcome.observation.message ?? ""}`,
+        } as LoopEnd
       if (decision.taskComplete) return { endReason: "completed", completed: true } as LoopEnd
       if (outcome.ok && outcome.changed) {
         noOps = 0
@@ -178,15 +220,37 @@ const driveAgent = (
     context.trace.line(`${resumed ? "resume" : "run"} ${context.runId}: ${task.goal}`)
     yield* context.store.saveRun(runRecord(context))
     yield* moveTo(context, "RUNNING")
+    context.parts = policy.parts?.(task.goal) ?? []
+    let startFailed: string | undefined
     if (!resumed && task.startUrl !== undefined) {
       const refused = context.guardrails.checkUrl(task.startUrl)
       if (refused === undefined) {
-        yield* context.driver.navigate(task.startUrl).pipe(
-          Effect.tap((result) => Effect.sync(() => (context.lastUrl = result.url))),
-          Effect.catch((error) =>
-            Effect.sync(() => history.push(`0. navigate(${task.startUrl}) -> failed: ${error.message}`)),
-          ),
-        )
+        const opened = yield* Effect.result(context.driver.navigate(task.startUrl))
+        if (opened._tag === "Success") {
+          context.lastUrl = opened.success.url
+        } else {
+          history.push(`0. navigate(${task.startUrl}) -> failed: ${opened.failure.message}`)
+          context.trace.line(`start page failed: ${opened.failure.message}`)
+          if (permanentFailure(opened.failure) !== undefined) {
+            startFailed = opened.failure.message
+            // Opening the start page is a part of its own, so the unmet parts say why nothing else ran.
+            const part = context.parts.length
+            context.parts = [
+              ...context.parts,
+              { kind: "navigate", description: `open ${task.startUrl}`, check: { type: "actionsSucceeded" } },
+            ]
+            context.partSteps.push({
+              part,
+              tool: "navigate",
+              ok: false,
+              message: context.redactor.text(opened.failure.message),
+              data: undefined,
+              signals: [],
+              urlBefore: "about:blank",
+              urlAfter: "about:blank",
+            })
+          }
+        }
         context.guardrails.landed(context.lastUrl)
       } else {
         history.push(`0. navigate(${task.startUrl}) -> refused: ${refused.message}`)
@@ -196,13 +260,21 @@ const driveAgent = (
       0,
       task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
     )
-    const end = Option.getOrElse(
-      yield* loop(context, policy, history, firstTurn).pipe(Effect.timeoutOption(remaining)),
-      () => ({
-        endReason: "max-duration" as EndReason,
-        completed: false,
-      }),
-    )
+    const end: LoopEnd =
+      startFailed !== undefined
+        ? {
+            endReason: "no-progress",
+            completed: false,
+            detail: `the start page ${task.startUrl} cannot be opened: ${startFailed}`,
+          }
+        : Option.getOrElse(
+            yield* loop(context, policy, history, firstTurn).pipe(Effect.timeoutOption(remaining)),
+            () => ({
+              endReason: "max-duration" as EndReason,
+              completed: false,
+              detail: `the run took longer than maxDurationMs (${task.constraints.maxDurationMs} ms)`,
+            }),
+          )
     if (context.state === "WAITING") yield* moveTo(context, "RUNNING")
     const summarized = yield* Effect.result(
       policy.summarize({
@@ -215,7 +287,7 @@ const driveAgent = (
     )
     let summary: RunSummary
     if (summarized._tag === "Success") {
-      if (yield* countLlmCall(context.tally, summarized.success.usage)) {
+      if (yield* countModelCalls(context.tally, summarized.success.usage, summarized.success.modelCalls)) {
         context.trace.emit({ type: "llm-call", purpose: "summarize", tokens: summarized.success.usage })
       }
       const parsed = RunSummary.safeParse(summarized.success)
@@ -233,12 +305,16 @@ const driveAgent = (
         `the summary could not be written: ${summarized.failure.message}`,
       )
     }
-    const completedStatus =
-      end.endReason === "completed" || end.endReason === "stopped" || end.endReason === "closed"
-    return yield* finishRun(
+    // Stopping or closing is success only when the policy says the goal is done; then every part's
+    // check must hold as well.
+    const ended = end.completed && ["completed", "stopped", "closed"].includes(end.endReason)
+    return yield* concludeRun(
       context,
-      completedStatus ? "COMPLETED" : "FAILED",
-      end.endReason,
+      {
+        ok: ended,
+        endReason: end.endReason,
+        detail: context.redactor.text(end.detail ?? (ended ? "" : summary.summary)),
+      },
       context.redactor.value(summary),
     )
   })
@@ -313,6 +389,12 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
       return []
     }
   })
+  let before = "about:blank"
+  for (const step of finished) {
+    if (step.observation === undefined) continue
+    context.partSteps.push(partStepOf(step.part, step.tool, step.observation, before))
+    before = step.observation.url ?? before
+  }
   return yield* driveAgent(context, policy, history, finished.length, true)
 }) as (
   runId: string,

@@ -14,11 +14,18 @@ import {
 import { type ModelUsage, Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
 import { Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
-import { type ExecutorRunResult, finishRun } from "./internal/Finish.ts"
+import {
+  concludeRun,
+  type ExecutorRunResult,
+  finishRun,
+  partStepOf,
+  recordPartStep,
+} from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
+import { permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 export type { ExecutorRunResult } from "./internal/Finish.ts"
@@ -95,12 +102,36 @@ const emitPlan = (context: RunContext, plan: Plan) =>
     steps: plan.steps.map((step) => ({ index: step.index, tool: step.tool, args: step.args })),
   })
 
+/**
+ * The goal parts a new plan leaves out: parts of the run that the new plan does not state, or that no
+ * step of it works on while no step has done them yet.
+ */
+const leftOut = (context: RunContext, plan: Plan): ReadonlyArray<string> =>
+  // A plan that names no parts on its steps (a model's) cannot be matched to them here: the checks
+  // after the run still judge every part.
+  !plan.steps.some((step) => step.part !== undefined)
+    ? []
+    : context.parts.flatMap((part, index) => {
+        const stated =
+          plan.parts === undefined ||
+          plan.parts.some(
+            (candidate) =>
+              candidate.description === part.description &&
+              JSON.stringify(candidate.check) === JSON.stringify(part.check),
+          )
+        const done = context.partSteps.some((step) => step.part === index && step.ok)
+        const worked = plan.steps.some((step) => step.part === index)
+        const pageCheck = ["lastPage", "urlMatches", "textPresent", "elementExists"].includes(part.check.type)
+        return stated && (done || worked || pageCheck) ? [] : [part.description]
+      })
+
 /** Runs the plan's remaining steps, replanning after repeated failure, until it completes or gives up. */
 const drive = (context: RunContext, planner: PlannerShape) =>
   Effect.gen(function* () {
     const maxReplans = context.options.maxReplans ?? 3
     const partialLimit = context.options.partialReplansBeforeFull ?? 2
     const failuresByStep = new Map<number, number>()
+    let sameReplans = 0
     let executed = context.tally.steps
     while (true) {
       const plan = context.plan as Plan
@@ -115,12 +146,14 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       }
       const running: Step = { ...next, state: "running", attempts: next.attempts }
       yield* context.store.saveStep(context.runId, context.redactor.value(running))
+      const urlBefore = context.lastUrl
       const outcome = yield* executeStep(context, {
         index: next.index,
         tool: next.tool,
         args: next.args,
         criteria: next.successCriteria,
       })
+      yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore)
       executed++
       const finished: Step = {
         ...next,
@@ -146,6 +179,15 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       const failures = (failuresByStep.get(next.index) ?? 0) + 1
       failuresByStep.set(next.index, failures)
       const message = outcome.observation.message ?? "the step failed"
+      const permanent = permanentFailure(outcome.error)
+      if (permanent !== undefined) {
+        // No new plan can make an unreachable host resolve or a 404 appear: fail now, not after replans.
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) failed and cannot succeed on a retry (${permanent}): ${message}`,
+        }
+      }
       if (context.tally.replans >= maxReplans) {
         return {
           ok: false,
@@ -197,7 +239,41 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           detail: `the new plan was rejected: ${checked.failure.message}`,
         }
       }
-      const newPlan: Plan = { ...checked.success, status: "running" }
+      const left = leftOut(context, checked.success)
+      if (left.length > 0) {
+        const refusal = `the new plan leaves out ${left.map((part) => `"${part}"`).join(", ")}: a replan must still cover every part of the goal`
+        context.trace.emit({
+          type: "replan",
+          mode,
+          failedStep: next.index,
+          revision: plan.revision,
+          message: refusal,
+        })
+        context.trace.line(`replan refused: ${refusal}`)
+        return { ok: false, endReason: "plan-failed" as EndReason, detail: refusal }
+      }
+      const remainingBefore = plan.steps.filter((step) => step.state !== "succeeded")
+      const remainingAfter = checked.success.steps.filter((step) => step.state !== "succeeded")
+      const same = (step: Step) => JSON.stringify([step.tool, step.args])
+      const repeated =
+        remainingAfter.length > 0 &&
+        remainingAfter.map(same).join("\n") === remainingBefore.map(same).join("\n")
+      sameReplans = repeated ? sameReplans + 1 : 0
+      if (sameReplans >= 2) {
+        // The same steps came back twice after they failed (and were retried): a third run of them
+        // cannot end differently, so the budget is not spent on it.
+        const refusal = `the planner gave the same steps again after step ${next.index} (${next.tool}) failed: ${message}`
+        context.trace.emit({
+          type: "replan",
+          mode,
+          failedStep: next.index,
+          revision: plan.revision,
+          message: refusal,
+        })
+        context.trace.line(`replan gave up: ${refusal}`)
+        return { ok: false, endReason: "plan-failed" as EndReason, detail: refusal }
+      }
+      const newPlan: Plan = { ...checked.success, parts: [...context.parts], status: "running" }
       context.trace.emit({
         type: "replan",
         mode,
@@ -215,6 +291,23 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       }
       yield* moveTo(context, "RUNNING")
     }
+  })
+
+/** Ends a run that never started: no plan, or a plan the validator refused. FAILED, naming why. */
+const refuse = (context: RunContext, why: string, suggestions: ReadonlyArray<string> = []) =>
+  Effect.gen(function* () {
+    const task = context.task
+    context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "plan", resumed: false })
+    context.trace.line(`no run: ${why}`)
+    return yield* finishRun(context, "FAILED", "plan-failed", {
+      taskComplete: false,
+      summary: `No plan for "${task.goal}": ${why}`,
+      keyFindings: [],
+      nextSuggestions: [...suggestions],
+      unmetParts: [
+        { part: task.goal, check: "a plan the task allows covers every part of the goal", evidence: why },
+      ],
+    })
   })
 
 /** Runs a plan in a prepared context and finishes the run, whatever happens (interruption included). */
@@ -243,12 +336,19 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =
     }))
     if (context.state === "WAITING" || context.state === "PLANNING") context.state = "RUNNING"
     context.plan = { ...(context.plan as Plan), status: result.ok ? "completed" : "failed" }
-    return yield* finishRun(
+    const finished = yield* concludeRun(
       context,
-      result.ok ? "COMPLETED" : "FAILED",
-      result.endReason,
+      result,
       planSummary(context, result.ok, result.endReason, result.detail),
     )
+    if (
+      finished.status !== "COMPLETED" &&
+      context.plan !== undefined &&
+      context.plan.status === "completed"
+    ) {
+      context.plan = { ...context.plan, status: "failed" }
+    }
+    return finished
   }).pipe(
     Effect.onInterrupt(() =>
       finishRun(
@@ -281,7 +381,11 @@ export const runPlan = Effect.fn("Executor.runPlan")(function* (
   const planner = yield* Planner
   const context = yield* makeRunContext(task, "plan", options)
   yield* moveTo(context, "PLANNING")
-  context.plan = { ...plan, status: "running" }
+  yield* context.store.saveRun(runRecord(context))
+  const checked = yield* Effect.result(validated(context, plan))
+  if (checked._tag === "Failure") return yield* refuse(context, checked.failure.message)
+  context.plan = { ...checked.success, status: "running" }
+  context.parts = checked.success.parts ?? []
   return yield* execute(context, planner, false)
 }) as (
   task: AgentTask,
@@ -312,15 +416,16 @@ export const planAndRun = Effect.fn("Executor.planAndRun")(function* (
   )
   yield* recordUsage(context, planner, "plan", before)
   if (planned._tag === "Failure") {
-    context.trace.emit({ type: "run-start", taskId: task.id, goal: task.goal, mode: "plan", resumed: false })
-    return yield* finishRun(context, "FAILED", "plan-failed", {
-      taskComplete: false,
-      summary: `No plan for "${task.goal}": ${planned.failure.message}`,
-      keyFindings: [],
-      nextSuggestions: ["rephrase the goal, or use a model-backed planner"],
-    })
+    const failure = planned.failure
+    const understood = !(failure._tag === "AgentError" && failure.reason._tag === "CannotPlan")
+    return yield* refuse(
+      context,
+      understood ? failure.message : `cannot understand "${task.goal}": ${failure.message}`,
+      understood ? [] : ["rephrase the goal, or use a model-backed planner"],
+    )
   }
   context.plan = { ...planned.success, status: "running" }
+  context.parts = planned.success.parts ?? []
   return yield* execute(context, planner, false)
 }) as (
   task: AgentTask,
@@ -368,6 +473,15 @@ export const resume = Effect.fn("Executor.resume")(function* (runId: string, opt
         ? saved
         : { ...step, state: "pending" as const }
     }),
+  }
+  context.parts = plan.parts ?? []
+  // The steps that ran before the crash are evidence for the goal checks too.
+  let before = "about:blank"
+  for (const step of context.plan.steps) {
+    const saved = stored.get(step.index)
+    if (saved?.observation === undefined || saved.state === "running") continue
+    context.partSteps.push(partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before))
+    before = saved.observation.url ?? before
   }
   return yield* execute(context, planner, true)
 }) as (

@@ -13,6 +13,7 @@ export type EndReason =
   | "max-steps"
   | "max-duration"
   | "plan-failed"
+  | "goal-unmet"
   | "cancelled"
 
 /** One event of a run's trace, one JSON object per line of `<traceDirectory>/<runId>.jsonl`. */

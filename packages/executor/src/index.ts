@@ -4,6 +4,7 @@
  */
 export * from "./Criteria.ts"
 export * from "./ExecutorOptions.ts"
+export * from "./Goals.ts"
 export * from "./Guardrails.ts"
 export { CriteriaNotMet, recordsOf, variantLocator } from "./internal/StepRunner.ts"
 export * from "./Metrics.ts"

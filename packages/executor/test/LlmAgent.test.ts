@@ -171,4 +171,13 @@ describe("runAgent with the model step policy ends", () => {
     expect(result.metrics.tokens.total).toBeGreaterThan(0)
     expect(result.metrics.tokens.total).toBe(result.metrics.tokens.prompt + result.metrics.tokens.completion)
   })
+
+  it("and counts every model request that reached the endpoint, even ones that reported no usage", async () => {
+    const { result, steps, summaries } = await run((turn) => ({
+      ...(turn === 0 ? call("scrollDown", { count: 1 }) : call("stop", {})),
+      omitUsage: true,
+    }))
+    expect(steps.length).toBe(2)
+    expect(result.metrics.llmCalls).toBe(steps.length + summaries.length)
+  })
 })

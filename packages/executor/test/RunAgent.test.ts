@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid, Store } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid, ScriptError, Store } from "@sextant/core"
 import type { StepDecision } from "@sextant/planner"
 import { layerMemoryStore, makeFakeBrowserDriver, makeMemoryStore } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { resumeAgent, runAgent } from "../src/index.ts"
+import { resumeAgent, runAgent, type TraceRecord } from "../src/index.ts"
 import { scriptedPolicy, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
@@ -26,6 +26,51 @@ const setup = () => {
   const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)
   return { fake, layer }
 }
+
+describe("runAgent honesty", () => {
+  it.effect("a look() that fails is an error in the trace and the history, not an empty page", () => {
+    const fake = makeFakeBrowserDriver({
+      site: PAGES,
+      fault: (call, count) =>
+        call.method === "look" && count <= 1
+          ? new ScriptError({ detail: "the page script crashed" })
+          : undefined,
+    })
+    const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)
+    const { policy, inputs } = scriptedPolicy([{ ...call("stop", {}), taskComplete: true }])
+    const events: Array<TraceRecord> = []
+    return Effect.gen(function* () {
+      yield* runAgent(task(), policy, { tools: testTools, onEvent: (event) => events.push(event) })
+      const failedLook = events.find((event) => event.type === "step-end" && event.tool === "look")
+      assert.isDefined(failedLook)
+      assert.include(
+        failedLook?.type === "step-end" ? (failedLook.message ?? "") : "",
+        "the page script crashed",
+      )
+      assert.include(inputs[0]?.history.join("\n") ?? "", "look() -> failed")
+      assert.notInclude(inputs[0]?.outline ?? "", "could not be read")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a policy that closes without the goal done ends FAILED, naming the goal as unmet", () => {
+    const { layer } = setup()
+    const { policy } = scriptedPolicy(
+      [{ method: "close", taskComplete: false, history: ['cannot understand "open the products"'] }],
+      {
+        taskComplete: false,
+        summary: 'cannot understand "open the products"',
+        keyFindings: [],
+        nextSuggestions: [],
+      },
+    )
+    return Effect.gen(function* () {
+      const result = yield* runAgent(task(), policy, { tools: testTools })
+      assert.strictEqual(result.endReason, "closed")
+      assert.strictEqual(result.status, "FAILED")
+      assert.include(result.summary.unmetParts?.[0]?.evidence ?? "", "cannot understand")
+    }).pipe(Effect.provide(layer))
+  })
+})
 
 describe("runAgent termination", () => {
   it.effect("ends on an explicit stop without running it as a tool", () => {

@@ -471,20 +471,29 @@ describe("guardrails in a run", () => {
     }),
   )
 
-  it.effect("refuses a submit when the task does not allow form submission; nothing is posted", () =>
-    Effect.gen(function* () {
-      const steps = [
-        { tool: "navigate", args: { url: `${ORIGIN}/login` } },
-        { tool: "submit", args: { target: "#sign-in" } },
-      ]
-      const refused = yield* guarded({}, steps)
-      assert.deepStrictEqual(refused.rules, ["form-submission"])
-      assert.strictEqual(refused.result.status, "FAILED")
-      assert.strictEqual(refused.fake.requests.filter((request) => request.method === "POST").length, 0)
-      const allowed = yield* guarded({ allowFormSubmission: true }, steps)
-      assert.deepStrictEqual(allowed.rules, [])
-      assert.strictEqual(allowed.fake.requests.filter((request) => request.method === "POST").length, 1)
-    }),
+  // The validator refuses such a plan before it starts (it used to drop the step or leave it to the
+  // guardrail mid-run); the run fails up front naming how to grant the permission.
+  it.effect(
+    "refuses a plan that submits when the task does not allow it, before it starts; nothing is posted",
+    () =>
+      Effect.gen(function* () {
+        const steps = [
+          { tool: "navigate", args: { url: `${ORIGIN}/login` } },
+          { tool: "submit", args: { target: "#sign-in" } },
+        ]
+        const refused = yield* guarded({}, steps)
+        assert.strictEqual(refused.result.status, "FAILED")
+        assert.strictEqual(refused.result.metrics.steps, 0)
+        assert.include(refused.result.summary.unmetParts?.[0]?.evidence ?? "", "--allow-submit")
+        assert.include(
+          refused.result.summary.unmetParts?.[0]?.evidence ?? "",
+          "constraints.allowFormSubmission",
+        )
+        assert.strictEqual(refused.fake.requests.filter((request) => request.method === "POST").length, 0)
+        const allowed = yield* guarded({ allowFormSubmission: true }, steps)
+        assert.deepStrictEqual(allowed.rules, [])
+        assert.strictEqual(allowed.fake.requests.filter((request) => request.method === "POST").length, 1)
+      }),
   )
 
   it.effect("refuses the click over the click quota, after the ones within it ran", () =>

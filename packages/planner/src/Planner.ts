@@ -1,6 +1,7 @@
 import type {
   AgentError,
   AgentTask,
+  GoalPart,
   LlmError,
   ObservedError,
   PageElement,
@@ -125,6 +126,10 @@ export interface StepDecision {
   readonly method?: "close" | undefined
   readonly history: ReadonlyArray<string>
   readonly usage: TokenUsage
+  /** The goal part (index in the policy's `parts`) this turn works on, so the executor can check it. */
+  readonly part?: number | undefined
+  /** Model requests this decision sent to the endpoint (counted even when it reported no usage). */
+  readonly modelCalls?: number | undefined
 }
 
 /** What `summarize` sees at the end of a step-wise run. */
@@ -136,7 +141,10 @@ export interface SummarizeInput {
 }
 
 /** The run's summary (core `RunSummary`) plus the tokens spent writing it. */
-export type SummaryDecision = RunSummary & { readonly usage: TokenUsage }
+export type SummaryDecision = RunSummary & {
+  readonly usage: TokenUsage
+  readonly modelCalls?: number | undefined
+}
 
 /**
  * The contract of a step-wise agent's brain: one decision per turn, one summary at the end.
@@ -155,6 +163,11 @@ export type SummaryDecision = RunSummary & { readonly usage: TokenUsage }
 export interface StepPolicyShape {
   readonly decide: (input: DecideInput) => Effect.Effect<StepDecision, LlmError>
   readonly summarize: (input: SummarizeInput) => Effect.Effect<SummaryDecision, LlmError>
+  /**
+   * The goal's parts with their checks, which the executor verifies after the run; `undefined` when
+   * the policy cannot read the goal into parts (the run is then judged by the policy's own end).
+   */
+  readonly parts?: ((goal: string) => ReadonlyArray<GoalPart> | undefined) | undefined
 }
 
 /** The `StepPolicy` service. */

@@ -14,7 +14,8 @@ import { Effect, Result } from "effect"
 /**
  * A rule that inserts a guard step after the steps it matches, for example a "check logged in" step
  * after a login. A guard is validated like any step: if its tool is missing from the registry or its
- * args do not fit, it is left out and the report says why. A guard is not inserted twice when the
+ * args do not fit, it is left out (it is the validator's own addition, not a step of the plan) and the
+ * report says why. A guard is not inserted twice when the
  * next step already is that guard.
  */
 export interface GuardRule {
@@ -61,38 +62,44 @@ export interface ValidatorOptions {
   readonly guards?: ReadonlyArray<GuardRule>
 }
 
-/** A validated (and possibly trimmed) plan with what was changed and why. */
+/** A validated plan (steps never removed; guard steps may be inserted) with what was inserted and why. */
 export interface ValidationReport {
   readonly plan: Plan
-  /** One line per removed or inserted step, naming the step and the rule. */
+  /** One line per inserted guard step, and per guard that could not be inserted. */
   readonly issues: ReadonlyArray<string>
-  readonly removed: number
   readonly inserted: number
 }
 
 /** Navigations allowed in a row: a third one in a row is a loop more often than a plan. */
 const maxNavigationsInARow = 2
 
+/** Checks that hold on the page or the outputs, so a part with such a check needs no step of its own. */
+const PAGE_CHECKS: ReadonlySet<string> = new Set(["lastPage", "urlMatches", "textPresent", "elementExists"])
+
 /**
- * Checks a plan against the tools and the task's constraints and trims what breaks a rule, in order:
+ * Checks a plan against the tools and the task's constraints. It never removes or cuts a step: a plan
+ * that breaks a rule is refused as a whole (`AgentError`/`PlanRejected` naming every broken rule and how
+ * to fix it), so no part of the goal is silently dropped. The rules, in order:
  *
- * 1. known tools only (`steps[i].tool: unknown tool 'x'`);
+ * 1. known tools only (`steps[i]: unknown tool 'x'`);
  * 2. arguments valid against the tool's input schema (`ToolRegistry.decodeArgs`);
  * 3. no navigation when `allowNavigation` is false;
- * 4. submissions only when `allowFormSubmission` is true, and at most `quotas.submissions` of them;
- * 5. fewer than 3 navigations in a row (the third is removed);
- * 6. guard steps inserted after the steps a `GuardRule` matches (default: the login guard);
- * 7. at most `maxSteps` steps (the rest are cut).
+ * 4. submissions only when `allowFormSubmission` is true (`--allow-submit` on the CLI), and at most
+ *    `quotas.submissions` of them;
+ * 5. fewer than 3 navigations in a row;
+ * 6. at most `maxSteps` steps;
+ * 7. every goal part (`plan.parts`) is worked on by a step, unless its check is about the page alone.
  *
- * Removed steps are listed in `issues`; steps are re-indexed and the plan's status becomes `validated`.
- * A plan left with no step fails with `AgentError`/`PlanRejected` carrying every issue.
+ * Guard steps are inserted after the steps a `GuardRule` matches (default: the login guard), with the
+ * part of the step they guard; a guard that does not validate is left out and `issues` says why.
+ * Steps are re-indexed and the plan's status becomes `validated`.
  *
  * @example
  * ```ts
  * import { Effect } from "effect"
  * import { validatePlan } from "@sextant/planner"
  * const report = Effect.runSync(validatePlan(plan, { registry, constraints: task.constraints }))
- * report.issues // ["steps[3]: a third navigation in a row (navigate) was removed: ..."]
+ * report.issues // ["guard 'login' inserted after steps[1]: waitFor"]
  * ```
  */
 export const validatePlan = (
@@ -102,9 +109,9 @@ export const validatePlan = (
   Effect.suspend(() => {
     const { registry, constraints } = options
     const guards = options.guards ?? [loginGuard()]
+    const refusals: Array<string> = []
     const issues: Array<string> = []
     const kept: Array<Omit<Step, "index">> = []
-    let removed = 0
     let inserted = 0
     let submissions = 0
     let navigationsInARow = 0
@@ -116,48 +123,39 @@ export const validatePlan = (
       return reason._tag === "InvalidToolArgs" ? reason.issues : [reason.message]
     }
 
-    const admit = (step: Omit<Step, "index">, label: string): boolean => {
-      const reject = (why: string) => {
-        issues.push(`${label}: ${why}`)
-        removed++
-        return false
-      }
+    /** Why a step breaks a rule, or undefined when it may run; counts what it uses when it may. */
+    const breaks = (step: Omit<Step, "index">): string | undefined => {
       const tool = registry.tools.find((candidate) => candidate.name === step.tool)
-      if (tool === undefined) {
-        return reject(`unknown tool '${step.tool}' was removed: use one of ${registry.names.join(", ")}`)
-      }
+      if (tool === undefined) return `unknown tool '${step.tool}': use one of ${registry.names.join(", ")}`
       const bad = argsIssue(step.tool, step.args)
-      if (bad !== undefined)
-        return reject(`invalid arguments for '${step.tool}' were removed: ${bad.join("; ")}`)
+      if (bad !== undefined) return `invalid arguments for '${step.tool}': ${bad.join("; ")}`
       if (tool.effects.navigates && !constraints.allowNavigation) {
-        return reject(`'${step.tool}' navigates but the task does not allow navigation: it was removed`)
+        return `'${step.tool}' navigates but the task does not allow navigation: set constraints.allowNavigation to true`
       }
       if (tool.effects.submits) {
         if (!constraints.allowFormSubmission) {
-          return reject(
-            `'${step.tool}' submits but the task does not allow form submission: it was removed (set constraints.allowFormSubmission)`,
-          )
+          return `'${step.tool}'${step.description === undefined ? "" : ` (${step.description})`} submits a form but the task does not allow form submission: grant it with --allow-submit (CLI) or constraints.allowFormSubmission: true`
         }
         if (submissions >= constraints.quotas.submissions) {
-          return reject(
-            `'${step.tool}' would exceed the submission quota of ${constraints.quotas.submissions}: it was removed`,
-          )
+          return `'${step.tool}' would exceed the submission quota of ${constraints.quotas.submissions}: raise constraints.quotas.submissions`
         }
       }
       if (tool.effects.navigates && navigationsInARow >= maxNavigationsInARow) {
-        return reject(
-          `a third navigation in a row ('${step.tool}') was removed: act on the page between navigations`,
-        )
+        return `a third navigation in a row ('${step.tool}'): act on the page between navigations`
       }
       navigationsInARow = tool.effects.navigates ? navigationsInARow + 1 : 0
       if (tool.effects.submits) submissions++
-      kept.push(step)
-      return true
+      return undefined
     }
 
     plan.steps.forEach((step, position) => {
       const { index: _index, ...body } = step
-      if (!admit(body, `steps[${position}]`)) return
+      const broken = breaks(body)
+      if (broken !== undefined) {
+        refusals.push(`steps[${position}]: ${broken}`)
+        return
+      }
+      kept.push(body)
       const tool = registry.tools.find((candidate) => candidate.name === step.tool) as AnyTool
       for (const rule of guards) {
         if (!rule.matches(step, tool)) continue
@@ -174,40 +172,44 @@ export const validatePlan = (
           tool: guard.tool,
           args: guard.args ?? {},
           description: guard.description,
+          ...(step.part === undefined ? {} : { part: step.part }),
           successCriteria: [],
           state: "pending",
           attempts: 0,
         }
-        const before = removed
-        if (admit(guardStep, `guard '${rule.name}' after steps[${position}]`)) {
+        const guardBroken = breaks(guardStep)
+        if (guardBroken === undefined) {
+          kept.push(guardStep)
           inserted++
           issues.push(`guard '${rule.name}' inserted after steps[${position}]: ${guard.tool}`)
         } else {
-          removed = before
+          issues.push(`guard '${rule.name}' after steps[${position}]: ${guardBroken}: not inserted`)
         }
       }
     })
 
-    let steps = kept
-    if (steps.length > constraints.maxSteps) {
-      issues.push(
-        `the plan has ${steps.length} steps, more than maxSteps ${constraints.maxSteps}: the last ${steps.length - constraints.maxSteps} were cut`,
+    if (plan.steps.length === 0) refusals.push("the plan has no steps")
+    if (kept.length > constraints.maxSteps) {
+      refusals.push(
+        `the plan has ${kept.length} steps, more than maxSteps ${constraints.maxSteps}: raise constraints.maxSteps (--max-steps) or ask for less`,
       )
-      removed += steps.length - constraints.maxSteps
-      steps = steps.slice(0, constraints.maxSteps)
     }
-    if (steps.length === 0) {
-      const why = plan.steps.length === 0 ? ["the plan has no steps"] : issues
-      return Effect.fail(new AgentError({ reason: new PlanRejected({ issues: why }) }))
+    ;(plan.parts ?? []).forEach((part, index) => {
+      if (PAGE_CHECKS.has(part.check.type)) return
+      if (!plan.steps.some((step) => step.part === index)) {
+        refusals.push(`parts[${index}] ("${part.description}") has no step working on it: add one`)
+      }
+    })
+    if (refusals.length > 0) {
+      return Effect.fail(new AgentError({ reason: new PlanRejected({ issues: refusals }) }))
     }
     return Effect.succeed({
       plan: {
         ...plan,
         status: "validated" as const,
-        steps: steps.map((step, index) => ({ ...step, index })),
+        steps: kept.map((step, index) => ({ ...step, index })),
       },
       issues,
-      removed,
       inserted,
     })
   })

@@ -36,7 +36,7 @@ describe("hybrid planner", () => {
     ),
   )
 
-  it.live("asks the model when the rules cannot plan, and validates its plan", () =>
+  it.live("asks the model when the rules cannot plan, and validates its plan (refusing a bad one)", () =>
     withScriptedModel(
       [
         Reply.json({
@@ -53,10 +53,13 @@ describe("hybrid planner", () => {
             model: yield* makeLlmPlanner({ registry }),
             registry,
           })
-          const plan = yield* planner.plan(
-            taskOf("figure out which order has the highest total and explain why"),
+          // The model's plan has a step with an unknown tool: the validator refuses it rather than
+          // dropping the step.
+          const error = yield* Effect.flip(
+            planner.plan(taskOf("figure out which order has the highest total and explain why")),
           )
-          expect(plan.steps.map((step) => step.tool)).toEqual(["extract"])
+          expect(error._tag === "AgentError" && error.reason._tag).toBe("PlanRejected")
+          expect(error.message).toContain("steps[1]: unknown tool 'warp'")
           expect(server.requests).toHaveLength(1)
           expect((yield* planner.usage!).calls).toBe(1)
         }),

@@ -24,6 +24,12 @@ const validate = (
   guards = [loginGuard()],
 ) => validatePlan(planOf(steps), { registry, constraints: TaskConstraints.parse(constraints), guards })
 
+/** The validator's refusal: the issues of its `PlanRejected`. */
+const refusal = (steps: ReadonlyArray<Omit<StepInput, "index">>, constraints: TaskConstraintsInput = {}) =>
+  Effect.map(Effect.flip(validate(steps, constraints)), (error) =>
+    error.reason._tag === "PlanRejected" ? error.reason.issues : [error.message],
+  )
+
 const toolsOf = (report: ValidationReport) => report.plan.steps.map((step) => step.tool)
 const go = (url = "http://127.0.0.1:4000/") => ({ tool: "navigate", args: { url } })
 const click = (ref = "e1") => ({ tool: "click", args: { ref } })
@@ -38,16 +44,16 @@ describe("validatePlan", () => {
     }),
   )
 
-  it.effect("cuts a plan longer than maxSteps and says so", () =>
+  it.effect("refuses a plan longer than maxSteps instead of cutting it, naming the limit", () =>
     Effect.gen(function* () {
-      const report = yield* validate([go(), click(), click("e2"), click("e3")], { maxSteps: 2 })
-      expect(toolsOf(report)).toEqual(["navigate", "click"])
-      expect(report.removed).toBe(2)
-      expect(report.issues).toEqual(["the plan has 4 steps, more than maxSteps 2: the last 2 were cut"])
+      const issues = yield* refusal([go(), click(), click("e2"), click("e3")], { maxSteps: 2 })
+      expect(issues).toEqual([
+        "the plan has 4 steps, more than maxSteps 2: raise constraints.maxSteps (--max-steps) or ask for less",
+      ])
     }),
   )
 
-  it.effect("allows two navigations in a row but removes the third", () =>
+  it.effect("allows two navigations in a row but refuses a plan with a third", () =>
     Effect.gen(function* () {
       const two = yield* validate([
         go(),
@@ -56,60 +62,73 @@ describe("validatePlan", () => {
         go("http://127.0.0.1:4000/b"),
       ])
       expect(toolsOf(two)).toEqual(["navigate", "navigate", "click", "navigate"])
-      const three = yield* validate([
-        go(),
-        { tool: "back", args: {} },
-        go("http://127.0.0.1:4000/a"),
-        click(),
+      const three = yield* refusal([go(), { tool: "back", args: {} }, go("http://127.0.0.1:4000/a"), click()])
+      expect(three[0]).toMatch(/^steps\[2\]: a third navigation in a row \('navigate'\)/)
+    }),
+  )
+
+  it.effect("refuses navigation when the task does not allow it", () =>
+    Effect.gen(function* () {
+      const issues = yield* refusal([go(), click()], { allowNavigation: false })
+      expect(issues[0]).toContain("does not allow navigation")
+      expect(issues[0]).toContain("constraints.allowNavigation")
+    }),
+  )
+
+  it.effect(
+    "refuses a submission the task does not allow, naming --allow-submit, and one over the quota",
+    () =>
+      Effect.gen(function* () {
+        const search = { tool: "search", args: { query: "lantern" } }
+        const refused = yield* refusal([go(), search])
+        expect(refused).toHaveLength(1)
+        expect(refused[0]).toContain("--allow-submit")
+        expect(refused[0]).toContain("constraints.allowFormSubmission")
+        const allowed = yield* validate([go(), search], { allowFormSubmission: true })
+        expect(toolsOf(allowed)).toEqual(["navigate", "search"])
+        const quota = yield* refusal([search, search], {
+          allowFormSubmission: true,
+          quotas: { submissions: 1 },
+        })
+        expect(quota[0]).toContain("submission quota of 1")
+      }),
+  )
+
+  it.effect("refuses unknown tools, naming the ones it knows", () =>
+    Effect.gen(function* () {
+      const issues = yield* refusal([go(), { tool: "teleport", args: {} }, click()])
+      expect(issues[0]).toMatch(/^steps\[1\]: unknown tool 'teleport': use one of navigate, click/)
+    }),
+  )
+
+  it.effect("refuses arguments that do not fit the tool's input schema, naming each", () =>
+    Effect.gen(function* () {
+      const issues = yield* refusal([go("not a url"), click(), { tool: "click", args: { ref: 5 } }])
+      expect(issues[0]).toMatch(/^steps\[0\]: invalid arguments for 'navigate': args\.url: /)
+      expect(issues[1]).toMatch(/^steps\[2\]: invalid arguments for 'click': args\.ref: /)
+    }),
+  )
+
+  it.effect("refuses a plan that leaves a goal part without a step", () =>
+    Effect.gen(function* () {
+      const plan: Plan = {
+        ...planOf([go()]),
+        parts: [
+          { kind: "navigate", description: "open the shop", check: { type: "actionsSucceeded" } },
+          {
+            kind: "extract",
+            description: "extract the products",
+            check: { type: "records", fields: [], min: 1 },
+          },
+        ],
+      }
+      plan.steps[0] = { ...plan.steps[0]!, part: 0 }
+      const failure = yield* Effect.flip(
+        validatePlan(plan, { registry, constraints: TaskConstraints.parse({}) }),
+      )
+      expect(failure.reason._tag === "PlanRejected" && failure.reason.issues).toEqual([
+        'parts[1] ("extract the products") has no step working on it: add one',
       ])
-      expect(toolsOf(three)).toEqual(["navigate", "back", "click"])
-      expect(three.issues[0]).toMatch(/^steps\[2\]: a third navigation in a row \('navigate'\) was removed/)
-    }),
-  )
-
-  it.effect("removes navigation when the task does not allow it", () =>
-    Effect.gen(function* () {
-      const report = yield* validate([go(), click()], { allowNavigation: false })
-      expect(toolsOf(report)).toEqual(["click"])
-      expect(report.issues[0]).toContain("does not allow navigation")
-    }),
-  )
-
-  it.effect("allows submissions only when the task does, up to the quota", () =>
-    Effect.gen(function* () {
-      const search = { tool: "search", args: { query: "lantern" } }
-      const refused = yield* validate([go(), search])
-      expect(toolsOf(refused)).toEqual(["navigate"])
-      expect(refused.issues[0]).toContain("set constraints.allowFormSubmission")
-      const allowed = yield* validate([go(), search], { allowFormSubmission: true })
-      expect(toolsOf(allowed)).toEqual(["navigate", "search"])
-      const quota = yield* validate([search, search], {
-        allowFormSubmission: true,
-        quotas: { submissions: 1 },
-      })
-      expect(toolsOf(quota)).toEqual(["search"])
-      expect(quota.issues[0]).toContain("submission quota of 1")
-    }),
-  )
-
-  it.effect("keeps known tools only, naming the ones it knows", () =>
-    Effect.gen(function* () {
-      const report = yield* validate([go(), { tool: "teleport", args: {} }, click()])
-      expect(toolsOf(report)).toEqual(["navigate", "click"])
-      expect(report.issues[0]).toMatch(
-        /^steps\[1\]: unknown tool 'teleport' was removed: use one of navigate, click/,
-      )
-    }),
-  )
-
-  it.effect("keeps arguments that fit the tool's input schema and removes the rest", () =>
-    Effect.gen(function* () {
-      const report = yield* validate([go("not a url"), click(), { tool: "click", args: { ref: 5 } }])
-      expect(toolsOf(report)).toEqual(["click"])
-      expect(report.issues[0]).toMatch(
-        /^steps\[0\]: invalid arguments for 'navigate' were removed: args\.url: /,
-      )
-      expect(report.issues[1]).toMatch(/^steps\[2\]: invalid arguments for 'click' were removed: args\.ref: /)
     }),
   )
 

@@ -50,6 +50,7 @@ import {
   type LaunchOptions,
   layer as launchLayer,
   layerConnect,
+  layerFromBrowser,
 } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { z } from "zod"
@@ -74,12 +75,30 @@ export interface AgentTool {
   readonly run: (input: never) => unknown
 }
 
-/** Where the browser comes from: the local Chromium (the default) or a remote WebDriver endpoint. */
-export type BrowserOptions = LaunchOptions | { readonly connect: ConnectOptions }
+/**
+ * Where the browser comes from: the local Chromium (the default), a remote WebDriver endpoint, or a
+ * WebdriverIO browser you already have (`from`), which the agent drives and leaves open.
+ *
+ * @example
+ * ```ts
+ * import { remote } from "webdriverio"
+ * const browser = await remote({ capabilities: { browserName: "chrome" } })
+ * const agent = createAgent({ browser: { from: browser } })
+ * await agent.run({ goal: "extract the products", startUrl: "http://127.0.0.1:4000/products" })
+ * await agent.close() // the browser is still open: end it with browser.deleteSession()
+ * ```
+ */
+export type BrowserOptions =
+  | LaunchOptions
+  | { readonly connect: ConnectOptions }
+  | { readonly from: WebdriverIO.Browser }
 
 /** Options of {@link createAgent}; every field has a default, so `createAgent()` works as it is. */
 export interface CreateAgentOptions {
-  /** The browser: local headless Chromium (default) with launch options, or `{ connect: … }` for a grid. */
+  /**
+   * The browser: local headless Chromium (default) with launch options, `{ connect: … }` for a grid, or
+   * `{ from: browser }` to drive a WebdriverIO browser you already have (left open after every run).
+   */
   readonly browser?: BrowserOptions | undefined
   /** Who plans: `rules` (default without a model), `model`, or `hybrid` (rules first; the default with a model). */
   readonly planner?: "rules" | "model" | "hybrid" | undefined
@@ -268,8 +287,26 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
         ).pipe(Layer.provide(modelLayer))
   const runtime = ManagedRuntime.make(Layer.mergeAll(storeLayer, brainLayer))
   const browser = settings.browser
+  if (
+    browser !== undefined &&
+    "from" in browser &&
+    typeof (browser.from as { url?: unknown } | null)?.url !== "function"
+  ) {
+    throw new AgentError({
+      reason: new InvalidInput({
+        what: "createAgent options",
+        issues: ["options.browser.from: must be a WebdriverIO browser, as remote() or attach() give it"],
+      }),
+    })
+  }
+  // One browser of the user's is one session: its tasks take turns.
+  const ownBrowser = browser !== undefined && "from" in browser
   const browserLayer = () =>
-    browser !== undefined && "connect" in browser ? layerConnect(browser.connect) : launchLayer(browser ?? {})
+    browser !== undefined && "from" in browser
+      ? layerFromBrowser(browser.from)
+      : browser !== undefined && "connect" in browser
+        ? layerConnect(browser.connect)
+        : launchLayer(browser ?? {})
   const traceDirectory =
     settings.traceDirectory === false ? undefined : resolve(settings.traceDirectory ?? ".sextant/traces")
 
@@ -320,7 +357,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
         Effect.gen(function* () {
           const tasks = yield* Effect.forEach(inputs, decodeTask)
           return yield* runManyEffect(tasks, (task) => runEffect(task, { mode: many?.mode }), {
-            concurrency: many?.concurrency ?? settings.concurrency ?? 2,
+            concurrency: ownBrowser ? 1 : (many?.concurrency ?? settings.concurrency ?? 2),
             session: browserLayer(),
           })
         }),

@@ -1,15 +1,19 @@
 import {
   type AgentError,
+  type Observation,
   type RunResult,
   type RunSummary,
   type StoreError,
   type TaskState,
   transition,
+  type UnmetPart,
 } from "@sextant/core"
 import { Clock, Effect } from "effect"
+import { factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
 import { finishMetrics } from "../Metrics.ts"
 import type { EndReason } from "../Trace.ts"
 import { type RunContext, runRecord } from "./RunContext.ts"
+import type { StepOutcome } from "./StepRunner.ts"
 
 /** A finished run: the core `RunResult` plus how it ended and where its transcript is. */
 export interface ExecutorRunResult extends RunResult {
@@ -67,4 +71,93 @@ export const finishRun = (
     )
     context.trace.emit({ type: "run-end", status, endReason, metrics })
     return result
+  })
+
+/**
+ * Records a finished step for the goal checks; when the step works on a part, the page after it is
+ * read too (one script call), so a part is judged by the page it left, not the page at the end.
+ */
+export const recordPartStep = (
+  context: RunContext,
+  part: number | undefined,
+  tool: string,
+  outcome: Pick<StepOutcome, "ok" | "observation">,
+  urlBefore: string,
+) =>
+  Effect.gen(function* () {
+    const facts =
+      part === undefined || context.parts.length === 0
+        ? undefined
+        : yield* Effect.option(readFacts(context.driver, factsRequestFor(context.parts))).pipe(
+            Effect.map((read) => (read._tag === "Some" ? read.value : undefined)),
+          )
+    context.partSteps.push(partStepOf(part, tool, outcome.observation, urlBefore, facts))
+  })
+
+/** A stored step (or a fresh one) as the part checks see it. */
+export const partStepOf = (
+  part: number | undefined,
+  tool: string,
+  observation: Observation,
+  urlBefore: string,
+  facts?: PartStep["facts"],
+): PartStep => ({
+  part,
+  tool,
+  ok: observation.ok,
+  message: observation.message,
+  data: observation.data,
+  signals: observation.signals ?? [],
+  urlBefore,
+  urlAfter: observation.url ?? urlBefore,
+  facts,
+})
+
+/**
+ * Ends a run honestly: the run is COMPLETED only when the loop ended well AND every goal part's check
+ * holds on the evidence (the steps, the page after them, the extracted records, the page at the end).
+ * Otherwise it is FAILED and `summary.unmetParts` names each part that does not hold (or, when the
+ * parts all hold but the run still failed, the goal itself with the reason it ended).
+ */
+export const concludeRun = (
+  context: RunContext,
+  ended: { readonly ok: boolean; readonly endReason: EndReason; readonly detail: string },
+  summary: RunSummary,
+): Effect.Effect<ExecutorRunResult, StoreError | AgentError> =>
+  Effect.gen(function* () {
+    let unmet: ReadonlyArray<UnmetPart> = []
+    if (context.parts.length > 0) {
+      const finalPage = yield* readFacts(context.driver, factsRequestFor(context.parts)).pipe(
+        Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
+      )
+      const records = (yield* context.store.listRecords(context.runId)).map((record) => record.data)
+      unmet = verifyParts(context.parts, { steps: context.partSteps, records, finalPage })
+    }
+    const ok = ended.ok && unmet.length === 0
+    if (!ok && unmet.length === 0) {
+      unmet = [
+        {
+          part: context.task.goal,
+          check: "the run reaches the end of the goal",
+          evidence: ended.detail === "" ? `the run ended (${ended.endReason})` : ended.detail,
+        },
+      ]
+    }
+    for (const item of unmet) context.trace.line(`unmet: ${item.part}: ${item.evidence}`)
+    const endReason: EndReason = ended.ok && !ok ? "goal-unmet" : ended.endReason
+    const final: RunSummary = ok
+      ? { ...summary, taskComplete: true, unmetParts: [] }
+      : {
+          ...summary,
+          taskComplete: false,
+          summary: ended.ok
+            ? `Not done: ${unmet.map((item) => `${item.part} (${item.evidence})`).join("; ")}`
+            : summary.summary,
+          unmetParts: [...unmet],
+          nextSuggestions:
+            summary.nextSuggestions.length > 0
+              ? summary.nextSuggestions
+              : unmet.map((item) => `${item.part}: ${item.check}`),
+        }
+    return yield* finishRun(context, ok ? "COMPLETED" : "FAILED", endReason, final)
   })

@@ -5,6 +5,7 @@ import {
   type AgentTask,
   BrowserDriver,
   type BrowserDriverShape,
+  type GoalPart,
   type PageSnapshot,
   type Plan,
   type RunRecord,
@@ -17,6 +18,7 @@ import {
 } from "@sextant/core"
 import { Clock, Effect } from "effect"
 import type { ExecutorOptions } from "../ExecutorOptions.ts"
+import type { PartStep } from "../Goals.ts"
 import { type Guardrails, makeGuardrails } from "../Guardrails.ts"
 import { makeTally, type RunTally } from "../Metrics.ts"
 import { makeRedactor, type Redactor } from "../Redaction.ts"
@@ -51,6 +53,10 @@ export interface RunContext {
   secretOrigins: ReadonlyArray<string> | undefined
   /** Tabs that were open before the run acted, which the pop-up check leaves alone. */
   knownTabs: ReadonlySet<string> | undefined
+  /** The goal's parts: the run is COMPLETED only when every part's check holds. */
+  parts: ReadonlyArray<GoalPart>
+  /** Every step as the part checks see it, in order. */
+  readonly partSteps: Array<PartStep>
 }
 
 export const makeRunContext = Effect.fnUntraced(function* (
@@ -89,6 +95,8 @@ export const makeRunContext = Effect.fnUntraced(function* (
     guardKey: `__sextantGuard_${crypto.randomUUID().replaceAll("-", "")}`,
     secretOrigins: undefined,
     knownTabs: undefined,
+    parts: [],
+    partSteps: [],
   }
   return context
 })

@@ -6,6 +6,7 @@ import {
   DriverError,
   DriverUnknown,
   GuardrailViolation,
+  NoPage,
   type Observation,
   observeError,
   type PageSnapshot,
@@ -20,7 +21,7 @@ import {
 import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
-import { isRetryable, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
+import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
 import { type GuardViolation, installGuard, probeSecretTarget, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, takeScreenshot } from "./RunContext.ts"
 
@@ -80,6 +81,14 @@ const NOT_PERFORMED = new Set([
   "DialogOpen",
   "InvalidToolArgs",
   "UnknownTool",
+])
+// Failures that mean "not on this page": on about:blank they mean there is no page at all.
+const PAGE_MISSES = new Set([
+  "ElementNotFound",
+  "NotInteractable",
+  "StaleRef",
+  "ControlNotFound",
+  "ListNotFound",
 ])
 const TARGET_KEYS = ["target", "ref", "selector", "locator"] as const
 const RECORD_KEYS = ["records", "items", "rows", "products", "values"] as const
@@ -182,6 +191,15 @@ const statusOf = (output: unknown): number | undefined => {
   const status = (output as { status?: unknown } | null)?.status
   return typeof status === "number" ? status : undefined
 }
+
+/** True when no page is open: the browser is on about:blank (no start URL, no navigation yet). */
+const onBlank = (context: RunContext): Effect.Effect<boolean> =>
+  context.lastUrl !== "about:blank"
+    ? Effect.succeed(false)
+    : context.driver.currentUrl.pipe(
+        Effect.map((url) => url === "about:blank"),
+        Effect.catch(() => Effect.succeed(false)),
+      )
 
 const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
   const text = JSON.stringify(args)
@@ -334,6 +352,10 @@ export const executeStep = (
       const decoded = yield* Effect.result(registry.decodeArgs(call.tool, context.redactor.reveal(args)))
       if (decoded._tag === "Failure") {
         lastError = decoded.failure
+        break
+      }
+      if (tool.effects.clicks && !tool.effects.navigates && (yield* onBlank(context))) {
+        lastError = new AgentError({ reason: new NoPage({ tool: call.tool }) })
         break
       }
       if (tool.effects.clicks && targetOf(args) !== undefined && context.lastSnapshot === undefined) {
@@ -516,7 +538,12 @@ export const executeStep = (
         )
       }
 
-      if (!isRetryable(lastError)) break
+      if (!tool.effects.navigates && PAGE_MISSES.has(reasonTag(lastError)) && (yield* onBlank(context))) {
+        // Nothing on about:blank can be found or read, however often the tool tries.
+        lastError = new AgentError({ reason: new NoPage({ tool: call.tool }), cause: lastError })
+        break
+      }
+      if (!isRetryable(lastError) || permanentFailure(lastError) !== undefined) break
       const tag = reasonTag(lastError)
       let step = steppers.get(tag)
       if (step === undefined) {

@@ -3,6 +3,7 @@ import {
   type AgentTask,
   CannotPlan,
   type ChatMessage,
+  GoalPart,
   generateObject,
   LanguageModel,
   type Plan,
@@ -27,11 +28,15 @@ import { cut, planInstructions, renderInputs } from "./Prompts.ts"
 
 /** The shape the model answers in plan mode. */
 export const PlanAnswer = z.object({
+  /** The goal's parts with their checks, when the model states them (validated like the steps). */
+  parts: z.array(GoalPart).optional(),
   steps: z.array(
     z.object({
       tool: z.string().min(1),
       args: z.record(z.string(), z.unknown()).default({}),
       description: z.string().optional(),
+      /** The index in `parts` of the part this step works on. */
+      part: z.number().int().nonnegative().optional(),
     }),
   ),
 })
@@ -108,7 +113,14 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
         name: "plan",
         temperature: 0,
         maxTokens: options.maxTokens ?? 1500,
-      })
+      }).pipe(
+        // A request that reached the endpoint counts as a call even when its answer is unusable.
+        Effect.tapError((error) =>
+          error.reason._tag === "LlmTransport" || error.reason._tag === "LlmCancelled"
+            ? Effect.void
+            : Ref.update(usage, (current) => ({ ...current, calls: current.calls + 1 })),
+        ),
+      )
       yield* Ref.update(usage, (current) => ({
         calls: current.calls + 1,
         tokens: addUsage(current.tokens, response.usage),
@@ -120,7 +132,7 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
           }),
         })
       }
-      return object.steps
+      return object
     })
 
   const finish = (task: AgentTask, plan: Plan) =>
@@ -135,6 +147,7 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
       tool: step.tool,
       args: step.args,
       ...(step.description === undefined ? {} : { description: step.description }),
+      ...(step.part === undefined ? {} : { part: step.part }),
       successCriteria: [],
       state: "pending" as const,
       attempts: 0,
@@ -142,8 +155,14 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
 
   const plan = (task: AgentTask, context?: PlanContext) =>
     Effect.gen(function* () {
-      const steps = yield* ask(task, task.constraints, contextLines(task, context).join("\n"))
-      return yield* finish(task, { taskId: task.id, revision: 0, status: "draft", steps: toSteps(steps, 0) })
+      const answer = yield* ask(task, task.constraints, contextLines(task, context).join("\n"))
+      return yield* finish(task, {
+        taskId: task.id,
+        revision: 0,
+        status: "draft",
+        ...(answer.parts === undefined ? {} : { parts: answer.parts }),
+        steps: toSteps(answer.steps, 0),
+      })
     }).pipe(Effect.withSpan("LlmPlanner.plan"))
 
   const replan = (
@@ -178,12 +197,14 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
         ...task.constraints,
         maxSteps: Math.max(1, task.constraints.maxSteps - kept.length),
       }
-      const steps = yield* ask(task, remaining, lines.join("\n"))
+      const answer = yield* ask(task, remaining, lines.join("\n"))
+      const parts = answer.parts ?? previous.parts
       return yield* finish(task, {
         taskId: task.id,
         revision: previous.revision + 1,
         status: "draft",
-        steps: [...kept, ...toSteps(steps, kept.length)],
+        ...(parts === undefined ? {} : { parts }),
+        steps: [...kept, ...toSteps(answer.steps, kept.length)],
       })
     }).pipe(Effect.withSpan("LlmPlanner.replan"))
 

@@ -176,6 +176,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
           taskComplete: false,
           history: [`model answer was unusable (${answer.failure.reason.detail}): no-op`],
           usage: noUsage,
+          modelCalls: 1,
         }
       }
       const read = readAnswer(answer.success.text, options.registry)
@@ -185,6 +186,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
         ...(read.method === undefined ? {} : { method: read.method }),
         history: read.history,
         usage: answer.success.usage,
+        modelCalls: 1,
       }
       return decision
     }).pipe(Effect.withSpan("LlmStepPolicy.decide"))
@@ -205,7 +207,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
         temperature: 0,
         maxTokens: 600,
       })
-      return { ...object, usage: response.usage }
+      return { ...object, usage: response.usage, modelCalls: 1 }
     }).pipe(Effect.withSpan("LlmStepPolicy.summarize"))
 
   const shape: StepPolicyShape = { decide, summarize }

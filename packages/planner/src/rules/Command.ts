@@ -89,6 +89,8 @@ export type Command =
       readonly items?: string
       /** How many listing pages to visit (1 when not said). */
       readonly pages: number
+      /** "every page", "all pages": the last page must be reached, not just `pages` of them. */
+      readonly allPages?: boolean
     }
 
 /** The kind of a command. */
@@ -125,7 +127,7 @@ export const describeCommand = (command: Command): string => {
     case "previousPage":
       return "go to the previous page"
     case "extract":
-      return `extract ${command.fields.join(", ")}${command.items === undefined ? "" : ` of ${command.items}`}${command.pages > 1 ? ` on ${command.pages} pages` : ""}`
+      return `extract ${command.fields.join(", ")}${command.items === undefined ? "" : ` of ${command.items}`}${command.allPages === true ? " on every page" : command.pages > 1 ? ` on ${command.pages} pages` : ""}`
     default:
       return `${command.kind} ${describeTarget(command.target)}`
   }

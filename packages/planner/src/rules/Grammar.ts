@@ -861,12 +861,19 @@ const parseScroll = (after: ReadonlyArray<Token>): ClauseResult => {
   return withCount({ kind: "scroll", direction: "down" })
 }
 
+/** The page limit of "every page": the most the pagination tool visits. */
+const ALL_PAGES = 200
+
 const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   let tokens = [...before.filter((token) => !isWord(token, "从", "在")), ...after]
   let pages = 1
-  // "on the first 3 pages", "from 2 pages", "前3页", "all pages"
+  let allPages = false
+  // "on the first 3 pages", "from 2 pages", "前3页", "all pages", "every page", "所有页"
   const pageIndex = tokens.findIndex((token) => isWord(token, "pages", "page", "页"))
   if (pageIndex > 0) {
+    allPages = tokens
+      .slice(Math.max(0, pageIndex - 2), pageIndex)
+      .some((token) => isWord(token, "all", "every", "each", "所有", "全部", "每"))
     const number = tokens
       .slice(Math.max(0, pageIndex - 2), pageIndex)
       .find(
@@ -909,7 +916,13 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
   if (fields.length === 0)
     return { reason: "'extract' needs what to extract, e.g. extract the names and prices of the products" }
   return {
-    command: items === "" ? { kind: "extract", fields, pages } : { kind: "extract", fields, items, pages },
+    command: {
+      kind: "extract",
+      fields,
+      ...(items === "" ? {} : { items }),
+      pages: allPages ? ALL_PAGES : pages,
+      ...(allPages ? { allPages } : {}),
+    },
   }
 }
 

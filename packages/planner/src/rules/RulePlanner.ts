@@ -1,4 +1,12 @@
-import { AgentError, type AgentTask, CannotPlan, type Criterion, Plan, type StepInput } from "@sextant/core"
+import {
+  AgentError,
+  type AgentTask,
+  CannotPlan,
+  type Criterion,
+  type GoalPart,
+  Plan,
+  type StepInput,
+} from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { absoluteUrl } from "../internal/Url.ts"
 import {
@@ -45,7 +53,8 @@ const FIELD_NAMES: ReadonlyMap<string, string> = new Map([
   ["编号", "id"],
 ])
 
-const fieldName = (field: string): string => {
+/** A field name as the extractList tool infers it ("prices" → "price", "价格" → "price"). */
+export const fieldName = (field: string): string => {
   const known = FIELD_NAMES.get(field)
   if (known !== undefined) return known
   const word = field.toLowerCase()
@@ -67,7 +76,7 @@ type StepDraft = Omit<StepInput, "index">
  * first, so the plan (stored, traced, shown) never holds a secret; the executor puts the value back at
  * the tool. A value typed in the goal itself is hidden too when it is a secret input's value.
  */
-const hideSecrets = (task: AgentTask): ((draft: StepDraft) => StepDraft) => {
+const secretHider = (task: AgentTask): ((value: unknown) => unknown) => {
   const secrets = task.secretInputs
     .map((name) => ({ name, value: task.inputs[name] }))
     .flatMap(({ name, value }) =>
@@ -84,14 +93,16 @@ const hideSecrets = (task: AgentTask): ((draft: StepDraft) => StepDraft) => {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, hide(item)]))
     return value
   }
-  return (draft) =>
-    secrets.length === 0
-      ? draft
-      : {
-          ...draft,
-          args: hide(draft.args) as Record<string, unknown>,
-          ...(draft.description === undefined ? {} : { description: hide(draft.description) as string }),
-        }
+  return (value) => (secrets.length === 0 ? value : hide(value))
+}
+
+const hideSecrets = (task: AgentTask): ((draft: StepDraft) => StepDraft) => {
+  const hide = secretHider(task)
+  return (draft) => ({
+    ...draft,
+    args: hide(draft.args) as Record<string, unknown>,
+    ...(draft.description === undefined ? {} : { description: hide(draft.description) as string }),
+  })
 }
 
 const step = (
@@ -204,6 +215,89 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
 }
 
 /**
+ * The goal part one clause stands for, with the check that says it was done: logged in, searched,
+ * submitted, extracted (every field non-empty), every page reached, the opened page shown; other
+ * actions must take effect.
+ *
+ * @example
+ * ```ts
+ * import { goalPartFor } from "@sextant/planner"
+ * goalPartFor({ kind: "search", query: "lantern" }).check // { type: "searched", query: "lantern" }
+ * ```
+ */
+export const goalPartFor = (command: Command): GoalPart => {
+  const description = describeCommand(command)
+  const part = (kind: GoalPart["kind"], check: GoalPart["check"]): GoalPart => ({ kind, description, check })
+  switch (command.kind) {
+    case "navigate":
+      return part("navigate", { type: "actionsSucceeded" })
+    case "login":
+      return part("login", { type: "loggedIn" })
+    case "search":
+      return part("search", { type: "searched", query: command.query })
+    case "type":
+      return part("fill", { type: "actionsSucceeded" })
+    case "submit":
+      return part("submit", { type: "submitted" })
+    case "open":
+      return part("open", { type: "pageChanged" })
+    case "click":
+      // "click the first result/link" opens something: the page must change to it.
+      return command.target.ordinal !== undefined && command.target.text === undefined
+        ? part("open", { type: "pageChanged" })
+        : part("click", { type: "actionsSucceeded" })
+    case "expand":
+    case "collapse":
+    case "hover":
+    case "close":
+      return part("click", { type: "actionsSucceeded" })
+    case "select":
+      return part("select", { type: "actionsSucceeded" })
+    case "check":
+    case "uncheck":
+      return part("check", { type: "actionsSucceeded" })
+    case "press":
+      return part("press", { type: "actionsSucceeded" })
+    case "scroll":
+      return part("scroll", { type: "actionsSucceeded" })
+    case "back":
+      return part("back", { type: "actionsSucceeded" })
+    case "nextPage":
+    case "previousPage":
+      return part("paginate", { type: "pageChanged" })
+    case "extract":
+      return part("extract", { type: "records", fields: command.fields.map(fieldName), min: 1 })
+  }
+}
+
+/**
+ * The goal's parts as the rule grammar reads them: one per clause, plus "every page was reached" for
+ * an extraction over every page. `undefined` when the grammar cannot read the goal.
+ *
+ * @example
+ * ```ts
+ * import { goalPartsOf } from "@sextant/planner"
+ * goalPartsOf("log in and extract the products")?.map((part) => part.check.type) // ["loggedIn", "records"]
+ * ```
+ */
+export const goalPartsOf = (goal: string): ReadonlyArray<GoalPart> | undefined => {
+  const parsed = parseCommands(goal)
+  if (!parsed.ok) return undefined
+  return partsOfCommands(parsed.commands)
+}
+
+/** One part per clause (clause i is part i), then "reach the last page" for each extraction over every page. */
+const partsOfCommands = (commands: ReadonlyArray<Command>): ReadonlyArray<GoalPart> => [
+  ...commands.map(goalPartFor),
+  ...commands.flatMap(
+    (command): Array<GoalPart> =>
+      command.kind === "extract" && command.allPages === true
+        ? [{ kind: "paginate", description: "reach the last page", check: { type: "lastPage" } }]
+        : [],
+  ),
+]
+
+/**
  * Plans a task with the rule grammar: a navigate to `startUrl` first when the goal does not start by
  * going somewhere, then one or more steps per clause. The values of `task.secretInputs` appear in the
  * plan only as `<secret:name>` placeholders, which the executor resolves at the tool.
@@ -222,33 +316,52 @@ export const planWithRules = (task: AgentTask): Effect.Effect<Plan, AgentError> 
     const parsed = parseCommands(task.goal)
     if (!parsed.ok) return yield* Effect.fail(cannotPlan(parsed.reason))
     const drafts: Array<StepDraft> = []
+    const parts: Array<GoalPart> = []
     if (task.startUrl !== undefined && parsed.commands[0]?.kind !== "navigate") {
-      drafts.push(step("navigate", { url: task.startUrl }, `go to ${task.startUrl}`))
+      parts.push({
+        kind: "navigate",
+        description: `open ${task.startUrl}`,
+        check: { type: "actionsSucceeded" },
+      })
+      drafts.push({ ...step("navigate", { url: task.startUrl }, `go to ${task.startUrl}`), part: 0 })
     }
-    for (const command of parsed.commands) {
+    const offset = parts.length
+    parts.push(...partsOfCommands(parsed.commands))
+    for (const [position, command] of parsed.commands.entries()) {
       const steps = stepsFor(command, task)
       if (typeof steps === "string") return yield* Effect.fail(cannotPlan(steps))
-      drafts.push(...steps)
+      drafts.push(...steps.map((draft) => ({ ...draft, part: offset + position })))
     }
     const hidden = drafts.map(hideSecrets(task))
-    return Plan.parse({ taskId: task.id, steps: hidden.map((draft, index) => ({ ...draft, index })) })
+    return Plan.parse({
+      taskId: task.id,
+      parts: parts.map(secretHider(task)),
+      steps: hidden.map((draft, index) => ({ ...draft, index })),
+    })
   })
 
 const replanWithRules = (
   task: AgentTask,
   plan: Plan,
   failure: StepFailure,
-  mode: ReplanMode,
+  _mode: ReplanMode,
   planFresh: (task: AgentTask) => Effect.Effect<Plan, AgentError> = planWithRules,
 ): Effect.Effect<Plan, AgentError> =>
   Effect.map(planFresh(task), (fresh) => {
-    // The grammar gives the same steps again; a partial replan keeps what already ran.
-    const kept = mode === "partial" ? plan.steps.slice(0, failure.stepIndex) : []
-    const rest =
-      mode === "partial" ? fresh.steps.slice(Math.min(failure.stepIndex, fresh.steps.length)) : fresh.steps
+    // The grammar gives the same parts and steps again. A replan keeps the steps of the parts before the
+    // failed step's part and plans that part and every later one again, so no part is dropped (steps the
+    // validator inserted, such as guards, shift indexes: parts, not indexes, line them up). A full replan
+    // from rules would only repeat the same steps, submissions included, so it keeps the done parts too.
+    const failedPart = plan.steps[failure.stepIndex]?.part
+    const partial = failedPart !== undefined
+    const kept = partial ? plan.steps.filter((item) => item.part !== undefined && item.part < failedPart) : []
+    const rest = partial
+      ? fresh.steps.filter((item) => item.part === undefined || item.part >= failedPart)
+      : fresh.steps
     return Plan.parse({
       taskId: task.id,
       revision: plan.revision + 1,
+      parts: fresh.parts,
       steps: [
         ...kept,
         ...rest.map((item) => ({ ...item, state: "pending", attempts: 0, observation: undefined })),

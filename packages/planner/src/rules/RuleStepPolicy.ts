@@ -15,6 +15,7 @@ import { describeCommand } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"
+import { fieldName, goalPartsOf } from "./RulePlanner.ts"
 import { type CommandDecision, decideCommand, PAGE_LOCATOR, type PageView } from "./TextToAction.ts"
 
 /**
@@ -93,8 +94,17 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
               : { to },
         }
       }
-      case "extract":
-        return { name: "extract", args: { fields: String(argument("fields") ?? "").split(",") } }
+      case "extract": {
+        // The list tools read records with the named fields; more than one page goes through pagination.
+        const fields = String(argument("fields") ?? "")
+          .split(",")
+          .filter((field) => field !== "")
+          .map(fieldName)
+        const pages = Number(argument("pages") ?? 1)
+        return pages > 1
+          ? { name: "pagination", args: { limit: pages, extract: { fields } } }
+          : { name: "extractList", args: { fields } }
+      }
       default:
         return {
           name: action.method,
@@ -151,7 +161,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
       toolCalls: [],
       taskComplete: false,
       method: "close",
-      history: [`${MARKER} cannot plan this goal: ${parsed.reason}`],
+      history: [`${MARKER} cannot understand "${input.goal}": ${parsed.reason}`],
       usage: noUsage,
     }
   }
@@ -176,6 +186,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
       return {
         toolCalls: [],
         taskComplete: false,
+        part: progress.done,
         history: [
           ...notes,
           `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.summary}`,
@@ -195,6 +206,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     return {
       toolCalls: [toolCallFor(decision.action, input.url)],
       taskComplete: last,
+      part: progress.done,
       history: [
         ...notes,
         `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.action.description}`,
@@ -226,7 +238,7 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
     taskComplete: complete,
     summary: parsed.ok
       ? `${progress.done} of ${total} parts of "${input.goal}" done${input.url === undefined ? "" : `; now on ${input.url}`}`
-      : `could not read the goal: ${parsed.reason}`,
+      : `cannot understand "${input.goal}": ${parsed.reason}`,
     keyFindings: parsed.ok
       ? parsed.commands.slice(0, progress.done).map((command) => `done: ${describeCommand(command)}`)
       : [],
@@ -249,6 +261,7 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
 export const makeRuleStepPolicy = (options: RuleStepPolicyOptions = {}): StepPolicyShape => ({
   decide: (input) => Effect.sync(() => decideStep(input, options)),
   summarize: (input) => Effect.sync(() => summarizeRun(input)),
+  parts: goalPartsOf,
 })
 
 /** A layer providing the rule step policy as the `StepPolicy` service. */

@@ -82,22 +82,23 @@ describe("LLM planner (plan mode)", () => {
       }),
   )
 
-  it.live("trims unknown tools and invalid args out of the model's plan", () =>
+  it.live("refuses a model plan with unknown tools or invalid args instead of trimming them out", () =>
     Effect.gen(function* () {
-      const { plan } = yield* planWith([
-        Reply.fenced({
-          steps: [
-            { tool: "navigate", args: { url: "http://127.0.0.1:4000/" } },
-            { tool: "hack", args: {} },
-            { tool: "click", args: {} },
-            { tool: "click", args: { ref: "e3" } },
-          ],
-        }),
-      ])
-      expect(plan.steps.map((step) => `${step.tool} ${JSON.stringify(step.args)}`)).toEqual([
-        'navigate {"url":"http://127.0.0.1:4000/"}',
-        'click {"ref":"e3"}',
-      ])
+      const error = yield* Effect.flip(
+        planWith([
+          Reply.fenced({
+            steps: [
+              { tool: "navigate", args: { url: "http://127.0.0.1:4000/" } },
+              { tool: "hack", args: {} },
+              { tool: "click", args: {} },
+              { tool: "click", args: { ref: "e3" } },
+            ],
+          }),
+        ]),
+      )
+      expect(error.reason._tag).toBe("PlanRejected")
+      expect(error.message).toContain("steps[1]: unknown tool 'hack'")
+      expect(error.message).toContain("steps[2]: invalid arguments for 'click'")
     }),
   )
 

@@ -169,8 +169,8 @@ describe("decideStep", () => {
 
   it("closes with the reason when the goal cannot be read", () => {
     const decision = decideStep({ goal: "今天天气很好", url: "/", outline: "", history: [] })
-    expect(decision).toMatchObject({ method: "close", toolCalls: [] })
-    expect(decision.history[0]).toContain("cannot plan")
+    expect(decision).toMatchObject({ method: "close", toolCalls: [], taskComplete: false })
+    expect(decision.history[0]).toContain('cannot understand "今天天气很好"')
   })
 
   it("summarizes what is left when the run stops early", () => {

@@ -72,6 +72,9 @@ export const summaryLines = (result: AgentRunResult, artefacts: Artefacts, store
   const lines = [
     `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`,
     result.summary.summary,
+    ...(result.summary.unmetParts ?? []).map(
+      (unmet) => `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${unmet.evidence}`,
+    ),
   ]
   if (Array.isArray(result.output)) {
     lines.push(`${result.output.length} records:`, recordsTable(result.output))

@@ -1,0 +1,258 @@
+import {
+  type BrowserDriverShape,
+  type DriverError,
+  describeGoalCheck,
+  type GoalCheck,
+  type GoalPart,
+  type UnmetPart,
+} from "@sextant/core"
+import { Effect } from "effect"
+
+/** What the page showed after a part's steps (or at the end of the run), read in one script call. */
+export interface PageFacts {
+  readonly url: string
+  readonly title: string
+  /** The first visible `h1` (else `h2`) text. */
+  readonly heading: string
+  readonly passwordVisible: boolean
+  /** Visible error messages: `role=alert`, `aria-live=assertive` and error-named elements with text. */
+  readonly errors: ReadonlyArray<string>
+  /** The page says there are no results ("No results for …", "nothing found"). */
+  readonly noResults: boolean
+  /** A usable Next control is on the page. */
+  readonly hasNext: boolean
+  readonly texts: Readonly<Record<string, boolean>>
+  readonly counts: Readonly<Record<string, number>>
+}
+
+/** What the checks need to know about the page, besides the fixed facts. */
+export interface FactsRequest {
+  readonly texts: ReadonlyArray<string>
+  readonly selectors: ReadonlyArray<string>
+}
+
+const FACTS_SCRIPT = `
+const spec = arguments[0];
+const visible = (element) => {
+  const box = element.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) return false;
+  const style = getComputedStyle(element);
+  return style.visibility !== "hidden" && style.display !== "none";
+};
+const clean = (text) => (text || "").replace(/\\s+/g, " ").trim();
+const body = document.body ? clean(document.body.innerText || document.body.textContent || "") : "";
+const lower = body.toLowerCase();
+const heading = [...document.querySelectorAll("h1"), ...document.querySelectorAll("h2")].find(visible);
+const errors = [];
+for (const element of document.querySelectorAll('[role=alert], [aria-live=assertive], [class*="error" i], [id*="error" i]')) {
+  const text = clean(element.innerText);
+  if (text !== "" && visible(element) && !errors.includes(text)) errors.push(text.slice(0, 200));
+}
+const nextPattern = /^(next|next page|next ›|next »|more results|›|»|下一页|下页)$/i;
+const hasNext = [...document.querySelectorAll("a[href], button, [role=button], [role=link]")].some(
+  (element) =>
+    visible(element) && !element.disabled && element.getAttribute("aria-disabled") !== "true" &&
+    (/(^|\\s)next(\\s|$)/i.test(element.getAttribute("rel") || "") || nextPattern.test(clean(element.innerText || element.getAttribute("aria-label")))),
+);
+const texts = {};
+for (const text of spec.texts) texts[text] = lower.includes(String(text).toLowerCase());
+const counts = {};
+for (const selector of spec.selectors) {
+  try { counts[selector] = document.querySelectorAll(selector).length } catch (error) { counts[selector] = -1 }
+}
+return JSON.stringify({
+  url: String(location.href),
+  title: document.title,
+  heading: heading ? clean(heading.innerText).slice(0, 200) : "",
+  passwordVisible: [...document.querySelectorAll("input[type=password]")].some(visible),
+  errors: errors.slice(0, 5),
+  noResults: /\\b(no (results|matches|products|items)|nothing (was )?found)\\b/i.test(body) || /没有(找到|结果)/.test(body),
+  hasNext,
+  texts,
+  counts,
+});
+`
+
+/** The texts and selectors the checks of `parts` need read from the page. */
+export const factsRequestFor = (parts: ReadonlyArray<GoalPart>): FactsRequest => ({
+  texts: parts.flatMap((part) =>
+    part.check.type === "textPresent"
+      ? [part.check.text]
+      : part.check.type === "searched"
+        ? [part.check.query]
+        : [],
+  ),
+  selectors: parts.flatMap((part) => (part.check.type === "elementExists" ? [part.check.selector] : [])),
+})
+
+/** Reads the page facts in one script call. */
+export const readFacts = (
+  driver: BrowserDriverShape,
+  request: FactsRequest,
+): Effect.Effect<PageFacts, DriverError> =>
+  Effect.map(driver.evaluate(FACTS_SCRIPT, [request]), (answer) => JSON.parse(String(answer)) as PageFacts)
+
+/** One step as the part checks see it. */
+export interface PartStep {
+  readonly part: number | undefined
+  readonly tool: string
+  readonly ok: boolean
+  readonly message?: string | undefined
+  readonly data: unknown
+  readonly signals: ReadonlyArray<string>
+  readonly urlBefore: string
+  readonly urlAfter: string
+  /** The page after the step, when it was read. */
+  readonly facts?: PageFacts | undefined
+}
+
+/** Everything the checks look at. */
+export interface GoalEvidence {
+  readonly steps: ReadonlyArray<PartStep>
+  /** The run's extracted records. */
+  readonly records: ReadonlyArray<unknown>
+  /** The page at the end of the run, or why it could not be read. */
+  readonly finalPage: PageFacts | string
+}
+
+const quote = (texts: ReadonlyArray<string>) => texts.map((text) => `"${text}"`).join(", ")
+
+const isEmpty = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  (typeof value === "string" && value.trim() === "") ||
+  (Array.isArray(value) && value.length === 0)
+
+const withoutHash = (url: string) => url.replace(/#.*$/, "")
+
+/** Why a check does not hold, or undefined when it holds. */
+const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string | undefined => {
+  // A policy that does not say which part a step works on (a replayed cache, a model policy) is
+  // judged on all of its steps.
+  const attributed = evidence.steps.some((step) => step.part !== undefined)
+  const steps = attributed ? evidence.steps.filter((step) => step.part === index) : evidence.steps
+  const last = steps.at(-1)
+  const page: PageFacts | string = last?.facts ?? evidence.finalPage
+  const failed =
+    last !== undefined && !last.ok ? `${last.tool} failed: ${last.message ?? "no reason given"}` : undefined
+  const needSteps = (): string | undefined => (last === undefined ? "no step worked on this part" : failed)
+  switch (check.type) {
+    case "actionsSucceeded":
+      return needSteps()
+    case "loggedIn": {
+      const missing = needSteps()
+      if (missing !== undefined) return missing
+      if (typeof page === "string") return page
+      if (page.passwordVisible)
+        return `a password field is still shown on ${page.url}${page.errors.length === 0 ? "" : ` with ${quote(page.errors)}`}`
+      if (page.errors.length > 0) return `${page.url} shows ${quote(page.errors)}`
+      return undefined
+    }
+    case "records": {
+      const records = evidence.records.filter((record) => typeof record === "object" && record !== null)
+      if (records.length < check.min) {
+        const why =
+          failed ?? evidence.steps.findLast((step) => !step.ok && step.message !== undefined)?.message
+        return `${records.length === 0 ? "no records were extracted" : `only ${records.length} records were extracted`}${why === undefined ? "" : ` (${why})`}`
+      }
+      for (const field of check.fields) {
+        const missing = records.filter((record) => isEmpty((record as Record<string, unknown>)[field])).length
+        if (missing > 0) return `'${field}' is missing or empty in ${missing} of ${records.length} records`
+      }
+      return undefined
+    }
+    case "lastPage": {
+      const walk = evidence.steps.findLast((step) => step.tool === "pagination")
+      if (walk === undefined) return "no step went through the pages"
+      if (!walk.ok) return `pagination failed: ${walk.message ?? "no reason given"}`
+      const data = walk.data as {
+        stoppedBecause?: string
+        pages?: ReadonlyArray<{ url: string; count?: number }>
+      }
+      const lastVisited = data.pages?.at(-1)
+      if (data.stoppedBecause !== "no-next")
+        return `pagination stopped (${data.stoppedBecause ?? "unknown"}) on ${lastVisited?.url ?? walk.urlAfter}, which still has a Next page`
+      if (lastVisited?.count === 0)
+        return `the last page reached (${lastVisited.url}) shows no items: the pages broke off before the end`
+      const after = walk.facts ?? (typeof evidence.finalPage === "string" ? undefined : evidence.finalPage)
+      if (after !== undefined && after.errors.length > 0)
+        return `the last page reached (${after.url}) shows ${quote(after.errors)}`
+      return undefined
+    }
+    case "searched": {
+      const missing = needSteps()
+      if (missing !== undefined) return missing
+      const search = steps.findLast((step) => step.tool === "search")
+      const answer = search?.data as { resultCount?: number; noResults?: string } | undefined
+      if (answer !== undefined && ((answer.resultCount ?? 0) > 0 || answer.noResults !== undefined))
+        return undefined
+      if (typeof page === "string") return page
+      const mentioned =
+        page.texts[check.query] === true ||
+        decodeURIComponent(page.url).toLowerCase().includes(check.query.toLowerCase())
+      const results = steps.some((step) => step.signals.includes("ResultsAppeared")) || page.noResults
+      if (mentioned && results) return undefined
+      return `no results for "${check.query}" appeared: ${page.url} ${mentioned ? "mentions the query but shows no results" : "does not mention the query"}`
+    }
+    case "submitted": {
+      const missing = needSteps()
+      if (missing !== undefined) return missing
+      if (!steps.some((step) => step.signals.includes("FormSubmitted")))
+        return `no form was submitted (the page stayed at ${last?.urlAfter ?? "?"})`
+      if (typeof page === "string") return page
+      if (page.errors.length > 0) return `${page.url} shows ${quote(page.errors)}`
+      return undefined
+    }
+    case "pageChanged": {
+      const missing = needSteps()
+      if (missing !== undefined || last === undefined) return missing
+      const position = evidence.steps.indexOf(last)
+      const before = evidence.steps.slice(0, position).findLast((step) => step.facts !== undefined)?.facts
+      const after = last.facts
+      const moved = withoutHash(last.urlAfter) !== withoutHash(last.urlBefore)
+      const retitled = before !== undefined && after !== undefined && before.heading !== after.heading
+      if (moved || retitled) return undefined
+      return `the page stayed at ${last.urlAfter}${after === undefined ? "" : ` with the heading "${after.heading}"`}`
+    }
+    case "urlMatches": {
+      if (typeof page === "string") return page
+      let ok: boolean
+      try {
+        ok = new RegExp(check.pattern).test(page.url)
+      } catch {
+        ok = page.url.includes(check.pattern)
+      }
+      return ok ? undefined : `the URL is ${page.url}`
+    }
+    case "textPresent":
+      if (typeof page === "string") return page
+      return page.texts[check.text] === true ? undefined : `${page.url} does not show "${check.text}"`
+    case "elementExists":
+      if (typeof page === "string") return page
+      return (page.counts[check.selector] ?? 0) > 0
+        ? undefined
+        : `no element of ${page.url} matches ${check.selector}`
+  }
+}
+
+/**
+ * Checks every goal part against the evidence of a run; answers the parts whose checks do not hold,
+ * with the check in words and what was seen instead.
+ *
+ * @example
+ * ```ts
+ * import { verifyParts } from "@sextant/executor"
+ * const unmet = verifyParts(plan.parts, { steps, records, finalPage })
+ * // [{ part: "extract name of the products", check: "at least 1 record with name present and non-empty", evidence: "no records were extracted" }]
+ * ```
+ */
+export const verifyParts = (
+  parts: ReadonlyArray<GoalPart>,
+  evidence: GoalEvidence,
+): ReadonlyArray<UnmetPart> =>
+  parts.flatMap((part, index) => {
+    const why = judge(part.check, index, evidence)
+    return why === undefined
+      ? []
+      : [{ part: part.description, check: describeGoalCheck(part.check), evidence: why }]
+  })
