@@ -89,7 +89,11 @@ const attackerSince = (since: number) => {
   const requests = attacker.requests.slice(since)
   return {
     requests,
-    paths: requests.map((request) => `${request.method} ${request.url}`),
+    // The browser asks for an icon of a page it showed earlier whenever it likes, even after that
+    // test ended; it carries nothing (the leak check still reads it), so paths leave it out.
+    paths: requests
+      .filter((request) => request.url !== "/favicon.ico")
+      .map((request) => `${request.method} ${request.url}`),
     leaked: requests.some((request) => leaks(JSON.stringify(request))),
   }
 }
@@ -367,5 +371,30 @@ describe("hostile pages with the model step policy: the other origin never recei
     )
     expect(failure.equals(masked)).toBe(true)
     expect(failure.equals(shown)).toBe(false)
+  }, 60_000)
+
+  it("masks a secret typed into a plain text field in a screenshot the model asks for", async () => {
+    const { result } = await withModel(`${site.url}/hostile/plain-field`, [
+      { name: "fill", args: { target: "#code", value: "<secret:password>" } },
+      { name: "screenshot", args: {} },
+    ])
+    const taken = result.observations.find((observation) => observation.tool === "screenshot")
+    const base64 = (taken?.data as { base64?: string } | undefined)?.base64
+    expect(base64).toBeDefined()
+    const [shown, masked] = await runtime.runPromise(
+      BrowserDriver.use((driver) =>
+        Effect.gen(function* () {
+          expect(yield* driver.evaluate("return document.querySelector('#code').value")).toBe(PASSWORD)
+          const shown = yield* driver.screenshot()
+          yield* driver.evaluate(
+            "document.querySelector('#code').style.setProperty('-webkit-text-security', 'disc')",
+          )
+          const masked = yield* driver.screenshot()
+          return [Buffer.from(shown).toString("base64"), Buffer.from(masked).toString("base64")] as const
+        }),
+      ),
+    )
+    expect(base64).toBe(masked)
+    expect(base64).not.toBe(shown)
   }, 60_000)
 })

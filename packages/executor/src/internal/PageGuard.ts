@@ -12,7 +12,7 @@ import { Effect } from "effect"
  * It lives under a name chosen per run so a page cannot pre-empt or fake it, and it is installed in
  * the page and in every same-origin frame. `allowed` null means any http(s) origin.
  */
-const guardScript = String.raw`
+const guardScript = `
 const key = arguments[0], allowed = arguments[1]
 if (typeof window === "undefined") return JSON.stringify({ installed: false })
 const install = (win) => {
@@ -90,7 +90,7 @@ visit(window)
 return JSON.stringify({ installed: true })
 `
 
-const takeScript = String.raw`
+const takeScript = `
 const key = arguments[0]
 if (typeof window === "undefined") return "[]"
 const found = []
@@ -110,7 +110,7 @@ return JSON.stringify(found)
  * the target field (a frame's, when the field is in one), and where the field's form posts. Without a
  * target (the `login` tool finds its fields itself), the actions of the forms with a password field.
  */
-const secretTargetScript = String.raw`
+const secretTargetScript = `
 const target = arguments[0]
 if (typeof window === "undefined") return JSON.stringify({ probed: false })
 const originOf = (raw, base) => {
@@ -203,7 +203,7 @@ export const probeSecretTarget = (
 export const maskFields = (driver: BrowserDriverShape, mask: boolean): Effect.Effect<void> =>
   driver
     .evaluate(
-      String.raw`
+      `
 const mask = arguments[0]
 if (typeof window === "undefined") return
 const visit = (win) => {

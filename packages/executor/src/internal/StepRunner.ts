@@ -22,7 +22,13 @@ import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
-import { type GuardViolation, installGuard, probeSecretTarget, takeViolations } from "./PageGuard.ts"
+import {
+  type GuardViolation,
+  installGuard,
+  maskFields,
+  probeSecretTarget,
+  takeViolations,
+} from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, takeScreenshot } from "./RunContext.ts"
 
 /** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
@@ -259,6 +265,11 @@ const originRefusedIn = (error: unknown, depth = 0): { readonly message: string 
   return originRefusedIn(record.cause, depth + 1)
 }
 
+const withMaskedFields =
+  (driver: RunContext["driver"]) =>
+  <A, E, R>(run: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.andThen(maskFields(driver, true), run).pipe(Effect.ensuring(maskFields(driver, false)))
+
 /** Closes tabs the run's pages opened on origins it may not visit; each one is reported. */
 const closeForeignTabs = (context: RunContext) =>
   Effect.gen(function* () {
@@ -408,10 +419,13 @@ export const executeStep = (
         typing = destination.allowed
       }
       context.guardrails.commit(verdict.charge)
+      const masksFields = call.tool === "screenshot" && context.redactor.names.length > 0
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const attempt = yield* Effect.exit(
         (tool.run(decoded.success) as Effect.Effect<unknown, unknown>).pipe(
           typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
+          // A screenshot a run with secrets takes must not show one typed into a plain text field.
+          masksFields ? withMaskedFields(context.driver) : (run) => run,
           Effect.timeoutOrElse({
             duration: Duration.millis(limitMs),
             orElse: () =>
