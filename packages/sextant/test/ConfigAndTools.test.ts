@@ -81,7 +81,7 @@ describe("a tool package loaded by name from the config", () => {
     expect(result.output.rows).toBe(5)
     expect(result.output.csv).toContain(`SKU,${product.sku}\n`)
     expect(result.output.csv).toContain(`Material,${product.material}\n`)
-  })
+  }, 90_000)
 
   it("names the config field of a tool package that is not installed", async () => {
     const ran = await sextant([
@@ -93,7 +93,7 @@ describe("a tool package loaded by name from the config", () => {
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain('tools[1]: cannot load "@acme/sextant-tools-missing"')
     expect(ran.stderr).not.toMatch(/\bat .*:\d+:\d+/)
-  })
+  }, 90_000)
 
   it("names the wrong fields of a config file given with --config", async () => {
     const ran = await sextant([
@@ -105,5 +105,5 @@ describe("a tool package loaded by name from the config", () => {
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain("model.baseURL: must be an http or https URL")
     expect(ran.stderr).toContain("constraints.maxSteps: Too small")
-  })
+  }, 90_000)
 })

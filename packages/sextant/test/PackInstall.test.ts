@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -82,10 +83,11 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
     )
   }, 600_000)
 
+  // Removing a few hundred installed packages takes a while on a busy disk.
   afterAll(async () => {
     await site?.close()
-    if (work !== undefined) rmSync(work, { recursive: true, force: true })
-  })
+    if (work !== undefined) await rm(work, { recursive: true, force: true })
+  }, 300_000)
 
   it("installs every publishable package from its tarball, each declaring Node >= 24.21", () => {
     expect(publishable.map(({ manifest }) => manifest.name)).toContain("sextant-agent")
@@ -184,6 +186,25 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
     const result = JSON.parse(stdout) as { status: string; output: { csv: string } }
     expect(result.status).toBe("COMPLETED")
     expect(result.output.csv).toContain(`SKU,${FIXTURE_PRODUCTS[0]?.sku}\n`)
+  }, 120_000)
+
+  it("runs the installed sql tool, whose query runs in the published worker thread", async () => {
+    writeFileSync(
+      join(consumer, "sql.mjs"),
+      [
+        'import { Effect } from "effect"',
+        'import { FetchHttpSession, sql } from "@sextant/tools"',
+        "const query = \"SELECT dom_text(html, 'h2') AS name FROM load_and_select('\" + process.argv[2] + \"', '[data-product-id]')\"",
+        "const result = await Effect.runPromise(sql(query).pipe(Effect.provide(FetchHttpSession.layer())))",
+        "console.log(JSON.stringify(result.rows.map((row) => row.name)))",
+      ].join("\n"),
+    )
+    const { stdout } = await run("node", ["sql.mjs", `${site.url}/products`], { cwd: consumer })
+    expect((JSON.parse(stdout) as Array<string>).sort()).toEqual(
+      FIXTURE_PRODUCTS.slice(0, PRODUCTS_PER_PAGE)
+        .map((product) => product.name)
+        .sort(),
+    )
   }, 120_000)
 
   it("answers the installed sextant --help", async () => {

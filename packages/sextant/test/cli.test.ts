@@ -77,7 +77,7 @@ describe("sextant repl with piped stdin", () => {
     expect(ran.stdout.trimEnd().endsWith("bye")).toBe(true)
     expect(ran.stdout.match(/^- footer:/gm)).toHaveLength(1)
     expect(ran.stderr).not.toMatch(/\bat .*\.ts:\d+/)
-  })
+  }, 90_000)
 
   it("rejects a URL that is not http(s) without a stack trace", async () => {
     const ran = await runCli(["repl", "ftp://example.com"], "")

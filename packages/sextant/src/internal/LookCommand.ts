@@ -1,6 +1,5 @@
 import type { Writable } from "node:stream"
-import { isDriverError } from "@sextant/core"
-import { launchPageAgent } from "@sextant/webdriverio"
+import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
 import { issuesOf, usageError } from "./CliOutput.ts"
@@ -18,16 +17,17 @@ const LookArguments = z.object({
   headless: z.boolean(),
 })
 
-const messageOf = (error: unknown): string =>
-  isDriverError(error) || error instanceof Error ? error.message : String(error)
+// Sextant's errors are Errors whose message says what to do.
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Opens a page, prints what an agent sees of it and closes the browser; resolves the exit code. */
 export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: Writable): Promise<number> => {
   const parsed = LookArguments.safeParse(raw)
   if (!parsed.success) return usageError("look", issuesOf(parsed.error), err, ["url"])
   const { url, chrome, chromedriver, headless } = parsed.data
-  let agent: Awaited<ReturnType<typeof launchPageAgent>>
+  let agent: PageAgent
   try {
+    const { launchPageAgent } = await import("@sextant/webdriverio")
     agent = await launchPageAgent({
       headless,
       ...(chrome === undefined ? {} : { chromePath: chrome }),

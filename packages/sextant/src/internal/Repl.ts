@@ -1,7 +1,6 @@
 import { createInterface } from "node:readline"
 import type { Writable } from "node:stream"
-import { isDriverError } from "@sextant/core"
-import { launchPageAgent, type PageAgent } from "@sextant/webdriverio"
+import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
 
@@ -150,13 +149,15 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
   out.write("starting Chromium…\n")
   let agent: PageAgent
   try {
+    // Loaded when the prompt opens, so --help and usage errors answer at once.
+    const { launchPageAgent } = await import("@sextant/webdriverio")
     agent = await launchPageAgent({
       headless,
       ...(chrome === undefined ? {} : { chromePath: chrome }),
       ...(chromedriver === undefined ? {} : { chromedriverPath: chromedriver }),
     })
   } catch (error) {
-    process.stderr.write(`sextant repl: ${isDriverError(error) ? error.message : String(error)}\n`)
+    process.stderr.write(`sextant repl: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exitCode = 1
     return
   }

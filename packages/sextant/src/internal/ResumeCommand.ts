@@ -1,7 +1,6 @@
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { createAgent } from "../createAgent.ts"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
 import { issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { configOrReport, readSecrets } from "./RunCommand.ts"
@@ -42,6 +41,7 @@ export const resumeRun = async (
   if (loaded === undefined) return 2
   const resolved = resolveAgent(options, process.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("resume", resolved, err)
+  const { createAgent } = await import("../createAgent.ts")
   const agent = createAgent(resolved.options)
   const follow = followRun(err)
   try {

@@ -2,8 +2,6 @@ import { randomUUID } from "node:crypto"
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { createAgent } from "../createAgent.ts"
-import { ConfigError, loadConfig } from "../SextantConfig.ts"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
 import { issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
@@ -50,6 +48,8 @@ export const readSecrets = (
 
 /** Loads the config file, or writes why it cannot and answers undefined. */
 export const configOrReport = async (command: string, path: string | undefined, err: Writable) => {
+  // Loaded when a command runs, so --help, --version and usage errors answer at once.
+  const { ConfigError, loadConfig } = await import("../SextantConfig.ts")
   try {
     return { config: await loadConfig(path) }
   } catch (error) {
@@ -88,6 +88,7 @@ export const runGoal = async (
   const resolved = resolveAgent(options, process.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("run", resolved, err)
   err.write(`${resolved.plannerLine}\n`)
+  const { createAgent } = await import("../createAgent.ts")
   const agent = createAgent({ ...resolved.options, mode: options.mode })
   const follow = followRun(err)
   const runId = randomUUID()

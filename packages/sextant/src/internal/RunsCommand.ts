@@ -1,7 +1,7 @@
+import { existsSync } from "node:fs"
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { createAgent } from "../createAgent.ts"
 import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
 import { configOrReport } from "./RunCommand.ts"
 
@@ -29,6 +29,13 @@ export const listRuns = async (
   const loaded = await configOrReport("runs", parsed.data.config, err)
   if (loaded === undefined) return 2
   const store = parsed.data.store ?? loaded.config?.store ?? ".sextant/sextant.db"
+  // Listing reads: a store that does not exist is reported, not created.
+  if (!existsSync(store)) {
+    if (parsed.data.json) out.write("[]\n")
+    else out.write(`no runs: there is no store at ${store} (--store names another)\n`)
+    return 0
+  }
+  const { createAgent } = await import("../createAgent.ts")
   const agent = createAgent({ store: { path: store }, traceDirectory: false })
   try {
     const runs = await agent.runs(parsed.data.status === undefined ? {} : { status: parsed.data.status })

@@ -210,28 +210,57 @@ const workerUrl = new URL(
   import.meta.url,
 )
 
+// Idle workers kept for the next query; a worker that was interrupted is terminated, never reused.
+const idleWorkers: Array<Worker> = []
+const MAX_IDLE_WORKERS = 2
+
+const startWorker = (): Worker => {
+  const worker = new Worker(workerUrl)
+  worker.once("exit", () => {
+    const at = idleWorkers.indexOf(worker)
+    if (at !== -1) idleWorkers.splice(at, 1)
+  })
+  return worker
+}
+
 const runInWorker = (input: SqlWorkerInput, signal: AbortSignal): Promise<SqlWorkerOutput> =>
   new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, { workerData: input })
+    const worker = idleWorkers.pop() ?? startWorker()
+    worker.ref()
+    const cleanUp = () => {
+      signal.removeEventListener("abort", stop)
+      worker.off("message", answer)
+      worker.off("error", failed)
+      worker.off("exit", exited)
+    }
     const stop = () => {
+      cleanUp()
       void worker.terminate()
       reject(signal.reason ?? new Error("the query was interrupted"))
     }
+    const answer = (output: SqlWorkerOutput) => {
+      cleanUp()
+      // An idle worker must not keep the process alive.
+      worker.unref()
+      if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(worker)
+      else void worker.terminate()
+      resolve(output)
+    }
+    const failed = (cause: unknown) => {
+      cleanUp()
+      void worker.terminate()
+      reject(cause)
+    }
+    const exited = (code: number) => {
+      cleanUp()
+      reject(new Error(`the SQL worker stopped with exit code ${code} before it answered`))
+    }
     if (signal.aborted) return stop()
     signal.addEventListener("abort", stop, { once: true })
-    worker.once("message", (output: SqlWorkerOutput) => {
-      signal.removeEventListener("abort", stop)
-      resolve(output)
-      void worker.terminate()
-    })
-    worker.once("error", (cause) => {
-      signal.removeEventListener("abort", stop)
-      reject(cause)
-    })
-    worker.once("exit", (code) => {
-      signal.removeEventListener("abort", stop)
-      reject(new Error(`the SQL worker stopped with exit code ${code} before it answered`))
-    })
+    worker.on("message", answer)
+    worker.once("error", failed)
+    worker.once("exit", exited)
+    worker.postMessage(input)
   })
 
 /**

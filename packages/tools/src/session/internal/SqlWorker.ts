@@ -1,7 +1,8 @@
-// Runs one prepared `sql` query on node:sqlite in a worker thread, so a heavy query never blocks the
-// agent's event loop and a step timeout can stop it by terminating the worker.
+// Runs prepared `sql` queries on node:sqlite in a worker thread, one at a time, so a heavy query never
+// blocks the agent's event loop and a step timeout can stop it by terminating the worker. The worker
+// stays for the next query (loading the HTML parser once), each query on a fresh in-memory database.
 import { constants, DatabaseSync, type SQLInputValue } from "node:sqlite"
-import { parentPort, workerData } from "node:worker_threads"
+import { parentPort } from "node:worker_threads"
 import { type DomElement, parseFragment, selectAll, textOf } from "./Dom.ts"
 
 /** One temporary table filled before the query runs (one `load_and_select` call). */
@@ -29,6 +30,7 @@ export type SqlWorkerOutput =
     }
   | { readonly ok: false; readonly detail: string; readonly denied: boolean }
 
+// Parsed fragments of the query running now (cleared between queries).
 const fragments = new Map<string, DomElement | undefined>()
 const fragmentOf = (html: unknown): DomElement | undefined => {
   if (typeof html !== "string" || html === "") return undefined
@@ -100,6 +102,7 @@ const outputValue = (value: unknown): unknown => {
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 const run = (input: SqlWorkerInput): SqlWorkerOutput => {
+  fragments.clear()
   const database = new DatabaseSync(":memory:")
   let denied = false
   try {
@@ -154,4 +157,6 @@ const run = (input: SqlWorkerInput): SqlWorkerOutput => {
   }
 }
 
-parentPort?.postMessage(run(workerData as SqlWorkerInput))
+parentPort?.on("message", (input: SqlWorkerInput) => {
+  parentPort?.postMessage(run(input))
+})
