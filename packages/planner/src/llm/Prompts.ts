@@ -39,7 +39,7 @@ export const planInstructions = (catalog: string, constraints: TaskConstraints):
     "- Use only the tools listed, with arguments that fit them.",
     "- Write a secret input as its placeholder (<secret:name>), only as the value of a form field (fill, login, fillForm): a secret in a URL, a search or any other argument is refused. Never invent credentials.",
     '- If the tools cannot reach the goal, answer {"steps":[]}.',
-    '- You may also state the goal\'s parts, each with a check the agent verifies after the run, and name on each step the part it works on: {"parts":[{"kind":"extract","description":"extract the products","check":{"type":"records","fields":["name"],"min":1}}],"steps":[{"tool":"…","args":{},"part":0}]}. Checks: loggedIn, records, lastPage, searched (query), submitted, pageChanged, actionsSucceeded, urlMatches (pattern), textPresent (text), elementExists (selector).',
+    '- Optionally add "parts":[{kind,description,check:{type}}] and a "part" index per step.',
     "Tools:",
     catalog,
   ].join("\n")
