@@ -260,13 +260,21 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     yield* driver.act({ selector: submit.selector }, "click")
     const after = yield* driver.look()
     const diff = diffScreens(filled, after)
+    const shown = yield* driver.evaluate(`return document.body ? document.body.innerText : ""`)
+    const visibleText = (typeof shown === "string" ? shown : "").replace(/\s+/g, " ")
     const outcome: FormOutcome = {
       variant,
       ...(emptyField === undefined ? {} : { emptyField: emptyField.label }),
       url: withoutHash(after.url),
-      appeared: diff.addedOutputs
-        .filter((output) => MAIN_TEXT_REGIONS.has(output.region) && output.text.trim() !== "")
-        .map((output) => output.text),
+      // Only texts a user can read (and a test can find in the page's text), not accessible names alone.
+      appeared: [
+        ...new Set(
+          diff.addedOutputs
+            .filter((output) => MAIN_TEXT_REGIONS.has(output.region) && output.text.trim() !== "")
+            .map((output) => output.text)
+            .filter((text) => visibleText.includes(text.replace(/\s+/g, " "))),
+        ),
+      ],
       signals: [...diff.signals],
     }
     const outcomes = page.formOutcomes[form.name] ?? []

@@ -4,6 +4,10 @@
  */
 export * from "./AppMap.ts"
 export * from "./Explorer.ts"
+export * from "./GenerateTests.ts"
 export * from "./ModelAnalysis.ts"
 export * from "./PageAnalysis.ts"
 export * from "./PageModel.ts"
+export * from "./Report.ts"
+export * from "./Runner.ts"
+export * from "./TestSpec.ts"
