@@ -20,7 +20,13 @@ const pathOf = (url: string): string => {
 
 const pageTitle = (title: string): string => title.split(/\s+[·|–—-]\s+/)[0]?.trim() ?? title
 
-const smokeTest = (page: AppPage): TestSpec => {
+/** How a test reaches a page only a form leads to (a page behind a sign-in): that form's page and its valid submission. */
+interface Approach {
+  readonly from: AppPage
+  readonly steps: ReadonlyArray<TestStep>
+}
+
+const smokeTest = (page: AppPage, approach: Approach | undefined): TestSpec => {
   const assertions: Array<Assertion> = page.model.suggestedAssertions.map((assertion) =>
     assertion.type === "ElementVisible"
       ? { type: "ElementVisible", target: assertion.locator }
@@ -28,8 +34,9 @@ const smokeTest = (page: AppPage): TestSpec => {
   )
   return {
     name: `${page.model.category} page ${pathOf(page.url)} shows "${pageTitle(page.model.title)}"`,
-    startUrl: pathOf(page.url),
+    startUrl: pathOf((approach?.from ?? page).url),
     steps: [
+      ...(approach?.steps ?? []),
       { type: "Assert", assertion: { type: "UrlContains", text: new URL(page.url).pathname } },
       ...assertions.map((assertion): TestStep => ({ type: "Assert", assertion })),
     ],
@@ -97,9 +104,25 @@ const formTest = (
 export const generateTests = (map: AppMap, options: GenerateOptions = {}): TestSuite => {
   const secrets = options.secrets ?? {}
   const tests: Array<TestSpec> = []
+  const linked = new Set(
+    map.transitions.filter((transition) => transition.kind === "link").map((transition) => transition.to),
+  )
+  const approachOf = (page: AppPage): Approach | undefined => {
+    if (linked.has(page.id) || page.depth === 0) return undefined
+    const transition = map.transitions.find(
+      (candidate) => candidate.kind === "form" && candidate.to === page.id,
+    )
+    const from = map.pages.find((candidate) => candidate.id === transition?.from)
+    const form = from?.model.forms.find((candidate) => candidate.name === transition?.label)
+    if (from === undefined || form?.submit === undefined) return undefined
+    return {
+      from,
+      steps: [{ type: "FillAndSubmit", fields: fieldValues(form, undefined, secrets), submit: form.submit }],
+    }
+  }
   for (const page of map.pages) {
     if (page.model.category === "Error" && options.includeErrorPages !== true) continue
-    tests.push(smokeTest(page))
+    tests.push(smokeTest(page, approachOf(page)))
     for (const form of page.model.forms) {
       for (const outcome of page.formOutcomes[form.name] ?? []) {
         const test = formTest(page, form, outcome, secrets)

@@ -5,6 +5,7 @@
 export * from "./AppMap.ts"
 export * from "./Explorer.ts"
 export * from "./GenerateTests.ts"
+export * from "./Healer.ts"
 export * from "./ModelAnalysis.ts"
 export * from "./PageAnalysis.ts"
 export * from "./PageModel.ts"

@@ -1,16 +1,23 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { beforeAll, describe, expect, it } from "vitest"
 import {
   type AppMap,
   explore,
   formatConsoleReport,
+  formatHealReport,
   formatJunitXml,
   formatTestSuite,
   generateTests,
+  healSuite,
   parseTestSuite,
   runSuite,
   TestSpecError,
   type TestSuite,
+  writeHealPatch,
 } from "../src/index.ts"
 import { useBrowser } from "./support/Browser.ts"
 
@@ -123,5 +130,73 @@ describe("runSuite", () => {
     expect(result.tests[0]?.error?.message).toContain(
       "needs the environment variable SHOP_PASSWORD, which is not set: set it before running the test",
     )
+  })
+})
+
+describe("healSuite", () => {
+  it("re-grounds locators whose ids were renamed (seed 7) by role and name, and the patched suite passes", async () => {
+    const renamed = await browser.site({ seed: 7 })
+    // A sign-in, a contact form, a search page and the page behind the sign-in: each kind of locator.
+    const chosen =
+      /^(login form "Sign in" on \/login filled|contact form "Contact" on \/forms\/contact filled|Search page \/search shows|Dashboard page)/
+    const subset = { ...suite, tests: suite.tests.filter((test) => chosen.test(test.name)) }
+    expect(subset.tests).toHaveLength(4)
+    const before = await browser.run(runSuite(subset, { env, baseUrl: renamed.url }))
+    console.log(formatConsoleReport(before))
+    expect(before.tests.filter((test) => !test.passed).every((test) => test.error?.kind === "locator")).toBe(
+      true,
+    )
+    expect(before.failed).toBe(4)
+
+    const healing = await browser.run(healSuite(subset, { env, baseUrl: renamed.url }))
+    console.log(formatHealReport(healing))
+    expect(healing.regressions).toEqual([])
+    expect(
+      healing.outcomes
+        .map((outcome) => outcome.status)
+        .filter((status) => status !== "passed" && status !== "healed"),
+    ).toEqual([])
+    expect(healing.patches).toContainEqual(
+      expect.objectContaining({
+        role: "textbox",
+        name: "Email",
+        from: "#email",
+        to: expect.stringMatching(/^#email-[a-z0-9]+$/),
+      }),
+    )
+    expect(healing.patches).toContainEqual(
+      expect.objectContaining({ role: "button", name: "Send message", from: "#contact-submit" }),
+    )
+    const after = await browser.run(runSuite(healing.healed, { env, baseUrl: renamed.url }))
+    expect(after.failed).toBe(0)
+
+    const directory = mkdtempSync(join(tmpdir(), "sextant-heal-"))
+    try {
+      const [healedPath, reportPath] = await Effect.runPromise(
+        writeHealPatch(join(directory, "shop.tests.yaml"), healing),
+      )
+      expect(healedPath).toBe(join(directory, "shop.tests.healed.yaml"))
+      const patched = readFileSync(healedPath, "utf8")
+      expect(parseTestSuite(patched, "yaml")).toEqual(healing.healed)
+      expect(readFileSync(reportPath, "utf8")).toContain('textbox "Email": #email → #email-')
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
+  })
+
+  it("reports a changed asserted value as a regression and does not heal it, even with ids renamed", async () => {
+    const changed = await browser.site({ seed: 7, drift: ["contact-heading"] })
+    const contact = suite.tests.filter((test) => test.name === 'Form page /forms/contact shows "Contact us"')
+    const healing = await browser.run(healSuite({ ...suite, tests: contact }, { env, baseUrl: changed.url }))
+    console.log(formatHealReport(healing))
+    expect(healing.outcomes.map((outcome) => outcome.status)).toEqual(["regression"])
+    expect(healing.regressions[0]).toMatchObject({
+      failure: {
+        kind: "assertion",
+        message: expect.stringContaining('expected the page to show "Contact us"'),
+      },
+    })
+    expect(healing.healed.tests).toEqual(contact)
+    expect(formatHealReport(healing)).toContain("REGRESSION, not healed")
   })
 })
