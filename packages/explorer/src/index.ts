@@ -2,6 +2,8 @@
  * @sextant/explorer — explore a web app into an app map from its page semantics, classify pages and
  * forms, generate test specs, run and heal them, offline; a model helps where one is configured.
  */
+
+export * from "./ApiTestExport.ts"
 export * from "./AppMap.ts"
 export * from "./Explorer.ts"
 export * from "./GenerateTests.ts"

@@ -71,7 +71,8 @@ describe("exportWdioScript", () => {
       )
       expect(result.code).toBe(0)
     }
-  })
+    // Each script starts its own Node and Chromium: generous on a loaded machine.
+  }, 240_000)
 
   it("fails with the expectation it could not meet, and exits 1", async () => {
     const site = await browser.site()
@@ -82,5 +83,5 @@ describe("exportWdioScript", () => {
     expect(result.stdout).toContain(
       'FAILED login form "Sign in" on /login filled with valid values: expected the URL contains "/dashboard"',
     )
-  })
+  }, 120_000)
 })
