@@ -126,7 +126,7 @@ describe("exportApiTests from a search and add-to-cart run", () => {
     )
 
     const source = exportApiTests(exchanges, { name: "shop API" })
-    expect(source).not.toContain(site.url.replace("http://", "") + "/api")
+    expect(source).not.toContain(`${site.url.replace("http://", "")}/api`)
     const file = join(directory, "shop.api.test.ts")
     writeFileSync(file, source)
 

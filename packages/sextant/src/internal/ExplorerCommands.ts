@@ -1,25 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises"
 import type { Writable } from "node:stream"
 import type { BrowserDriver } from "@sextant/core"
-import {
-  appMapToJson,
-  appMapToMermaid,
-  explore,
-  exportWdioScript,
-  formatConsoleReport,
-  formatHealReport,
-  formatJunitXml,
-  formatOfPath,
-  formatTestSuite,
-  generateTests,
-  healSuite,
-  parseTestSuite,
-  runSuite,
-  type SuiteResult,
-  type TestSuite,
-  writeHealPatch,
-} from "@sextant/explorer"
-import { layer as launchLayer } from "@sextant/webdriverio"
+import type { SuiteResult, TestSuite } from "@sextant/explorer"
 import type { Command } from "commander"
 import { Effect, ManagedRuntime } from "effect"
 import { z } from "zod"
@@ -70,8 +52,12 @@ const parse = <S extends z.ZodType>(
   return undefined
 }
 
+// Loaded when a command runs, so the other commands start no slower for them.
+const explorer = () => import("@sextant/explorer")
+
 /** Runs an effect in one headless Chromium that is closed afterwards, whatever happens. */
 const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>): Promise<A> => {
+  const { layer: launchLayer } = await import("@sextant/webdriverio")
   const runtime = ManagedRuntime.make(launchLayer({}))
   try {
     return await runtime.runPromise(effect)
@@ -81,6 +67,7 @@ const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>):
 }
 
 const readSuite = async (path: string): Promise<TestSuite> => {
+  const { formatOfPath, parseTestSuite } = await explorer()
   let text: string
   try {
     text = await readFile(path, "utf8")
@@ -98,6 +85,8 @@ const readSuite = async (path: string): Promise<TestSuite> => {
 export const exploreCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("explore", ExploreArguments, raw, err)
   if (options === undefined) return 2
+  const { appMapToJson, appMapToMermaid, explore, formatOfPath, formatTestSuite, generateTests } =
+    await explorer()
   const values = Object.fromEntries(
     options.value.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
   )
@@ -143,6 +132,7 @@ export const exploreCommand = async (raw: Record<string, unknown>, out: Writable
 export const testCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("test", TestArguments, raw, err)
   if (options === undefined) return 2
+  const { formatConsoleReport, formatJunitXml, runSuite } = await explorer()
   const suites = await Promise.all(options.specs.map(readSuite))
   const results = await withBrowser(
     Effect.forEach(suites, (suite) =>
@@ -167,6 +157,7 @@ export const testCommand = async (raw: Record<string, unknown>, out: Writable, e
 export const healCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("heal", HealArguments, raw, err)
   if (options === undefined) return 2
+  const { formatHealReport, healSuite, writeHealPatch } = await explorer()
   const suite = await readSuite(options.spec)
   const healing = await withBrowser(
     healSuite(suite, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
@@ -185,6 +176,7 @@ export const healCommand = async (raw: Record<string, unknown>, out: Writable, e
 export const exportCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("export", ExportArguments, raw, err)
   if (options === undefined) return 2
+  const { exportWdioScript } = await explorer()
   const script = exportWdioScript(await readSuite(options.spec))
   if (options.out === undefined) out.write(script)
   else {
