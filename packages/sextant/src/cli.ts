@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs"
 import { Command, CommanderError } from "commander"
+import { registerExplorerCommands } from "./internal/ExplorerCommands.ts"
 import { registerFixtures } from "./internal/FixturesCommand.ts"
 import { registerLook } from "./internal/LookCommand.ts"
 import { registerRepl } from "./internal/Repl.ts"
@@ -31,6 +32,7 @@ registerRuns(program)
 registerResume(program)
 registerRepl(program)
 registerFixtures(program)
+registerExplorerCommands(program)
 
 try {
   await program.parseAsync(process.argv)

@@ -1,0 +1,156 @@
+import { z } from "zod"
+
+/** One HTTP request and its answer, as observed during a run. */
+export const ApiExchange = z.object({
+  method: z.string().min(1),
+  url: z.url(),
+  requestBody: z.string().optional(),
+  requestContentType: z.string().optional(),
+  status: z.number().int().min(100).max(599),
+  responseContentType: z.string().optional(),
+  responseBody: z.string().optional(),
+})
+export type ApiExchange = z.output<typeof ApiExchange>
+
+/** Options of {@link exportApiTests}. */
+export interface ApiExportOptions {
+  /** The suite's title. Default "API". */
+  readonly name?: string | undefined
+  /** Environment variable holding the `Cookie` header to send. Default `API_COOKIE`. */
+  readonly cookieEnv?: string | undefined
+}
+
+const literal = (value: string): string => JSON.stringify(value)
+
+const parseJson = (
+  text: string | undefined,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false } => {
+  if (text === undefined) return { ok: false }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+const isJson = (contentType: string | undefined, body: string | undefined): boolean =>
+  (contentType === undefined || /\bjson\b/i.test(contentType)) && parseJson(body).ok
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+/** Merges the shapes of array items: keys every item has are required, the others optional. */
+const mergeObjects = (items: ReadonlyArray<Record<string, unknown>>, indent: string): string => {
+  const keys = [...new Set(items.flatMap((item) => Object.keys(item)))]
+  const lines = keys.map((key) => {
+    const present = items.filter((item) => key in item)
+    const schema = schemaOf(
+      present[0]?.[key],
+      `${indent}  `,
+      present.map((item) => item[key]),
+    )
+    const optional = present.length < items.length ? ".optional()" : ""
+    return `${indent}  ${IDENTIFIER.test(key) ? key : literal(key)}: ${schema}${optional},`
+  })
+  return lines.length === 0 ? "z.object({})" : `z.object({\n${lines.join("\n")}\n${indent}})`
+}
+
+/**
+ * Zod source for the shape of a JSON value: types, not values; objects allow extra keys; arrays take
+ * the merged shape of their items.
+ */
+export const schemaOf = (value: unknown, indent = "", siblings: ReadonlyArray<unknown> = [value]): string => {
+  if (value === null)
+    return siblings.every((sibling) => sibling === null)
+      ? "z.null()"
+      : `${schemaOf(
+          siblings.find((sibling) => sibling !== null),
+          indent,
+        )}.nullable()`
+  if (typeof value === "string") return "z.string()"
+  if (typeof value === "number") return "z.number()"
+  if (typeof value === "boolean") return "z.boolean()"
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "z.array(z.unknown())"
+    const objects = value.filter(
+      (item): item is Record<string, unknown> =>
+        typeof item === "object" && item !== null && !Array.isArray(item),
+    )
+    if (objects.length === value.length) return `z.array(${mergeObjects(objects, indent)})`
+    return `z.array(${schemaOf(value[0], indent, value)})`
+  }
+  if (typeof value === "object") {
+    const objects = siblings.filter(
+      (item): item is Record<string, unknown> =>
+        typeof item === "object" && item !== null && !Array.isArray(item),
+    )
+    return mergeObjects(objects.length > 0 ? objects : [value as Record<string, unknown>], indent)
+  }
+  return "z.unknown()"
+}
+
+/**
+ * A vitest file that calls each observed JSON endpoint again with the observed method and body and
+ * asserts the observed status and the shape of the answer (a zod schema inferred from the observed
+ * JSON). The base URL comes from `API_BASE_URL` (vitest sets `BASE_URL` itself) and the cookie from an environment variable, so no session
+ * or secret is written into the file. Non-JSON exchanges (pages, scripts, images) are left out; the
+ * same method and URL is tested once.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from "node:fs"
+ * import { exportApiTests } from "@sextant/explorer"
+ * writeFileSync("shop.api.test.ts", exportApiTests(exchanges, { name: "shop API" }))
+ * // API_BASE_URL=http://127.0.0.1:4000 npx vitest run shop.api.test.ts
+ * ```
+ */
+export const exportApiTests = (
+  exchanges: ReadonlyArray<ApiExchange>,
+  options: ApiExportOptions = {},
+): string => {
+  const cookieEnv = options.cookieEnv ?? "API_COOKIE"
+  const seen = new Set<string>()
+  const chosen = exchanges.filter((exchange) => {
+    const key = `${exchange.method.toUpperCase()} ${exchange.url}`
+    if (seen.has(key) || !isJson(exchange.responseContentType, exchange.responseBody)) return false
+    seen.add(key)
+    return true
+  })
+  if (chosen.length === 0) throw new Error("no JSON exchange to export: the run called no JSON endpoint")
+  const origin = new URL(chosen[0]?.url ?? "http://127.0.0.1").origin
+  const tests = chosen.map((exchange) => {
+    const url = new URL(exchange.url)
+    const path = url.pathname + url.search
+    const method = exchange.method.toUpperCase()
+    const body = parseJson(exchange.responseBody)
+    const schema = body.ok ? schemaOf(body.value, "    ") : "z.unknown()"
+    const sendsBody = exchange.requestBody !== undefined && method !== "GET" && method !== "HEAD"
+    const headers = [
+      `accept: "application/json"`,
+      ...(sendsBody ? [`"content-type": ${literal(exchange.requestContentType ?? "application/json")}`] : []),
+      "...cookieHeader",
+    ]
+    return `  it(${literal(`${method} ${path} answers ${exchange.status} with the observed shape`)}, async () => {
+    const response = await fetch(new URL(${literal(path)}, baseUrl), {
+      method: ${literal(method)},
+      headers: { ${headers.join(", ")} },${sendsBody ? `\n      body: ${literal(exchange.requestBody ?? "")},` : ""}
+    })
+    expect(response.status).toBe(${exchange.status})
+    const shape = ${schema}
+    const result = shape.safeParse(await response.json())
+    expect(result.success ? [] : result.error.issues.map((issue) => \`\${issue.path.join(".")}: \${issue.message}\`)).toEqual([])
+  })`
+  })
+  return `// ${options.name ?? "API"}: exported by Sextant from the HTTP traffic of a run.
+// Run: API_BASE_URL=${origin} ${cookieEnv}="name=value" npx vitest run <this file>
+import { describe, expect, it } from "vitest"
+import { z } from "zod"
+
+const baseUrl = process.env.API_BASE_URL ?? ${literal(origin)}
+const cookie = process.env[${literal(cookieEnv)}]
+const cookieHeader: Record<string, string> = cookie === undefined ? {} : { cookie }
+
+describe(${literal(options.name ?? "API")}, () => {
+${tests.join("\n\n")}
+})
+`
+}

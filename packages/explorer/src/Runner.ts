@@ -1,0 +1,391 @@
+import { BrowserDriver, type DriverError } from "@sextant/core"
+import { Clock, Effect } from "effect"
+import { fillField } from "./internal/Fill.ts"
+import type { Locator } from "./PageModel.ts"
+import {
+  type Assertion,
+  describeAssertion,
+  describeStep,
+  type TestSpec,
+  type TestStep,
+  type TestSuite,
+} from "./TestSpec.ts"
+
+/** One assertion's verdict. */
+export interface AssertionResult {
+  readonly step: number
+  readonly assertion: string
+  readonly passed: boolean
+  readonly expected: string
+  readonly actual: string
+  readonly message: string
+}
+
+/** One step's verdict. */
+export interface StepResult {
+  readonly index: number
+  readonly step: string
+  readonly passed: boolean
+  readonly durationMs: number
+  readonly message?: string | undefined
+}
+
+/**
+ * Why a test stopped: `locator` (a step's selector matched nothing on the page), `assertion`
+ * (the page did not show what was expected), `input` (a value needs an environment variable that is
+ * not set), `driver` (the browser failed).
+ */
+export interface TestFailure {
+  readonly kind: "locator" | "assertion" | "input" | "driver"
+  readonly step: number
+  readonly message: string
+  /** The locator that matched nothing, for `locator`. */
+  readonly locator?: Locator | undefined
+}
+
+/** The verdict of one test. */
+export interface TestResult {
+  readonly name: string
+  readonly passed: boolean
+  readonly durationMs: number
+  readonly steps: ReadonlyArray<StepResult>
+  readonly assertions: ReadonlyArray<AssertionResult>
+  readonly error?: TestFailure | undefined
+}
+
+/** The verdicts of a suite. */
+export interface SuiteResult {
+  readonly name: string
+  readonly passed: number
+  readonly failed: number
+  readonly durationMs: number
+  readonly tests: ReadonlyArray<TestResult>
+}
+
+/** Options of {@link runTest} and {@link runSuite}. */
+export interface RunTestOptions {
+  /** Paths in the tests resolve against this; default the suite's `baseUrl`. */
+  readonly baseUrl?: string | undefined
+  /** Where `${env.NAME}` values come from. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+  /** How long an assertion keeps checking before it fails, in milliseconds. Default 3000. */
+  readonly assertTimeoutMs?: number | undefined
+  /** Called after each test. */
+  readonly onTest?: ((result: TestResult) => void) | undefined
+}
+
+class StepFailed {
+  readonly _tag = "StepFailed"
+  readonly failure: Omit<TestFailure, "step">
+  constructor(failure: Omit<TestFailure, "step">) {
+    this.failure = failure
+  }
+}
+
+const clip = (text: string, length = 160): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat
+}
+
+const PAGE_TEXT = `const root = document.querySelector("main") ?? document.body; return root ? root.innerText : ""`
+const BODY_TEXT = `return document.body ? document.body.innerText : ""`
+const COUNT = `return document.querySelectorAll(arguments[0]).length`
+const ELEMENT_STATE = `const element = document.querySelector(arguments[0]);
+if (element === null) return null;
+const box = element.getBoundingClientRect();
+const style = getComputedStyle(element);
+return { text: element.innerText ?? element.textContent ?? "", value: "value" in element ? String(element.value) : undefined,
+  visible: box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none" }`
+
+const ENV_REFERENCE = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+const resolveUrl = (url: string, baseUrl: string | undefined): string => {
+  try {
+    return new URL(url, baseUrl).href
+  } catch {
+    throw new StepFailed({
+      kind: "input",
+      message: `"${url}" is not a URL and no baseUrl is set to resolve it: give an absolute URL or a suite baseUrl`,
+    })
+  }
+}
+
+/**
+ * Runs one test through the `BrowserDriver` and returns its verdict: never fails; a selector that
+ * matches nothing, an assertion that does not hold, a missing environment variable or a browser error
+ * ends the test with a failure that says which step, what was expected and what the page showed.
+ *
+ * @example
+ * ```ts
+ * import { runTest } from "@sextant/explorer"
+ * const result = yield* runTest(suite.tests[0], { baseUrl: "http://127.0.0.1:4000" })
+ * result.passed // true
+ * ```
+ */
+export const runTest = Effect.fn("Explorer.runTest")(function* (
+  spec: TestSpec,
+  options: RunTestOptions = {},
+): Effect.fn.Return<TestResult, never, BrowserDriver> {
+  const driver = yield* BrowserDriver
+  const env = options.env ?? process.env
+  const timeoutMs = options.assertTimeoutMs ?? 3000
+  const started = yield* Clock.currentTimeMillis
+  const steps: Array<StepResult> = []
+  const assertions: Array<AssertionResult> = []
+
+  const driverFailure = (what: string) => (error: DriverError) =>
+    Effect.fail(new StepFailed({ kind: "driver", message: `${what}: ${error.message}` }))
+
+  const evaluate = <A>(script: string, args: ReadonlyArray<unknown>, what: string) =>
+    driver.evaluate(script, args).pipe(
+      Effect.map((value) => value as A),
+      Effect.catch(driverFailure(what)),
+    )
+
+  const expand = (value: string, what: string): Effect.Effect<string, StepFailed> => {
+    const missing = [...value.matchAll(ENV_REFERENCE)]
+      .map((match) => match[1] as string)
+      .find((name) => env[name] === undefined)
+    if (missing !== undefined)
+      return Effect.fail(
+        new StepFailed({
+          kind: "input",
+          message: `${what} needs the environment variable ${missing}, which is not set: set it before running the test`,
+        }),
+      )
+    return Effect.succeed(value.replace(ENV_REFERENCE, (_, name: string) => env[name] ?? ""))
+  }
+
+  const requireTarget = Effect.fnUntraced(function* (target: Locator, what: string) {
+    const count = yield* evaluate<number>(COUNT, [target.selector], what)
+    if (count === 0) {
+      const url = yield* driver.currentUrl.pipe(Effect.orElseSucceed(() => "the page"))
+      return yield* Effect.fail(
+        new StepFailed({
+          kind: "locator",
+          locator: target,
+          message: `${what}: the selector ${target.selector} of ${target.role} "${target.name}" matches nothing on ${url}`,
+        }),
+      )
+    }
+  })
+
+  /** Checks an assertion until it holds or the time runs out; returns the last verdict. */
+  const check = Effect.fnUntraced(function* (assertion: Assertion, index: number) {
+    const deadline = (yield* Clock.currentTimeMillis) + timeoutMs
+    for (;;) {
+      const verdict = yield* checkOnce(assertion, index)
+      const now = yield* Clock.currentTimeMillis
+      if (verdict.passed || now >= deadline) return verdict
+      yield* Effect.sleep(100)
+    }
+  })
+
+  const checkOnce = Effect.fnUntraced(function* (assertion: Assertion, index: number) {
+    const what = `step ${index + 1} (${describeAssertion(assertion)})`
+    const verdict = (
+      passed: boolean,
+      expected: string,
+      actual: string,
+      message: string,
+    ): AssertionResult => ({
+      step: index,
+      assertion: describeAssertion(assertion),
+      passed,
+      expected,
+      actual,
+      message: passed ? "ok" : message,
+    })
+    switch (assertion.type) {
+      case "UrlContains":
+      case "UrlEquals": {
+        const url = yield* driver.currentUrl.pipe(Effect.catch(driverFailure(what)))
+        const expected =
+          assertion.type === "UrlEquals" ? resolveUrl(assertion.url, options.baseUrl) : assertion.text
+        const passed = assertion.type === "UrlEquals" ? url === expected : url.includes(expected)
+        return verdict(
+          passed,
+          expected,
+          url,
+          `expected the URL to ${assertion.type === "UrlEquals" ? "be" : "contain"} "${expected}", but it is "${url}"`,
+        )
+      }
+      case "TitleContains": {
+        const title = yield* driver.title.pipe(Effect.catch(driverFailure(what)))
+        return verdict(
+          title.includes(assertion.text),
+          assertion.text,
+          title,
+          `expected the title to contain "${assertion.text}", but it is "${title}"`,
+        )
+      }
+      case "TextPresent":
+      case "TextAbsent": {
+        const body = yield* evaluate<string>(BODY_TEXT, [], what)
+        const present = body.replace(/\s+/g, " ").includes(assertion.text.replace(/\s+/g, " "))
+        const shown = clip(yield* evaluate<string>(PAGE_TEXT, [], what))
+        return assertion.type === "TextPresent"
+          ? verdict(
+              present,
+              assertion.text,
+              shown,
+              `expected the page to show "${assertion.text}"; it shows: "${shown}"`,
+            )
+          : verdict(
+              !present,
+              `no "${assertion.text}"`,
+              shown,
+              `expected the page not to show "${assertion.text}", but it does`,
+            )
+      }
+      case "ElementText":
+      case "ElementVisible": {
+        yield* requireTarget(assertion.target, what)
+        const state = yield* evaluate<{ text: string; value?: string; visible: boolean } | null>(
+          ELEMENT_STATE,
+          [assertion.target.selector],
+          what,
+        )
+        const label = `${assertion.target.role} "${assertion.target.name}"`
+        if (assertion.type === "ElementVisible")
+          return verdict(
+            state?.visible === true,
+            "visible",
+            state?.visible === true ? "visible" : "hidden",
+            `expected ${label} to be visible, but it is hidden`,
+          )
+        const text = clip(`${state?.text ?? ""} ${state?.value ?? ""}`)
+        return verdict(
+          text.includes(assertion.text),
+          assertion.text,
+          text,
+          `expected ${label} to contain "${assertion.text}", but it shows "${text}"`,
+        )
+      }
+      case "ElementCount": {
+        const count = yield* evaluate<number>(COUNT, [assertion.selector], what)
+        return verdict(
+          count === assertion.count,
+          String(assertion.count),
+          String(count),
+          `expected ${assertion.count} elements to match ${assertion.selector}, found ${count}`,
+        )
+      }
+    }
+  })
+
+  const fill = Effect.fnUntraced(function* (
+    fields: Extract<TestStep, { type: "FillForm" }>["fields"],
+    what: string,
+  ) {
+    for (const field of fields) {
+      const label = `${what} field "${field.target.name}"`
+      yield* requireTarget(field.target, label)
+      const value = yield* expand(field.value, label)
+      yield* fillField(field.target.selector, field.fieldType, value).pipe(Effect.catch(driverFailure(label)))
+    }
+  })
+
+  const runStep = Effect.fnUntraced(function* (step: TestStep, index: number) {
+    const what = `step ${index + 1} (${step.type})`
+    switch (step.type) {
+      case "Navigate": {
+        const url = yield* Effect.try({
+          try: () => resolveUrl(step.url, options.baseUrl),
+          catch: (error) => error as StepFailed,
+        })
+        yield* driver.navigate(url).pipe(Effect.catch(driverFailure(what)))
+        return
+      }
+      case "Click":
+        yield* requireTarget(step.target, what)
+        yield* driver.act({ selector: step.target.selector }, "click").pipe(Effect.catch(driverFailure(what)))
+        return
+      case "FillForm":
+        return yield* fill(step.fields, what)
+      case "FillAndSubmit":
+        yield* fill(step.fields, what)
+        yield* requireTarget(step.submit, what)
+        yield* driver.act({ selector: step.submit.selector }, "click").pipe(Effect.catch(driverFailure(what)))
+        return
+      case "Wait":
+        if (step.ms !== undefined) yield* Effect.sleep(step.ms)
+        if (step.text !== undefined)
+          yield* driver
+            .waitFor({ text: step.text }, { timeoutMs: timeoutMs })
+            .pipe(Effect.catch(driverFailure(`${what} for "${step.text}"`)))
+        return
+      case "Assert": {
+        const result = yield* check(step.assertion, index)
+        assertions.push(result)
+        if (!result.passed)
+          return yield* Effect.fail(
+            new StepFailed({ kind: "assertion", message: `${what}: ${result.message}` }),
+          )
+        return
+      }
+    }
+  })
+
+  let error: TestFailure | undefined
+  const all: Array<TestStep> = [{ type: "Navigate", url: spec.startUrl }, ...spec.steps]
+  for (const [index, step] of all.entries()) {
+    const stepStarted = yield* Clock.currentTimeMillis
+    const outcome = yield* runStep(step, index).pipe(
+      Effect.map(() => undefined),
+      Effect.catch((failed: StepFailed) => Effect.succeed(failed.failure)),
+    )
+    const durationMs = (yield* Clock.currentTimeMillis) - stepStarted
+    steps.push({
+      index,
+      step: describeStep(step),
+      passed: outcome === undefined,
+      durationMs,
+      ...(outcome === undefined ? {} : { message: outcome.message }),
+    })
+    if (outcome !== undefined) {
+      error = { ...outcome, step: index }
+      break
+    }
+  }
+  return {
+    name: spec.name,
+    passed: error === undefined,
+    durationMs: (yield* Clock.currentTimeMillis) - started,
+    steps,
+    assertions,
+    ...(error === undefined ? {} : { error }),
+  }
+})
+
+/**
+ * Runs every test of a suite, one after the other in one browser, and sums up.
+ *
+ * @example
+ * ```ts
+ * import { runSuite, formatConsoleReport } from "@sextant/explorer"
+ * const result = yield* runSuite(suite)
+ * console.log(formatConsoleReport(result))
+ * ```
+ */
+export const runSuite = Effect.fn("Explorer.runSuite")(function* (
+  suite: TestSuite,
+  options: RunTestOptions = {},
+): Effect.fn.Return<SuiteResult, never, BrowserDriver> {
+  const started = yield* Clock.currentTimeMillis
+  const baseUrl = options.baseUrl ?? suite.baseUrl
+  const tests: Array<TestResult> = []
+  for (const spec of suite.tests) {
+    const result = yield* runTest(spec, { ...options, baseUrl })
+    options.onTest?.(result)
+    tests.push(result)
+  }
+  const passed = tests.filter((test) => test.passed).length
+  return {
+    name: suite.name,
+    passed,
+    failed: tests.length - passed,
+    durationMs: (yield* Clock.currentTimeMillis) - started,
+    tests,
+  }
+})

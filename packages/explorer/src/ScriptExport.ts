@@ -1,0 +1,203 @@
+import type { Locator } from "./PageModel.ts"
+import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./TestSpec.ts"
+
+/** Options of {@link exportWdioScript}. */
+export interface WdioExportOptions {
+  /** The base URL written into the script; `BASE_URL` in the environment overrides it when it runs. */
+  readonly baseUrl?: string | undefined
+  /** How long a wait or an assertion keeps checking, in milliseconds. Default 5000. */
+  readonly timeoutMs?: number | undefined
+}
+
+const literal = (value: string): string => JSON.stringify(value)
+
+const ENV_REFERENCE = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+/** A value as TypeScript: a string literal, or environment reads for `${env.NAME}` parts. */
+const valueExpression = (value: string): string => {
+  const names = [...value.matchAll(ENV_REFERENCE)].map((match) => match[1] as string)
+  if (names.length === 0) return literal(value)
+  const parts: Array<string> = []
+  let last = 0
+  for (const match of value.matchAll(ENV_REFERENCE)) {
+    const index = match.index ?? 0
+    if (index > last) parts.push(literal(value.slice(last, index)))
+    parts.push(`secret(${literal(match[1] as string)})`)
+    last = index + match[0].length
+  }
+  if (last < value.length) parts.push(literal(value.slice(last)))
+  return parts.join(" + ")
+}
+
+const find = (locator: Locator): string =>
+  `await find(${literal(locator.selector)}, ${literal(locator.role)}, ${literal(locator.name)})`
+
+const fillLine = (field: FieldValue): string => {
+  const element = find(field.target)
+  const value = valueExpression(field.value)
+  switch (field.fieldType) {
+    case "select":
+      return `  await (${element}).selectByVisibleText(${value})`
+    case "radio":
+      return `  await (${element}).click()`
+    case "checkbox":
+      return `  if ((await (${element}).isSelected()) !== (${value} !== "false")) await (${element}).click()`
+    case "file":
+      return `  await (${element}).setValue(await browser.uploadFile(${value}))`
+    default:
+      return `  await (${element}).setValue(${value})`
+  }
+}
+
+const assertionLines = (assertion: Assertion): Array<string> => {
+  switch (assertion.type) {
+    case "UrlContains":
+      return [
+        `  await expectThat(async () => (await browser.getUrl()).includes(${literal(assertion.text)}), ${literal(`the URL contains "${assertion.text}"`)})`,
+      ]
+    case "UrlEquals":
+      return [
+        `  await expectThat(async () => (await browser.getUrl()) === new URL(${literal(assertion.url)}, baseUrl).href, ${literal(`the URL is ${assertion.url}`)})`,
+      ]
+    case "TitleContains":
+      return [
+        `  await expectThat(async () => (await browser.getTitle()).includes(${literal(assertion.text)}), ${literal(`the title contains "${assertion.text}"`)})`,
+      ]
+    case "TextPresent":
+      return [
+        `  await expectThat(async () => (await pageText()).includes(${literal(assertion.text)}), ${literal(`the page shows "${assertion.text}"`)})`,
+      ]
+    case "TextAbsent":
+      return [
+        `  await expectThat(async () => !(await pageText()).includes(${literal(assertion.text)}), ${literal(`the page does not show "${assertion.text}"`)})`,
+      ]
+    case "ElementText":
+      return [
+        `  await expectThat(async () => (await (${find(assertion.target)}).getText()).includes(${literal(assertion.text)}), ${literal(`${assertion.target.role} "${assertion.target.name}" shows "${assertion.text}"`)})`,
+      ]
+    case "ElementVisible":
+      return [`  await (${find(assertion.target)}).waitForDisplayed({ timeout })`]
+    case "ElementCount":
+      return [
+        `  await expectThat(async () => (await browser.$$(${literal(assertion.selector)}).length) === ${assertion.count}, ${literal(`${assertion.count} elements match ${assertion.selector}`)})`,
+      ]
+  }
+}
+
+const stepLines = (step: TestStep): Array<string> => {
+  switch (step.type) {
+    case "Navigate":
+      return [`  await browser.url(new URL(${literal(step.url)}, baseUrl).href)`]
+    case "Click":
+      return [`  await (${find(step.target)}).click()`]
+    case "FillForm":
+      return step.fields.map(fillLine)
+    case "FillAndSubmit":
+      return [...step.fields.map(fillLine), `  await (${find(step.submit)}).click()`]
+    case "Wait":
+      return [
+        ...(step.ms === undefined ? [] : [`  await browser.pause(${step.ms})`]),
+        ...(step.text === undefined
+          ? []
+          : [
+              `  await expectThat(async () => (await pageText()).includes(${literal(step.text)}), ${literal(`the page shows "${step.text}"`)})`,
+            ]),
+      ]
+    case "Assert":
+      return assertionLines(step.assertion)
+  }
+}
+
+const testFunction = (spec: TestSpec, index: number): string =>
+  [
+    `// ${spec.name.replace(/\n/g, " ")}`,
+    `async function test${index + 1}(): Promise<void> {`,
+    `  await browser.url(new URL(${literal(spec.startUrl)}, baseUrl).href)`,
+    ...spec.steps.flatMap(stepLines),
+    "}",
+  ].join("\n")
+
+/**
+ * A standalone WebdriverIO test in TypeScript for a suite: it needs only `webdriverio` (no Sextant
+ * package), runs with `node file.ts` on Node 24, finds each element by its strongest selector and falls
+ * back to its role and accessible name, waits for each assertion, reads `${env.NAME}` secrets from the
+ * environment, prints one line per test and exits 1 when one fails. `BASE_URL`, `SEXTANT_CHROME` and
+ * `SEXTANT_CHROMEDRIVER` choose the site, the browser and the driver.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from "node:fs"
+ * import { exportWdioScript } from "@sextant/explorer"
+ * writeFileSync("shop.wdio.ts", exportWdioScript(suite))
+ * // BASE_URL=http://127.0.0.1:4000 SHOP_PASSWORD=… node shop.wdio.ts
+ * ```
+ */
+export const exportWdioScript = (suite: TestSuite, options: WdioExportOptions = {}): string => {
+  const baseUrl = options.baseUrl ?? suite.baseUrl ?? "http://127.0.0.1:4000"
+  const timeout = options.timeoutMs ?? 5000
+  const tests = suite.tests.map(testFunction)
+  return `// ${suite.name}: exported by Sextant. Runs with plain WebdriverIO: BASE_URL=… node <this file>
+import { remote } from "webdriverio"
+
+const baseUrl = process.env.BASE_URL ?? ${literal(baseUrl)}
+const timeout = ${timeout}
+
+function secret(name: string): string {
+  const value = process.env[name]
+  if (value === undefined) throw new Error(\`set the environment variable \${name} before running this test\`)
+  return value
+}
+
+const browser = await remote({
+  logLevel: "error",
+  capabilities: {
+    browserName: "chrome",
+    "goog:chromeOptions": {
+      binary: process.env.SEXTANT_CHROME ?? "/usr/bin/chromium",
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+    },
+    "wdio:chromedriverOptions": { binary: process.env.SEXTANT_CHROMEDRIVER ?? "/usr/bin/chromedriver" },
+  },
+})
+
+/** The element by its selector, or else by its accessible name and role. */
+async function find(selector: string, role: string, name: string) {
+  const bySelector = await browser.$(selector)
+  if (await bySelector.isExisting()) return bySelector
+  for (const candidate of await browser.$$(\`aria/\${name}\`)) {
+    const computed = await candidate.getComputedRole().catch(() => role)
+    if (computed === role || (role === "textbox" && computed === "searchbox")) return candidate
+  }
+  throw new Error(\`no \${role} "\${name}" on \${await browser.getUrl()} (selector \${selector})\`)
+}
+
+async function pageText(): Promise<string> {
+  return ((await browser.$("body").getText()) ?? "").replace(/\\s+/g, " ")
+}
+
+async function expectThat(check: () => Promise<boolean>, what: string): Promise<void> {
+  await browser.waitUntil(check, { timeout, timeoutMsg: \`expected \${what} on \${await browser.getUrl()}\` })
+}
+
+${tests.join("\n\n")}
+
+const tests: Array<[string, () => Promise<void>]> = [
+${suite.tests.map((spec, index) => `  [${literal(spec.name)}, test${index + 1}],`).join("\n")}
+]
+let failed = 0
+try {
+  for (const [name, run] of tests) {
+    try {
+      await run()
+      console.log(\`ok \${name} (ended on \${await browser.getUrl()})\`)
+    } catch (error) {
+      failed++
+      console.log(\`FAILED \${name}: \${error instanceof Error ? error.message : String(error)}\`)
+    }
+  }
+} finally {
+  await browser.deleteSession()
+}
+process.exitCode = failed === 0 ? 0 : 1
+`
+}

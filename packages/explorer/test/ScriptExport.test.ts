@@ -1,0 +1,87 @@
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { BrowserDriver } from "@sextant/core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { explore, exportWdioScript, generateTests, runSuite, type TestSuite } from "../src/index.ts"
+import { useBrowser } from "./support/Browser.ts"
+
+const run = promisify(execFile)
+const browser = useBrowser()
+// Inside the package, so the script's `import "webdriverio"` resolves as it would in a user's project.
+const directory = mkdtempSync(join(import.meta.dirname, "..", ".exported-"))
+const env = { SHOP_PASSWORD: "wonderland" }
+let suite: TestSuite
+
+beforeAll(async () => {
+  const site = await browser.site()
+  const map = await browser.run(
+    explore(`${site.url}/login`, {
+      maxDepth: 0,
+      submitForms: true,
+      values: { Email: "alice@example.com", Password: env.SHOP_PASSWORD },
+    }),
+  )
+  const generated = generateTests(map, { name: "sign-in", secrets: { Password: "SHOP_PASSWORD" } })
+  suite = {
+    ...generated,
+    tests: generated.tests.filter((test) => test.name.includes("filled with valid values")),
+  }
+})
+
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+/** Runs an exported script with plain Node and WebdriverIO, as its user would. */
+const runScript = async (file: string, environment: Record<string, string>) => {
+  try {
+    const { stdout } = await run(process.execPath, [file], {
+      env: { ...process.env, ...environment },
+      timeout: 120_000,
+    })
+    return { code: 0, stdout }
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: failed.code ?? -1, stdout: `${failed.stdout ?? ""}${failed.stderr ?? ""}` }
+  }
+}
+
+describe("exportWdioScript", () => {
+  it("writes a script that plain WebdriverIO runs to the same end state as the Sextant runner, ids renamed or not", async () => {
+    expect(suite.tests.map((test) => test.name)).toEqual([
+      'login form "Sign in" on /login filled with valid values',
+    ])
+    const plain = await browser.site()
+    const sextant = await browser.run(runSuite(suite, { env, baseUrl: plain.url }))
+    expect(sextant.failed).toBe(0)
+    const endedOn = await browser.run(BrowserDriver.use((driver) => driver.currentUrl))
+    expect(endedOn).toBe(`${plain.url}/dashboard`)
+
+    const script = exportWdioScript(suite)
+    expect(script).not.toMatch(/@sextant\//)
+    expect(script).toContain('secret("SHOP_PASSWORD")')
+    expect(script).not.toContain("wonderland")
+    const file = join(directory, "sign-in.wdio.ts")
+    writeFileSync(file, script)
+    // Seed 3 renames every id: the script falls back to each element's role and accessible name.
+    for (const site of [plain, await browser.site({ seed: 3 })]) {
+      const result = await runScript(file, { BASE_URL: site.url, ...env })
+      expect(result.stdout).toContain(
+        `ok login form "Sign in" on /login filled with valid values (ended on ${site.url}/dashboard)`,
+      )
+      expect(result.code).toBe(0)
+    }
+    // Each script starts its own Node and Chromium: generous on a loaded machine.
+  }, 240_000)
+
+  it("fails with the expectation it could not meet, and exits 1", async () => {
+    const site = await browser.site()
+    const file = join(directory, "wrong-password.wdio.ts")
+    writeFileSync(file, exportWdioScript(suite, { timeoutMs: 1500 }))
+    const result = await runScript(file, { BASE_URL: site.url, SHOP_PASSWORD: "not-the-password" })
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain(
+      'FAILED login form "Sign in" on /login filled with valid values: expected the URL contains "/dashboard"',
+    )
+  }, 120_000)
+})

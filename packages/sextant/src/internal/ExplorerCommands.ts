@@ -1,0 +1,248 @@
+import { readFile, writeFile } from "node:fs/promises"
+import type { Writable } from "node:stream"
+import type { BrowserDriver } from "@sextant/core"
+import type { SuiteResult, TestSuite } from "@sextant/explorer"
+import type { Command } from "commander"
+import { Effect, ManagedRuntime } from "effect"
+import { z } from "zod"
+
+const collect = (value: string, previous: ReadonlyArray<string> = []) => [...previous, value]
+const count = z.coerce.number().int().nonnegative()
+
+const ExploreArguments = z.object({
+  url: z.url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/" }),
+  maxPages: count.optional(),
+  maxDepth: count.optional(),
+  allow: z.array(z.string()),
+  deny: z.array(z.string()),
+  submitForms: z.boolean(),
+  value: z.array(z.string().regex(/^[^=]+=.*$/, "write label=value")),
+  out: z.string().min(1).optional(),
+  mermaid: z.string().min(1).optional(),
+  tests: z.string().min(1).optional(),
+})
+
+const TestArguments = z.object({
+  specs: z.array(z.string().min(1)).min(1, "name at least one spec file"),
+  junit: z.string().min(1).optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+})
+
+const HealArguments = z.object({
+  spec: z.string().min(1),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+})
+
+const ExportArguments = z.object({
+  spec: z.string().min(1),
+  to: z.enum(["wdio"], { error: "the only export target is wdio (a standalone WebdriverIO test)" }),
+  out: z.string().min(1).optional(),
+})
+
+const parse = <S extends z.ZodType>(
+  command: string,
+  schema: S,
+  raw: unknown,
+  err: Writable,
+): z.output<S> | undefined => {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  for (const issue of parsed.error.issues)
+    err.write(`sextant ${command}: ${issue.path.join(".") || "arguments"}: ${issue.message}\n`)
+  return undefined
+}
+
+// Loaded when a command runs, so the other commands start no slower for them.
+const explorer = () => import("@sextant/explorer")
+
+/** Runs an effect in one headless Chromium that is closed afterwards, whatever happens. */
+const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>): Promise<A> => {
+  const { layer: launchLayer } = await import("@sextant/webdriverio")
+  const runtime = ManagedRuntime.make(launchLayer({}))
+  try {
+    return await runtime.runPromise(effect)
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+const readSuite = async (path: string): Promise<TestSuite> => {
+  const { formatOfPath, parseTestSuite } = await explorer()
+  let text: string
+  try {
+    text = await readFile(path, "utf8")
+  } catch (error) {
+    throw new Error(`cannot read the spec ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  try {
+    return parseTestSuite(text, formatOfPath(path))
+  } catch (error) {
+    throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** `sextant explore URL`: the app map, optionally saved, drawn and turned into tests. */
+export const exploreCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
+  const options = parse("explore", ExploreArguments, raw, err)
+  if (options === undefined) return 2
+  const { appMapToJson, appMapToMermaid, explore, formatOfPath, formatTestSuite, generateTests } =
+    await explorer()
+  const values = Object.fromEntries(
+    options.value.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  )
+  const map = await withBrowser(
+    explore(options.url, {
+      maxPages: options.maxPages,
+      maxDepth: options.maxDepth,
+      allow: options.allow,
+      deny: options.deny,
+      submitForms: options.submitForms,
+      values,
+      onEvent: (event) => {
+        if (event.type === "page-found") err.write(`  found ${event.id} ${event.category}: ${event.url}\n`)
+        else if (event.type === "url-skip") err.write(`  skipped ${event.url}: ${event.reason}\n`)
+        else if (event.type === "form-submit")
+          err.write(`  submitted "${event.form}" (${event.variant}) → ${event.url}\n`)
+      },
+    }),
+  )
+  for (const page of map.pages) {
+    const forms = page.model.forms.map(
+      (form) =>
+        `${form.purpose} form [${form.fields.map((field) => `${field.label}: ${field.fieldType}${field.required ? "*" : ""}`).join(", ")}]`,
+    )
+    out.write(
+      `${page.id} ${page.model.category.padEnd(12)} ${page.url}${forms.length > 0 ? `  ${forms.join("; ")}` : ""}\n`,
+    )
+  }
+  out.write(
+    `${map.pages.length} pages, ${map.transitions.length} transitions, ${map.skipped.length} URLs skipped\n`,
+  )
+  if (options.out !== undefined) await writeFile(options.out, appMapToJson(map))
+  if (options.mermaid !== undefined) await writeFile(options.mermaid, appMapToMermaid(map))
+  if (options.tests !== undefined) {
+    const suite = generateTests(map)
+    await writeFile(options.tests, formatTestSuite(suite, formatOfPath(options.tests)))
+    out.write(`${suite.tests.length} tests written to ${options.tests}\n`)
+  }
+  return 0
+}
+
+/** `sextant test SPEC…`: runs the specs, prints the report, writes JUnit XML on request. */
+export const testCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
+  const options = parse("test", TestArguments, raw, err)
+  if (options === undefined) return 2
+  const { formatConsoleReport, formatJunitXml, runSuite } = await explorer()
+  const suites = await Promise.all(options.specs.map(readSuite))
+  const results = await withBrowser(
+    Effect.forEach(suites, (suite) =>
+      runSuite(suite, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ),
+  )
+  for (const result of results) out.write(formatConsoleReport(result))
+  if (options.junit !== undefined) {
+    const merged: SuiteResult = {
+      name: results.map((result) => result.name).join(", "),
+      passed: results.reduce((sum, result) => sum + result.passed, 0),
+      failed: results.reduce((sum, result) => sum + result.failed, 0),
+      durationMs: results.reduce((sum, result) => sum + result.durationMs, 0),
+      tests: results.flatMap((result) => result.tests),
+    }
+    await writeFile(options.junit, formatJunitXml(merged))
+  }
+  return results.every((result) => result.failed === 0) ? 0 : 1
+}
+
+/** `sextant heal SPEC`: heals renamed locators, writes the patch beside the spec, reports regressions. */
+export const healCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
+  const options = parse("heal", HealArguments, raw, err)
+  if (options === undefined) return 2
+  const { formatHealReport, healSuite, writeHealPatch } = await explorer()
+  const suite = await readSuite(options.spec)
+  const healing = await withBrowser(
+    healSuite(suite, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+  )
+  out.write(formatHealReport(healing))
+  if (healing.patches.length > 0) {
+    const written = await Effect.runPromise(writeHealPatch(options.spec, healing))
+    out.write(`patch written for review: ${written.join(", ")}\n`)
+  }
+  return healing.outcomes.every((outcome) => outcome.status === "passed" || outcome.status === "healed")
+    ? 0
+    : 1
+}
+
+/** `sextant export SPEC --to wdio`: a standalone WebdriverIO test. */
+export const exportCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
+  const options = parse("export", ExportArguments, raw, err)
+  if (options === undefined) return 2
+  const { exportWdioScript } = await explorer()
+  const script = exportWdioScript(await readSuite(options.spec))
+  if (options.out === undefined) out.write(script)
+  else {
+    await writeFile(options.out, script)
+    out.write(`written to ${options.out}\n`)
+  }
+  return 0
+}
+
+const exitWith = (run: () => Promise<number>) => async () => {
+  try {
+    process.exitCode = await run()
+  } catch (error) {
+    process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  }
+}
+
+/** Adds `sextant explore`, `sextant test`, `sextant heal` and `sextant export`. */
+export const registerExplorerCommands = (program: Command): void => {
+  program
+    .command("explore")
+    .description("explore a web app breadth-first into an app map of its pages, forms and links")
+    .argument("<url>", "the page to start from")
+    .option("--max-pages <n>", "stop after this many distinct pages (default 30)")
+    .option("--max-depth <n>", "follow links this many clicks deep (default 3)")
+    .option("--allow <pattern>", "only load URLs matching this regular expression (repeatable)", collect, [])
+    .option("--deny <pattern>", "never load URLs matching this regular expression (repeatable)", collect, [])
+    .option("--submit-forms", "fill and submit each form with suggested values", false)
+    .option("--value <label=value>", "the value for fields with this label (repeatable)", collect, [])
+    .option("--out <file>", "save the app map as JSON")
+    .option("--mermaid <file>", "save the app map as a Mermaid flowchart")
+    .option("--tests <file>", "generate tests from the map into this YAML (or .json) file")
+    .action(
+      async (url: string, flags: Record<string, unknown>) =>
+        await exitWith(() => exploreCommand({ url, ...flags }, process.stdout, process.stderr))(),
+    )
+  program
+    .command("test")
+    .description("run test specs (YAML or JSON) in a headless Chromium")
+    .argument("<specs...>", "spec files")
+    .option("--junit <file>", "write the results as JUnit XML")
+    .option("--base-url <url>", "run against this site instead of the specs' baseUrl")
+    .action(
+      async (specs: Array<string>, flags: Record<string, unknown>) =>
+        await exitWith(() => testCommand({ specs, ...flags }, process.stdout, process.stderr))(),
+    )
+  program
+    .command("heal")
+    .description(
+      "re-ground locators that no longer match; writes the patch beside the spec, never heals a changed value",
+    )
+    .argument("<spec>", "the spec file")
+    .option("--base-url <url>", "run against this site instead of the spec's baseUrl")
+    .action(
+      async (spec: string, flags: Record<string, unknown>) =>
+        await exitWith(() => healCommand({ spec, ...flags }, process.stdout, process.stderr))(),
+    )
+  program
+    .command("export")
+    .description("export a spec as a standalone WebdriverIO test in TypeScript")
+    .argument("<spec>", "the spec file")
+    .requiredOption("--to <target>", "wdio")
+    .option("--out <file>", "write the script here instead of standard output")
+    .action(
+      async (spec: string, flags: Record<string, unknown>) =>
+        await exitWith(() => exportCommand({ spec, ...flags }, process.stdout, process.stderr))(),
+    )
+}
