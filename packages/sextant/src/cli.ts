@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander"
+import { registerMcp } from "./internal/McpCommand.ts"
 import { registerRepl } from "./internal/Repl.ts"
 import { registerRun } from "./internal/RunCommand.ts"
 
@@ -15,6 +16,7 @@ const program = new Command()
 
 registerRepl(program)
 registerRun(program)
+registerMcp(program)
 
 try {
   await program.parseAsync(process.argv)
