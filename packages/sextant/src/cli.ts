@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander"
 import { registerMcp } from "./internal/McpCommand.ts"
 import { registerRepl } from "./internal/Repl.ts"
+import { registerReport } from "./internal/ReportCommand.ts"
 import { registerRun } from "./internal/RunCommand.ts"
 
 /**
@@ -17,6 +18,7 @@ const program = new Command()
 registerRepl(program)
 registerRun(program)
 registerMcp(program)
+registerReport(program)
 
 try {
   await program.parseAsync(process.argv)
