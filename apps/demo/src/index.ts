@@ -1,1 +1,2 @@
 export { type LoginDemoOptions, type LoginDemoReport, runLoginDemo } from "./LoginDemo.ts"
+export { runTour, summaryTable, type TourOptions, type TourReport, type TourRow } from "./Tour.ts"
