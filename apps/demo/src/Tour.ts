@@ -11,7 +11,10 @@ import {
 import { type ExecutorRunResult, planAndRun, runAgent, writeRunReport } from "@sextant/executor"
 import { FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
+import { layerConfig as modelLayer } from "@sextant/openai"
 import {
+  makeHybridPlanner,
+  makeLlmPlanner,
   makeRulePlanner,
   makeRuleStepPolicy,
   Planner,
@@ -52,6 +55,35 @@ export interface TourOptions {
   readonly outputDirectory?: string
   readonly launch?: LaunchOptions
   readonly log?: (line: string) => void
+  /**
+   * Where a model endpoint is read from, as everywhere in Sextant (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+   * `SEXTANT_MODEL`). With `SEXTANT_MODEL` set the tour plans with the hybrid planner (rules first, the
+   * model for what they cannot handle); without it, with the rules alone. Default `process.env`.
+   */
+  readonly environment?: Readonly<Record<string, string | undefined>>
+}
+
+/** The planner of the tour and how the tour names it. */
+export const tourPlanner = (
+  registry: ToolRegistry,
+  environment: Readonly<Record<string, string | undefined>>,
+): { readonly layer: Layer.Layer<Planner, unknown>; readonly description: string } => {
+  const model = environment.SEXTANT_MODEL
+  if (model === undefined || model === "")
+    return {
+      layer: Layer.succeed(Planner, makeRulePlanner()),
+      description:
+        "rules (no model configured: set SEXTANT_MODEL and OPENAI_BASE_URL for the hybrid planner)",
+    }
+  return {
+    layer: Layer.effect(
+      Planner,
+      Effect.map(makeLlmPlanner({ registry }), (llm) =>
+        makeHybridPlanner({ rules: makeRulePlanner(), model: llm, registry }),
+      ),
+    ).pipe(Layer.provide(modelLayer(environment))) as Layer.Layer<Planner, unknown>,
+    description: `hybrid (rules first, then the model ${model} at ${environment.OPENAI_BASE_URL ?? "the OpenAI API"})`,
+  }
 }
 
 const csvOf = (rows: ReadonlyArray<Record<string, unknown>>): string => {
@@ -104,17 +136,18 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
   const stamp = new Date().toISOString().replace(/[:.]/g, "-")
   const site = await startFixtureSite({ port: 0, seed: options.seed ?? 0 })
   const user = FIXTURE_USERS[0]!
+  const registry = Effect.runSync(ToolRegistry.make([...browserTools, ...compoundTools]))
+  const planner = tourPlanner(registry, options.environment ?? process.env)
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       SqliteStore.layer({ path: join(output, "sextant.db") }),
-      Layer.succeed(Planner, makeRulePlanner()),
+      planner.layer,
       browserLayer(options.launch ?? {}),
     ),
   )
   const rows: Array<TourRow> = []
   const reports: Array<{ task: string; path: string }> = []
   try {
-    const registry = await runtime.runPromise(ToolRegistry.make([...browserTools, ...compoundTools]))
     const store: StoreShape = await runtime.runPromise(
       Effect.gen(function* () {
         return yield* Store
@@ -172,7 +205,7 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
       return { result, row }
     }
 
-    log(`Planner: rules (no model configured). Site: ${site.url}. Output: ${output}\n`)
+    log(`Planner: ${planner.description}\nSite: ${site.url}\nOutput: ${output}\n`)
 
     await planned("log in", {
       goal: "log in",

@@ -1,5 +1,4 @@
 import { parseArgs } from "node:util"
-import { runTour, summaryTable } from "./Tour.ts"
 
 const usage = "usage: pnpm demo [--seed N]"
 
@@ -20,6 +19,8 @@ const readSeed = (): number => {
 }
 
 const seed = readSeed()
+// Loaded after the arguments are checked, so a usage mistake is answered before the packages load.
+const { runTour, summaryTable } = await import("./Tour.ts")
 const started = performance.now()
 console.log(
   `Sextant demo: a tour of the fixture site (seed ${seed}) in headless Chromium, offline, composing planner, executor, tools, memory and the WebdriverIO driver\n`,

@@ -1,9 +1,9 @@
-import { mcpUsage, runMcpCommand } from "@sextant/mcp"
 import type { Command } from "commander"
 
 /**
  * Adds `sextant mcp`: the Model Context Protocol server of `@sextant/mcp`. Its flags are that
  * package's own (so `sextant mcp` and `sextant-mcp` cannot drift apart); they are handed over as given.
+ * The package is loaded only when the command runs, so other commands start no slower for it.
  */
 export const registerMcp = (program: Command): void => {
   program
@@ -13,8 +13,8 @@ export const registerMcp = (program: Command): void => {
     .allowUnknownOption()
     .allowExcessArguments()
     .argument("[flags...]", "see sextant mcp --help")
-    .addHelpText("after", `\n${mcpUsage}`)
     .action(async (flags: ReadonlyArray<string>) => {
+      const { runMcpCommand } = await import("@sextant/mcp")
       process.exitCode = await runMcpCommand(flags)
     })
 }
