@@ -97,7 +97,8 @@ describe("the Sextant MCP server through the SDK client over stdio", () => {
   })
 
   it("says what changed since the last look when asked for a diff", async () => {
-    await session.call("go", { url: `${site.url}/products` })
+    const relative = await session.call("go", { url: "/products" })
+    expect(textOf(relative)).toContain(`${site.url}/products`)
     const full = textOf(await session.call("look", {}))
     const diff = textOf(await session.call("look", { diff: true }))
     expect(diff).toContain("changes since last look")

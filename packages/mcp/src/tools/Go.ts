@@ -39,7 +39,15 @@ export const go = defineMcpTool({
   name: "go",
   description: "Load a URL.",
   input: z.strictObject({ url: z.string().min(1) }),
-  handle: (session, args) => navigateWith(session, "go", args.url, (driver) => driver.navigate(args.url)),
+  handle: (session, args) => {
+    // A path such as "/products" is taken relative to the page the client is on.
+    const base = session.lastSnapshot?.url
+    const url =
+      base !== undefined && /^https?:/.test(base) && URL.canParse(args.url, base) && !URL.canParse(args.url)
+        ? new URL(args.url, base).href
+        : args.url
+    return navigateWith(session, "go", url, (driver) => driver.navigate(url))
+  },
 })
 
 /** `back`: the previous page of the history. */
