@@ -100,8 +100,8 @@ const unmetPartsOf = (result: ExecutorRunResult): ReadonlyArray<string> => {
   if (!Array.isArray(parts)) return []
   return parts.map((part) => {
     if (typeof part === "string") return part
-    const { part: name, check, seen } = (part ?? {}) as Record<string, unknown>
-    return [name, check, seen === undefined ? undefined : `saw ${String(seen)}`]
+    const { part: name, check, evidence } = (part ?? {}) as Record<string, unknown>
+    return [name, check, evidence === undefined ? undefined : `saw ${String(evidence)}`]
       .filter((word) => typeof word === "string")
       .join(": ")
   })

@@ -15,7 +15,7 @@ const data: RunReportData = {
     keyFindings: [],
     nextSuggestions: [],
   },
-  unmetParts: [{ part: "extract", check: "minItems 12", seen: "0 items" }],
+  unmetParts: [{ part: "extract", check: "minItems 12", evidence: "0 items" }],
   metrics: {
     success: false,
     steps: 2,

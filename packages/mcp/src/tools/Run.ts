@@ -17,8 +17,10 @@ const unmetPartsOf = (summary: object): ReadonlyArray<unknown> => {
 const describePart = (part: unknown): string => {
   if (typeof part === "string") return part
   if (typeof part === "object" && part !== null) {
-    const { part: name, check, seen, message } = part as Record<string, unknown>
-    const words = [name, check, seen === undefined ? undefined : `saw ${String(seen)}`, message].filter(
+    // An unmet part as the executor reports it: { part, check, evidence }.
+    const { part: name, check, evidence, seen, message } = part as Record<string, unknown>
+    const found = evidence ?? seen
+    const words = [name, check, found === undefined ? undefined : `saw ${String(found)}`, message].filter(
       (word) => typeof word === "string" && word !== "",
     )
     if (words.length > 0) return words.join(": ")
