@@ -39,6 +39,7 @@ describe("the demo tour", () => {
     for (const report of tour.reports) expect(existsSync(report.path)).toBe(true)
     const failed = readFileSync(tour.reports[4]!.path, "utf8")
     expect(failed).toContain('<span class="status FAILED">FAILED</span>')
+    expect(failed).toContain("Invalid email or password")
     expect(failed).not.toContain("not-the-password")
     expect(lines.join("\n")).not.toContain("not-the-password")
 
