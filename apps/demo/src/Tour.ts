@@ -145,10 +145,12 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
       browserLayer(options.launch ?? {}),
     ),
   )
+  const cacheRuntime = ManagedRuntime.make(SqliteStore.layerMemory)
   const rows: Array<TourRow> = []
   const reports: Array<{ task: string; path: string }> = []
   try {
-    const store: StoreShape = await runtime.runPromise(
+    // The action cache starts empty on every tour, so the first step-wise run is really cold.
+    const store: StoreShape = await cacheRuntime.runPromise(
       Effect.gen(function* () {
         return yield* Store
       }),
@@ -347,6 +349,7 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
     }
   } finally {
     await runtime.dispose()
+    await cacheRuntime.dispose()
     await site.close()
   }
 }

@@ -44,6 +44,7 @@ try {
   const asExpected =
     tour.rows.length === expected.length &&
     tour.rows.every((row, index) => row.outcome === expected[index]) &&
+    tour.policyCalls.cold > 0 &&
     tour.policyCalls.replayed === 0
   console.log(
     `\n${asExpected ? "Every task ended as expected" : "Some task did not end as expected"} (the one that cannot succeed is FAILED) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
