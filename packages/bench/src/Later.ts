@@ -1,5 +1,6 @@
 import { executorSections, runExecutorBench } from "./ExecutorSection.ts"
 import { type ExtractionResult, measureExtraction } from "./Extraction.ts"
+import { mcpSection, measureMcpToolList } from "./McpSection.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measureReplay, replaySection } from "./ReplaySection.ts"
 import { type TableSection, timeCell } from "./Report.ts"
@@ -60,8 +61,15 @@ export const standaloneLaterSections = async (
   progress("task measured")
   const replay = await measureReplay(base, taskRuns)
   progress("replay measured")
+  const mcp = await measureMcpToolList()
+  progress("MCP tool list measured")
   return {
-    sections: [...executorSections(executor), taskSection(task, taskRuns), replaySection(replay, taskRuns)],
-    data: { executor, task, replay },
+    sections: [
+      ...executorSections(executor),
+      taskSection(task, taskRuns),
+      replaySection(replay, taskRuns),
+      mcpSection(mcp),
+    ],
+    data: { executor, task, replay, mcp },
   }
 }

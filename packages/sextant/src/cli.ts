@@ -4,7 +4,9 @@ import { Command, CommanderError } from "commander"
 import { registerExplorerCommands } from "./internal/ExplorerCommands.ts"
 import { registerFixtures } from "./internal/FixturesCommand.ts"
 import { registerLook } from "./internal/LookCommand.ts"
+import { registerMcp } from "./internal/McpCommand.ts"
 import { registerRepl } from "./internal/Repl.ts"
+import { registerReport } from "./internal/ReportCommand.ts"
 import { registerResume } from "./internal/ResumeCommand.ts"
 import { registerRun } from "./internal/RunCommand.ts"
 import { registerRuns } from "./internal/RunsCommand.ts"
@@ -33,6 +35,8 @@ registerResume(program)
 registerRepl(program)
 registerFixtures(program)
 registerExplorerCommands(program)
+registerMcp(program)
+registerReport(program)
 
 try {
   await program.parseAsync(process.argv)

@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs"
-import { dirname, resolve } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import {
   AgentError,
   type AgentTask,
@@ -31,6 +31,7 @@ import {
   runMany as runManyEffect,
   runPlan,
   type TraceRecord,
+  writeRunReport,
 } from "@sextant/executor"
 import { SqliteStore } from "@sextant/memory"
 import { type OpenAiOptionsInput, layer as openAiLayer } from "@sextant/openai"
@@ -116,6 +117,13 @@ export interface CreateAgentOptions {
   readonly mode?: "plan" | "agent" | undefined
   /** Extra tools besides the built-in browser tools. */
   readonly tools?: ReadonlyArray<AgentTool> | undefined
+  /**
+   * Write an HTML report of every run: `true` puts `<runId>.html` under `.sextant/reports`, or give the
+   * directory. The path is in the result's `reportPath`. Off by default.
+   */
+  readonly report?: boolean | { readonly directory: string } | undefined
+  /** When runs take screenshots (the report shows them): `never`, `on-failure` (default) or `always`. */
+  readonly screenshots?: "never" | "on-failure" | "always" | undefined
 }
 
 /** Options of one run. */
@@ -137,6 +145,8 @@ export type AgentRunResult = RunResult & {
   readonly runId: string
   readonly endReason: ExecutorRunResult["endReason"]
   readonly transcriptPath?: string | undefined
+  /** The HTML report of the run, when the agent was created with `report`. */
+  readonly reportPath?: string | undefined
 }
 
 /** One task's outcome in `runMany`: its result, or the typed error it failed with. */
@@ -164,6 +174,12 @@ export interface Agent extends AsyncDisposable {
   ) => Promise<AgentRunResult>
   /** The runs in the store, newest first (optionally only those in one state, e.g. `FAILED`). */
   readonly runs: (filter?: { readonly status?: TaskState }) => Promise<ReadonlyArray<AgentRunRecord>>
+  /**
+   * Writes the HTML report of a stored run (one self-contained file: goal, outcome and unmet parts,
+   * timeline, screenshots, records) and resolves its absolute path. Default path:
+   * `<report directory or .sextant/reports>/<runId>.html`.
+   */
+  readonly report: (runId: string, path?: string) => Promise<string>
   /** Closes the store and everything the agent holds. */
   readonly close: () => Promise<void>
 }
@@ -190,6 +206,8 @@ const OptionsSchema = z.object({
   traceDirectory: z.union([z.string().min(1), z.literal(false)]).optional(),
   concurrency: z.number().int().positive().optional(),
   mode: z.enum(["plan", "agent"]).optional(),
+  report: z.union([z.boolean(), z.object({ directory: z.string().min(1) })]).optional(),
+  screenshots: z.enum(["never", "on-failure", "always"]).optional(),
   tools: z
     .array(
       z.object({
@@ -316,12 +334,32 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       constraints: { ...(settings.constraints ?? {}), ...(input.constraints ?? {}) },
     })
 
+  const reportDirectory =
+    settings.report === undefined || settings.report === false
+      ? undefined
+      : resolve(settings.report === true ? ".sextant/reports" : settings.report.directory)
+  const reportPathOf = (runId: string, path?: string) =>
+    resolve(path ?? join(reportDirectory ?? resolve(".sextant/reports"), `${runId}.html`))
+
   const executorOptions = (run: RunOptions | undefined): ExecutorOptions => ({
     tools: registry,
     runId: run?.runId,
     traceDirectory,
     onEvent: run?.onEvent,
+    ...(settings.screenshots === undefined ? {} : { screenshots: settings.screenshots }),
   })
+
+  const withReport = <E, R>(
+    effect: Effect.Effect<ExecutorRunResult, E, R>,
+  ): Effect.Effect<AgentRunResult, E | StoreError, R | Store> =>
+    reportDirectory === undefined
+      ? effect
+      : Effect.flatMap(effect, (result) =>
+          Effect.map(
+            writeRunReport(result.runId, reportPathOf(result.runId), { traceDirectory }),
+            (reportPath): AgentRunResult => ({ ...result, reportPath }),
+          ),
+        )
 
   const execute = (
     task: AgentTask,
@@ -344,7 +382,9 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
 
   // The task is checked before a browser is launched, so bad input fails fast.
   const runEffect = (input: AgentTaskInput, run: RunOptions | undefined) =>
-    Effect.flatMap(decodeTask(input), (task) => execute(task, run).pipe(Effect.provide(browserLayer())))
+    Effect.flatMap(decodeTask(input), (task) =>
+      withReport(execute(task, run).pipe(Effect.provide(browserLayer()))),
+    )
 
   const run: Agent["run"] = (input, run) =>
     runtime
@@ -444,6 +484,9 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       }),
     )
 
+  const report: Agent["report"] = (runId, path) =>
+    runtime.runPromise(writeRunReport(runId, reportPathOf(runId, path), { traceDirectory }))
+
   const close = () => runtime.dispose()
-  return { run, runMany, events, resume: resumeRun, runs, close, [Symbol.asyncDispose]: close }
+  return { run, runMany, events, resume: resumeRun, runs, report, close, [Symbol.asyncDispose]: close }
 }

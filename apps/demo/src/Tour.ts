@@ -1,0 +1,377 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import {
+  type AgentTaskInput,
+  BrowserDriver,
+  decodeAgentTask,
+  Store,
+  type StoreShape,
+  ToolRegistry,
+} from "@sextant/core"
+import { type ExecutorRunResult, planAndRun, runAgent, writeRunReport } from "@sextant/executor"
+import { FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
+import { SqliteStore } from "@sextant/memory"
+import { layerConfig as modelLayer } from "@sextant/openai"
+import {
+  makeHybridPlanner,
+  makeLlmPlanner,
+  makeRulePlanner,
+  makeRuleStepPolicy,
+  Planner,
+  type StepPolicyShape,
+  withActionCache,
+} from "@sextant/planner"
+import { browserTools, compoundTools, FetchHttpSession, sql } from "@sextant/tools"
+import { layer as browserLayer, type LaunchOptions } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+
+/** One line of the tour's summary table. */
+export interface TourRow {
+  readonly task: string
+  /** The verified outcome: COMPLETED only when the executor checked the goal was reached. */
+  readonly outcome: string
+  readonly steps: number
+  readonly ms: number
+  readonly tokens: number
+  readonly note: string
+}
+
+export interface TourReport {
+  readonly siteUrl: string
+  readonly rows: ReadonlyArray<TourRow>
+  /** The HTML report of every planned run, by task. */
+  readonly reports: ReadonlyArray<{ readonly task: string; readonly path: string }>
+  /** The products of every listing page, as CSV and JSON. */
+  readonly csvPath: string
+  readonly jsonPath: string
+  readonly products: ReadonlyArray<Record<string, unknown>>
+  /** Step-policy calls of the cold run and of the replay from the action cache. */
+  readonly policyCalls: { readonly cold: number; readonly replayed: number }
+}
+
+export interface TourOptions {
+  readonly seed?: number
+  /** Where the store, traces, reports, CSV and JSON go. Default `.sextant/demo`. */
+  readonly outputDirectory?: string
+  readonly launch?: LaunchOptions
+  readonly log?: (line: string) => void
+  /**
+   * Where a model endpoint is read from, as everywhere in Sextant (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+   * `SEXTANT_MODEL`). With `SEXTANT_MODEL` set the tour plans with the hybrid planner (rules first, the
+   * model for what they cannot handle); without it, with the rules alone. Default `process.env`.
+   */
+  readonly environment?: Readonly<Record<string, string | undefined>>
+}
+
+/** The planner of the tour and how the tour names it. */
+export const tourPlanner = (
+  registry: ToolRegistry,
+  environment: Readonly<Record<string, string | undefined>>,
+): { readonly layer: Layer.Layer<Planner, unknown>; readonly description: string } => {
+  const model = environment.SEXTANT_MODEL
+  if (model === undefined || model === "")
+    return {
+      layer: Layer.succeed(Planner, makeRulePlanner()),
+      description:
+        "rules (no model configured: set SEXTANT_MODEL and OPENAI_BASE_URL for the hybrid planner)",
+    }
+  return {
+    layer: Layer.effect(
+      Planner,
+      Effect.map(makeLlmPlanner({ registry }), (llm) =>
+        makeHybridPlanner({ rules: makeRulePlanner(), model: llm, registry }),
+      ),
+    ).pipe(Layer.provide(modelLayer(environment))) as Layer.Layer<Planner, unknown>,
+    description: `hybrid (rules first, then the model ${model} at ${environment.OPENAI_BASE_URL ?? "the OpenAI API"})`,
+  }
+}
+
+const csvOf = (rows: ReadonlyArray<Record<string, unknown>>): string => {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]
+  const field = (value: unknown) => {
+    const text = value === undefined || value === null ? "" : String(value)
+    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  }
+  return `${[columns.join(","), ...rows.map((row) => columns.map((column) => field(row[column])).join(","))].join("\n")}\n`
+}
+
+const unmetPartsOf = (result: ExecutorRunResult): ReadonlyArray<string> => {
+  const parts = (result.summary as { readonly unmetParts?: unknown }).unmetParts
+  if (!Array.isArray(parts)) return []
+  return parts.map((part) => {
+    if (typeof part === "string") return part
+    const { part: name, check, evidence } = (part ?? {}) as Record<string, unknown>
+    return [name, check, evidence === undefined ? undefined : `saw ${String(evidence)}`]
+      .filter((word) => typeof word === "string")
+      .join(": ")
+  })
+}
+
+/** Counts the calls a step policy gets, so the tour can show that a replay asks it nothing. */
+const counted = (policy: StepPolicyShape, calls: { count: number }): StepPolicyShape => ({
+  decide: (input) =>
+    Effect.suspend(() => {
+      calls.count += 1
+      return policy.decide(input)
+    }),
+  summarize: (input) =>
+    Effect.suspend(() => {
+      calls.count += 1
+      return policy.summarize(input)
+    }),
+})
+
+/**
+ * The tour: the fixture site, one headless Chromium and one SQLite store, and the packages composed
+ * through their Effect APIs — the rule planner and the executor for planned tasks, the session tools
+ * for SQL with no browser, the step-wise agent with the action cache for a replay — each run written to
+ * the store and its trace, and turned into an HTML report.
+ */
+export const runTour = async (options: TourOptions = {}): Promise<TourReport> => {
+  const log = options.log ?? (() => {})
+  const output = resolve(options.outputDirectory ?? ".sextant/demo")
+  mkdirSync(output, { recursive: true })
+  const traces = join(output, "traces")
+  const reportsDirectory = join(output, "reports")
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-")
+  const site = await startFixtureSite({ port: 0, seed: options.seed ?? 0 })
+  const user = FIXTURE_USERS[0]!
+  const registry = Effect.runSync(ToolRegistry.make([...browserTools, ...compoundTools]))
+  const planner = tourPlanner(registry, options.environment ?? process.env)
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(
+      SqliteStore.layer({ path: join(output, "sextant.db") }),
+      planner.layer,
+      browserLayer(options.launch ?? {}),
+    ),
+  )
+  const cacheRuntime = ManagedRuntime.make(SqliteStore.layerMemory)
+  const rows: Array<TourRow> = []
+  const reports: Array<{ task: string; path: string }> = []
+  try {
+    // The action cache starts empty on every tour, so the first step-wise run is really cold.
+    const store: StoreShape = await cacheRuntime.runPromise(
+      Effect.gen(function* () {
+        return yield* Store
+      }),
+    )
+
+    const planned = async (
+      label: string,
+      input: AgentTaskInput,
+      noteOf: (result: ExecutorRunResult) => string = () => "",
+    ): Promise<{ readonly result: ExecutorRunResult; readonly row: TourRow }> => {
+      const task = await Effect.runPromise(decodeAgentTask(input))
+      const runId = `demo-${stamp}-${rows.length + 1}`
+      log(`▶ ${label}\n  goal: ${task.goal}`)
+      const started = performance.now()
+      const result = await runtime.runPromise(
+        planAndRun(task, {
+          tools: registry,
+          runId,
+          traceDirectory: traces,
+          screenshots: "always",
+          maxReplans: 1,
+          retry: { maxRetries: 1 },
+          onEvent: (event) => {
+            if (event.type === "step-end")
+              log(
+                `  [${event.step}] ${event.tool} ${event.ok ? "ok" : `failed: ${event.message ?? ""}`} (${Math.round(event.durationMs)} ms)`,
+              )
+            else if (event.type === "guardrail")
+              log(`  [${event.step}] ${event.tool} refused: ${event.message}`)
+          },
+        }) as Effect.Effect<ExecutorRunResult, unknown, BrowserDriver | Store | Planner>,
+      )
+      const ms = Math.round(performance.now() - started)
+      const path = await runtime.runPromise(
+        writeRunReport(runId, join(reportsDirectory, `${runId}.html`), { traceDirectory: traces }),
+      )
+      reports.push({ task: label, path })
+      const unmet = unmetPartsOf(result)
+      log(`  → ${result.status}: ${result.summary.summary}`)
+      for (const part of unmet) log(`  unmet: ${part}`)
+      const row: TourRow = {
+        task: label,
+        outcome: result.status,
+        steps: result.metrics.steps,
+        ms,
+        tokens: result.metrics.tokens.total,
+        note:
+          unmet[0] ??
+          (result.status === "COMPLETED"
+            ? noteOf(result)
+            : (result.observations.findLast((o) => !o.ok)?.message ?? "")),
+      }
+      rows.push(row)
+      return { result, row }
+    }
+
+    log(`Planner: ${planner.description}\nSite: ${site.url}\nOutput: ${output}\n`)
+
+    await planned("log in", {
+      goal: "log in",
+      startUrl: `${site.url}/login`,
+      inputs: { username: user.email, password: user.password },
+      secretInputs: ["password"],
+      constraints: { allowFormSubmission: true },
+    })
+
+    const recordCount = (result: ExecutorRunResult) =>
+      `${Array.isArray(result.output) ? result.output.length : 0} records`
+    const search = await planned(
+      "search and extract",
+      {
+        goal: "search for lantern, then extract name and price of the results",
+        startUrl: `${site.url}/search`,
+        constraints: { allowFormSubmission: true },
+      },
+      recordCount,
+    )
+    const found = Array.isArray(search.result.output) ? search.result.output : []
+    log(`  ${found.length} results, e.g. ${JSON.stringify(found[0])}\n`)
+
+    const listing = await planned(
+      "paginate and save",
+      {
+        goal: "extract name and price of the products from the first 5 pages",
+        startUrl: `${site.url}/products`,
+      },
+      recordCount,
+    )
+    const products = (Array.isArray(listing.result.output) ? listing.result.output : []) as Array<
+      Record<string, unknown>
+    >
+    const csvPath = join(output, "products.csv")
+    const jsonPath = join(output, "products.json")
+    writeFileSync(csvPath, csvOf(products))
+    writeFileSync(jsonPath, `${JSON.stringify(products, null, 2)}\n`)
+    log(`  saved ${products.length} products to ${csvPath} and ${jsonPath}\n`)
+
+    await planned(
+      "contact form",
+      {
+        goal: "fill Name with Alice, then fill Email with alice@example.com, then select Support in Topic, then check Email, then fill Message with Hello from the Sextant demo tour, then click Send message",
+        startUrl: `${site.url}/forms/contact`,
+        constraints: { allowFormSubmission: true },
+      },
+      () => "",
+    )
+    // The tour checks the page itself: the site answers a sent form with "Thank you, <name>".
+    const heading = await runtime.runPromise(
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        return yield* driver.evaluate("return document.querySelector('h1')?.textContent ?? ''")
+      }),
+    )
+    const sent = heading === "Thank you, Alice"
+    log(`  the page says: ${JSON.stringify(heading)}${sent ? "" : " (the form was not sent)"}\n`)
+    const contactRow = rows.at(-1)!
+    rows[rows.length - 1] = {
+      ...contactRow,
+      outcome: sent ? contactRow.outcome : "FAILED",
+      note: sent
+        ? `page: ${String(heading)}`
+        : `the page shows ${JSON.stringify(heading)}, not the confirmation`,
+    }
+
+    await planned("cannot succeed", {
+      goal: "log in",
+      startUrl: `${site.url}/login`,
+      inputs: { username: user.email, password: "not-the-password" },
+      secretInputs: ["password"],
+      constraints: { allowFormSubmission: true },
+    })
+
+    log("▶ SQL over the product pages (session tools, no browser)")
+    const sqlStarted = performance.now()
+    const query = [1, 2, 3, 4, 5]
+      .map(
+        (page) =>
+          `SELECT dom_text(html, 'h2') AS name, dom_match(html, 'p', '^\\$') AS price FROM load_and_select('${site.url}/products?page=${page}', '[data-product-id]')`,
+      )
+      .join(" UNION ALL ")
+    const table = await Effect.runPromise(sql(query).pipe(Effect.provide(FetchHttpSession.layer({}))))
+    const sqlMs = Math.round(performance.now() - sqlStarted)
+    log(`  ${table.rowCount} rows from ${table.pages.length} pages, e.g. ${JSON.stringify(table.rows[0])}\n`)
+    rows.push({
+      task: "SQL, no browser",
+      outcome: table.rowCount === products.length && table.rowCount > 0 ? "COMPLETED" : "FAILED",
+      steps: 1,
+      ms: sqlMs,
+      tokens: 0,
+      note: `${table.rowCount} rows`,
+    })
+
+    log("▶ step-wise agent, then the same task replayed from the action cache")
+    const replayTask = await Effect.runPromise(
+      decodeAgentTask({
+        goal: "search for lantern, then open the first result",
+        startUrl: `${site.url}/search`,
+        constraints: { allowFormSubmission: true, maxSteps: 10 },
+      }),
+    )
+    const calls = { cold: { count: 0 }, replayed: { count: 0 } }
+    const agentRun = async (label: string, counter: { count: number }) => {
+      const started = performance.now()
+      const policy = withActionCache(counted(makeRuleStepPolicy(), counter), { store })
+      const result = await runtime.runPromise(
+        runAgent(replayTask, policy, { tools: registry, traceDirectory: traces }) as Effect.Effect<
+          ExecutorRunResult,
+          unknown,
+          BrowserDriver | Store
+        >,
+      )
+      const ms = Math.round(performance.now() - started)
+      log(
+        `  ${label}: ${result.status} in ${result.metrics.steps} steps, ${counter.count} policy calls (${ms} ms)`,
+      )
+      rows.push({
+        task: label,
+        outcome: result.status,
+        steps: result.metrics.steps,
+        ms,
+        tokens: result.metrics.tokens.total,
+        note: `${counter.count} policy calls`,
+      })
+    }
+    await agentRun("step-wise, cold", calls.cold)
+    await agentRun("replayed from cache", calls.replayed)
+    log("")
+    return {
+      siteUrl: site.url,
+      rows,
+      reports,
+      csvPath,
+      jsonPath,
+      products,
+      policyCalls: { cold: calls.cold.count, replayed: calls.replayed.count },
+    }
+  } finally {
+    await runtime.dispose()
+    await cacheRuntime.dispose()
+    await site.close()
+  }
+}
+
+/** The summary table, one row per task. */
+export const summaryTable = (rows: ReadonlyArray<TourRow>): string => {
+  const headers = ["task", "verified outcome", "steps", "time", "tokens", "note"]
+  const cells = rows.map((row) => [
+    row.task,
+    row.outcome,
+    String(row.steps),
+    `${(row.ms / 1000).toFixed(1)} s`,
+    String(row.tokens),
+    row.note.length > 60 ? `${row.note.slice(0, 59)}…` : row.note,
+  ])
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...cells.map((line) => line[column]!.length)),
+  )
+  const line = (values: ReadonlyArray<string>) =>
+    values
+      .map((value, column) => value.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd()
+  return [line(headers), line(widths.map((width) => "─".repeat(width))), ...cells.map(line)].join("\n")
+}

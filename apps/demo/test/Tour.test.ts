@@ -1,0 +1,49 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { FIXTURE_PRODUCTS } from "@sextant/fixture-site"
+import { afterAll, describe, expect, it } from "vitest"
+import { runTour, summaryTable } from "../src/index.ts"
+
+const directory = mkdtempSync(join(tmpdir(), "sextant-tour-"))
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+describe("the demo tour", () => {
+  it("runs every task to its verified outcome, saves the 60 products, replays with no policy call and writes the reports", async () => {
+    const lines: Array<string> = []
+    const tour = await runTour({ seed: 0, outputDirectory: directory, log: (line) => lines.push(line) })
+    expect(tour.rows.map((row) => [row.task, row.outcome])).toEqual([
+      ["log in", "COMPLETED"],
+      ["search and extract", "COMPLETED"],
+      ["paginate and save", "COMPLETED"],
+      ["contact form", "COMPLETED"],
+      ["cannot succeed", "FAILED"],
+      ["SQL, no browser", "COMPLETED"],
+      ["step-wise, cold", "COMPLETED"],
+      ["replayed from cache", "COMPLETED"],
+    ])
+    expect(tour.rows.find((row) => row.task === "cannot succeed")?.note).toContain(
+      "Invalid email or password",
+    )
+    expect(tour.policyCalls.cold).toBeGreaterThan(0)
+    expect(tour.policyCalls.replayed).toBe(0)
+
+    const names = FIXTURE_PRODUCTS.map((product) => product.name).sort()
+    const json = JSON.parse(readFileSync(tour.jsonPath, "utf8")) as Array<{ name: string }>
+    expect(json.map((product) => product.name).sort()).toEqual(names)
+    const csv = readFileSync(tour.csvPath, "utf8").trim().split("\n")
+    expect(csv[0]).toBe("name,price")
+    expect(csv).toHaveLength(61)
+
+    expect(tour.reports).toHaveLength(5)
+    for (const report of tour.reports) expect(existsSync(report.path)).toBe(true)
+    const failed = readFileSync(tour.reports[4]!.path, "utf8")
+    expect(failed).toContain('<span class="status FAILED">FAILED</span>')
+    expect(failed).toContain("Invalid email or password")
+    expect(failed).not.toContain("not-the-password")
+    expect(lines.join("\n")).not.toContain("not-the-password")
+
+    const table = summaryTable(tour.rows)
+    expect(table.split("\n")[0]).toMatch(/^task\s+verified outcome\s+steps\s+time\s+tokens\s+note$/)
+  }, 120_000)
+})

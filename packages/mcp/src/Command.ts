@@ -1,0 +1,151 @@
+import { parseArgs } from "node:util"
+import { serveHttp, serveStdio } from "./McpServer.ts"
+import type { ServerOptionsInput } from "./ServerOptions.ts"
+
+/** The usage of `sextant mcp` (and of `sextant-mcp`). */
+export const mcpUsage = `usage: sextant mcp [options]
+  Serves the Sextant browser tools to an MCP client over stdio (or Streamable HTTP with --http).
+  --http                     serve Streamable HTTP on 127.0.0.1 instead of stdio
+  --port <n>                 the HTTP port (default 0: any free port, printed on stderr)
+  --allowed-origin <url>     an origin the browser may load (repeatable; default any)
+  --allow-submit             allow submitting forms
+  --max-navigations <n>      navigation quota per client (default 20)
+  --max-clicks <n>           click quota per client (default 100)
+  --max-submissions <n>      submission quota per client (default 2)
+  --secret <name>            a secret typed as <secret:name>, its value from SEXTANT_SECRET_<NAME> (repeatable)
+  --eval                     offer the eval tool (JavaScript in the page)
+  --chrome <path>            Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)
+  --chromedriver <path>      ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)
+  --headed                   show the browser window`
+
+/** A usage mistake: the message names the flag; the command prints it with the usage and exits 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError"
+}
+
+const whole = (flag: string, value: string | undefined, minimum: number): number | undefined => {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < minimum)
+    throw new UsageError(`--${flag} must be a whole number ≥ ${minimum}, got ${value}`)
+  return number
+}
+
+/** What the command line asks for: the server's options and where to serve. */
+export interface McpCommand {
+  readonly options: ServerOptionsInput
+  readonly http: { readonly port: number } | undefined
+  readonly help: boolean
+}
+
+/**
+ * Reads the flags of `sextant mcp`; throws a `UsageError` naming the flag for a mistake.
+ *
+ * @example
+ * ```ts
+ * import { parseMcpCommand } from "@sextant/mcp"
+ * parseMcpCommand(["--allow-submit", "--secret", "password"]).options.secrets // ["password"]
+ * ```
+ */
+export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
+  let values: ReturnType<typeof parse>["values"]
+  const parse = (argv: Array<string>) =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        http: { type: "boolean" },
+        port: { type: "string" },
+        "allowed-origin": { type: "string", multiple: true },
+        "allow-submit": { type: "boolean" },
+        "max-navigations": { type: "string" },
+        "max-clicks": { type: "string" },
+        "max-submissions": { type: "string" },
+        secret: { type: "string", multiple: true },
+        eval: { type: "boolean" },
+        chrome: { type: "string" },
+        chromedriver: { type: "string" },
+        headed: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    })
+  try {
+    values = parse([...args]).values
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  const port = whole("port", values.port, 0)
+  if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`)
+  if (port !== undefined && values.http !== true) throw new UsageError("--port needs --http")
+  for (const origin of values["allowed-origin"] ?? []) {
+    if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
+      throw new UsageError(
+        `--allowed-origin must be an http(s) URL such as http://127.0.0.1:4000, got ${origin}`,
+      )
+  }
+  const quotas = {
+    ...(values["max-navigations"] === undefined
+      ? {}
+      : { navigations: whole("max-navigations", values["max-navigations"], 0) }),
+    ...(values["max-clicks"] === undefined ? {} : { clicks: whole("max-clicks", values["max-clicks"], 0) }),
+    ...(values["max-submissions"] === undefined
+      ? {}
+      : { submissions: whole("max-submissions", values["max-submissions"], 0) }),
+  }
+  return {
+    help: values.help === true,
+    http: values.http === true ? { port: port ?? 0 } : undefined,
+    options: {
+      constraints: {
+        ...(values["allowed-origin"] === undefined ? {} : { allowedOrigins: values["allowed-origin"] }),
+        allowFormSubmission: values["allow-submit"] === true,
+        ...(Object.keys(quotas).length === 0 ? {} : { quotas }),
+      },
+      secrets: values.secret ?? [],
+      allowEval: values.eval === true,
+      browser: {
+        headless: values.headed !== true,
+        ...(values.chrome === undefined ? {} : { chromePath: values.chrome }),
+        ...(values.chromedriver === undefined ? {} : { chromedriverPath: values.chromedriver }),
+      },
+    },
+  }
+}
+
+/**
+ * Runs `sextant mcp`: serves stdio until the client goes, or HTTP until SIGINT/SIGTERM. Returns the
+ * exit code (2 for a usage mistake, printed on stderr with the usage; stdout belongs to the protocol).
+ */
+export const runMcpCommand = async (args: ReadonlyArray<string>): Promise<number> => {
+  let command: McpCommand
+  try {
+    command = parseMcpCommand(args)
+  } catch (error) {
+    process.stderr.write(
+      `sextant mcp: ${error instanceof Error ? error.message : String(error)}\n${mcpUsage}\n`,
+    )
+    return 2
+  }
+  if (command.help) {
+    process.stderr.write(`${mcpUsage}\n`)
+    return 0
+  }
+  try {
+    if (command.http === undefined) {
+      await serveStdio(command.options)
+      return 0
+    }
+    const server = await serveHttp(command.options, command.http)
+    process.stderr.write(`Sextant MCP server on ${server.url}\n`)
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve())
+      process.once("SIGTERM", () => resolve())
+    })
+    await server.close()
+    return 0
+  } catch (error) {
+    process.stderr.write(`sextant mcp: ${error instanceof Error ? error.message : String(error)}\n`)
+    return error instanceof TypeError ? 2 : 1
+  }
+}

@@ -1,0 +1,29 @@
+import { TaskConstraints } from "@sextant/core"
+import { LaunchOptions } from "@sextant/webdriverio"
+import { z } from "zod"
+
+/**
+ * Options of the Sextant MCP server. The guardrails are the executor's: `constraints` are the task
+ * constraints every browser call and every `run` is checked against (allowed origins, form submission,
+ * quotas); secrets are named here and their values come from the environment, never from the client.
+ */
+export const ServerOptions = z.object({
+  /** Task constraints the guardrails enforce on every call (allowed origins, submissions, quotas). */
+  constraints: TaskConstraints.partial().prefault({}),
+  /** Secret input names; each value is read from `SEXTANT_SECRET_<NAME>` (or given in `secretValues`). */
+  secrets: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "use letters, digits, '.', '_' or '-'")).default([]),
+  /** Secret values by name, for embedding the server in a program; the environment is read otherwise. */
+  secretValues: z.record(z.string(), z.string()).optional(),
+  /** Offer the `eval` tool (JavaScript in the page). Off by default. */
+  allowEval: z.boolean().default(false),
+  /** How the browser of each client session is launched (system Chromium, headless by default). */
+  browser: LaunchOptions.prefault({}),
+  /** Characters of records a `run` answer shows before it cuts. Default 4000. */
+  maxOutputChars: z.number().int().positive().default(4000),
+})
+export type ServerOptions = z.output<typeof ServerOptions>
+export type ServerOptionsInput = z.input<typeof ServerOptions>
+
+/** The environment variable a secret's value is read from: `SEXTANT_SECRET_PASSWORD` for `password`. */
+export const secretVariable = (name: string): string =>
+  `SEXTANT_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`

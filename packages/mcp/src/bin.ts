@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { runMcpCommand } from "./Command.ts"
+
+process.exitCode = await runMcpCommand(process.argv.slice(2))
