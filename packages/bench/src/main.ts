@@ -7,6 +7,7 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { judgeGoals } from "./Goals.ts"
+import { gallerySection } from "./gallery/GallerySection.ts"
 import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
@@ -16,13 +17,18 @@ import { openSextant } from "./SextantDriver.ts"
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
+       pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
   --warmup N  untimed runs before them (default 3)
   --seed N    fixture site layout seed (default 0)
   --pages     only these pages, comma-separated paths as listed in the table
-  --readme    write the tables, the command and the machine into packages/bench/README.md`
+  --readme    write the tables, the command and the machine into packages/bench/README.md
+  --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
+                   page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
+  --instructions   only these instruction ids, families or gallery pages
+  --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both`
 
 const positiveInteger = (
   name: string,
@@ -47,6 +53,9 @@ const OPTIONS = {
   seed: { type: "string" },
   pages: { type: "string" },
   readme: { type: "boolean", default: false },
+  only: { type: "string" },
+  instructions: { type: "string" },
+  modes: { type: "string" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -63,6 +72,10 @@ const main = async (): Promise<number> => {
   if (values.help) {
     console.log(usage)
     return 0
+  }
+  if (values.only !== undefined) return runGalleryOnly(values)
+  if (values.instructions !== undefined || values.modes !== undefined) {
+    throw new UsageError("--instructions and --modes go with --only gallery")
   }
   const plan: RunPlan = {
     runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
@@ -132,6 +145,7 @@ const main = async (): Promise<number> => {
       )
     }
     const standaloneLater = await standaloneLaterSections(site.url, plan, values.quick, progress)
+    const gallery = await gallerySection({ seed, progress })
 
     const machine = {
       date: new Date().toISOString(),
@@ -149,6 +163,7 @@ const main = async (): Promise<number> => {
       goalSection(goals),
       ...browserLater.sections,
       ...standaloneLater.sections,
+      ...gallery.sections,
     ]
     const tables = renderSections(sections)
     const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium}, load ${machine.loadAverage.join(" ")} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
@@ -160,7 +175,7 @@ const main = async (): Promise<number> => {
     await mkdir(results, { recursive: true })
     await writeFile(
       join(results, `${name}.json`),
-      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data } }, null, 2)}\n`,
+      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data }, gallery: { summary: gallery.summary, outcomes: gallery.outcomes } }, null, 2)}\n`,
     )
     await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
     if (values.readme) await updateReadme(`${header}\n\n${tables}`)
@@ -170,6 +185,45 @@ const main = async (): Promise<number> => {
     await closeAll()
     await site?.close()
   }
+}
+
+const MODES = ["agent", "oneShot"] as const
+
+const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
+  if (values.only !== "gallery") throw new UsageError(`--only takes "gallery", got "${values.only}"`)
+  if (values.readme || values.pages !== undefined || values.quick) {
+    throw new UsageError("--only gallery takes --seed, --instructions and --modes only")
+  }
+  const seed = positiveInteger("seed", values.seed, 0, 0)
+  const modes = values.modes?.split(",").map((mode) => mode.trim())
+  const unknown = modes?.filter((mode) => !(MODES as ReadonlyArray<string>).includes(mode)) ?? []
+  if (unknown.length > 0) throw new UsageError(`--modes takes ${MODES.join(", ")}; got ${unknown.join(", ")}`)
+  const only = values.instructions
+    ?.split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+  const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
+  const started = performance.now()
+  const gallery = await gallerySection({
+    seed,
+    ...(only === undefined ? {} : { only }),
+    ...(modes === undefined ? {} : { modes: modes as ReadonlyArray<(typeof MODES)[number]> }),
+    progress: (line) => process.stderr.write(`[bench] ${line}\n`),
+  })
+  const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+  const tables = renderSections(gallery.sections)
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  const name = only === undefined && modes === undefined ? "gallery" : "gallery-partial"
+  await mkdir(results, { recursive: true })
+  await writeFile(
+    join(results, `${name}.json`),
+    `${JSON.stringify({ command, seed, summary: gallery.summary, outcomes: gallery.outcomes }, null, 2)}\n`,
+  )
+  await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
+  return 0
 }
 
 const START = "<!-- bench:start -->"
