@@ -1,7 +1,17 @@
 import type { AnyTool } from "@sextant/core"
 import { clickMatchesTool, clickNthAnchorTool, clickTextMatchesTool } from "./ClickMatching.ts"
 import { extractTool } from "./Extract.ts"
-import { checkTool, clickTool, fillTool, pressTool, selectTool, uncheckTool, uploadTool } from "./Input.ts"
+import {
+  checkTool,
+  clickTool,
+  fillTool,
+  focusTool,
+  hoverTool,
+  pressTool,
+  selectTool,
+  uncheckTool,
+  uploadTool,
+} from "./Input.ts"
 import { backTool, navigateTool, refreshTool, stopTool } from "./Navigation.ts"
 import { screenshotTool } from "./Screenshot.ts"
 import {
@@ -31,6 +41,8 @@ export const browserTools: ReadonlyArray<AnyTool> = [
   clickTool,
   fillTool,
   pressTool,
+  hoverTool,
+  focusTool,
   checkTool,
   uncheckTool,
   selectTool,

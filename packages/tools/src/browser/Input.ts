@@ -191,3 +191,49 @@ export const uploadTool = defineTool({
       act(target, "upload", input.path),
     ),
 })
+
+/**
+ * The `hover` tool: move the mouse over an element with a trusted pointer move, to open hover menus
+ * and tooltips.
+ *
+ * @example
+ * ```ts
+ * import { hoverTool } from "@sextant/tools"
+ * const result = hoverTool.run({ target: "e7" })
+ * ```
+ */
+export const hoverTool = defineTool({
+  name: "hover",
+  description:
+    "Move the mouse over an element (ref from look() or CSS selector) without clicking, e.g. to open a menu that opens on hover or show a tooltip.",
+  input: z.object({ target: TargetText }),
+  output: ActionOutput,
+  // Not a click, but it acts on the page like one: menus open, so it counts where clicks count.
+  effects: { clicks: true, idempotent: true },
+  run: ({ target }) => act(parseTarget(target), "hover"),
+})
+
+/**
+ * The `focus` tool: give an element the keyboard focus, as a click or Tab would, without typing.
+ *
+ * @example
+ * ```ts
+ * import { focusTool } from "@sextant/tools"
+ * const result = focusTool.run({ label: "Notes" })
+ * ```
+ */
+export const focusTool = defineTool({
+  name: "focus",
+  description:
+    "Give an element (ref, CSS selector, or the visible label of a field) the keyboard focus without typing, e.g. before pressing a key.",
+  input: needsTargetOrLabel(TargetOrLabel),
+  output: ActionOutput,
+  effects: { clicks: true, idempotent: true },
+  run: (input) =>
+    Effect.flatMap(
+      input.target !== undefined
+        ? Effect.succeed(parseTarget(input.target))
+        : resolveTarget("focus", input, textRoles),
+      (target) => act(target, "focus"),
+    ),
+})
