@@ -237,3 +237,113 @@ export const focusTool = defineTool({
       (target) => act(target, "focus"),
     ),
 })
+
+/**
+ * The `setValue` tool: set a slider, a spin button or a date/time/number field to a value. Native
+ * inputs take the value in their own format; an ARIA slider or spin button (a value in
+ * `aria-valuenow`) is moved with a trusted click and arrow keys until it holds the number.
+ *
+ * @example
+ * ```ts
+ * import { setValueTool } from "@sextant/tools"
+ * const result = setValueTool.run({ target: "e12", value: "80" })
+ * ```
+ */
+export const setValueTool = defineTool({
+  name: "setValue",
+  description:
+    "Set a slider, spin button, number, date or time field (ref or CSS selector) to a value: a number for sliders and spin buttons, 2024-05-01 for dates, 14:30 for times.",
+  input: z.object({
+    target: TargetText,
+    value: z.union([z.string(), z.number()]).transform(String).describe("The value, e.g. 80 or 2024-05-01"),
+  }),
+  output: ActionOutput,
+  effects: { clicks: true, idempotent: true },
+  run: ({ target, value }) =>
+    act(parseTarget(target), "input", String(value)).pipe(
+      // An element that takes no text (an ARIA slider or spin button) is moved by pointer and keys.
+      Effect.catchIf(
+        (error) => error.reason._tag === "InvalidArgument" && error.message.includes("does not take text"),
+        () => act(parseTarget(target), "set", String(value)),
+      ),
+    ),
+})
+
+/**
+ * The `drag` tool: press on an element, move, and release over another element or at an offset, with
+ * trusted pointer events (the way drag-and-drop boards, sortable lists and sliders listen).
+ *
+ * @example
+ * ```ts
+ * import { dragTool } from "@sextant/tools"
+ * const onto = dragTool.run({ target: "e7", to: "e12" })
+ * const by = dragTool.run({ target: "e9", x: 100, y: 0 })
+ * ```
+ */
+export const dragTool = defineTool({
+  name: "drag",
+  description:
+    "Drag an element (ref or CSS selector) and drop it onto another element (to: ref or CSS selector), or move it by x/y CSS pixels, with a real mouse press, move and release.",
+  input: z
+    .object({
+      target: TargetText,
+      to: TargetText.optional().describe("Where to drop it: a ref or CSS selector"),
+      x: z.number().optional().describe("Horizontal offset in CSS pixels when there is no `to`"),
+      y: z.number().optional().describe("Vertical offset in CSS pixels when there is no `to`"),
+    })
+    .refine((input) => input.to !== undefined || input.x !== undefined || input.y !== undefined, {
+      message: "give where to drop it: to (a ref or CSS selector) or an offset x/y in pixels",
+      path: ["to"],
+    }),
+  output: ActionOutput,
+  effects: { clicks: true },
+  run: ({ target, to, x, y }) =>
+    act(parseTarget(target), "drag", to !== undefined ? ["to", to] : ["by", String(x ?? 0), String(y ?? 0)]),
+})
+
+/**
+ * The `selectText` tool: highlight a phrase of the page's text with a trusted press, move and release,
+ * as a person selects it with the mouse.
+ *
+ * @example
+ * ```ts
+ * import { selectTextTool } from "@sextant/tools"
+ * const result = selectTextTool.run({ text: "quick brown fox" })
+ * ```
+ */
+export const selectTextTool = defineTool({
+  name: "selectText",
+  description:
+    "Select (highlight) a phrase of the page's text with the mouse, e.g. before copying it. target narrows where to look (ref or CSS selector); the whole page by default.",
+  input: z.object({
+    text: z.string().trim().min(1).describe("The exact words to select"),
+    target: TargetText.optional(),
+  }),
+  output: ActionOutput,
+  effects: { clicks: true, idempotent: true },
+  run: ({ text, target }) =>
+    act(target === undefined ? { selector: "body" } : parseTarget(target), "selectText", text),
+})
+
+/**
+ * The `scrollInside` tool: scroll an element that scrolls on its own (a list box, a text area, a terms
+ * box) to its end or its start with a trusted mouse wheel over it.
+ *
+ * @example
+ * ```ts
+ * import { scrollInsideTool } from "@sextant/tools"
+ * const result = scrollInsideTool.run({ target: "e5", to: "bottom" })
+ * ```
+ */
+export const scrollInsideTool = defineTool({
+  name: "scrollInside",
+  description:
+    "Scroll inside an element that has its own scroll bar (ref or CSS selector) to its bottom or top with the mouse wheel, e.g. a terms box or a long list.",
+  input: z.object({
+    target: TargetText,
+    to: z.enum(["bottom", "top"]).default("bottom"),
+  }),
+  output: ActionOutput,
+  effects: { idempotent: true },
+  run: ({ target, to }) => act(parseTarget(target), "scroll", to),
+})
