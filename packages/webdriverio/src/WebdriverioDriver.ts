@@ -549,10 +549,12 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             catch: toDriverError("act"),
           })
         case "scroll":
-          return yield* Effect.tryPromise({
+          yield* Effect.tryPromise({
             try: () => performActions(browser, channels, context, wheelActions(x, y, prepared.deltaY ?? 0)),
             catch: toDriverError("act"),
           })
+          yield* call("act", { target: formatTarget(target) })("scrollSettled", { target, maxMs: 1500 })
+          return
         case "select":
         case "focus":
           return

@@ -8,7 +8,14 @@ import {
 } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
-import { checkRoles, resolveTarget, selectRoles, textRoles } from "./internal/Locate.ts"
+import {
+  checkRoles,
+  clearTextMarks,
+  resolveTarget,
+  selectRoles,
+  targetByText,
+  textRoles,
+} from "./internal/Locate.ts"
 import { ActionOutput, TargetText } from "./Outputs.ts"
 
 const label = z
@@ -286,19 +293,43 @@ export const dragTool = defineTool({
     "Drag an element (ref or CSS selector) and drop it onto another element (to: ref or CSS selector), or move it by x/y CSS pixels, with a real mouse press, move and release.",
   input: z
     .object({
-      target: TargetText,
+      target: TargetText.optional(),
+      text: z.string().trim().min(1).optional().describe("The dragged element's words, when it has no ref"),
       to: TargetText.optional().describe("Where to drop it: a ref or CSS selector"),
+      toText: z.string().trim().min(1).optional().describe("Where to drop it, by its words"),
       x: z.number().optional().describe("Horizontal offset in CSS pixels when there is no `to`"),
       y: z.number().optional().describe("Vertical offset in CSS pixels when there is no `to`"),
     })
-    .refine((input) => input.to !== undefined || input.x !== undefined || input.y !== undefined, {
-      message: "give where to drop it: to (a ref or CSS selector) or an offset x/y in pixels",
-      path: ["to"],
-    }),
+    .refine((input) => input.target !== undefined || input.text !== undefined, {
+      message: "give what to drag: target (a ref or CSS selector) or text (its words)",
+      path: ["target"],
+    })
+    .refine(
+      (input) =>
+        input.to !== undefined ||
+        input.toText !== undefined ||
+        input.x !== undefined ||
+        input.y !== undefined,
+      {
+        message: "give where to drop it: to (a ref or CSS selector), toText, or an offset x/y in pixels",
+        path: ["to"],
+      },
+    ),
   output: ActionOutput,
   effects: { clicks: true },
-  run: ({ target, to, x, y }) =>
-    act(parseTarget(target), "drag", to !== undefined ? ["to", to] : ["by", String(x ?? 0), String(y ?? 0)]),
+  run: ({ target, text, to, toText, x, y }) =>
+    Effect.gen(function* () {
+      const source = target !== undefined ? parseTarget(target) : yield* targetByText("drag", text ?? "")
+      if (to === undefined && toText !== undefined) {
+        const destination = yield* targetByText("drag", toText)
+        return yield* act(source, "drag", ["to", (destination as { selector: string }).selector])
+      }
+      return yield* act(
+        source,
+        "drag",
+        to !== undefined ? ["to", to] : ["by", String(x ?? 0), String(y ?? 0)],
+      )
+    }).pipe(Effect.ensuring(clearTextMarks)),
 })
 
 /**
@@ -339,11 +370,23 @@ export const scrollInsideTool = defineTool({
   name: "scrollInside",
   description:
     "Scroll inside an element that has its own scroll bar (ref or CSS selector) to its bottom or top with the mouse wheel, e.g. a terms box or a long list.",
-  input: z.object({
-    target: TargetText,
-    to: z.enum(["bottom", "top"]).default("bottom"),
-  }),
+  input: z
+    .object({
+      target: TargetText.optional(),
+      text: z.string().trim().min(1).optional().describe("The scrolling element's words, when it has no ref"),
+      to: z.enum(["bottom", "top"]).default("bottom"),
+    })
+    .refine((input) => input.target !== undefined || input.text !== undefined, {
+      message: "give what to scroll: target (a ref or CSS selector) or text (its label or words)",
+      path: ["target"],
+    }),
   output: ActionOutput,
   effects: { idempotent: true },
-  run: ({ target, to }) => act(parseTarget(target), "scroll", to),
+  run: ({ target, text, to }) =>
+    Effect.flatMap(
+      target !== undefined
+        ? Effect.succeed(parseTarget(target))
+        : targetByText("scrollInside", text ?? "", { scrollable: true }),
+      (element) => act(element, "scroll", to),
+    ).pipe(Effect.ensuring(clearTextMarks)),
 })

@@ -124,4 +124,23 @@ describe("hover, focus and key chords in Chromium on the widget gallery", () => 
       ),
     ).toEqual(["8", "80"])
   })
+
+  it("drag and scrollInside find an element with no ref by its words, and name words that are not there", async () => {
+    await open("/gallery/drag")
+    await harness.run(dragTool.run({ text: "Call supplier", toText: "In progress" }))
+    expect(
+      await evaluate(
+        "return document.querySelector(\"[data-card='Call supplier']\").closest('[data-column]').dataset.column",
+      ),
+    ).toBe("In progress")
+    const missing = await harness.fail(dragTool.run({ text: "No such card", toText: "Done" }))
+    expect(String(missing)).toContain('an element with the text "No such card"')
+    await open("/gallery/scroll-inside")
+    await harness.run(scrollInsideTool.run({ text: "terms", to: "bottom" }))
+    expect(
+      await evaluate(
+        "const box = document.querySelector(\"section[aria-label='Terms and conditions']\"); return box.scrollTop + box.clientHeight >= box.scrollHeight - 4",
+      ),
+    ).toBe(true)
+  })
 })

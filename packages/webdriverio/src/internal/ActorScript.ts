@@ -511,10 +511,25 @@ export const actorScriptSource = String.raw`
     }
   }
 
+  // A wheel scroll animates (smooth scrolling): wait until the element stops moving, at most maxMs.
+  const scrollSettled = async (spec) => {
+    const found = locate(spec.target)
+    if (found.error) return JSON.stringify(found)
+    const start = performance.now()
+    let last = found.element.scrollTop, still = performance.now()
+    while (performance.now() - start < (spec.maxMs || 1500)) {
+      await sleep(30)
+      const now = found.element.scrollTop
+      if (now !== last) { last = now; still = performance.now() }
+      else if (performance.now() - still >= 120) break
+    }
+    return JSON.stringify({ scrollTop: last })
+  }
+
   const look = (options) => globalThis.__sextant.look(options)
   const markedElement = (value) => marked.find((element) => element.getAttribute("data-sextant-mark") === value) || null
 
-  globalThis.__sextantActor = { state, look, markedElement, prepare, currentValue, settle, scroll, waitFor }
+  globalThis.__sextantActor = { state, look, markedElement, prepare, currentValue, settle, scroll, waitFor, scrollSettled }
 })()
 `
 
