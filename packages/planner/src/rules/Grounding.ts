@@ -60,6 +60,8 @@ const EDITABLE_INPUT_TYPES = new Set([
   "range",
 ])
 const CLICKABLE_ROLES = new Set([
+  // An element with a click handler and no role (a <span> or <div> styled as a link or button).
+  "clickable",
   "button",
   "link",
   "menuitem",
@@ -92,8 +94,8 @@ const CHECKABLE_ROLES = new Set([
 ])
 
 const ROLE_HINTS: Readonly<Record<RoleHint, ReadonlyArray<string>>> = {
-  button: ["button", "summary"],
-  link: ["link"],
+  button: ["button", "summary", "clickable"],
+  link: ["link", "clickable"],
   textbox: ["textbox", "searchbox", "combobox", "spinbutton"],
   checkbox: ["checkbox", "switch", "menuitemcheckbox"],
   radio: ["radio", "menuitemradio"],
@@ -318,7 +320,9 @@ const intentFit = (element: PageElement, intent: Intent): number => {
         element.tag === "button" ||
         element.tag === "a"
         ? 20
-        : 5
+        : element.role === "clickable"
+          ? 15
+          : 5
     case "check":
       return ["checkbox", "radio", "switch"].includes(element.role) ? 20 : 10
     case "select":
@@ -376,6 +380,19 @@ export interface GroundOptions {
   readonly ancestry?: Ancestry | undefined
 }
 
+const LANDMARK_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  footer: ["contentinfo", "footer"],
+  页脚: ["contentinfo", "footer"],
+  header: ["banner", "header"],
+  页眉: ["banner", "header"],
+  navigation: ["navigation", "nav"],
+  sidebar: ["complementary", "aside"],
+}
+
+/** "the footer", "页脚": a landmark named by what it is rather than by a label. */
+const landmarkNamed = (role: string, text: string): boolean =>
+  LANDMARK_WORDS[normalizeText(text)]?.includes(role) === true
+
 const insideContainer = (
   element: PageElement,
   container: TargetPhrase,
@@ -398,8 +415,15 @@ const insideContainer = (
       container.role === undefined ||
       roleFits(pseudo, container.role) ||
       (container.role === "section" && ancestor.role !== "generic")
-    const textOk = container.text === undefined || textScore(pseudo, container.text) >= 50
-    return roleOk && textOk
+    const textScoreOf = container.text === undefined ? 0 : textScore(pseudo, container.text)
+    const textOk =
+      container.text === undefined || textScoreOf >= 50 || landmarkNamed(ancestor.role, container.text)
+    // A container named well enough needs no role word to match ("the Newsletter form" is an iframe).
+    return (
+      (roleOk && textOk) ||
+      textScoreOf >= 60 ||
+      (container.text !== undefined && landmarkNamed(ancestor.role, container.text))
+    )
   })
 }
 
@@ -436,7 +460,8 @@ export const groundTarget = (
       if (roleFits(element, target.role)) {
         score += 40
         reasons.push(`role ${target.role}`)
-      } else if (text >= 92) {
+      } else if (text >= 60) {
+        // A role word is a preference, not a filter: "the Forgot password? link" may be a span.
         score -= 35
         reasons.push(`not a ${target.role}`)
       } else return
@@ -448,6 +473,15 @@ export const groundTarget = (
         score += 15
         reasons.push("in container")
       }
+    }
+    // An open dialog sits over the page: its controls are the ones a person sees and means.
+    if (
+      options.ancestry
+        ?.get(element.ref)
+        ?.some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog")
+    ) {
+      score += 8
+      reasons.push("in a dialog")
     }
     const fit = intentFit(element, options.intent)
     score += fit

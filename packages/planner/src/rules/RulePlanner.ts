@@ -198,6 +198,9 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     }
     case "hover":
     case "close":
+    case "focus":
+    case "drag":
+    case "selectText":
       return `'${description}' needs the page: use the step-wise agent or text-to-action`
   }
 }

@@ -95,6 +95,18 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
       }
       case "extract":
         return { name: "extract", args: { fields: String(argument("fields") ?? "").split(",") } }
+      case "selectText":
+        return { name: "selectText", args: { text: String(argument("text") ?? "") } }
+      case "scrollInside":
+        return {
+          name: "scrollInside",
+          args: { text: String(argument("text") ?? ""), to: argument("to") ?? "bottom" },
+        }
+      case "drag":
+        return {
+          name: "drag",
+          args: Object.fromEntries(action.arguments.map((entry) => [entry.name, entry.value])),
+        }
       default:
         return {
           name: action.method,
@@ -104,8 +116,9 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
   }
   switch (action.method) {
     case "input":
-    case "set":
       return { name: "fill", args: { target, value: String(argument("value") ?? "") } }
+    case "set":
+      return { name: "setValue", args: { target, value: String(argument("value") ?? "") } }
     case "select":
       return {
         name: "select",
@@ -119,10 +132,18 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
     case "press":
       return { name: "press", args: { target, key: argument("key") } }
     case "scroll":
-      return { name: "scroll", args: { target } }
+      return argument("to") === undefined
+        ? { name: "scroll", args: { target } }
+        : { name: "scrollInside", args: { target, to: argument("to") } }
     case "hover":
-      // The tool set has no hover; a click focuses the menu button, which opens hover and focus menus alike.
-      return { name: "click", args: { target } }
+      return { name: "hover", args: { target } }
+    case "focus":
+      return { name: "focus", args: { target } }
+    case "drag":
+      return {
+        name: "drag",
+        args: { target, ...Object.fromEntries(action.arguments.map((entry) => [entry.name, entry.value])) },
+      }
     default:
       return { name: action.method, args: { target } }
   }
