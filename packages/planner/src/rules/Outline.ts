@@ -1,6 +1,7 @@
 import type { PageElement } from "@sextant/core"
 
-const LINE = /^(\s*)-\s+([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?(.*)$/
+// "- h2 button "Billing address" [ref=e13]": a heading level before the role of the control inside it.
+const LINE = /^(\s*)-\s+(?:h[1-6]\s+(?=[\w-]+\s+"))?([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?(.*)$/
 
 const readName = (quoted: string | undefined): string => {
   if (quoted === undefined) return ""

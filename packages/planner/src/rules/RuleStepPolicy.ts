@@ -37,12 +37,28 @@ export interface PolicyProgress {
   readonly parts: ReadonlySet<string>
 }
 
-/** Reads the newest progress line from the history (nothing done when there is none). */
+/** A history line of a tool call that failed or was refused (`3. click({…}) -> failed: …`). */
+const FAILED_STEP = /^\d+\. \w+\(.*\) -> (?:failed|refused)/
+
+/**
+ * Reads the newest progress line from the history (nothing done when there is none). A progress line
+ * whose tool call then failed (an error, a guardrail) does not count: the one before it holds.
+ */
 export const readProgress = (history: ReadonlyArray<string>): PolicyProgress => {
+  let failedAfter = false
   for (let index = history.length - 1; index >= 0; index -= 1) {
     const line = history[index]!
+    if (FAILED_STEP.test(line)) {
+      failedAfter = true
+      continue
+    }
+    if (/^\d+\. \w+\(/.test(line)) failedAfter = false
     const at = line.indexOf(MARKER)
     if (at < 0) continue
+    if (failedAfter) {
+      failedAfter = false
+      continue
+    }
     const match = /done (\d+)\/\d+(?: parts ([\w,-]+))?/.exec(line.slice(at))
     if (match === null) continue
     return { done: Number(match[1]), parts: new Set(match[2] === undefined ? [] : match[2].split(",")) }
@@ -215,7 +231,8 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     const last = decision.final && next.done === commands.length
     return {
       toolCalls: [toolCallFor(decision.action, input.url)],
-      taskComplete: last,
+      // Done is said on the next turn, once this call has run without failing.
+      taskComplete: false,
       history: [
         ...notes,
         `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.action.description}`,
