@@ -202,6 +202,34 @@ export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["中号", ["medium"]],
   ["大号", ["large"]],
   ["显示通知", ["show notification"]],
+  ["邮箱地址", ["email address", "email"]],
+  ["电子邮箱", ["email address", "email"]],
+  ["地址", ["address"]],
+  ["城市", ["city", "your city"]],
+  ["开始日期", ["start date"]],
+  ["结束日期", ["end date"]],
+  ["入住日期", ["check-in", "check in"]],
+  ["退房日期", ["check-out", "check out"]],
+  ["会议时间", ["meeting time"]],
+  ["提醒", ["reminder"]],
+  ["音量", ["volume"]],
+  ["亮度", ["brightness"]],
+  ["语言", ["language"]],
+  ["目的地", ["destination"]],
+  ["付款方式", ["payment method", "payment"]],
+  ["支付方式", ["payment method", "payment"]],
+  ["配送方式", ["shipping speed", "shipping"]],
+  ["尺码", ["size", "t-shirt size"]],
+  ["套餐", ["plan"]],
+  ["时区", ["time zone", "timezone"]],
+  ["机场", ["airport", "home airport"]],
+  ["全名", ["full name", "name"]],
+  ["优惠码", ["coupon code", "coupon", "promo code"]],
+  ["邀请码", ["invite code"]],
+  ["备注", ["notes", "note"]],
+  ["昵称", ["nickname"]],
+  ["页脚", ["footer"]],
+  ["图标", ["icon"]],
 ])
 
 const TEXT_ATTRIBUTES = [
@@ -378,6 +406,25 @@ export interface GroundOptions {
   readonly intent: Intent
   /** Ancestors per ref, from the outline, to honour "in the dialog". */
   readonly ancestry?: Ancestry | undefined
+  /** The ref acted on last: of two equal names, the one in the same form, frame or dialog wins. */
+  readonly near?: string | undefined
+}
+
+/** Up to +9 for each level of container shared with the element acted on last. */
+const nearness = (element: PageElement, options: GroundOptions): number => {
+  if (options.near === undefined || options.ancestry === undefined) return 0
+  const mine = options.ancestry.get(element.ref)
+  const theirs = options.ancestry.get(options.near)
+  if (mine === undefined || theirs === undefined) return 0
+  let shared = 0
+  while (
+    shared < mine.length &&
+    shared < theirs.length &&
+    mine[shared]!.role === theirs[shared]!.role &&
+    mine[shared]!.name === theirs[shared]!.name
+  )
+    shared += 1
+  return Math.min(9, 3 * shared)
 }
 
 const LANDMARK_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -497,7 +544,7 @@ export const groundTarget = (
       score -= 50
       reasons.push("disabled")
     }
-    score += positionScore(element) + selectorStrength(element)
+    score += positionScore(element) + selectorStrength(element) + nearness(element, options)
     if (target.role === "result" && !looksLikeResult(element, options.ancestry)) return
     scored.push({ element, score, reasons, order, text })
   })

@@ -193,9 +193,15 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     }
   }
   const commands = parsed.commands
+  // The element of the last call, from its history line (`4. fill({"target":"e15",…}) -> ok`).
+  const near = input.history
+    .toReversed()
+    .map((line) => /^\d+\. \w+\(\{"target":"(e\d+)"/.exec(line)?.[1])
+    .find((ref) => ref !== undefined)
   const view: PageView = {
     elements: elementsFromOutline(input.outline),
     ancestry: ancestryFromOutline(input.outline),
+    near,
   }
   let progress = readProgress(input.history)
   const notes: Array<string> = []

@@ -23,6 +23,8 @@ export interface PageView {
   readonly ancestry?: Ancestry | undefined
   /** Refs of sections and tabs already opened while looking for the target. */
   readonly opened?: ReadonlySet<string> | undefined
+  /** The ref acted on last, to prefer its neighbours among equal names. */
+  readonly near?: string | undefined
 }
 
 /**
@@ -111,7 +113,11 @@ const reveal = (target: TargetPhrase, view: PageView, what: string): CommandDeci
  * an element below the fold is still there to act on (the driver scrolls to it).
  */
 const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedElement | undefined => {
-  const found = groundTarget(target, view.elements, { intent, ancestry: view.ancestry }).find(
+  const found = groundTarget(target, view.elements, {
+    intent,
+    ancestry: view.ancestry,
+    near: view.near,
+  }).find(
     (candidate) =>
       target.text === undefined ||
       textScore(candidate.element, target.text) >= MINIMUM_TEXT_SCORE ||
@@ -189,8 +195,9 @@ const locatePath = (
     if (found === undefined) continue
     if (depth === path.length - 1) return { element: found.element }
     const element = found.element
-    const opensOnClick = element.expanded === false || element.attributes["aria-haspopup"] !== undefined
-    const method = opensOnClick && element.role !== "menuitem" ? "click" : "hover"
+    // A collapsed menu button or sub-menu opens on a click (and a click opens hover menus too);
+    // an item that shows no state is hovered.
+    const method = element.expanded === false || element.role !== "menuitem" ? "click" : "hover"
     return {
       decision: action(
         element,
