@@ -8,6 +8,7 @@ import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
 import { corpusSections, measureCorpus, sharedCorpusFolder } from "./CorpusSection.ts"
 import { judgeGoals } from "./Goals.ts"
+import { gallerySection } from "./gallery/GallerySection.ts"
 import { honestySection, measureHonesty } from "./Honesty.ts"
 import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
@@ -20,6 +21,7 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
        pnpm bench --corpus [--runs N] [--warmup N] [--readme]
        pnpm bench --section honesty
+       pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
@@ -29,7 +31,11 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --readme    write the tables, the command and the machine into packages/bench/README.md
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
               (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
-  --section   run one section only: honesty (the outcome truth table), written to results/honesty.*`
+  --section   run one section only: honesty (the outcome truth table), written to results/honesty.*
+  --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
+                   page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
+  --instructions   only these instruction ids, families or gallery pages
+  --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both`
 
 const positiveInteger = (
   name: string,
@@ -56,6 +62,9 @@ const OPTIONS = {
   readme: { type: "boolean", default: false },
   corpus: { type: "boolean", default: false },
   section: { type: "string" },
+  only: { type: "string" },
+  instructions: { type: "string" },
+  modes: { type: "string" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -78,6 +87,10 @@ const main = async (): Promise<number> => {
     if (values.section !== "honesty")
       throw new UsageError(`--section must be honesty, got "${values.section}"`)
     return runHonestyOnly()
+  }
+  if (values.only !== undefined) return runGalleryOnly(values)
+  if (values.instructions !== undefined || values.modes !== undefined) {
+    throw new UsageError("--instructions and --modes go with --only gallery")
   }
   const plan: RunPlan = {
     runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
@@ -148,6 +161,7 @@ const main = async (): Promise<number> => {
     }
     const standaloneLater = await standaloneLaterSections(site.url, plan, values.quick, progress)
     const honesty = await measureHonesty(site.url, progress)
+    const gallery = await gallerySection({ seed, progress })
 
     const machine = {
       date: new Date().toISOString(),
@@ -166,6 +180,7 @@ const main = async (): Promise<number> => {
       ...browserLater.sections,
       ...standaloneLater.sections,
       honestySection(honesty),
+      ...gallery.sections,
     ]
     const tables = renderSections(sections)
     const header = `Command: \`${command}\` · ${machine.date} · ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, Chromium ${machine.chromium}, load ${machine.loadAverage.join(" ")} · ${plan.runs} timed runs after ${plan.warmup} warm-up · ${((performance.now() - started) / 1000).toFixed(0)} s`
@@ -177,7 +192,7 @@ const main = async (): Promise<number> => {
     await mkdir(results, { recursive: true })
     await writeFile(
       join(results, `${name}.json`),
-      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data, honesty } }, null, 2)}\n`,
+      `${JSON.stringify({ command, machine, plan, seed, pages: pageResults, actions: actionResults, goals, later: { ...browserLater.data, ...standaloneLater.data, honesty }, gallery: { summary: gallery.summary, outcomes: gallery.outcomes } }, null, 2)}\n`,
     )
     await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
     if (values.readme) await updateReadme(`${header}\n\n${tables}`)
@@ -211,6 +226,45 @@ const runHonestyOnly = async (): Promise<number> => {
   } finally {
     await site.close()
   }
+}
+
+const MODES = ["agent", "oneShot"] as const
+
+const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
+  if (values.only !== "gallery") throw new UsageError(`--only takes "gallery", got "${values.only}"`)
+  if (values.readme || values.pages !== undefined || values.quick) {
+    throw new UsageError("--only gallery takes --seed, --instructions and --modes only")
+  }
+  const seed = positiveInteger("seed", values.seed, 0, 0)
+  const modes = values.modes?.split(",").map((mode) => mode.trim())
+  const unknown = modes?.filter((mode) => !(MODES as ReadonlyArray<string>).includes(mode)) ?? []
+  if (unknown.length > 0) throw new UsageError(`--modes takes ${MODES.join(", ")}; got ${unknown.join(", ")}`)
+  const only = values.instructions
+    ?.split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+  const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
+  const started = performance.now()
+  const gallery = await gallerySection({
+    seed,
+    ...(only === undefined ? {} : { only }),
+    ...(modes === undefined ? {} : { modes: modes as ReadonlyArray<(typeof MODES)[number]> }),
+    progress: (line) => process.stderr.write(`[bench] ${line}\n`),
+  })
+  const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+  const tables = renderSections(gallery.sections)
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  const name = only === undefined && modes === undefined ? "gallery" : "gallery-partial"
+  await mkdir(results, { recursive: true })
+  await writeFile(
+    join(results, `${name}.json`),
+    `${JSON.stringify({ command, seed, summary: gallery.summary, outcomes: gallery.outcomes }, null, 2)}\n`,
+  )
+  await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
+  return 0
 }
 
 const START = "<!-- bench:start -->"

@@ -17,6 +17,9 @@ export const ActionOp = z.enum([
   "upload",
   "hover",
   "press",
+  "drag",
+  "selectText",
+  "scroll",
 ])
 export type ActionOp = z.output<typeof ActionOp>
 

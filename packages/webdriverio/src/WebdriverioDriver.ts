@@ -18,6 +18,7 @@ import {
   NotInteractable,
   OriginRefused,
   type PageSnapshot,
+  parseTarget,
   ScriptError,
   type ScrollOp,
   type ScrollResult,
@@ -45,12 +46,14 @@ import {
   callFunction,
   chordKeys,
   click,
+  dragActions,
   inputAlongsideScripts,
   insertText,
   keyActions,
   moveActions,
   performActions,
   probeCdp,
+  wheelActions,
 } from "./internal/Protocol.ts"
 import {
   type ConnectOptions,
@@ -112,6 +115,13 @@ interface Prepared {
   readonly before?: string
   readonly inputs?: number
   readonly watched?: boolean
+  /** The value was set in the input's own format (date, time, range…) instead of typed. */
+  readonly assigned?: boolean
+  /** Where a drag or a text selection ends. */
+  readonly toX?: number
+  readonly toY?: number
+  /** How far a scroll inside the element goes. */
+  readonly deltaY?: number
 }
 
 interface Settled {
@@ -122,6 +132,17 @@ interface Settled {
 
 const fail = (method: string, reason: DriverErrorReason, cause?: unknown) =>
   Effect.fail(new DriverError({ method, reason, cause }))
+
+/**
+ * The drop point of a drag: `["to", target]` (a ref or CSS selector) or `["by", dx, dy]` in CSS pixels.
+ */
+const dragSpec = (op: ActionOp, value: ActValue | undefined): Record<string, unknown> => {
+  if (op !== "drag" || !Array.isArray(value)) return {}
+  const [kind, first, second] = value as ReadonlyArray<string>
+  if (kind === "to" && first !== undefined) return { to: parseTarget(first) }
+  if (kind === "by") return { dx: Number(first ?? 0), dy: Number(second ?? 0) }
+  return {}
+}
 
 const preparedError = (
   method: string,
@@ -478,6 +499,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           if (prepared.checked === (op === "check")) return
           return yield* pointer(x, y)
         case "input": {
+          if (prepared.assigned === true) return
           const text = yield* valueText(op, value)
           if (text === "") return yield* keys("Backspace")
           return yield* Effect.tryPromise({
@@ -512,11 +534,31 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           }
           const step = prepared.step ?? 1
           const difference = Math.round((wanted - Number(now.value ?? wanted)) / step)
-          if (difference !== 0) yield* keys(difference > 0 ? "ArrowRight" : "ArrowLeft", Math.abs(difference))
+          // Up and Down move native ranges, ARIA sliders and spin buttons alike.
+          if (difference !== 0) yield* keys(difference > 0 ? "ArrowUp" : "ArrowDown", Math.abs(difference))
           return
         }
         case "upload":
           return yield* upload(prepared.mark ?? "", yield* valueText(op, value))
+        case "drag":
+        case "selectText":
+          return yield* Effect.tryPromise({
+            try: () =>
+              performActions(
+                browser,
+                channels,
+                context,
+                dragActions(x, y, prepared.toX ?? x, prepared.toY ?? y),
+              ),
+            catch: toDriverError("act"),
+          })
+        case "scroll":
+          yield* Effect.tryPromise({
+            try: () => performActions(browser, channels, context, wheelActions(x, y, prepared.deltaY ?? 0)),
+            catch: toDriverError("act"),
+          })
+          yield* call("act", { target: formatTarget(target) })("scrollSettled", { target, maxMs: 1500 })
+          return
         case "select":
         case "focus":
           return
@@ -558,6 +600,11 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         target,
         op,
         values,
+        value:
+          (op === "input" || op === "selectText" || op === "scroll") && typeof value === "string"
+            ? value
+            : undefined,
+        ...dragSpec(op, value),
         waitMs: options.actionWaitMs,
         before: needBefore ? options.look : undefined,
         ...(origins === undefined ? {} : { origins }),

@@ -55,7 +55,8 @@ export type Command =
   | { readonly kind: "login"; readonly username?: string; readonly password?: string }
   | { readonly kind: "search"; readonly query: string; readonly field?: TargetPhrase }
   | { readonly kind: "type"; readonly value: string; readonly field?: TargetPhrase }
-  | { readonly kind: "click"; readonly target: TargetPhrase }
+  /** `verb`: the word the user said when it names the control too ("Reject", "Accept"), tried when the target alone fits nothing. */
+  | { readonly kind: "click"; readonly target: TargetPhrase; readonly verb?: string }
   /** "open X" where X is no address: a link, a tab, a section or a result. */
   | { readonly kind: "open"; readonly target: TargetPhrase }
   /** Choose options of a list; no options means "select nothing". `target` reads the words as one element. */
@@ -65,11 +66,22 @@ export type Command =
       readonly list?: TargetPhrase
       readonly target: TargetPhrase
     }
-  | { readonly kind: "check"; readonly target: TargetPhrase }
+  | { readonly kind: "check"; readonly target: TargetPhrase; readonly verb?: string }
   | { readonly kind: "uncheck"; readonly target: TargetPhrase }
   | { readonly kind: "expand"; readonly target: TargetPhrase }
   | { readonly kind: "collapse"; readonly target: TargetPhrase }
   | { readonly kind: "hover"; readonly target: TargetPhrase }
+  /** Give the element the keyboard focus without typing. */
+  | { readonly kind: "focus"; readonly target: TargetPhrase }
+  /** Drag an element onto another, or by an offset in CSS pixels. */
+  | {
+      readonly kind: "drag"
+      readonly source: TargetPhrase
+      readonly target?: TargetPhrase
+      readonly offset?: { readonly x: number; readonly y: number }
+    }
+  /** Select (highlight) a phrase of the page's text. */
+  | { readonly kind: "selectText"; readonly text: string }
   | { readonly kind: "close"; readonly target: TargetPhrase }
   | { readonly kind: "submit"; readonly form?: TargetPhrase }
   | { readonly kind: "press"; readonly key: string }
@@ -79,6 +91,8 @@ export type Command =
       readonly to?: "top" | "bottom" | "middle"
       readonly target?: TargetPhrase
       readonly count?: number
+      /** The element that scrolls on its own ("the terms box", "the Change log"). */
+      readonly within?: TargetPhrase
     }
   | { readonly kind: "back" }
   | { readonly kind: "nextPage" }
@@ -116,6 +130,8 @@ export const describeCommand = (command: Command): string => {
     case "press":
       return `press ${command.key}`
     case "scroll":
+      if (command.within !== undefined)
+        return `scroll inside ${describeTarget(command.within)} to the ${command.to ?? "bottom"}`
       if (command.target !== undefined) return `scroll to ${describeTarget(command.target)}`
       return command.to === undefined
         ? `scroll ${command.direction ?? "down"}`
@@ -128,6 +144,10 @@ export const describeCommand = (command: Command): string => {
       return "go to the previous page"
     case "extract":
       return `extract ${command.fields.join(", ")}${command.items === undefined ? "" : ` of ${command.items}`}${command.allPages === true ? " on every page" : command.pages > 1 ? ` on ${command.pages} pages` : ""}`
+    case "drag":
+      return `drag ${describeTarget(command.source)}${command.target === undefined ? "" : ` onto ${describeTarget(command.target)}`}${command.offset === undefined ? "" : ` by ${command.offset.x},${command.offset.y} px`}`
+    case "selectText":
+      return `select the text "${command.text}"`
     default:
       return `${command.kind} ${describeTarget(command.target)}`
   }

@@ -43,6 +43,10 @@ type Verb =
   | "previousPage"
   | "extract"
   | "switch"
+  | "ensure"
+  | "focus"
+  | "drag"
+  | "selectText"
 
 /** English verb phrases, longest first so "log in" wins over "log". */
 const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
@@ -131,6 +135,37 @@ const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
     [["get"], "extract"],
     [["list"], "extract"],
     [["switch", "to"], "switch"],
+    [["make", "sure"], "ensure"],
+    [["ensure"], "ensure"],
+    [["follow"], "click"],
+    [["reject"], "click"],
+    [["decline"], "click"],
+    [["accept"], "check"],
+    [["agree", "to"], "check"],
+    [["turn", "on"], "check"],
+    [["switch", "on"], "check"],
+    [["enable"], "check"],
+    [["activate"], "check"],
+    [["turn", "off"], "uncheck"],
+    [["switch", "off"], "uncheck"],
+    [["disable"], "uncheck"],
+    [["deactivate"], "uncheck"],
+    [["focus", "on"], "focus"],
+    [["focus"], "focus"],
+    [["put", "the", "cursor", "in"], "focus"],
+    [["put", "the", "cursor", "into"], "focus"],
+    [["drag", "and", "drop"], "drag"],
+    [["drag"], "drag"],
+    [["move"], "drag"],
+    [["highlight"], "selectText"],
+    [["select", "the", "text"], "selectText"],
+    [["select", "the", "words"], "selectText"],
+    [["select", "the", "phrase"], "selectText"],
+    [["increase"], "set"],
+    [["decrease"], "set"],
+    [["raise"], "set"],
+    [["lower"], "set"],
+    [["turn"], "set"],
   ] as Array<readonly [ReadonlyArray<string>, Verb]>
 ).toSorted((left, right) => right[0].length - left[0].length)
 
@@ -187,11 +222,43 @@ const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map<string, Verb>([
   ["收集", "extract"],
   ["切换到", "switch"],
   ["切换", "switch"],
+  ["填", "type"],
+  ["填成", "set"],
+  ["填为", "set"],
+  ["改成", "set"],
+  ["改为", "set"],
+  ["设为", "set"],
+  ["设成", "set"],
+  ["调到", "set"],
+  ["调成", "set"],
+  ["调为", "set"],
+  ["选", "select"],
+  ["确保", "ensure"],
+  ["保证", "ensure"],
+  ["拖到", "drag"],
+  ["拖动", "drag"],
+  ["拖", "drag"],
+  ["移到", "drag"],
+  ["移动到", "drag"],
+  ["聚焦", "focus"],
+  ["高亮", "selectText"],
+  ["选中文字", "selectText"],
+  ["选中文本", "selectText"],
 ])
 
 const ALWAYS_SEPARATES = new Set(["then", ";", "；", "。", "然后", "接着", "之后", "afterwards", "finally"])
 const SEPARATES_BEFORE_VERB = new Set(["and", ",", "，", "、", "并", "并且", "再", "和", "also", "&"])
+/** Words that are fillers only before a verb or a comma ("first, click …"), not in a label ("First name"). */
+const SOFT_FILLERS = new Set(["first", "now", "finally", "then", "also"])
 const FILLERS = new Set([
+  "could",
+  "can",
+  "would",
+  "you",
+  "kindly",
+  "just",
+  "依次",
+  "帮我",
   "please",
   "now",
   "also",
@@ -388,6 +455,56 @@ const matchVerb = (tokens: ReadonlyArray<Token>, position: number): readonly [Ve
   return undefined
 }
 
+const isSeparator = (token: Token): boolean =>
+  (token.kind === "word" || token.kind === "keyword" || token.kind === "punct") &&
+  (SEPARATES_BEFORE_VERB.has(token.value) || ALWAYS_SEPARATES.has(token.value))
+
+/** The tokens from `start` up to the next separator. */
+const segmentAt = (tokens: ReadonlyArray<Token>, start: number): ReadonlyArray<Token> => {
+  let end = start
+  while (end < tokens.length && !isSeparator(tokens[end]!)) end += 1
+  return tokens.slice(start, end)
+}
+
+/** Words that join a field and its value ("Email with x", "x into Email", "Email: x"). */
+const PAIR_WORDS = ["with", "into", "in", "as", "to", ":"]
+
+/**
+ * Whether the segment after a comma or "and" is a clause of its own although it has no verb first:
+ * a Chinese clause with its verb after the field ("邮箱填写 x"), or another field–value pair like the
+ * one before it ("Fill Name with A, Email with B", "Enter A in Name and B in Email", "Name: A, Email: B").
+ */
+const startsPair = (
+  current: ReadonlyArray<Token>,
+  segment: ReadonlyArray<Token>,
+  earlier: ReadonlyArray<ReadonlyArray<Token>>,
+): boolean => {
+  if (segment.length === 0 || current.length === 0) return false
+  const head = stripFillers(current)
+  const isChineseVerb = (token: Token) => token.kind === "keyword" && CHINESE_VERBS.has(token.value)
+  if (segment.some(isChineseVerb) && head.some(isChineseVerb)) return true
+  // A clause with no verb of its own ("new-pass in New password") goes on with the verb before it.
+  const verbOf = (tokens: ReadonlyArray<Token>) => {
+    const stripped = stripFillers(tokens)
+    return stripped.length === 0 ? undefined : matchVerb(stripped, 0)?.[0]
+  }
+  const verb =
+    verbOf(head) ??
+    [...earlier]
+      .reverse()
+      .map(verbOf)
+      .find((found) => found !== undefined)
+  const pairing =
+    verb === "type" || verb === "set" || (verb === undefined && head.some((token) => token.value === ":"))
+  if (!pairing) return false
+  if (isWord(segment[0], "in", "into")) return true
+  return PAIR_WORDS.some(
+    (word) =>
+      segment.slice(1).some((token) => token.value === word) &&
+      head.slice(1).some((token) => token.value === word),
+  )
+}
+
 /** Cuts a command into clauses at separators (see the grammar above). */
 const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray<Token>> => {
   const clauses: Array<Array<Token>> = [[]]
@@ -418,7 +535,9 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
       )
         next += 1
       const startsClause =
-        matchVerb(tokens, next) !== undefined || isWord(tokens[next], "在", "用", "以", "从", "把", "将")
+        matchVerb(tokens, next) !== undefined ||
+        isWord(tokens[next], "在", "用", "以", "从", "把", "将") ||
+        startsPair(current, segmentAt(tokens, next), clauses.slice(0, -1))
       if (startsClause && current.length > 0) {
         clauses.push([])
         position = next
@@ -431,10 +550,22 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
   return clauses.filter((clause) => clause.length > 0)
 }
 
+const isFillerAt = (tokens: ReadonlyArray<Token>, index: number): boolean => {
+  const token = tokens[index]!
+  if (!FILLERS.has(token.value)) return false
+  if (!SOFT_FILLERS.has(token.value)) return true
+  const next = tokens[index + 1]
+  return (
+    next === undefined ||
+    next.kind === "punct" ||
+    FILLERS.has(next.value) ||
+    matchVerb(tokens, index + 1) !== undefined
+  )
+}
+
 const stripFillers = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
   let start = 0
-  while (start < tokens.length && (FILLERS.has(tokens[start]!.value) || tokens[start]!.kind === "punct"))
-    start += 1
+  while (start < tokens.length && (isFillerAt(tokens, start) || tokens[start]!.kind === "punct")) start += 1
   let end = tokens.length
   while (end > start && (tokens[end - 1]!.kind === "punct" || isWord(tokens[end - 1], "please", "一下")))
     end -= 1
@@ -470,6 +601,33 @@ const chineseNumber = (text: string): number | undefined => {
   if (text === "十") return 10
   if (text.length === 2 && text.startsWith("十")) return 10 + (CHINESE_NUMERALS.get(text[1]!) ?? 0)
   return CHINESE_NUMERALS.get(text)
+}
+
+const startsWithRoleNoun = (tokens: ReadonlyArray<Token>, index: number): boolean =>
+  ROLE_NOUNS.some(([nouns]) =>
+    nouns.every((noun, offset) => {
+      const candidate = tokens[index + offset]
+      return (
+        candidate !== undefined &&
+        (candidate.value === noun || (offset === nouns.length - 1 && singular(candidate.value) === noun))
+      )
+    }),
+  )
+
+/**
+ * "the second link", "the first one", "the last" are positions; "First name" and "Last name" are
+ * labels: an ordinal word counts only before a role noun, "one" or nothing.
+ */
+const ordinalStandsAlone = (tokens: ReadonlyArray<Token>, next: number): boolean => {
+  let index = next
+  while (tokens[index] !== undefined && ORDINAL_WORDS.has(tokens[index]!.value)) index += 1
+  const token = tokens[index]
+  return (
+    token === undefined ||
+    token.kind === "punct" ||
+    isWord(token, "one", "of", "in", "on", "inside", "under", "labelled", "labeled", "named", "called") ||
+    startsWithRoleNoun(tokens, index)
+  )
 }
 
 /**
@@ -515,18 +673,26 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     }
   }
   // English container: "OK in the dialog", "Save inside the Settings panel".
-  const inIndex = lastIndexOfWord(tokens, ["in", "inside", "within", "under"])
+  const inIndex = lastIndexOfWord(tokens, ["in", "inside", "within", "under", "on", "from"])
   if (container === undefined && inIndex > 0 && inIndex < tokens.length - 1) {
     const rest = tokens.slice(inIndex + 1)
     const restTarget = parseTargetPhrase(rest)
-    const article = rest[0]?.kind === "word" && ARTICLES.has(rest[0].value)
+    const article = rest[0]?.kind === "word" && ["the", "this", "that"].includes(rest[0].value)
     const containerRole =
       restTarget.role !== undefined &&
       ["dialog", "form", "section", "menuitem", "tab", "listbox", "row"].includes(restTarget.role)
-    if (restTarget.role !== undefined && (article || containerRole)) {
+    const loose = isWord(tokens[inIndex], "on", "from") ? article : true
+    // "on the page" names no container.
+    const wholePage = restTarget.role === undefined && isWord(rest[rest.length - 1], "page", "页面")
+    if (
+      loose &&
+      !wholePage &&
+      ((restTarget.role !== undefined && (article || containerRole)) ||
+        (article && restTarget.text !== undefined))
+    ) {
       container = restTarget
       tokens = tokens.slice(0, inIndex)
-    }
+    } else if (wholePage && article) tokens = tokens.slice(0, inIndex)
   }
   let ordinal: number | undefined
   let role: RoleHint | undefined
@@ -542,7 +708,8 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
       token.kind === "word" &&
       ORDINAL_WORDS.has(token.value) &&
       ordinal === undefined &&
-      words.length === 0
+      words.length === 0 &&
+      ordinalStandsAlone(tokens, index + 1)
     ) {
       ordinal = ORDINAL_WORDS.get(token.value)!
       index += 1
@@ -606,10 +773,22 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
       }
     }
     if (
-      isWord(token, "labelled", "labeled", "named", "called", "titled", "saying") ||
-      (isWord(token, "with") && isWord(tokens[index + 1], "text", "label"))
+      isWord(
+        token,
+        "labelled",
+        "labeled",
+        "named",
+        "called",
+        "titled",
+        "saying",
+        "after",
+        "beside",
+        "below",
+      ) ||
+      (isWord(token, "with") && isWord(tokens[index + 1], "text", "label")) ||
+      (isWord(token, "next") && isWord(tokens[index + 1], "to"))
     ) {
-      index += isWord(token, "with") ? 2 : 1
+      index += isWord(token, "with") || isWord(token, "next") ? 2 : 1
       continue
     }
     if (isWord(token, "的") && (index === tokens.length - 1 || words.length === 0)) {
@@ -624,6 +803,8 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     ordinal = Number(words[0]!.value)
     words.length = 0
   }
+  // "the Forgot password? text": "text" says what kind of thing, not its name.
+  if (words.length > 1 && isWord(words[words.length - 1], "text", "label", "文字")) words.pop()
   let text = valueText(words.filter((token) => !isWord(token, "的")))
   // "the search box" and "搜索框" name a search field even with no other words.
   if (text === "" && role === "textbox" && tokens.some((token) => isWord(token, "search", "搜索框")))
@@ -655,7 +836,10 @@ const splitList = (tokens: ReadonlyArray<Token>): ReadonlyArray<string> => {
 
 const fail = (reason: string): ParseResult => ({ ok: false, reason })
 
-type ClauseResult = { readonly command: Command } | { readonly reason: string }
+type ClauseResult =
+  | { readonly command: Command }
+  | { readonly commands: ReadonlyArray<Command> }
+  | { readonly reason: string }
 
 const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   const tokens = [...before, ...after]
@@ -721,11 +905,26 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
   return { command }
 }
 
-/** "type X into F", "fill F with X", "在 F 中输入 X", "输入 X 到 F". */
+/** Splits field tokens at "and" / "和" / "、" into several fields ("New password 和 Confirm new password 都"). */
+const splitFields = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray<Token>> => {
+  const parts: Array<Array<Token>> = [[]]
+  for (const token of tokens) {
+    if (
+      isWord(token, "and", "和", "与", "以及") ||
+      (token.kind === "punct" && ["、", ","].includes(token.value))
+    )
+      parts.push([])
+    else if (!isWord(token, "都", "均", "both")) parts[parts.length - 1]!.push(token)
+  }
+  return parts.filter((part) => part.length > 0)
+}
+
+/** "type X into F", "fill F with X", "enter X as F", "在 F 中输入 X", "输入 X 到 F", "X into both F fields". */
 const parseType = (
   before: ReadonlyArray<Token>,
   after: ReadonlyArray<Token>,
   verbRaw: string,
+  previousValue: string | undefined,
 ): ClauseResult => {
   const field = (tokens: ReadonlyArray<Token>): TargetPhrase | undefined => {
     const stripped = stripFillers(tokens).filter(
@@ -741,18 +940,72 @@ const parseType = (
       command: target === undefined ? { kind: "type", value } : { kind: "type", value, field: target },
     }
   }
-  // Chinese: 在 F 中 输入 X / F 输入 X / 把 X 输入到 F
+  /** Several fields take the same value: "A and B", "both A fields". */
+  const many = (value: string, tokens: ReadonlyArray<Token>): ClauseResult => {
+    const both = tokens.some((token) => isWord(token, "both", "都", "均"))
+    const parts = splitFields(tokens)
+    if (parts.length > 1) {
+      const fields = parts.map(field).filter((target): target is TargetPhrase => target !== undefined)
+      return { commands: fields.map((target) => ({ kind: "type" as const, value, field: target })) }
+    }
+    const target = field(parts[0] ?? tokens)
+    if (both && target !== undefined && value !== "") {
+      // "both new password fields": the first two fields named so.
+      const { ordinal: _ordinal, ...rest } = target
+      return {
+        commands: [1, 2].map((ordinal) => ({ kind: "type" as const, value, field: { ...rest, ordinal } })),
+      }
+    }
+    return command(value, target)
+  }
+  // "… and confirm it": the same value into the confirmation field.
+  const confirmAt = after.findIndex(
+    (token, index) => isWord(token, "confirm") && isWord(after[index - 1], "and") && index > 1,
+  )
+  if (confirmAt > 0 && before.length === 0) {
+    const first = parseType([], after.slice(0, confirmAt - 1), verbRaw, previousValue)
+    if ("command" in first && first.command.kind === "type") {
+      return {
+        commands: [
+          first.command,
+          {
+            kind: "type",
+            value: first.command.value,
+            field: { raw: "confirm", text: "confirm", role: "textbox" },
+          },
+        ],
+      }
+    }
+  }
+  // Chinese: 在 F 中 输入 X / F 输入 X / 把 X 输入到 F / A 和 B 都填 X
   if (before.length > 0) {
     if (isWord(before[0], "把", "将"))
       return command(valueText(before.slice(1)), field(after.filter((token) => !isWord(token, "到"))))
-    return command(valueText(after), field(before))
+    return many(valueText(after), before)
   }
-  const into = indexOfWord(after, ["into", "到", "在"])
-  if (into > 0) return command(valueText(after.slice(0, into)), field(after.slice(into + 1)))
-  const withIndex = indexOfWord(after, ["with", "as", "为", "成"])
+  // "输入优惠码 SAVE20": a Chinese field name, then a value in other script.
+  if (
+    after.length > 1 &&
+    after[0]!.kind === "text" &&
+    after.slice(1).every((token) => token.kind !== "keyword")
+  )
+    return command(valueText(after.slice(1)), field(after.slice(0, 1)))
+  // "in Confirm new password" after "Type X in New password and …": the value said before.
+  if (isWord(after[0], "in", "into") && previousValue !== undefined)
+    return many(previousValue, after.slice(1))
+  const into = indexOfWord(after, ["into", "到", "在", "beside"])
+  if (into > 0) return many(valueText(after.slice(0, into)), after.slice(into + 1))
+  const nextTo = after.findIndex((token, index) => isWord(token, "next") && isWord(after[index + 1], "to"))
+  if (nextTo > 0) return command(valueText(after.slice(0, nextTo)), field(after.slice(nextTo + 2)))
+  const asIndex = indexOfWord(after, ["as"])
+  const withIndex = indexOfWord(after, ["with", "为", "成"])
+  if (asIndex > 0 && (withIndex < 0 || asIndex < withIndex))
+    return many(valueText(after.slice(0, asIndex)), after.slice(asIndex + 1))
   if (withIndex > 0) return command(valueText(after.slice(withIndex + 1)), field(after.slice(0, withIndex)))
-  const inIndex = lastIndexOfWord(after, ["in", "on", "inside", "for"])
-  if (inIndex > 0) return command(valueText(after.slice(0, inIndex)), field(after.slice(inIndex + 1)))
+  const colon = after.findIndex((token) => token.value === ":")
+  if (colon > 0) return command(valueText(after.slice(colon + 1)), field(after.slice(0, colon)))
+  const inIndex = indexOfWord(after, ["in", "on", "inside", "for"])
+  if (inIndex > 0) return many(valueText(after.slice(0, inIndex)), after.slice(inIndex + 1))
   return command(valueText(after), undefined)
 }
 
@@ -771,9 +1024,23 @@ const parseSet = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Cl
       },
     }
   }
+  if (before.length > 0) {
+    const target = parseTargetPhrase(
+      before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")),
+    )
+    return {
+      command: {
+        kind: "type",
+        value: valueText(after.filter((token) => !isWord(token, "为", "成", "到"))),
+        field: target.role === undefined ? { ...target, role: "textbox" } : target,
+      },
+    }
+  }
   const to = lastIndexOfWord(after, ["to", "为", "成", "="])
   if (to <= 0) return { reason: "'set' needs a field and a value, e.g. set Quantity to 3" }
-  const target = parseTargetPhrase(after.slice(0, to))
+  // "turn the brightness down to 2", "increase rooms up to 3"
+  const fieldEnd = isWord(after[to - 1], "up", "down") && to > 1 ? to - 1 : to
+  const target = parseTargetPhrase(after.slice(0, fieldEnd))
   return {
     command: {
       kind: "type",
@@ -807,7 +1074,8 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
     const stripped = before.filter((token) => !isWord(token, "在", "从", "于", "中", "里", "内", "的"))
     if (stripped.length > 0) list = parseTargetPhrase(stripped)
   }
-  const from = lastIndexOfWord(tokens, ["from", "in", "for", "on"])
+  const as = indexOfWord(tokens, ["as"])
+  const from = as > 0 ? as : lastIndexOfWord(tokens, ["from", "in", "for", "on"])
   if (from > 0) {
     list = parseTargetPhrase(tokens.slice(from + 1))
     tokens = tokens.slice(0, from)
@@ -829,9 +1097,13 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
   const target = parseTargetPhrase(tokens)
   const options = tokens.some((token) => token.kind === "quoted")
     ? tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)
-    : splitList(
-        tokens.filter((token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value))),
-      )
+    : as > 0
+      ? [valueText(tokens)]
+      : splitList(
+          tokens.filter(
+            (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
+          ),
+        )
   if (options.length === 0 && target.ordinal === undefined)
     return { reason: "'select' needs what to select, e.g. select Red from Color" }
   return {
@@ -840,7 +1112,80 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
   }
 }
 
-const parseScroll = (after: ReadonlyArray<Token>): ClauseResult => {
+const SCROLL_WORDS = new Set([
+  "down",
+  "up",
+  "to",
+  "the",
+  "bottom",
+  "top",
+  "end",
+  "start",
+  "beginning",
+  "of",
+  "all",
+  "way",
+  "inside",
+  "in",
+  "within",
+  "through",
+  "底部",
+  "顶部",
+  "到",
+  "中",
+  "里",
+  "内",
+  "在",
+  "滚到",
+  "向下",
+  "向上",
+])
+
+/** The element a scroll happens inside: "inside the Change log", "the end of the terms", "the terms box", "在 X 中". */
+const scrollWithin = (
+  before: ReadonlyArray<Token>,
+  after: ReadonlyArray<Token>,
+): TargetPhrase | undefined => {
+  const chinese = before.filter((token) => !SCROLL_WORDS.has(token.value) && !isWord(token, "往下", "往上"))
+  if (chinese.length > 0) return parseTargetPhrase(chinese)
+  const marker = after.findIndex(
+    (token, index) =>
+      isWord(token, "inside", "within", "through") ||
+      (isWord(token, "in") && !isWord(after[index + 1], "view")) ||
+      (isWord(token, "of") && isWord(after[index - 1], "end", "bottom", "top", "start")),
+  )
+  const words: Array<Token> = []
+  if (marker >= 0) {
+    for (const token of after.slice(marker + 1)) {
+      if (words.length > 0 && (isWord(token, "to", "down", "up") || token.kind === "punct")) break
+      if (!SCROLL_WORDS.has(token.value) || words.length > 0) words.push(token)
+    }
+  } else {
+    // "scroll the terms box to the bottom": the object right after the verb.
+    for (const token of after) {
+      if (
+        (SCROLL_WORDS.has(token.value) && !isWord(token, "the")) ||
+        token.kind === "punct" ||
+        token.kind === "number"
+      )
+        break
+      if (!(words.length === 0 && isWord(token, "the", "this", "that"))) words.push(token)
+    }
+  }
+  if (words.length === 0) return undefined
+  return parseTargetPhrase(words)
+}
+
+const parseScroll = (after: ReadonlyArray<Token>, before: ReadonlyArray<Token> = []): ClauseResult => {
+  const within = scrollWithin(before, after)
+  if (within !== undefined && (within.text !== undefined || within.role !== undefined)) {
+    const top = after.some((token) => isWord(token, "top", "顶部", "beginning", "start", "up", "向上"))
+    return { command: { kind: "scroll", to: top ? "top" : "bottom", within } }
+  }
+  return parseScrollOnPage([...before, ...after])
+}
+
+const parseScrollOnPage = (after: ReadonlyArray<Token>): ClauseResult => {
   const words = after.map((token) => token.value)
   const count = after.find((token) => token.kind === "number")
   const countValue = count === undefined ? undefined : Number(count.value)
@@ -926,6 +1271,30 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
   }
 }
 
+/** Verbs that only say "click": the control's name is in the target, not in the verb. */
+const GENERIC_CLICK_VERBS = new Set([
+  "click",
+  "click on",
+  "tap",
+  "tap on",
+  "hit",
+  "push",
+  "press",
+  "double click",
+  "follow",
+  "check",
+  "tick",
+  "mark",
+  "点击",
+  "单击",
+  "点一下",
+  "点",
+  "按下",
+  "按",
+  "勾选",
+  "选中",
+])
+
 const looksLikeAddress = (tokens: ReadonlyArray<Token>): string | undefined => {
   const url = tokens.find((token) => token.kind === "url")
   return url?.raw
@@ -944,9 +1313,149 @@ const targetCommand = (
   return { command: { kind, target } }
 }
 
+const CHECKED_WORDS = [
+  "checked",
+  "ticked",
+  "selected",
+  "on",
+  "enabled",
+  "marked",
+  "已勾选",
+  "被勾选",
+  "已选中",
+  "勾选",
+  "选中",
+]
+const UNCHECKED_WORDS = [
+  "unchecked",
+  "unticked",
+  "unselected",
+  "off",
+  "disabled",
+  "未勾选",
+  "没有勾选",
+  "没有被勾选",
+  "未选中",
+]
+
+/** "make sure A and B are checked", "确保 X 没有被勾选": a check or uncheck per named box. */
+const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
+  const tokens = after.filter((token) => token.kind !== "punct")
+  let end = tokens.length
+  let negated = false
+  let state: "check" | "uncheck" | undefined
+  while (end > 0) {
+    const token = tokens[end - 1]!
+    if (isWord(token, ...CHECKED_WORDS) && state === undefined) state = "check"
+    else if (isWord(token, ...UNCHECKED_WORDS) && state === undefined) state = "uncheck"
+    else if (isWord(token, "not", "isn't", "aren't", "没有", "不", "未")) negated = true
+    else if (
+      !isWord(
+        token,
+        "is",
+        "are",
+        "be",
+        "stays",
+        "remains",
+        "it",
+        "them",
+        "已",
+        "被",
+        "是",
+        "的",
+        "都",
+        "状态",
+      )
+    )
+      break
+    end -= 1
+  }
+  if (state === undefined)
+    return { reason: "'make sure' needs a state, e.g. make sure Newsletter is checked" }
+  const kind = (state === "check") !== negated ? "check" : "uncheck"
+  const targets = splitFields(tokens.slice(0, end)).map((part) => parseTargetPhrase(part))
+  if (targets.length === 0)
+    return { reason: "'make sure' needs what to check, e.g. make sure Newsletter is checked" }
+  return { commands: targets.map((target) => ({ kind, target })) }
+}
+
+/** "Ctrl+K", "Control+Shift+p", "⌘K": a key chord as the driver names it. */
+const chordOf = (tokens: ReadonlyArray<Token>): string | undefined => {
+  const text = tokens.map((token) => token.raw).join("")
+  const match = /^(?:(?:ctrl|control|cmd|command|meta|alt|option|shift)\+)+[\w]+$/i.exec(text)
+  if (match === null) return undefined
+  const names: Record<string, string> = {
+    ctrl: "Control",
+    control: "Control",
+    cmd: "Meta",
+    command: "Meta",
+    meta: "Meta",
+    alt: "Alt",
+    option: "Alt",
+    shift: "Shift",
+  }
+  const parts = text.split("+")
+  const key = parts.pop()!
+  return [
+    ...parts.map((part) => names[part.toLowerCase()] ?? part),
+    KEYS.get(key.toLowerCase()) ?? (key.length === 1 ? key.toLowerCase() : key),
+  ].join("+")
+}
+
+/** "drag A to B", "move A onto B", "drag A 100 pixels to the right", "把 A 拖到 B". */
+const parseDrag = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
+  if (before.length > 0) {
+    const source = parseTargetPhrase(before.filter((token) => !isWord(token, "把", "将")))
+    const target = parseTargetPhrase(after.filter((token) => !isWord(token, "到", "上", "里", "中")))
+    return { command: { kind: "drag", source, target } }
+  }
+  const pixels = after.findIndex(
+    (token, index) => token.kind === "number" && isWord(after[index + 1], "pixels", "pixel", "px", "像素"),
+  )
+  if (pixels >= 0) {
+    const amount = Number(after[pixels]!.value)
+    const direction =
+      after.slice(pixels).find((token) => isWord(token, "right", "left", "up", "down"))?.value ?? "right"
+    const offset = {
+      x: direction === "right" ? amount : direction === "left" ? -amount : 0,
+      y: direction === "down" ? amount : direction === "up" ? -amount : 0,
+    }
+    const source = parseTargetPhrase(after.slice(0, isWord(after[pixels - 1], "by") ? pixels - 1 : pixels))
+    return { command: { kind: "drag", source, offset } }
+  }
+  const to = lastIndexOfWord(after, ["to", "onto", "into", "over"])
+  if (to <= 0) return { reason: "'drag' needs where to, e.g. drag Report to Done" }
+  // "move the Volume slider to 25": a value, not a place.
+  const rest = after.slice(to + 1)
+  if (rest.length === 1 && rest[0]!.kind === "number") {
+    const field = parseTargetPhrase(after.slice(0, to))
+    return { command: { kind: "type", value: rest[0]!.raw, field } }
+  }
+  return {
+    command: {
+      kind: "drag",
+      source: parseTargetPhrase(after.slice(0, to)),
+      target: parseTargetPhrase(after.slice(to + 1)),
+    },
+  }
+}
+
+/** A clause with no verb that pairs fields and values: "First name: Ada, Last name: Hopper". */
+const parsePairs = (tokens: ReadonlyArray<Token>): ClauseResult | undefined => {
+  const colon = tokens.findIndex((token) => token.value === ":")
+  if (colon <= 0 || colon === tokens.length - 1) return undefined
+  const value = valueText(tokens.slice(colon + 1))
+  const target = parseTargetPhrase(tokens.slice(0, colon))
+  const field = target.role === undefined ? { ...target, role: "textbox" as const } : target
+  // "Shipping speed: Overnight" names a choice as often as a text: grounding decides (type into a
+  // field, else select the option).
+  return { command: { kind: "type", value, field } }
+}
+
 const parseClause = (
   clause: ReadonlyArray<Token>,
   previousVerb: readonly [Verb, string] | undefined,
+  previousValue?: string,
 ): ClauseResult & { verb?: readonly [Verb, string] } => {
   const tokens = stripFillers(clause)
   if (tokens.length === 0) return { reason: "an empty clause" }
@@ -970,6 +1479,21 @@ const parseClause = (
     // "… then button TWO": repeat the verb before.
     const bareUrl = looksLikeAddress(tokens)
     if (bareUrl !== undefined && tokens.length === 1) return { command: { kind: "navigate", url: bareUrl } }
+    const pairs = parsePairs(tokens)
+    if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
+    // "File > Export > CSV": a menu path is a click.
+    if (tokens.some((token) => token.value === ">" || token.value === "›" || token.value === "→"))
+      return {
+        command: { kind: "click", target: parseTargetPhrase(tokens) },
+        verb: ["click", "click"] as const,
+      }
+    // "…, then save" after a typing clause: a button, not another value.
+    if (
+      previousVerb !== undefined &&
+      (previousVerb[0] === "type" || previousVerb[0] === "set") &&
+      !tokens.some((token) => PAIR_WORDS.includes(token.value))
+    )
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     if (previousVerb === undefined)
       return {
         reason: `no action word in "${joinTokens(tokens)}": start with one such as click, type, search, select, go to, 点击, 输入, 搜索`,
@@ -1000,6 +1524,9 @@ const parseClause = (
         (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "previous", "prev"))
       )
         return withVerb({ command: { kind: "previousPage" } })
+      const withAt = lastIndexOfWord(after, ["with", "using", "by"])
+      const chord = withAt >= 0 ? chordOf(after.slice(withAt + 1)) : undefined
+      if (chord !== undefined) return withVerb({ command: { kind: "press", key: chord } })
       return withVerb(targetCommand("open", after, verbRaw))
     }
     case "login":
@@ -1007,11 +1534,18 @@ const parseClause = (
     case "search":
       return withVerb(parseSearch(before, after))
     case "type":
-      return withVerb(parseType(before, after, verbRaw))
+      return withVerb(parseType(before, after, verbRaw, previousValue))
     case "set":
       return withVerb(parseSet(before, after))
     case "click": {
       const keyTokens = after.filter((token) => !isWord(token, "the", "key", "键"))
+      const chordEnd = keyTokens.findIndex((token) => token.kind === "keyword" || token.kind === "text")
+      const chord = chordOf(chordEnd < 0 ? keyTokens : keyTokens.slice(0, chordEnd))
+      if (
+        chord !== undefined &&
+        (verbRaw.toLowerCase() === "press" || verbRaw.toLowerCase() === "hit" || verbRaw.startsWith("按"))
+      )
+        return withVerb({ command: { kind: "press", key: chord } })
       const key = keyTokens.length === 1 ? KEYS.get(keyTokens[0]!.value) : undefined
       if (
         key !== undefined &&
@@ -1032,11 +1566,52 @@ const parseClause = (
         const target = parseTargetPhrase(after)
         return withVerb({ command: { kind: "click", target: { ...target, container } } })
       }
-      return withVerb(targetCommand("click", after, verbRaw))
+      // "依次点击 File、Export、PDF": one path, outermost first.
+      if (after.some((token) => token.value === "、")) {
+        const path = splitList(after)
+        if (path.length > 1)
+          return withVerb({
+            command: {
+              kind: "click",
+              target: { raw: path.join(" > "), path, text: path[path.length - 1]!, role: "menuitem" },
+            },
+          })
+      }
+      const clicked = targetCommand("click", after, verbRaw)
+      const verbWord = verbRaw.toLowerCase()
+      if ("command" in clicked && clicked.command.kind === "click" && !GENERIC_CLICK_VERBS.has(verbWord))
+        return withVerb({ command: { ...clicked.command, verb: verbRaw } })
+      return withVerb(clicked)
     }
     case "select":
       return withVerb(parseSelect(before, after))
-    case "check":
+    case "check": {
+      const checked = targetCommand("check", after, verbRaw)
+      if (
+        "command" in checked &&
+        checked.command.kind === "check" &&
+        !GENERIC_CLICK_VERBS.has(verbRaw.toLowerCase())
+      )
+        return withVerb({ command: { ...checked.command, verb: verbRaw.split(" ")[0]! } })
+      return withVerb(checked)
+    }
+    case "ensure":
+      return withVerb(parseEnsure(after))
+    case "focus": {
+      const target = parseTargetPhrase(after)
+      return withVerb({ command: { kind: "focus", target } })
+    }
+    case "drag":
+      return withVerb(parseDrag(before, after))
+    case "selectText": {
+      const quoted = after.find((token) => token.kind === "quoted")
+      const text =
+        quoted?.raw ??
+        valueText(after.filter((token) => !isWord(token, "text", "words", "phrase", "文字", "文本")))
+      if (text === "")
+        return { reason: "'highlight' needs the words to select, e.g. highlight \"quick brown fox\"" }
+      return withVerb({ command: { kind: "selectText", text } })
+    }
     case "uncheck":
     case "expand":
     case "collapse":
@@ -1058,7 +1633,7 @@ const parseClause = (
     case "press":
       return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll":
-      return withVerb(parseScroll([...before, ...after]))
+      return withVerb(parseScroll(after, before))
     case "back":
       return withVerb({ command: { kind: "back" } })
     case "nextPage":
@@ -1067,6 +1642,25 @@ const parseClause = (
       return withVerb({ command: { kind: "previousPage" } })
     case "extract":
       return withVerb(parseExtract(before, after))
+  }
+}
+
+/** Puts a command's element inside a container said before it ("In Colors, select Blue"). */
+const withContainer = (command: Command, container: TargetPhrase): Command => {
+  switch (command.kind) {
+    case "select":
+      return command.list === undefined ? { ...command, list: container } : command
+    case "type":
+      return command.field === undefined ? command : { ...command, field: { ...command.field, container } }
+    case "click":
+    case "open":
+    case "check":
+    case "uncheck":
+    case "hover":
+    case "focus":
+      return { ...command, target: { ...command.target, container } }
+    default:
+      return command
   }
 }
 
@@ -1088,10 +1682,28 @@ export const parseCommands = (text: string): ParseResult => {
   if (tokens.length === 0) return fail("the command is empty: say what to do, e.g. click Sign In")
   const commands: Array<Command> = []
   let previousVerb: readonly [Verb, string] | undefined
+  let previousValue: string | undefined
+  let pendingContainer: TargetPhrase | undefined
   for (const clause of splitClauses(tokens)) {
-    const result = parseClause(clause, previousVerb)
+    const bare = stripFillers(clause)
+    // "In the Notifications tab, check Weekly digest": a place for the clause after it.
+    const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
+    if (
+      !typing &&
+      isWord(bare[0], "in", "on", "inside", "within") &&
+      !bare.some((_, index) => matchVerb(bare, index) !== undefined)
+    ) {
+      pendingContainer = parseTargetPhrase(bare.slice(1))
+      continue
+    }
+    const result = parseClause(clause, previousVerb, previousValue)
     if ("reason" in result) return fail(result.reason)
-    commands.push(result.command)
+    const produced = "commands" in result ? result.commands : [result.command]
+    for (const command of produced) {
+      commands.push(pendingContainer === undefined ? command : withContainer(command, pendingContainer))
+      if (command.kind === "type") previousValue = command.value
+    }
+    pendingContainer = undefined
     if (result.verb !== undefined) previousVerb = result.verb
   }
   if (commands.length === 0) return fail(`nothing to do in "${text}"`)

@@ -60,6 +60,8 @@ const EDITABLE_INPUT_TYPES = new Set([
   "range",
 ])
 const CLICKABLE_ROLES = new Set([
+  // An element with a click handler and no role (a <span> or <div> styled as a link or button).
+  "clickable",
   "button",
   "link",
   "menuitem",
@@ -92,8 +94,8 @@ const CHECKABLE_ROLES = new Set([
 ])
 
 const ROLE_HINTS: Readonly<Record<RoleHint, ReadonlyArray<string>>> = {
-  button: ["button", "summary"],
-  link: ["link"],
+  button: ["button", "summary", "clickable"],
+  link: ["link", "clickable"],
   textbox: ["textbox", "searchbox", "combobox", "spinbutton"],
   checkbox: ["checkbox", "switch", "menuitemcheckbox"],
   radio: ["radio", "menuitemradio"],
@@ -200,6 +202,34 @@ export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["中号", ["medium"]],
   ["大号", ["large"]],
   ["显示通知", ["show notification"]],
+  ["邮箱地址", ["email address", "email"]],
+  ["电子邮箱", ["email address", "email"]],
+  ["地址", ["address"]],
+  ["城市", ["city", "your city"]],
+  ["开始日期", ["start date"]],
+  ["结束日期", ["end date"]],
+  ["入住日期", ["check-in", "check in"]],
+  ["退房日期", ["check-out", "check out"]],
+  ["会议时间", ["meeting time"]],
+  ["提醒", ["reminder"]],
+  ["音量", ["volume"]],
+  ["亮度", ["brightness"]],
+  ["语言", ["language"]],
+  ["目的地", ["destination"]],
+  ["付款方式", ["payment method", "payment"]],
+  ["支付方式", ["payment method", "payment"]],
+  ["配送方式", ["shipping speed", "shipping"]],
+  ["尺码", ["size", "t-shirt size"]],
+  ["套餐", ["plan"]],
+  ["时区", ["time zone", "timezone"]],
+  ["机场", ["airport", "home airport"]],
+  ["全名", ["full name", "name"]],
+  ["优惠码", ["coupon code", "coupon", "promo code"]],
+  ["邀请码", ["invite code"]],
+  ["备注", ["notes", "note"]],
+  ["昵称", ["nickname"]],
+  ["页脚", ["footer"]],
+  ["图标", ["icon"]],
 ])
 
 const TEXT_ATTRIBUTES = [
@@ -318,7 +348,9 @@ const intentFit = (element: PageElement, intent: Intent): number => {
         element.tag === "button" ||
         element.tag === "a"
         ? 20
-        : 5
+        : element.role === "clickable"
+          ? 15
+          : 5
     case "check":
       return ["checkbox", "radio", "switch"].includes(element.role) ? 20 : 10
     case "select":
@@ -374,7 +406,39 @@ export interface GroundOptions {
   readonly intent: Intent
   /** Ancestors per ref, from the outline, to honour "in the dialog". */
   readonly ancestry?: Ancestry | undefined
+  /** The ref acted on last: of two equal names, the one in the same form, frame or dialog wins. */
+  readonly near?: string | undefined
 }
+
+/** Up to +9 for each level of container shared with the element acted on last. */
+const nearness = (element: PageElement, options: GroundOptions): number => {
+  if (options.near === undefined || options.ancestry === undefined) return 0
+  const mine = options.ancestry.get(element.ref)
+  const theirs = options.ancestry.get(options.near)
+  if (mine === undefined || theirs === undefined) return 0
+  let shared = 0
+  while (
+    shared < mine.length &&
+    shared < theirs.length &&
+    mine[shared]!.role === theirs[shared]!.role &&
+    mine[shared]!.name === theirs[shared]!.name
+  )
+    shared += 1
+  return Math.min(9, 3 * shared)
+}
+
+const LANDMARK_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  footer: ["contentinfo", "footer"],
+  页脚: ["contentinfo", "footer"],
+  header: ["banner", "header"],
+  页眉: ["banner", "header"],
+  navigation: ["navigation", "nav"],
+  sidebar: ["complementary", "aside"],
+}
+
+/** "the footer", "页脚": a landmark named by what it is rather than by a label. */
+const landmarkNamed = (role: string, text: string): boolean =>
+  LANDMARK_WORDS[normalizeText(text)]?.includes(role) === true
 
 const insideContainer = (
   element: PageElement,
@@ -398,8 +462,15 @@ const insideContainer = (
       container.role === undefined ||
       roleFits(pseudo, container.role) ||
       (container.role === "section" && ancestor.role !== "generic")
-    const textOk = container.text === undefined || textScore(pseudo, container.text) >= 50
-    return roleOk && textOk
+    const textScoreOf = container.text === undefined ? 0 : textScore(pseudo, container.text)
+    const textOk =
+      container.text === undefined || textScoreOf >= 50 || landmarkNamed(ancestor.role, container.text)
+    // A container named well enough needs no role word to match ("the Newsletter form" is an iframe).
+    return (
+      (roleOk && textOk) ||
+      textScoreOf >= 60 ||
+      (container.text !== undefined && landmarkNamed(ancestor.role, container.text))
+    )
   })
 }
 
@@ -436,7 +507,8 @@ export const groundTarget = (
       if (roleFits(element, target.role)) {
         score += 40
         reasons.push(`role ${target.role}`)
-      } else if (text >= 92) {
+      } else if (text >= 60) {
+        // A role word is a preference, not a filter: "the Forgot password? link" may be a span.
         score -= 35
         reasons.push(`not a ${target.role}`)
       } else return
@@ -448,6 +520,15 @@ export const groundTarget = (
         score += 15
         reasons.push("in container")
       }
+    }
+    // An open dialog sits over the page: its controls are the ones a person sees and means.
+    if (
+      options.ancestry
+        ?.get(element.ref)
+        ?.some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog")
+    ) {
+      score += 8
+      reasons.push("in a dialog")
     }
     const fit = intentFit(element, options.intent)
     score += fit
@@ -463,7 +544,7 @@ export const groundTarget = (
       score -= 50
       reasons.push("disabled")
     }
-    score += positionScore(element) + selectorStrength(element)
+    score += positionScore(element) + selectorStrength(element) + nearness(element, options)
     if (target.role === "result" && !looksLikeResult(element, options.ancestry)) return
     scored.push({ element, score, reasons, order, text })
   })

@@ -1,6 +1,7 @@
 import type { PageElement } from "@sextant/core"
 
-const LINE = /^(\s*)-\s+([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?(.*)$/
+// "- h2 button "Billing address" [ref=e13]": a heading level before the role of the control inside it.
+const LINE = /^(\s*)-\s+(?:h[1-6]\s+(?=[\w-]+\s+"))?([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?(.*)$/
 
 const readName = (quoted: string | undefined): string => {
   if (quoted === undefined) return ""
@@ -24,12 +25,21 @@ const readName = (quoted: string | undefined): string => {
  */
 export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement> => {
   const elements: Array<PageElement> = []
+  // A plain text line just before a field with no name is how the page labels it ("Street", then
+  // the textbox): it becomes the field's label.
+  let lastText: string | undefined
   for (const line of outline.split("\n")) {
     const match = LINE.exec(line)
     if (match === null) continue
     const rest = match[4] ?? ""
     const ref = /\[ref=(e\d+)\]/.exec(rest)?.[1]
-    if (ref === undefined) continue
+    if (ref === undefined) {
+      const text = line.replace(/^\s*-\s+/, "").trim()
+      lastText = text.includes('"') || text.endsWith(":") || text.length > 60 ? undefined : text
+      continue
+    }
+    const nearby = lastText
+    lastText = undefined
     const role = match[2]!
     const states = new Set([...rest.matchAll(/\[([a-z-]+)\]/g)].map((state) => state[1]!))
     const options = /\[options: ([^\]]*)\]/.exec(rest)?.[1]
@@ -42,6 +52,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
     const name = readName(match[3])
     const attributes: Record<string, string> = {}
     if (url !== undefined) attributes.href = url
+    if (name === "" && nearby !== undefined) attributes.label = nearby
     if (/password|密码/i.test(name) && role === "textbox") attributes.type = "password"
     const element: { -readonly [Key in keyof PageElement]: PageElement[Key] } = {
       ref,

@@ -210,6 +210,9 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     }
     case "hover":
     case "close":
+    case "focus":
+    case "drag":
+    case "selectText":
       return `'${description}' needs the page: use the step-wise agent or text-to-action`
   }
 }
@@ -249,8 +252,12 @@ export const goalPartFor = (command: Command): GoalPart => {
     case "expand":
     case "collapse":
     case "hover":
+    case "focus":
     case "close":
       return part("click", { type: "actionsSucceeded" })
+    case "drag":
+    case "selectText":
+      return part("other", { type: "actionsSucceeded" })
     case "select":
       return part("select", { type: "actionsSucceeded" })
     case "check":

@@ -38,12 +38,28 @@ export interface PolicyProgress {
   readonly parts: ReadonlySet<string>
 }
 
-/** Reads the newest progress line from the history (nothing done when there is none). */
+/** A history line of a tool call that failed or was refused (`3. click({…}) -> failed: …`). */
+const FAILED_STEP = /^\d+\. \w+\(.*\) -> (?:failed|refused)/
+
+/**
+ * Reads the newest progress line from the history (nothing done when there is none). A progress line
+ * whose tool call then failed (an error, a guardrail) does not count: the one before it holds.
+ */
 export const readProgress = (history: ReadonlyArray<string>): PolicyProgress => {
+  let failedAfter = false
   for (let index = history.length - 1; index >= 0; index -= 1) {
     const line = history[index]!
+    if (FAILED_STEP.test(line)) {
+      failedAfter = true
+      continue
+    }
+    if (/^\d+\. \w+\(/.test(line)) failedAfter = false
     const at = line.indexOf(MARKER)
     if (at < 0) continue
+    if (failedAfter) {
+      failedAfter = false
+      continue
+    }
     const match = /done (\d+)\/\d+(?: parts ([\w,-]+))?/.exec(line.slice(at))
     if (match === null) continue
     return { done: Number(match[1]), parts: new Set(match[2] === undefined ? [] : match[2].split(",")) }
@@ -105,6 +121,18 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
           ? { name: "pagination", args: { limit: pages, extract: { fields } } }
           : { name: "extractList", args: { fields } }
       }
+      case "selectText":
+        return { name: "selectText", args: { text: String(argument("text") ?? "") } }
+      case "scrollInside":
+        return {
+          name: "scrollInside",
+          args: { text: String(argument("text") ?? ""), to: argument("to") ?? "bottom" },
+        }
+      case "drag":
+        return {
+          name: "drag",
+          args: Object.fromEntries(action.arguments.map((entry) => [entry.name, entry.value])),
+        }
       default:
         return {
           name: action.method,
@@ -114,8 +142,9 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
   }
   switch (action.method) {
     case "input":
-    case "set":
       return { name: "fill", args: { target, value: String(argument("value") ?? "") } }
+    case "set":
+      return { name: "setValue", args: { target, value: String(argument("value") ?? "") } }
     case "select":
       return {
         name: "select",
@@ -129,10 +158,18 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
     case "press":
       return { name: "press", args: { target, key: argument("key") } }
     case "scroll":
-      return { name: "scroll", args: { target } }
+      return argument("to") === undefined
+        ? { name: "scroll", args: { target } }
+        : { name: "scrollInside", args: { target, to: argument("to") } }
     case "hover":
-      // The tool set has no hover; a click focuses the menu button, which opens hover and focus menus alike.
-      return { name: "click", args: { target } }
+      return { name: "hover", args: { target } }
+    case "focus":
+      return { name: "focus", args: { target } }
+    case "drag":
+      return {
+        name: "drag",
+        args: { target, ...Object.fromEntries(action.arguments.map((entry) => [entry.name, entry.value])) },
+      }
     default:
       return { name: action.method, args: { target } }
   }
@@ -166,9 +203,15 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     }
   }
   const commands = parsed.commands
+  // The element of the last call, from its history line (`4. fill({"target":"e15",…}) -> ok`).
+  const near = input.history
+    .toReversed()
+    .map((line) => /^\d+\. \w+\(\{"target":"(e\d+)"/.exec(line)?.[1])
+    .find((ref) => ref !== undefined)
   const view: PageView = {
     elements: elementsFromOutline(input.outline),
     ancestry: ancestryFromOutline(input.outline),
+    near,
   }
   let progress = readProgress(input.history)
   const notes: Array<string> = []
@@ -205,7 +248,8 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     const last = decision.final && next.done === commands.length
     return {
       toolCalls: [toolCallFor(decision.action, input.url)],
-      taskComplete: last,
+      // Done is said on the next turn, once this call has run without failing.
+      taskComplete: false,
       part: progress.done,
       history: [
         ...notes,

@@ -23,6 +23,8 @@ export interface PageView {
   readonly ancestry?: Ancestry | undefined
   /** Refs of sections and tabs already opened while looking for the target. */
   readonly opened?: ReadonlySet<string> | undefined
+  /** The ref acted on last, to prefer its neighbours among equal names. */
+  readonly near?: string | undefined
 }
 
 /**
@@ -110,13 +112,27 @@ const reveal = (target: TargetPhrase, view: PageView, what: string): CommandDeci
  * The best candidate whose words are close enough. `visible` in a snapshot means "in the viewport":
  * an element below the fold is still there to act on (the driver scrolls to it).
  */
-const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedElement | undefined =>
-  groundTarget(target, view.elements, { intent, ancestry: view.ancestry }).find(
+const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedElement | undefined => {
+  const found = groundTarget(target, view.elements, {
+    intent,
+    ancestry: view.ancestry,
+    near: view.near,
+  }).find(
     (candidate) =>
       target.text === undefined ||
       textScore(candidate.element, target.text) >= MINIMUM_TEXT_SCORE ||
       textScore(candidate.element, target.raw) >= 92,
   )
+  if (found !== undefined || target.container === undefined) return found
+  // A container the page does not show by that name ("the cookie banner") says nothing: drop it.
+  const { container, ...rest } = target
+  const anyInside = view.elements.some(
+    (element) =>
+      groundTarget({ ...rest, raw: "", container }, [element], { intent: "any", ancestry: view.ancestry })
+        .length > 0,
+  )
+  return anyInside ? undefined : best(rest, view, intent)
+}
 
 const notFound = (target: TargetPhrase, view: PageView, intent: Intent): CommandDecision => {
   const nearest = groundTarget(
@@ -146,6 +162,21 @@ const locate = (
   if (target.path !== undefined && target.path.length > 1) return locatePath(target, view)
   const found = best(target, view, intent)
   if (found !== undefined) return { element: found.element }
+  // A container that is itself a control ("My profile from the Account menu"): open it first.
+  if (target.container !== undefined && target.container.text !== undefined) {
+    const holder = best({ raw: target.container.raw, text: target.container.text }, view, "click")
+    if (holder !== undefined && !view.opened?.has(holder.element.ref))
+      return {
+        decision: action(
+          holder.element,
+          "click",
+          `open ${label(holder.element)} to look for ${describeTarget(target)}`,
+          [],
+          false,
+          `opened-${holder.element.ref}`,
+        ),
+      }
+  }
   // Pages do not list what a closed section or tab hides: open those before giving up.
   const opened = reveal(target, view, describeTarget(target))
   if (opened !== undefined && target.text !== undefined) return { decision: opened }
@@ -164,8 +195,9 @@ const locatePath = (
     if (found === undefined) continue
     if (depth === path.length - 1) return { element: found.element }
     const element = found.element
-    const opensOnClick = element.expanded === false || element.attributes["aria-haspopup"] !== undefined
-    const method = opensOnClick && element.role !== "menuitem" ? "click" : "hover"
+    // A collapsed menu button or sub-menu opens on a click (and a click opens hover menus too);
+    // an item that shows no state is hovered.
+    const method = element.expanded === false || element.role !== "menuitem" ? "click" : "hover"
     return {
       decision: action(
         element,
@@ -301,7 +333,22 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
       )
     }
     const anywhere = locate(phrase, view, "click")
-    if ("decision" in anywhere) return anywhere.decision
+    if ("decision" in anywhere) {
+      // A custom drop-down shows its options only once opened: open the list named, once.
+      if (command.list !== undefined) {
+        const opener = list ?? best(command.list, view, "click")?.element
+        if (opener !== undefined && !view.opened?.has(opener.ref))
+          return action(
+            opener,
+            "click",
+            `open ${label(opener)} to choose "${option}"`,
+            [],
+            false,
+            `opened-${opener.ref}`,
+          )
+      }
+      return anywhere.decision
+    }
     if (isSelected(anywhere.element)) continue
     return action(anywhere.element, "click", `select ${label(anywhere.element)}`, [], last)
   }
@@ -512,6 +559,40 @@ const findPager = (view: PageView, words: ReadonlyArray<string>, rel: string): P
     )
     .toSorted((left, right) => Number(right.visible) - Number(left.visible))[0]
 
+/** "Music and Sports", "A, B and C": the targets of a list, or undefined for one target. */
+const listedTargets = (target: TargetPhrase): ReadonlyArray<TargetPhrase> | undefined => {
+  const text = target.text
+  if (text === undefined || target.path !== undefined) return undefined
+  const parts = text
+    .split(/\s*(?:,|，|、|\band\b|和|与)\s*/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+  if (parts.length < 2) return undefined
+  return parts.map((part) => ({
+    raw: part,
+    text: part,
+    ...(target.container === undefined ? {} : { container: target.container }),
+  }))
+}
+
+/**
+ * A control named by the verb the user said ("Reject cookies" → "Reject all", "Accept all cookies" →
+ * "Accept all"), tried when the target's words alone fit nothing: the verb with the words, then the verb.
+ */
+const byVerb = (verb: string | undefined, target: TargetPhrase, view: PageView): PageElement | undefined => {
+  if (verb === undefined) return undefined
+  const words = target.text ?? target.raw
+  for (const text of [`${verb} ${words}`, verb]) {
+    const found = best(
+      { raw: text, text, ...(target.container === undefined ? {} : { container: target.container }) },
+      view,
+      "click",
+    )
+    if (found !== undefined && textScore(found.element, text) >= 60) return found.element
+  }
+  return undefined
+}
+
 const CLOSE_WORDS = ["close", "x", "×", "✕", "✖", "dismiss", "cancel", "关闭", "取消", "close dialog"]
 
 /** What `decide` needs besides the command and the page: sub-steps of the command already done. */
@@ -549,6 +630,16 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
         ["pages", command.pages],
       ])
     case "scroll": {
+      if (command.within !== undefined) {
+        const to = command.to === "top" ? "top" : "bottom"
+        const found = best(command.within, view, "any")
+        if (found !== undefined) return action(found.element, "scroll", description, [["to", to]])
+        // A box that scrolls is often no control: name it by its words.
+        return action(PAGE_LOCATOR, "scrollInside", description, [
+          ["text", command.within.text ?? command.within.raw],
+          ["to", to],
+        ])
+      }
       if (command.target !== undefined) {
         const located = locate(command.target, view, "any")
         if ("decision" in located) return located.decision
@@ -621,23 +712,105 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
           ])
       } else {
         const located = locate(command.field, view, "type")
-        if ("decision" in located) return located.decision
+        if ("decision" in located) {
+          // "Set the T-shirt size to Large", "Shipping speed: Overnight": a choice, not a text field.
+          const { role: _role, ...list } = command.field
+          const chosen = decideSelect(
+            {
+              kind: "select",
+              options: [command.value],
+              list,
+              target: { raw: command.value, text: command.value },
+            },
+            view,
+          )
+          return chosen.type === "action" || chosen.satisfied ? chosen : located.decision
+        }
         field = located.element
+      }
+      // An autocomplete: type, then pick the suggestion that is the value.
+      if (field.role === "combobox" && !isNativeSelect(field, view)) {
+        if (!done.has(`typed-${field.ref}`))
+          return action(
+            field,
+            "input",
+            `type "${command.value}" into ${label(field)}`,
+            [["value", command.value]],
+            false,
+            `typed-${field.ref}`,
+          )
+        const suggestion = view.elements.find(
+          (element) =>
+            element.role === "option" && normalizeText(element.name) === normalizeText(command.value),
+        )
+        if (suggestion !== undefined)
+          return action(suggestion, "click", `choose the suggestion ${label(suggestion)}`)
+        return alreadyDone(`typed "${command.value}" into ${label(field)}; no suggestion is shown`)
       }
       if (isNativeSelect(field, view) && field.role !== "textbox") {
         const option = matchOption(field.options ?? [], command.value)
         if (option !== undefined)
           return action(field, "select", `select "${option}" in ${label(field)}`, [["value", option]])
       }
-      const method = field.role === "slider" ? "set" : "input"
+      const method = field.role === "slider" || field.role === "spinbutton" ? "set" : "input"
       return action(field, method, `type "${command.value}" into ${label(field)}`, [["value", command.value]])
     }
     case "click":
     case "open": {
       const located = locate(command.target, view, "click")
-      if ("decision" in located) return located.decision
+      if ("decision" in located) {
+        const verb = command.kind === "click" ? command.verb : undefined
+        const named = byVerb(verb, command.target, view)
+        if (named !== undefined) return action(named, "click", `${verb} with ${label(named)}`)
+        return located.decision
+      }
       return action(located.element, "click", `${command.kind} ${label(located.element)}`)
     }
+    case "focus": {
+      const located = locate(command.target, view, "type")
+      const element = "element" in located ? located.element : undefined
+      const anyElement =
+        element ??
+        (() => {
+          const other = locate(command.target, view, "click")
+          return "element" in other ? other.element : undefined
+        })()
+      if (anyElement === undefined)
+        return "decision" in located ? located.decision : notFound(command.target, view, "type")
+      return action(anyElement, "focus", `focus ${label(anyElement)}`)
+    }
+    case "drag": {
+      const source = locate(command.source, view, "any")
+      if ("decision" in source) {
+        // Cards and boxes that are dragged are often no control: name them by their words.
+        const words = (target: TargetPhrase) => target.text ?? target.raw
+        const dropOn = command.target === undefined ? undefined : best(command.target, view, "any")?.element
+        return action(PAGE_LOCATOR, "drag", description, [
+          ["text", words(command.source)],
+          ...(command.offset !== undefined
+            ? [["x", command.offset.x] as const, ["y", command.offset.y] as const]
+            : dropOn !== undefined
+              ? [["to", dropOn.ref] as const]
+              : [["toText", words(command.target ?? { raw: "" })] as const]),
+        ])
+      }
+      if (command.offset !== undefined) {
+        return action(source.element, "drag", description, [
+          ["x", command.offset.x],
+          ["y", command.offset.y],
+        ])
+      }
+      const target = locate(command.target ?? { raw: "" }, view, "any")
+      if ("decision" in target)
+        return action(source.element, "drag", description, [
+          ["toText", command.target?.text ?? command.target?.raw ?? ""],
+        ])
+      return action(source.element, "drag", `drag ${label(source.element)} onto ${label(target.element)}`, [
+        ["to", target.element.ref],
+      ])
+    }
+    case "selectText":
+      return action(PAGE_LOCATOR, "selectText", description, [["text", command.text]])
     case "hover": {
       const located = locate(command.target, view, "hover")
       if ("decision" in located) return located.decision
@@ -645,8 +818,32 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
     }
     case "check":
     case "uncheck": {
+      const parts = listedTargets(command.target)
+      if (parts !== undefined && best(command.target, view, "check") === undefined) {
+        // "Check Music and Sports": one box per turn, done when all hold.
+        for (const [index, part] of parts.entries()) {
+          const found = locate(part, view, "check")
+          if ("decision" in found) return found.decision
+          const wanted = command.kind === "check"
+          if ((found.element.checked === true || found.element.selected === true) === wanted) continue
+          return action(
+            found.element,
+            command.kind,
+            `${command.kind} ${label(found.element)}`,
+            [],
+            index === parts.length - 1,
+          )
+        }
+        return alreadyDone(
+          `${parts.map(describeTarget).join(", ")} already ${command.kind === "check" ? "checked" : "unchecked"}`,
+        )
+      }
       const located = locate(command.target, view, "check")
       if ("decision" in located) {
+        const verb = command.kind === "check" ? command.verb : undefined
+        const named = byVerb(verb, command.target, view)
+        if (named !== undefined && best(command.target, view, "click") === undefined)
+          return action(named, "click", `${verb} with ${label(named)}`)
         // A label that is not a checkbox itself ("I agree"): click what carries the words.
         const fallback = locate(command.target, view, "click")
         return "element" in fallback

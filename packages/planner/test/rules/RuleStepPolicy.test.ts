@@ -89,8 +89,24 @@ describe("decideStep", () => {
     expect(turn("/search", SEARCH("lantern")).toolCalls).toEqual([{ name: "click", args: { target: "e9" } }])
     const last = turn("/search?q=lantern", SEARCH("lantern"))
     expect(last.toolCalls).toEqual([{ name: "click", args: { target: "e10" } }])
-    expect(last.taskComplete).toBe(true)
+    // Done is said on the turn after the last call, once it ran without failing.
+    expect(last.taskComplete).toBe(false)
+    history.push('7. click({"target":"e10"}) -> ok: navigation detected')
+    const after = turn("/products/5", '- main:\n  - h1 "Brass Lantern"')
+    expect(after.toolCalls).toEqual([])
+    expect(after.taskComplete).toBe(true)
     expect(summarizeRun({ goal, history })).toMatchObject({ taskComplete: true, nextSuggestions: [] })
+  })
+
+  it("does not count a step whose tool call failed or was refused: it is decided again", () => {
+    const outline = `- button "Delete" [ref=e1]`
+    const history: Array<string> = []
+    const first = decideStep({ goal: "click Delete", url: "/", outline, history })
+    history.push(...first.history, '1. click({"target":"e1"}) -> failed: guardrail stopped the step')
+    expect(readProgress(history).done).toBe(0)
+    const again = decideStep({ goal: "click Delete", url: "/", outline, history })
+    expect(again.toolCalls).toEqual([{ name: "click", args: { target: "e1" } }])
+    expect(again.taskComplete).toBe(false)
   })
 
   it("does not go on after a login whose form is still shown once submitted", () => {
@@ -150,7 +166,7 @@ describe("decideStep", () => {
       history: [],
     })
     expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e2" } }])
-    expect(decision.taskComplete).toBe(true)
+    expect(readProgress(decision.history).done).toBe(2)
   })
 
   it("navigates to the absolute address the navigate tool takes: a path against the page, a bare host over https", () => {

@@ -28,8 +28,12 @@ const run = (call: ToolCall) =>
         return (yield* driver.act(target(call), "input", String(call.args.value))).hint
       case "select":
         return (yield* driver.act(target(call), "select", call.args.values as ReadonlyArray<string>)).hint
+      case "setValue":
+        return (yield* driver.act(target(call), "set", String(call.args.value))).hint
       case "check":
       case "uncheck":
+      case "hover":
+      case "focus":
         return (yield* driver.act(target(call), call.name)).hint
       case "press":
         return (yield* driver.act(

@@ -1,7 +1,21 @@
 import type { AnyTool } from "@sextant/core"
 import { clickMatchesTool, clickNthAnchorTool, clickTextMatchesTool } from "./ClickMatching.ts"
 import { extractTool } from "./Extract.ts"
-import { checkTool, clickTool, fillTool, pressTool, selectTool, uncheckTool, uploadTool } from "./Input.ts"
+import {
+  checkTool,
+  clickTool,
+  dragTool,
+  fillTool,
+  focusTool,
+  hoverTool,
+  pressTool,
+  scrollInsideTool,
+  selectTextTool,
+  selectTool,
+  setValueTool,
+  uncheckTool,
+  uploadTool,
+} from "./Input.ts"
 import { backTool, navigateTool, refreshTool, stopTool } from "./Navigation.ts"
 import { screenshotTool } from "./Screenshot.ts"
 import {
@@ -31,6 +45,12 @@ export const browserTools: ReadonlyArray<AnyTool> = [
   clickTool,
   fillTool,
   pressTool,
+  hoverTool,
+  focusTool,
+  setValueTool,
+  dragTool,
+  selectTextTool,
+  scrollInsideTool,
   checkTool,
   uncheckTool,
   selectTool,

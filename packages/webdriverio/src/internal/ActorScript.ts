@@ -267,7 +267,81 @@ export const actorScriptSource = String.raw`
     marked.push(element)
     return value
   }
-  const pointerOps = { click: true, check: true, uncheck: true, hover: true, set: true }
+  const pointerOps = { click: true, check: true, uncheck: true, hover: true, set: true, drag: true }
+
+  // The viewport points where a phrase of the element's text starts and ends, for a trusted
+  // press-move-release that selects it.
+  const textSpan = (element, wanted) => {
+    const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+    const nodes = []
+    let text = ""
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      nodes.push({ node, start: text.length })
+      text += node.data
+    }
+    let at = text.indexOf(wanted)
+    if (at < 0) at = text.toLowerCase().indexOf(wanted.toLowerCase())
+    if (at < 0) return undefined
+    const position = (index) => {
+      let found = nodes[0]
+      for (const entry of nodes) if (entry.start <= index) found = entry
+      return { node: found.node, offset: index - found.start }
+    }
+    const charRect = (index) => {
+      const { node, offset } = position(index)
+      const range = element.ownerDocument.createRange()
+      range.setStart(node, offset)
+      range.setEnd(node, offset + 1)
+      return range.getClientRects()[0]
+    }
+    const first = position(at).node.parentElement
+    if (first) first.scrollIntoView({ block: "center", behavior: "instant" })
+    const start = charRect(at), end = charRect(at + wanted.length - 1)
+    if (!start || !end) return undefined
+    return { x: start.left + 1, y: start.top + start.height / 2, toX: end.right - 1, toY: end.top + end.height / 2 }
+  }
+
+  // Inputs whose text cannot be typed key by key in every locale: the browser takes their value in
+  // one format (2024-05-01, 14:30, 2024-05-01T14:30, #ff0000, a number), as Playwright's fill does.
+  const valueTypes = { date: true, time: true, "datetime-local": true, month: true, week: true, color: true, range: true }
+  const pad = (number) => String(number).padStart(2, "0")
+  const inputFormat = (type, text) => {
+    const value = String(text).trim()
+    if (type === "date") {
+      if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value
+      const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value)
+      if (slash) return slash[3] + "-" + pad(slash[1]) + "-" + pad(slash[2])
+      const parsed = new Date(value + (/\d{1,2}:\d{2}/.test(value) ? "" : " 12:00"))
+      return Number.isNaN(parsed.getTime()) ? value : parsed.getFullYear() + "-" + pad(parsed.getMonth() + 1) + "-" + pad(parsed.getDate())
+    }
+    if (type === "time") {
+      const match = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i.exec(value)
+      if (!match) return value
+      let hours = Number(match[1])
+      const meridiem = (match[4] || "").toLowerCase()
+      if (meridiem.startsWith("p") && hours < 12) hours += 12
+      if (meridiem.startsWith("a") && hours === 12) hours = 0
+      return pad(hours) + ":" + match[2] + (match[3] ? ":" + match[3] : "")
+    }
+    if (type === "datetime-local") {
+      const match = /^(\S+)[ T](\S+(?:\s*[ap]\.?m\.?)?)$/i.exec(value)
+      return match ? inputFormat("date", match[1]) + "T" + inputFormat("time", match[2]) : value
+    }
+    return value
+  }
+  const assignValue = (element, type, text) => {
+    const wanted = inputFormat(type, text)
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set
+    element.focus({ preventScroll: true })
+    setter.call(element, wanted)
+    if (element.value !== wanted && !(type === "range" && Number(element.value) === Number(wanted))) {
+      setter.call(element, "")
+      return { error: "badvalue", detail: describe(element) + " (" + type + ") does not take " + JSON.stringify(String(text)) + ": give it as " + ({ date: "2024-05-01", time: "14:30", "datetime-local": "2024-05-01T14:30", month: "2024-05", week: "2024-W18", color: "#ff0000", range: "a number from " + (element.min || 0) + " to " + (element.max || 100) })[type] }
+    }
+    element.dispatchEvent(new Event("input", { bubbles: true, composed: true }))
+    element.dispatchEvent(new Event("change", { bubbles: true }))
+    return { assigned: true, value: element.value }
+  }
 
   // Where text typed into the element goes: its document (a frame's, when the ref landed on a frame)
   // and the action of its form. Answers the first origin not in the allowed list, or nothing.
@@ -340,9 +414,36 @@ export const actorScriptSource = String.raw`
       element.scrollIntoView({ block: "center", behavior: "instant" })
       return Object.assign(result, { mark: value, box: viewportBox(element) })
     }
+    if (spec.op === "selectText") {
+      const wanted = String(spec.value || "").trim()
+      const span = wanted === "" ? undefined : textSpan(element, wanted)
+      if (!span) return { error: "notext", detail: "no text " + JSON.stringify(wanted) + " in " + describe(element) }
+      return Object.assign(result, span)
+    }
+    if (spec.op === "scroll") {
+      // Scroll inside the element (a list, a text area, a terms box): a trusted wheel over it.
+      const aimedBox = aim(element, false)
+      if (aimedBox.error) return aimedBox
+      const toEnd = spec.value !== "top"
+      return Object.assign(result, aimedBox, { deltaY: (toEnd ? 1 : -1) * Math.max(element.scrollHeight, 1000) })
+    }
     const aimed = aim(element, pointerOps[spec.op] === true)
     if (aimed.error) return aimed
+    if (spec.op === "drag") {
+      Object.assign(result, aimed)
+      if (spec.to) {
+        const destination = locate(spec.to)
+        if (destination.error) return destination
+        const box = viewportBox(destination.element)
+        return Object.assign(result, { toX: box.x + box.width / 2, toY: box.y + Math.min(box.height / 2, 24) })
+      }
+      return Object.assign(result, { toX: aimed.x + Number(spec.dx || 0), toY: aimed.y + Number(spec.dy || 0) })
+    }
     Object.assign(result, aimed)
+    if (spec.op === "input" && tag === "input" && valueTypes[type] === true && typeof spec.value === "string") {
+      const assigned = assignValue(element, type, spec.value)
+      return assigned.error ? assigned : Object.assign(result, assigned)
+    }
     if (spec.op === "input" || spec.op === "clear") {
       if (!selectAll(element)) return { error: "noteditable", detail: describe(element) + " does not take text" }
       result.watched = watchInput(element)
@@ -351,17 +452,21 @@ export const actorScriptSource = String.raw`
     if (spec.op === "click") result.watched = watchInput(element)
     if (spec.op === "press") element.focus({ preventScroll: true })
     if (spec.op === "set") {
-      result.min = Number(element.min || 0)
-      result.max = Number(element.max || 100)
-      result.step = element.step === "any" ? 1 : Number(element.step || 1)
-      result.current = Number(element.value)
+      // A native range input, or an ARIA slider / spin button that keeps its value in aria-valuenow.
+      const aria = !("value" in element) || element.value === undefined
+      result.min = Number((aria ? element.getAttribute("aria-valuemin") : element.min) || 0)
+      result.max = Number((aria ? element.getAttribute("aria-valuemax") : element.max) || 100)
+      result.step = aria || element.step === "any" ? 1 : Number(element.step || 1)
+      result.current = Number(aria ? element.getAttribute("aria-valuenow") : element.value)
     }
     return result
   }
 
   const currentValue = (spec) => {
     const found = locate(spec.target)
-    return JSON.stringify(found.error ? found : { value: found.element.value, checked: found.element.checked === true })
+    const element = found.element
+    const value = element && ("value" in element) && element.value !== undefined ? element.value : element && element.getAttribute("aria-valuenow")
+    return JSON.stringify(found.error ? found : { value, checked: element.checked === true })
   }
 
   // Waits until the action's effects have settled: no request in flight and the DOM quiet for
@@ -433,10 +538,25 @@ export const actorScriptSource = String.raw`
     }
   }
 
+  // A wheel scroll animates (smooth scrolling): wait until the element stops moving, at most maxMs.
+  const scrollSettled = async (spec) => {
+    const found = locate(spec.target)
+    if (found.error) return JSON.stringify(found)
+    const start = performance.now()
+    let last = found.element.scrollTop, still = performance.now()
+    while (performance.now() - start < (spec.maxMs || 1500)) {
+      await sleep(30)
+      const now = found.element.scrollTop
+      if (now !== last) { last = now; still = performance.now() }
+      else if (performance.now() - still >= 120) break
+    }
+    return JSON.stringify({ scrollTop: last })
+  }
+
   const look = (options) => globalThis.__sextant.look(options)
   const markedElement = (value) => marked.find((element) => element.getAttribute("data-sextant-mark") === value) || null
 
-  globalThis.__sextantActor = { state, look, markedElement, prepare, currentValue, settle, scroll, waitFor }
+  globalThis.__sextantActor = { state, look, markedElement, prepare, currentValue, settle, scroll, waitFor, scrollSettled }
 })()
 `
 

@@ -27,6 +27,7 @@ export type ActionSource =
       readonly actions: ReadonlyArray<Record<string, unknown>>
     }
   | { readonly type: "key"; readonly id: string; readonly actions: ReadonlyArray<Record<string, unknown>> }
+  | { readonly type: "wheel"; readonly id: string; readonly actions: ReadonlyArray<Record<string, unknown>> }
 
 interface BidiResult {
   readonly type: "success" | "exception"
@@ -374,3 +375,54 @@ export const probeCdp = async (browser: WebdriverIO.Browser): Promise<boolean> =
     return false
   }
 }
+
+/**
+ * Press at one point, move in steps, release at another: a drag of an element, or a text selection
+ * from its first to its last character. The steps and pauses let pointer-event drag libraries see moves.
+ */
+export const dragActions = (x: number, y: number, toX: number, toY: number): ReadonlyArray<ActionSource> => {
+  const steps = 5
+  const moves: Array<Record<string, unknown>> = []
+  for (let step = 1; step <= steps; step++) {
+    moves.push({
+      type: "pointerMove",
+      x: Math.round(x + ((toX - x) * step) / steps),
+      y: Math.round(y + ((toY - y) * step) / steps),
+      origin: "viewport",
+      duration: 20,
+    })
+  }
+  return [
+    {
+      type: "pointer",
+      id: "sextant-mouse",
+      parameters: { pointerType: "mouse" },
+      actions: [
+        { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
+        { type: "pointerDown", button: 0 },
+        { type: "pause", duration: 30 },
+        ...moves,
+        { type: "pause", duration: 30 },
+        { type: "pointerUp", button: 0 },
+      ],
+    },
+  ]
+}
+
+/** A trusted mouse wheel over a point: scrolls whatever scrolls under it (a list, a text area, a box). */
+export const wheelActions = (x: number, y: number, deltaY: number): ReadonlyArray<ActionSource> => [
+  {
+    type: "wheel",
+    id: "sextant-wheel",
+    actions: [
+      {
+        type: "scroll",
+        x: Math.round(x),
+        y: Math.round(y),
+        deltaX: 0,
+        deltaY: Math.round(deltaY),
+        origin: "viewport",
+      },
+    ],
+  },
+]

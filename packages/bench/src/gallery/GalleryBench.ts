@@ -1,0 +1,290 @@
+import { BrowserDriver, decodeAgentTask, ToolRegistry } from "@sextant/core"
+import { runAgent } from "@sextant/executor"
+import { makeRuleStepPolicy, ruleTextToAction, toolCallFor } from "@sextant/planner"
+import { layerMemoryStore } from "@sextant/testing"
+import { browserTools } from "@sextant/tools"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import type { TableSection } from "../Report.ts"
+import { quantile } from "../Stats.ts"
+import type { Instruction } from "./Instructions.ts"
+
+/** The two ways an instruction is run: the rule step policy through `runAgent`, and one text-to-action. */
+export type GalleryMode = "agent" | "oneShot"
+
+/** One instruction run one way, judged by the gallery page's oracle. */
+export interface GalleryOutcome {
+  readonly id: string
+  readonly set: Instruction["set"]
+  readonly family: string
+  readonly lang: Instruction["lang"]
+  readonly mode: GalleryMode
+  /** The page's verdict: the state the instruction asks for was reached. */
+  readonly solved: boolean
+  /** Sextant's own answer: COMPLETED (agent), or one action chosen and run without error (one-shot). */
+  readonly claimed: boolean
+  readonly ms: number
+  /** The keys the page still disagreed on, or why the run stopped. */
+  readonly detail: string
+}
+
+interface Verdict {
+  readonly achieved: boolean
+  readonly unmet: ReadonlyArray<{
+    readonly key: string
+    readonly expected: unknown
+    readonly actual?: unknown
+  }>
+}
+
+const registerRun = async (base: string, instruction: Instruction) => {
+  const response = await fetch(`${base}/gallery/runs`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ page: instruction.page, expect: instruction.expect }),
+  })
+  if (response.status !== 201)
+    throw new Error(
+      `${instruction.id}: POST /gallery/runs answered ${response.status}: ${await response.text()}`,
+    )
+  return (await response.json()) as { run: string; path: string }
+}
+
+/** The page reports its state every 150 ms; a verdict is read once the last report can have landed. */
+const readVerdict = async (base: string, run: string): Promise<Verdict> => {
+  let verdict = (await (await fetch(`${base}/gallery/runs/${run}`)).json()) as Verdict
+  for (let waited = 0; !verdict.achieved && waited < 600; waited += 150) {
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    verdict = (await (await fetch(`${base}/gallery/runs/${run}`)).json()) as Verdict
+  }
+  return verdict
+}
+
+const unmetText = (verdict: Verdict) =>
+  verdict.unmet
+    .map(
+      (entry) =>
+        `${entry.key}=${JSON.stringify(entry.actual ?? null)} (want ${JSON.stringify(entry.expected)})`,
+    )
+    .join(", ")
+
+export interface GalleryOptions {
+  readonly base: string
+  readonly instructions: ReadonlyArray<Instruction>
+  readonly modes?: ReadonlyArray<GalleryMode>
+  readonly progress?: (line: string) => void
+}
+
+/**
+ * Runs every instruction on its gallery page in one Chromium session: with the rule step policy through
+ * `runAgent` (a fresh run per instruction, form submission allowed, at most 12 steps and 20 s), and as
+ * one rule text-to-action (one look, one action). The page's oracle scores each run.
+ */
+export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray<GalleryOutcome>> => {
+  const modes = options.modes ?? ["agent", "oneShot"]
+  const runtime = ManagedRuntime.make(
+    Layer.merge(browserLayer({ windowSize: { width: 1280, height: 900 } }), layerMemoryStore),
+  )
+  const outcomes: Array<GalleryOutcome> = []
+  try {
+    const registry = await runtime.runPromise(ToolRegistry.make(browserTools))
+    const policy = makeRuleStepPolicy()
+    for (const instruction of options.instructions) {
+      for (const mode of modes) {
+        const { run, path } = await registerRun(options.base, instruction)
+        const url = `${options.base}${path}`
+        const started = performance.now()
+        let claimed = false
+        let detail = ""
+        if (mode === "agent") {
+          const task = Effect.runSync(
+            decodeAgentTask({
+              goal: instruction.text,
+              startUrl: url,
+              constraints: {
+                allowFormSubmission: true,
+                maxSteps: 12,
+                maxDurationMs: 20_000,
+                stepTimeoutMs: 8_000,
+              },
+            }),
+          )
+          const result = await runtime.runPromise(
+            runAgent(task, policy, { tools: registry, maxConsecutiveNoOps: 3, noOpBackoffMs: 250 }).pipe(
+              Effect.map((value) => ({ status: value.status, summary: value.summary.summary })),
+              Effect.catch((error) => Effect.succeed({ status: "ERROR", summary: String(error) })),
+            ),
+          )
+          claimed = result.status === "COMPLETED"
+          if (!claimed) detail = `${result.status}: ${result.summary}`
+        } else {
+          const answer = await runtime.runPromise(
+            Effect.gen(function* () {
+              const driver = yield* BrowserDriver
+              yield* driver.navigate(url)
+              const snapshot = yield* driver.look()
+              const decision = yield* ruleTextToAction({
+                command: instruction.text,
+                elements: Object.values(snapshot.elements),
+                outline: snapshot.tree,
+              })
+              const action = "elements" in decision ? decision.elements[0] : undefined
+              if (action === undefined)
+                return {
+                  claimed: false,
+                  detail: `no action: ${"summary" in decision ? decision.summary : ""}`,
+                }
+              const call = toolCallFor(action, snapshot.url)
+              yield* registry.run(call.name, call.args)
+              return { claimed: true, detail: "" }
+            }).pipe(
+              Effect.catch((error) =>
+                Effect.succeed({ claimed: false, detail: String(error).slice(0, 200) }),
+              ),
+            ),
+          )
+          claimed = answer.claimed
+          detail = answer.detail
+        }
+        const ms = performance.now() - started
+        const verdict = await readVerdict(options.base, run)
+        const outcome: GalleryOutcome = {
+          id: instruction.id,
+          set: instruction.set,
+          family: instruction.family,
+          lang: instruction.lang,
+          mode,
+          solved: verdict.achieved,
+          claimed,
+          ms,
+          detail: [detail, verdict.achieved ? "" : unmetText(verdict)]
+            .filter((part) => part !== "")
+            .join(" · "),
+        }
+        outcomes.push(outcome)
+        options.progress?.(
+          `${instruction.id} ${mode} ${outcome.solved ? "solved" : "FAILED"}${outcome.claimed === outcome.solved ? "" : " (status disagrees)"} ${Math.round(ms)} ms  ${instruction.text}${outcome.solved ? "" : `  — ${outcome.detail.slice(0, 240)}`}`,
+        )
+      }
+    }
+    return outcomes
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${((100 * part) / whole).toFixed(1)}%`)
+const median = (values: ReadonlyArray<number>) =>
+  values.length === 0
+    ? Number.NaN
+    : quantile(
+        [...values].sort((a, b) => a - b),
+        0.5,
+      )
+
+interface Rate {
+  readonly solved: number
+  readonly total: number
+  readonly agree: number
+  readonly medianSolvedMs: number
+}
+
+const rate = (outcomes: ReadonlyArray<GalleryOutcome>): Rate => ({
+  solved: outcomes.filter((outcome) => outcome.solved).length,
+  total: outcomes.length,
+  agree: outcomes.filter((outcome) => outcome.solved === outcome.claimed).length,
+  medianSolvedMs: median(outcomes.filter((outcome) => outcome.solved).map((outcome) => outcome.ms)),
+})
+
+const cells = (outcomes: ReadonlyArray<GalleryOutcome>, mode: GalleryMode): ReadonlyArray<string> => {
+  const of = rate(outcomes.filter((outcome) => outcome.mode === mode))
+  return [`${of.solved}/${of.total}`, percent(of.solved, of.total)]
+}
+
+/** The numbers the acceptance asks for, per mode. */
+export const gallerySummary = (outcomes: ReadonlyArray<GalleryOutcome>, mode: GalleryMode) => {
+  const mine = outcomes.filter((outcome) => outcome.mode === mode)
+  const families = [...new Set(mine.map((outcome) => outcome.family))]
+  const byFamily = families.map((family) => ({
+    family,
+    ...rate(mine.filter((outcome) => outcome.family === family)),
+  }))
+  const slowest = [...byFamily]
+    .filter((entry) => entry.solved > 0)
+    .sort((a, b) => b.medianSolvedMs - a.medianSolvedMs)[0]
+  return {
+    overall: rate(mine),
+    frozen: rate(mine.filter((outcome) => outcome.set === "frozen")),
+    rest: rate(mine.filter((outcome) => outcome.set === "rest")),
+    en: rate(mine.filter((outcome) => outcome.lang === "en")),
+    zh: rate(mine.filter((outcome) => outcome.lang === "zh")),
+    byFamily,
+    slowestFamily: slowest?.family,
+  }
+}
+
+const fmtMs = (value: number) => (Number.isNaN(value) ? "—" : String(Math.round(value)))
+
+/** The gallery tables: success by family and by language/set, both modes side by side. */
+export const gallerySections = (
+  outcomes: ReadonlyArray<GalleryOutcome>,
+  seed: number,
+): ReadonlyArray<TableSection> => {
+  const agent = gallerySummary(outcomes, "agent")
+  const families = [...new Set(outcomes.map((outcome) => outcome.family))].sort()
+  const groups: ReadonlyArray<readonly [string, (outcome: GalleryOutcome) => boolean]> = [
+    ["all", () => true],
+    ["frozen half", (outcome) => outcome.set === "frozen"],
+    ["written after", (outcome) => outcome.set === "rest"],
+    ["English", (outcome) => outcome.lang === "en"],
+    ["Chinese", (outcome) => outcome.lang === "zh"],
+  ]
+  return [
+    {
+      title: `Gallery: instructions solved, by set and language (fixture widget gallery, seed ${seed})`,
+      note: `Each instruction runs on its /gallery page; the page's own oracle scores it. "status agrees" is how often Sextant's own status (agent: COMPLETED; one-shot: an action chosen and run) matched the page's verdict. Median time is over solved instructions, from the registered run to the end of the run. Slowest family (agent, by median solved time): ${agent.slowestFamily ?? "—"}.`,
+      headers: [
+        "group",
+        "agent solved",
+        "agent %",
+        "agent status agrees",
+        "agent median ms (solved)",
+        "one-shot solved",
+        "one-shot %",
+      ],
+      rows: groups.map(([name, keep]) => {
+        const chosen = outcomes.filter(keep)
+        const agentRate = rate(chosen.filter((outcome) => outcome.mode === "agent"))
+        return [
+          name,
+          `${agentRate.solved}/${agentRate.total}`,
+          percent(agentRate.solved, agentRate.total),
+          percent(agentRate.agree, agentRate.total),
+          fmtMs(agentRate.medianSolvedMs),
+          ...cells(chosen, "oneShot"),
+        ]
+      }),
+    },
+    {
+      title: "Gallery: instructions solved, by family",
+      headers: [
+        "family",
+        "agent solved",
+        "agent %",
+        "agent median ms (solved)",
+        "one-shot solved",
+        "one-shot %",
+      ],
+      rows: families.map((family) => {
+        const chosen = outcomes.filter((outcome) => outcome.family === family)
+        const agentRate = rate(chosen.filter((outcome) => outcome.mode === "agent"))
+        return [
+          family,
+          ...cells(chosen, "agent"),
+          fmtMs(agentRate.medianSolvedMs),
+          ...cells(chosen, "oneShot"),
+        ]
+      }),
+    },
+  ]
+}

@@ -1,0 +1,60 @@
+import { startFixtureSite } from "@sextant/fixture-site"
+import type { TableSection } from "../Report.ts"
+import {
+  type GalleryMode,
+  type GalleryOutcome,
+  gallerySections,
+  gallerySummary,
+  runGallery,
+} from "./GalleryBench.ts"
+import { type Instruction, loadInstructions } from "./Instructions.ts"
+
+export interface GallerySectionOptions {
+  readonly seed: number
+  /** Instruction ids, families or pages to keep (comma-separated on the command line); all when empty. */
+  readonly only?: ReadonlyArray<string>
+  readonly modes?: ReadonlyArray<GalleryMode>
+  readonly progress: (line: string) => void
+}
+
+export const selectInstructions = (
+  all: ReadonlyArray<Instruction>,
+  only: ReadonlyArray<string> | undefined,
+): ReadonlyArray<Instruction> => {
+  if (only === undefined || only.length === 0) return all
+  const chosen = all.filter(
+    (instruction) =>
+      only.includes(instruction.id) || only.includes(instruction.family) || only.includes(instruction.page),
+  )
+  if (chosen.length === 0)
+    throw new Error(`--instructions ${only.join(",")} matches no instruction id, family or page`)
+  return chosen
+}
+
+/** Runs the gallery on its own fixture site (the given seed) and renders its tables. */
+export const gallerySection = async (
+  options: GallerySectionOptions,
+): Promise<{
+  sections: ReadonlyArray<TableSection>
+  outcomes: ReadonlyArray<GalleryOutcome>
+  summary: unknown
+}> => {
+  const instructions = selectInstructions(loadInstructions(), options.only)
+  const site = await startFixtureSite({ port: 0, seed: options.seed })
+  try {
+    options.progress(`gallery: ${instructions.length} instructions on ${site.url} (seed ${options.seed})`)
+    const outcomes = await runGallery({
+      base: site.url,
+      instructions,
+      ...(options.modes === undefined ? {} : { modes: options.modes }),
+      progress: options.progress,
+    })
+    return {
+      sections: gallerySections(outcomes, options.seed),
+      outcomes,
+      summary: { agent: gallerySummary(outcomes, "agent"), oneShot: gallerySummary(outcomes, "oneShot") },
+    }
+  } finally {
+    await site.close()
+  }
+}

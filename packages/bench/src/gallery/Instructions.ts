@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { z } from "zod"
+
+/**
+ * The gallery instruction set: each instruction names a gallery page, its family and language, the
+ * text a user would write, and the state the page's oracle must reach (`expect`). The frozen file was
+ * written before the rule parser was changed for it and is never edited; its hash is checked.
+ */
+export const Instruction = z.object({
+  id: z.string().regex(/^[a-z]\d{3}$/),
+  page: z.string().min(1),
+  family: z.string().min(1),
+  lang: z.enum(["en", "zh"]),
+  text: z.string().min(1),
+  expect: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+})
+export type Instruction = z.output<typeof Instruction> & { readonly set: "frozen" | "rest" }
+
+/** sha256 of `instructions.frozen.json` as committed; a changed file is an error, not a new baseline. */
+export const FROZEN_SHA256 = "27497195f1784ed7d99ad2df8ae0cc505659d4e912dc73b8dcdf551bf86779de"
+
+const directory = dirname(fileURLToPath(import.meta.url))
+export const FROZEN_PATH = join(directory, "instructions.frozen.json")
+export const REST_PATH = join(directory, "instructions.rest.json")
+
+const load = (path: string, set: Instruction["set"]): ReadonlyArray<Instruction> => {
+  const parsed = z.array(Instruction).safeParse(JSON.parse(readFileSync(path, "utf8")))
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(`${path}: [${issue?.path.join("].")}] ${issue?.message}`)
+  }
+  return parsed.data.map((instruction) => ({ ...instruction, set }))
+}
+
+export const frozenHash = (): string => createHash("sha256").update(readFileSync(FROZEN_PATH)).digest("hex")
+
+/** Both files, frozen first; throws when the frozen file was edited or an id repeats. */
+export const loadInstructions = (): ReadonlyArray<Instruction> => {
+  const hash = frozenHash()
+  if (hash !== FROZEN_SHA256) {
+    throw new Error(`${FROZEN_PATH} was edited (sha256 ${hash}); the frozen instruction set may not change`)
+  }
+  let rest: ReadonlyArray<Instruction> = []
+  try {
+    rest = load(REST_PATH, "rest")
+  } catch (cause) {
+    if (!(cause instanceof Error && "code" in cause && cause.code === "ENOENT")) throw cause
+  }
+  const all = [...load(FROZEN_PATH, "frozen"), ...rest]
+  const seen = new Set<string>()
+  for (const instruction of all) {
+    if (seen.has(instruction.id)) throw new Error(`instruction id ${instruction.id} appears twice`)
+    seen.add(instruction.id)
+  }
+  return all
+}
