@@ -19,6 +19,7 @@ import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
+import { endsTheRun } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 export type { ExecutorRunResult } from "./internal/Finish.ts"
@@ -138,6 +139,13 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       const failures = (failuresByStep.get(next.index) ?? 0) + 1
       failuresByStep.set(next.index, failures)
       const message = outcome.observation.message ?? "the step failed"
+      if (endsTheRun(outcome.error)) {
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) failed: ${message}`,
+        }
+      }
       if (context.tally.replans >= maxReplans) {
         return {
           ok: false,

@@ -300,7 +300,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       .runPromise(
         Effect.gen(function* () {
           const tasks = yield* Effect.forEach(inputs, decodeTask)
-          return yield* runManyEffect(tasks, (task) => runEffect(task, { mode: many?.mode }), {
+          // runManyEffect gives each task its own fresh session: the task itself must not launch another.
+          return yield* runManyEffect(tasks, (task) => execute(task, { mode: many?.mode }), {
             concurrency: many?.concurrency ?? settings.concurrency ?? 2,
             session: browserLayer(),
           })

@@ -1,10 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
-  type AgentError,
+  AgentError,
   type AgentTask,
   BrowserDriver,
   type BrowserDriverShape,
+  InvalidInput,
   type PageSnapshot,
   type Plan,
   type RunRecord,
@@ -46,6 +47,39 @@ export interface RunContext {
   lastStatus: number | undefined
 }
 
+/** What a run id may be: it names the trace files and the store's rows. */
+export const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+const invalidRunId = (issue: string) =>
+  new AgentError({ reason: new InvalidInput({ what: "options.runId", issues: [`runId: ${issue}`] }) })
+
+/**
+ * Checks a run id given for a new run: safe characters only (it becomes a file name), and not the id
+ * of a run the store already holds — a new run never merges into an old one's records.
+ */
+export const checkNewRunId = (
+  runId: string,
+  store: StoreShape,
+): Effect.Effect<void, AgentError | StoreError> =>
+  Effect.gen(function* () {
+    if (!runIdPattern.test(runId) || runId.includes("..")) {
+      return yield* invalidRunId(
+        `${JSON.stringify(runId)} is not a valid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit, without ".."`,
+      )
+    }
+    const existing = yield* store.getRun(runId).pipe(
+      Effect.catchIf(
+        (error) => error.reason._tag === "StoreNotFound",
+        () => Effect.succeed(undefined),
+      ),
+    )
+    if (existing !== undefined) {
+      return yield* invalidRunId(
+        `a run with id ${JSON.stringify(runId)} already exists (${existing.status}, started ${existing.startedAt}): give a new runId, or resume(${JSON.stringify(runId)}) to continue that run`,
+      )
+    }
+  })
+
 export const makeRunContext = Effect.fnUntraced(function* (
   task: AgentTask,
   mode: "plan" | "agent",
@@ -57,6 +91,7 @@ export const makeRunContext = Effect.fnUntraced(function* (
   const registry =
     options.tools instanceof ToolRegistry ? options.tools : yield* ToolRegistry.make(options.tools)
   const runId = resumed?.runId ?? options.runId ?? crypto.randomUUID()
+  if (resumed === undefined && options.runId !== undefined) yield* checkNewRunId(runId, store)
   const redactor = makeRedactor(task)
   const now = yield* Clock.currentTimeMillis
   const context: RunContext = {
