@@ -33,7 +33,9 @@ const chromiumBrowsers = (): ReadonlyArray<number> =>
     })
 
 describe("Chromium killed mid-run", () => {
-  it("fails the step as DriverCrashed naming Chromium within seconds, ends the run FAILED, and resume finishes it", async () => {
+  it("fails the step as DriverCrashed naming Chromium within seconds, ends the run FAILED, and resume finishes it", {
+    timeout: 90_000,
+  }, async () => {
     const store = makeMemoryStore()
     const layer = Layer.mergeAll(
       browserLayer({}),

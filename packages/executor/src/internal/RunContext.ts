@@ -22,7 +22,7 @@ import { type Guardrails, makeGuardrails } from "../Guardrails.ts"
 import { makeTally, type RunTally } from "../Metrics.ts"
 import { makeRedactor, type Redactor } from "../Redaction.ts"
 import { type ResolvedRetryOptions, resolveRetryOptions } from "../RetryPolicy.ts"
-import { makeRunTrace, type RunTrace } from "../Trace.ts"
+import { makeFolders, makeRunTrace, type RunTrace } from "../Trace.ts"
 
 /** Everything one run carries from step to step. */
 export interface RunContext {
@@ -102,7 +102,19 @@ export const makeRunContext = Effect.fnUntraced(function* (
     retry: resolveRetryOptions(options.retry),
     registry,
     redactor,
-    trace: makeRunTrace(runId, redactor, options),
+    trace: yield* Effect.try({
+      try: () => makeRunTrace(runId, redactor, options),
+      catch: (cause) =>
+        new AgentError({
+          reason: new InvalidInput({
+            what: "options.traceDirectory",
+            issues: [
+              `traceDirectory: cannot write traces to ${options.traceDirectory} (${cause instanceof Error ? cause.message : String(cause)}): give a folder Sextant can create and write`,
+            ],
+          }),
+          cause,
+        }),
+    }),
     guardrails: makeGuardrails(task, options),
     tally: makeTally(),
     driver,
@@ -145,7 +157,7 @@ export const takeScreenshot = (context: RunContext, label: string): Effect.Effec
     if (directory === undefined) return undefined
     const png = yield* context.driver.screenshot()
     const path = join(directory, `${context.runId}-${label}.png`)
-    mkdirSync(directory, { recursive: true })
+    makeFolders(directory)
     writeFileSync(path, png)
     return path
   }).pipe(Effect.catch(() => Effect.succeed(undefined)))
