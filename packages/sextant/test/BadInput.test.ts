@@ -253,6 +253,8 @@ describe("bad CLI arguments name the flag and exit 2", () => {
     ["max steps that is not a number", { maxSteps: "many" }, "maxSteps"],
     ["an allowed origin that is not a URL", { allowedOrigin: ["shop"] }, "allowedOrigin"],
     ["a secret with no value anywhere", { secret: ["nosuchsecret"] }, "--secret nosuchsecret"],
+    ["a store under /proc", { store: "/proc/sextant/cli.db" }, "options.store.path"],
+    ["a trace folder under a file", { traceDir: "/etc/hostname/traces" }, "options.traceDirectory"],
   ]
   for (const [name, override, field] of cliCases) {
     it(`sextant run: ${name} → ${field}`, async () => {

@@ -70,16 +70,23 @@ export const runGoal = async (
     )
     return 2
   }
-  const agent = createAgent({
-    store: { path: options.store },
-    traceDirectory: options.traceDir,
-    mode: options.mode,
-    browser: {
-      headless: options.headless,
-      ...(options.chrome === undefined ? {} : { chromePath: options.chrome }),
-      ...(options.chromedriver === undefined ? {} : { chromedriverPath: options.chromedriver }),
-    },
-  })
+  let agent: ReturnType<typeof createAgent>
+  try {
+    agent = createAgent({
+      store: { path: options.store },
+      traceDirectory: options.traceDir,
+      mode: options.mode,
+      browser: {
+        headless: options.headless,
+        ...(options.chrome === undefined ? {} : { chromePath: options.chrome }),
+        ...(options.chromedriver === undefined ? {} : { chromedriverPath: options.chromedriver }),
+      },
+    })
+  } catch (error) {
+    // A store or trace folder that cannot be written: name it, as for any other bad flag.
+    err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 2
+  }
   try {
     const result = await agent.run(
       {
