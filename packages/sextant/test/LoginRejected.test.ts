@@ -27,14 +27,6 @@ describe("a rejected login", () => {
       { onEvent: (event) => events.push(event) },
     )
     const steps = events.filter((event) => event.type === "step-start").map((event) => event.tool)
-    console.log(
-      JSON.stringify(
-        events.filter((e) => e.type !== "llm-call").map((e) => ({ ...e, metrics: undefined })),
-        null,
-        1,
-      ).slice(0, 6000),
-    )
-    console.log(result.status, result.summary)
     expect(result.status).toBe("FAILED")
     expect(JSON.stringify(result.summary)).toContain("Invalid email or password")
     expect(JSON.stringify(result.summary)).not.toContain("quota")
