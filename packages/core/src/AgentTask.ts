@@ -26,8 +26,32 @@ export const TaskConstraints = z.object({
   stepTimeoutMs: z.number().int().positive().default(30_000),
   allowNavigation: z.boolean().default(true),
   allowFormSubmission: z.boolean().default(false),
-  allowedOrigins: z.array(z.url()).optional(),
-  blockedUrlPatterns: z.array(z.string().min(1)).default([]),
+  /** http(s) origins the task may visit, e.g. `https://shop.example`. */
+  allowedOrigins: z
+    .array(
+      z.url().refine((value) => /^https?:\/\/[^/]/i.test(value), {
+        message: "must be an http(s) origin such as https://shop.example",
+      }),
+    )
+    .optional(),
+  /** Regular expressions (case-insensitive) of URLs the task must not visit. */
+  blockedUrlPatterns: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .superRefine((value, context) => {
+          try {
+            new RegExp(value, "i")
+          } catch (error) {
+            context.addIssue({
+              code: "custom",
+              message: `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
+            })
+          }
+        }),
+    )
+    .default([]),
   quotas: TaskQuotas.prefault({}),
 })
 export type TaskConstraints = z.output<typeof TaskConstraints>

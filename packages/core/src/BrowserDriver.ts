@@ -8,6 +8,8 @@ import type { Target } from "./Target.ts"
 export interface NavigationResult {
   readonly url: string
   readonly title: string
+  /** The HTTP status of the document, when the driver could read it (0 or absent: unknown). */
+  readonly status?: number | undefined
 }
 
 /**

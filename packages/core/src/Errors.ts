@@ -159,6 +159,28 @@ export class OriginRefused extends Data.TaggedClass("OriginRefused")<{
   }
 }
 
+/**
+ * A page answered an error status (5xx or 429) on every attempt: its body is the server's error
+ * page, not content. `retryAfterMs` is the server's last Retry-After, when it sent one.
+ */
+export class PageStatus extends Data.TaggedClass("PageStatus")<{
+  readonly url: string
+  readonly status: number
+  readonly attempts: number
+  readonly retryAfterMs?: number | undefined
+}> {
+  /** The driver already retried with backoff (and Retry-After); retrying the step at once would not help. */
+  readonly isRetryable = false
+  get message(): string {
+    const tries = this.attempts > 1 ? ` on each of ${this.attempts} attempts` : ""
+    const wait =
+      this.retryAfterMs === undefined ? "" : ` (Retry-After ${Math.round(this.retryAfterMs / 1000)} s)`
+    return this.status === 429
+      ? `${this.url} answered HTTP 429 Too Many Requests${tries}${wait}: the site is rate limiting, wait before trying again`
+      : `${this.url} answered HTTP ${this.status}${tries}${wait}: the server failed, try again later`
+  }
+}
+
 export type DriverErrorReason =
   | OriginRefused
   | ElementNotFound
@@ -171,6 +193,7 @@ export type DriverErrorReason =
   | ScriptError
   | SessionClosed
   | DriverCrashed
+  | PageStatus
   | DriverUnknown
 
 /** The error of every `BrowserDriver` operation. */

@@ -44,6 +44,17 @@ export const reasonTag = (error: unknown): string => {
   return typeof record._tag === "string" ? record._tag : "Unknown"
 }
 
+/**
+ * Failures no new plan can mend, so a plan run ends at once with the failure's own message: the site
+ * rejected the credentials (submitting them again would only repeat the rejection and spend the
+ * submission quota), or the browser or its driver died (every step would fail the same way; `resume`
+ * continues the run on a new browser).
+ */
+export const endsTheRun = (error: unknown): boolean => {
+  const tag = reasonTag(error)
+  return tag === "LoginRejected" || tag === "DriverCrashed"
+}
+
 /** True when the error says it may succeed on a retry. */
 export const isRetryable = (error: unknown): boolean =>
   typeof error === "object" &&

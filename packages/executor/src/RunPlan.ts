@@ -25,7 +25,7 @@ import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
-import { permanentFailure } from "./RetryPolicy.ts"
+import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 export type { ExecutorRunResult } from "./internal/Finish.ts"
@@ -186,6 +186,14 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           ok: false,
           endReason: "plan-failed" as EndReason,
           detail: `step ${next.index} (${next.tool}) failed and cannot succeed on a retry (${permanent}): ${message}`,
+        }
+      }
+      // A rejected login or a dead browser: a new plan would only submit again or fail the same way.
+      if (endsTheRun(outcome.error)) {
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) failed: ${message}`,
         }
       }
       if (context.tally.replans >= maxReplans) {

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from "node:fs"
-import { join } from "node:path"
+import { appendFileSync, existsSync, mkdirSync } from "node:fs"
+import { dirname, join } from "node:path"
 import type { ObservedError, RunMetrics, TaskState, TokenUsage } from "@sextant/core"
 import type { Redactor } from "./Redaction.ts"
 
@@ -110,6 +110,22 @@ export interface RunTrace {
 }
 
 /**
+ * Creates `path` and its missing parents one at a time: Node's recursive mkdir never returns for a
+ * path under /proc (it retries the parent forever at full CPU). Throws the first failure.
+ */
+export const makeFolders = (path: string): void => {
+  const missing: Array<string> = []
+  let current = path
+  while (!existsSync(current)) {
+    missing.unshift(current)
+    const parent = dirname(current)
+    if (parent === current) break
+    current = parent
+  }
+  for (const folder of missing) mkdirSync(folder)
+}
+
+/**
  * Opens the trace of one run. Events and transcript lines are appended to their files as they happen,
  * so a crash keeps everything up to the step in flight.
  *
@@ -124,7 +140,7 @@ export const makeRunTrace = (runId: string, redactor: Redactor, options: TraceOp
   const maxLines = options.transcriptMaxLines ?? 500
   const maxChars = options.transcriptMaxLineChars ?? 500
   const directory = options.traceDirectory
-  if (directory !== undefined) mkdirSync(directory, { recursive: true })
+  if (directory !== undefined) makeFolders(directory)
   const tracePath = directory === undefined ? undefined : join(directory, `${runId}.jsonl`)
   const transcriptPath = directory === undefined ? undefined : join(directory, `${runId}.transcript.txt`)
   const lines: Array<string> = []

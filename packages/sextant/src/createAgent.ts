@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import {
   AgentError,
@@ -223,7 +223,79 @@ const OptionsSchema = z.object({
     .optional(),
 })
 
+const RunOptionsSchema = z
+  .object({
+    signal: z
+      .custom<AbortSignal>((value) => value instanceof AbortSignal, "must be an AbortSignal")
+      .optional(),
+    mode: z.enum(["plan", "agent"]).optional(),
+    runId: z.string().optional(),
+    onEvent: z
+      .custom<(event: TraceRecord) => void>((value) => typeof value === "function", "must be a function")
+      .optional(),
+    plan: z.record(z.string(), z.unknown()).optional(),
+  })
+  .optional()
+
 const decodeOptions = decodeWith(OptionsSchema, "createAgent options", "options")
+const decodeRunOptions = decodeWith(RunOptionsSchema, "run options", "options")
+
+const invalidOption = (field: string, issue: string) =>
+  new AgentError({
+    reason: new InvalidInput({ what: "createAgent options", issues: [`${field}: ${issue}`] }),
+  })
+
+// Creates `path` and its missing parents one at a time. Node's recursive mkdir never returns for a
+// path under /proc (it retries the parent forever at full CPU), so the parents are walked here.
+const makeFolders = (path: string): void => {
+  const missing: Array<string> = []
+  let current = path
+  while (!existsSync(current)) {
+    missing.unshift(current)
+    const parent = dirname(current)
+    if (parent === current) break
+    current = parent
+  }
+  for (const folder of missing) mkdirSync(folder)
+}
+
+// A folder the agent will write into: created now, so a path under a file or a read-only place
+// fails when the agent is created instead of mid-run.
+const usableFolder = (field: string, path: string): string => {
+  try {
+    makeFolders(path)
+    if (!statSync(path).isDirectory()) throw new Error("it is not a folder")
+    return path
+  } catch (error) {
+    throw invalidOption(
+      field,
+      `cannot write to ${path} (${error instanceof Error ? error.message.split("\n")[0] : String(error)}): give a folder Sextant can create and write`,
+    )
+  }
+}
+
+// The store's file: its folder is created and the file opened for writing now, so a path SQLite
+// cannot use (under /proc, in a read-only folder) fails at once with the field named.
+const usableStoreFile = (path: string): string => {
+  usableFolder("options.store.path", dirname(path))
+  try {
+    closeSync(openSync(path, "a"))
+    return path
+  } catch (error) {
+    throw invalidOption(
+      "options.store.path",
+      `cannot write the store file ${path} (${error instanceof Error ? error.message.split("\n")[0] : String(error)}): give a path in a folder Sextant can write`,
+    )
+  }
+}
+
+const notAnObject = (what: string, value: unknown) =>
+  new AgentError({
+    reason: new InvalidInput({
+      what,
+      issues: [`task: must be an object with a goal, got ${value === null ? "null" : typeof value}`],
+    }),
+  })
 const decodeConstraints = decodeWith(TaskConstraints.partial(), "createAgent options", "options.constraints")
 
 const cancelled = (signal: AbortSignal | undefined, error: unknown): unknown =>
@@ -260,16 +332,20 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       ...((settings.tools ?? []) as ReadonlyArray<AnyTool>),
     ]),
   )
-  const storeLayer =
+  const storePath =
     settings.store === "memory"
+      ? undefined
+      : resolve(typeof settings.store === "object" ? settings.store.path : ".sextant/sextant.db")
+  if (storePath !== undefined && typeof settings.store === "object") usableStoreFile(storePath)
+  if (typeof settings.traceDirectory === "string")
+    usableFolder("options.traceDirectory", resolve(settings.traceDirectory))
+  const storeLayer =
+    storePath === undefined
       ? SqliteStore.layerMemory
       : Layer.unwrap(
           Effect.sync(() => {
-            const path = resolve(
-              typeof settings.store === "object" ? settings.store.path : ".sextant/sextant.db",
-            )
-            mkdirSync(dirname(path), { recursive: true })
-            return SqliteStore.layer({ path })
+            makeFolders(dirname(storePath))
+            return SqliteStore.layer({ path: storePath })
           }),
         )
   // The rule planner plans `use <tool> on …` for the extra tools (checked above to have a zod input).
@@ -329,10 +405,12 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     settings.traceDirectory === false ? undefined : resolve(settings.traceDirectory ?? ".sextant/traces")
 
   const decodeTask = (input: AgentTaskInput) =>
-    decodeAgentTask({
-      ...input,
-      constraints: { ...(settings.constraints ?? {}), ...(input.constraints ?? {}) },
-    })
+    typeof input !== "object" || input === null || Array.isArray(input)
+      ? Effect.fail(notAnObject("task", input))
+      : decodeAgentTask({
+          ...input,
+          constraints: { ...(settings.constraints ?? {}), ...(input.constraints ?? {}) },
+        })
 
   const reportDirectory =
     settings.report === undefined || settings.report === false
@@ -382,8 +460,10 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
 
   // The task is checked before a browser is launched, so bad input fails fast.
   const runEffect = (input: AgentTaskInput, run: RunOptions | undefined) =>
-    Effect.flatMap(decodeTask(input), (task) =>
-      withReport(execute(task, run).pipe(Effect.provide(browserLayer()))),
+    Effect.andThen(decodeRunOptions(run), () =>
+      Effect.flatMap(decodeTask(input), (task) =>
+        withReport(execute(task, run).pipe(Effect.provide(browserLayer()))),
+      ),
     )
 
   const run: Agent["run"] = (input, run) =>
@@ -396,7 +476,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       .runPromise(
         Effect.gen(function* () {
           const tasks = yield* Effect.forEach(inputs, decodeTask)
-          return yield* runManyEffect(tasks, (task) => runEffect(task, { mode: many?.mode }), {
+          // runManyEffect gives each task its own fresh session: the task itself must not launch another.
+          return yield* runManyEffect(tasks, (task) => withReport(execute(task, { mode: many?.mode })), {
             concurrency: ownBrowser ? 1 : (many?.concurrency ?? settings.concurrency ?? 2),
             session: browserLayer(),
           })

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
@@ -200,6 +200,31 @@ describe("createAgent", () => {
           .sort(),
       )
     })
+  })
+
+  it("runMany owns exactly one browser per task", async () => {
+    // A ChromeDriver that logs each start, so the test counts the browsers the batch launched.
+    const log = join(directory, "chromedriver-starts.log")
+    const wrapper = join(directory, "counting-chromedriver")
+    writeFileSync(wrapper, `#!/bin/sh\necho start >> "${log}"\nexec /usr/bin/chromedriver "$@"\n`)
+    chmodSync(wrapper, 0o755)
+    const previous = process.env.SEXTANT_CHROMEDRIVER
+    process.env.SEXTANT_CHROMEDRIVER = wrapper
+    try {
+      await using agent = createAgent({ store: "memory", traceDirectory: false })
+      const outcomes = await agent.runMany(
+        [1, 2, 3].map((page) => ({
+          goal: "extract name and price of the products",
+          startUrl: `${site.url}/products?page=${page}`,
+        })),
+        { concurrency: 2 },
+      )
+      expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true, true])
+      expect(readFileSync(log, "utf8").trim().split("\n")).toHaveLength(3)
+    } finally {
+      if (previous === undefined) delete process.env.SEXTANT_CHROMEDRIVER
+      else process.env.SEXTANT_CHROMEDRIVER = previous
+    }
   })
 
   it("rejects bad input with a tagged AgentError that names the field", async () => {

@@ -1,12 +1,18 @@
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
 import { Effect } from "effect"
 import { remote } from "webdriverio"
 import { z } from "zod"
 import { toDriverError } from "./DriverErrors.ts"
-import { startChromedriver, stopProcesses } from "./internal/Processes.ts"
+import { ownBidiCommands } from "./internal/BidiCommands.ts"
+import {
+  browserProcess,
+  isRunning,
+  profileFolderPrefix,
+  startChromedriver,
+  stopProcesses,
+  sweepOnce,
+} from "./internal/Processes.ts"
 
 /** The Chromium flags every launched session gets: headless, quiet, no first-run work. */
 export const defaultChromeArgs: ReadonlyArray<string> = [
@@ -74,6 +80,13 @@ export interface DriverSession {
   readonly profileDir?: string
   /** The process id of the ChromeDriver a launched session started. */
   readonly chromedriverPid?: number
+  /** The process id of the Chromium browser process of a launched session. */
+  readonly browserPid?: number
+  /**
+   * For a launched session: what died (`"ChromeDriver (pid 812) exited"`), or undefined while
+   * ChromeDriver and Chromium both run. Reading it costs one `/proc` lookup per process.
+   */
+  readonly crashed?: () => string | undefined
 }
 
 const invalidOptions = (what: string, error: z.ZodError): DriverError =>
@@ -114,11 +127,33 @@ export const resolveBinaries = (options: { chromePath?: string; chromedriverPath
   chromedriver: options.chromedriverPath ?? process.env.SEXTANT_CHROMEDRIVER ?? "/usr/bin/chromedriver",
 })
 
-const endSession = (browser: WebdriverIO.Browser) =>
-  Effect.tryPromise({ try: () => browser.deleteSession(), catch: toDriverError("close") }).pipe(
-    Effect.timeout("5 seconds"),
-    Effect.ignore,
-  )
+// Ends the session, then whatever BiDi commands are still waiting, and closes the socket: nothing
+// the session opened may keep Node alive after it.
+const endSession = (browser: WebdriverIO.Browser, crashed?: () => string | undefined) =>
+  Effect.suspend(() => {
+    const commands = ownedCommands.get(browser)
+    // A dead driver or browser never answers: do not wait for it.
+    const end =
+      crashed?.() === undefined
+        ? Effect.tryPromise({ try: () => browser.deleteSession(), catch: toDriverError("close") }).pipe(
+            Effect.timeout("5 seconds"),
+            Effect.ignore,
+          )
+        : Effect.void
+    return Effect.ensuring(
+      end,
+      Effect.sync(() => commands?.release()),
+    )
+  })
+
+const ownedCommands = new WeakMap<WebdriverIO.Browser, { readonly release: () => void }>()
+
+// Sends the session's BiDi commands without WebdriverIO's never-cleared timers (see BidiCommands).
+const takeOverCommands = (browser: WebdriverIO.Browser): WebdriverIO.Browser => {
+  const commands = ownBidiCommands(browser)
+  if (commands !== undefined) ownedCommands.set(browser, commands)
+  return browser
+}
 
 /**
  * Sizes the window so the page's viewport is exactly `size`: `--window-size` sets the outer window,
@@ -165,9 +200,11 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
   const binaries = resolveBinaries(options)
   const chrome = yield* executable(binaries.chrome, "SEXTANT_CHROME", "Chromium")
   const chromedriverPath = yield* executable(binaries.chromedriver, "SEXTANT_CHROMEDRIVER", "ChromeDriver")
+  // Browsers left by a Sextant process that was killed outright are ended before a new one starts.
+  yield* Effect.sync(sweepOnce)
 
   const profileDir = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "sextant-chromium-"))),
+    Effect.sync(() => mkdtempSync(profileFolderPrefix())),
     (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true })),
   )
   const chromedriver = yield* Effect.acquireRelease(
@@ -180,6 +217,20 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     `--user-data-dir=${profileDir}`,
     ...options.args,
   ]
+  let browserPid: number | undefined
+  const chromedriverPid = chromedriver.process.pid
+  const crashed = (): string | undefined => {
+    const driverProcess = chromedriver.process
+    if (
+      driverProcess.exitCode !== null ||
+      driverProcess.signalCode !== null ||
+      !isRunning(chromedriverPid ?? 0)
+    ) {
+      return `ChromeDriver (pid ${chromedriverPid}) exited${driverProcess.signalCode === null ? "" : ` on ${driverProcess.signalCode}`}`
+    }
+    if (browserPid !== undefined && !isRunning(browserPid)) return `Chromium (pid ${browserPid}) exited`
+    return undefined
+  }
   const browser = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
@@ -195,7 +246,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
             unhandledPromptBehavior: "ignore",
             "goog:chromeOptions": { binary: chrome, args },
           },
-        }),
+        }).then(takeOverCommands),
       catch: (cause) =>
         new DriverError({
           method: "launch",
@@ -218,14 +269,17 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
           ),
       }),
     ),
-    endSession,
+    (opened) => endSession(opened, crashed),
   )
   yield* fitViewport(browser, options.windowSize)
+  browserPid = browserProcess(profileDir)
   return {
     browser,
     kind: "launched",
     profileDir,
-    chromedriverPid: chromedriver.process.pid,
+    chromedriverPid,
+    ...(browserPid === undefined ? {} : { browserPid }),
+    crashed,
   } satisfies DriverSession as DriverSession
 })
 
@@ -270,7 +324,7 @@ export const connect = Effect.fn("webdriverio.connect")(function* (input: Connec
             "wdio:enforceWebDriverClassic": !options.bidi,
             ...capabilities,
           } as WebdriverIO.Capabilities,
-        }),
+        }).then(takeOverCommands),
       catch: (cause) => {
         const mapped = toDriverError("connect", {
           target: `${options.protocol}://${options.hostname}:${options.port}${options.path}`,
@@ -286,7 +340,7 @@ export const connect = Effect.fn("webdriverio.connect")(function* (input: Connec
           : mapped
       },
     }),
-    endSession,
+    (opened) => endSession(opened),
   )
   return { browser, kind: "connected" } satisfies DriverSession as DriverSession
 })
@@ -302,6 +356,13 @@ export const connect = Effect.fn("webdriverio.connect")(function* (input: Connec
  * ```
  */
 export const fromBrowser = (browser: WebdriverIO.Browser): DriverSession => ({ browser, kind: "wrapped" })
+
+export {
+  /** Ends browsers (and profiles) whose owning Node process died; see {@link launch}. */
+  OWNER_ENV,
+  type Reaped,
+  reapOrphans,
+} from "./internal/Processes.ts"
 
 /** Options of {@link launch} with defaults applied. */
 export type ResolvedLaunchOptions = z.output<typeof LaunchOptions>

@@ -7,6 +7,7 @@ import {
   type BrowserDriverShape,
   type DialogInfo,
   DialogOpen,
+  DriverCrashed,
   DriverError,
   type DriverErrorReason,
   ElementNotFound,
@@ -18,6 +19,7 @@ import {
   NotInteractable,
   OriginRefused,
   type PageSnapshot,
+  PageStatus,
   parseTarget,
   ScriptError,
   type ScrollOp,
@@ -67,8 +69,32 @@ import {
 const landedDeclaration = `function () {
   const failed = location.protocol === "chrome-error:"
   const code = failed ? ((document.querySelector(".error-code") || {}).textContent || "net error").trim() : ""
-  return JSON.stringify([location.href, document.title, code])
+  const entry = performance.getEntriesByType("navigation")[0]
+  return JSON.stringify([location.href, document.title, code, (entry && entry.responseStatus) || 0])
 }`
+
+/** Statuses after which a navigation is tried again: the server failed, or asked us to slow down. */
+const retriedStatus = (status: number): boolean => status === 429 || status >= 500
+
+/** Retry-After as milliseconds: delay seconds or an HTTP date. */
+export const retryAfterMs = (value: string | undefined, now = Date.now()): number | undefined => {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}
+
+// What WebdriverIO's BiDi `url` answers: the navigation's request with its response.
+interface NavigationRequest {
+  readonly response?: { readonly status?: number; readonly headers?: Record<string, string> }
+}
+
+const headerOf = (headers: Record<string, string> | undefined, name: string): string | undefined => {
+  if (headers === undefined) return undefined
+  const key = Object.keys(headers).find((header) => header.toLowerCase() === name)
+  return key === undefined ? undefined : headers[key]
+}
 
 /** How the driver waits and looks; every field has a default. */
 export const DriverOptions = z.object({
@@ -86,6 +112,19 @@ export const DriverOptions = z.object({
   lookTimeoutMs: z.number().int().positive().default(10_000),
   /** The longest an action may take, navigation it started included, before it fails with `Timeout`, in ms. */
   actTimeoutMs: z.number().int().positive().default(60_000),
+  /**
+   * The time limit of every other driver call (look, evaluate, tabs, …), in ms; navigate, act and
+   * waitFor get their own limit plus this much.
+   */
+  commandTimeoutMs: z.number().int().positive().default(30_000),
+  /** How often a launched session checks that ChromeDriver and Chromium still run while a call waits, in ms. */
+  crashCheckMs: z.number().int().positive().default(250),
+  /** How many times `navigate` loads a page again that answered 5xx or 429. */
+  statusRetries: z.number().int().nonnegative().default(2),
+  /** The first wait before loading such a page again, doubled each time, in ms (Retry-After wins). */
+  statusBackoffMs: z.number().int().nonnegative().default(500),
+  /** The longest Retry-After `navigate` waits for; a longer one fails at once, naming it, in ms. */
+  maxRetryAfterMs: z.number().int().nonnegative().default(10_000),
   /** Options for every look, including the one after each action. */
   look: z
     .object({
@@ -219,7 +258,52 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   const options: ResolvedOptions = parsed.data
   const browser = session.browser
   const bidi = browser.isBidi === true
-  const cdp = yield* Effect.promise(() => probeCdp(browser))
+
+  // Liveness: every operation has a time limit, and on a launched session a dead ChromeDriver or
+  // Chromium fails it as DriverCrashed within `crashCheckMs`, naming what died, instead of letting
+  // it wait out its limit or report the symptom ("invalid session id") as the cause.
+  const crashedError = (method: string, cause?: unknown): DriverError | undefined => {
+    const died = session.crashed?.()
+    return died === undefined
+      ? undefined
+      : new DriverError({ method, reason: new DriverCrashed({ detail: died }), cause })
+  }
+  const crashWatch = (method: string): Effect.Effect<never, DriverError> =>
+    session.crashed === undefined
+      ? Effect.never
+      : Effect.gen(function* () {
+          for (;;) {
+            yield* Effect.sleep(options.crashCheckMs)
+            const crashed = crashedError(method)
+            if (crashed !== undefined) return yield* Effect.fail(crashed)
+          }
+        })
+  const guard =
+    (method: string, limitMs: number = options.commandTimeoutMs) =>
+    <A, R>(effect: Effect.Effect<A, DriverError, R>): Effect.Effect<A, DriverError, R> =>
+      Effect.suspend(() => {
+        // A call on a session whose driver or browser already died fails before it is sent.
+        const crashed = crashedError(method)
+        return crashed === undefined ? Effect.raceFirst(effect, crashWatch(method)) : Effect.fail(crashed)
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: limitMs,
+          orElse: () =>
+            Effect.fail(
+              crashedError(method) ??
+                new DriverError({
+                  method,
+                  reason: new Timeout({ operation: `BrowserDriver.${method}`, timeoutMs: limitMs }),
+                }),
+            ),
+        }),
+        // Whatever the symptom ("invalid session id", a closed socket), a dead process is the cause.
+        Effect.catch((error: DriverError) => Effect.fail(crashedError(method, error) ?? error)),
+      )
+
+  const cdp = yield* Effect.tryPromise({ try: () => probeCdp(browser), catch: toDriverError("start") }).pipe(
+    guard("start"),
+  )
   // Only a session that tracks dialogs (BiDi) uses the tab's own socket: a script sent there while
   // an alert is open would wait for it instead of failing as ChromeDriver's endpoint does.
   const sockets =
@@ -235,7 +319,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
   let context = yield* Effect.tryPromise({
     try: () => browser.getWindowHandle(),
     catch: toDriverError("start"),
-  })
+  }).pipe(guard("start"))
   let lastSnapshot: PageSnapshot | undefined
   const dialogs = makeDialogs({ bidi, classicText: () => browser.getAlertText() })
   const newTabs: Array<string> = []
@@ -250,7 +334,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
           }),
         catch: toDriverError("start"),
-      }),
+      }).pipe(guard("start")),
       (added) =>
         Effect.tryPromise(() => browser.scriptRemovePreloadScript({ script: added.script })).pipe(
           // A crashed browser never answers; closing must not wait for it.
@@ -272,7 +356,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           browser.on("browsingContext.contextCreated", onContext as never)
         },
         catch: toDriverError("start"),
-      }),
+      }).pipe(guard("start")),
       () =>
         Effect.sync(() => {
           browser.off("dialog", onDialog as never)
@@ -343,7 +427,12 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         try: () => callFunction(browser, channels, context, landedDeclaration, []),
         catch: toDriverError(method),
       })
-      const [url, pageTitle, errorCode] = JSON.parse(String(answer)) as [string, string, string]
+      const [url, pageTitle, errorCode, status] = JSON.parse(String(answer)) as [
+        string,
+        string,
+        string,
+        number,
+      ]
       if (errorCode !== "") {
         return yield* fail(
           method,
@@ -353,7 +442,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           }),
         )
       }
-      return { url, title: pageTitle } satisfies NavigationResult
+      return { url, title: pageTitle, status } satisfies NavigationResult
     })
 
   const navigate: BrowserDriverShape["navigate"] = Effect.fn("BrowserDriver.navigate")(
@@ -369,9 +458,32 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
           }),
         )
       }
+      for (let attempt = 1; ; attempt++) {
+        const { result, retryAfter } = yield* load(url, timeoutMs)
+        const status = result.status ?? 0
+        if (!retriedStatus(status)) return result
+        const failStatus = (retryAfterMs?: number) =>
+          Effect.fail(
+            new DriverError({
+              method: "navigate",
+              reason: new PageStatus({ url, status, attempts: attempt, retryAfterMs }),
+            }),
+          )
+        if (retryAfter !== undefined && retryAfter > options.maxRetryAfterMs)
+          return yield* failStatus(retryAfter)
+        if (attempt > options.statusRetries) return yield* failStatus(retryAfter)
+        yield* Effect.sleep(retryAfter ?? options.statusBackoffMs * 2 ** (attempt - 1))
+      }
+    },
+  )
+
+  // One load of `url`: where it landed, with the document's status and Retry-After when the
+  // session can read them (BiDi answers the response; Classic only the status, from the page).
+  const load = (url: string, timeoutMs: number) =>
+    Effect.gen(function* () {
       lastSnapshot = undefined
-      const load = Effect.tryPromise({
-        try: () => browser.url(url),
+      const request = Effect.tryPromise({
+        try: () => browser.url(url) as Promise<unknown>,
         catch: (cause) => {
           const mapped = toDriverError("navigate", { target: url, timeoutMs })(cause)
           return mapped.reason._tag === "DriverUnknown" || mapped.reason._tag === "InvalidArgument"
@@ -388,10 +500,17 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         "navigate",
         `loading ${url}`,
         timeoutMs,
-        Effect.andThen(load, navigationResult("navigate", url)),
+        Effect.gen(function* () {
+          const response = ((yield* request) as NavigationRequest | undefined)?.response
+          const landed = yield* navigationResult("navigate", url)
+          const status = response?.status ?? landed.status
+          return {
+            result: { ...landed, status },
+            retryAfter: retryAfterMs(headerOf(response?.headers, "retry-after")),
+          }
+        }),
       )
-    },
-  )
+    })
 
   const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
     const merged = { ...options.look, ...lookOptions, since: undefined }
@@ -623,7 +742,10 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const alongside =
       prepared.watched === true &&
       (op === "click" || typeof value === "number" || (typeof value === "string" && value !== "")) &&
-      (yield* Effect.promise(() => inputAlongsideScripts(browser, channels, context)))
+      (yield* Effect.tryPromise({
+        try: () => inputAlongsideScripts(browser, channels, context),
+        catch: toDriverError("act"),
+      }))
     // The first call may land while the document is being replaced; treat that as a navigation.
     const settle = (extra: object) =>
       call(
@@ -944,24 +1066,41 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     },
   )
 
+  const actLimitMs =
+    options.actionWaitMs + options.settleMs + options.navigationTimeoutMs + options.commandTimeoutMs
   return BrowserDriver.of({
-    navigate,
-    currentUrl,
-    title,
-    look,
-    act,
-    waitFor,
-    evaluate,
-    screenshot,
-    scroll,
-    back: history("back"),
-    forward: history("forward"),
-    refresh: history("refresh"),
-    tabs,
-    switchTab,
-    closeTab,
-    dialog: currentDialog,
-    respondToDialog,
+    navigate: (url, navigateOptions) =>
+      navigate(url, navigateOptions).pipe(
+        guard(
+          "navigate",
+          (options.statusRetries + 1) *
+            ((navigateOptions?.timeoutMs ?? options.navigationTimeoutMs) + options.commandTimeoutMs) +
+            options.statusRetries * options.maxRetryAfterMs,
+        ),
+      ),
+    currentUrl: currentUrl.pipe(guard("currentUrl")),
+    title: title.pipe(guard("title")),
+    look: (lookOptions) => look(lookOptions).pipe(guard("look")),
+    act: (target, op, value) => act(target, op, value).pipe(guard("act", actLimitMs)),
+    waitFor: (condition, waitOptions) =>
+      waitFor(condition, waitOptions).pipe(
+        guard("waitFor", (waitOptions?.timeoutMs ?? options.waitTimeoutMs) + options.commandTimeoutMs),
+      ),
+    evaluate: (script, args) => evaluate(script, args).pipe(guard("evaluate")),
+    screenshot: (screenshotOptions) => screenshot(screenshotOptions).pipe(guard("screenshot")),
+    scroll: (op) => scroll(op).pipe(guard("scroll")),
+    back: history("back").pipe(guard("back", options.navigationTimeoutMs + options.commandTimeoutMs)),
+    forward: history("forward").pipe(
+      guard("forward", options.navigationTimeoutMs + options.commandTimeoutMs),
+    ),
+    refresh: history("refresh").pipe(
+      guard("refresh", options.navigationTimeoutMs + options.commandTimeoutMs),
+    ),
+    tabs: tabs.pipe(guard("tabs")),
+    switchTab: (handle) => switchTab(handle).pipe(guard("switchTab")),
+    closeTab: (handle) => closeTab(handle).pipe(guard("closeTab")),
+    dialog: currentDialog.pipe(guard("dialog")),
+    respondToDialog: (accept, text) => respondToDialog(accept, text).pipe(guard("respondToDialog")),
   })
 })
 

@@ -1,13 +1,28 @@
-import type { AgentTask, RunRecord, Step, TaskState } from "@sextant/core"
+import {
+  AgentError,
+  type AgentTask,
+  InvalidInput,
+  type RunRecord,
+  type Step,
+  type TaskState,
+} from "@sextant/core"
 import { Effect } from "effect"
 import type { ExecutorOptions } from "../ExecutorOptions.ts"
 import { makeRunContext, type RunContext } from "./RunContext.ts"
 
 const LIVE: ReadonlyArray<TaskState> = ["CREATED", "PLANNING", "RUNNING", "WAITING"]
 
-/** True when a stored run already ended (and has its result). */
+/**
+ * True when a run ended because its browser or driver died (its last failed step says
+ * `DriverCrashed`): the run is FAILED, yet `resume` may continue it on a new browser.
+ */
+export const endedByCrash = (record: RunRecord): boolean =>
+  record.status === "FAILED" &&
+  record.result?.observations.findLast((observation) => !observation.ok)?.error?.reason === "DriverCrashed"
+
+/** True when a stored run already ended (and has its result) and cannot be continued. */
 export const isFinished = (record: RunRecord): boolean =>
-  !LIVE.includes(record.status) && record.result !== undefined
+  !LIVE.includes(record.status) && record.result !== undefined && !endedByCrash(record)
 
 /**
  * Rebuilds the context of a run whose process died: the task with its secrets given again (the store
@@ -19,6 +34,19 @@ export const restoreRun = Effect.fnUntraced(function* (
   mode: "plan" | "agent",
   options: ExecutorOptions & { readonly secrets?: Readonly<Record<string, string>> | undefined },
 ) {
+  // The store keeps only placeholders: without the secrets the run would type `<secret:password>`.
+  const missing = record.task.secretInputs.filter((name) => typeof options.secrets?.[name] !== "string")
+  if (missing.length > 0) {
+    return yield* new AgentError({
+      reason: new InvalidInput({
+        what: "resume secrets",
+        issues: missing.map(
+          (name) =>
+            `secrets.${name}: run ${record.runId} needs the secret input "${name}" again (the store keeps only a placeholder): pass it in options.secrets`,
+        ),
+      }),
+    })
+  }
   const task: AgentTask = { ...record.task, inputs: { ...record.task.inputs, ...(options.secrets ?? {}) } }
   const context: RunContext = yield* makeRunContext(
     task,
@@ -27,7 +55,14 @@ export const restoreRun = Effect.fnUntraced(function* (
     {
       runId: record.runId,
       startedAt: record.startedAt,
-      state: record.status === "CREATED" ? (mode === "plan" ? "PLANNING" : "RUNNING") : record.status,
+      state:
+        record.status === "CREATED"
+          ? mode === "plan"
+            ? "PLANNING"
+            : "RUNNING"
+          : endedByCrash(record)
+            ? "RUNNING"
+            : record.status,
     },
   )
   const store = context.store

@@ -1,11 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
-  type AgentError,
+  AgentError,
   type AgentTask,
   BrowserDriver,
   type BrowserDriverShape,
   type GoalPart,
+  InvalidInput,
   type PageSnapshot,
   type Plan,
   type RunRecord,
@@ -23,7 +24,7 @@ import { type Guardrails, makeGuardrails } from "../Guardrails.ts"
 import { makeTally, type RunTally } from "../Metrics.ts"
 import { makeRedactor, type Redactor } from "../Redaction.ts"
 import { type ResolvedRetryOptions, resolveRetryOptions } from "../RetryPolicy.ts"
-import { makeRunTrace, type RunTrace } from "../Trace.ts"
+import { makeFolders, makeRunTrace, type RunTrace } from "../Trace.ts"
 import { maskFields } from "./PageGuard.ts"
 
 /** Everything one run carries from step to step. */
@@ -59,6 +60,39 @@ export interface RunContext {
   readonly partSteps: Array<PartStep>
 }
 
+/** What a run id may be: it names the trace files and the store's rows. */
+export const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+const invalidRunId = (issue: string) =>
+  new AgentError({ reason: new InvalidInput({ what: "options.runId", issues: [`runId: ${issue}`] }) })
+
+/**
+ * Checks a run id given for a new run: safe characters only (it becomes a file name), and not the id
+ * of a run the store already holds — a new run never merges into an old one's records.
+ */
+export const checkNewRunId = (
+  runId: string,
+  store: StoreShape,
+): Effect.Effect<void, AgentError | StoreError> =>
+  Effect.gen(function* () {
+    if (!runIdPattern.test(runId) || runId.includes("..")) {
+      return yield* invalidRunId(
+        `${JSON.stringify(runId)} is not a valid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit, without ".."`,
+      )
+    }
+    const existing = yield* store.getRun(runId).pipe(
+      Effect.catchIf(
+        (error) => error.reason._tag === "StoreNotFound",
+        () => Effect.succeed(undefined),
+      ),
+    )
+    if (existing !== undefined) {
+      return yield* invalidRunId(
+        `a run with id ${JSON.stringify(runId)} already exists (${existing.status}, started ${existing.startedAt}): give a new runId, or resume(${JSON.stringify(runId)}) to continue that run`,
+      )
+    }
+  })
+
 export const makeRunContext = Effect.fnUntraced(function* (
   task: AgentTask,
   mode: "plan" | "agent",
@@ -70,6 +104,7 @@ export const makeRunContext = Effect.fnUntraced(function* (
   const registry =
     options.tools instanceof ToolRegistry ? options.tools : yield* ToolRegistry.make(options.tools)
   const runId = resumed?.runId ?? options.runId ?? crypto.randomUUID()
+  if (resumed === undefined && options.runId !== undefined) yield* checkNewRunId(runId, store)
   const redactor = makeRedactor(task)
   const now = yield* Clock.currentTimeMillis
   const context: RunContext = {
@@ -80,7 +115,19 @@ export const makeRunContext = Effect.fnUntraced(function* (
     retry: resolveRetryOptions(options.retry),
     registry,
     redactor,
-    trace: makeRunTrace(runId, redactor, options),
+    trace: yield* Effect.try({
+      try: () => makeRunTrace(runId, redactor, options),
+      catch: (cause) =>
+        new AgentError({
+          reason: new InvalidInput({
+            what: "options.traceDirectory",
+            issues: [
+              `traceDirectory: cannot write traces to ${options.traceDirectory} (${cause instanceof Error ? cause.message : String(cause)}): give a folder Sextant can create and write`,
+            ],
+          }),
+          cause,
+        }),
+    }),
     guardrails: makeGuardrails(task, options),
     tally: makeTally(),
     driver,
@@ -133,7 +180,7 @@ export const takeScreenshot = (context: RunContext, label: string): Effect.Effec
       .screenshot()
       .pipe(Effect.ensuring(mask ? maskFields(context.driver, false) : Effect.void))
     const path = join(directory, `${context.runId}-${label}.png`)
-    mkdirSync(directory, { recursive: true })
+    makeFolders(directory)
     writeFileSync(path, png)
     return path
   }).pipe(Effect.catch(() => Effect.succeed(undefined)))

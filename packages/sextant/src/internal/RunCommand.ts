@@ -89,7 +89,14 @@ export const runGoal = async (
   if (Array.isArray(resolved)) return usageError("run", resolved, err)
   err.write(`${resolved.plannerLine}\n`)
   const { createAgent } = await import("../createAgent.ts")
-  const agent = createAgent({ ...resolved.options, mode: options.mode })
+  let agent: ReturnType<typeof createAgent>
+  try {
+    agent = createAgent({ ...resolved.options, mode: options.mode })
+  } catch (error) {
+    // A store or trace folder that cannot be written: name it, as for any other bad flag.
+    err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 2
+  }
   const follow = followRun(err)
   const runId = randomUUID()
   try {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { DriverCrashed, DriverError } from "@sextant/core"
 import { Effect } from "effect"
 
@@ -41,6 +43,108 @@ export const processesMentioning = (marker: string): ReadonlyArray<number> => {
     }
   }
   return found
+}
+
+/**
+ * The environment variable ChromeDriver is started with; Chromium and its helpers (crashpad
+ * included) inherit it. Its value names the Node process that owns them — `<pid>:<start time>` —
+ * so a later process can tell a browser whose owner died from one whose owner still runs.
+ */
+export const OWNER_ENV = "SEXTANT_BROWSER_OWNER"
+
+/** The prefix of every profile folder Sextant creates in the temp folder. */
+export const PROFILE_PREFIX = "sextant-chromium-"
+
+// The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat): with the
+// pid it names one process even after the pid is reused.
+const startTime = (pid: number): string | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return fields[0] === "Z" ? undefined : fields[19]
+  } catch {
+    return undefined
+  }
+}
+
+/** True while the process runs (a zombie waiting for its parent counts as dead). */
+export const isRunning = (pid: number): boolean => startTime(pid) !== undefined
+
+/** This Node process as an owner: `<pid>:<start time>`. */
+export const ownerId = (): string => `${process.pid}:${startTime(process.pid) ?? "0"}`
+
+const ownerAlive = (owner: string): boolean => {
+  const [pid, started] = owner.split(":")
+  return pid !== undefined && /^\d+$/.test(pid) && startTime(Number(pid)) === started
+}
+
+/** A new profile folder whose name carries this process as its owner. */
+export const profileFolderPrefix = (): string =>
+  join(tmpdir(), `${PROFILE_PREFIX}${ownerId().replace(":", "-")}-`)
+
+const ownerOfProcess = (pid: number): string | undefined => {
+  try {
+    const environment = readFileSync(`/proc/${pid}/environ`, "utf8")
+    const entry = environment.split("\0").find((line) => line.startsWith(`${OWNER_ENV}=`))
+    return entry?.slice(OWNER_ENV.length + 1)
+  } catch {
+    return undefined
+  }
+}
+
+/** What {@link reapOrphans} ended. */
+export interface Reaped {
+  /** Ids of the ChromeDriver, Chromium and crashpad processes ended. */
+  readonly processes: ReadonlyArray<number>
+  /** Profile folders removed. */
+  readonly profiles: ReadonlyArray<string>
+}
+
+/**
+ * Ends every ChromeDriver, Chromium and crashpad process Sextant started for a Node process that
+ * is gone (killed with SIGKILL, say), and removes those owners' profile folders. Only processes
+ * carrying {@link OWNER_ENV} and folders named with an owner are touched, and never one whose
+ * owner still runs: browsers of other live Sextant processes, or anyone else's, are left alone.
+ */
+export const reapOrphans = (temporaryFolder: string = tmpdir()): Reaped => {
+  const processes: Array<number> = []
+  let entries: ReadonlyArray<string> = []
+  try {
+    entries = readdirSync("/proc")
+  } catch {
+    entries = []
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue
+    const pid = Number(entry)
+    const owner = ownerOfProcess(pid)
+    if (owner === undefined || ownerAlive(owner)) continue
+    kill(pid)
+    processes.push(pid)
+  }
+  const profiles: Array<string> = []
+  let folders: ReadonlyArray<string> = []
+  try {
+    folders = readdirSync(temporaryFolder)
+  } catch {
+    folders = []
+  }
+  for (const folder of folders) {
+    const owner = new RegExp(`^${PROFILE_PREFIX}(\\d+)-(\\d+)-`).exec(folder)
+    if (owner === null || ownerAlive(`${owner[1]}:${owner[2]}`)) continue
+    const path = join(temporaryFolder, folder)
+    rmSync(path, { recursive: true, force: true })
+    profiles.push(path)
+  }
+  return { processes, profiles }
+}
+
+let swept = false
+/** Runs {@link reapOrphans} once per Node process, before its first launch. */
+export const sweepOnce = (): Reaped | undefined => {
+  if (swept) return undefined
+  swept = true
+  return reapOrphans()
 }
 
 /** The Chromium browser process (not a renderer or helper) started with `profileDir`. */
@@ -135,7 +239,10 @@ export const startChromedriver = (
   Effect.tryPromise({
     try: async () => {
       const port = await freePort()
-      const child = spawn(binary, [`--port=${port}`, "--allowed-ips=127.0.0.1"], { stdio: "ignore" })
+      const child = spawn(binary, [`--port=${port}`, "--allowed-ips=127.0.0.1"], {
+        stdio: "ignore",
+        env: { ...process.env, [OWNER_ENV]: ownerId() },
+      })
       hookExit()
       live.set(child, profileDir)
       try {

@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, mkdtempSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import type { DriverError } from "@sextant/core"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { Effect, Exit, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launch, makeDriver } from "../src/index.ts"
+import { isRunning, processesMentioning, reapOrphans } from "../src/internal/Processes.ts"
+
+const CHILD = fileURLToPath(new URL("./fixtures/DriveAndClose.ts", import.meta.url))
+
+let site: FixtureSite
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0, seed: 0 })
+})
+afterAll(async () => {
+  await site?.close()
+})
+
+const openDriver = async (options: Parameters<typeof makeDriver>[1] = {}) => {
+  const scope = await Effect.runPromise(Scope.make())
+  const session = await Effect.runPromise(Scope.provide(launch({}), scope))
+  const driver = await Effect.runPromise(Scope.provide(makeDriver(session, options), scope))
+  return { session, driver, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+const failure = async <A>(effect: Effect.Effect<A, DriverError>) => {
+  const started = Date.now()
+  const error = await Effect.runPromise(Effect.flip(effect))
+  return { error, elapsedMs: Date.now() - started }
+}
+
+describe("a dead driver or browser", () => {
+  it("fails the next call as DriverCrashed naming Chromium, within seconds, when Chromium is killed", async () => {
+    const { session, driver, close } = await openDriver()
+    try {
+      await Effect.runPromise(driver.navigate(`${site.url}/login`))
+      process.kill(session.browserPid!, "SIGKILL")
+      for (const call of [driver.look(), driver.currentUrl, driver.navigate(`${site.url}/`)]) {
+        const { error, elapsedMs } = await failure(call as Effect.Effect<unknown, DriverError>)
+        expect(error.reason._tag).toBe("DriverCrashed")
+        expect(error.message).toContain(`Chromium (pid ${session.browserPid}) exited`)
+        expect(elapsedMs).toBeLessThan(3_000)
+      }
+    } finally {
+      await close()
+    }
+    expect(processesMentioning(`--user-data-dir=${session.profileDir}`)).toEqual([])
+  })
+
+  it("fails the next call as DriverCrashed naming ChromeDriver, within seconds, when ChromeDriver is killed", async () => {
+    const { session, driver, close } = await openDriver()
+    try {
+      await Effect.runPromise(driver.navigate(`${site.url}/login`))
+      process.kill(session.chromedriverPid!, "SIGKILL")
+      for (const call of [driver.look(), driver.act({ selector: "button" }, "click"), driver.currentUrl]) {
+        const { error, elapsedMs } = await failure(call as Effect.Effect<unknown, DriverError>)
+        expect(error.reason._tag).toBe("DriverCrashed")
+        expect(error.message).toContain(`ChromeDriver (pid ${session.chromedriverPid}) exited`)
+        expect(elapsedMs).toBeLessThan(3_000)
+      }
+    } finally {
+      await close()
+    }
+    expect(processesMentioning(`--user-data-dir=${session.profileDir}`)).toEqual([])
+  })
+
+  it("detects Chromium dying while a call waits on it, instead of waiting out the call's limit", async () => {
+    const { session, driver, close } = await openDriver({ navigationTimeoutMs: 20_000 })
+    try {
+      setTimeout(() => process.kill(session.browserPid!, "SIGKILL"), 500)
+      const { error, elapsedMs } = await failure(driver.navigate(`${site.url}/faults/never`))
+      expect(error.reason._tag).toBe("DriverCrashed")
+      expect(error.message).toContain("Chromium")
+      expect(elapsedMs).toBeLessThan(4_000)
+    } finally {
+      await close()
+    }
+  })
+})
+
+describe("deadlines", () => {
+  it("ends a call the page never answers at the call's own limit, naming that limit", async () => {
+    const { driver, close } = await openDriver({ navigationTimeoutMs: 1_000, commandTimeoutMs: 1_000 })
+    try {
+      const { error, elapsedMs } = await failure(driver.navigate(`${site.url}/faults/never`))
+      expect(error.reason._tag).toBe("Timeout")
+      expect(error.message).toContain("1000 ms")
+      expect(elapsedMs).toBeLessThan(2_500)
+    } finally {
+      await close()
+    }
+  })
+})
+
+// A child Node process drives a browser and closes it; nothing it opened may keep it alive.
+const runChild = (args: ReadonlyArray<string>) => {
+  const child = spawn(process.execPath, ["--conditions=sextant-source", CHILD, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += String(chunk)))
+  child.stderr.on("data", (chunk) => (output += String(chunk)))
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, at: Date.now() })),
+  )
+  return { child, exited, output: () => output }
+}
+
+const lines = (output: string): Array<Record<string, unknown>> =>
+  output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+
+const killIfAlive = (child: ChildProcess) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+}
+
+describe("close() leaves nothing behind", () => {
+  for (const [scenario, path] of [
+    ["plain", "/login"],
+    ["alert", "/faults/alert?text=left+open"],
+    ["never", "/faults/never"],
+    ["killed-browser", "/login"],
+  ] as const) {
+    it(`lets the Node process exit by itself right after close, after ${scenario === "plain" ? "a plain page" : scenario === "alert" ? "an alert on load" : scenario === "never" ? "a page that never loads" : "a killed browser"}`, async () => {
+      const { child, exited, output } = runChild([`${site.url}${path}`, scenario])
+      const timer = setTimeout(() => killIfAlive(child), 40_000)
+      const { code, at } = await exited
+      clearTimeout(timer)
+      const said = lines(output())
+      const closedAt = said.find((line) => "closedAt" in line)?.closedAt as number | undefined
+      expect(closedAt, output()).toBeTypeOf("number")
+      expect(code, output()).toBe(0)
+      // Only process teardown is left once the scope closed: no timer, socket or child holds Node.
+      expect(at - closedAt!).toBeLessThan(5_000)
+      const profileDir = said.find((line) => "profileDir" in line)?.profileDir as string
+      expect(processesMentioning(profileDir)).toEqual([])
+      expect(existsSync(profileDir)).toBe(false)
+    })
+  }
+})
+
+describe("orphaned browsers", () => {
+  it("reaps the ChromeDriver, Chromium and profile of a Node process killed with SIGKILL, and nothing of a live owner", async () => {
+    const live = await openDriver()
+    const { child, exited, output } = runChild(["about:blank", "hold"])
+    try {
+      const deadline = Date.now() + 30_000
+      while (!output().includes("profileDir") && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      const held = lines(output()).find((line) => "profileDir" in line) as {
+        profileDir: string
+        chromedriverPid: number
+        browserPid: number
+      }
+      child.kill("SIGKILL")
+      await exited
+      // SIGKILL gave the child no chance to clean up: its browser lives on.
+      expect(isRunning(held.browserPid)).toBe(true)
+      expect(isRunning(held.chromedriverPid)).toBe(true)
+
+      const reaped = reapOrphans()
+      expect(reaped.processes).toEqual(expect.arrayContaining([held.chromedriverPid, held.browserPid]))
+      expect(reaped.profiles).toContain(held.profileDir)
+      const settleBy = Date.now() + 3_000
+      while (processesMentioning(held.profileDir).length > 0 && Date.now() < settleBy) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(processesMentioning(held.profileDir)).toEqual([])
+      expect(isRunning(held.chromedriverPid)).toBe(false)
+      expect(existsSync(held.profileDir)).toBe(false)
+      // The browser of this (live) process was left alone.
+      expect(reaped.processes).not.toContain(live.session.browserPid)
+      expect(isRunning(live.session.browserPid!)).toBe(true)
+      expect(await Effect.runPromise(live.driver.currentUrl)).toBe("about:blank")
+    } finally {
+      killIfAlive(child)
+      await live.close()
+    }
+  })
+
+  it("leaves profile folders that carry no owner, or a live owner, alone", () => {
+    const folder = mkdtempSync(join(process.env.TMPDIR ?? "/tmp", "sextant-reap-test-"))
+    const foreign = mkdtempSync(join(folder, "sextant-chromium-"))
+    const mine = mkdtempSync(join(folder, `sextant-chromium-${process.pid}-0-`))
+    const reaped = reapOrphans(folder)
+    // pid with a wrong start time is not this process: that owner is gone.
+    expect(reaped.profiles).toEqual([mine])
+    expect(existsSync(foreign)).toBe(true)
+  })
+})
