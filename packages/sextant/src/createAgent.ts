@@ -105,7 +105,7 @@ export interface CreateAgentOptions {
   readonly planner?: "rules" | "model" | "hybrid" | undefined
   /** An OpenAI-compatible endpoint for the model planner and the model step policy. */
   readonly model?: OpenAiOptionsInput | undefined
-  /** The durable store: an SQLite file (default `.sextant/sextant.db`) or `"memory"`. */
+  /** The durable store: an SQLite file (default `.sextant/sextant.db`), or `"memory"` (so is the path `":memory:"`). */
   readonly store?: { readonly path: string } | "memory" | undefined
   /** Constraints every task gets unless it sets its own. */
   readonly constraints?: TaskConstraintsInput | undefined
@@ -332,8 +332,9 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       ...((settings.tools ?? []) as ReadonlyArray<AnyTool>),
     ]),
   )
+  // SQLite's own name for a database in memory is taken as such, never as a file called ":memory:".
   const storePath =
-    settings.store === "memory"
+    settings.store === "memory" || (typeof settings.store === "object" && settings.store.path === ":memory:")
       ? undefined
       : resolve(typeof settings.store === "object" ? settings.store.path : ".sextant/sextant.db")
   if (storePath !== undefined && typeof settings.store === "object") usableStoreFile(storePath)
