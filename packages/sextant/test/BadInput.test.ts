@@ -248,11 +248,11 @@ describe("bad CLI arguments name the flag and exit 2", () => {
   }
   const cliCases: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
     ["an empty goal", { goal: " " }, "goal"],
-    ["a start URL that is not http", { startUrl: "ftp://example.com" }, "startUrl"],
-    ["an unknown mode", { mode: "fast" }, "mode"],
-    ["max steps that is not a number", { maxSteps: "many" }, "maxSteps"],
-    ["an allowed origin that is not a URL", { allowedOrigin: ["shop"] }, "allowedOrigin"],
-    ["a secret with no value anywhere", { secret: ["nosuchsecret"] }, "--secret nosuchsecret"],
+    ["a start URL that is not http", { startUrl: "ftp://example.com" }, "--start-url"],
+    ["an unknown mode", { mode: "fast" }, "--mode"],
+    ["max steps that is not a number", { maxSteps: "many" }, "--max-steps"],
+    ["an allowed origin that is not a URL", { allowedOrigin: ["shop"] }, "--allowed-origin"],
+    ["a secret with no value anywhere", { secret: ["nosuchsecret"] }, "--secret: nosuchsecret"],
     ["a store under /proc", { store: "/proc/sextant/cli.db" }, "options.store.path"],
     ["a trace folder under a file", { traceDir: "/etc/hostname/traces" }, "options.traceDirectory"],
   ]
