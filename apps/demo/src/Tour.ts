@@ -45,7 +45,7 @@ export interface TourReport {
   readonly csvPath: string
   readonly jsonPath: string
   readonly products: ReadonlyArray<Record<string, unknown>>
-  /** Step-policy calls of the cold run and of the replay from the action cache. */
+  /** Actions the step policy decided in the cold run and in the replay from the action cache. */
   readonly policyCalls: { readonly cold: number; readonly replayed: number }
 }
 
@@ -107,16 +107,27 @@ const unmetPartsOf = (result: ExecutorRunResult): ReadonlyArray<string> => {
   })
 }
 
-/** Counts the calls a step policy gets, so the tour can show that a replay asks it nothing. */
-const counted = (policy: StepPolicyShape, calls: { count: number }): StepPolicyShape => ({
+/**
+ * Counts the actions a step policy decides, so the tour can show that a replay takes every action from
+ * the cache. A turn that only confirms the goal is done (the rule policy says so on the turn after its
+ * last action ran) and the closing summary decide no action and are counted apart, as `confirmations`.
+ */
+const counted = (
+  policy: StepPolicyShape,
+  calls: { count: number; confirmations: number },
+): StepPolicyShape => ({
   decide: (input) =>
-    Effect.suspend(() => {
-      calls.count += 1
-      return policy.decide(input)
-    }),
+    Effect.suspend(() => policy.decide(input)).pipe(
+      Effect.tap((decision) =>
+        Effect.sync(() => {
+          if (decision.toolCalls.length > 0) calls.count += 1
+          else calls.confirmations += 1
+        }),
+      ),
+    ),
   summarize: (input) =>
     Effect.suspend(() => {
-      calls.count += 1
+      calls.confirmations += 1
       return policy.summarize(input)
     }),
 })
@@ -311,8 +322,8 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
         constraints: { allowFormSubmission: true, maxSteps: 10 },
       }),
     )
-    const calls = { cold: { count: 0 }, replayed: { count: 0 } }
-    const agentRun = async (label: string, counter: { count: number }) => {
+    const calls = { cold: { count: 0, confirmations: 0 }, replayed: { count: 0, confirmations: 0 } }
+    const agentRun = async (label: string, counter: { count: number; confirmations: number }) => {
       const started = performance.now()
       const policy = withActionCache(counted(makeRuleStepPolicy(), counter), { store })
       const result = await runtime.runPromise(
@@ -324,7 +335,7 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
       )
       const ms = Math.round(performance.now() - started)
       log(
-        `  ${label}: ${result.status} in ${result.metrics.steps} steps, ${counter.count} policy calls (${ms} ms)`,
+        `  ${label}: ${result.status} in ${result.metrics.steps} steps, ${counter.count} actions decided by the policy, ${counter.confirmations} turns that decided none (${ms} ms)`,
       )
       rows.push({
         task: label,
@@ -332,7 +343,7 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
         steps: result.metrics.steps,
         ms,
         tokens: result.metrics.tokens.total,
-        note: `${counter.count} policy calls`,
+        note: `${counter.count} policy actions`,
       })
     }
     await agentRun("step-wise, cold", calls.cold)

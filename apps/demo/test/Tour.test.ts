@@ -9,7 +9,7 @@ const directory = mkdtempSync(join(tmpdir(), "sextant-tour-"))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
 describe("the demo tour", () => {
-  it("runs every task to its verified outcome, saves the 60 products, replays with no policy call and writes the reports", async () => {
+  it("runs every task to its verified outcome, saves the 60 products, replays with no action decided by the policy and writes the reports", async () => {
     const lines: Array<string> = []
     const tour = await runTour({ seed: 0, outputDirectory: directory, log: (line) => lines.push(line) })
     expect(tour.rows.map((row) => [row.task, row.outcome])).toEqual([
