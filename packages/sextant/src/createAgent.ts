@@ -24,6 +24,7 @@ import {
   type ExecutorOptions,
   type ExecutorRunResult,
   type ManyOutcome,
+  makeFolders,
   planAndRun,
   resume,
   resumeAgent,
@@ -244,20 +245,6 @@ const invalidOption = (field: string, issue: string) =>
   new AgentError({
     reason: new InvalidInput({ what: "createAgent options", issues: [`${field}: ${issue}`] }),
   })
-
-// Creates `path` and its missing parents one at a time. Node's recursive mkdir never returns for a
-// path under /proc (it retries the parent forever at full CPU), so the parents are walked here.
-const makeFolders = (path: string): void => {
-  const missing: Array<string> = []
-  let current = path
-  while (!existsSync(current)) {
-    missing.unshift(current)
-    const parent = dirname(current)
-    if (parent === current) break
-    current = parent
-  }
-  for (const folder of missing) mkdirSync(folder)
-}
 
 // A folder the agent will write into: created now, so a path under a file or a read-only place
 // fails when the agent is created instead of mid-run.
