@@ -115,8 +115,8 @@ const resultTexts = (snapshot: PageSnapshot): string =>
  * The semantic diff of two snapshots of the same tab. Signals:
  * - `NavigationOccurred`: the URL (without fragment) changed;
  * - `ScreenLoaded`: a new screen: first look, navigation, or another title;
- * - `FormSubmitted`: a form that held input is gone, was reset, or the page navigated away from it,
- *   or the action was its submit control;
+ * - `FormSubmitted`: the action was a form's submit control, or a form that held input is gone, was
+ *   reset, or the page navigated away from it — unless the action was following a link;
  * - `ErrorAppeared`: an alert or error text appeared, or a field became invalid;
  * - `ResultsAppeared`: a results list appeared or its items changed;
  * - `NoOp`: nothing the user can see changed.
@@ -169,11 +169,16 @@ export const diffScreens = (
     action.ref !== undefined &&
     (action.op === "click" || action.op === "press") &&
     before.forms.some((form) => form.submit === action.ref)
-  const submittedByChange = before.forms.some((form) => {
-    if (filledFields(before, form) === 0) return false
-    const now = after.forms.find((candidate) => candidate.key === form.key)
-    return navigated || now === undefined || filledFields(after, now) === 0
-  })
+  // Following a link never submits a form, even when the page it leaves held a filled one.
+  const followedLink =
+    action.op === "click" && action.ref !== undefined && before.elements[action.ref]?.role === "link"
+  const submittedByChange =
+    !followedLink &&
+    before.forms.some((form) => {
+      if (filledFields(before, form) === 0) return false
+      const now = after.forms.find((candidate) => candidate.key === form.key)
+      return navigated || now === undefined || filledFields(after, now) === 0
+    })
   if (changed && (submittedByAction || submittedByChange)) signals.push("FormSubmitted")
   if (errors.length > 0) signals.push("ErrorAppeared")
 

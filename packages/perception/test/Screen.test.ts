@@ -59,6 +59,19 @@ describe("screen semantics on recorded snapshots", () => {
     expect(diff.errors).toEqual(["Password is invalid"])
   })
 
+  it("reports no FormSubmitted when a link is followed away from a filled form, and one when its submit is clicked", () => {
+    const before = flows.loginFilled
+    const away = PageSnapshot.parse({ ...flows.search, url: "http://127.0.0.1:4000/search" })
+    const link = diffScreens(before, away, { ref: refOf(before, "link", "Search"), op: "click" })
+    expect(link.signals).toContain("NavigationOccurred")
+    expect(link.signals).not.toContain("FormSubmitted")
+    const submit = diffScreens(before, flows.dashboard, {
+      ref: refOf(before, "button", "Sign in"),
+      op: "click",
+    })
+    expect(submit.signals).toContain("FormSubmitted")
+  })
+
   it("counts a hash route as navigation and an in-page anchor as none", () => {
     const at = (url: string) => PageSnapshot.parse({ ...flows.dashboard, url })
     expect(
