@@ -55,6 +55,12 @@ describe("a dead driver or browser", () => {
     try {
       await Effect.runPromise(driver.navigate(`${site.url}/login`))
       process.kill(session.chromedriverPid!, "SIGKILL")
+      // The signal lands asynchronously: until the kernel has ended the process a look, which goes to
+      // Chromium's own DevTools socket and needs no ChromeDriver, can still succeed. "The next call"
+      // is the first one sent after ChromeDriver is really gone.
+      for (let waited = 0; isRunning(session.chromedriverPid!) && waited < 2_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(isRunning(session.chromedriverPid!)).toBe(false)
       for (const call of [driver.look(), driver.act({ selector: "button" }, "click"), driver.currentUrl]) {
         const { error, elapsedMs } = await failure(call as Effect.Effect<unknown, DriverError>)
         expect(error.reason._tag).toBe("DriverCrashed")
