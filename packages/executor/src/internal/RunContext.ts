@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
   AgentError,
@@ -179,8 +179,10 @@ export const takeScreenshot = (context: RunContext, label: string): Effect.Effec
     const png = yield* context.driver
       .screenshot()
       .pipe(Effect.ensuring(mask ? maskFields(context.driver, false) : Effect.void))
-    const path = join(directory, `${context.runId}-${label}.png`)
     makeFolders(directory)
+    // A step index comes round again after a replan: a later screenshot never overwrites an earlier one.
+    let path = join(directory, `${context.runId}-${label}.png`)
+    for (let n = 2; existsSync(path); n++) path = join(directory, `${context.runId}-${label}-${n}.png`)
     writeFileSync(path, png)
     return path
   }).pipe(Effect.catch(() => Effect.succeed(undefined)))

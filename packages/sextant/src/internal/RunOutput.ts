@@ -36,7 +36,9 @@ export const followRun = (err: Writable) => {
         break
       case "step-end":
         steps += 1
-        if (event.screenshot !== undefined) artefacts.screenshots.push(event.screenshot)
+        // A failed step and the run's end can point at the same file: name each file once.
+        if (event.screenshot !== undefined && !artefacts.screenshots.includes(event.screenshot))
+          artefacts.screenshots.push(event.screenshot)
         progress.say(
           `  [${event.step}] ${event.tool} ${event.ok ? "ok" : `failed: ${event.message ?? ""}`} (${Math.round(event.durationMs)} ms)`,
           "the next step",
