@@ -11,8 +11,7 @@ export default defineConfig({
       "scripts/vitest.config.ts",
     ],
     reporters: ["default", new PlainSummaryReporter()],
-    // Most test time is spent waiting on Chromium and ChromeDriver, not on this process: three files
-    // at once keep two cores busy (vitest's default on two cores is one file at a time).
-    maxWorkers: 3,
+    // How many test files run at once is set per project in vitest.shared.ts: with `projects`, vitest
+    // reads `maxWorkers` from each project, not from this root config.
   },
 })

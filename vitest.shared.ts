@@ -14,6 +14,10 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       environment: "node",
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      // Most test time is spent waiting on Chromium and ChromeDriver, not on this process: three files
+      // at once keep two cores busy (vitest's default on two cores is one file at a time). With
+      // `projects`, vitest takes this from each project; the same value in the root config is ignored.
+      maxWorkers: 3,
       ...overrides,
     },
   })
