@@ -101,8 +101,17 @@ export const measureCorpus = async (
   folder: string,
   plan: RunPlan,
   progress: (line: string) => void,
+  only?: ReadonlyArray<string>,
 ): Promise<CorpusResult> => {
-  const names = (await readdir(folder)).filter((name) => name.endsWith(".html")).sort()
+  const all = (await readdir(folder)).filter((name) => name.endsWith(".html")).sort()
+  const unknown = (only ?? []).filter((name) => !all.includes(name))
+  if (unknown.length > 0)
+    throw new BenchError(
+      "corpus page list",
+      unknown.join(", "),
+      `not in ${folder} (names are file names, e.g. ${all[0]})`,
+    )
+  const names = only === undefined ? all : all.filter((name) => only.includes(name))
   const server = await startLoopbackServer((request, response) => {
     const name = decodeURIComponent((request.url ?? "/").split("?")[0]!.slice(1))
     if (!/^[\w.-]+\.html$/.test(name)) {

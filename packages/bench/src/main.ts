@@ -19,7 +19,7 @@ import { openSextant } from "./SextantDriver.ts"
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
-       pnpm bench --corpus [--runs N] [--warmup N] [--readme]
+       pnpm bench --corpus [--runs N] [--warmup N] [--pages a.html,b.html] [--readme]
        pnpm bench --section honesty
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
 
@@ -27,7 +27,8 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --runs N    timed runs per measurement (default 20)
   --warmup N  untimed runs before them (default 3)
   --seed N    fixture site layout seed (default 0)
-  --pages     only these pages, comma-separated paths as listed in the table
+  --pages     only these pages, comma-separated paths as listed in the table; with --corpus,
+              corpus file names (www.aol.com.html,…), written to results/corpus-partial.*
   --readme    write the tables, the command and the machine into packages/bench/README.md
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
               (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
@@ -284,9 +285,15 @@ const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"])
     runs: positiveInteger("runs", values.runs, 3, 1),
     warmup: positiveInteger("warmup", values.warmup, 1, 0),
   }
+  const only = values.pages
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "")
   const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
+  if (values.readme && only !== undefined)
+    throw new UsageError("--readme takes the whole corpus: leave out --pages")
   const started = performance.now()
-  const result = await measureCorpus(folder, plan, progress)
+  const result = await measureCorpus(folder, plan, progress, only)
   const leftover = await leftoverBrowsers()
   if (leftover.length > 0)
     throw new BenchError(
@@ -303,8 +310,10 @@ const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"])
   console.log(`${header}\n\n${tables}`)
   const results = join(packageRoot, "results")
   await mkdir(results, { recursive: true })
-  await writeFile(join(results, "corpus.json"), `${JSON.stringify({ command, plan, ...result }, null, 2)}\n`)
-  await writeFile(join(results, "corpus.md"), `${header}\n\n${tables}\n`)
+  // A run over some pages only is written beside the whole-corpus results, never over them.
+  const name = only === undefined ? "corpus" : "corpus-partial"
+  await writeFile(join(results, `${name}.json`), `${JSON.stringify({ command, plan, ...result }, null, 2)}\n`)
+  await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
   if (values.readme) await updateReadme(`${header}\n\n${tables}`, "corpus")
   return 0
 }

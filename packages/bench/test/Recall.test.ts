@@ -148,4 +148,24 @@ describe("the fair recall rule", () => {
     expect(result.recall).toBe(1)
     expect(interactiveRecall([{ role: "link", name: "" }], [{ role: "button", name: "x" }]).recall).toBe(0)
   })
+
+  it("matches a node printed without a name by its text to a name that holds the text, and only then", () => {
+    // Inside an aria-hidden menu Playwright prints `- link [ref=e9]:` with the text "Birmingham" for a
+    // link whose aria-label is "Switch to the Birmingham edition".
+    const [node] = interactiveNodes(
+      "- link [ref=e9] [cursor=pointer]:\n  - /url: birmingham\n  - text: Birmingham",
+    )
+    expect(node).toEqual({ role: "link", name: "Birmingham", ref: "e9", fromText: true })
+    expect(
+      interactiveRecall([node!], [{ role: "link", name: "Switch to the Birmingham edition" }]).recall,
+    ).toBe(1)
+    expect(interactiveRecall([node!], [{ role: "link", name: "Switch to the Mobile edition" }]).recall).toBe(
+      0,
+    )
+    // A printed name is a name: it must equal ours, holding it is not enough.
+    const named = { role: "link", name: "Birmingham" }
+    expect(
+      interactiveRecall([named], [{ role: "link", name: "Switch to the Birmingham edition" }]).recall,
+    ).toBe(0)
+  })
 })

@@ -114,6 +114,14 @@ describe("reading minimal pages", () => {
     expect(tree).toMatch(/^e\d+ button nav toggle$/m)
   })
 
+  it("names a card button by all its content, the headline link inside it included", async () => {
+    await show(`<ul><li><div role="button" tabindex="0"><span>culture</span>
+      <a href="/story/future">A Glimpse of the Future</a><p><span>Jason Parham</span></p></div></li></ul>`)
+    const tree = await full()
+    expect(tree).toMatch(/- button "culture A Glimpse of the Future Jason Parham" \[ref=e\d+\]/)
+    expect(tree).toMatch(/- link "A Glimpse of the Future" \[ref=e\d+\] -> \/story\/future/)
+  })
+
   it("names a control by its words, without its icon's title or a doubled label", async () => {
     await show(`<button><span>Open Navigation Menu</span><svg width="10" height="10"><title>Menu</title></svg></button>
 <a href="/mail"><span>Free Email</span> <span>Free Email</span></a>

@@ -1103,10 +1103,17 @@ export function installPageRuntime(version: number): void {
         joinable = saveJoinable
         kids = role === "row" ? kids : finishTexts(kids, !interactive && role !== "heading")
         if (!name && NAME_FROM_CONTENT.has(role)) {
+          // A button or link is named by all its content, nested links and buttons included, as the
+          // accessible-name computation does (a card button holding its headline link is named by the
+          // headline too, and `aria/` locators find it by that name). A cell, heading or tree item is
+          // named by its own text; the controls inside it are printed beneath it.
           name =
-            itemsText(
-              kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
-              false,
+            (role === "button" || role === "link"
+              ? itemsText(kids, false)
+              : itemsText(
+                  kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
+                  false,
+                )
             ).trim() || itemsText(kids).trim()
           // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
           name = name.replace(/^(.{2,}?) \1$/su, "$1")
