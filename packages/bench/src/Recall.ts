@@ -191,7 +191,11 @@ export const interactiveRecall = (
       matched += 1
     }
   }
-  for (const element of pending) {
+  // Then names that match loosely (cut, or text held by a name), and last the nameless elements that
+  // take any element of their role, so they cannot take one a named element needed.
+  const byName = pending.filter((element) => element.name !== "")
+  const nameless = pending.filter((element) => element.name === "")
+  for (const element of [...byName, ...nameless]) {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
     const index = available.findIndex(

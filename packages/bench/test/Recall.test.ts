@@ -168,4 +168,18 @@ describe("the fair recall rule", () => {
       interactiveRecall([named], [{ role: "link", name: "Switch to the Birmingham edition" }]).recall,
     ).toBe(0)
   })
+
+  it("matches nameless elements last, so they never take the element a named one needed", () => {
+    const result = interactiveRecall(
+      [
+        { role: "link", name: "" },
+        { role: "link", name: "Products", fromText: true },
+      ],
+      [
+        { role: "link", name: "All products" },
+        { role: "link", name: "Home" },
+      ],
+    )
+    expect(result).toEqual({ expected: 2, matched: 2, recall: 1, unmatched: [] })
+  })
 })
