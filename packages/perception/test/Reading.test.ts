@@ -114,8 +114,9 @@ describe("reading minimal pages", () => {
     expect(tree).toMatch(/^e\d+ button nav toggle$/m)
   })
 
-  it("names a card button by all its content, the headline link inside it included", async () => {
-    await show(`<ul><li><div role="button" tabindex="0"><span>culture</span>
+  it("names a card button by all its content, the headline link inside it included, an aria-hidden image link left out", async () => {
+    await show(`<ul><li><div role="button" tabindex="0"><a href="/story/future" aria-hidden="true" tabindex="-1">
+      <img alt="future story image" src="/missing.png" width="40" height="30"></a><span>culture</span>
       <a href="/story/future">A Glimpse of the Future</a><p><span>Jason Parham</span></p></div></li></ul>`)
     const tree = await full()
     expect(tree).toMatch(/- button "culture A Glimpse of the Future Jason Parham" \[ref=e\d+\]/)

@@ -32,6 +32,8 @@ export function installPageRuntime(version: number): void {
     heading: boolean
     /** An svg named only by its `<title>`: an icon, left out of a name read from content beside words. */
     icon?: boolean
+    /** A control kept from an aria-hidden subtree: shown, but no part of the name of what holds it. */
+    ariaHidden?: boolean
   }
   type Item = string | Node
   interface RawElement {
@@ -496,7 +498,8 @@ export function installPageRuntime(version: number): void {
   const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
     let text = ""
     for (const item of items) {
-      if (!withIcons && typeof item !== "string" && item.icon === true) continue
+      if (typeof item !== "string" && (item.ariaHidden === true || (!withIcons && item.icon === true)))
+        continue
       const part = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
       if (part) text += text ? ` ${part}` : part
     }
@@ -837,6 +840,7 @@ export function installPageRuntime(version: number): void {
           if (typeof item === "string") continue
           if (item.ref !== "" && !item.container) {
             item.tail = ""
+            item.ariaHidden = true
             out.push(item)
           } else keep(item.kids)
         }
