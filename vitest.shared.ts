@@ -14,10 +14,11 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       environment: "node",
       testTimeout: 30_000,
       hookTimeout: 60_000,
-      // Most test time is spent waiting on Chromium and ChromeDriver, not on this process: three files
-      // at once keep two cores busy (vitest's default on two cores is one file at a time). With
-      // `projects`, vitest takes this from each project; the same value in the root config is ignored.
-      maxWorkers: 3,
+      // Two files at once: most test time is spent waiting on Chromium and ChromeDriver, so two keep
+      // both cores busy (vitest's default on two cores is one at a time); three made timing-bound
+      // tests (liveness, dialogs, live regions) miss their limits on this machine. With `projects`,
+      // vitest takes this from each project; the same value in the root config is ignored.
+      maxWorkers: 2,
       ...overrides,
     },
   })

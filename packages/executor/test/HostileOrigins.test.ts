@@ -184,12 +184,17 @@ describe("hostile pages with the rule planner: the other origin never receives t
     expect(JSON.stringify(result)).not.toContain(PASSWORD)
   }, 60_000)
 
-  it("refuses to type the password after the page moved to another origin's login form", async () => {
+  it("never types the password into another origin's login form the page moved to", async () => {
     const { result, events, attacker } = await withRules(
       `log in as ${EMAIL} with password ${PASSWORD}`,
       hostile("/hostile/redirect-login"),
     )
-    expect(guardrails(events)).toContain("secret-origin")
+    // Which guard speaks first depends on when the page moves (200 ms after it loads): the one that
+    // refuses a page on another origin once the navigation lands there, or the one that refuses to
+    // type a secret into it. Either way the run fails and nothing reaches the other origin.
+    expect(
+      guardrails(events).filter((rule) => rule === "secret-origin" || rule === "allowed-origins"),
+    ).not.toEqual([])
     expect(result.status).toBe("FAILED")
     expect(attacker.leaked).toBe(false)
     expect(attacker.paths.filter((path) => path.startsWith("POST"))).toEqual([])
