@@ -182,4 +182,22 @@ describe("the fair recall rule", () => {
     )
     expect(result).toEqual({ expected: 2, matched: 2, recall: 1, unmatched: [] })
   })
+
+  it("compares names by their letters and digits, and reads a label printed twice as the label", () => {
+    expect(
+      interactiveRecall([{ role: "link", name: "dc comics |" }], [{ role: "link", name: "DC Comics" }])
+        .recall,
+    ).toBe(1)
+    expect(
+      interactiveRecall([{ role: "link", name: "ParentingParenting" }], [{ role: "link", name: "Parenting" }])
+        .recall,
+    ).toBe(1)
+    expect(
+      interactiveRecall([{ role: "link", name: "Parenting" }], [{ role: "link", name: "Parenting tips" }])
+        .recall,
+    ).toBe(0)
+    expect(
+      interactiveRecall([{ role: "link", name: "dc comics" }], [{ role: "link", name: "dc comic" }]).recall,
+    ).toBe(0)
+  })
 })
