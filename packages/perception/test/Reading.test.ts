@@ -123,6 +123,12 @@ describe("reading minimal pages", () => {
     expect(tree).toMatch(/- link "A Glimpse of the Future" \[ref=e\d+\] -> \/story\/future/)
   })
 
+  it("names an option by all its content, the links inside it included", async () => {
+    await show(`<div role="listbox" aria-label="Stories"><div role="option" aria-selected="true">
+      <a href="/bird">A rare bird</a> <span>seen in May</span></div></div>`)
+    expect(await full()).toMatch(/- option "A rare bird seen in May" \[ref=e\d+\] \[selected\]/)
+  })
+
   it("names a control by its words, without its icon's title or a doubled label", async () => {
     await show(`<button><span>Open Navigation Menu</span><svg width="10" height="10"><title>Menu</title></svg></button>
 <a href="/mail"><span>Free Email</span> <span>Free Email</span></a>

@@ -216,6 +216,19 @@ export function installPageRuntime(version: number): void {
     "clickable",
     "tooltip",
   ])
+  /** Controls named by all their content, the controls inside them included. */
+  const CONTENT_NAMED_CONTROLS = new Set([
+    "button",
+    "link",
+    "option",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "switch",
+    "checkbox",
+    "radio",
+  ])
   const ROLES = new Set([
     ...INTERACTIVE,
     ...Object.keys(CONTAINERS),
@@ -500,7 +513,9 @@ export function installPageRuntime(version: number): void {
     for (const item of items) {
       if (typeof item !== "string" && (item.ariaHidden === true || (!withIcons && item.icon === true)))
         continue
-      const part = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
+      const own = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
+      // Words that follow a link in the same line of prose are content too ("A rare bird seen in May").
+      const part = typeof item !== "string" && item.tail ? `${own} ${item.tail}`.trim() : own
       if (part) text += text ? ` ${part}` : part
     }
     return text
@@ -1107,12 +1122,13 @@ export function installPageRuntime(version: number): void {
         joinable = saveJoinable
         kids = role === "row" ? kids : finishTexts(kids, !interactive && role !== "heading")
         if (!name && NAME_FROM_CONTENT.has(role)) {
-          // A button or link is named by all its content, nested links and buttons included, as the
-          // accessible-name computation does (a card button holding its headline link is named by the
-          // headline too, and `aria/` locators find it by that name). A cell, heading or tree item is
-          // named by its own text; the controls inside it are printed beneath it.
+          // A control is named by all its content, nested links and buttons included, as the
+          // accessible-name computation does (a card button or option holding its headline link is
+          // named by the headline too, and `aria/` locators find it by that name). A cell, heading,
+          // tree item or a block that only listens for clicks is named by its own text; the controls
+          // inside it are printed beneath it.
           name =
-            (role === "button" || role === "link"
+            (CONTENT_NAMED_CONTROLS.has(role)
               ? itemsText(kids, false)
               : itemsText(
                   kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
