@@ -55,6 +55,18 @@ export const actorScriptSource = String.raw`
       return originalFetch.apply(this, args).finally(() => { state.inflight--; touch() })
     }
   }
+  // A fetch answers once the headers are in; the body is read after. Reading it counts as in flight
+  // too, so a page that renders from response.json() is waited for however long the body takes.
+  if (typeof Response === "function") {
+    for (const method of ["json", "text", "arrayBuffer", "blob", "formData"]) {
+      const read = Response.prototype[method]
+      if (typeof read !== "function") continue
+      Response.prototype[method] = function (...args) {
+        state.inflight++
+        return read.apply(this, args).finally(() => { state.inflight--; touch() })
+      }
+    }
+  }
   if (typeof XMLHttpRequest === "function") {
     const send = XMLHttpRequest.prototype.send
     XMLHttpRequest.prototype.send = function (...args) {
