@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { DriverError } from "@sextant/core"
@@ -192,11 +192,15 @@ describe("orphaned browsers", () => {
 
   it("leaves profile folders that carry no owner, or a live owner, alone", () => {
     const folder = mkdtempSync(join(process.env.TMPDIR ?? "/tmp", "sextant-reap-test-"))
-    const foreign = mkdtempSync(join(folder, "sextant-chromium-"))
-    const mine = mkdtempSync(join(folder, `sextant-chromium-${process.pid}-0-`))
-    const reaped = reapOrphans(folder)
-    // pid with a wrong start time is not this process: that owner is gone.
-    expect(reaped.profiles).toEqual([mine])
-    expect(existsSync(foreign)).toBe(true)
+    try {
+      const foreign = mkdtempSync(join(folder, "sextant-chromium-"))
+      const mine = mkdtempSync(join(folder, `sextant-chromium-${process.pid}-0-`))
+      const reaped = reapOrphans(folder)
+      // pid with a wrong start time is not this process: that owner is gone.
+      expect(reaped.profiles).toEqual([mine])
+      expect(existsSync(foreign)).toBe(true)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
