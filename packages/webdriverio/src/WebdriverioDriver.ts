@@ -676,7 +676,11 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
             try: () => performActions(browser, channels, context, wheelActions(x, y, prepared.deltaY ?? 0)),
             catch: toDriverError("act"),
           })
-          yield* call("act", { target: formatTarget(target) })("scrollSettled", { target, maxMs: 1500 })
+          yield* call("act", { target: formatTarget(target) })("scrollSettled", {
+            target,
+            maxMs: 1500,
+            to: value === "top" ? "top" : "bottom",
+          })
           return
         case "select":
         case "focus":

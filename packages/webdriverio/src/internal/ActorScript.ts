@@ -554,13 +554,22 @@ export const actorScriptSource = String.raw`
   const scrollSettled = async (spec) => {
     const found = locate(spec.target)
     if (found.error) return JSON.stringify(found)
+    const element = found.element
+    // The wheel scrolls on the compositor, after the input command has answered: on a busy machine
+    // the box may not have moved yet. Stillness counts once it has moved, or once it is at the end
+    // the scroll was for; until then the wait goes on (up to maxMs).
+    const atEnd = () =>
+      spec.to === "bottom" ? element.scrollTop + element.clientHeight >= element.scrollHeight - 1
+        : spec.to === "top" ? element.scrollTop <= 0
+        : false
     const start = performance.now()
-    let last = found.element.scrollTop, still = performance.now()
+    const first = element.scrollTop
+    let last = first, still = performance.now()
     while (performance.now() - start < (spec.maxMs || 1500)) {
       await sleep(30)
-      const now = found.element.scrollTop
+      const now = element.scrollTop
       if (now !== last) { last = now; still = performance.now() }
-      else if (performance.now() - still >= 120) break
+      else if ((last !== first || atEnd()) && performance.now() - still >= 120) break
     }
     return JSON.stringify({ scrollTop: last })
   }

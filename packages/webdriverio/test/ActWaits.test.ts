@@ -22,6 +22,19 @@ document.getElementById("q").addEventListener("input", (event) => {
 })
 </script>`
 
+// A terms box whose page takes over the wheel and scrolls the box itself 1.1 s later, as a busy
+// compositor or a page's own smooth scrolling can: the box has not moved when the wheel command answers.
+const LATE_SCROLL = `<!doctype html><title>Late scroll</title>
+<section id="terms" aria-label="Terms" tabindex="0" style="height:120px;overflow:auto">
+${Array.from({ length: 60 }, (_, index) => `<p>Term ${index + 1}</p>`).join("")}</section>
+<script>
+const terms = document.getElementById("terms")
+terms.addEventListener("wheel", (event) => {
+  event.preventDefault()
+  setTimeout(() => { terms.scrollTop = terms.scrollHeight }, 1100)
+}, { passive: false })
+</script>`
+
 let server: Server
 let url: string
 let agent: PageAgent
@@ -34,7 +47,9 @@ beforeAll(async () => {
       setTimeout(() => response.end(JSON.stringify(["Oak desk", "Oak shelf"])), 400)
       return
     }
-    response.writeHead(200, { "content-type": "text/html" }).end(PAGE)
+    response
+      .writeHead(200, { "content-type": "text/html" })
+      .end(request.url === "/late-scroll" ? LATE_SCROLL : PAGE)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -47,7 +62,7 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve))
 })
 
-describe("an act waits for the page to read a response body", () => {
+describe("an act answers once its effect is in", () => {
   it("answers with the options a page rendered from a body that arrived 400 ms after its headers", async () => {
     await agent.go(url)
     const page = await agent.look()
@@ -61,5 +76,15 @@ describe("an act waits for the page to read a response body", () => {
       "Oak desk",
       "Oak shelf",
     ])
+  })
+
+  it("answers a scroll inside a box once the box has moved, however late it starts to move", async () => {
+    await agent.go(`${url}/late-scroll`)
+    const scrolled = await agent.act("#terms", "scroll", "bottom")
+    expect(scrolled.ok).toBe(true)
+    const atEnd = await agent.eval(
+      "const box = document.getElementById('terms'); return box.scrollTop + box.clientHeight >= box.scrollHeight - 1",
+    )
+    expect(atEnd).toMatchObject({ ok: true, result: true })
   })
 })
