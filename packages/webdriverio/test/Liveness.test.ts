@@ -146,7 +146,9 @@ describe("close() leaves nothing behind", () => {
       const profileDir = said.find((line) => "profileDir" in line)?.profileDir as string
       expect(processesMentioning(profileDir)).toEqual([])
       expect(existsSync(profileDir)).toBe(false)
-    })
+      // What is timed is the exit after close (above); starting a child Node, its browser and the page
+      // before that may take long on a loaded machine, so the test waits as long as its 40 s kill.
+    }, 60_000)
   }
 })
 
@@ -188,7 +190,8 @@ describe("orphaned browsers", () => {
       killIfAlive(child)
       await live.close()
     }
-  })
+    // Two browsers start here (the test's own and the child's), each slow on a loaded machine.
+  }, 60_000)
 
   it("leaves profile folders that carry no owner, or a live owner, alone", () => {
     const folder = mkdtempSync(join(process.env.TMPDIR ?? "/tmp", "sextant-reap-test-"))

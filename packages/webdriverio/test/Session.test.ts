@@ -35,7 +35,8 @@ describe("launch", () => {
         await Effect.runPromise(Scope.close(scope, Exit.void))
       }
     }
-  })
+    // Two launches, one per protocol.
+  }, 60_000)
 
   it("ends Chromium even when ChromeDriver was killed first", async () => {
     const scope = await Effect.runPromise(Scope.make())
