@@ -123,6 +123,24 @@ describe("reading minimal pages", () => {
     expect(tree).toMatch(/- link "A Glimpse of the Future" \[ref=e\d+\] -> \/story\/future/)
   })
 
+  it("names a link with a long run of words by its start, cut at a word, and prints the rest under it", async () => {
+    const title =
+      "PureGuardian 4.5L Ultrasonic Cool Mist Humidifier for the baby room and the nursery, quiet and small, Portable Travel Humidifier for $24.74"
+    await show(`<ul><li><a href="/deal">${title}</a></li></ul>`)
+    const tree = await full()
+    expect(tree).toMatch(
+      /- link "PureGuardian 4\.5L [^"]*…" \[ref=e\d+\] -> \/deal\n\s+- [^\n]*Portable Travel Humidifier for \$24\.74/,
+    )
+    // Every word of the title is in the outline once: the name's start and the rest beneath it.
+    const shown = tree
+      .replace(/- link "/, "")
+      .replace(/\[ref=e\d+\] -> \/deal/, "")
+      .replace(/[-"…\n]/g, " ")
+      .split(/\s+/)
+      .filter(Boolean)
+    expect(shown.join(" ")).toBe(title)
+  })
+
   it("names an option by all its content, the links inside it included", async () => {
     await show(`<div role="listbox" aria-label="Stories"><div role="option" aria-selected="true">
       <a href="/bird">A rare bird</a> <span>seen in May</span></div></div>`)

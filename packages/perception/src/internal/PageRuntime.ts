@@ -1143,6 +1143,7 @@ export function installPageRuntime(version: number): void {
       }
       if (!name && interactive && !isControl) name = fallbackName(element, tag)
       const longName = name.length > maxName
+      const fullName = name
       name = clipName(name, maxName)
 
       const states: string[] = []
@@ -1261,6 +1262,14 @@ export function installPageRuntime(version: number): void {
           // The "…" says the name goes on: the rest of the card follows under it.
           name = `${clipName(title, maxName).replace(/…$/, "")}…`
           kids = kids.slice(taken)
+        } else if (contentName && longName) {
+          // One long run of words (a product title, a headline that goes on): named by its start, cut
+          // at a word, the "…" saying it goes on; the rest follows under it so nothing a reader sees is lost.
+          const space = fullName.lastIndexOf(" ", maxName)
+          const cut = space > maxName / 2 ? space : maxName
+          name = `${fullName.slice(0, cut).trimEnd()}…`
+          const rest = fullName.slice(cut).trim()
+          kids = rest === "" ? [] : [rest]
         } else kids = []
       }
       if (role === "clickable") {
