@@ -3,14 +3,13 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import type { StepDecision } from "@sextant/planner"
 import { Planner } from "@sextant/planner"
 import { layerMemoryStore, makeMemoryStore } from "@sextant/testing"
-import { browserTools } from "@sextant/tools"
 import { layer as browserLayer } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAgent, runPlan, type TraceRecord } from "../src/index.ts"
+import { runAgent, runPlan } from "../src/index.ts"
 import { browserProcesses } from "./support/Processes.ts"
 import { noReplanner, resumePlan } from "./support/ResumePlan.ts"
-import { planOf, scriptedPolicy, testTools } from "./support/TestTools.ts"
+import { scriptedPolicy, testTools } from "./support/TestTools.ts"
 
 let site: FixtureSite
 let browser: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
@@ -79,41 +78,6 @@ describe("the /injection page in Chromium", () => {
     )
     expect(result.status).toBe("COMPLETED")
     expect((result.output as ReadonlyArray<unknown>).length).toBe(12)
-  })
-})
-
-describe("the submission quota in Chromium", () => {
-  it("charges a submission only when a form was sent, not when the page's validation kept it", async () => {
-    // Sign in is clicked first with both fields empty: their `required` keeps the form from being sent.
-    const plan = planOf("quota", [
-      { tool: "navigate", args: { url: `${site.url}/login` } },
-      { tool: "click", args: { target: "#login-btn" } },
-      { tool: "fill", args: { target: "#email", value: "alice@example.com" } },
-      { tool: "fill", args: { target: "#password", value: "wonderland" } },
-      { tool: "click", args: { target: "#login-btn" } },
-    ])
-    const events: Array<TraceRecord> = []
-    const result = await browser.runPromise(
-      runPlan(
-        task({
-          goal: "sign in",
-          startUrl: `${site.url}/login`,
-          constraints: { allowFormSubmission: true, quotas: { submissions: 1 } },
-        }),
-        plan,
-        { tools: browserTools, onEvent: (event) => events.push(event), screenshots: "never" },
-      ).pipe(Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner)))),
-    )
-    expect(events.filter((event) => event.type === "guardrail")).toEqual([])
-    expect(result.plan?.steps.map((step) => step.state)).toEqual([
-      "succeeded",
-      "succeeded",
-      "succeeded",
-      "succeeded",
-      "succeeded",
-    ])
-    const url = await browser.runPromise(BrowserDriver.use((driver) => driver.currentUrl))
-    expect(new URL(url).pathname).toBe("/dashboard")
   })
 })
 

@@ -18,7 +18,7 @@ import {
   Timeout,
   webOrigin,
 } from "@sextant/core"
-import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedule } from "effect"
+import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
@@ -181,17 +181,6 @@ const signalsOf = (output: unknown): Array<Signal> | undefined => {
   return Array.isArray(signals)
     ? (signals.filter((signal) => typeof signal === "string") as Array<Signal>)
     : undefined
-}
-
-/**
- * Whether a step that may submit a form did: the page says so (FormSubmitted, or it navigated), or
- * it cannot be told (a failed step may have sent the form before it failed, and an answer without
- * signals says nothing). A step the page's own validation kept where it was submitted nothing.
- */
-const submissionHappened = (attempt: Exit.Exit<unknown, unknown>): boolean => {
-  if (attempt._tag === "Failure") return true
-  const signals = signalsOf(attempt.value)
-  return signals === undefined || signals.includes("FormSubmitted") || signals.includes("NavigationOccurred")
 }
 
 const changedOf = (output: unknown, before: string, after: string): boolean => {
@@ -429,9 +418,7 @@ export const executeStep = (
         // The page may still move before the keys go in: the driver checks again as it types.
         typing = destination.allowed
       }
-      // Navigations and clicks are charged as they are tried; a submission only once one happened
-      // (below), so a step refused or kept by the page's validation leaves the quota as it was.
-      context.guardrails.commit({ ...verdict.charge, submits: false })
+      context.guardrails.commit(verdict.charge)
       const masksFields = call.tool === "screenshot" && context.redactor.names.length > 0
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const attempt = yield* Effect.exit(
@@ -478,12 +465,6 @@ export const executeStep = (
           (typeof value === "object" &&
             value !== null &&
             ("newTabs" in value || (signalsOf(value)?.includes("NavigationOccurred") ?? true)))
-        if (
-          verdict.charge.submits &&
-          !stopped.some((violation) => violation.kind === "form-action") &&
-          submissionHappened(attempt)
-        )
-          context.guardrails.commit({ navigates: false, clicks: false, submits: true })
         const popups = mayHaveOpened ? yield* closeForeignTabs(context) : []
         for (const violation of [...stopped, ...popups]) {
           const rule = violation.kind === "link" ? "link-target" : violation.kind
