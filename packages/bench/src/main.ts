@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { cpus, hostname, loadavg, totalmem } from "node:os"
 import { dirname, join } from "node:path"
@@ -32,7 +33,8 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --readme    write the tables, the command and the machine into packages/bench/README.md
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
               (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
-  --section   run one section only: honesty (the outcome truth table), written to results/honesty.*
+  --section   run one section only: honesty (the outcome truth table), written to results/honesty.*;
+              explorer (page analysis on 20 real pages), written to results/explorer.md (--readme: also the README)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
   --instructions   only these instruction ids, families or gallery pages
@@ -85,8 +87,9 @@ const main = async (): Promise<number> => {
   }
   if (values.corpus) return corpusOnly(values)
   if (values.section !== undefined) {
+    if (values.section === "explorer") return runExplorerOnly(values.readme === true)
     if (values.section !== "honesty")
-      throw new UsageError(`--section must be honesty, got "${values.section}"`)
+      throw new UsageError(`--section must be honesty or explorer, got "${values.section}"`)
     return runHonestyOnly()
   }
   if (values.only !== undefined) return runGalleryOnly(values)
@@ -227,6 +230,43 @@ const runHonestyOnly = async (): Promise<number> => {
   } finally {
     await site.close()
   }
+}
+
+/**
+ * `pnpm bench --section explorer`: the explorer's page analysis on 20 real pages (every 8th page of the
+ * shared corpus), run by `@sextant/explorer`'s own bench script in a child process; its tables go to
+ * results/explorer.md with the command, the machine and the material.
+ */
+const runExplorerOnly = async (readme: boolean): Promise<number> => {
+  const folder = sharedCorpusFolder(repositoryRoot)
+  if (folder === undefined) {
+    console.log(
+      "bench: the real-page corpus is absent (../shared/corpus/real-pages): explorer section skipped",
+    )
+    return 0
+  }
+  const started = performance.now()
+  const script = join(repositoryRoot, "packages", "explorer", "bench", "ExplorerBench.ts")
+  const child = spawn(process.execPath, ["--conditions=sextant-source", script, "--corpus", folder], {
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += String(chunk)))
+  const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 1)))
+  const header = `Command: \`pnpm bench --section explorer\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(
+      " ",
+    )} · ${((performance.now() - started) / 1000).toFixed(0)} s\n\nMaterial: 20 real pages (every 8th file of \`../shared/corpus/real-pages\`), served from 127.0.0.1, every other host unresolvable; each explored alone (\`explore(url, { maxDepth: 0, maxPages: 1 })\`: navigate, look, page analysis by rules).`
+  const body = `${header}\n\n${output.trim()}`
+  console.log(body)
+  const results = join(packageRoot, "results")
+  await mkdir(results, { recursive: true })
+  await writeFile(join(results, "explorer.md"), `${body}\n`)
+  if (code !== 0)
+    throw new BenchError("explorer section", "the corpus", `the explorer bench exited with ${code}`)
+  if (readme) await updateReadme(body, "explorer")
+  return 0
 }
 
 const MODES = ["agent", "oneShot"] as const
