@@ -16,12 +16,15 @@ import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
 import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
 import { openSextant } from "./SextantDriver.ts"
+import { measureSoak, soakSections } from "./Soak.ts"
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
        pnpm bench --corpus [--runs N] [--warmup N] [--pages a.html,b.html] [--readme]
        pnpm bench --section honesty
+       pnpm bench --section explorer [--readme]
+       pnpm bench --section soak [--tasks N] [--seed N]
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
@@ -34,7 +37,10 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
               (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
   --section   run one section only: honesty (the outcome truth table), written to results/honesty.*;
-              explorer (page analysis on 20 real pages), written to results/explorer.md (--readme: also the README)
+              explorer (page analysis on 20 real pages), written to results/explorer.md (--readme: also the README);
+              soak (N tasks, default 200, pool of 4, seeded faults: killed driver or browser, 500/429,
+              slow pages, alerts, bad model output), written to results/soak.*
+  --tasks N   soak tasks (default 200)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
   --instructions   only these instruction ids, families or gallery pages
@@ -65,6 +71,7 @@ const OPTIONS = {
   readme: { type: "boolean", default: false },
   corpus: { type: "boolean", default: false },
   section: { type: "string" },
+  tasks: { type: "string" },
   only: { type: "string" },
   instructions: { type: "string" },
   modes: { type: "string" },
@@ -88,8 +95,13 @@ const main = async (): Promise<number> => {
   if (values.corpus) return corpusOnly(values)
   if (values.section !== undefined) {
     if (values.section === "explorer") return runExplorerOnly(values.readme === true)
+    if (values.section === "soak")
+      return runSoakOnly(
+        positiveInteger("tasks", values.tasks, 200, 1),
+        positiveInteger("seed", values.seed, 0, 0),
+      )
     if (values.section !== "honesty")
-      throw new UsageError(`--section must be honesty or explorer, got "${values.section}"`)
+      throw new UsageError(`--section must be honesty, explorer or soak, got "${values.section}"`)
     return runHonestyOnly()
   }
   if (values.only !== undefined) return runGalleryOnly(values)
@@ -210,6 +222,29 @@ const main = async (): Promise<number> => {
 
 const repositoryRoot = join(packageRoot, "..", "..")
 
+/** `--section soak`: many tasks with seeded faults through createAgent, pool of 4; leaks counted at the end. */
+const runSoakOnly = async (tasks: number, seed: number): Promise<number> => {
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const site = await startFixtureSite({ port: 0 })
+  let result: Awaited<ReturnType<typeof measureSoak>>
+  try {
+    result = await measureSoak(site.url, { tasks, seed, pool: 4 }, progress)
+  } finally {
+    await site.close()
+  }
+  const command = `pnpm bench --section soak --tasks ${tasks}${seed === 0 ? "" : ` --seed ${seed}`}`
+  const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")} · material: fixture site, seeded faults`
+  const tables = renderSections(soakSections(result))
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  await mkdir(results, { recursive: true })
+  await writeFile(join(results, "soak.json"), `${JSON.stringify({ command, ...result }, null, 2)}\n`)
+  await writeFile(join(results, "soak.md"), `${header}\n\n${tables}\n`)
+  return 0
+}
+
 /** `--section honesty`: the outcome truth table alone, on its own fixture site. */
 const runHonestyOnly = async (): Promise<number> => {
   const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
@@ -307,9 +342,6 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
   await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
   return 0
 }
-
-const START = "<!-- bench:start -->"
-const END = "<!-- bench:end -->"
 
 /** `pnpm bench --corpus`: the real-page corpus alone. */
 const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {

@@ -21,7 +21,7 @@ import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countModelCalls } from "./Metrics.ts"
-import { permanentFailure } from "./RetryPolicy.ts"
+import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 const STOP_TOOL = "stop"
@@ -75,6 +75,17 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       } else {
         // A failed look is an error the policy and the trace both see, never an empty page.
         const message = context.redactor.text(looked.failure.message)
+        // A dead browser or driver: every look and step would fail the same way, so the policy is
+        // not asked again.
+        if (endsTheRun(looked.failure)) {
+          history.push(`${turn + 1}. look() -> failed: ${message}`)
+          context.trace.line(`  look() failed: ${message}`)
+          return {
+            endReason: "no-progress",
+            completed: false,
+            detail: `the page cannot be read: ${message}`,
+          } as LoopEnd
+        }
         context.lastSnapshot = undefined
         history.push(`${turn + 1}. look() -> failed: ${message}`)
         context.trace.emit({
@@ -183,6 +194,14 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         outcome,
       )
       unsaved = history.length
+      // A rejected login or a dead browser: asking the policy again would only submit the same
+      // credentials again or fail the same way (`resume` continues a crashed run on a new browser).
+      if (!outcome.ok && endsTheRun(outcome.error))
+        return {
+          endReason: "no-progress",
+          completed: false,
+          detail: `${call.name} failed and ends the run: ${outcome.observation.message ?? ""}`,
+        } as LoopEnd
       const permanent = outcome.ok ? undefined : permanentFailure(outcome.error)
       if (permanent !== undefined)
         return {

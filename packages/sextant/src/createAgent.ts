@@ -354,7 +354,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     modelLayer === undefined || plannerKind === "rules"
       ? Layer.mergeAll(
           Layer.succeed(Planner, makeRulePlanner({ tools: ruleTools })),
-          Layer.succeed(StepPolicy, makeRuleStepPolicy()),
+          // createAgent registers the compound tools, `login` among them.
+          Layer.succeed(StepPolicy, makeRuleStepPolicy({ loginTool: true })),
         )
       : Layer.mergeAll(
           Layer.effect(

@@ -873,7 +873,14 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     catch: toDriverError("title"),
   })
 
+  // A script sent while a dialog is open waits for it: the dialog answers DialogOpen at once instead.
   const evaluate: BrowserDriverShape["evaluate"] = (script, args = []) =>
+    dialogs.guard("evaluate", "a page script", options.lookTimeoutMs, evaluateScript(script, args))
+
+  const evaluateScript = (
+    script: Parameters<BrowserDriverShape["evaluate"]>[0],
+    args: ReadonlyArray<unknown>,
+  ) =>
     Effect.tryPromise({
       try: () => browser.execute(script, ...(args as Array<unknown>)),
       catch: (cause) => {

@@ -18,7 +18,7 @@ import {
   Timeout,
   webOrigin,
 } from "@sextant/core"
-import { Cause, Clock, Data, Duration, Effect, Metric, Option, Schedule } from "effect"
+import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedule } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
@@ -183,6 +183,21 @@ const signalsOf = (output: unknown): Array<Signal> | undefined => {
     : undefined
 }
 
+/**
+ * Whether a step that may submit a form did send it: the page moved, or the step succeeded with signals
+ * of a submission or a navigation (a tool that reports no signals is taken at its word), or it failed
+ * in a way that does not prove the action never happened.
+ */
+const submissionHappened = (attempt: Exit.Exit<unknown, unknown>, moved: boolean): boolean => {
+  if (moved) return true
+  if (attempt._tag === "Failure") {
+    const error = Option.getOrUndefined(Cause.findErrorOption(attempt.cause))
+    return !NOT_PERFORMED.has(reasonTag(error))
+  }
+  const signals = signalsOf(attempt.value)
+  return signals === undefined || signals.includes("FormSubmitted") || signals.includes("NavigationOccurred")
+}
+
 const changedOf = (output: unknown, before: string, after: string): boolean => {
   if (after !== before) return true
   if (typeof output === "object" && output !== null) {
@@ -319,6 +334,7 @@ export const executeStep = (
     let ok = false
     let refused = false
     let changed = false
+    let submissionCharged = false
     const steppers = new Map<string, (input: unknown) => Effect.Effect<unknown, unknown>>()
     const urlBefore = context.lastUrl
 
@@ -418,7 +434,9 @@ export const executeStep = (
         // The page may still move before the keys go in: the driver checks again as it types.
         typing = destination.allowed
       }
-      context.guardrails.commit(verdict.charge)
+      // A submission is charged once it is seen to have happened (after the step ran), never for a
+      // click the browser did not send (a required field empty) or a step refused before it acted.
+      context.guardrails.commit({ ...verdict.charge, submits: false })
       const masksFields = call.tool === "screenshot" && context.redactor.names.length > 0
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const attempt = yield* Effect.exit(
@@ -483,6 +501,15 @@ export const executeStep = (
         if (stopped.length > 0) {
           context.lastSnapshot = undefined
           break
+        }
+      }
+      if (verdict.charge.submits && !submissionCharged) {
+        const nowUrl = yield* context.driver.currentUrl.pipe(
+          Effect.catch(() => Effect.succeed(context.lastUrl)),
+        )
+        if (submissionHappened(attempt, nowUrl !== context.lastUrl)) {
+          submissionCharged = true
+          context.guardrails.commit({ navigates: false, clicks: false, submits: true })
         }
       }
       if (attempt._tag === "Success") {

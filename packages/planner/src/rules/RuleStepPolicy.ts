@@ -97,6 +97,8 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
       }
       case "back":
         return { name: "back", args: {} }
+      case "login":
+        return { name: "login", args: { username: argument("username"), password: argument("password") } }
       case "press":
         return { name: "press", args: { key: argument("key") } }
       case "scroll": {
@@ -179,6 +181,8 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
 export interface RuleStepPolicyOptions {
   /** How many clauses that are already true on the page one turn may skip over (default 20). */
   readonly maxSkips?: number
+  /** The `login` tool is registered: a login with both credentials is one `login` call (default false). */
+  readonly loginTool?: boolean
 }
 
 /**
@@ -218,7 +222,10 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   const maxSkips = options.maxSkips ?? 20
   for (let skips = 0; skips <= maxSkips && progress.done < commands.length; skips += 1) {
     const command = commands[progress.done]!
-    const decision: CommandDecision = decideCommand(command, view, { done: progress.parts })
+    const decision: CommandDecision = decideCommand(command, view, {
+      done: progress.parts,
+      loginTool: options.loginTool === true,
+    })
     if (decision.type === "complete") {
       if (decision.satisfied) {
         notes.push(`${MARKER} "${describeCommand(command)}" already holds: ${decision.summary}`)

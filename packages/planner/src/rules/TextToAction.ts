@@ -474,6 +474,7 @@ const decideLogin = (
   command: Command & { kind: "login" },
   view: PageView,
   done: ReadonlySet<string>,
+  loginTool: boolean,
 ): CommandDecision => {
   const user = findUserField(view)
   const password = findPasswordField(view)
@@ -494,6 +495,30 @@ const decideLogin = (
     if (link !== undefined)
       return action(link.element, "click", `open ${label(link.element)} to log in`, [], false)
     return complete("there is no login form on this page", ["go to the login page first"])
+  }
+  // Both credentials and both fields, nothing typed yet: the `login` tool types, submits and reads the
+  // page's verdict, so wrong credentials fail the step with the page's own message.
+  if (
+    loginTool &&
+    user !== undefined &&
+    password !== undefined &&
+    command.username !== undefined &&
+    command.password !== undefined &&
+    done.size === 0 &&
+    (user.value ?? "") === "" &&
+    (password.value ?? "") === ""
+  ) {
+    return action(
+      PAGE_LOCATOR,
+      "login",
+      `log in as ${command.username}`,
+      [
+        ["username", command.username],
+        ["password", command.password],
+      ],
+      false,
+      "submitted",
+    )
   }
   if (
     user !== undefined &&
@@ -599,6 +624,12 @@ const CLOSE_WORDS = ["close", "x", "×", "✕", "✖", "dismiss", "cancel", "关
 export interface DecideState {
   /** Parts of a multi-action command already done: `username`, `password`, `query`. */
   readonly done?: ReadonlySet<string> | undefined
+  /**
+   * The `login` tool (of `@sextant/tools`' compound tools) is registered: a login with both credentials
+   * is one `login` call, which fails with the page's own message when the credentials are wrong.
+   * Otherwise (the default) the fields are typed one by one and the form submitted by a click.
+   */
+  readonly loginTool?: boolean | undefined
 }
 
 /**
@@ -652,7 +683,7 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
       ])
     }
     case "login":
-      return decideLogin(command, view, done)
+      return decideLogin(command, view, done, state.loginTool === true)
     case "search": {
       const box =
         command.field === undefined

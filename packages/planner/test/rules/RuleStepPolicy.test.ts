@@ -56,6 +56,14 @@ describe("decideStep", () => {
   const goal =
     "log in as alice@example.com with password wonderland, then search for lantern, then open the first result"
 
+  it("logs in with one login call when the login tool is registered, and counts it as submitted", () => {
+    const decision = decideStep({ goal, url: "/login", outline: LOGIN, history: [] }, { loginTool: true })
+    expect(decision.toolCalls).toEqual([
+      { name: "login", args: { username: "alice@example.com", password: "wonderland" } },
+    ])
+    expect(readProgress(decision.history).parts).toEqual(new Set(["submitted"]))
+  })
+
   it("works through a multi-step goal one action per turn, tracking progress in its history lines", () => {
     const history: Array<string> = []
     const turn = (url: string, outline: string) => {
