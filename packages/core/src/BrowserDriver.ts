@@ -103,6 +103,59 @@ export interface DialogInfo {
 }
 
 /**
+ * The element an action was taken on, as a script outside the run can find it again: its role and
+ * accessible name, and its strongest selector (unique in its document when it was taken). Never a ref.
+ */
+export interface RecordedElement {
+  readonly role?: string | undefined
+  readonly name?: string | undefined
+  readonly selector?: string | undefined
+  /** Same-origin iframe or shadow-root path from the top document; absent at the top. */
+  readonly frame?: ReadonlyArray<string> | undefined
+}
+
+/** One thing the driver did to the page, in order: what a plain script needs to do it again. */
+export type RecordedAction =
+  | {
+      readonly kind: "navigate"
+      readonly via: "navigate" | "back" | "forward" | "refresh"
+      /** Where the navigation ended. */
+      readonly url: string
+    }
+  | {
+      readonly kind: "act"
+      readonly op: ActionOp
+      readonly element: RecordedElement
+      /** Typed text, chosen options, a key; placeholders for secrets once the executor redacted it. */
+      readonly value?: ActValue | undefined
+      /** The page's URL before and after the action. */
+      readonly urlBefore: string
+      readonly url: string
+    }
+  | {
+      readonly kind: "wait"
+      readonly condition: { readonly text: string } | { readonly selector: string; readonly state?: string }
+    }
+
+/** One HTTP exchange the page made (a `fetch` or XHR with a JSON answer), from WebDriver BiDi network events. */
+export interface RecordedExchange {
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  readonly requestBody?: string | undefined
+  readonly requestContentType?: string | undefined
+  readonly responseBody?: string | undefined
+  readonly responseContentType?: string | undefined
+}
+
+/** What the driver did since the last time the recording was taken. */
+export interface DriverRecording {
+  readonly actions: ReadonlyArray<RecordedAction>
+  /** Empty unless the driver was asked to record traffic (it costs a body copy per JSON answer). */
+  readonly exchanges: ReadonlyArray<RecordedExchange>
+}
+
+/**
  * The browser, as an agent uses it. Implemented by `@sextant/webdriverio`; fake layers in
  * `@sextant/testing`. Every operation fails with `DriverError` whose reason says what to do.
  */
@@ -135,6 +188,13 @@ export interface BrowserDriverShape {
   /** The last dialog the page opened, if any is still open. */
   readonly dialog: Effect.Effect<DialogInfo | undefined, DriverError>
   readonly respondToDialog: (accept: boolean, text?: string) => Effect.Effect<void, DriverError>
+  /**
+   * Takes what the driver did since the last call (successful navigations, actions on elements, waits,
+   * and the page's JSON traffic when recorded) and starts a new recording. The executor writes it into
+   * the run's trace after each step, so a run can be exported as a script or as API tests. Optional:
+   * a driver without it records nothing.
+   */
+  readonly takeRecording?: Effect.Effect<DriverRecording> | undefined
 }
 
 /**

@@ -81,7 +81,17 @@ const otherArgs = (args: unknown, target: string): string | undefined => {
   return text.length > argsMaxChars ? `${text.slice(0, argsMaxChars - 1)}…` : text
 }
 
-const readTrace = (path: string | undefined): ReadonlyArray<TraceRecord> => {
+/**
+ * The records of a run's trace file (`<traceDirectory>/<runId>.jsonl`), in order; none when the file
+ * is missing. A line that does not parse (the last one of a run that was killed mid-write) is skipped.
+ *
+ * @example
+ * ```ts
+ * import { readRunTrace } from "@sextant/executor"
+ * const steps = readRunTrace(".sextant/traces/run-1.jsonl").filter((record) => record.type === "step-end")
+ * ```
+ */
+export const readRunTrace = (path: string | undefined): ReadonlyArray<TraceRecord> => {
   if (path === undefined || !existsSync(path)) return []
   return readFileSync(path, "utf8")
     .split("\n")
@@ -199,7 +209,7 @@ export const loadRunReport = Effect.fn("Executor.loadRunReport")(function* (
   const tracePath =
     run.result?.tracePath ??
     (options.traceDirectory === undefined ? undefined : join(options.traceDirectory, `${runId}.jsonl`))
-  const trace = readTrace(tracePath)
+  const trace = readRunTrace(tracePath)
   const traceDirectory = tracePath === undefined ? options.traceDirectory : dirname(tracePath)
   const runEnd = [...trace].reverse().find((event) => event.type === "run-end")
   const data: RunReportData = {

@@ -1,6 +1,14 @@
 import { appendFileSync, existsSync, mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
-import type { ObservedError, RunMetrics, TaskState, TokenUsage } from "@sextant/core"
+import type {
+  GoalCheck,
+  ObservedError,
+  RecordedAction,
+  RecordedExchange,
+  RunMetrics,
+  TaskState,
+  TokenUsage,
+} from "@sextant/core"
 import type { Redactor } from "./Redaction.ts"
 
 /** How a run ended. */
@@ -75,6 +83,22 @@ export type TraceEvent =
       readonly type: "llm-call"
       readonly purpose: "plan" | "replan" | "decide" | "summarize"
       readonly tokens: TokenUsage
+    }
+  | {
+      /** What the driver did during the step, for exporting the run (see `BrowserDriver.takeRecording`). */
+      readonly type: "recorded"
+      readonly step: number
+      readonly actions: ReadonlyArray<RecordedAction>
+      readonly exchanges: ReadonlyArray<RecordedExchange>
+    }
+  | {
+      /** The goal's parts and whether each check held when the run ended. */
+      readonly type: "verified"
+      readonly parts: ReadonlyArray<{
+        readonly part: string
+        readonly check: GoalCheck
+        readonly held: boolean
+      }>
     }
   | {
       readonly type: "run-end"

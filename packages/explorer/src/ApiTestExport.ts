@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { placeholdersToEnv, readsEnv, secretFunctionSource, valueExpression } from "./internal/EnvValues.ts"
 
 /** One HTTP request and its answer, as observed during a run. */
 export const ApiExchange = z.object({
@@ -92,7 +93,8 @@ export const schemaOf = (value: unknown, indent = "", siblings: ReadonlyArray<un
  * A vitest file that calls each observed JSON endpoint again with the observed method and body and
  * asserts the observed status and the shape of the answer (a zod schema inferred from the observed
  * JSON). The base URL comes from `API_BASE_URL` (vitest sets `BASE_URL` itself) and the cookie from an environment variable, so no session
- * or secret is written into the file. Non-JSON exchanges (pages, scripts, images) are left out; the
+ * or secret is written into the file; a secret the run sent (`<secret:password>` in a redacted trace) is
+ * read from `SEXTANT_SECRET_PASSWORD` when the test runs. Non-JSON exchanges (pages, scripts, images) are left out; the
  * same method and URL is tested once.
  *
  * @example
@@ -117,9 +119,20 @@ export const exportApiTests = (
   })
   if (chosen.length === 0) throw new Error("no JSON exchange to export: the run called no JSON endpoint")
   const origin = new URL(chosen[0]?.url ?? "http://127.0.0.1").origin
+  let usesSecrets = false
+  // A secret the run sent (a placeholder in the redacted trace) is read from the environment.
+  const expression = (text: string): string => {
+    const withEnv = placeholdersToEnv(text)
+    if (readsEnv(withEnv)) usesSecrets = true
+    return valueExpression(withEnv)
+  }
   const tests = chosen.map((exchange) => {
     const url = new URL(exchange.url)
-    const path = url.pathname + url.search
+    // A placeholder in a URL arrives percent-encoded; the rest of the path is kept as it was sent.
+    const path = (url.pathname + url.search).replace(
+      /%3Csecret%3A([A-Za-z0-9_.-]+)%3E/gi,
+      (_match, name: string) => `<secret:${name}>`,
+    )
     const method = exchange.method.toUpperCase()
     const body = parseJson(exchange.responseBody)
     const schema = body.ok ? schemaOf(body.value, "    ") : "z.unknown()"
@@ -130,9 +143,9 @@ export const exportApiTests = (
       "...cookieHeader",
     ]
     return `  it(${literal(`${method} ${path} answers ${exchange.status} with the observed shape`)}, async () => {
-    const response = await fetch(new URL(${literal(path)}, baseUrl), {
+    const response = await fetch(new URL(${expression(path)}, baseUrl), {
       method: ${literal(method)},
-      headers: { ${headers.join(", ")} },${sendsBody ? `\n      body: ${literal(exchange.requestBody ?? "")},` : ""}
+      headers: { ${headers.join(", ")} },${sendsBody ? `\n      body: ${expression(exchange.requestBody ?? "")},` : ""}
     })
     expect(response.status).toBe(${exchange.status})
     const shape = ${schema}
@@ -148,7 +161,7 @@ import { z } from "zod"
 const baseUrl = process.env.API_BASE_URL ?? ${literal(origin)}
 const cookie = process.env[${literal(cookieEnv)}]
 const cookieHeader: Record<string, string> = cookie === undefined ? {} : { cookie }
-
+${usesSecrets ? `\n${secretFunctionSource}\n` : ""}
 describe(${literal(options.name ?? "API")}, () => {
 ${tests.join("\n\n")}
 })

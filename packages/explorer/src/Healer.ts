@@ -50,7 +50,10 @@ const replaceLocator = (locator: Locator, from: string, to: string): Locator =>
 const patchStep = (step: TestStep, from: string, to: string): TestStep => {
   switch (step.type) {
     case "Click":
+    case "Hover":
       return { ...step, target: replaceLocator(step.target, from, to) }
+    case "Press":
+      return step.target === undefined ? step : { ...step, target: replaceLocator(step.target, from, to) }
     case "FillForm":
       return {
         ...step,

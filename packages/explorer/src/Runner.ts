@@ -286,6 +286,13 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     }
   })
 
+  const focusedSelector = driver
+    .evaluate("return document.activeElement !== null && document.activeElement !== document.body")
+    .pipe(
+      Effect.map((focused) => (focused === true ? ":focus" : "body")),
+      Effect.orElseSucceed(() => "body"),
+    )
+
   const runStep = Effect.fnUntraced(function* (step: TestStep, index: number) {
     const what = `step ${index + 1} (${step.type})`
     switch (step.type) {
@@ -301,6 +308,17 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
         yield* requireTarget(step.target, what)
         yield* driver.act({ selector: step.target.selector }, "click").pipe(Effect.catch(driverFailure(what)))
         return
+      case "Hover":
+        yield* requireTarget(step.target, what)
+        yield* driver.act({ selector: step.target.selector }, "hover").pipe(Effect.catch(driverFailure(what)))
+        return
+      case "Press":
+        if (step.target !== undefined) yield* requireTarget(step.target, what)
+        // Without a target the key goes to whatever has focus, as a user's key press does.
+        yield* driver
+          .act({ selector: step.target?.selector ?? (yield* focusedSelector) }, "press", step.key)
+          .pipe(Effect.catch(driverFailure(what)))
+        return
       case "FillForm":
         return yield* fill(step.fields, what)
       case "FillAndSubmit":
@@ -314,6 +332,10 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
           yield* driver
             .waitFor({ text: step.text }, { timeoutMs: timeoutMs })
             .pipe(Effect.catch(driverFailure(`${what} for "${step.text}"`)))
+        if (step.selector !== undefined)
+          yield* driver
+            .waitFor({ selector: step.selector, state: step.state ?? "visible" }, { timeoutMs: timeoutMs })
+            .pipe(Effect.catch(driverFailure(`${what} for ${step.selector}`)))
         return
       case "Assert": {
         const result = yield* check(step.assertion, index)

@@ -1,3 +1,4 @@
+import { secretFunctionSource, valueExpression } from "./internal/EnvValues.ts"
 import type { Locator } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./TestSpec.ts"
 
@@ -10,24 +11,6 @@ export interface WdioExportOptions {
 }
 
 const literal = (value: string): string => JSON.stringify(value)
-
-const ENV_REFERENCE = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g
-
-/** A value as TypeScript: a string literal, or environment reads for `${env.NAME}` parts. */
-const valueExpression = (value: string): string => {
-  const names = [...value.matchAll(ENV_REFERENCE)].map((match) => match[1] as string)
-  if (names.length === 0) return literal(value)
-  const parts: Array<string> = []
-  let last = 0
-  for (const match of value.matchAll(ENV_REFERENCE)) {
-    const index = match.index ?? 0
-    if (index > last) parts.push(literal(value.slice(last, index)))
-    parts.push(`secret(${literal(match[1] as string)})`)
-    last = index + match[0].length
-  }
-  if (last < value.length) parts.push(literal(value.slice(last)))
-  return parts.join(" + ")
-}
 
 const find = (locator: Locator): string =>
   `await find(${literal(locator.selector)}, ${literal(locator.role)}, ${literal(locator.name)})`
@@ -90,6 +73,15 @@ const stepLines = (step: TestStep): Array<string> => {
       return [`  await browser.url(new URL(${literal(step.url)}, baseUrl).href)`]
     case "Click":
       return [`  await (${find(step.target)}).click()`]
+    case "Hover":
+      return [`  await (${find(step.target)}).moveTo()`]
+    case "Press":
+      return [
+        ...(step.target === undefined
+          ? []
+          : [`  await browser.execute((element) => element.focus(), ${find(step.target)})`]),
+        `  await browser.keys(${JSON.stringify(step.key.split("+"))})`,
+      ]
     case "FillForm":
       return step.fields.map(fillLine)
     case "FillAndSubmit":
@@ -97,6 +89,13 @@ const stepLines = (step: TestStep): Array<string> => {
     case "Wait":
       return [
         ...(step.ms === undefined ? [] : [`  await browser.pause(${step.ms})`]),
+        ...(step.selector === undefined
+          ? []
+          : [
+              step.state === "present"
+                ? `  await browser.$(${literal(step.selector)}).waitForExist({ timeout })`
+                : `  await browser.$(${literal(step.selector)}).waitForDisplayed({ timeout${step.state === "hidden" ? ", reverse: true" : ""} })`,
+            ]),
         ...(step.text === undefined
           ? []
           : [
@@ -142,11 +141,7 @@ import { remote } from "webdriverio"
 const baseUrl = process.env.BASE_URL ?? ${literal(baseUrl)}
 const timeout = ${timeout}
 
-function secret(name: string): string {
-  const value = process.env[name]
-  if (value === undefined) throw new Error(\`set the environment variable \${name} before running this test\`)
-  return value
-}
+${secretFunctionSource}
 
 const browser = await remote({
   logLevel: "error",
@@ -160,15 +155,20 @@ const browser = await remote({
   },
 })
 
-/** The element by its selector, or else by its accessible name and role. */
+/** The element by its selector, or else by its accessible name and role; waits for it up to the timeout. */
 async function find(selector: string, role: string, name: string) {
-  const bySelector = await browser.$(selector)
-  if (await bySelector.isExisting()) return bySelector
-  for (const candidate of await browser.$$(\`aria/\${name}\`)) {
-    const computed = await candidate.getComputedRole().catch(() => role)
-    if (computed === role || (role === "textbox" && computed === "searchbox")) return candidate
+  const deadline = Date.now() + timeout
+  for (;;) {
+    const bySelector = await browser.$(selector)
+    if (await bySelector.isExisting()) return bySelector
+    for (const candidate of await browser.$$(\`aria/\${name}\`)) {
+      const computed = await candidate.getComputedRole().catch(() => role)
+      if (computed === role || (role === "textbox" && computed === "searchbox")) return candidate
+    }
+    if (Date.now() > deadline)
+      throw new Error(\`no \${role} "\${name}" on \${await browser.getUrl()} (selector \${selector})\`)
+    await browser.pause(100)
   }
-  throw new Error(\`no \${role} "\${name}" on \${await browser.getUrl()} (selector \${selector})\`)
 }
 
 async function pageText(): Promise<string> {

@@ -31,12 +31,20 @@ export type FieldValue = z.output<typeof FieldValue>
 export const TestStep = z.discriminatedUnion("type", [
   z.object({ type: z.literal("Navigate"), url: z.string().min(1) }),
   z.object({ type: z.literal("Click"), target: Locator }),
+  /** Hovers the pointer over an element (a menu that opens on hover). */
+  z.object({ type: z.literal("Hover"), target: Locator }),
+  /** Presses a key or chord (`Enter`, `Control+a`) on an element, or on whatever has focus. */
+  z.object({ type: z.literal("Press"), key: z.string().min(1), target: Locator.optional() }),
   z.object({ type: z.literal("FillForm"), fields: z.array(FieldValue).min(1) }),
   z.object({ type: z.literal("FillAndSubmit"), fields: z.array(FieldValue), submit: Locator }),
   z.object({
     type: z.literal("Wait"),
     ms: z.number().int().positive().max(60_000).optional(),
     text: z.string().min(1).optional(),
+    /** A CSS selector to wait on: until an element matching it is visible (or `state`). */
+    selector: z.string().min(1).optional(),
+    /** What to wait for with `selector`: `visible` (default), `present` in the page, or `hidden` (or gone). */
+    state: z.enum(["visible", "present", "hidden"]).optional(),
   }),
   z.object({ type: z.literal("Assert"), assertion: Assertion }),
 ])
@@ -118,12 +126,22 @@ export const describeStep = (step: TestStep): string => {
       return `Navigate ${step.url}`
     case "Click":
       return `Click ${step.target.role} "${step.target.name}"`
+    case "Hover":
+      return `Hover ${step.target.role} "${step.target.name}"`
+    case "Press":
+      return step.target === undefined
+        ? `Press ${step.key}`
+        : `Press ${step.key} on ${step.target.role} "${step.target.name}"`
     case "FillForm":
       return `FillForm ${step.fields.map((field) => `"${field.target.name}"`).join(", ")}`
     case "FillAndSubmit":
       return `FillAndSubmit ${step.fields.map((field) => `"${field.target.name}"`).join(", ")} then "${step.submit.name}"`
     case "Wait":
-      return step.text === undefined ? `Wait ${step.ms ?? 0} ms` : `Wait for "${step.text}"`
+      return step.text !== undefined
+        ? `Wait for "${step.text}"`
+        : step.selector !== undefined
+          ? `Wait for ${step.selector} ${step.state ?? "visible"}`
+          : `Wait ${step.ms ?? 0} ms`
     case "Assert":
       return `Assert ${describeAssertion(step.assertion)}`
   }

@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { promisify } from "node:util"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { openTestBrowser, type TestBrowser } from "@sextant/fixture-site/test-browser"
+import { runNode } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiExchange, exportApiTests, schemaOf } from "../src/index.ts"
 
-const run = promisify(execFile)
 const vitest = join(createRequire(import.meta.url).resolve("vitest/package.json"), "..", "vitest.mjs")
 // Inside the package, so the exported file's `vitest` and `zod` imports resolve as in a user's project.
 const directory = mkdtempSync(join(import.meta.dirname, "..", ".exported-"))
@@ -75,18 +73,9 @@ const recordTraffic = async (act: () => Promise<void>): Promise<Array<ApiExchang
   return exchanges
 }
 
-const runVitest = async (file: string, baseUrl: string) => {
+const runVitest = (file: string, baseUrl: string) => {
   writeFileSync(join(directory, "vitest.config.mjs"), `export default { test: { include: ["*.test.ts"] } }\n`)
-  try {
-    const { stdout } = await run(process.execPath, [vitest, "run", "--root", directory, file], {
-      env: { ...process.env, API_BASE_URL: baseUrl, NO_COLOR: "1", FORCE_COLOR: "0" },
-      timeout: 150_000,
-    })
-    return { code: 0, output: stdout }
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: failed.code ?? -1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` }
-  }
+  return runNode([vitest, "run", "--root", directory, file], { API_BASE_URL: baseUrl })
 }
 
 describe("schemaOf", () => {

@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { promisify } from "node:util"
 import { BrowserDriver } from "@sextant/core"
+import { runNode } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { explore, exportWdioScript, generateTests, runSuite, type TestSuite } from "../src/index.ts"
 import { useBrowser } from "./support/Browser.ts"
 
-const run = promisify(execFile)
 const browser = useBrowser()
 // Inside the package, so the script's `import "webdriverio"` resolves as it would in a user's project.
 const directory = mkdtempSync(join(import.meta.dirname, "..", ".exported-"))
@@ -33,18 +31,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
 /** Runs an exported script with plain Node and WebdriverIO, as its user would. */
-const runScript = async (file: string, environment: Record<string, string>) => {
-  try {
-    const { stdout } = await run(process.execPath, [file], {
-      env: { ...process.env, ...environment },
-      timeout: 120_000,
-    })
-    return { code: 0, stdout }
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: failed.code ?? -1, stdout: `${failed.stdout ?? ""}${failed.stderr ?? ""}` }
-  }
-}
+const runScript = (file: string, environment: Record<string, string>) => runNode([file], environment, 120_000)
 
 describe("exportWdioScript", () => {
   it("writes a script that plain WebdriverIO runs to the same end state as the Sextant runner, ids renamed or not", async () => {
@@ -66,7 +53,7 @@ describe("exportWdioScript", () => {
     // Seed 3 renames every id: the script falls back to each element's role and accessible name.
     for (const site of [plain, await browser.site({ seed: 3 })]) {
       const result = await runScript(file, { BASE_URL: site.url, ...env })
-      expect(result.stdout).toContain(
+      expect(result.output).toContain(
         `ok login form "Sign in" on /login filled with valid values (ended on ${site.url}/dashboard)`,
       )
       expect(result.code).toBe(0)
@@ -80,7 +67,7 @@ describe("exportWdioScript", () => {
     writeFileSync(file, exportWdioScript(suite, { timeoutMs: 1500 }))
     const result = await runScript(file, { BASE_URL: site.url, SHOP_PASSWORD: "not-the-password" })
     expect(result.code).toBe(1)
-    expect(result.stdout).toContain(
+    expect(result.output).toContain(
       'FAILED login form "Sign in" on /login filled with valid values: expected the URL contains "/dashboard"',
     )
   }, 120_000)

@@ -112,6 +112,11 @@ export interface CreateAgentOptions {
   readonly constraints?: TaskConstraintsInput | undefined
   /** Where traces, transcripts and screenshots go (default `.sextant/traces`); `false` writes none. */
   readonly traceDirectory?: string | false | undefined
+  /**
+   * Keep the page's JSON traffic (method, URL, status, bodies) in each run's trace, from WebDriver BiDi
+   * network events, so `sextant export RUN --to api-tests` can write API tests from it. Default false.
+   */
+  readonly recordTraffic?: boolean | undefined
   /** Agents `runMany` runs at once (default 2). */
   readonly concurrency?: number | undefined
   /** `plan` (default): plan the whole task, then run it; `agent`: decide one step at a time. */
@@ -206,6 +211,7 @@ const OptionsSchema = z.object({
   constraints: z.record(z.string(), z.unknown()).optional(),
   traceDirectory: z.union([z.string().min(1), z.literal(false)]).optional(),
   concurrency: z.number().int().positive().optional(),
+  recordTraffic: z.boolean().optional(),
   mode: z.enum(["plan", "agent"]).optional(),
   report: z.union([z.boolean(), z.object({ directory: z.string().min(1) })]).optional(),
   screenshots: z.enum(["never", "on-failure", "always"]).optional(),
@@ -384,12 +390,13 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   }
   // One browser of the user's is one session: its tasks take turns.
   const ownBrowser = browser !== undefined && "from" in browser
+  const recording = settings.recordTraffic === true ? { recordTraffic: true } : {}
   const browserLayer = () =>
     browser !== undefined && "from" in browser
-      ? layerFromBrowser(browser.from)
+      ? layerFromBrowser(browser.from, recording)
       : browser !== undefined && "connect" in browser
-        ? layerConnect(browser.connect)
-        : launchLayer(browser ?? {})
+        ? layerConnect({ ...browser.connect, driver: recording })
+        : launchLayer({ ...browser, driver: recording })
   const traceDirectory =
     settings.traceDirectory === false ? undefined : resolve(settings.traceDirectory ?? ".sextant/traces")
 

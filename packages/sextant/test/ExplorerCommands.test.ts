@@ -95,10 +95,10 @@ describe("sextant explore, test, heal and export", () => {
 
   it("answers a bad argument with the field and what to do, exit code 2", async () => {
     const badUrl = await runCli(["explore", "not-a-url"])
-    expect(badUrl.stderr).toContain("sextant explore: url: must be an http or https URL")
+    expect(badUrl.stderr).toContain("sextant explore: <url>: must be an http or https URL")
     expect(badUrl.code).toBe(2)
     const badTarget = await runCli(["export", "x.yaml", "--to", "cypress"])
-    expect(badTarget.stderr).toContain("sextant export: to: the only export target is wdio")
+    expect(badTarget.stderr).toContain("sextant export: --to: write wdio (a standalone WebdriverIO test)")
     expect(badTarget.code).toBe(2)
     const missing = await runCli(["test", join(directory, "missing.yaml")])
     expect(missing.stderr).toContain(`cannot read the spec ${join(directory, "missing.yaml")}`)

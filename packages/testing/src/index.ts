@@ -1,6 +1,8 @@
 /**
  * @sextant/testing — test doubles for Sextant: fake service layers and a scripted OpenAI-compatible server.
  */
+
+export * from "./ChildRun.ts"
 export * from "./fakes/FakeBrowserDriver.ts"
 export * from "./fakes/FakeHttpSession.ts"
 export * from "./fakes/MemoryStore.ts"

@@ -21,6 +21,7 @@ import {
   type PageSnapshot,
   PageStatus,
   parseTarget,
+  type RecordedAction,
   ScriptError,
   type ScrollOp,
   type ScrollResult,
@@ -57,6 +58,7 @@ import {
   probeCdp,
   wheelActions,
 } from "./internal/Protocol.ts"
+import { type DescribedElement, knowsTarget, makeRecorder, recordedElement } from "./internal/Recording.ts"
 import {
   type ConnectOptions,
   connect,
@@ -125,6 +127,11 @@ export const DriverOptions = z.object({
   statusBackoffMs: z.number().int().nonnegative().default(500),
   /** The longest Retry-After `navigate` waits for; a longer one fails at once, naming it, in ms. */
   maxRetryAfterMs: z.number().int().nonnegative().default(10_000),
+  /**
+   * Keep the page's JSON exchanges (method, URL, status, request and response bodies) for
+   * `takeRecording`, from WebDriver BiDi network events; needs a BiDi session. Off by default.
+   */
+  recordTraffic: z.boolean().default(false),
   /** Options for every look, including the one after each action. */
   look: z
     .object({
@@ -139,6 +146,8 @@ type ResolvedOptions = z.output<typeof DriverOptions>
 
 interface Prepared {
   readonly error?: string
+  /** The element found, described by the page when the last look did not show it. */
+  readonly element?: DescribedElement
   readonly detail?: string
   readonly x?: number
   readonly y?: number
@@ -364,6 +373,33 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         }),
     )
   }
+
+  if (options.recordTraffic && !bidi) {
+    return yield* fail(
+      "makeDriver",
+      new InvalidArgument({
+        detail:
+          "options.recordTraffic: recording traffic needs a WebDriver BiDi session (webSocketUrl: true); turn it off or use BiDi",
+      }),
+    )
+  }
+  const recorder = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => makeRecorder(bidi ? browser : undefined, options.recordTraffic),
+      catch: toDriverError("start"),
+    }).pipe(guard("start")),
+    (opened) => Effect.promise(() => opened.close()).pipe(Effect.timeout("2 seconds"), Effect.ignore),
+  )
+  /** Runs an operation and, when it succeeds, records what a script would need to do it again. */
+  const recorded =
+    <A>(record: (result: A) => RecordedAction | undefined) =>
+    <E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.tap(effect, (result) =>
+        Effect.sync(() => {
+          const action = record(result)
+          if (action !== undefined) recorder.push(action)
+        }),
+      )
 
   const call = (method: string, errorContext: ErrorContext = {}, viaSocket = false, direct = false) =>
     Effect.fn(`BrowserDriver.${method}`)(function* (actorMethod: string, ...args: ReadonlyArray<unknown>) {
@@ -730,6 +766,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
         ...dragSpec(op, value),
         waitMs: options.actionWaitMs,
         before: needBefore ? options.look : undefined,
+        describe: !knowsTarget(target, lastSnapshot),
         ...(origins === undefined ? {} : { origins }),
       }),
     )
@@ -738,6 +775,10 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
       return yield* Effect.fail(preparedError("act", target, prepared, origins))
     const before = prepared.before === undefined ? lastSnapshot : yield* snapshotOf(prepared.before)
     const tabsBefore = newTabs.length
+    const element = recordedElement(target, before, prepared.element)
+    /** Records the action once it succeeded, with the element as the page showed it before. */
+    const record = (url: string): void =>
+      recorder.push({ kind: "act", op, element, value, urlBefore: before?.url ?? url, url })
 
     const settleOptions = { quietMs: options.quietMs, settleMs: options.settleMs, look: options.look }
     // Typed text or a click and the settle that waits for it go out together when the input takes
@@ -800,6 +841,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const tabHint = opened.length > 0 ? `; a new tab opened (${opened.join(", ")}): switchTab to use it` : ""
     const tabField = opened.length > 0 ? { newTabs: opened } : {}
     if ("dialog" in outcome) {
+      record(before?.url ?? "")
       return {
         ok: true,
         changed: true,
@@ -817,6 +859,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     const action = { ref: "ref" in target ? target.ref : formatTarget(target), op }
     const diff = diffScreens(before, after, action)
     const hint = describeChange(before, after, action)
+    record(after.url)
     return {
       ok: true,
       changed: diff.changed,
@@ -1079,9 +1122,29 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
 
   const actLimitMs =
     options.actionWaitMs + options.settleMs + options.navigationTimeoutMs + options.commandTimeoutMs
+  const navigated = (via: "navigate" | "back" | "forward" | "refresh", url?: string) =>
+    recorded<NavigationResult>((result) => ({ kind: "navigate", via, url: url ?? result.url }))
+  const waited = (condition: WaitCondition) =>
+    recorded<WaitResult>((result) =>
+      !result.ok
+        ? undefined
+        : "text" in condition
+          ? { kind: "wait", condition: { text: condition.text } }
+          : "selector" in condition
+            ? {
+                kind: "wait",
+                condition: {
+                  selector: condition.selector,
+                  ...(condition.state === undefined ? {} : { state: condition.state }),
+                },
+              }
+            : undefined,
+    )
+
   return BrowserDriver.of({
     navigate: (url, navigateOptions) =>
       navigate(url, navigateOptions).pipe(
+        navigated("navigate", url),
         guard(
           "navigate",
           (options.statusRetries + 1) *
@@ -1095,16 +1158,22 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     act: (target, op, value) => act(target, op, value).pipe(guard("act", actLimitMs)),
     waitFor: (condition, waitOptions) =>
       waitFor(condition, waitOptions).pipe(
+        waited(condition),
         guard("waitFor", (waitOptions?.timeoutMs ?? options.waitTimeoutMs) + options.commandTimeoutMs),
       ),
     evaluate: (script, args) => evaluate(script, args).pipe(guard("evaluate")),
     screenshot: (screenshotOptions) => screenshot(screenshotOptions).pipe(guard("screenshot")),
     scroll: (op) => scroll(op).pipe(guard("scroll")),
-    back: history("back").pipe(guard("back", options.navigationTimeoutMs + options.commandTimeoutMs)),
+    back: history("back").pipe(
+      navigated("back"),
+      guard("back", options.navigationTimeoutMs + options.commandTimeoutMs),
+    ),
     forward: history("forward").pipe(
+      navigated("forward"),
       guard("forward", options.navigationTimeoutMs + options.commandTimeoutMs),
     ),
     refresh: history("refresh").pipe(
+      navigated("refresh"),
       guard("refresh", options.navigationTimeoutMs + options.commandTimeoutMs),
     ),
     tabs: tabs.pipe(guard("tabs")),
@@ -1112,6 +1181,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     closeTab: (handle) => closeTab(handle).pipe(guard("closeTab")),
     dialog: currentDialog.pipe(guard("dialog")),
     respondToDialog: (accept, text) => respondToDialog(accept, text).pipe(guard("respondToDialog")),
+    takeRecording: Effect.promise(() => recorder.take()),
   })
 })
 

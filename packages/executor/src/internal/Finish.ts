@@ -132,6 +132,15 @@ export const concludeRun = (
       )
       const records = (yield* context.store.listRecords(context.runId)).map((record) => record.data)
       unmet = verifyParts(context.parts, { steps: context.partSteps, records, finalPage })
+      const unmetNames = new Set(unmet.map((item) => item.part))
+      context.trace.emit({
+        type: "verified",
+        parts: context.parts.map((part) => ({
+          part: part.description,
+          check: part.check,
+          held: !unmetNames.has(part.description),
+        })),
+      })
     }
     const ok = ended.ok && unmet.length === 0
     if (!ok && unmet.length === 0) {

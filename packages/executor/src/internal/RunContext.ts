@@ -187,5 +187,33 @@ export const takeScreenshot = (context: RunContext, label: string): Effect.Effec
     return path
   }).pipe(Effect.catch(() => Effect.succeed(undefined)))
 
+/**
+ * Writes what the driver did during a step (actions on elements, navigations, waits, JSON traffic)
+ * into the trace, redacted like every trace event, so the run can be exported as a script or as API
+ * tests. A driver that records nothing writes nothing; a recording that cannot be read in time is said
+ * in the transcript, not dropped in silence.
+ */
+export const recordStep = (context: RunContext, step: number): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const take = context.driver.takeRecording
+    if (take === undefined) return
+    const recording = yield* take.pipe(
+      Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.succeed(undefined) }),
+    )
+    if (recording === undefined) {
+      context.trace.line(
+        `  step ${step}: what the browser did could not be read within 10 s; the run's export misses it`,
+      )
+      return
+    }
+    if (recording.actions.length === 0 && recording.exchanges.length === 0) return
+    context.trace.emit({
+      type: "recorded",
+      step,
+      actions: recording.actions,
+      exchanges: recording.exchanges,
+    })
+  })
+
 export const elapsedSince = (start: number) =>
   Effect.map(Clock.currentTimeMillis, (now) => Math.max(0, now - start))

@@ -29,7 +29,7 @@ import {
   probeSecretTarget,
   takeViolations,
 } from "./PageGuard.ts"
-import { elapsedSince, moveTo, type RunContext, takeScreenshot } from "./RunContext.ts"
+import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 
 /** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
 export class CriteriaNotMet extends Data.TaggedError("CriteriaNotMet")<{
@@ -676,6 +676,7 @@ export const executeStep = (
         ? yield* takeScreenshot(context, `step-${call.index}-${ok ? "ok" : "failed"}`)
         : undefined
     yield* countStep(context.tally, durationMs)
+    yield* recordStep(context, call.index)
     context.trace.emit({
       type: "step-end",
       step: call.index,

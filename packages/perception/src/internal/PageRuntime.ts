@@ -1943,12 +1943,29 @@ export function installPageRuntime(version: number): void {
     }
   }
 
+  /**
+   * An element as a script outside the run finds it again: its role, a short accessible name and its
+   * selectors (each unique in its document now). For recording what an action touched.
+   */
+  const describe = (element: Element) => {
+    const tag = element.localName
+    const root = element.getRootNode() as Document | ShadowRoot
+    countCache.delete(root)
+    const name = controlName(element, tag) || collapse(element.textContent ?? "").trim()
+    return {
+      role: explicitRole(element) || implicitRole(element, tag) || "generic",
+      name: name.length > 100 ? name.slice(0, 100) : name,
+      selectors: selectorsOf(element, root),
+    }
+  }
+
   Object.defineProperty(globalThis, "__sextant", {
     value: {
       version,
       look: lookString,
       resolve,
       act,
+      describe,
       refOf: (element: Element) => state.byElement.get(element),
     },
     configurable: true,

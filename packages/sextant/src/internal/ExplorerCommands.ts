@@ -1,10 +1,14 @@
+import { existsSync, statSync } from "node:fs"
 import { readFile, writeFile } from "node:fs/promises"
+import { join } from "node:path"
 import type { Writable } from "node:stream"
 import type { BrowserDriver } from "@sextant/core"
+import type { TraceRecord } from "@sextant/executor"
 import type { SuiteResult, TestSuite } from "@sextant/explorer"
 import type { Command } from "commander"
 import { Effect, ManagedRuntime } from "effect"
 import { z } from "zod"
+import { issuesOf, usageError } from "./CliOutput.ts"
 
 const collect = (value: string, previous: ReadonlyArray<string> = []) => [...previous, value]
 const count = z.coerce.number().int().nonnegative()
@@ -34,10 +38,17 @@ const HealArguments = z.object({
 })
 
 const ExportArguments = z.object({
-  spec: z.string().min(1),
-  to: z.enum(["wdio"], { error: "the only export target is wdio (a standalone WebdriverIO test)" }),
+  source: z.string().min(1),
+  to: z.enum(["wdio", "api-tests", "spec"], {
+    error:
+      "write wdio (a standalone WebdriverIO test), api-tests (a vitest file of the run's JSON calls) or spec (a YAML test spec)",
+  }),
   out: z.string().min(1).optional(),
+  traceDir: z.string().min(1),
 })
+
+/** Positional arguments, named `<url>` in messages; every other field is a flag (`--max-pages`). */
+const POSITIONAL = ["url", "specs", "spec", "source"]
 
 const parse = <S extends z.ZodType>(
   command: string,
@@ -47,8 +58,7 @@ const parse = <S extends z.ZodType>(
 ): z.output<S> | undefined => {
   const parsed = schema.safeParse(raw)
   if (parsed.success) return parsed.data
-  for (const issue of parsed.error.issues)
-    err.write(`sextant ${command}: ${issue.path.join(".") || "arguments"}: ${issue.message}\n`)
+  usageError(command, issuesOf(parsed.error), err, POSITIONAL)
   return undefined
 }
 
@@ -172,15 +182,58 @@ export const healCommand = async (raw: Record<string, unknown>, out: Writable, e
     : 1
 }
 
-/** `sextant export SPEC --to wdio`: a standalone WebdriverIO test. */
+/** A spec file (YAML or JSON) named on the command line, or else a stored run's trace. */
+const exportSource = async (
+  source: string,
+  traceDir: string,
+): Promise<{ readonly suite?: TestSuite; readonly trace?: ReadonlyArray<TraceRecord> }> => {
+  if (existsSync(source) && statSync(source).isFile()) return { suite: await readSuite(source) }
+  if (!/^[A-Za-z0-9._:-]+$/.test(source))
+    throw new Error(`${source}: no such spec file, and not a run id (letters, digits, '.', '_', ':' or '-')`)
+  const path = join(traceDir, `${source}.jsonl`)
+  if (!existsSync(path))
+    throw new Error(
+      `${source}: no such spec file, and no trace of a run with that id at ${path} (sextant runs lists the runs; --trace-dir says where their traces are)`,
+    )
+  const { readRunTrace } = await import("@sextant/executor")
+  return { trace: readRunTrace(path) }
+}
+
+/**
+ * `sextant export SOURCE --to wdio|api-tests|spec`: a spec or a recorded run as a standalone
+ * WebdriverIO test, a recorded run's JSON traffic as API tests, or a recorded run as a test spec.
+ */
 export const exportCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("export", ExportArguments, raw, err)
   if (options === undefined) return 2
-  const { exportWdioScript } = await explorer()
-  const script = exportWdioScript(await readSuite(options.spec))
-  if (options.out === undefined) out.write(script)
+  const { exportApiTests, exportWdioScript, formatTestSuite, runExchanges, runToTestSuite } = await explorer()
+  const { suite: spec, trace } = await exportSource(options.source, options.traceDir)
+  let text: string
+  if (trace === undefined) {
+    if (options.to !== "wdio" || spec === undefined) {
+      err.write(
+        `sextant export: --to: ${options.to} needs a recorded run, not a spec file: give a run id (sextant runs lists them)\n`,
+      )
+      return 2
+    }
+    text = exportWdioScript(spec)
+  } else if (options.to === "api-tests") {
+    const exchanges = runExchanges(trace)
+    if (exchanges.length === 0) {
+      err.write(
+        `sextant export: ${options.source} recorded no JSON traffic: run it again with --record-traffic (or createAgent({ recordTraffic: true }))\n`,
+      )
+      return 1
+    }
+    text = exportApiTests(exchanges, { name: `${options.source} API` })
+  } else {
+    const { suite, notes } = runToTestSuite(trace)
+    for (const note of notes) err.write(`sextant export: ${note}\n`)
+    text = options.to === "spec" ? formatTestSuite(suite, "yaml") : exportWdioScript(suite)
+  }
+  if (options.out === undefined) out.write(text)
   else {
-    await writeFile(options.out, script)
+    await writeFile(options.out, text)
     out.write(`written to ${options.out}\n`)
   }
   return 0
@@ -237,12 +290,15 @@ export const registerExplorerCommands = (program: Command): void => {
     )
   program
     .command("export")
-    .description("export a spec as a standalone WebdriverIO test in TypeScript")
-    .argument("<spec>", "the spec file")
-    .requiredOption("--to <target>", "wdio")
-    .option("--out <file>", "write the script here instead of standard output")
+    .description(
+      "export a recorded run (or a spec file) as a standalone WebdriverIO test, API tests of its JSON calls, or a test spec",
+    )
+    .argument("<run-or-spec>", "a run id (its trace is <trace-dir>/<run>.jsonl) or a spec file")
+    .requiredOption("--to <target>", "wdio, api-tests (a run recorded with --record-traffic) or spec")
+    .option("--out <file>", "write it here instead of standard output")
+    .option("--trace-dir <dir>", "where the runs' traces are", ".sextant/traces")
     .action(
-      async (spec: string, flags: Record<string, unknown>) =>
-        await exitWith(() => exportCommand({ spec, ...flags }, process.stdout, process.stderr))(),
+      async (source: string, flags: Record<string, unknown>) =>
+        await exitWith(() => exportCommand({ source, ...flags }, process.stdout, process.stderr))(),
     )
 }

@@ -20,6 +20,7 @@ const RunArguments = AgentFlags.extend({
   allowedOrigin: z.array(z.url({ error: "must be an origin such as http://127.0.0.1:4000" })),
   maxSteps: z.coerce.number({ error: "must be a whole number" }).int().positive().optional(),
   json: z.boolean(),
+  recordTraffic: z.boolean().default(false),
   config: z.string().min(1).optional(),
 })
 
@@ -91,7 +92,11 @@ export const runGoal = async (
   const { createAgent } = await import("../createAgent.ts")
   let agent: ReturnType<typeof createAgent>
   try {
-    agent = createAgent({ ...resolved.options, mode: options.mode })
+    agent = createAgent({
+      ...resolved.options,
+      mode: options.mode,
+      ...(options.recordTraffic ? { recordTraffic: true } : {}),
+    })
   } catch (error) {
     // A store or trace folder that cannot be written: name it, as for any other bad flag.
     err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -163,6 +168,11 @@ export const registerRun = (program: Command): void => {
     )
     .option("--max-steps <n>", "the step budget")
     .option("--json", "print the whole result as JSON", false)
+    .option(
+      "--record-traffic",
+      "keep the page's JSON calls in the trace, for sextant export RUN --to api-tests",
+      false,
+    )
   addAgentFlags(command).action(async (goal: string, flags: Record<string, unknown>) => {
     process.exitCode = await withInterrupt(process.stderr, (signal) =>
       runGoal({ goal, ...flags }, process.stdout, process.stderr, signal),

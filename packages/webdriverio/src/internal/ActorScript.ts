@@ -405,6 +405,9 @@ export const actorScriptSource = String.raw`
     const tag = element.tagName.toLowerCase()
     const type = (element.getAttribute("type") || "").toLowerCase()
     const result = { tag, type, checked: element.checked === true }
+    // Who the target is, for the run's recording, when the driver's last look does not say.
+    const sextant = globalThis.__sextant
+    if (spec.describe && sextant && typeof sextant.describe === "function") result.element = sextant.describe(element)
     if ((element.disabled === true || element.getAttribute("aria-disabled") === "true") && spec.op !== "hover") {
       return { error: "disabled", detail: describe(element) + " is disabled" }
     }

@@ -1,0 +1,271 @@
+import type { RecordedAction, RecordedElement } from "@sextant/core"
+import type { TraceRecord } from "@sextant/executor"
+import { ApiExchange } from "./ApiTestExport.ts"
+import { placeholdersToEnv } from "./internal/EnvValues.ts"
+import type { Locator } from "./PageModel.ts"
+import type { Assertion, FieldValue, TestStep, TestSuite } from "./TestSpec.ts"
+
+/** A run that cannot be exported, with the step and the reason. */
+export class RunExportError extends Error {
+  override readonly name = "RunExportError"
+}
+
+/** Options of {@link runToTestSuite}. */
+export interface RunExportOptions {
+  /** The suite's and the test's name. Default: the run's goal. */
+  readonly name?: string | undefined
+}
+
+/** A run as a test suite, and what the export left out (each said, never dropped in silence). */
+export interface RunAsTests {
+  readonly suite: TestSuite
+  readonly notes: ReadonlyArray<string>
+}
+
+interface Located {
+  readonly action: Extract<RecordedAction, { kind: "act" }>
+  readonly step: number
+}
+
+const describeElement = (element: RecordedElement): string =>
+  element.role !== undefined
+    ? `${element.role} "${element.name ?? ""}"`
+    : (element.selector ?? "an element the run did not name")
+
+const locatorOf = ({ action, step }: Located): Locator => {
+  const { element } = action
+  if (element.frame !== undefined && element.frame.length > 0)
+    throw new RunExportError(
+      `step ${step}: ${action.op} on ${describeElement(element)} inside a frame: a script cannot find it from the top document yet`,
+    )
+  if (element.selector === undefined)
+    throw new RunExportError(
+      `step ${step}: ${action.op} on ${describeElement(element)} has no selector the run could record (the element was not in the page view the action named)`,
+    )
+  return { role: element.role ?? "generic", name: element.name ?? "", selector: element.selector }
+}
+
+/** A URL as a test writes it: a path when it is on the test's own origin. */
+const relative = (url: string, origin: string): string => {
+  try {
+    const parsed = new URL(url)
+    return parsed.origin === origin ? `${parsed.pathname}${parsed.search}${parsed.hash}` : url
+  } catch {
+    return url
+  }
+}
+
+const pathOf = (url: string): string | undefined => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.pathname}${parsed.search}`
+  } catch {
+    return undefined
+  }
+}
+
+const isWaitState = (state: string | undefined): state is "visible" | "present" | "hidden" =>
+  state === "visible" || state === "present" || state === "hidden"
+
+const textValue = (value: unknown): string =>
+  typeof value === "number" ? String(value) : String(value ?? "")
+
+/** Operations a test spec cannot express yet: a run that used one is not exported rather than exported wrong. */
+const UNEXPRESSIBLE = new Set(["drag", "selectText", "set", "upload"])
+/** Operations that change nothing a replay needs: left out, and said so. */
+const LEFT_OUT: Record<string, string> = {
+  focus: "a fill or a click focuses its element itself",
+  scroll: "the script's element lookups scroll where they need to",
+}
+
+/**
+ * A recorded run (the records of its trace, from `readRunTrace`) as a test suite of one test: the
+ * navigations, clicks, fills, selections, key presses and waits the browser really did, each element
+ * located by its strongest selector with its role and accessible name to fall back on (never a ref);
+ * a wait for the URL after each action that navigated; and assertions for the end state the run
+ * verified (the URL it ended on, and each `textPresent` goal check that held). Secrets stay
+ * placeholders in the trace and become `${env.SEXTANT_SECRET_<NAME>}` reads.
+ *
+ * Throws a `RunExportError` naming the step when the run recorded nothing, or used an operation a
+ * test spec cannot express (drag, text selection, a slider, an upload) or an element inside a frame.
+ *
+ * @example
+ * ```ts
+ * import { readRunTrace } from "@sextant/executor"
+ * import { exportWdioScript, runToTestSuite } from "@sextant/explorer"
+ * const { suite, notes } = runToTestSuite(readRunTrace(".sextant/traces/run-1.jsonl"))
+ * const script = exportWdioScript(suite)
+ * ```
+ */
+export const runToTestSuite = (
+  records: ReadonlyArray<TraceRecord>,
+  options: RunExportOptions = {},
+): RunAsTests => {
+  const start = records.find((record) => record.type === "run-start")
+  const runId = records[0]?.runId ?? "run"
+  const notes: Array<string> = []
+  const steps: Array<TestStep> = []
+  let startUrl: string | undefined
+  let lastUrl: string | undefined
+  let origin = ""
+
+  const push = (step: TestStep): void => {
+    const previous = steps[steps.length - 1]
+    // Fields typed one after the other are one FillForm, as a person would write the test.
+    if (step.type === "FillForm" && previous?.type === "FillForm") {
+      steps[steps.length - 1] = { ...previous, fields: [...previous.fields, ...step.fields] }
+      return
+    }
+    steps.push(step)
+  }
+  const begin = (url: string): void => {
+    if (startUrl !== undefined || url === "") return
+    startUrl = url
+    try {
+      origin = new URL(url).origin
+    } catch {
+      throw new RunExportError(`the run started on "${url}", which is not a URL a test can open`)
+    }
+  }
+  const field = (located: Located, fieldType: FieldValue["fieldType"], value: string): TestStep => ({
+    type: "FillForm",
+    fields: [{ target: locatorOf(located), fieldType, value: placeholdersToEnv(value) }],
+  })
+
+  for (const record of records) {
+    if (record.type !== "recorded") continue
+    for (const action of record.actions) {
+      if (action.kind === "navigate") {
+        if (startUrl === undefined) begin(action.url)
+        else push({ type: "Navigate", url: relative(action.url, origin) })
+        lastUrl = action.url
+        continue
+      }
+      if (action.kind === "wait") {
+        push(
+          "text" in action.condition
+            ? { type: "Wait", text: placeholdersToEnv(action.condition.text) }
+            : {
+                type: "Wait",
+                selector: action.condition.selector,
+                ...(isWaitState(action.condition.state) ? { state: action.condition.state } : {}),
+              },
+        )
+        continue
+      }
+      begin(action.urlBefore)
+      const located: Located = { action, step: record.step }
+      const what = `${action.op} on ${describeElement(action.element)}`
+      if (UNEXPRESSIBLE.has(action.op))
+        throw new RunExportError(
+          `step ${record.step}: ${what} has no form in a test spec yet, so this run cannot be exported as a script`,
+        )
+      const leftOut = LEFT_OUT[action.op]
+      if (leftOut !== undefined) {
+        notes.push(`step ${record.step}: left out ${what} (${leftOut})`)
+        continue
+      }
+      switch (action.op) {
+        case "click":
+          push({ type: "Click", target: locatorOf(located) })
+          break
+        case "hover":
+          push({ type: "Hover", target: locatorOf(located) })
+          break
+        case "input":
+        case "clear":
+          push(field(located, "text", action.op === "clear" ? "" : textValue(action.value)))
+          break
+        case "check":
+        case "uncheck":
+          push(field(located, "checkbox", action.op === "check" ? "true" : "false"))
+          break
+        case "select": {
+          const chosen = Array.isArray(action.value) ? action.value : [textValue(action.value)]
+          if (chosen.length !== 1)
+            throw new RunExportError(
+              `step ${record.step}: ${what} chose ${chosen.length} options; a test spec selects one`,
+            )
+          push(field(located, "select", chosen[0] ?? ""))
+          break
+        }
+        case "press": {
+          // The press tool names the focused element (or the page) when it was given no target.
+          const onFocus = action.element.selector === ":focus" || action.element.selector === "body"
+          push({
+            type: "Press",
+            key: textValue(action.value ?? "Enter"),
+            ...(onFocus ? {} : { target: locatorOf(located) }),
+          })
+          break
+        }
+      }
+      const before = pathOf(action.urlBefore)
+      const after = pathOf(action.url)
+      // Where the run waited for a navigation, the test waits for the URL it reached.
+      if (after !== undefined && before !== undefined && after !== before)
+        push({ type: "Assert", assertion: { type: "UrlContains", text: after } })
+      lastUrl = action.url
+    }
+  }
+
+  if (startUrl === undefined)
+    throw new RunExportError(
+      `the trace of ${runId} has no recorded browser actions: the run did nothing in the browser, or it was run by a Sextant that did not record them`,
+    )
+
+  const assertions: Array<Assertion> = []
+  const endPath = lastUrl === undefined ? undefined : pathOf(lastUrl)
+  if (endPath !== undefined) assertions.push({ type: "UrlContains", text: endPath })
+  const verified = [...records].reverse().find((record) => record.type === "verified")
+  if (verified?.type === "verified") {
+    for (const part of verified.parts) {
+      if (part.held && part.check.type === "textPresent")
+        assertions.push({ type: "TextPresent", text: part.check.text })
+      if (!part.held) notes.push(`the run did not verify "${part.part}": the script does not assert it`)
+    }
+  }
+  const end = [...records].reverse().find((record) => record.type === "run-end")
+  if (end?.type === "run-end" && end.status !== "COMPLETED")
+    notes.push(`the run ended ${end.status} (${end.endReason}): the script replays what it did, not its goal`)
+  for (const assertion of assertions) {
+    const previous = steps[steps.length - 1]
+    const same =
+      previous?.type === "Assert" && JSON.stringify(previous.assertion) === JSON.stringify(assertion)
+    if (!same) steps.push({ type: "Assert", assertion })
+  }
+  if (steps.length === 0)
+    throw new RunExportError(`${runId} only opened ${startUrl}: there is nothing to replay or assert`)
+
+  const name = options.name ?? (start?.type === "run-start" ? start.goal : runId)
+  return {
+    suite: {
+      version: 1,
+      name,
+      baseUrl: origin,
+      tests: [{ name, startUrl: relative(startUrl, origin), steps }],
+    },
+    notes,
+  }
+}
+
+/**
+ * The JSON exchanges a run recorded (when it ran with traffic recording), ready for `exportApiTests`.
+ * Secrets stay placeholders, read from the environment by the exported tests.
+ *
+ * @example
+ * ```ts
+ * import { readRunTrace } from "@sextant/executor"
+ * import { exportApiTests, runExchanges } from "@sextant/explorer"
+ * const source = exportApiTests(runExchanges(readRunTrace(".sextant/traces/run-1.jsonl")))
+ * ```
+ */
+export const runExchanges = (records: ReadonlyArray<TraceRecord>): ReadonlyArray<ApiExchange> =>
+  records.flatMap((record) =>
+    record.type === "recorded"
+      ? record.exchanges.flatMap((exchange) => {
+          const parsed = ApiExchange.safeParse(exchange)
+          return parsed.success ? [parsed.data] : []
+        })
+      : [],
+  )
