@@ -1,3 +1,4 @@
+import { secretEnvName } from "./internal/EnvValues.ts"
 import type { AppMap, AppPage, FormOutcome } from "./AppMap.ts"
 import { fillsField } from "./internal/Fill.ts"
 import type { FormModel } from "./PageModel.ts"
@@ -7,7 +8,11 @@ import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./Tes
 export interface GenerateOptions {
   /** The suite's name. Default: the start URL's host. */
   readonly name?: string | undefined
-  /** Fields whose value comes from an environment variable when the test runs, by label: `{ Password: "SHOP_PASSWORD" }`. */
+  /**
+   * Fields whose value comes from an environment variable when the test runs, by label:
+   * `{ Password: "SHOP_PASSWORD" }`. A password field not named here reads `SEXTANT_SECRET_<LABEL>`
+   * (`SEXTANT_SECRET_PASSWORD`): a password is never written into a test file.
+   */
   readonly secrets?: Readonly<Record<string, string>> | undefined
   /** Also write smoke tests of pages classified `Error` (their content is rarely stable). Default false. */
   readonly includeErrorPages?: boolean | undefined
@@ -54,10 +59,13 @@ const fieldValues = (
       const secret = Object.entries(secrets).find(
         ([label]) => label.toLowerCase() === field.label.toLowerCase(),
       )?.[1]
+      // A password is never written into a test file: without a name for it, it is read from
+      // SEXTANT_SECRET_<LABEL> when the test runs, as the CLI reads secrets.
+      const variable = secret ?? (field.fieldType === "password" ? secretEnvName(field.label) : undefined)
       return {
         target: field.locator,
         fieldType: field.fieldType,
-        value: secret === undefined ? field.suggestedValue : `\${env.${secret}}`,
+        value: variable === undefined ? field.suggestedValue : `\${env.${variable}}`,
       }
     })
 

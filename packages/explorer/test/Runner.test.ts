@@ -74,6 +74,21 @@ describe("generateTests", () => {
     })
   })
 
+  it("never writes a password into a test: without a name for it, it is read from SEXTANT_SECRET_<LABEL>", () => {
+    const plain = generateTests(map, { name: "fixture shop" })
+    expect(JSON.stringify(plain)).not.toContain(env.SHOP_PASSWORD)
+    const login = plain.tests.find((test) => test.name.startsWith('login form "Sign in" on /login filled'))
+    expect(login?.steps).toContainEqual(
+      expect.objectContaining({
+        type: "FillAndSubmit",
+        fields: expect.arrayContaining([
+          expect.objectContaining({ fieldType: "password", value: `\${env.SEXTANT_SECRET_PASSWORD}` }),
+          expect.objectContaining({ fieldType: "email", value: "alice@example.com" }),
+        ]),
+      }),
+    )
+  })
+
   it("round-trips a suite through YAML and JSON, and names the bad field of a broken file", () => {
     expect(parseTestSuite(formatTestSuite(suite, "yaml"), "yaml")).toEqual(suite)
     expect(parseTestSuite(formatTestSuite(suite, "json"), "json")).toEqual(suite)
