@@ -33,6 +33,11 @@ export type Recovery =
   | "wait-longer"
   /** RateLimited: wait as long as the server asked. */
   | "honour-retry-after"
+  /**
+   * DialogOpen with an alert: accept it (an alert has only OK, so no decision is taken for the user)
+   * and try again. A confirm or prompt is a decision and is never answered by a retry.
+   */
+  | "accept-alert"
   /** Anything else retryable: back off and try again. */
   | "backoff"
 
@@ -76,6 +81,10 @@ export const recoveryFor = (error: unknown): Recovery => {
     case "RateLimited":
     case "LlmRateLimited":
       return "honour-retry-after"
+    case "DialogOpen":
+      return (error as { readonly reason?: { readonly type?: unknown } }).reason?.type === "alert"
+        ? "accept-alert"
+        : "backoff"
     default:
       return "backoff"
   }
@@ -111,6 +120,7 @@ export const retryScheduleFor = (error: unknown, options: RetryOptions = {}): Sc
   switch (recoveryFor(error)) {
     case "scroll-and-relook":
     case "relook":
+    case "accept-alert":
       return backoff(Math.max(50, resolved.baseDelayMs / 2), Math.min(resolved.maxDelayMs, 2000), times)
     case "wait-longer":
       return backoff(resolved.baseDelayMs * 2, resolved.maxDelayMs, times)

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { type AgentTask, BrowserDriver, decodeAgentTask, Store } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import type { StepDecision } from "@sextant/planner"
@@ -78,6 +81,49 @@ describe("the /injection page in Chromium", () => {
     )
     expect(result.status).toBe("COMPLETED")
     expect((result.output as ReadonlyArray<unknown>).length).toBe(12)
+  })
+})
+
+describe("an alert on load", () => {
+  it("is accepted, said in the transcript, and the step goes on; a page still shows what it shows", async () => {
+    const plan = {
+      taskId: "alert-task",
+      revision: 0,
+      status: "validated" as const,
+      steps: [
+        {
+          index: 0,
+          tool: "navigate",
+          args: { url: `${site.url}/faults/alert?text=Welcome%20aboard` },
+          successCriteria: [],
+          state: "pending" as const,
+          attempts: 0,
+        },
+        {
+          index: 1,
+          tool: "navigate",
+          args: { url: `${site.url}/products` },
+          successCriteria: [{ type: "textPresent" as const, text: "Page 1 of" }],
+          state: "pending" as const,
+          attempts: 0,
+        },
+      ],
+    }
+    const lines: Array<string> = []
+    const result = await browser.runPromise(
+      runPlan(task({ id: "alert-task", goal: "open the products", startUrl: site.url }), plan, {
+        tools: testTools,
+        traceDirectory: mkdtempSync(join(tmpdir(), "sextant-alert-")),
+        onEvent: (event) => {
+          if (event.type === "retry") lines.push(`${event.reason} ${event.recovery}`)
+        },
+      }).pipe(Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner)))),
+    )
+    expect(lines).toContain("DialogOpen accept-alert")
+    expect(readFileSync(result.transcriptPath ?? "", "utf8")).toContain(
+      'accepted the page\'s alert ("Welcome aboard")',
+    )
+    expect(result.status).toBe("COMPLETED")
   })
 })
 

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  DialogOpen,
   DriverCrashed,
   DriverError,
   ElementNotFound,
@@ -55,6 +56,15 @@ describe("retry schedules by error tag", () => {
       "honour-retry-after",
       "backoff",
     ])
+  })
+
+  it("accepts an alert before trying again, and never answers a confirm or a prompt for the user", () => {
+    const dialog = (type: "alert" | "confirm" | "prompt") =>
+      driverError(new DialogOpen({ type, text: "Proceed?" }))
+    assert.deepStrictEqual(
+      ["alert", "confirm", "prompt"].map((type) => recoveryFor(dialog(type as "alert"))),
+      ["accept-alert", "backoff", "backoff"],
+    )
   })
 
   it.effect("ElementNotFound and StaleRef retry soon: exponential from half the base delay", () =>

@@ -329,6 +329,7 @@ export const executeStep = (
     let attempts = 0
     let timeoutFactor = 1
     let relookedForVariant = false
+    let landedAfterAlert = false
     let lastError: unknown
     let output: unknown
     let ok = false
@@ -439,8 +440,18 @@ export const executeStep = (
       context.guardrails.commit({ ...verdict.charge, submits: false })
       const masksFields = call.tool === "screenshot" && context.redactor.names.length > 0
       const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
+      // After an alert on load was accepted, the navigation already happened: the next attempt reads
+      // where the page is instead of loading it again (which would open the alert again).
+      const observeOnly = landedAfterAlert
+      landedAfterAlert = false
+      const run: Effect.Effect<unknown, unknown> = observeOnly
+        ? Effect.map(Effect.all([context.driver.currentUrl, context.driver.title]), ([url, title]) => ({
+            url,
+            title,
+          }))
+        : (tool.run(decoded.success) as Effect.Effect<unknown, unknown>)
       const attempt = yield* Effect.exit(
-        (tool.run(decoded.success) as Effect.Effect<unknown, unknown>).pipe(
+        run.pipe(
           typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
           // A screenshot a run with secrets takes must not show one typed into a plain text field.
           masksFields ? withMaskedFields(context.driver) : (run) => run,
@@ -627,6 +638,22 @@ export const executeStep = (
       }
       const recovery = recoveryFor(lastError)
       if (recovery === "wait-longer") timeoutFactor *= context.retry.timeoutGrowth
+      if (recovery === "accept-alert") {
+        // Said in the trace and the transcript: the page's alert was accepted, as a user would.
+        const accepted = yield* Effect.result(context.driver.respondToDialog(true))
+        context.trace.line(
+          accepted._tag === "Success"
+            ? `  accepted the page's alert ("${(lastError as { reason?: { text?: string } }).reason?.text ?? ""}")`
+            : `  could not accept the page's alert: ${accepted.failure.message}`,
+        )
+        landedAfterAlert =
+          accepted._tag === "Success" &&
+          tool.effects.navigates &&
+          (tool.output as { safeParse?: (value: unknown) => { success: boolean } }).safeParse?.({
+            url: "",
+            title: "",
+          })?.success === true
+      }
       if (recovery === "relook" || recovery === "scroll-and-relook") {
         const target = targetOf(args)
         if (recovery === "scroll-and-relook" && target !== undefined && !relookedForVariant) {
