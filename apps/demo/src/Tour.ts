@@ -1,5 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { execFile } from "node:child_process"
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join, resolve } from "node:path"
 import {
   type AgentTaskInput,
   BrowserDriver,
@@ -8,7 +10,17 @@ import {
   type StoreShape,
   ToolRegistry,
 } from "@sextant/core"
-import { type ExecutorRunResult, planAndRun, runAgent, writeRunReport } from "@sextant/executor"
+import { type ExecutorRunResult, planAndRun, readRunTrace, runAgent, writeRunReport } from "@sextant/executor"
+import {
+  explore,
+  exportWdioScript,
+  formatConsoleReport,
+  formatJunitXml,
+  formatTestSuite,
+  generateTests,
+  runSuite,
+  runToTestSuite,
+} from "@sextant/explorer"
 import { FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
 import { layerConfig as modelLayer } from "@sextant/openai"
@@ -45,6 +57,9 @@ export interface TourReport {
   readonly csvPath: string
   readonly jsonPath: string
   readonly products: ReadonlyArray<Record<string, unknown>>
+  /** The tests generated from exploring the site (YAML), and the log-in run exported as a WebdriverIO script. */
+  readonly specPath: string
+  readonly scriptPath: string
   /** Actions the step policy decided in the cold run and in the replay from the action cache. */
   readonly policyCalls: { readonly cold: number; readonly replayed: number }
 }
@@ -220,7 +235,7 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
 
     log(`Planner: ${planner.description}\nSite: ${site.url}\nOutput: ${output}\n`)
 
-    await planned("log in", {
+    const login = await planned("log in", {
       goal: "log in",
       startUrl: `${site.url}/login`,
       inputs: { username: user.email, password: user.password },
@@ -349,6 +364,66 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
     await agentRun("step-wise, cold", calls.cold)
     await agentRun("replayed from cache", calls.replayed)
     log("")
+
+    log("▶ explore the site, generate tests and run them (no model)")
+    const exploreStarted = performance.now()
+    const map = await runtime.runPromise(
+      explore(`${site.url}/`, {
+        maxDepth: 1,
+        maxPages: 5,
+        deny: ["/large", "/dynamic", "/flaky", "/frames", "/injection", "/gallery"],
+        submitForms: true,
+        values: { Email: user.email, Password: user.password, "Search products": "brass" },
+        onEvent: (event) => {
+          if (event.type === "page-found") log(`  found ${event.id} ${event.category}: ${event.url}`)
+        },
+      }),
+    )
+    // The password stays out of the test file: the tests read SEXTANT_SECRET_PASSWORD when they run.
+    const suite = generateTests(map, { name: "fixture shop" })
+    const specPath = join(output, "shop.tests.yaml")
+    writeFileSync(specPath, formatTestSuite(suite, "yaml"))
+    const tested = await runtime.runPromise(
+      runSuite(suite, { env: { SEXTANT_SECRET_PASSWORD: user.password } }),
+    )
+    const junitPath = join(output, "junit.xml")
+    writeFileSync(junitPath, formatJunitXml(tested))
+    for (const line of formatConsoleReport(tested).split("\n")) log(`  ${line}`)
+    log(`  ${map.pages.length} pages; tests in ${specPath}, JUnit in ${junitPath}\n`)
+    rows.push({
+      task: "explore + tests",
+      outcome: tested.failed === 0 && tested.passed > 0 ? "COMPLETED" : "FAILED",
+      steps: suite.tests.length,
+      ms: Math.round(performance.now() - exploreStarted),
+      tokens: 0,
+      note: `${map.pages.length} pages, ${tested.passed}/${suite.tests.length} tests passed`,
+    })
+
+    log("▶ export the log-in run as a plain WebdriverIO script and run it")
+    const exportStarted = performance.now()
+    const script = exportWdioScript(
+      runToTestSuite(readRunTrace(join(traces, `${login.result.runId}.jsonl`))).suite,
+    )
+    const scriptPath = join(output, "login.wdio.ts")
+    writeFileSync(scriptPath, script)
+    const replay = await runScript(scriptPath, {
+      BASE_URL: site.url,
+      SEXTANT_SECRET_PASSWORD: user.password,
+      ...(options.launch?.chromePath === undefined ? {} : { SEXTANT_CHROME: options.launch.chromePath }),
+      ...(options.launch?.chromedriverPath === undefined
+        ? {}
+        : { SEXTANT_CHROMEDRIVER: options.launch.chromedriverPath }),
+    })
+    for (const line of replay.output.trim().split("\n")) log(`  ${line}`)
+    log(`  script: ${scriptPath} (needs only webdriverio; exit code ${replay.code})\n`)
+    rows.push({
+      task: "run → wdio script",
+      outcome: replay.code === 0 && replay.output.includes("ok ") ? "COMPLETED" : "FAILED",
+      steps: 1,
+      ms: Math.round(performance.now() - exportStarted),
+      tokens: 0,
+      note: replay.output.trim().split("\n").at(-1) ?? "",
+    })
     return {
       siteUrl: site.url,
       rows,
@@ -356,6 +431,8 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
       csvPath,
       jsonPath,
       products,
+      specPath,
+      scriptPath,
       policyCalls: { cold: calls.cold.count, replayed: calls.replayed.count },
     }
   } finally {
@@ -363,6 +440,37 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
     await cacheRuntime.dispose()
     await site.close()
   }
+}
+
+/**
+ * Runs an exported script with plain Node, as its user would: `webdriverio` is linked beside it (what
+ * `npm install webdriverio` in that folder would give), and no Sextant package is.
+ */
+const runScript = (
+  path: string,
+  env: Readonly<Record<string, string>>,
+): Promise<{ readonly code: number; readonly output: string }> => {
+  const modules = join(dirname(path), "node_modules")
+  const linked = join(modules, "webdriverio")
+  if (!existsSync(linked)) {
+    mkdirSync(modules, { recursive: true })
+    // The package's folder: its entry point's nearest parent that holds its package.json.
+    let folder = dirname(createRequire(import.meta.url).resolve("webdriverio"))
+    while (!existsSync(join(folder, "package.json")) && dirname(folder) !== folder) folder = dirname(folder)
+    symlinkSync(folder, linked, "dir")
+  }
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [path],
+      { env: { ...process.env, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) =>
+        done({
+          code: error === null ? 0 : typeof error.code === "number" ? error.code : -1,
+          output: `${stdout}${stderr}`,
+        }),
+    )
+  })
 }
 
 /** The summary table, one row per task. */

@@ -29,6 +29,7 @@ try {
   const tour = await runTour({ seed, log: (line) => console.log(line) })
   console.log(summaryTable(tour.rows))
   console.log(`\nProducts: ${tour.csvPath} and ${tour.jsonPath} (${tour.products.length} rows)`)
+  console.log(`Generated tests: ${tour.specPath} · exported script: ${tour.scriptPath}`)
   console.log("HTML reports:")
   for (const report of tour.reports) console.log(`  ${report.task.padEnd(20)} ${report.path}`)
   const expected = [
@@ -37,6 +38,8 @@ try {
     "COMPLETED",
     "COMPLETED",
     "FAILED",
+    "COMPLETED",
+    "COMPLETED",
     "COMPLETED",
     "COMPLETED",
     "COMPLETED",

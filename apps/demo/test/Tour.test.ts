@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { FIXTURE_PRODUCTS } from "@sextant/fixture-site"
+import { FIXTURE_PRODUCTS, FIXTURE_USERS } from "@sextant/fixture-site"
 import { afterAll, describe, expect, it } from "vitest"
 import { runTour, summaryTable } from "../src/index.ts"
 
@@ -21,6 +21,8 @@ describe("the demo tour", () => {
       ["SQL, no browser", "COMPLETED"],
       ["step-wise, cold", "COMPLETED"],
       ["replayed from cache", "COMPLETED"],
+      ["explore + tests", "COMPLETED"],
+      ["run → wdio script", "COMPLETED"],
     ])
     expect(tour.rows.find((row) => row.task === "cannot succeed")?.note).toContain(
       "Invalid email or password",
@@ -43,7 +45,24 @@ describe("the demo tour", () => {
     expect(failed).not.toContain("not-the-password")
     expect(lines.join("\n")).not.toContain("not-the-password")
 
+    // The explorer's generated tests and the exported log-in run: files a user keeps, with no password.
+    const password = FIXTURE_USERS[0]!.password
+    const spec = readFileSync(tour.specPath, "utf8")
+    expect(spec).toContain('name: Form page /forms/contact shows "Contact us"')
+    expect(spec).not.toContain(password)
+    expect(tour.rows.find((row) => row.task === "explore + tests")?.note).toMatch(
+      /^5 pages, (\d+)\/\1 tests passed$/,
+    )
+    const script = readFileSync(tour.scriptPath, "utf8")
+    expect(script).toContain('import { remote } from "webdriverio"')
+    expect(script).toContain('secret("SEXTANT_SECRET_PASSWORD")')
+    expect(script).not.toContain(password)
+    expect(script).not.toMatch(/@sextant\//)
+    expect(tour.rows.find((row) => row.task === "run → wdio script")?.note).toBe(
+      `ok log in (ended on ${tour.siteUrl}/dashboard)`,
+    )
+
     const table = summaryTable(tour.rows)
     expect(table.split("\n")[0]).toMatch(/^task\s+verified outcome\s+steps\s+time\s+tokens\s+note$/)
-  }, 120_000)
+  }, 240_000)
 })
