@@ -27,13 +27,15 @@ describe("the demo's command line", () => {
     [["--", "--seed=-2"], "--seed must be a whole number ≥ 0, got -2"],
     [["--speed", "3"], "Unknown option '--speed'"],
     [["extra"], "Unexpected argument 'extra'"],
+    [["--base-url", "localhost:11434"], "--base-url must be an http or https URL, got localhost:11434"],
+    [["--api-key-env", "my key"], "--api-key-env must name an environment variable, got my key"],
   ])(
     "answers %j with exit code 2, the option's name and the usage, no stack trace",
     async (args, message) => {
       const ran = await runDemo(args)
       expect(ran.code).toBe(2)
       expect(ran.output).toContain(message)
-      expect(ran.output).toContain("usage: pnpm demo [--seed N]")
+      expect(ran.output).toContain("usage: pnpm demo [--seed N] [--model NAME]")
       expect(ran.output).not.toMatch(/\bat .*:\d+:\d+/)
     },
   )
