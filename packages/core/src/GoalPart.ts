@@ -37,6 +37,14 @@ export const GoalCheck = z.discriminatedUnion("type", [
   z.object({ type: z.literal("urlMatches"), pattern: z.string().min(1) }),
   z.object({ type: z.literal("textPresent"), text: z.string().min(1) }),
   z.object({ type: z.literal("elementExists"), selector: z.string().min(1) }),
+  /** Each named checkbox, radio or switch is checked (or, with `checked: false`, unchecked) on the page at the end. */
+  z.object({
+    type: z.literal("controlState"),
+    targets: z.array(z.string().min(1)).min(1),
+    checked: z.boolean(),
+  }),
+  /** The named field holds the value on the page at the end. */
+  z.object({ type: z.literal("fieldValue"), target: z.string().min(1), value: z.string() }),
 ])
 export type GoalCheck = z.output<typeof GoalCheck>
 export type GoalCheckInput = z.input<typeof GoalCheck>
@@ -117,5 +125,9 @@ export const describeGoalCheck = (check: GoalCheck): string => {
       return `the page shows "${check.text}"`
     case "elementExists":
       return `an element matches ${check.selector}`
+    case "controlState":
+      return `${check.targets.map((target) => `"${target}"`).join(", ")} ${check.checked ? "checked" : "unchecked"} on the page`
+    case "fieldValue":
+      return `the field "${check.target}" holds "${check.value}"`
   }
 }

@@ -4,8 +4,10 @@ import {
   describeGoalCheck,
   type GoalCheck,
   type GoalPart,
+  type PageElement,
   type UnmetPart,
 } from "@sextant/core"
+import { canTake, textScore } from "@sextant/planner"
 import { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one script call. */
@@ -104,6 +106,8 @@ export interface PartStep {
   readonly urlAfter: string
   /** The page after the step, when it was read. */
   readonly facts?: PageFacts | undefined
+  /** The page's interactive elements after the step, read when the part checks a control's state or a field's value. */
+  readonly elements?: ReadonlyArray<PageElement> | undefined
 }
 
 /** Everything the checks look at. */
@@ -113,6 +117,88 @@ export interface GoalEvidence {
   readonly records: ReadonlyArray<unknown>
   /** The page at the end of the run, or why it could not be read. */
   readonly finalPage: PageFacts | string
+  /** The page's interactive elements at the end of the run (or why they could not be read), when a check needs them. */
+  readonly finalElements?: ReadonlyArray<PageElement> | string | undefined
+}
+
+/** Whether a check reads the state of the page's controls (a look after the step). */
+export const checksControls = (check: GoalCheck): boolean =>
+  check.type === "controlState" || check.type === "fieldValue"
+
+const CHOICE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"])
+/** How well a name must fit, as the rule grounding requires to act on an element. */
+const NAME_FIT = 40
+
+/** The element a check names: the best fit among the candidates, by the rule grounding's text score. */
+const named = (
+  elements: ReadonlyArray<PageElement>,
+  name: string,
+  fits: (element: PageElement) => boolean,
+): PageElement | undefined =>
+  elements
+    .filter(fits)
+    .map((element) => ({ element, score: textScore(element, name) }))
+    .filter((candidate) => candidate.score >= NAME_FIT)
+    .toSorted((left, right) => right.score - left.score)[0]?.element
+
+const normalizedValue = (value: string): string => value.trim().replace(/\s+/g, " ").toLowerCase()
+
+const pad = (value: number): string => String(value).padStart(2, "0")
+
+/** A date as a date input holds it (`2024-06-03`), from the words a person writes ("June 3, 2024"). */
+const asDay = (text: string): string | undefined => {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text
+  const time = Date.parse(text)
+  if (Number.isNaN(time)) return undefined
+  const day = new Date(time)
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`
+}
+
+/** A time of day in minutes ("9:05", "09:05", "9:05 pm"), or undefined. */
+const asMinutes = (text: string): number | undefined => {
+  const match = /^(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*([ap])?\.?m?\.?$/i.exec(text.trim())
+  if (match === null) return undefined
+  const hours = (Number(match[1]) % 12) + (match[3]?.toLowerCase() === "p" ? 12 : 0)
+  return (match[3] === undefined ? Number(match[1]) : hours) * 60 + Number(match[2])
+}
+
+/**
+ * Whether a field's value is what was typed: the same words; the same digits for a number or a code;
+ * for a date or time input (which keeps its own format), the same day or the same time.
+ */
+const holdsValue = (actual: string, wanted: string): boolean => {
+  const have = normalizedValue(actual)
+  const want = normalizedValue(wanted)
+  if (have === want) return true
+  const digits = (text: string) => text.replace(/\D/g, "")
+  if (digits(want).length >= 4 && digits(have) === digits(want)) return true
+  if (/^\d{4}-\d{2}-\d{2}$/.test(have) && asDay(wanted) === have) return true
+  const minutes = asMinutes(have)
+  return minutes !== undefined && asMinutes(wanted) === minutes
+}
+
+const judgeControls = (
+  check: Extract<GoalCheck, { type: "controlState" | "fieldValue" }>,
+  elements: ReadonlyArray<PageElement>,
+  where: string,
+): string | undefined => {
+  if (check.type === "controlState") {
+    for (const target of check.targets) {
+      const control = named(elements, target, (element) => CHOICE_ROLES.has(element.role))
+      if (control === undefined) return `no checkbox, radio or switch named "${target}" is on ${where}`
+      const on = control.checked === true || control.selected === true
+      if (on !== check.checked)
+        return `${control.role} "${control.name}" is ${on ? "checked" : "unchecked"} on ${where}`
+    }
+    return undefined
+  }
+  const field = named(elements, check.target, (element) => canTake(element, "type"))
+  if (field === undefined) return `no field named "${check.target}" is on ${where}`
+  if (field.value === undefined)
+    return `the value of ${field.role} "${field.name}" cannot be read on ${where}`
+  return holdsValue(field.value, check.value)
+    ? undefined
+    : `${field.role} "${field.name}" holds "${field.value}", not "${check.value}", on ${where}`
 }
 
 const quote = (texts: ReadonlyArray<string>) => texts.map((text) => `"${text}"`).join(", ")
@@ -232,6 +318,17 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       return (page.counts[check.selector] ?? 0) > 0
         ? undefined
         : `no element of ${page.url} matches ${check.selector}`
+    case "controlState":
+    case "fieldValue": {
+      const missing = needSteps()
+      if (missing !== undefined) return missing
+      // The page the part's own steps left; without one, the page at the end of the run.
+      const elements = last?.elements ?? evidence.finalElements
+      if (elements === undefined) return "the page's controls were not read"
+      if (typeof elements === "string") return elements
+      const where = last?.urlAfter ?? (typeof page === "string" ? "the page" : page.url)
+      return judgeControls(check, elements, where)
+    }
   }
 }
 

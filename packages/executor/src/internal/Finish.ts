@@ -9,7 +9,7 @@ import {
   type UnmetPart,
 } from "@sextant/core"
 import { Clock, Effect } from "effect"
-import { factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
+import { checksControls, factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
 import { finishMetrics } from "../Metrics.ts"
 import type { EndReason } from "../Trace.ts"
 import { type RunContext, runRecord } from "./RunContext.ts"
@@ -91,7 +91,15 @@ export const recordPartStep = (
         : yield* Effect.option(readFacts(context.driver, factsRequestFor(context.parts))).pipe(
             Effect.map((read) => (read._tag === "Some" ? read.value : undefined)),
           )
-    context.partSteps.push(partStepOf(part, tool, outcome.observation, urlBefore, facts))
+    const check = part === undefined ? undefined : context.parts[part]?.check
+    const elements =
+      check === undefined || !checksControls(check)
+        ? undefined
+        : yield* context.driver.look({ mode: "interactive" }).pipe(
+            Effect.map((snapshot) => Object.values(snapshot.elements)),
+            Effect.orElseSucceed(() => undefined),
+          )
+    context.partSteps.push({ ...partStepOf(part, tool, outcome.observation, urlBefore, facts), elements })
   })
 
 /** A stored step (or a fresh one) as the part checks see it. */
@@ -131,7 +139,14 @@ export const concludeRun = (
         Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
       )
       const records = (yield* context.store.listRecords(context.runId)).map((record) => record.data)
-      unmet = verifyParts(context.parts, { steps: context.partSteps, records, finalPage })
+      // The controls at the end, for a part whose steps did not say which part they worked on.
+      const finalElements = context.parts.some((part) => checksControls(part.check))
+        ? yield* context.driver.look({ mode: "interactive" }).pipe(
+            Effect.map((snapshot) => Object.values(snapshot.elements)),
+            Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
+          )
+        : undefined
+      unmet = verifyParts(context.parts, { steps: context.partSteps, records, finalPage, finalElements })
       const unmetNames = new Set(unmet.map((item) => item.part))
       context.trace.emit({
         type: "verified",

@@ -609,3 +609,20 @@ export const ancestryFromOutline = (outline: string): Ancestry => {
   }
   return result
 }
+
+/**
+ * The names a phrase lists ("Music and Sports", "Music、Sports"), or `undefined` when it names one thing.
+ *
+ * @example
+ * ```ts
+ * import { listedNames } from "@sextant/planner"
+ * listedNames("Music and Sports") // ["Music", "Sports"]
+ * ```
+ */
+export const listedNames = (text: string): ReadonlyArray<string> | undefined => {
+  const parts = text
+    .split(/\s*(?:,|，|、|\band\b|和|与)\s*/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+  return parts.length < 2 ? undefined : parts
+}

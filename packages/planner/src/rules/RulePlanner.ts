@@ -18,6 +18,7 @@ import {
 } from "../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
+import { listedNames } from "./Grounding.ts"
 import { planWithToolClauses, type RuleTool } from "./ToolClauses.ts"
 
 /**
@@ -238,8 +239,18 @@ export const goalPartFor = (command: Command): GoalPart => {
       return part("login", { type: "loggedIn" })
     case "search":
       return part("search", { type: "searched", query: command.query })
-    case "type":
-      return part("fill", { type: "actionsSucceeded" })
+    case "type": {
+      // A literal typed into a named field is checked on the page: the field must hold it at the end.
+      // A secret or an input reference is not known here, so only the action is checked.
+      const field = command.field
+      const named =
+        field?.text !== undefined && field.ordinal === undefined && field.path === undefined
+          ? field.text
+          : undefined
+      return named !== undefined && !/<secret:|\{\{/.test(command.value)
+        ? part("fill", { type: "fieldValue", target: named, value: command.value })
+        : part("fill", { type: "actionsSucceeded" })
+    }
     case "submit":
       return part("submit", { type: "submitted" })
     case "open":
@@ -261,8 +272,18 @@ export const goalPartFor = (command: Command): GoalPart => {
     case "select":
       return part("select", { type: "actionsSucceeded" })
     case "check":
-    case "uncheck":
-      return part("check", { type: "actionsSucceeded" })
+    case "uncheck": {
+      // Each named box must be in the wanted state on the page at the end, not merely clicked.
+      const target = command.target
+      const text = target.ordinal === undefined && target.path === undefined ? target.text : undefined
+      return text === undefined
+        ? part("check", { type: "actionsSucceeded" })
+        : part("check", {
+            type: "controlState",
+            targets: [...(listedNames(text) ?? [text])],
+            checked: command.kind === "check",
+          })
+    }
     case "press":
       return part("press", { type: "actionsSucceeded" })
     case "scroll":

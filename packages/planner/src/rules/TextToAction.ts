@@ -10,6 +10,7 @@ import {
   type GroundedElement,
   groundTarget,
   type Intent,
+  listedNames,
   normalizeText,
   textScore,
 } from "./Grounding.ts"
@@ -588,11 +589,8 @@ const findPager = (view: PageView, words: ReadonlyArray<string>, rel: string): P
 const listedTargets = (target: TargetPhrase): ReadonlyArray<TargetPhrase> | undefined => {
   const text = target.text
   if (text === undefined || target.path !== undefined) return undefined
-  const parts = text
-    .split(/\s*(?:,|，|、|\band\b|和|与)\s*/)
-    .map((part) => part.trim())
-    .filter((part) => part !== "")
-  if (parts.length < 2) return undefined
+  const parts = listedNames(text)
+  if (parts === undefined) return undefined
   return parts.map((part) => ({
     raw: part,
     text: part,

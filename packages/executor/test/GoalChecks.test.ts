@@ -1,0 +1,132 @@
+import { BrowserDriver, decodeAgentTask, type GoalPart, type PageElement } from "@sextant/core"
+import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { goalPartsOf, makeRuleStepPolicy } from "@sextant/planner"
+import { layerMemoryStore } from "@sextant/testing"
+import { browserTools, compoundTools } from "@sextant/tools"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type PartStep, runAgent, verifyParts } from "../src/index.ts"
+
+const element = (fields: Partial<PageElement> & Pick<PageElement, "ref" | "role" | "name">): PageElement => ({
+  tag: "input",
+  attributes: {},
+  visible: true,
+  selectors: [],
+  frame: [],
+  ...fields,
+})
+
+const step = (elements: ReadonlyArray<PageElement>): PartStep => ({
+  part: 0,
+  tool: "check",
+  ok: true,
+  data: undefined,
+  signals: [],
+  urlBefore: "http://127.0.0.1/form",
+  urlAfter: "http://127.0.0.1/form",
+  elements,
+})
+
+const judged = (part: GoalPart, elements: ReadonlyArray<PageElement>) =>
+  verifyParts([part], { steps: [step(elements)], records: [], finalPage: "not read" }).map(
+    (unmet) => unmet.evidence,
+  )
+
+describe("goal checks on the page's controls", () => {
+  it("reads a checked or typed part as a check of the page, not of the action", () => {
+    expect(goalPartsOf("Check Music and Sports")?.map((part) => part.check)).toEqual([
+      { type: "controlState", targets: ["Music", "Sports"], checked: true },
+    ])
+    expect(goalPartsOf('type "Porto" into City')?.map((part) => part.check)).toEqual([
+      { type: "fieldValue", target: "City", value: "Porto" },
+    ])
+    // A secret is not known to the planner: only the action can be checked.
+    expect(goalPartsOf("type <secret:password> into Password")?.map((part) => part.check.type)).toEqual([
+      "actionsSucceeded",
+    ])
+  })
+
+  it("holds only when every named box is in the wanted state", () => {
+    const part: GoalPart = {
+      kind: "check",
+      description: "check Music and Sports",
+      check: { type: "controlState", targets: ["Music", "Sports"], checked: true },
+    }
+    const music = element({ ref: "e1", role: "checkbox", name: "Music", checked: true })
+    expect(
+      judged(part, [music, element({ ref: "e2", role: "checkbox", name: "Sports", checked: true })]),
+    ).toEqual([])
+    expect(
+      judged(part, [music, element({ ref: "e2", role: "checkbox", name: "Sports", checked: false })]),
+    ).toEqual(['checkbox "Sports" is unchecked on http://127.0.0.1/form'])
+    expect(judged(part, [music])).toEqual([
+      'no checkbox, radio or switch named "Sports" is on http://127.0.0.1/form',
+    ])
+  })
+
+  it("holds when the field keeps the value, in its own format for dates and times", () => {
+    const field = (name: string, value: string) => element({ ref: "e3", role: "textbox", name, value })
+    const fill = (target: string, value: string): GoalPart => ({
+      kind: "fill",
+      description: `type ${value} into ${target}`,
+      check: { type: "fieldValue", target, value },
+    })
+    expect(judged(fill("City", "Porto"), [field("City", "Porto")])).toEqual([])
+    expect(judged(fill("End date", "June 3, 2024"), [field("End date", "2024-06-03")])).toEqual([])
+    expect(judged(fill("Meeting time", "9:05"), [field("Meeting time", "09:05")])).toEqual([])
+    expect(judged(fill("Check-in", "2024-05-14"), [field("Check-in", "")])).toEqual([
+      'textbox "Check-in" holds "", not "2024-05-14", on http://127.0.0.1/form',
+    ])
+    expect(judged(fill("End date", "June 3, 2024"), [field("End date", "2024-06-04")])).toHaveLength(1)
+  })
+})
+
+let site: FixtureSite
+const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  await runtime.runPromise(Effect.void)
+})
+afterAll(async () => {
+  await runtime.dispose()
+  await site?.close()
+})
+
+const runGoal = (goal: string, path: string) =>
+  runtime.runPromise(
+    runAgent(
+      Effect.runSync(
+        decodeAgentTask({
+          goal,
+          startUrl: `${site.url}${path}`,
+          constraints: { allowFormSubmission: true, maxSteps: 10, maxDurationMs: 30_000 },
+        }),
+      ),
+      makeRuleStepPolicy(),
+      { tools: [...browserTools, ...compoundTools] },
+    ),
+  )
+
+describe("runAgent in Chromium: a part is done when the page shows it", () => {
+  it("is FAILED when a typed date did not take (a date picker that ignores typing), naming what the field holds", async () => {
+    const result = await runGoal("Set check-in to 2024-05-14", "/gallery/datepicker")
+    expect(result.status).toBe("FAILED")
+    expect(JSON.stringify(result.summary.unmetParts)).toContain('holds \\"\\", not \\"2024-05-14\\"')
+  }, 90_000)
+
+  it("is COMPLETED when both named boxes are checked on the page", async () => {
+    const result = await runGoal("Check Music and Sports", "/gallery/checkboxes")
+    const checked = await runtime.runPromise(
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        const snapshot = yield* driver.look({ mode: "interactive" })
+        return Object.values(snapshot.elements)
+          .filter((control) => control.role === "checkbox" && control.checked === true)
+          .map((control) => control.name)
+      }),
+    )
+    // Whatever the policy managed, the status says what the page shows.
+    expect(result.status === "COMPLETED").toBe(checked.includes("Music") && checked.includes("Sports"))
+  }, 90_000)
+})
