@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Writable } from "node:stream"
 import { decodePlan, isAgentError, isLlmError, ToolRegistry } from "@sextant/core"
 import { type OpenAiServer, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
@@ -9,6 +8,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
 import { runGoal } from "../src/internal/RunCommand.ts"
+import { sink } from "./support/Sink.ts"
 
 // Bad input on every entry point answers a tagged error that names the field — never a plain JS
 // error, a stack trace, a hang or a silent default.
@@ -224,16 +224,6 @@ describe("bad input is a tagged error naming the field", () => {
 })
 
 describe("bad CLI arguments name the flag and exit 2", () => {
-  const sink = () => {
-    let text = ""
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        text += String(chunk)
-        done()
-      },
-    })
-    return { stream, text: () => text }
-  }
   const base = {
     goal: "open the page",
     mode: "plan",

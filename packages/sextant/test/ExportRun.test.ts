@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { Writable } from "node:stream"
 import { readRunTrace } from "@sextant/executor"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { runNode } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
 import { exportCommand } from "../src/internal/ExplorerCommands.ts"
+import { sink } from "./support/Sink.ts"
 
 // Inside the package, so an exported file's `webdriverio`, `vitest` and `zod` imports resolve as in a
 // user's project.
@@ -23,17 +23,6 @@ afterAll(async () => {
   await site?.close()
   rmSync(directory, { recursive: true, force: true })
 })
-
-const sink = () => {
-  let text = ""
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk)
-      done()
-    },
-  })
-  return { stream, text: () => text }
-}
 
 /** `sextant export` as the CLI runs it, answering its exit code and what it printed. */
 const exportRun = async (source: string, to: string, out?: string) => {
@@ -101,7 +90,7 @@ describe("sextant export RUN --to wdio", () => {
     const exported = await exportRun("export-login", "spec")
     expect(exported.code).toBe(0)
     expect(exported.out).toContain("startUrl: /login")
-    expect(exported.out).toContain("value: ${env.SEXTANT_SECRET_PASSWORD}")
+    expect(exported.out).toContain(`value: \${env.SEXTANT_SECRET_PASSWORD}`)
     expect(exported.out).toMatch(/type: UrlContains\n\s+text: \/dashboard/)
   })
 })
