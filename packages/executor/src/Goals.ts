@@ -177,15 +177,23 @@ const holdsValue = (actual: string, wanted: string): boolean => {
   return minutes !== undefined && asMinutes(wanted) === minutes
 }
 
+/** A secret field's value as a snapshot shows it: masked, so only "something was typed" can be read. */
+const MASKED = "<secret>"
+
+/**
+ * Why the named controls are not in the wanted state, `undefined` when they are, or `"unknown"` when the
+ * page has no control of that kind by that name (a choice written as typing, "set Size to Large"; a
+ * field found by nearby words): then the part is judged by its actions, as any other part.
+ */
 const judgeControls = (
   check: Extract<GoalCheck, { type: "controlState" | "fieldValue" }>,
   elements: ReadonlyArray<PageElement>,
   where: string,
-): string | undefined => {
+): string | undefined | "unknown" => {
   if (check.type === "controlState") {
     for (const target of check.targets) {
       const control = named(elements, target, (element) => CHOICE_ROLES.has(element.role))
-      if (control === undefined) return `no checkbox, radio or switch named "${target}" is on ${where}`
+      if (control === undefined) return "unknown"
       const on = control.checked === true || control.selected === true
       if (on !== check.checked)
         return `${control.role} "${control.name}" is ${on ? "checked" : "unchecked"} on ${where}`
@@ -193,9 +201,16 @@ const judgeControls = (
     return undefined
   }
   const field = named(elements, check.target, (element) => canTake(element, "type"))
-  if (field === undefined) return `no field named "${check.target}" is on ${where}`
+  if (field === undefined) {
+    // "Set Size to Large" on a radio group or a custom list: the option chosen is the evidence.
+    const chosen = named(elements, check.value, (element) => CHOICE_ROLES.has(element.role))
+    if (chosen !== undefined && (chosen.checked === true || chosen.selected === true)) return undefined
+    return "unknown"
+  }
   if (field.value === undefined)
     return `the value of ${field.role} "${field.name}" cannot be read on ${where}`
+  if (field.value === MASKED)
+    return check.value === "" ? `${field.role} "${field.name}" is not empty` : undefined
   return holdsValue(field.value, check.value)
     ? undefined
     : `${field.role} "${field.name}" holds "${field.value}", not "${check.value}", on ${where}`
@@ -208,8 +223,6 @@ const isEmpty = (value: unknown): boolean =>
   value === null ||
   (typeof value === "string" && value.trim() === "") ||
   (Array.isArray(value) && value.length === 0)
-
-const withoutHash = (url: string) => url.replace(/#.*$/, "")
 
 /** Why a check does not hold, or undefined when it holds. */
 const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string | undefined => {
@@ -295,9 +308,11 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       const position = evidence.steps.indexOf(last)
       const before = evidence.steps.slice(0, position).findLast((step) => step.facts !== undefined)?.facts
       const after = last.facts
-      const moved = withoutHash(last.urlAfter) !== withoutHash(last.urlBefore)
+      const moved = last.urlAfter !== last.urlBefore
       const retitled = before !== undefined && after !== undefined && before.heading !== after.heading
-      if (moved || retitled) return undefined
+      // A tab, a section, a menu or a dialog opens in the page: the action's own answer says the page changed.
+      const changedInPlace = (last.data as { readonly changed?: unknown } | undefined)?.changed === true
+      if (moved || retitled || changedInPlace) return undefined
       return `the page stayed at ${last.urlAfter}${after === undefined ? "" : ` with the heading "${after.heading}"`}`
     }
     case "urlMatches": {
@@ -327,7 +342,8 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       if (elements === undefined) return "the page's controls were not read"
       if (typeof elements === "string") return elements
       const where = last?.urlAfter ?? (typeof page === "string" ? "the page" : page.url)
-      return judgeControls(check, elements, where)
+      const verdict = judgeControls(check, elements, where)
+      return verdict === "unknown" ? undefined : verdict
     }
   }
 }
