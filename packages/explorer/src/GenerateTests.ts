@@ -1,5 +1,5 @@
-import { secretEnvName } from "./internal/EnvValues.ts"
 import type { AppMap, AppPage, FormOutcome } from "./AppMap.ts"
+import { secretEnvName } from "./internal/EnvValues.ts"
 import { fillsField } from "./internal/Fill.ts"
 import type { FormModel } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./TestSpec.ts"
