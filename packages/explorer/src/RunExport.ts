@@ -229,7 +229,11 @@ export const runToTestSuite = (
   if (end?.type === "run-end" && end.status !== "COMPLETED")
     notes.push(`the run ended ${end.status} (${end.endReason}): the script replays what it did, not its goal`)
   for (const assertion of assertions) {
-    const previous = steps[steps.length - 1]
+    // The URL already asserted after the last action that moved, with no navigation since, is not asserted twice.
+    const lastMove = steps.findLastIndex(
+      (step) => step.type === "Navigate" || (step.type === "Assert" && step.assertion.type === "UrlContains"),
+    )
+    const previous = steps[lastMove]
     const same =
       previous?.type === "Assert" && JSON.stringify(previous.assertion) === JSON.stringify(assertion)
     if (!same) steps.push({ type: "Assert", assertion })
