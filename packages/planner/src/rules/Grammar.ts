@@ -1313,6 +1313,22 @@ const targetCommand = (
   return { command: { kind, target } }
 }
 
+/** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */
+const MAX_LISTED_BOX_WORDS = 3
+
+/**
+ * "Check Music and Sports", "勾选 A、B 和 C": one check (or uncheck) per box named in a list. A name of
+ * more than a few words is taken whole, as labels such as "I agree to the terms and conditions" hold an
+ * "and" of their own.
+ */
+const listedBoxes = (kind: "check" | "uncheck", tokens: ReadonlyArray<Token>): ClauseResult | undefined => {
+  const names = splitFields(tokens)
+  if (names.length < 2) return undefined
+  const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
+  if (names.some((name) => words(name) > MAX_LISTED_BOX_WORDS)) return undefined
+  return { commands: names.map((name) => ({ kind, target: parseTargetPhrase(name) })) }
+}
+
 const CHECKED_WORDS = [
   "checked",
   "ticked",
@@ -1586,6 +1602,8 @@ const parseClause = (
     case "select":
       return withVerb(parseSelect(before, after))
     case "check": {
+      const listed = listedBoxes("check", after)
+      if (listed !== undefined) return withVerb(listed)
       const checked = targetCommand("check", after, verbRaw)
       if (
         "command" in checked &&
@@ -1613,6 +1631,7 @@ const parseClause = (
       return withVerb({ command: { kind: "selectText", text } })
     }
     case "uncheck":
+      return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))
     case "expand":
     case "collapse":
     case "hover":

@@ -76,6 +76,31 @@ describe("rule grammar: the ways people write web instructions", () => {
     expect(commands("确保 Email alerts 已勾选")[0]?.kind).toBe("check")
   })
 
+  it("checks or unchecks each box of a list of short names, and keeps a long label with an 'and' whole", () => {
+    const targets = (text: string) =>
+      commands(text).map((command) => ("target" in command ? [command.kind, command.target.text] : []))
+    expect(targets("Check Music and Sports")).toEqual([
+      ["check", "Music"],
+      ["check", "Sports"],
+    ])
+    expect(targets("Tick Books, Films and Travel")).toEqual([
+      ["check", "Books"],
+      ["check", "Films"],
+      ["check", "Travel"],
+    ])
+    expect(targets("请勾选 Music 和 Sports")).toEqual([
+      ["check", "Music"],
+      ["check", "Sports"],
+    ])
+    expect(targets("Uncheck Email alerts and SMS alerts")).toEqual([
+      ["uncheck", "Email alerts"],
+      ["uncheck", "SMS alerts"],
+    ])
+    expect(targets("Check I agree to the terms and conditions")).toEqual([
+      ["check", "I agree to the terms and conditions"],
+    ])
+  })
+
   it("reads key chords, drags, text selection, focus and menu paths without a verb", () => {
     expect(commands("Press Ctrl+K")).toEqual([{ kind: "press", key: "Control+k" }])
     expect(commands("按 Ctrl+K 打开命令面板")).toEqual([{ kind: "press", key: "Control+k" }])
