@@ -78,7 +78,7 @@ describe("rule grammar: the ways people write web instructions", () => {
 
   it("checks or unchecks each box of a list of short names, and keeps a long label with an 'and' whole", () => {
     const targets = (text: string) =>
-      commands(text).map((command) => ("target" in command ? [command.kind, command.target.text] : []))
+      commands(text).map((command) => ("target" in command ? [command.kind, command.target?.text] : []))
     expect(targets("Check Music and Sports")).toEqual([
       ["check", "Music"],
       ["check", "Sports"],
