@@ -1683,6 +1683,17 @@ const withContainer = (command: Command, container: TargetPhrase): Command => {
   }
 }
 
+/** The place a clause names ("in the Shipping tab", "在 Shipping 标签页中"), or undefined when it names none. */
+const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined => {
+  if (isWord(tokens[0], "in", "on", "inside", "within")) return tokens.slice(1)
+  if (isWord(tokens[0], "在") && tokens.length > 1) {
+    const end = isWord(tokens[tokens.length - 1], "中", "里", "内", "上", "里面", "中间") ? -1 : undefined
+    const place = tokens.slice(1, end)
+    return place.length === 0 ? undefined : place
+  }
+  return undefined
+}
+
 /**
  * Reads a command typed in English or Chinese into one `Command` per clause.
  *
@@ -1703,17 +1714,22 @@ export const parseCommands = (text: string): ParseResult => {
   let previousVerb: readonly [Verb, string] | undefined
   let previousValue: string | undefined
   let pendingContainer: TargetPhrase | undefined
-  for (const clause of splitClauses(tokens)) {
+  const clauses = splitClauses(tokens)
+  for (const [position, clause] of clauses.entries()) {
     const bare = stripFillers(clause)
-    // "In the Notifications tab, check Weekly digest": a place for the clause after it.
+    // "In the Notifications tab, check Weekly digest", "在 Shipping 标签页中，…": a place for the clause
+    // after it. A word of the place that is also a verb ("In the Time zone list, …") does not make it
+    // a command when the clause reads as none.
     const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
-    if (
-      !typing &&
-      isWord(bare[0], "in", "on", "inside", "within") &&
-      !bare.some((_, index) => matchVerb(bare, index) !== undefined)
-    ) {
-      pendingContainer = parseTargetPhrase(bare.slice(1))
-      continue
+    const place = placeOf(bare)
+    if (!typing && place !== undefined && position < clauses.length - 1) {
+      const asCommand = bare.some((_, index) => matchVerb(bare, index) !== undefined)
+        ? parseClause(clause, previousVerb, previousValue)
+        : undefined
+      if (asCommand === undefined || "reason" in asCommand) {
+        pendingContainer = parseTargetPhrase(place)
+        continue
+      }
     }
     const result = parseClause(clause, previousVerb, previousValue)
     if ("reason" in result) return fail(result.reason)

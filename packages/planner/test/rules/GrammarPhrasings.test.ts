@@ -101,6 +101,23 @@ describe("rule grammar: the ways people write web instructions", () => {
     ])
   })
 
+  it("reads a leading place clause as the container of the next, also when a word of the place is a verb", () => {
+    expect(commands("In the Time zone list, choose UTC+00:00 London")).toEqual([
+      {
+        kind: "select",
+        options: ["UTC+00:00 London"],
+        target: { raw: "UTC+00:00 London", text: "UTC+00:00 London" },
+        list: { raw: "Time zone list", text: "Time zone", role: "listbox" },
+      },
+    ])
+    const [typed] = commands("在 Shipping 标签页中，把 City 填为 Porto")
+    expect(typed).toMatchObject({
+      kind: "type",
+      value: "Porto",
+      field: { text: "City", container: { text: "Shipping", role: "tab" } },
+    })
+  })
+
   it("reads key chords, drags, text selection, focus and menu paths without a verb", () => {
     expect(commands("Press Ctrl+K")).toEqual([{ kind: "press", key: "Control+k" }])
     expect(commands("按 Ctrl+K 打开命令面板")).toEqual([{ kind: "press", key: "Control+k" }])
