@@ -270,3 +270,34 @@ describe("decideStep stops when the newest action did not take on the page", () 
     expect(summarizeRun({ goal: "check Newsletter", history: [], url: "/book" }).taskComplete).toBe(false)
   })
 })
+
+describe("decideStep reads a list named at the start of the option", () => {
+  const LISTS = `- main:
+  - listbox "Time zone" [ref=e52] [options: UTC+00:00 London|UTC+05:45 Kathmandu|UTC+09:00 Tokyo]
+    - option "UTC+00:00 London" [ref=e12]
+    - option "UTC+05:45 Kathmandu" [ref=e13]
+    - option "UTC+09:00 Tokyo" [ref=e14]
+  - listbox "Home airport" [ref=e53] [options: Oslo (OSL)|Tokyo (HND)]
+    - option "Oslo (OSL)" [ref=e15]
+    - option "Tokyo (HND)" [ref=e16]`
+
+  it("'choose the time zone Kathmandu' picks Kathmandu in the Time zone list", () => {
+    const decision = decideStep({
+      goal: "Choose the time zone Kathmandu",
+      url: "/lists",
+      outline: LISTS,
+      history: [],
+    })
+    expect(decision.toolCalls[0]).toEqual({ name: "click", args: { target: "e13" } })
+  })
+
+  it("'choose the home airport Tokyo' picks Tokyo in that list, not the Tokyo time zone", () => {
+    const decision = decideStep({
+      goal: "Choose the home airport Tokyo",
+      url: "/lists",
+      outline: LISTS,
+      history: [],
+    })
+    expect(decision.toolCalls[0]).toEqual({ name: "click", args: { target: "e16" } })
+  })
+})
