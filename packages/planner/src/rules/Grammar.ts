@@ -1062,6 +1062,14 @@ const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
     field = parseTargetPhrase(tokens.slice(inIndex + 1))
     tokens = tokens.slice(0, inIndex)
   }
+  // 'Search articles for "agents"': a quoted query is taken verbatim, and the words before its "for"
+  // name the box to search in.
+  const forIndex = indexOfWord(tokens, ["for"])
+  const quoted = tokens.at(-1)
+  if (field === undefined && forIndex > 0 && forIndex === tokens.length - 2 && quoted?.kind === "quoted") {
+    const box = parseTargetPhrase(tokens.slice(0, forIndex))
+    return { command: { kind: "search", query: quoted.raw, field: box } }
+  }
   const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
   if (query === "") return { reason: "'search' needs what to search for, e.g. search for lantern" }
   return { command: field === undefined ? { kind: "search", query } : { kind: "search", query, field } }

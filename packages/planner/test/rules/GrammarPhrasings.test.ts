@@ -101,6 +101,15 @@ describe("rule grammar: the ways people write web instructions", () => {
     ])
   })
 
+  it("searches a named box for a quoted query taken verbatim", () => {
+    expect(commands('Search articles for "agents", then click Go')[0]).toEqual({
+      kind: "search",
+      query: "agents",
+      field: { raw: "articles", text: "articles" },
+    })
+    expect(commands("Search for lanterns")[0]).toEqual({ kind: "search", query: "lanterns" })
+  })
+
   it("reads a leading place clause as the container of the next, also when a word of the place is a verb", () => {
     expect(commands("In the Time zone list, choose UTC+00:00 London")).toEqual([
       {
