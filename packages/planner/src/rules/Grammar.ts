@@ -1691,6 +1691,13 @@ const withContainer = (command: Command, container: TargetPhrase): Command => {
   }
 }
 
+/** A command whose target is "it" ("click it", "点击它") aimed at what an earlier clause named. */
+const withReferent = (command: Command, referent: TargetPhrase): Command => {
+  if (!("target" in command) || command.target === undefined) return command
+  if (!["it", "them", "它", "它们"].includes(command.target.raw.trim().toLowerCase())) return command
+  return { ...command, target: referent } as Command
+}
+
 /** The place a clause names ("in the Shipping tab", "在 Shipping 标签页中"), or undefined when it names none. */
 const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined => {
   if (isWord(tokens[0], "in", "on", "inside", "within")) return tokens.slice(1)
@@ -1722,12 +1729,30 @@ export const parseCommands = (text: string): ParseResult => {
   let previousVerb: readonly [Verb, string] | undefined
   let previousValue: string | undefined
   let pendingContainer: TargetPhrase | undefined
+  let referent: TargetPhrase | undefined
   const clauses = splitClauses(tokens)
   for (const [position, clause] of clauses.entries()) {
     const bare = stripFillers(clause)
     // "In the Notifications tab, check Weekly digest", "在 Shipping 标签页中，…": a place for the clause
     // after it. A word of the place that is also a verb ("In the Time zone list, …") does not make it
     // a command when the clause reads as none.
+    // "Wait for Load results and click it": the thing waited for is what "it" names next; the policy
+    // waits by itself for a target that is not on the page yet.
+    if (
+      isWord(bare[0], "wait") &&
+      isWord(bare[1], "for", "until") &&
+      bare.length > 2 &&
+      position < clauses.length - 1
+    ) {
+      const words = bare.slice(2)
+      const end = isWord(words[words.length - 1], "appears", "shows", "loads")
+        ? -1
+        : isWord(words[words.length - 1], "appear") && isWord(words[words.length - 2], "to")
+          ? -2
+          : undefined
+      referent = parseTargetPhrase(words.slice(0, end))
+      continue
+    }
     const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
     const place = placeOf(bare)
     if (!typing && place !== undefined && position < clauses.length - 1) {
@@ -1742,11 +1767,13 @@ export const parseCommands = (text: string): ParseResult => {
     const result = parseClause(clause, previousVerb, previousValue)
     if ("reason" in result) return fail(result.reason)
     const produced = "commands" in result ? result.commands : [result.command]
-    for (const command of produced) {
+    for (const produced1 of produced) {
+      const command = referent === undefined ? produced1 : withReferent(produced1, referent)
       commands.push(pendingContainer === undefined ? command : withContainer(command, pendingContainer))
       if (command.kind === "type") previousValue = command.value
     }
     pendingContainer = undefined
+    referent = undefined
     if (result.verb !== undefined) previousVerb = result.verb
   }
   if (commands.length === 0) return fail(`nothing to do in "${text}"`)

@@ -101,6 +101,12 @@ describe("rule grammar: the ways people write web instructions", () => {
     ])
   })
 
+  it("aims 'it' after 'wait for X' at X", () => {
+    expect(commands("Wait for the Start button to appear, then click it")).toEqual([
+      { kind: "click", target: { raw: "Start button", text: "Start", role: "button" } },
+    ])
+  })
+
   it("searches a named box for a quoted query taken verbatim", () => {
     expect(commands('Search articles for "agents", then click Go')[0]).toEqual({
       kind: "search",
