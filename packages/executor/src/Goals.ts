@@ -224,6 +224,14 @@ const isEmpty = (value: unknown): boolean =>
   (typeof value === "string" && value.trim() === "") ||
   (Array.isArray(value) && value.length === 0)
 
+/** The action reported that it changed the page (`changed` of an act result, and no NoOp signal). */
+const reportedChange = (step: PartStep): boolean =>
+  step.ok &&
+  !step.signals.includes("NoOp") &&
+  typeof step.data === "object" &&
+  step.data !== null &&
+  (step.data as { changed?: unknown }).changed === true
+
 /** Why a check does not hold, or undefined when it holds. */
 const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string | undefined => {
   // A policy that does not say which part a step works on (a replayed cache, a model policy) is
@@ -308,11 +316,13 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       const position = evidence.steps.indexOf(last)
       const before = evidence.steps.slice(0, position).findLast((step) => step.facts !== undefined)?.facts
       const after = last.facts
+      // "Open" holds when something new is shown: another page, another place on it (#anchor), another
+      // heading, or content the action itself reports as changed (a tab panel, a menu, a dialog, a
+      // section). An action that changed nothing (NoOp) opened nothing.
       const moved = last.urlAfter !== last.urlBefore
       const retitled = before !== undefined && after !== undefined && before.heading !== after.heading
-      // A tab, a section, a menu or a dialog opens in the page: the action's own answer says the page changed.
-      const changedInPlace = (last.data as { readonly changed?: unknown } | undefined)?.changed === true
-      if (moved || retitled || changedInPlace) return undefined
+      const shown = reportedChange(last)
+      if (moved || retitled || shown) return undefined
       return `the page stayed at ${last.urlAfter}${after === undefined ? "" : ` with the heading "${after.heading}"`}`
     }
     case "urlMatches": {

@@ -125,14 +125,16 @@ const originOf = (url: string): string | undefined => {
  * ```
  */
 export const makeGuardrails = (
-  task: Pick<AgentTask, "constraints" | "startUrl">,
+  task: Pick<AgentTask, "constraints" | "startUrl"> & { readonly goal?: string | undefined },
   options: GuardrailOptions = {},
 ): Guardrails => {
   const constraints = task.constraints
-  const patterns = [
-    ...(options.blockedPatterns ?? defaultBlockedPatterns),
-    ...constraints.blockedUrlPatterns,
-  ].map((source) => new RegExp(source, "i"))
+  // The default patterns keep a run from wandering into an action nobody asked for. A goal that itself
+  // names the action ("click Delete", "hover over Account and click Sign out") asks for it, so that
+  // default is lifted for this run; patterns the caller passed or the task's constraints hold stay.
+  const asked = (source: string) => task.goal !== undefined && new RegExp(source, "i").test(task.goal)
+  const defaults = options.blockedPatterns ?? defaultBlockedPatterns.filter((source) => !asked(source))
+  const patterns = [...defaults, ...constraints.blockedUrlPatterns].map((source) => new RegExp(source, "i"))
   const allowedOrigins: ReadonlyArray<string> | undefined =
     constraints.allowedOrigins?.map((origin) => originOf(origin) ?? origin) ??
     (options.restrictToStartOrigin !== false && task.startUrl !== undefined

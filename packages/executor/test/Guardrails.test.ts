@@ -252,3 +252,60 @@ describe("makeRedactor", () => {
     })
   })
 })
+
+describe("guardrails: a goal that names a blocked action asks for it", () => {
+  const ORIGIN_PAGE = `${ORIGIN}/account`
+  const withGoal = (goal: string, constraints: Record<string, unknown> = {}) =>
+    Effect.runSync(decodeAgentTask({ goal, startUrl: `${ORIGIN}/`, constraints }))
+  const click = (name: string) => ({
+    tool: "click",
+    effects: effects({ clicks: true }),
+    args: { target: "e1" },
+    currentUrl: ORIGIN_PAGE,
+    snapshot: {
+      url: ORIGIN_PAGE,
+      title: "Account",
+      tree: "",
+      elements: {
+        e1: {
+          ref: "e1",
+          role: "button",
+          name,
+          tag: "button",
+          attributes: {},
+          visible: true,
+          selectors: ["#e1"],
+          frame: [],
+        },
+      },
+      actions: [],
+      forms: [],
+      outputs: [],
+      stats: { nodes: 0, elements: 1, lines: 0, chars: 0, truncated: false },
+    },
+  })
+
+  it("lifts a default blocked pattern that the goal itself names, and keeps the others", () => {
+    const guardrails = makeGuardrails(withGoal("Click Delete"))
+    assert.strictEqual(verdictRule(guardrails.check(click("Delete"))), undefined)
+    assert.strictEqual(verdictRule(guardrails.check(click("Sign out"))), "blocked-pattern")
+    assert.strictEqual(
+      verdictRule(makeGuardrails(withGoal("Hover over Account and click Sign out")).check(click("Sign out"))),
+      undefined,
+    )
+  })
+
+  it("keeps the task's own blocked patterns even when the goal names them", () => {
+    const guardrails = makeGuardrails(
+      withGoal("Click Delete", { blockedUrlPatterns: [String.raw`\bdelete\b`] }),
+    )
+    assert.strictEqual(verdictRule(guardrails.check(click("Delete"))), "blocked-pattern")
+  })
+
+  it("still refuses a blocked action the goal does not name", () => {
+    assert.strictEqual(
+      verdictRule(makeGuardrails(withGoal("Click Save")).check(click("Delete"))),
+      "blocked-pattern",
+    )
+  })
+})

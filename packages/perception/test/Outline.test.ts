@@ -41,6 +41,15 @@ describe("look() outline", () => {
     expect(snapshot.outputs.find((output) => output.region === "results")?.count).toBe(12)
   })
 
+  it("names a button whose content is only a pictograph by its title", async () => {
+    await harness.browser.url(`${harness.site.url}/gallery/buttons`)
+    const snapshot = await look(harness.browser)
+    expect(snapshot.tree).toMatch(/- button "Settings" \[ref=e\d+\]$/m)
+    expect(snapshot.tree).not.toContain('"⚙"')
+    expect(snapshot.tree).toMatch(/- button "Close" \[ref=e\d+\]$/m)
+    expect(snapshot.tree).toMatch(/- button "Publish now" \[ref=e\d+\]$/m)
+  })
+
   it("keeps every ref across two looks of the same page", async () => {
     await harness.browser.url(`${harness.site.url}/products`)
     const first = await look(harness.browser)

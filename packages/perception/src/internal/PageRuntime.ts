@@ -1139,7 +1139,10 @@ export function installPageRuntime(version: number): void {
           name = name.replace(/^(.{2,}?) \1$/su, "$1")
           contentName = true
         }
-        if (!name) name = collapse(element.getAttribute("title") ?? "").trim()
+        // A control whose content is only a pictograph ("⚙", "×") is named by its title, which says
+        // in words what the symbol means.
+        const title = collapse(element.getAttribute("title") ?? "").trim()
+        if (title && (!name || (contentName && !/[\p{L}\p{N}]/u.test(name)))) name = title
       }
       if (!name && interactive && !isControl) name = fallbackName(element, tag)
       const longName = name.length > maxName

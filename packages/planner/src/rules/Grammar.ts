@@ -1062,6 +1062,14 @@ const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
     field = parseTargetPhrase(tokens.slice(inIndex + 1))
     tokens = tokens.slice(0, inIndex)
   }
+  // 'Search articles for "agents"': a quoted query is taken verbatim, and the words before its "for"
+  // name the box to search in.
+  const forIndex = indexOfWord(tokens, ["for"])
+  const quoted = tokens.at(-1)
+  if (field === undefined && forIndex > 0 && forIndex === tokens.length - 2 && quoted?.kind === "quoted") {
+    const box = parseTargetPhrase(tokens.slice(0, forIndex))
+    return { command: { kind: "search", query: quoted.raw, field: box } }
+  }
   const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
   if (query === "") return { reason: "'search' needs what to search for, e.g. search for lantern" }
   return { command: field === undefined ? { kind: "search", query } : { kind: "search", query, field } }
@@ -1311,6 +1319,22 @@ const targetCommand = (
     return { reason: `'${verbRaw}' needs what to ${verbRaw}, e.g. ${verbRaw} "Save"` }
   }
   return { command: { kind, target } }
+}
+
+/** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */
+const MAX_LISTED_BOX_WORDS = 3
+
+/**
+ * "Check Music and Sports", "勾选 A、B 和 C": one check (or uncheck) per box named in a list. A name of
+ * more than a few words is taken whole, as labels such as "I agree to the terms and conditions" hold an
+ * "and" of their own.
+ */
+const listedBoxes = (kind: "check" | "uncheck", tokens: ReadonlyArray<Token>): ClauseResult | undefined => {
+  const names = splitFields(tokens)
+  if (names.length < 2) return undefined
+  const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
+  if (names.some((name) => words(name) > MAX_LISTED_BOX_WORDS)) return undefined
+  return { commands: names.map((name) => ({ kind, target: parseTargetPhrase(name) })) }
 }
 
 const CHECKED_WORDS = [
@@ -1586,6 +1610,8 @@ const parseClause = (
     case "select":
       return withVerb(parseSelect(before, after))
     case "check": {
+      const listed = listedBoxes("check", after)
+      if (listed !== undefined) return withVerb(listed)
       const checked = targetCommand("check", after, verbRaw)
       if (
         "command" in checked &&
@@ -1613,6 +1639,7 @@ const parseClause = (
       return withVerb({ command: { kind: "selectText", text } })
     }
     case "uncheck":
+      return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))
     case "expand":
     case "collapse":
     case "hover":
@@ -1664,6 +1691,24 @@ const withContainer = (command: Command, container: TargetPhrase): Command => {
   }
 }
 
+/** A command whose target is "it" ("click it", "点击它") aimed at what an earlier clause named. */
+const withReferent = (command: Command, referent: TargetPhrase): Command => {
+  if (!("target" in command) || command.target === undefined) return command
+  if (!["it", "them", "它", "它们"].includes(command.target.raw.trim().toLowerCase())) return command
+  return { ...command, target: referent } as Command
+}
+
+/** The place a clause names ("in the Shipping tab", "在 Shipping 标签页中"), or undefined when it names none. */
+const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined => {
+  if (isWord(tokens[0], "in", "on", "inside", "within")) return tokens.slice(1)
+  if (isWord(tokens[0], "在") && tokens.length > 1) {
+    const end = isWord(tokens[tokens.length - 1], "中", "里", "内", "上", "里面", "中间") ? -1 : undefined
+    const place = tokens.slice(1, end)
+    return place.length === 0 ? undefined : place
+  }
+  return undefined
+}
+
 /**
  * Reads a command typed in English or Chinese into one `Command` per clause.
  *
@@ -1684,26 +1729,51 @@ export const parseCommands = (text: string): ParseResult => {
   let previousVerb: readonly [Verb, string] | undefined
   let previousValue: string | undefined
   let pendingContainer: TargetPhrase | undefined
-  for (const clause of splitClauses(tokens)) {
+  let referent: TargetPhrase | undefined
+  const clauses = splitClauses(tokens)
+  for (const [position, clause] of clauses.entries()) {
     const bare = stripFillers(clause)
-    // "In the Notifications tab, check Weekly digest": a place for the clause after it.
-    const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
+    // "In the Notifications tab, check Weekly digest", "在 Shipping 标签页中，…": a place for the clause
+    // after it. A word of the place that is also a verb ("In the Time zone list, …") does not make it
+    // a command when the clause reads as none.
+    // "Wait for Load results and click it": the thing waited for is what "it" names next; the policy
+    // waits by itself for a target that is not on the page yet.
     if (
-      !typing &&
-      isWord(bare[0], "in", "on", "inside", "within") &&
-      !bare.some((_, index) => matchVerb(bare, index) !== undefined)
+      isWord(bare[0], "wait") &&
+      isWord(bare[1], "for", "until") &&
+      bare.length > 2 &&
+      position < clauses.length - 1
     ) {
-      pendingContainer = parseTargetPhrase(bare.slice(1))
+      const words = bare.slice(2)
+      const end = isWord(words[words.length - 1], "appears", "shows", "loads")
+        ? -1
+        : isWord(words[words.length - 1], "appear") && isWord(words[words.length - 2], "to")
+          ? -2
+          : undefined
+      referent = parseTargetPhrase(words.slice(0, end))
       continue
+    }
+    const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
+    const place = placeOf(bare)
+    if (!typing && place !== undefined && position < clauses.length - 1) {
+      const asCommand = bare.some((_, index) => matchVerb(bare, index) !== undefined)
+        ? parseClause(clause, previousVerb, previousValue)
+        : undefined
+      if (asCommand === undefined || "reason" in asCommand) {
+        pendingContainer = parseTargetPhrase(place)
+        continue
+      }
     }
     const result = parseClause(clause, previousVerb, previousValue)
     if ("reason" in result) return fail(result.reason)
     const produced = "commands" in result ? result.commands : [result.command]
-    for (const command of produced) {
+    for (const produced1 of produced) {
+      const command = referent === undefined ? produced1 : withReferent(produced1, referent)
       commands.push(pendingContainer === undefined ? command : withContainer(command, pendingContainer))
       if (command.kind === "type") previousValue = command.value
     }
     pendingContainer = undefined
+    referent = undefined
     if (result.verb !== undefined) previousVerb = result.verb
   }
   if (commands.length === 0) return fail(`nothing to do in "${text}"`)

@@ -1,3 +1,4 @@
+import type { PageElement } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { absoluteUrl } from "../internal/Url.ts"
 import { noUsage } from "../internal/Usage.ts"
@@ -177,6 +178,78 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
   }
 }
 
+const comparable = (text: string) => text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim()
+const digitsOf = (text: string) =>
+  (text.match(/\d+/g) ?? [])
+    .map(Number)
+    .sort((a, b) => a - b)
+    .join(",")
+
+/** The calendar day a text names (`2024-06-03`, `June 3, 2024`, `3 Jun 2024`), as `y-m-d`. */
+const dayOf = (text: string): string | undefined => {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:$|[T ])/.exec(text.trim())
+  if (iso !== null) return `${Number(iso[1])}-${Number(iso[2])}-${Number(iso[3])}`
+  if (!/\p{L}{3}/u.test(text) || !/\d{4}/.test(text)) return undefined
+  const date = new Date(text)
+  return Number.isNaN(date.getTime())
+    ? undefined
+    : `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`
+}
+
+/**
+ * Whether a field shows the value typed into it. A page may reformat what it keeps (a date as
+ * 05/14/2024, a phone number with brackets, upper case): the same words or the same numbers count.
+ */
+const showsValue = (shown: string, typed: string): boolean => {
+  const have = comparable(shown)
+  const want = comparable(typed)
+  if (have === want) return true
+  if (have.endsWith("…") && want.startsWith(have.slice(0, -1))) return true
+  const letters = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, "")
+  if (letters(have) !== "" && letters(have) === letters(want)) return true
+  const day = dayOf(want)
+  if (day !== undefined && dayOf(have) === day) return true
+  return digitsOf(want) !== "" && digitsOf(have) === digitsOf(want) && /^[\d\s\p{P}]*$/u.test(want)
+}
+
+/**
+ * Why the newest tool call did not take on the page, or undefined when it did or cannot be told: a
+ * `fill` whose text field does not show the value, a `check`/`uncheck` whose box is in the other
+ * state. The tools answer ok when the keys or the click were sent; a page that ignores them (a
+ * read-only field, a box that springs back) would otherwise be reported done.
+ */
+export const unheldCall = (
+  history: ReadonlyArray<string>,
+  elements: ReadonlyArray<PageElement>,
+): string | undefined => {
+  const line = history.findLast((entry) => /^\d+\. \w+\(/.test(entry))
+  const match = line === undefined ? null : /^\d+\. (fill|check|uncheck)\((\{.*\})\) -> ok/.exec(line)
+  if (match === null) return undefined
+  let args: { target?: unknown; value?: unknown }
+  try {
+    args = JSON.parse(match[2]!) as { target?: unknown; value?: unknown }
+  } catch {
+    return undefined
+  }
+  const element = elements.find((candidate) => candidate.ref === args.target)
+  if (element === undefined) return undefined
+  const name = element.name === "" ? element.ref : `"${element.name}"`
+  if (match[1] === "fill") {
+    if (typeof args.value !== "string" || args.value === "") return undefined
+    if (!["textbox", "searchbox"].includes(element.role) || element.attributes.type === "password")
+      return undefined
+    const shown = element.value ?? ""
+    return showsValue(shown, args.value)
+      ? undefined
+      : `${element.role} ${name} shows ${shown === "" ? "nothing" : `"${shown}"`} after typing "${args.value}" into it`
+  }
+  if (!["checkbox", "switch"].includes(element.role) || element.checked === undefined) return undefined
+  const wanted = match[1] === "check"
+  return element.checked === wanted
+    ? undefined
+    : `${element.role} ${name} is still ${wanted ? "unchecked" : "checked"} after the ${match[1]}`
+}
+
 /** Options of the rule step policy. */
 export interface RuleStepPolicyOptions {
   /** How many clauses that are already true on the page one turn may skip over (default 20). */
@@ -216,6 +289,18 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     elements: elementsFromOutline(input.outline),
     ancestry: ancestryFromOutline(input.outline),
     near,
+  }
+  // An action that did not take ends the run here: going on would report a part done that the page
+  // does not show.
+  const unheld = unheldCall(input.history, view.elements)
+  if (unheld !== undefined) {
+    return {
+      toolCalls: [],
+      taskComplete: false,
+      method: "close",
+      history: [`${MARKER} stopped: ${unheld}`],
+      usage: noUsage,
+    }
   }
   let progress = readProgress(input.history)
   const notes: Array<string> = []

@@ -250,8 +250,40 @@ const matchOption = (options: ReadonlyArray<string>, wanted: string): string | u
 const isSelected = (element: PageElement): boolean => element.selected === true || element.checked === true
 
 /** "select A, B and C": native selects take all values at once; ARIA lists, radios and checkboxes one click at a time. */
+/** Roles of elements that hold a choice of options and are named like it ("Time zone", "Size"). */
+const CHOICE_ROLES = new Set(["listbox", "combobox", "radiogroup", "group"])
+
+/**
+ * "Choose the time zone Kathmandu": a single option that starts with the name of a list on the page is
+ * that list and, after it, the option.
+ */
+const listNamedInOption = (
+  command: Command & { kind: "select" },
+  view: PageView,
+): (Command & { kind: "select" }) | undefined => {
+  if (command.list !== undefined || command.options.length !== 1) return undefined
+  const option = normalizeText(command.options[0]!)
+  const list = view.elements.find((element) => {
+    const name = normalizeText(element.name)
+    return CHOICE_ROLES.has(element.role) && name !== "" && option.startsWith(`${name} `)
+  })
+  if (list === undefined) return undefined
+  const rest = command.options[0]!.trim().split(/\s+/).slice(list.name.trim().split(/\s+/).length).join(" ")
+  if (rest === "") return undefined
+  return {
+    ...command,
+    options: [rest],
+    target: { raw: rest, text: rest },
+    list: { raw: list.name, text: list.name },
+  }
+}
+
 const decideSelect = (command: Command & { kind: "select" }, view: PageView): CommandDecision => {
   const elements = view.elements
+  const split = listNamedInOption(command, view)
+  const whole = normalizeText(command.options[0] ?? "")
+  if (split !== undefined && !elements.some((element) => normalizeText(element.name) === whole))
+    return decideSelect(split, view)
   let list: PageElement | undefined
   if (command.list !== undefined) {
     const located = locate(command.list, view, "select")

@@ -76,6 +76,63 @@ describe("rule grammar: the ways people write web instructions", () => {
     expect(commands("确保 Email alerts 已勾选")[0]?.kind).toBe("check")
   })
 
+  it("checks or unchecks each box of a list of short names, and keeps a long label with an 'and' whole", () => {
+    const targets = (text: string) =>
+      commands(text).map((command) => ("target" in command ? [command.kind, command.target?.text] : []))
+    expect(targets("Check Music and Sports")).toEqual([
+      ["check", "Music"],
+      ["check", "Sports"],
+    ])
+    expect(targets("Tick Books, Films and Travel")).toEqual([
+      ["check", "Books"],
+      ["check", "Films"],
+      ["check", "Travel"],
+    ])
+    expect(targets("请勾选 Music 和 Sports")).toEqual([
+      ["check", "Music"],
+      ["check", "Sports"],
+    ])
+    expect(targets("Uncheck Email alerts and SMS alerts")).toEqual([
+      ["uncheck", "Email alerts"],
+      ["uncheck", "SMS alerts"],
+    ])
+    expect(targets("Check I agree to the terms and conditions")).toEqual([
+      ["check", "I agree to the terms and conditions"],
+    ])
+  })
+
+  it("aims 'it' after 'wait for X' at X", () => {
+    expect(commands("Wait for the Start button to appear, then click it")).toEqual([
+      { kind: "click", target: { raw: "Start button", text: "Start", role: "button" } },
+    ])
+  })
+
+  it("searches a named box for a quoted query taken verbatim", () => {
+    expect(commands('Search articles for "agents", then click Go')[0]).toEqual({
+      kind: "search",
+      query: "agents",
+      field: { raw: "articles", text: "articles" },
+    })
+    expect(commands("Search for lanterns")[0]).toEqual({ kind: "search", query: "lanterns" })
+  })
+
+  it("reads a leading place clause as the container of the next, also when a word of the place is a verb", () => {
+    expect(commands("In the Time zone list, choose UTC+00:00 London")).toEqual([
+      {
+        kind: "select",
+        options: ["UTC+00:00 London"],
+        target: { raw: "UTC+00:00 London", text: "UTC+00:00 London" },
+        list: { raw: "Time zone list", text: "Time zone", role: "listbox" },
+      },
+    ])
+    const [typed] = commands("在 Shipping 标签页中，把 City 填为 Porto")
+    expect(typed).toMatchObject({
+      kind: "type",
+      value: "Porto",
+      field: { text: "City", container: { text: "Shipping", role: "tab" } },
+    })
+  })
+
   it("reads key chords, drags, text selection, focus and menu paths without a verb", () => {
     expect(commands("Press Ctrl+K")).toEqual([{ kind: "press", key: "Control+k" }])
     expect(commands("按 Ctrl+K 打开命令面板")).toEqual([{ kind: "press", key: "Control+k" }])

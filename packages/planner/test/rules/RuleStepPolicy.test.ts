@@ -206,3 +206,98 @@ describe("decideStep", () => {
     ])
   })
 })
+
+describe("decideStep stops when the newest action did not take on the page", () => {
+  const FORM = (value: string, checked: boolean) => `- main:
+  - textbox "Check-in" [ref=e3]${value === "" ? "" : `: ${value}`}
+  - checkbox "Newsletter" [ref=e4]${checked ? " [checked]" : ""}
+  - button "Book" [ref=e5]`
+
+  it("stops, not done, when the field it typed into shows nothing", () => {
+    const decision = decideStep({
+      goal: "type 2024-05-14 into Check-in",
+      url: "/book",
+      outline: FORM("", false),
+      history: [
+        '1. fill({"target":"e3","value":"2024-05-14"}) -> ok',
+        "rule-policy: done 1/1 | next: nothing",
+      ],
+    })
+    expect(decision.taskComplete).toBe(false)
+    expect(decision.method).toBe("close")
+    expect(decision.history.at(-1)).toContain('shows nothing after typing "2024-05-14"')
+  })
+
+  it("goes on when the field shows the value, also as the page reformats it", () => {
+    for (const shown of ["2024-05-14", "05/14/2024"]) {
+      const decision = decideStep({
+        goal: "type 2024-05-14 into Check-in",
+        url: "/book",
+        outline: FORM(shown, false),
+        history: [
+          '1. fill({"target":"e3","value":"2024-05-14"}) -> ok',
+          "rule-policy: done 1/1 | next: nothing",
+        ],
+      })
+      expect(decision.method).toBeUndefined()
+      expect(decision.taskComplete).toBe(true)
+    }
+  })
+
+  it("goes on when a date typed with a month name shows as the same day", () => {
+    const decision = decideStep({
+      goal: "Set Check-in to June 3, 2024",
+      url: "/book",
+      outline: FORM("2024-06-03", false),
+      history: [
+        '1. fill({"target":"e3","value":"June 3, 2024"}) -> ok',
+        "rule-policy: done 1/1 | next: nothing",
+      ],
+    })
+    expect(decision.method).toBeUndefined()
+    expect(decision.taskComplete).toBe(true)
+  })
+
+  it("stops when a checked box is still unchecked", () => {
+    const decision = decideStep({
+      goal: "check Newsletter",
+      url: "/book",
+      outline: FORM("", false),
+      history: ['1. check({"target":"e4"}) -> ok', "rule-policy: done 1/1 | next: nothing"],
+    })
+    expect(decision.method).toBe("close")
+    expect(decision.taskComplete).toBe(false)
+    expect(summarizeRun({ goal: "check Newsletter", history: [], url: "/book" }).taskComplete).toBe(false)
+  })
+})
+
+describe("decideStep reads a list named at the start of the option", () => {
+  const LISTS = `- main:
+  - listbox "Time zone" [ref=e52] [options: UTC+00:00 London|UTC+05:45 Kathmandu|UTC+09:00 Tokyo]
+    - option "UTC+00:00 London" [ref=e12]
+    - option "UTC+05:45 Kathmandu" [ref=e13]
+    - option "UTC+09:00 Tokyo" [ref=e14]
+  - listbox "Home airport" [ref=e53] [options: Oslo (OSL)|Tokyo (HND)]
+    - option "Oslo (OSL)" [ref=e15]
+    - option "Tokyo (HND)" [ref=e16]`
+
+  it("'choose the time zone Kathmandu' picks Kathmandu in the Time zone list", () => {
+    const decision = decideStep({
+      goal: "Choose the time zone Kathmandu",
+      url: "/lists",
+      outline: LISTS,
+      history: [],
+    })
+    expect(decision.toolCalls[0]).toEqual({ name: "click", args: { target: "e13" } })
+  })
+
+  it("'choose the home airport Tokyo' picks Tokyo in that list, not the Tokyo time zone", () => {
+    const decision = decideStep({
+      goal: "Choose the home airport Tokyo",
+      url: "/lists",
+      outline: LISTS,
+      history: [],
+    })
+    expect(decision.toolCalls[0]).toEqual({ name: "click", args: { target: "e16" } })
+  })
+})
