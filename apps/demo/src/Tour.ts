@@ -497,7 +497,7 @@ export const summaryTable = (rows: ReadonlyArray<TourRow>): string => {
     String(row.steps),
     `${(row.ms / 1000).toFixed(1)} s`,
     String(row.tokens),
-    row.note.length > 60 ? `${row.note.slice(0, 59)}…` : row.note,
+    row.note.length > 90 ? `${row.note.slice(0, 89)}…` : row.note,
   ])
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...cells.map((line) => line[column]!.length)),
