@@ -252,7 +252,25 @@ const PLACEHOLDER_PATTERN = /^(?:<secret:[A-Za-z0-9_.-]+>|\{\{\s*inputs\.[A-Za-z
 
 const isHan = (character: string): boolean => HAN.test(character)
 
+const WORDS = new Intl.Segmenter("zh", { granularity: "word" })
+
+/**
+ * Positions of a Han run that fall strictly inside a word of three or more characters, by the
+ * platform's dictionary segmenter (ICU): a one-character particle there is part of the word ("目的地",
+ * destination, holds 的), not a particle. Only single characters are judged this way: the segmenter
+ * splits some verbs the lexicon knows ("点|击"), so longer keywords keep their place.
+ */
+const insideWords = (run: string): ReadonlySet<number> => {
+  const inside = new Set<number>()
+  for (const { segment, index } of WORDS.segment(run)) {
+    if (segment.length < 3) continue
+    for (let offset = 1; offset < segment.length - 1; offset++) inside.add(index + offset)
+  }
+  return inside
+}
+
 const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
+  const inside = insideWords(run)
   let pending = ""
   let first = true
   const flush = () => {
@@ -264,7 +282,8 @@ const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
   }
   let position = 0
   while (position < run.length) {
-    const keyword = CHINESE_LEXICON.find((word) => run.startsWith(word, position))
+    const found = CHINESE_LEXICON.find((word) => run.startsWith(word, position))
+    const keyword = found !== undefined && found.length === 1 && inside.has(position) ? undefined : found
     if (keyword === undefined) {
       pending += run[position]
       position += 1

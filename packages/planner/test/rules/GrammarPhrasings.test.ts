@@ -171,3 +171,17 @@ describe("rule grammar: the ways people write web instructions", () => {
     })
   })
 })
+
+describe("rule grammar: Chinese words that hold a particle", () => {
+  it("keeps 目的地 (destination) whole although 的 is a particle, and still reads 中的 between words as in", () => {
+    expect(commands("目的地选择 Prague")).toMatchObject([
+      { kind: "select", options: ["Prague"], list: { text: "目的地" } },
+    ])
+    expect(commands("在目的地中输入 Vie")).toMatchObject([
+      { kind: "type", value: "Vie", field: { text: "目的地" } },
+    ])
+    expect(commands("点击对话框中的确定")).toMatchObject([
+      { kind: "click", target: { text: "确定", container: { role: "dialog" } } },
+    ])
+  })
+})
