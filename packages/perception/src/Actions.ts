@@ -49,6 +49,9 @@ export const operationsOf = (element: PageElement): ReadonlyArray<string> => {
       return ["select"]
     case "slider":
       return ["set"]
+    case "img":
+      // An image gets a ref only when it shows something on hover (a tooltip, a cursor of its own).
+      return ["hover", "click"]
     default:
       return CLICKABLE.has(role) ? ["click"] : ["click", "focus"]
   }

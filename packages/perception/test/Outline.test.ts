@@ -50,6 +50,24 @@ describe("look() outline", () => {
     expect(snapshot.tree).toMatch(/- button "Publish now" \[ref=e\d+\]$/m)
   })
 
+  it("gives a ref to a named icon that shows a tooltip or a cursor of its own, and to no other image", async () => {
+    await harness.browser.url(`${harness.pages.url}/icons.html`)
+    const snapshot = await look(harness.browser)
+    const images = Object.values(snapshot.elements).filter((element) => element.role === "img")
+    // A help cursor, a zoom cursor, a title, an svg <title>: each can be hovered to learn something.
+    expect(images.map((element) => element.name)).toEqual([
+      "Storage help",
+      "Zoom photo",
+      "Plan details",
+      "All systems normal",
+    ])
+    expect(snapshot.actions.find((action) => action.ref === images[0]!.ref)?.ops).toEqual(["hover", "click"])
+    // A plain image stays text; an image inside a link or button is part of the control's name.
+    expect(snapshot.tree).toMatch(/- img "Company logo"$/m)
+    expect(snapshot.tree).toMatch(/- link "Home" \[ref=e\d+\] -> \/home$/m)
+    expect(snapshot.tree).toMatch(/- button "Settings" \[ref=e\d+\]$/m)
+  })
+
   it("keeps every ref across two looks of the same page", async () => {
     await harness.browser.url(`${harness.site.url}/products`)
     const first = await look(harness.browser)

@@ -885,7 +885,11 @@ export function installPageRuntime(version: number): void {
       if (tag === "svg") {
         const label = labelName(element)
         const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
-        if (name) out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
+        if (!name) return
+        if (hoverTarget(element)) {
+          const node = buildNode(element, tag, "img", frame, pointer)
+          if (node !== undefined) out.push(node)
+        } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
         return
       }
       if (
@@ -1002,6 +1006,32 @@ export function installPageRuntime(version: number): void {
       }
     }
 
+    /** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
+    const IMAGE_HOLDERS =
+      "a[href],button,label,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[onclick]"
+    /**
+     * An image or icon a person points at to learn something: it shows a tooltip (a title, a `<title>`
+     * in an svg, aria-describedby, a data-tooltip attribute) or the page gives it a cursor of its own
+     * (help, pointer, zoom-in) — hover behaviour a page script cannot read from its listeners. It gets
+     * a ref so it can be hovered; an image inside a link or button does not (the control is the target).
+     */
+    const hoverTarget = (element: Element): boolean => {
+      if (element.parentElement?.closest(IMAGE_HOLDERS)) return false
+      if (
+        element.hasAttribute("title") ||
+        element.hasAttribute("aria-describedby") ||
+        element.hasAttribute("data-tooltip") ||
+        element.hasAttribute("data-tip") ||
+        (element.localName === "svg" && element.querySelector(":scope > title") !== null)
+      )
+        return true
+      // A cursor it inherits says something of its parent, not of the image.
+      const cursor = getComputedStyle(element).cursor
+      const parent = element.parentElement
+      if (parent !== null && getComputedStyle(parent).cursor === cursor) return false
+      return cursor !== "auto" && cursor !== "default" && cursor !== "text" && cursor !== ""
+    }
+
     const leaf = (role: string, label: string, name: string, suffix: string): Node => ({
       role,
       label,
@@ -1078,7 +1108,7 @@ export function installPageRuntime(version: number): void {
       frame: Frame,
       pointer: boolean,
     ): Node | undefined => {
-      const interactive = INTERACTIVE.has(role)
+      const interactive = INTERACTIVE.has(role) || (role === "img" && hoverTarget(element))
       const containerLabel = CONTAINERS[role]
       let name = ""
       let suffix = ""
@@ -1117,6 +1147,8 @@ export function installPageRuntime(version: number): void {
         if (role === "img") {
           if (!name)
             name = collapse(element.getAttribute("alt") ?? element.getAttribute("title") ?? "").trim()
+          if (!name && tag === "svg")
+            name = collapse(element.querySelector(":scope > title")?.textContent ?? "").trim()
           if (!name) return undefined
         } else walkContent(element, kids, frame, pointer)
         joinable = saveJoinable

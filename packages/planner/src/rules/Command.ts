@@ -82,6 +82,10 @@ export type Command =
     }
   /** Select (highlight) a phrase of the page's text. */
   | { readonly kind: "selectText"; readonly text: string }
+  /** "copy the invite code": read the text the page shows for the target, to paste it later. */
+  | { readonly kind: "copy"; readonly target: TargetPhrase }
+  /** "paste it into the Invite code field": type the text copied before into the field. */
+  | { readonly kind: "paste"; readonly field?: TargetPhrase }
   | { readonly kind: "close"; readonly target: TargetPhrase }
   | { readonly kind: "submit"; readonly form?: TargetPhrase }
   | { readonly kind: "press"; readonly key: string }
@@ -148,6 +152,8 @@ export const describeCommand = (command: Command): string => {
       return `drag ${describeTarget(command.source)}${command.target === undefined ? "" : ` onto ${describeTarget(command.target)}`}${command.offset === undefined ? "" : ` by ${command.offset.x},${command.offset.y} px`}`
     case "selectText":
       return `select the text "${command.text}"`
+    case "paste":
+      return `paste${command.field === undefined ? "" : ` into ${describeTarget(command.field)}`}`
     default:
       return `${command.kind} ${describeTarget(command.target)}`
   }

@@ -47,6 +47,8 @@ type Verb =
   | "focus"
   | "drag"
   | "selectText"
+  | "copy"
+  | "paste"
 
 /** English verb phrases, longest first so "log in" wins over "log". */
 const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
@@ -158,6 +160,8 @@ const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
     [["drag"], "drag"],
     [["move"], "drag"],
     [["highlight"], "selectText"],
+    [["copy"], "copy"],
+    [["paste"], "paste"],
     [["select", "the", "text"], "selectText"],
     [["select", "the", "words"], "selectText"],
     [["select", "the", "phrase"], "selectText"],
@@ -244,6 +248,10 @@ const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map<string, Verb>([
   ["高亮", "selectText"],
   ["选中文字", "selectText"],
   ["选中文本", "selectText"],
+  ["复制", "copy"],
+  ["拷贝", "copy"],
+  ["粘贴", "paste"],
+  ["黏贴", "paste"],
 ])
 
 const ALWAYS_SEPARATES = new Set(["then", ";", "；", "。", "然后", "接着", "之后", "afterwards", "finally"])
@@ -365,6 +373,7 @@ const ROLE_NOUNS: ReadonlyArray<readonly [ReadonlyArray<string>, RoleHint]> = (
     [["title"], "heading"],
     [["form"], "form"],
     [["image"], "image"],
+    [["icon"], "image"],
     [["spinner"], "spinbutton"],
     [["slider"], "slider"],
     [["row"], "row"],
@@ -393,6 +402,8 @@ const ROLE_NOUNS: ReadonlyArray<readonly [ReadonlyArray<string>, RoleHint]> = (
     [["部分"], "section"],
     [["结果"], "result"],
     [["表单"], "form"],
+    [["图标"], "image"],
+    [["图片"], "image"],
   ] as Array<readonly [ReadonlyArray<string>, RoleHint]>
 ).toSorted((left, right) => right[0].length - left[0].length)
 
@@ -1313,7 +1324,12 @@ const targetCommand = (
   tokens: ReadonlyArray<Token>,
   verbRaw: string,
 ): ClauseResult => {
-  const target = parseTargetPhrase(tokens)
+  // "悬停在 Help 图标上": the place words around what is hovered are not part of its name.
+  const over =
+    kind === "hover" && isWord(tokens[0], "在", "到") && tokens.length > 1
+      ? tokens.slice(1, isWord(tokens[tokens.length - 1], "上", "上面", "上方") ? -1 : undefined)
+      : tokens
+  const target = parseTargetPhrase(over)
   if (target.raw === "" && target.role === undefined && target.ordinal === undefined) {
     if (kind === "close") return { command: { kind, target: { raw: "dialog", role: "dialog" } } }
     return { reason: `'${verbRaw}' needs what to ${verbRaw}, e.g. ${verbRaw} "Save"` }
@@ -1637,6 +1653,28 @@ const parseClause = (
       if (text === "")
         return { reason: "'highlight' needs the words to select, e.g. highlight \"quick brown fox\"" }
       return withVerb({ command: { kind: "selectText", text } })
+    }
+    case "copy": {
+      // "copy X (to the clipboard)", "复制 X": what is read is the text the page shows for X.
+      const clipboard = indexOfWord(after, ["to", "into", "到"])
+      const named =
+        clipboard > 0 && after.slice(clipboard + 1).some((token) => isWord(token, "clipboard", "剪贴板"))
+          ? after.slice(0, clipboard)
+          : after
+      const target = parseTargetPhrase(named)
+      if (target.raw === "") return { reason: "'copy' needs what to copy, e.g. copy the invite code" }
+      return withVerb({ command: { kind: "copy", target } })
+    }
+    case "paste": {
+      // "paste it into the Invite code field", "粘贴到 Invite code 中": the field after the preposition.
+      const at = indexOfWord(after, ["into", "in", "to", "onto", "到", "在", "至"])
+      const place = at < 0 ? after : after.slice(at + 1)
+      const end = isWord(place[place.length - 1], "中", "里", "内", "上") ? -1 : undefined
+      const words = place.slice(0, end)
+      const what = words.filter((token) => !isWord(token, "it", "that", "this", "them", "它"))
+      return withVerb({
+        command: what.length === 0 ? { kind: "paste" } : { kind: "paste", field: parseTargetPhrase(what) },
+      })
     }
     case "uncheck":
       return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))

@@ -153,6 +153,7 @@ export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
   ["退出", ["sign out", "log out", "logout"]],
   ["退出登录", ["sign out", "log out"]],
   ["密码", ["password"]],
+  ["邀请码", ["invite code", "invitation code"]],
   ["邮箱", ["email", "e-mail"]],
   ["电子邮件", ["email", "e-mail"]],
   ["用户名", ["username", "user name"]],

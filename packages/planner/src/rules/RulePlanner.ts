@@ -214,6 +214,8 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     case "focus":
     case "drag":
     case "selectText":
+    case "copy":
+    case "paste":
       return `'${description}' needs the page: use the step-wise agent or text-to-action`
   }
 }
@@ -268,7 +270,11 @@ export const goalPartFor = (command: Command): GoalPart => {
       return part("click", { type: "actionsSucceeded" })
     case "drag":
     case "selectText":
+    case "copy":
       return part("other", { type: "actionsSucceeded" })
+    case "paste":
+      // The text is read from the page during the run: the fill that types it must take effect.
+      return part("fill", { type: "actionsSucceeded" })
     case "select":
       return part("select", { type: "actionsSucceeded" })
     case "check":

@@ -17,7 +17,13 @@ import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"
 import { fieldName, goalPartsOf } from "./RulePlanner.ts"
-import { type CommandDecision, decideCommand, PAGE_LOCATOR, type PageView } from "./TextToAction.ts"
+import {
+  type CommandDecision,
+  copiedText,
+  decideCommand,
+  PAGE_LOCATOR,
+  type PageView,
+} from "./TextToAction.ts"
 
 /**
  * A step-wise policy with no model: it reads the goal with the rule grammar, works out from its own
@@ -256,7 +262,33 @@ export interface RuleStepPolicyOptions {
   readonly maxSkips?: number
   /** The `login` tool is registered: a login with both credentials is one `login` call (default false). */
   readonly loginTool?: boolean
+  /**
+   * How long one `waitFor` may wait for an element the clause names that is not on the page yet (a
+   * button rendered after a delay), in milliseconds; 0 turns the wait off (default 2500). The policy
+   * asks for one wait per named text, then gives up as before; the executor retries a wait that
+   * timed out like any Timeout, so a target that never shows costs a few times this.
+   */
+  readonly waitForMissingMs?: number
 }
+
+const DEFAULT_WAIT_FOR_MISSING_MS = 2500
+
+const COPIED = `${MARKER} copied `
+const copiedLine = (text: string) => `${COPIED}${JSON.stringify(text)}`
+
+/** The text the newest "copy" clause read, from the policy's history (the run's clipboard). */
+const copiedBefore = (history: ReadonlyArray<string>): string | undefined => {
+  const line = history.findLast((entry) => entry.startsWith(COPIED))
+  if (line === undefined) return undefined
+  try {
+    const text: unknown = JSON.parse(line.slice(COPIED.length))
+    return typeof text === "string" ? text : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(text)} to appear`
 
 /**
  * Decides one turn for a goal on the current page.
@@ -289,6 +321,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     elements: elementsFromOutline(input.outline),
     ancestry: ancestryFromOutline(input.outline),
     near,
+    outline: input.outline,
   }
   // An action that did not take ends the run here: going on would report a part done that the page
   // does not show.
@@ -307,15 +340,38 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   const maxSkips = options.maxSkips ?? 20
   for (let skips = 0; skips <= maxSkips && progress.done < commands.length; skips += 1) {
     const command = commands[progress.done]!
+    const clipboard = copiedBefore(input.history)
     const decision: CommandDecision = decideCommand(command, view, {
       done: progress.parts,
       loginTool: options.loginTool === true,
+      ...(clipboard === undefined ? {} : { clipboard }),
     })
     if (decision.type === "complete") {
       if (decision.satisfied) {
         notes.push(`${MARKER} "${describeCommand(command)}" already holds: ${decision.summary}`)
         progress = { done: progress.done + 1, parts: new Set() }
         continue
+      }
+      // The element the clause names is not on the page: it may be rendered late, so wait for its
+      // words to show (once per text; a wait that ends at once leaves the no-op turns below).
+      const waitMs = options.waitForMissingMs ?? DEFAULT_WAIT_FOR_MISSING_MS
+      if (
+        decision.missing !== undefined &&
+        waitMs > 0 &&
+        !input.history.some((line) => line === waitingLine(decision.missing!))
+      ) {
+        return {
+          // No part: a wait only reads the page, so the goal checks judge the clause by its action.
+          toolCalls: [{ name: "waitFor", args: { text: decision.missing, timeoutMs: waitMs } }],
+          taskComplete: false,
+          history: [
+            ...notes,
+            `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.summary}`,
+            waitingLine(decision.missing),
+            progressLine(progress, commands.length, describeCommand(command)),
+          ],
+          usage: noUsage,
+        }
       }
       // The page does not offer it yet (still loading, or the wrong page): wait one turn.
       return {
@@ -338,6 +394,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
           parts: part === undefined ? progress.parts : new Set([...progress.parts, part]),
         }
     const last = decision.final && next.done === commands.length
+    const copied = command.kind === "copy" ? copiedText(command.target, view)?.text : undefined
     return {
       toolCalls: [toolCallFor(decision.action, input.url)],
       // Done is said on the next turn, once this call has run without failing.
@@ -346,6 +403,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
       history: [
         ...notes,
         `${progress.done + 1}/${commands.length} ${describeCommand(command)}: ${decision.action.description}`,
+        ...(copied === undefined ? [] : [copiedLine(copied)]),
         progressLine(
           next,
           commands.length,

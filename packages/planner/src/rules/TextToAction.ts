@@ -7,6 +7,7 @@ import {
   type Ancestry,
   ancestryFromOutline,
   canTake,
+  GLOSSARY,
   type GroundedElement,
   groundTarget,
   type Intent,
@@ -26,6 +27,8 @@ export interface PageView {
   readonly opened?: ReadonlySet<string> | undefined
   /** The ref acted on last, to prefer its neighbours among equal names. */
   readonly near?: string | undefined
+  /** The outline the elements come from: its text lines are what "copy the invite code" reads. */
+  readonly outline?: string | undefined
 }
 
 /**
@@ -46,6 +49,11 @@ export type CommandDecision =
       readonly suggestions: ReadonlyArray<string>
       /** The command already holds on this page ("already checked"), as opposed to "cannot be done here". */
       readonly satisfied: boolean
+      /**
+       * The words of the element the command names when no element on the page fits them: a
+       * step-wise caller may wait for them to show up (a button rendered late) before giving up.
+       */
+      readonly missing?: string
     }
 
 const action = (
@@ -71,11 +79,13 @@ const complete = (
   summary: string,
   suggestions: ReadonlyArray<string> = [],
   satisfied = false,
+  missing?: string,
 ): CommandDecision => ({
   type: "complete",
   summary,
   suggestions,
   satisfied,
+  ...(missing === undefined ? {} : { missing }),
 })
 
 const alreadyDone = (summary: string): CommandDecision => complete(summary, [], true)
@@ -151,6 +161,8 @@ const notFound = (target: TargetPhrase, view: PageView, intent: Intent): Command
     nearest.length > 0
       ? nearest.map((name) => `did you mean "${name}"?`)
       : ["call look() again after the page changes, or name the element differently"],
+    false,
+    target.text,
   )
 }
 
@@ -660,6 +672,42 @@ export interface DecideState {
    * Otherwise (the default) the fields are typed one by one and the form submitted by a click.
    */
   readonly loginTool?: boolean | undefined
+  /** The text a "copy" clause read earlier in the run, which a "paste" clause types. */
+  readonly clipboard?: string | undefined
+}
+
+/** Most characters one copy takes: a code, a number, a line; not a page. */
+const MAX_COPIED = 200
+
+/**
+ * The text the page shows for what a "copy" clause names: the value of an element by that name
+ * (a read-only field holding the code), else what follows the words on a line of the outline
+ * ("Your invite code: JOIN-4821" → "JOIN-4821"). A Chinese name is tried in its English words too.
+ */
+export const copiedText = (
+  target: TargetPhrase,
+  view: PageView,
+): { readonly text: string; readonly element?: PageElement } | undefined => {
+  const words = target.text ?? target.raw
+  const named = best(target, view, "any")?.element
+  if (named !== undefined && named.attributes.type !== "password") {
+    const value = (named.value ?? "").trim()
+    if (value !== "" && value !== "<secret>" && value.length <= MAX_COPIED)
+      return { text: value, element: named }
+  }
+  const phrases = [words, ...(GLOSSARY.get(words) ?? [])].map((phrase) => phrase.toLowerCase())
+  for (const line of (view.outline ?? "").split("\n")) {
+    if (/\[ref=e\d+\]/.test(line)) continue
+    const text = line.replace(/^\s*-\s*/, "")
+    for (const phrase of phrases) {
+      const at = text.toLowerCase().indexOf(phrase)
+      if (at < 0) continue
+      const rest = /^\s*"?\s*(?:[:：]|is\b|是)\s*(.+)$/u.exec(text.slice(at + phrase.length))
+      const value = rest?.[1]?.trim().replace(/^["“'「](.*)["”'」]$/u, "$1")
+      if (value !== undefined && value !== "" && value.length <= MAX_COPIED) return { text: value }
+    }
+  }
+  return undefined
 }
 
 /**
@@ -872,6 +920,32 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
     }
     case "selectText":
       return action(PAGE_LOCATOR, "selectText", description, [["text", command.text]])
+    // Copy and paste read the text and type it; the system clipboard is left alone (a headed run
+    // must not read or overwrite the user's clipboard, and headless Chromium's clipboard needs
+    // permissions WebDriver does not grant). A copy selects the words on the page as a person does
+    // before copying, so the clause is a real step; the text it read travels in the policy's history.
+    case "copy": {
+      const copied = copiedText(command.target, view)
+      if (copied === undefined) return notFound(command.target, view, "any")
+      return copied.element === undefined
+        ? action(PAGE_LOCATOR, "selectText", `copy "${copied.text}"`, [["text", copied.text]])
+        : action(copied.element, "focus", `copy "${copied.text}" from ${label(copied.element)}`)
+    }
+    case "paste": {
+      if (state.clipboard === undefined)
+        return complete("nothing was copied before this paste", [
+          "copy something first: copy the invite code",
+        ])
+      return decideCommand(
+        {
+          kind: "type",
+          value: state.clipboard,
+          ...(command.field === undefined ? {} : { field: command.field }),
+        },
+        view,
+        state,
+      )
+    }
     case "hover": {
       const located = locate(command.target, view, "hover")
       if ("decision" in located) return located.decision
@@ -1002,6 +1076,7 @@ export const ruleTextToAction = (input: RuleTextToActionInput): Effect.Effect<Te
   const view: PageView = {
     elements: input.elements,
     ancestry: input.outline === undefined ? undefined : ancestryFromOutline(input.outline),
+    outline: input.outline,
   }
   return Effect.succeed(toTextAction(decideCommand(parsed.commands[0]!, view)))
 }

@@ -165,6 +165,35 @@ describe("decideStep", () => {
     expect(decision.history.join("\n")).toContain("no search box")
   })
 
+  it("waits once for a named element that is not on the page yet, then clicks it when it shows", () => {
+    const before = '- h1 "Report"\n- button "Start" [ref=e1]'
+    const first = decideStep({ goal: "Click Load results", url: "/late", outline: before, history: [] })
+    // "results" is also a role word: the wait is for the words of the name ("Load").
+    expect(first.toolCalls).toEqual([{ name: "waitFor", args: { text: "Load", timeoutMs: 2500 } }])
+    expect(first.taskComplete).toBe(false)
+    const waited = [...first.history, '1. waitFor({"text":"Load","timeoutMs":2500}) -> ok']
+    const after = `${before}\n- button "Load results" [ref=e2]`
+    const second = decideStep({ goal: "Click Load results", url: "/late", outline: after, history: waited })
+    expect(second.toolCalls).toEqual([{ name: "click", args: { target: "e2" } }])
+    // The wait is asked for once: when it ends and the element is still missing, the policy gives up as before.
+    const again = decideStep({ goal: "Click Load results", url: "/late", outline: before, history: waited })
+    expect(again.toolCalls).toEqual([])
+    // "Wait for X and click it" is one click on X.
+    const pair = decideStep({
+      goal: "Wait for Load results and click it",
+      url: "/late",
+      outline: after,
+      history: [],
+    })
+    expect(pair.toolCalls).toEqual([{ name: "click", args: { target: "e2" } }])
+    // Turned off, the policy waits a turn with no action.
+    const off = decideStep(
+      { goal: "Click Load results", url: "/late", outline: before, history: [] },
+      { waitForMissingMs: 0 },
+    )
+    expect(off.toolCalls).toEqual([])
+  })
+
   it("skips clauses that already hold on the page", () => {
     const outline = `- checkbox "Subscribe" [ref=e1] [checked]\n- button "Send message" [ref=e2]`
     const decision = decideStep({

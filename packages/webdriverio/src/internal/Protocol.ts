@@ -255,7 +255,12 @@ export const moveActions = (x: number, y: number): ReadonlyArray<ActionSource> =
     type: "pointer",
     id: "sextant-mouse",
     parameters: { pointerType: "mouse" },
-    actions: [{ type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" }],
+    // A move to where the pointer already is sends no mouse event: a pointer left on that spot by
+    // the page before would never enter the element. Coming from a pixel beside it always does.
+    actions: [
+      { type: "pointerMove", x: Math.max(0, Math.round(x) - 1), y: Math.round(y), origin: "viewport" },
+      { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
+    ],
   },
 ]
 
