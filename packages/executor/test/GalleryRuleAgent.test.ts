@@ -104,4 +104,16 @@ describe("rule agent on the widget gallery", () => {
       expect(status).toBe("COMPLETED")
     }, 60_000)
   }
+  for (const [goal, city] of [
+    ["Choose Rome in Destination", "Rome"],
+    ["目的地选择 Warsaw", "Warsaw"],
+  ] as const) {
+    it(`chooses a value in an autocomplete by typing it and picking the suggestion: ${goal}`, async () => {
+      // The destination is a text field (combobox) whose options appear only once something is typed.
+      const { status, verdict } = await runOnGallery(goal, "autocomplete", { destination: city })
+      expect(verdict.unmet).toEqual([])
+      expect(verdict.achieved).toBe(true)
+      expect(status).toBe("COMPLETED")
+    }, 60_000)
+  }
 })

@@ -1040,8 +1040,22 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
         ])
       return action(pager, "click", `${description} with ${label(pager)}`)
     }
-    case "select":
+    case "select": {
+      // "目的地选择 Prague", "choose Prague in Destination": when the list is an autocomplete text field
+      // (a combobox that is not a native select), choosing a value means typing it and picking the
+      // suggestion, as the type command does.
+      if (command.list !== undefined && command.options.length === 1) {
+        const located = locate(command.list, view, "type")
+        if (
+          "element" in located &&
+          located.element.role === "combobox" &&
+          !isNativeSelect(located.element, view) &&
+          canTake(located.element, "type")
+        )
+          return decideCommand({ kind: "type", value: command.options[0]!, field: command.list }, page, state)
+      }
       return decideSelect(command, view)
+    }
   }
 }
 
