@@ -49,6 +49,7 @@ type Verb =
   | "selectText"
   | "copy"
   | "paste"
+  | "apply"
 
 /** English verb phrases, longest first so "log in" wins over "log". */
 const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
@@ -162,6 +163,8 @@ const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
     [["highlight"], "selectText"],
     [["copy"], "copy"],
     [["paste"], "paste"],
+    [["apply"], "apply"],
+    [["redeem"], "apply"],
     [["select", "the", "text"], "selectText"],
     [["select", "the", "words"], "selectText"],
     [["select", "the", "phrase"], "selectText"],
@@ -1017,7 +1020,66 @@ const parseType = (
   if (colon > 0) return command(valueText(after.slice(colon + 1)), field(after.slice(0, colon)))
   const inIndex = indexOfWord(after, ["in", "on", "inside", "for"])
   if (inIndex > 0) return many(valueText(after.slice(0, inIndex)), after.slice(inIndex + 1))
+  const named = fieldThenValue(after)
+  if (named !== undefined) return command(named.value, field(named.field))
   return command(valueText(after), undefined)
+}
+
+/** A token that reads as a value rather than a word of a field's name: written, not said. */
+const valueLike = (token: Token): boolean =>
+  token.kind === "quoted" ||
+  token.kind === "email" ||
+  token.kind === "number" ||
+  token.kind === "url" ||
+  (token.kind === "word" && /[\p{Lu}\d]/u.test(token.raw))
+
+/**
+ * "Enter the coupon code WINTER", "type your name Ada Lovelace": after an article, the words name a field
+ * and the value follows them — a quoted literal, an email, a number, or the trailing words written with
+ * capitals or digits. Words that are all lower case ("type the quick brown fox") stay one value.
+ */
+const fieldThenValue = (
+  tokens: ReadonlyArray<Token>,
+): { readonly field: ReadonlyArray<Token>; readonly value: string } | undefined => {
+  if (!isWord(tokens[0], "the", "your", "my")) return undefined
+  let start = tokens.length
+  while (start > 1 && valueLike(tokens[start - 1]!)) start -= 1
+  const field = tokens.slice(1, start)
+  if (start === tokens.length || field.length === 0 || !field.every((token) => token.kind === "word"))
+    return undefined
+  return { field, value: valueText(tokens.slice(start)) }
+}
+
+/**
+ * "Apply the coupon code WINTER", "redeem the gift card code GIFT-25": type the value into the field the
+ * words name, then press the button named by the verb (Apply, Redeem). Without a value it is a click on
+ * the words ("apply the filters").
+ */
+const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult => {
+  const button: TargetPhrase = { raw: verbRaw, text: verbRaw.toLowerCase(), role: "button" }
+  const named = fieldThenValue(after.length > 0 && isWord(after[0], "the", "your", "my") ? after : [])
+  if (named === undefined) {
+    // "apply the filters": the button that says so ("Apply filters"), or Apply itself.
+    const target = parseTargetPhrase(after)
+    if (target.raw === "") return { command: { kind: "click", target: button } }
+    return {
+      command: {
+        kind: "click",
+        target: { ...target, raw: `${verbRaw} ${target.raw}`, text: `${button.text} ${target.text}` },
+      },
+    }
+  }
+  const target = parseTargetPhrase(named.field)
+  return {
+    commands: [
+      {
+        kind: "type",
+        value: named.value,
+        field: target.role === undefined ? { ...target, role: "textbox" } : target,
+      },
+      { kind: "click", target: button },
+    ],
+  }
 }
 
 /** "set Quantity to 3", "set the date to 2026-01-31", "把数量设置为 3". */
@@ -1665,6 +1727,8 @@ const parseClause = (
       if (target.raw === "") return { reason: "'copy' needs what to copy, e.g. copy the invite code" }
       return withVerb({ command: { kind: "copy", target } })
     }
+    case "apply":
+      return withVerb(parseApply(after, verbRaw))
     case "paste": {
       // "paste it into the Invite code field", "粘贴到 Invite code 中": the field after the preposition.
       const at = indexOfWord(after, ["into", "in", "to", "onto", "到", "在", "至"])

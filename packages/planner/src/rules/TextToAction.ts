@@ -1042,7 +1042,7 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
     }
     case "select": {
       // "目的地选择 Prague", "choose Prague in Destination": when the list is an autocomplete text field
-      // (a combobox that is not a native select), choosing a value means typing it and picking the
+      // (an input with the combobox role), choosing a value means typing it and picking the
       // suggestion, as the type command does.
       if (command.list !== undefined && command.options.length === 1) {
         const located = locate(command.list, view, "type")
@@ -1050,7 +1050,8 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
           "element" in located &&
           located.element.role === "combobox" &&
           !isNativeSelect(located.element, view) &&
-          canTake(located.element, "type")
+          // A text field that suggests, not a button that opens a list.
+          (located.element.tag === "input" || located.element.attributes.contenteditable === "true")
         )
           return decideCommand({ kind: "type", value: command.options[0]!, field: command.list }, page, state)
       }

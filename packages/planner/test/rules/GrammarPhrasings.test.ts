@@ -185,3 +185,26 @@ describe("rule grammar: Chinese words that hold a particle", () => {
     ])
   })
 })
+
+describe("rule grammar: a field named after an article, then its value", () => {
+  it("reads 'Enter the coupon code WINTER' as WINTER into the coupon code field, and keeps lower-case words one value", () => {
+    expect(typed("Enter the coupon code WINTER")).toEqual([["WINTER", "coupon code", undefined]])
+    expect(typed("Type your name Ada Lovelace")).toEqual([["Ada Lovelace", "name", undefined]])
+    expect(typed("type your email ada@example.com")).toEqual([["ada@example.com", "email", undefined]])
+    expect(typed("type the quick brown fox")).toEqual([["quick brown fox", undefined, undefined]])
+  })
+
+  it("reads 'apply' and 'redeem' with a code as typing it, then pressing the button the verb names", () => {
+    expect(commands("Apply the coupon code WINTER")).toMatchObject([
+      { kind: "type", value: "WINTER", field: { text: "coupon code" } },
+      { kind: "click", target: { text: "apply", role: "button" } },
+    ])
+    expect(commands("Redeem the gift card code GIFT-25")).toMatchObject([
+      { kind: "type", value: "GIFT-25", field: { text: "gift card code" } },
+      { kind: "click", target: { text: "redeem", role: "button" } },
+    ])
+    expect(commands("apply the filters")).toMatchObject([
+      { kind: "click", target: { text: "apply filters" } },
+    ])
+  })
+})
