@@ -57,7 +57,7 @@ const runOnGallery = async (goal: string, page: string, expected: Record<string,
     await new Promise((resolve) => setTimeout(resolve, 150))
     verdict = (await (await fetch(`${site.url}/gallery/runs/${run}`)).json()) as Verdict
   }
-  return { status: result.status, verdict }
+  return { status: result.status, verdict, result }
 }
 
 describe("rule agent on the widget gallery", () => {
@@ -77,10 +77,17 @@ describe("rule agent on the widget gallery", () => {
     expect(status).toBe("COMPLETED")
   }, 60_000)
 
-  it("is FAILED, not COMPLETED, when the named button never appears", async () => {
-    const { status, verdict } = await runOnGallery("Click Export report", "late", { loadResults: true })
+  it("is FAILED, not COMPLETED, when the named button never appears, and waits for it once, not once per retry", async () => {
+    const { status, verdict, result } = await runOnGallery("Click Export report", "late", {
+      loadResults: true,
+    })
     expect(verdict.achieved).toBe(false)
     expect(status).toBe("FAILED")
+    // The wait for the missing name timed out at the limit it asked for: repeating it would wait the same.
+    const waits = result.observations.filter((observation) => observation.tool === "waitFor")
+    expect(waits).toHaveLength(1)
+    expect(waits[0]!.ok).toBe(false)
+    expect(result.metrics.retries).toBe(0)
   }, 60_000)
 
   for (const goal of ["Hover over the Help icon", "鼠标悬停在 Help 图标上"]) {

@@ -80,6 +80,16 @@ export const persistStep = (context: RunContext, step: Step, outcome: StepOutcom
   })
 
 // Errors after which the action certainly did not happen, so repeating a side effect is safe.
+
+/**
+ * A Timeout that reports exactly the limit the call passed in its own `timeoutMs` argument: the tool
+ * watched its condition for the time the caller chose (not a stuck driver), so a retry is the same wait.
+ */
+const waitedItsOwnLimit = (error: unknown, args: Readonly<Record<string, unknown>>): boolean =>
+  reasonTag(error) === "Timeout" &&
+  typeof args.timeoutMs === "number" &&
+  (error as { readonly reason?: { readonly timeoutMs?: unknown } }).reason?.timeoutMs === args.timeoutMs
+
 const NOT_PERFORMED = new Set([
   "ElementNotFound",
   "StaleRef",
@@ -596,6 +606,15 @@ export const executeStep = (
         break
       }
       if (!isRetryable(lastError) || permanentFailure(lastError) !== undefined) break
+      if (waitedItsOwnLimit(lastError, args)) {
+        // The call waited the whole time it asked for (waitFor's timeoutMs) and the condition never
+        // held: the same call would wait the same time for the same thing. The policy or the replan
+        // decides what comes next, with the Timeout in the observation.
+        context.trace.line(
+          `  not retrying ${call.tool}: it waited the ${String(args.timeoutMs)} ms it asked for`,
+        )
+        break
+      }
       const tag = reasonTag(lastError)
       let step = steppers.get(tag)
       if (step === undefined) {
