@@ -123,4 +123,13 @@ describe("rule agent on the widget gallery", () => {
       expect(status).toBe("COMPLETED")
     }, 60_000)
   }
+  it("clicks the button outside a named frame, not the one inside it, for 'click Send outside the Newsletter form'", async () => {
+    const { status, verdict } = await runOnGallery("click Send outside the Newsletter form", "iframe", {
+      outerSend: true,
+      frameSend: false,
+    })
+    expect(verdict.unmet).toEqual([])
+    expect(verdict.achieved).toBe(true)
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
 })

@@ -33,6 +33,7 @@ export type RoleHint =
  * ```ts
  * // "the second link"        → { role: "link", ordinal: 2 }
  * // "OK in the dialog"       → { text: "OK", container: { role: "dialog" } }
+ * // "Send outside the form"  → { text: "Send", outside: { role: "form" } }
  * // "File > Export > PDF"    → { path: ["File", "Export", "PDF"], text: "PDF" }
  * ```
  */
@@ -45,6 +46,8 @@ export interface TargetPhrase {
   /** 1-based position among matching elements; -1 is the last. */
   readonly ordinal?: number
   readonly container?: TargetPhrase
+  /** A container the element is not in: "Send outside the newsletter form". */
+  readonly outside?: TargetPhrase
   /** A menu path, outermost first. */
   readonly path?: ReadonlyArray<string>
 }

@@ -558,6 +558,18 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
         continue
       }
     }
+    // "Edit the profile: set Nickname to Lin and …": a colon before a verb ends a heading; the colon
+    // stays on it so the heading can be told from a command ("Nickname: Lin" has no verb after it).
+    if (token.value === ":" || token.value === "：") {
+      let next = position + 1
+      while (next < tokens.length && FILLERS.has(tokens[next]!.value)) next += 1
+      if (matchVerb(tokens, next) !== undefined && current.length > 0) {
+        current.push(token)
+        clauses.push([])
+        position = next
+        continue
+      }
+    }
     current.push(token)
     position += 1
   }
@@ -670,6 +682,20 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     path.push(valueText(segment))
     const clean = path.filter((part) => part !== "")
     return { raw, path: clean, text: clean[clean.length - 1]!, role: "menuitem" }
+  }
+  // "the Send button outside the newsletter form", "… outside of the dialog", "… not in the sidebar": a
+  // container the element must not be in.
+  const outsideAt = tokens.findIndex(
+    (token, index) =>
+      index > 0 && (isWord(token, "outside") || (isWord(token, "not") && isWord(tokens[index + 1], "in"))),
+  )
+  if (outsideAt > 0) {
+    const skip = isWord(tokens[outsideAt + 1], "of", "in") ? 2 : 1
+    const away = tokens.slice(outsideAt + skip)
+    const inner = parseTargetPhrase(tokens.slice(0, outsideAt))
+    // "the outside link" names a link: only a phrase on each side makes "outside" a container.
+    if (away.length > 0 && (inner.text !== undefined || inner.role !== undefined))
+      return { ...inner, raw, outside: parseTargetPhrase(away) }
   }
   let container: TargetPhrase | undefined
   // Chinese container first: "对话框中的确定", "在对话框中 … 确定".
@@ -1835,6 +1861,17 @@ export const parseCommands = (text: string): ParseResult => {
   const clauses = splitClauses(tokens)
   for (const [position, clause] of clauses.entries()) {
     const bare = stripFillers(clause)
+    // A heading before a colon that names no action ("Edit the profile:") says what the steps after it
+    // are for; the steps are the commands.
+    // ("Search: type lantern" is a heading too: its words do not make a command of their own.)
+    const heading = clause.at(-1)?.value === ":" || clause.at(-1)?.value === "："
+    if (
+      heading &&
+      position < clauses.length - 1 &&
+      (!bare.some((_, index) => matchVerb(bare, index) !== undefined) ||
+        "reason" in parseClause(clause, previousVerb, previousValue))
+    )
+      continue
     // "In the Notifications tab, check Weekly digest", "在 Shipping 标签页中，…": a place for the clause
     // after it. A word of the place that is also a verb ("In the Time zone list, …") does not make it
     // a command when the clause reads as none.

@@ -514,6 +514,8 @@ export const groundTarget = (
         reasons.push(`not a ${target.role}`)
       } else return
     }
+    if (target.outside !== undefined && insideContainer(element, target.outside, options.ancestry) === true)
+      return
     if (target.container !== undefined) {
       const inside = insideContainer(element, target.container, options.ancestry)
       if (inside === false) return

@@ -208,3 +208,29 @@ describe("rule grammar: a field named after an article, then its value", () => {
     ])
   })
 })
+
+describe("rule grammar: headings and places that are not commands", () => {
+  it("reads a colon before a verb as the end of a heading, and a colon before a value as a field–value pair", () => {
+    expect(commands("Edit the profile: set Nickname to Lin and click Save in the dialog")).toMatchObject([
+      { kind: "type", value: "Lin", field: { text: "Nickname" } },
+      { kind: "click", target: { text: "Save", container: { role: "dialog" } } },
+    ])
+    expect(typed("Search: type lantern")).toEqual([["lantern", undefined, undefined]])
+    expect(typed("Shipping speed: Overnight")).toEqual([["Overnight", "Shipping speed", undefined]])
+  })
+
+  it("reads 'outside Y' and 'not in Y' as a container the element is not in", () => {
+    expect(commands("Click the Send button outside the newsletter form")).toMatchObject([
+      {
+        kind: "click",
+        target: { text: "Send", role: "button", outside: { text: "newsletter", role: "form" } },
+      },
+    ])
+    expect(commands("click Save not in the dialog")).toMatchObject([
+      { kind: "click", target: { text: "Save", outside: { role: "dialog" } } },
+    ])
+    expect(commands("click the outside link")).toMatchObject([
+      { kind: "click", target: { text: "outside", role: "link" } },
+    ])
+  })
+})
