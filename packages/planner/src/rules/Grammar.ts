@@ -1066,14 +1066,42 @@ const valueLike = (token: Token): boolean =>
  */
 const fieldThenValue = (
   tokens: ReadonlyArray<Token>,
+  needsArticle = true,
 ): { readonly field: ReadonlyArray<Token>; readonly value: string } | undefined => {
-  if (!isWord(tokens[0], "the", "your", "my")) return undefined
+  const article = isWord(tokens[0], "the", "your", "my") ? 1 : 0
+  if (needsArticle && article === 0) return undefined
   let start = tokens.length
-  while (start > 1 && valueLike(tokens[start - 1]!)) start -= 1
-  const field = tokens.slice(1, start)
+  while (start > article + 1 && valueLike(tokens[start - 1]!)) start -= 1
+  const field = tokens.slice(article, start)
   if (start === tokens.length || field.length === 0 || !field.every((token) => token.kind === "word"))
     return undefined
   return { field, value: valueText(tokens.slice(start)) }
+}
+
+/**
+ * "Start date 2024-12-24, end date 2024-12-31": an instruction with no verb at all whose every part is
+ * a field's name followed by a value written as one (digits, capitals, an email, a quoted literal) — the
+ * way a form is filled out on paper. Anything else verbless is not read this way.
+ */
+const verblessPairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined => {
+  if (tokens.some((_, index) => matchVerb(tokens, index) !== undefined)) return undefined
+  const parts: Array<Array<Token>> = [[]]
+  for (const token of tokens) {
+    if (
+      isWord(token, "and") ||
+      (token.kind === "punct" && [",", "，", ";", "；", "、"].includes(token.value))
+    )
+      parts.push([])
+    else parts.at(-1)!.push(token)
+  }
+  const commands: Array<Command> = []
+  for (const part of parts) {
+    const named = fieldThenValue(stripFillers(part), false)
+    if (named === undefined) return undefined
+    const target = parseTargetPhrase(named.field)
+    commands.push({ kind: "type", value: named.value, field: { ...target, role: target.role ?? "textbox" } })
+  }
+  return commands
 }
 
 /**
@@ -1853,6 +1881,8 @@ const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined
 export const parseCommands = (text: string): ParseResult => {
   const tokens = tokenize(text)
   if (tokens.length === 0) return fail("the command is empty: say what to do, e.g. click Sign In")
+  const pairs = verblessPairs(tokens)
+  if (pairs !== undefined) return { ok: true, commands: pairs }
   const commands: Array<Command> = []
   let previousVerb: readonly [Verb, string] | undefined
   let previousValue: string | undefined

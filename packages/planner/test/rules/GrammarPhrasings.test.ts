@@ -219,6 +219,19 @@ describe("rule grammar: headings and places that are not commands", () => {
     expect(typed("Shipping speed: Overnight")).toEqual([["Overnight", "Shipping speed", undefined]])
   })
 
+  it("reads a verbless instruction of field names each followed by a written value as typing, and nothing else verbless", () => {
+    expect(typed("Start date 2024-12-24, end date 2024-12-31")).toEqual([
+      ["2024-12-24", "Start date", undefined],
+      ["2024-12-31", "end date", undefined],
+    ])
+    expect(typed("Email ada@example.com and Quantity 3")).toEqual([
+      ["ada@example.com", "Email", undefined],
+      ["3", "Quantity", undefined],
+    ])
+    expect(parseCommands("Premium plan, Monthly").ok).toBe(false)
+    expect(parseCommands("the Notifications tab").ok).toBe(false)
+  })
+
   it("reads 'outside Y' and 'not in Y' as a container the element is not in", () => {
     expect(commands("Click the Send button outside the newsletter form")).toMatchObject([
       {
