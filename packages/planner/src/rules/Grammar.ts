@@ -50,6 +50,7 @@ type Verb =
   | "copy"
   | "paste"
   | "apply"
+  | "signUp"
 
 /** English verb phrases, longest first so "log in" wins over "log". */
 const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
@@ -164,6 +165,10 @@ const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
     [["copy"], "copy"],
     [["paste"], "paste"],
     [["apply"], "apply"],
+    [["sign", "up"], "signUp"],
+    [["register"], "signUp"],
+    [["create", "an", "account"], "signUp"],
+    [["create", "account"], "signUp"],
     [["redeem"], "apply"],
     [["select", "the", "text"], "selectText"],
     [["select", "the", "words"], "selectText"],
@@ -1079,6 +1084,66 @@ const fieldThenValue = (
 }
 
 /**
+ * "Sign up as Grace Hopper with grace@example.com and password cobol1959 on the Premium plan, accepting
+ * the terms": a registration form filled from what the sentence gives — the name after "as", an email,
+ * the value after "password", "the X plan", accepting or agreeing to the terms — then submitted. With
+ * nothing after the verb it is a click on the control that says so ("Sign up").
+ */
+const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult => {
+  const tokens = stripFillers(after)
+  if (tokens.length === 0) return { command: { kind: "click", target: { raw: verbRaw, text: verbRaw } } }
+  const stops = (token: Token | undefined) =>
+    token === undefined ||
+    token.kind === "punct" ||
+    token.kind === "email" ||
+    isWord(token, "with", "and", "using", "on", "password", "accepting", "agreeing", "choosing", "for")
+  const field = (text: string): TargetPhrase => ({ raw: text, text, role: "textbox" })
+  const commands: Array<Command> = []
+  const as = indexOfWord(tokens, ["as"])
+  if (as >= 0) {
+    let end = as + 1
+    while (!stops(tokens[end])) end += 1
+    const name = valueText(tokens.slice(as + 1, end))
+    if (name !== "") commands.push({ kind: "type", value: name, field: field("name") })
+  }
+  const email = tokens.find((token) => token.kind === "email")
+  if (email !== undefined) commands.push({ kind: "type", value: email.raw, field: field("email") })
+  const password = indexOfWord(tokens, ["password"])
+  if (password >= 0) {
+    let at = password + 1
+    while (isWord(tokens[at], "is", "of") || tokens[at]?.value === ":") at += 1
+    const value = tokens[at]
+    if (value !== undefined && value.kind !== "punct")
+      commands.push({ kind: "type", value: value.raw, field: field("password") })
+  }
+  const plan = indexOfWord(tokens, ["plan"])
+  if (plan > 0) {
+    let start = plan
+    while (start > 0 && !stops(tokens[start - 1]) && !isWord(tokens[start - 1], "the", "a")) start -= 1
+    const chosen = valueText(tokens.slice(start, plan))
+    if (chosen !== "")
+      commands.push({
+        kind: "select",
+        options: [chosen],
+        list: { raw: "plan", text: "plan" },
+        target: { raw: chosen, text: chosen },
+      })
+  }
+  const terms = tokens.findIndex(
+    (token, index) =>
+      isWord(token, "terms") &&
+      tokens
+        .slice(Math.max(0, index - 3), index)
+        .some((word) => isWord(word, "accept", "accepting", "agree", "agreeing")),
+  )
+  if (terms >= 0) commands.push({ kind: "check", target: { raw: "terms", text: "terms" } })
+  if (commands.length === 0)
+    return { reason: `'${verbRaw}' needs what to fill in, e.g. sign up as Ada Lovelace with ada@example.com` }
+  commands.push({ kind: "submit" })
+  return { commands }
+}
+
+/**
  * "Start date 2024-12-24, end date 2024-12-31": an instruction with no verb at all whose every part is
  * a field's name followed by a value written as one (digits, capitals, an email, a quoted literal) — the
  * way a form is filled out on paper. Anything else verbless is not read this way.
@@ -1783,6 +1848,8 @@ const parseClause = (
     }
     case "apply":
       return withVerb(parseApply(after, verbRaw))
+    case "signUp":
+      return withVerb(parseSignUp(after, verbRaw))
     case "paste": {
       // "paste it into the Invite code field", "粘贴到 Invite code 中": the field after the preposition.
       const at = indexOfWord(after, ["into", "in", "to", "onto", "到", "在", "至"])

@@ -436,6 +436,8 @@ const SUBMIT_WORDS = [
   "apply",
   "register",
   "sign up",
+  "create account",
+  "create",
   "order",
   "checkout",
   "pay",

@@ -247,3 +247,22 @@ describe("rule grammar: headings and places that are not commands", () => {
     ])
   })
 })
+
+describe("rule grammar: signing up with what the sentence gives", () => {
+  it("fills name, email, password, plan and terms from one sentence, then submits; 'Sign up' alone is a click", () => {
+    expect(
+      commands(
+        "Register as Ada Lovelace with ada@example.com and password engine1843 on the Plus plan, agreeing to the terms",
+      ),
+    ).toMatchObject([
+      { kind: "type", value: "Ada Lovelace", field: { text: "name" } },
+      { kind: "type", value: "ada@example.com", field: { text: "email" } },
+      { kind: "type", value: "engine1843", field: { text: "password" } },
+      { kind: "select", options: ["Plus"], list: { text: "plan" } },
+      { kind: "check", target: { text: "terms" } },
+      { kind: "submit" },
+    ])
+    expect(commands("Sign up")).toMatchObject([{ kind: "click", target: { text: "Sign up" } }])
+    expect(commands("click Register")).toMatchObject([{ kind: "click", target: { text: "Register" } }])
+  })
+})
