@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs"
+import { closeSync, openSync, statSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import {
   AgentError,
@@ -360,8 +360,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     modelLayer === undefined || plannerKind === "rules"
       ? Layer.mergeAll(
           Layer.succeed(Planner, makeRulePlanner({ tools: ruleTools })),
-          // createAgent registers the compound tools, `login` among them.
-          Layer.succeed(StepPolicy, makeRuleStepPolicy({ loginTool: true })),
+          // createAgent registers the browser and compound tools, `pickDate` and `login` among them.
+          Layer.succeed(StepPolicy, makeRuleStepPolicy({ loginTool: true, pickDateTool: true })),
         )
       : Layer.mergeAll(
           Layer.effect(

@@ -88,7 +88,8 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
   const outcomes: Array<GalleryOutcome> = []
   try {
     const registry = await runtime.runPromise(ToolRegistry.make(browserTools))
-    const policy = makeRuleStepPolicy()
+    // The registry holds the browser tools, `pickDate` among them.
+    const policy = makeRuleStepPolicy({ pickDateTool: true })
     for (const instruction of options.instructions) {
       for (const mode of modes) {
         const { run, path } = await registerRun(options.base, instruction)

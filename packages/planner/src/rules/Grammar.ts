@@ -1,4 +1,5 @@
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
+import { isoDay, readCalendarDay } from "./Dates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 
 /**
@@ -1294,6 +1295,11 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
           : { kind: "select", options: [], list, target: { raw: "" } },
     }
   }
+  // "Pick June 14, 2024 as the check-in date", "入住日期选择 2024-05-20": a day chosen for a field is
+  // a value for it (a date input, or a field with a calendar), in the form a date input holds.
+  const day = list === undefined ? undefined : readCalendarDay(valueText(tokens))
+  if (list !== undefined && day !== undefined)
+    return { command: { kind: "type", value: isoDay(day), field: { ...list, role: list.role ?? "textbox" } } }
   const target = parseTargetPhrase(tokens)
   const options = tokens.some((token) => token.kind === "quoted")
     ? tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)

@@ -13,6 +13,7 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { describeCommand } from "./Command.ts"
+import { isoDay, readCalendarDay } from "./Dates.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"
@@ -229,17 +230,26 @@ export const unheldCall = (
   elements: ReadonlyArray<PageElement>,
 ): string | undefined => {
   const line = history.findLast((entry) => /^\d+\. \w+\(/.test(entry))
-  const match = line === undefined ? null : /^\d+\. (fill|check|uncheck)\((\{.*\})\) -> ok/.exec(line)
+  const failedPick = line === undefined ? null : /^\d+\. pickDate\(.*\) -> failed: (.*)$/.exec(line)
+  if (failedPick !== null) return `the day could not be chosen in the calendar: ${failedPick[1]}`
+  const match =
+    line === undefined ? null : /^\d+\. (fill|pickDate|check|uncheck)\((\{.*\})\) -> ok/.exec(line)
   if (match === null) return undefined
-  let args: { target?: unknown; value?: unknown }
+  let args: { target?: unknown; value?: unknown; date?: unknown }
   try {
-    args = JSON.parse(match[2]!) as { target?: unknown; value?: unknown }
+    args = JSON.parse(match[2]!) as { target?: unknown; value?: unknown; date?: unknown }
   } catch {
     return undefined
   }
   const element = elements.find((candidate) => candidate.ref === args.target)
   if (element === undefined) return undefined
   const name = element.name === "" ? element.ref : `"${element.name}"`
+  if (match[1] === "pickDate") {
+    const shown = element.value ?? ""
+    return typeof args.date !== "string" || showsValue(shown, args.date)
+      ? undefined
+      : `${element.role} ${name} shows ${shown === "" ? "nothing" : `"${shown}"`} after choosing ${args.date} in its calendar`
+  }
   if (match[1] === "fill") {
     if (typeof args.value !== "string" || args.value === "") return undefined
     if (!["textbox", "searchbox"].includes(element.role) || element.attributes.type === "password")
@@ -256,6 +266,26 @@ export const unheldCall = (
     : `${element.role} ${name} is still ${wanted ? "unchecked" : "checked"} after the ${match[1]}`
 }
 
+/**
+ * The `pickDate` call for the newest tool call when it typed a day into a field (`fill` with
+ * `2024-05-14`, `June 14, 2024`), or undefined.
+ */
+const datePickFor = (history: ReadonlyArray<string>): ToolCall | undefined => {
+  const line = history.findLast((entry) => /^\d+\. \w+\(/.test(entry))
+  const match = line === undefined ? null : /^\d+\. fill\((\{.*\})\) -> ok/.exec(line)
+  if (match === null) return undefined
+  let args: { target?: unknown; value?: unknown }
+  try {
+    args = JSON.parse(match[1]!) as { target?: unknown; value?: unknown }
+  } catch {
+    return undefined
+  }
+  const day = typeof args.value === "string" ? readCalendarDay(args.value) : undefined
+  return typeof args.target !== "string" || day === undefined
+    ? undefined
+    : { name: "pickDate", args: { target: args.target, date: isoDay(day) } }
+}
+
 /** Options of the rule step policy. */
 export interface RuleStepPolicyOptions {
   /** How many clauses that are already true on the page one turn may skip over (default 20). */
@@ -265,10 +295,16 @@ export interface RuleStepPolicyOptions {
   /**
    * How long one `waitFor` may wait for an element the clause names that is not on the page yet (a
    * button rendered after a delay), in milliseconds; 0 turns the wait off (default 2500). The policy
-   * asks for one wait per named text, then gives up as before; the executor retries a wait that
-   * timed out like any Timeout, so a target that never shows costs a few times this.
+   * asks for one wait per named text, then gives up as before; the executor does not repeat a wait
+   * that used its whole limit, so a target that never shows costs this once.
    */
   readonly waitForMissingMs?: number
+  /**
+   * The `pickDate` tool is registered: a day typed into a field that does not take typing (a read-only
+   * field with a calendar) is then chosen in the field's calendar, instead of ending the run (default
+   * false).
+   */
+  readonly pickDateTool?: boolean
 }
 
 const DEFAULT_WAIT_FOR_MISSING_MS = 2500
@@ -326,6 +362,23 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   // An action that did not take ends the run here: going on would report a part done that the page
   // does not show.
   const unheld = unheldCall(input.history, view.elements)
+  // A date typed into a field that did not take it (a read-only field with a calendar): the day is
+  // chosen in the calendar instead, once; the field is then checked again like any fill.
+  const picking =
+    unheld === undefined || options.pickDateTool !== true ? undefined : datePickFor(input.history)
+  if (unheld !== undefined && picking !== undefined) {
+    const progress = readProgress(input.history)
+    return {
+      toolCalls: [picking],
+      taskComplete: false,
+      part: progress.parts.size === 0 ? Math.max(0, progress.done - 1) : progress.done,
+      history: [
+        `${MARKER} ${unheld}: choosing ${String(picking.args.date)} in its calendar`,
+        progressLine(progress, commands.length, `choose ${String(picking.args.date)} in the calendar`),
+      ],
+      usage: noUsage,
+    }
+  }
   if (unheld !== undefined) {
     return {
       toolCalls: [],

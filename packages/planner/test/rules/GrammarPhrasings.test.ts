@@ -266,3 +266,29 @@ describe("rule grammar: signing up with what the sentence gives", () => {
     expect(commands("click Register")).toMatchObject([{ kind: "click", target: { text: "Register" } }])
   })
 })
+
+describe("rule grammar: a day chosen for a date field", () => {
+  it("reads pick, choose and select with a day as the date to type into the field, in the form a date input holds", () => {
+    expect(typed("Pick June 14, 2024 as the check-in date")).toEqual([
+      ["2024-06-14", "check-in date", undefined],
+    ])
+    expect(typed("Choose 2024-07-04 as the check-in date")).toEqual([
+      ["2024-07-04", "check-in date", undefined],
+    ])
+    expect(typed("Pick 14 June 2024 as the check-in date")).toEqual([
+      ["2024-06-14", "check-in date", undefined],
+    ])
+    expect(typed("Select July 4, 2024 for Departure")).toEqual([["2024-07-04", "Departure", undefined]])
+    expect(typed("入住日期选择 2024-05-20")).toEqual([["2024-05-20", "入住日期", undefined]])
+    expect(typed("入住日期选择 2024年5月20日")).toEqual([["2024-05-20", "入住日期", undefined]])
+    // "set" keeps the words as said: a date input takes them in its own format.
+    expect(typed("Set check-in to 2024-05-14")).toEqual([["2024-05-14", "check-in", undefined]])
+    expect(typed("Set End date to June 3, 2024")).toEqual([["June 3, 2024", "End date", undefined]])
+  })
+
+  it("keeps a choice that is no day, or a day with no field, a choice", () => {
+    expect(commands("Select Red from Colors")).toMatchObject([{ kind: "select", options: ["Red"] }])
+    expect(commands("Choose Large as the size")).toMatchObject([{ kind: "select", options: ["Large"] }])
+    expect(commands("Select 2024-05-14")).toMatchObject([{ kind: "select" }])
+  })
+})

@@ -300,6 +300,82 @@ describe("decideStep stops when the newest action did not take on the page", () 
   })
 })
 
+describe("decideStep chooses a typed day in the field's calendar when typing did not take (pickDateTool)", () => {
+  const FORM = (value: string) => `- main:
+  - textbox "Check-in" [ref=e3]${value === "" ? "" : `: ${value}`}
+  - button "Choose check-in date" [ref=e4]`
+  const typedHistory = [
+    '1/1 type "2024-06-14" into check-in date: type into Check-in',
+    "rule-policy: done 1/1 | next: nothing, the goal is done",
+    '1. fill({"target":"e3","value":"2024-06-14"}) -> ok',
+  ]
+  const goal = "Pick June 14, 2024 as the check-in date"
+
+  it("asks for pickDate on the same field, for the part the fill worked on", () => {
+    const decision = decideStep(
+      { goal, url: "/book", outline: FORM(""), history: typedHistory },
+      { pickDateTool: true },
+    )
+    expect(decision.method).toBeUndefined()
+    expect(decision.taskComplete).toBe(false)
+    expect(decision.toolCalls).toEqual([{ name: "pickDate", args: { target: "e3", date: "2024-06-14" } }])
+    expect(decision.part).toBe(0)
+  })
+
+  it("is done once the field shows the day, and stops when it does not or the pick failed", () => {
+    const picked = [...typedHistory, "rule-policy: done 1/1 | next: choose 2024-06-14 in the calendar"]
+    const shown = decideStep(
+      {
+        goal,
+        url: "/book",
+        outline: FORM("2024-06-14"),
+        history: [...picked, '2. pickDate({"target":"e3","date":"2024-06-14"}) -> ok: picked'],
+      },
+      { pickDateTool: true },
+    )
+    expect(shown.taskComplete).toBe(true)
+    const empty = decideStep(
+      {
+        goal,
+        url: "/book",
+        outline: FORM(""),
+        history: [...picked, '2. pickDate({"target":"e3","date":"2024-06-14"}) -> ok: picked'],
+      },
+      { pickDateTool: true },
+    )
+    expect(empty.method).toBe("close")
+    expect(empty.history.at(-1)).toContain("shows nothing after choosing 2024-06-14 in its calendar")
+    const failed = decideStep(
+      {
+        goal,
+        url: "/book",
+        outline: FORM(""),
+        history: [...picked, '2. pickDate({"target":"e3","date":"2024-06-14"}) -> failed: no grid of days'],
+      },
+      { pickDateTool: true },
+    )
+    expect(failed.method).toBe("close")
+    expect(failed.taskComplete).toBe(false)
+    expect(failed.history.at(-1)).toContain("could not be chosen in the calendar: no grid of days")
+  })
+
+  it("does not ask for pickDate for a value that is no day, nor when the tool is not registered", () => {
+    const notDay = decideStep(
+      {
+        goal: "type Alice into Check-in",
+        url: "/book",
+        outline: FORM(""),
+        history: ['1. fill({"target":"e3","value":"Alice"}) -> ok', "rule-policy: done 1/1 | next: nothing"],
+      },
+      { pickDateTool: true },
+    )
+    expect(notDay.method).toBe("close")
+    const noTool = decideStep({ goal, url: "/book", outline: FORM(""), history: typedHistory })
+    expect(noTool.method).toBe("close")
+    expect(noTool.toolCalls).toEqual([])
+  })
+})
+
 describe("decideStep reads a list named at the start of the option", () => {
   const LISTS = `- main:
   - listbox "Time zone" [ref=e52] [options: UTC+00:00 London|UTC+05:45 Kathmandu|UTC+09:00 Tokyo]

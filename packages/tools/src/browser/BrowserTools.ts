@@ -17,6 +17,7 @@ import {
   uploadTool,
 } from "./Input.ts"
 import { backTool, navigateTool, refreshTool, stopTool } from "./Navigation.ts"
+import { pickDateTool } from "./PickDate.ts"
 import { screenshotTool } from "./Screenshot.ts"
 import {
   scrollDownTool,
@@ -48,6 +49,7 @@ export const browserTools: ReadonlyArray<AnyTool> = [
   hoverTool,
   focusTool,
   setValueTool,
+  pickDateTool,
   dragTool,
   selectTextTool,
   scrollInsideTool,
