@@ -290,6 +290,16 @@ const listNamedInOption = (
   }
 }
 
+/**
+ * A combobox that is a text field which suggests as one types, not a button or a select-only box that
+ * opens a list: an `<input>` (or editable content) where the tag is known; from an outline, where it is
+ * not, one that shows no value of its own (a select-only box shows its choice or a prompt).
+ */
+const suggestsAsTyped = (element: PageElement): boolean =>
+  element.tag === "input" ||
+  element.attributes.contenteditable === "true" ||
+  (element.tag === "" && (element.value ?? "") === "")
+
 const decideSelect = (command: Command & { kind: "select" }, view: PageView): CommandDecision => {
   const elements = view.elements
   const split = listNamedInOption(command, view)
@@ -1052,8 +1062,7 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
           "element" in located &&
           located.element.role === "combobox" &&
           !isNativeSelect(located.element, view) &&
-          // A text field that suggests, not a button that opens a list.
-          (located.element.tag === "input" || located.element.attributes.contenteditable === "true")
+          suggestsAsTyped(located.element)
         )
           return decideCommand({ kind: "type", value: command.options[0]!, field: command.list }, page, state)
       }
