@@ -1,12 +1,7 @@
-import { decodeAgentTask } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { makeRuleStepPolicy } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAgent } from "../src/index.ts"
+import { describe, expect, it } from "vitest"
+import { useGallery } from "./support/Gallery.ts"
 
 /**
  * The rule agent on the gallery's calendar picker: a read-only check-in field that only a click on a
@@ -14,53 +9,12 @@ import { runAgent } from "../src/index.ts"
  * really holds the day.
  */
 
-const sites = new Map<number, FixtureSite>()
-const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
-beforeAll(async () => {
-  for (const seed of [0, 7]) sites.set(seed, await startFixtureSite({ port: 0, seed }))
-  await runtime.runPromise(Effect.void)
-})
-afterAll(async () => {
-  await runtime.dispose()
-  await Promise.all([...sites.values()].map((site) => site.close()))
-})
+const { runOnGallery } = useGallery([0, 7])
+const policy = makeRuleStepPolicy({ pickDateTool: true })
 
-interface Verdict {
-  readonly achieved: boolean
-  readonly unmet: ReadonlyArray<unknown>
-}
-
-/** Registers an oracle run, runs the goal on its page and answers Sextant's status and the page's verdict. */
-const runOnPicker = async (seed: number, goal: string, checkin: string) => {
-  const base = sites.get(seed)!.url
-  const registered = (await (
-    await fetch(`${base}/gallery/runs`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ page: "datepicker", expect: { checkin } }),
-    })
-  ).json()) as { run: string; path: string }
-  const result = await runtime.runPromise(
-    runAgent(
-      Effect.runSync(
-        decodeAgentTask({
-          goal,
-          startUrl: `${base}${registered.path}`,
-          constraints: { allowFormSubmission: true, maxSteps: 10, maxDurationMs: 30_000 },
-        }),
-      ),
-      makeRuleStepPolicy({ pickDateTool: true }),
-      { tools: browserTools },
-    ),
-  )
-  // The page reports its state every 150 ms: wait for a report after the run.
-  let verdict: Verdict = { achieved: false, unmet: [] }
-  for (let waited = 0; waited <= 900 && !verdict.achieved; waited += 150) {
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    verdict = (await (await fetch(`${base}/gallery/runs/${registered.run}`)).json()) as Verdict
-  }
-  return { status: result.status, verdict }
-}
+/** Runs the goal on the picker page of the seed's site; the page's oracle judges the check-in field. */
+const runOnPicker = (seed: number, goal: string, checkin: string) =>
+  runOnGallery(goal, "datepicker", { checkin }, { seed, policy, tools: browserTools })
 
 describe("runAgent with the rule policy on a calendar date picker", () => {
   for (const seed of [0, 7]) {

@@ -1,12 +1,5 @@
-import { decodeAgentTask } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { makeRuleStepPolicy } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
-import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAgent } from "../src/index.ts"
+import { describe, expect, it } from "vitest"
+import { useGallery } from "./support/Gallery.ts"
 
 /**
  * The rule step policy through `runAgent` on pages of the fixture site's widget gallery, in headless
@@ -14,51 +7,7 @@ import { runAgent } from "../src/index.ts"
  * the status Sextant reports must agree with what the page shows.
  */
 
-let site: FixtureSite
-const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0 })
-  await runtime.runPromise(Effect.void)
-})
-afterAll(async () => {
-  await runtime.dispose()
-  await site?.close()
-})
-
-interface Verdict {
-  readonly achieved: boolean
-  readonly unmet: ReadonlyArray<{ readonly key: string; readonly actual?: unknown }>
-}
-
-/** Runs `goal` on `/gallery/<page>` and answers the run's status and the oracle's verdict. */
-const runOnGallery = async (goal: string, page: string, expected: Record<string, unknown>) => {
-  const registered = await fetch(`${site.url}/gallery/runs`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ page, expect: expected }),
-  })
-  const { run, path } = (await registered.json()) as { run: string; path: string }
-  const result = await runtime.runPromise(
-    runAgent(
-      Effect.runSync(
-        decodeAgentTask({
-          goal,
-          startUrl: `${site.url}${path}`,
-          constraints: { allowFormSubmission: true, maxSteps: 10, maxDurationMs: 30_000 },
-        }),
-      ),
-      makeRuleStepPolicy(),
-      { tools: [...browserTools, ...compoundTools], maxConsecutiveNoOps: 3, noOpBackoffMs: 250 },
-    ),
-  )
-  // The page posts its state every 150 ms: give the last report time to land.
-  let verdict = (await (await fetch(`${site.url}/gallery/runs/${run}`)).json()) as Verdict
-  for (let waited = 0; !verdict.achieved && waited < 600; waited += 150) {
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    verdict = (await (await fetch(`${site.url}/gallery/runs/${run}`)).json()) as Verdict
-  }
-  return { status: result.status, verdict, result }
-}
+const { runOnGallery } = useGallery()
 
 describe("rule agent on the widget gallery", () => {
   it("clicks a late button once it appears (the page renders it after 1.5 s)", async () => {

@@ -1,12 +1,9 @@
-import { BrowserDriver, decodeAgentTask, type GoalPart, type PageElement } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { goalPartsOf, makeRuleStepPolicy } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
-import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type PartStep, runAgent, verifyParts } from "../src/index.ts"
+import { BrowserDriver, type GoalPart, type PageElement } from "@sextant/core"
+import { goalPartsOf } from "@sextant/planner"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { type PartStep, verifyParts } from "../src/index.ts"
+import { useGallery } from "./support/Gallery.ts"
 
 const element = (fields: Partial<PageElement> & Pick<PageElement, "ref" | "role" | "name">): PageElement => ({
   tag: "input",
@@ -88,31 +85,7 @@ describe("goal checks on the page's controls", () => {
   })
 })
 
-let site: FixtureSite
-const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0 })
-  await runtime.runPromise(Effect.void)
-})
-afterAll(async () => {
-  await runtime.dispose()
-  await site?.close()
-})
-
-const runGoal = (goal: string, path: string) =>
-  runtime.runPromise(
-    runAgent(
-      Effect.runSync(
-        decodeAgentTask({
-          goal,
-          startUrl: `${site.url}${path}`,
-          constraints: { allowFormSubmission: true, maxSteps: 10, maxDurationMs: 30_000 },
-        }),
-      ),
-      makeRuleStepPolicy(),
-      { tools: [...browserTools, ...compoundTools] },
-    ),
-  )
+const { runtime, runGoal } = useGallery()
 
 describe("runAgent in Chromium: a part is done when the page shows it", () => {
   it("is FAILED when a typed date did not take (a date picker that ignores typing), naming what the field holds", async () => {
