@@ -1,5 +1,6 @@
 /** @sextant/planner — rule planner, text-to-action, LLM planner and step policy, hybrid planner, validator. */
 
+export { type CalendarDay, isoDay, readCalendarDay } from "@sextant/tools"
 export * from "./cache/ActionCache.ts"
 export * from "./cache/CacheKey.ts"
 export * from "./cache/Fingerprint.ts"
@@ -11,7 +12,6 @@ export * from "./llm/LlmStepPolicy.ts"
 export * from "./llm/LlmTextToAction.ts"
 export * from "./Planner.ts"
 export * from "./rules/Command.ts"
-export * from "./rules/Dates.ts"
 export * from "./rules/Grammar.ts"
 export * from "./rules/Grounding.ts"
 export * from "./rules/Outline.ts"

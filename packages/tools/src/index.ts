@@ -4,6 +4,7 @@
  */
 
 export * from "./browser/BrowserTools.ts"
+export * from "./browser/CalendarDay.ts"
 export * from "./browser/ClickMatching.ts"
 export * from "./browser/Extract.ts"
 export * from "./browser/Input.ts"

@@ -217,6 +217,7 @@ export const gallerySummary = (outcomes: ReadonlyArray<GalleryOutcome>, mode: Ga
     overall: rate(mine),
     frozen: rate(mine.filter((outcome) => outcome.set === "frozen")),
     rest: rate(mine.filter((outcome) => outcome.set === "rest")),
+    holdout: rate(mine.filter((outcome) => outcome.set === "holdout")),
     en: rate(mine.filter((outcome) => outcome.lang === "en")),
     zh: rate(mine.filter((outcome) => outcome.lang === "zh")),
     byFamily,
@@ -237,6 +238,7 @@ export const gallerySections = (
     ["all", () => true],
     ["frozen half", (outcome) => outcome.set === "frozen"],
     ["written after", (outcome) => outcome.set === "rest"],
+    ["held-out", (outcome) => outcome.set === "holdout"],
     ["English", (outcome) => outcome.lang === "en"],
     ["Chinese", (outcome) => outcome.lang === "zh"],
   ]

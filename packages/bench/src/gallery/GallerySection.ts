@@ -11,7 +11,10 @@ import { type Instruction, loadInstructions } from "./Instructions.ts"
 
 export interface GallerySectionOptions {
   readonly seed: number
-  /** Instruction ids, families or pages to keep (comma-separated on the command line); all when empty. */
+  /**
+   * Instruction ids, families, pages or sets (frozen, rest, holdout) to keep (comma-separated on the
+   * command line); all when empty.
+   */
   readonly only?: ReadonlyArray<string>
   readonly modes?: ReadonlyArray<GalleryMode>
   readonly progress: (line: string) => void
@@ -24,10 +27,13 @@ export const selectInstructions = (
   if (only === undefined || only.length === 0) return all
   const chosen = all.filter(
     (instruction) =>
-      only.includes(instruction.id) || only.includes(instruction.family) || only.includes(instruction.page),
+      only.includes(instruction.id) ||
+      only.includes(instruction.family) ||
+      only.includes(instruction.page) ||
+      only.includes(instruction.set),
   )
   if (chosen.length === 0)
-    throw new Error(`--instructions ${only.join(",")} matches no instruction id, family or page`)
+    throw new Error(`--instructions ${only.join(",")} matches no instruction id, family, page or set`)
   return chosen
 }
 

@@ -7,7 +7,9 @@ import { z } from "zod"
 /**
  * The gallery instruction set: each instruction names a gallery page, its family and language, the
  * text a user would write, and the state the page's oracle must reach (`expect`). The frozen file was
- * written before the rule parser was changed for it and is never edited; its hash is checked.
+ * written before the rule parser was changed for it and is never edited; its hash is checked. The
+ * held-out file was written later, without reading the parser, and committed before any run; it is
+ * never edited either and its hash is checked the same way, so the rule agent cannot be fitted to it.
  */
 export const Instruction = z.object({
   id: z.string().regex(/^[a-z]\d{3}$/),
@@ -17,14 +19,20 @@ export const Instruction = z.object({
   text: z.string().min(1),
   expect: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
 })
-export type Instruction = z.output<typeof Instruction> & { readonly set: "frozen" | "rest" }
+export type Instruction = z.output<typeof Instruction> & {
+  readonly set: "frozen" | "rest" | "holdout"
+}
 
 /** sha256 of `instructions.frozen.json` as committed; a changed file is an error, not a new baseline. */
 export const FROZEN_SHA256 = "27497195f1784ed7d99ad2df8ae0cc505659d4e912dc73b8dcdf551bf86779de"
 
+/** sha256 of `instructions.holdout.json` as committed, before any run on it. */
+export const HOLDOUT_SHA256 = "9d7f5b5ebcff79f75d45334c899b4767aba9cf3c7b2bc636103440826a1a1ef2"
+
 const directory = dirname(fileURLToPath(import.meta.url))
 export const FROZEN_PATH = join(directory, "instructions.frozen.json")
 export const REST_PATH = join(directory, "instructions.rest.json")
+export const HOLDOUT_PATH = join(directory, "instructions.holdout.json")
 
 const load = (path: string, set: Instruction["set"]): ReadonlyArray<Instruction> => {
   const parsed = z.array(Instruction).safeParse(JSON.parse(readFileSync(path, "utf8")))
@@ -35,13 +43,25 @@ const load = (path: string, set: Instruction["set"]): ReadonlyArray<Instruction>
   return parsed.data.map((instruction) => ({ ...instruction, set }))
 }
 
-export const frozenHash = (): string => createHash("sha256").update(readFileSync(FROZEN_PATH)).digest("hex")
+const sha256 = (path: string): string => createHash("sha256").update(readFileSync(path)).digest("hex")
 
-/** Both files, frozen first; throws when the frozen file was edited or an id repeats. */
+export const frozenHash = (): string => sha256(FROZEN_PATH)
+export const holdoutHash = (): string => sha256(HOLDOUT_PATH)
+
+/**
+ * The three files, frozen first, then the rest, then the held-out set; throws when the frozen or the
+ * held-out file was edited or an id repeats.
+ */
 export const loadInstructions = (): ReadonlyArray<Instruction> => {
   const hash = frozenHash()
   if (hash !== FROZEN_SHA256) {
     throw new Error(`${FROZEN_PATH} was edited (sha256 ${hash}); the frozen instruction set may not change`)
+  }
+  const held = holdoutHash()
+  if (held !== HOLDOUT_SHA256) {
+    throw new Error(
+      `${HOLDOUT_PATH} was edited (sha256 ${held}); the held-out instruction set may not change`,
+    )
   }
   let rest: ReadonlyArray<Instruction> = []
   try {
@@ -49,7 +69,7 @@ export const loadInstructions = (): ReadonlyArray<Instruction> => {
   } catch (cause) {
     if (!(cause instanceof Error && "code" in cause && cause.code === "ENOENT")) throw cause
   }
-  const all = [...load(FROZEN_PATH, "frozen"), ...rest]
+  const all = [...load(FROZEN_PATH, "frozen"), ...rest, ...load(HOLDOUT_PATH, "holdout")]
   const seen = new Set<string>()
   for (const instruction of all) {
     if (seen.has(instruction.id)) throw new Error(`instruction id ${instruction.id} appears twice`)

@@ -1,5 +1,5 @@
+import { isoDay, readCalendarDay } from "@sextant/tools"
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
-import { isoDay, readCalendarDay } from "./Dates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 
 /**

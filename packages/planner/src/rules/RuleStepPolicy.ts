@@ -1,4 +1,5 @@
 import type { PageElement } from "@sextant/core"
+import { isoDay, readCalendarDay } from "@sextant/tools"
 import { Effect, Layer } from "effect"
 import { absoluteUrl } from "../internal/Url.ts"
 import { noUsage } from "../internal/Usage.ts"
@@ -13,7 +14,6 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { describeCommand } from "./Command.ts"
-import { isoDay, readCalendarDay } from "./Dates.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isoDay, readCalendarDay } from "../../src/rules/Dates.ts"
+import { isoDay, readCalendarDay } from "../../src/index.ts"
 
 describe("readCalendarDay", () => {
   it("reads a whole day in numbers, in English words either way round and in Chinese", () => {

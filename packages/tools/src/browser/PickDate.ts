@@ -10,6 +10,7 @@ import {
 } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
+import { isoDay, readCalendarDay } from "./CalendarDay.ts"
 import { type CalendarState, CLEAR_CALENDAR_MARKS, READ_CALENDAR } from "./internal/Calendar.ts"
 import { resolveTarget, textRoles } from "./internal/Locate.ts"
 import { ActionOutput, TargetText } from "./Outputs.ts"
@@ -18,50 +19,13 @@ import { ActionOutput, TargetText } from "./Outputs.ts"
 const SETTLE_MS = 1_500
 const POLL_MS = 100
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-]
-const monthOf = (word: string): number => {
-  const lower = word.toLowerCase().replace(/\.$/, "")
-  return lower.length < 3
-    ? 0
-    : MONTHS.findIndex((name) => name === lower || (name.startsWith(lower) && lower.length <= 4)) + 1
-}
-const pad = (value: number | string) => String(value).padStart(2, "0")
-
 /**
- * The day a text names as `2024-05-14`: `2024-05-14`, `2024/5/14`, `June 14, 2024`, `14 June 2024`,
- * `2024年5月14日`. Undefined for anything else, or a day no calendar has.
+ * The day a text names as `2024-05-14` (see `readCalendarDay` for the forms read), or undefined for
+ * anything else or a day no calendar has.
  */
 export const dayOfText = (text: string): string | undefined => {
-  const trimmed = text.normalize("NFKC").trim().replace(/\s+/g, " ")
-  const numeric =
-    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(trimmed) ??
-    /^(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?$/.exec(trimmed)
-  const words = /^([A-Za-z]{3,9}\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/.exec(trimmed)
-  const dayFirst = /^(\d{1,2})(?:st|nd|rd|th)? (?:of )?([A-Za-z]{3,9}\.?),? (\d{4})$/.exec(trimmed)
-  const [year, month, day] =
-    numeric !== null
-      ? [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])]
-      : words !== null
-        ? [Number(words[3]), monthOf(words[1]!), Number(words[2])]
-        : dayFirst !== null
-          ? [Number(dayFirst[3]), monthOf(dayFirst[2]!), Number(dayFirst[1])]
-          : [0, 0, 0]
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate())
-    return undefined
-  return `${year}-${pad(month)}-${pad(day)}`
+  const day = readCalendarDay(text)
+  return day === undefined ? undefined : isoDay(day)
 }
 
 /** Whether a field's value is the day: the same day in words or numbers, or the same three numbers. */

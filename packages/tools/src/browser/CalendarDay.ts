@@ -63,7 +63,7 @@ const FORMS: ReadonlyArray<{
  *
  * @example
  * ```ts
- * import { readCalendarDay } from "@sextant/planner"
+ * import { readCalendarDay } from "@sextant/tools"
  * readCalendarDay("June 14, 2024") // { year: 2024, month: 6, day: 14 }
  * readCalendarDay("2024年5月20日") // { year: 2024, month: 5, day: 20 }
  * readCalendarDay("14 pages") // undefined
