@@ -43,7 +43,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --tasks N   soak tasks (default 200)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
-  --instructions   only these instruction ids, families or gallery pages
+  --instructions   only these instruction ids, families, gallery pages or sets (frozen, rest, holdout)
   --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both`
 
 const positiveInteger = (

@@ -2,7 +2,13 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { gallerySections, runGallery } from "../src/gallery/GalleryBench.ts"
 import { selectInstructions } from "../src/gallery/GallerySection.ts"
-import { FROZEN_SHA256, frozenHash, loadInstructions } from "../src/gallery/Instructions.ts"
+import {
+  FROZEN_SHA256,
+  frozenHash,
+  HOLDOUT_SHA256,
+  holdoutHash,
+  loadInstructions,
+} from "../src/gallery/Instructions.ts"
 
 describe("gallery instruction set", () => {
   const all = loadInstructions()
@@ -11,11 +17,25 @@ describe("gallery instruction set", () => {
     expect(frozenHash()).toBe(FROZEN_SHA256)
   })
 
-  it("holds at least 200 instructions, half or more of them frozen, in English and Chinese", () => {
+  it("keeps the held-out file exactly as committed", () => {
+    expect(holdoutHash()).toBe(HOLDOUT_SHA256)
+  })
+
+  it("holds at least 200 tuned instructions, half or more of them frozen, in English and Chinese", () => {
+    const tuned = all.filter((instruction) => instruction.set !== "holdout")
     const frozen = all.filter((instruction) => instruction.set === "frozen")
-    expect(all.length).toBeGreaterThanOrEqual(200)
-    expect(frozen.length * 2).toBeGreaterThanOrEqual(all.length)
+    expect(tuned.length).toBeGreaterThanOrEqual(200)
+    expect(frozen.length * 2).toBeGreaterThanOrEqual(tuned.length)
     expect(new Set(all.map((instruction) => instruction.lang))).toEqual(new Set(["en", "zh"]))
+  })
+
+  it("holds a held-out set of at least 80 instructions in both languages, selectable by its name", () => {
+    const held = selectInstructions(all, ["holdout"])
+    expect(held.length).toBeGreaterThanOrEqual(80)
+    expect(held.every((instruction) => instruction.set === "holdout" && instruction.id.startsWith("h"))).toBe(
+      true,
+    )
+    expect(new Set(held.map((instruction) => instruction.lang))).toEqual(new Set(["en", "zh"]))
   })
 
   it("refuses a filter that matches nothing, naming it", () => {
