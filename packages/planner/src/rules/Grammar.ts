@@ -1054,6 +1054,9 @@ const parseType = (
   if (inIndex > 0) return many(valueText(after.slice(0, inIndex)), after.slice(inIndex + 1))
   const named = fieldThenValue(after)
   if (named !== undefined) return command(named.value, field(named.field))
+  // "enter first name Katherine, last name Johnson and email kj@nasa.gov": field–value pairs after the verb.
+  const pairs = fieldValuePairs(after)
+  if (pairs !== undefined && pairs.length > 1) return { commands: pairs }
   return command(valueText(after), undefined)
 }
 
@@ -1149,8 +1152,11 @@ const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult
  * a field's name followed by a value written as one (digits, capitals, an email, a quoted literal) — the
  * way a form is filled out on paper. Anything else verbless is not read this way.
  */
-const verblessPairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined => {
-  if (tokens.some((_, index) => matchVerb(tokens, index) !== undefined)) return undefined
+const verblessPairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined =>
+  tokens.some((_, index) => matchVerb(tokens, index) !== undefined) ? undefined : fieldValuePairs(tokens)
+
+/** Parts split at commas and "and", each a field's name followed by a written value; else undefined. */
+const fieldValuePairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined => {
   const parts: Array<Array<Token>> = [[]]
   for (const token of tokens) {
     if (

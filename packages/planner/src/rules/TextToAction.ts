@@ -173,6 +173,18 @@ const locate = (
   intent: Intent,
 ): { readonly element: PageElement } | { readonly decision: CommandDecision } => {
   if (target.path !== undefined && target.path.length > 1) return locatePath(target, view)
+  // Words that name no element (no text, kind, position or path left after parsing) are never
+  // grounded on whatever element comes first.
+  if (
+    (target.text === undefined || target.text.trim() === "") &&
+    target.role === undefined &&
+    target.ordinal === undefined
+  )
+    return {
+      decision: complete(`no element is named in "${target.raw || describeTarget(target)}"`, [
+        'name the element, e.g. click "Save" or type "Ada" into Name',
+      ]),
+    }
   const found = best(target, view, intent)
   if (found !== undefined) return { element: found.element }
   // A container that is itself a control ("My profile from the Account menu"): open it first.

@@ -219,7 +219,7 @@ describe("rule grammar: headings and places that are not commands", () => {
     expect(typed("Shipping speed: Overnight")).toEqual([["Overnight", "Shipping speed", undefined]])
   })
 
-  it("reads a verbless instruction of field names each followed by a written value as typing, and nothing else verbless", () => {
+  it("reads field names each followed by a written value as typing (with or without a verb), and nothing else verbless", () => {
     expect(typed("Start date 2024-12-24, end date 2024-12-31")).toEqual([
       ["2024-12-24", "Start date", undefined],
       ["2024-12-31", "end date", undefined],
@@ -228,6 +228,12 @@ describe("rule grammar: headings and places that are not commands", () => {
       ["ada@example.com", "Email", undefined],
       ["3", "Quantity", undefined],
     ])
+    expect(typed("enter first name Katherine, last name Johnson and email kj@nasa.gov")).toEqual([
+      ["Katherine", "first name", undefined],
+      ["Johnson", "last name", undefined],
+      ["kj@nasa.gov", "email", undefined],
+    ])
+    expect(typed("Type Ada, Grace and Alan")).toEqual([["Ada, Grace and Alan", undefined, undefined]])
     expect(parseCommands("Premium plan, Monthly").ok).toBe(false)
     expect(parseCommands("the Notifications tab").ok).toBe(false)
   })

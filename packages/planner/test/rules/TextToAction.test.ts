@@ -396,3 +396,13 @@ describe("ruleTextToAction", () => {
     expect(error.message).toContain("no action word")
   })
 })
+
+describe("rule text-to-action: words that name no element", () => {
+  it("acts on nothing when parsing leaves no text, kind or position for the target, instead of the first element", () => {
+    const link = element("link", "/login")
+    const notes = element("textbox", "Notes")
+    const decision = decide("让 Notes 输入框获得焦点", [link, notes])
+    expect(decision).toMatchObject({ type: "complete" })
+    expect(decision.type === "complete" ? decision.summary : "").toContain("no element is named")
+  })
+})
