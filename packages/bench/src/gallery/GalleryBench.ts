@@ -245,7 +245,7 @@ export const gallerySections = (
   return [
     {
       title: `Gallery: instructions solved, by set and language (fixture widget gallery, seed ${seed})`,
-      note: `Each instruction runs on its /gallery page; the page's own oracle scores it. "status agrees" is how often Sextant's own status (agent: COMPLETED; one-shot: an action chosen and run) matched the page's verdict. Median time is over solved instructions, from the registered run to the end of the run. "held-out" is a set written without reading the rule parser and committed (hash-checked) before any run on it; the rule agent was never tuned on it. Slowest family (agent, by median solved time): ${agent.slowestFamily ?? "—"}.`,
+      note: `Each instruction runs on its /gallery page; the page's own oracle scores it. "status agrees" is how often Sextant's own status (agent: COMPLETED; one-shot: an action chosen and run) matched the page's verdict. Median time is over solved instructions, from the registered run to the end of the run. "held-out" is a set written without reading the rule parser and committed (hash-checked) before any run on it; its first run is the untuned figure, and the bench README lists every change made after seeing it. Slowest family (agent, by median solved time): ${agent.slowestFamily ?? "—"}.`,
       headers: [
         "group",
         "agent solved",
