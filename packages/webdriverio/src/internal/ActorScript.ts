@@ -572,9 +572,16 @@ export const actorScriptSource = String.raw`
       await sleep(30)
       const now = element.scrollTop
       if (now !== last) { last = now; still = performance.now() }
-      else if ((last !== first || atEnd()) && performance.now() - still >= 120) break
+      // At the end it was for: done once still. Moved but short of it: a busy machine can pause the
+      // animation between frames, so only a longer stillness ends the wait.
+      else if (atEnd() && performance.now() - still >= 120) break
+      else if (last !== first && performance.now() - still >= 400) break
     }
-    return JSON.stringify({ scrollTop: last })
+    // The wheel did not carry the box to the end it was for (a short wheel on a long box, or frames the
+    // machine dropped): finish there directly, so "scrolled to the bottom" is true when answered.
+    const fallback = (spec.to === "bottom" || spec.to === "top") && !atEnd()
+    if (fallback) element.scrollTo({ top: spec.to === "top" ? 0 : element.scrollHeight, behavior: "instant" })
+    return JSON.stringify({ scrollTop: element.scrollTop, finished: fallback })
   }
 
   const look = (options) => globalThis.__sextant.look(options)
