@@ -45,6 +45,15 @@ export const GoalCheck = z.discriminatedUnion("type", [
   }),
   /** The named field holds the value on the page at the end. */
   z.object({ type: z.literal("fieldValue"), target: z.string().min(1), value: z.string() }),
+  /**
+   * Each option is shown chosen on the page at the end: its option, radio or checkbox selected, a
+   * select list holding it, or the control that opened the list showing it.
+   */
+  z.object({
+    type: z.literal("optionsChosen"),
+    options: z.array(z.string().min(1)).min(1),
+    list: z.string().min(1).optional(),
+  }),
 ])
 export type GoalCheck = z.output<typeof GoalCheck>
 export type GoalCheckInput = z.input<typeof GoalCheck>
@@ -129,5 +138,7 @@ export const describeGoalCheck = (check: GoalCheck): string => {
       return `${check.targets.map((target) => `"${target}"`).join(", ")} ${check.checked ? "checked" : "unchecked"} on the page`
     case "fieldValue":
       return `the field "${check.target}" holds "${check.value}"`
+    case "optionsChosen":
+      return `${check.options.map((option) => `"${option}"`).join(", ")} chosen${check.list === undefined ? "" : ` in "${check.list}"`} on the page`
   }
 }

@@ -108,6 +108,10 @@ export interface PartStep {
   readonly facts?: PageFacts | undefined
   /** The page's interactive elements after the step, read when the part checks a control's state or a field's value. */
   readonly elements?: ReadonlyArray<PageElement> | undefined
+  /** The element the step acted on (its `target`: a ref from look() or a selector). */
+  readonly acted?: string | undefined
+  /** That element as the page showed it when the step chose it. */
+  readonly actedElement?: PageElement | undefined
 }
 
 /** Everything the checks look at. */
@@ -123,11 +127,27 @@ export interface GoalEvidence {
 
 /** Whether a check reads the state of the page's controls (a look after the step). */
 export const checksControls = (check: GoalCheck): boolean =>
-  check.type === "controlState" || check.type === "fieldValue"
+  check.type === "controlState" || check.type === "fieldValue" || check.type === "optionsChosen"
 
 const CHOICE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"])
 /** How well a name must fit, as the rule grounding requires to act on an element. */
 const NAME_FIT = 40
+/** The text score of a name that holds every word of the text (`textScore`: 60 and up). */
+const WHOLE_WORDS = 60
+
+const wordsOf = (text: string): ReadonlyArray<string> =>
+  text.split(/[\s,，、]+/).filter((word) => word !== "")
+
+/** How many words of `text` are words of the element's name (a Chinese word also by its English equivalent). */
+const wordsNamed = (element: PageElement, text: string): number =>
+  wordsOf(text).filter((word) => textScore(element, word) >= WHOLE_WORDS).length
+
+/**
+ * Whether every word of `text` is a word of the element's name: `button "Plan Team"` names "Team plan",
+ * `button "Plan Pro"` names "Pro 套餐", and the link "Products" does not name "Pro".
+ */
+const namesEveryWord = (element: PageElement, text: string): boolean =>
+  wordsOf(text).length > 0 && wordsNamed(element, text) === wordsOf(text).length
 
 /** The element a check names: the best fit among the candidates, by the rule grounding's text score. */
 const named = (
@@ -181,31 +201,61 @@ const holdsValue = (actual: string, wanted: string): boolean => {
 const MASKED = "<secret>"
 
 /**
- * Why the named controls are not in the wanted state, `undefined` when they are, or `"unknown"` when the
- * page has no control of that kind by that name (a choice written as typing, "set Size to Large"; a
- * field found by nearby words): then the part is judged by its actions, as any other part.
+ * Why the named controls are not in the wanted state, or `undefined` when they are. A control the page
+ * does not show by that name cannot show the part done, so the part is not done: an action that ran on
+ * another element (a field the parser misnamed, a menu's first item) is not evidence of it.
  */
 const judgeControls = (
-  check: Extract<GoalCheck, { type: "controlState" | "fieldValue" }>,
+  check: Extract<GoalCheck, { type: "controlState" | "fieldValue" | "optionsChosen" }>,
   elements: ReadonlyArray<PageElement>,
+  steps: ReadonlyArray<PartStep>,
+  acting: ReadonlyArray<PartStep>,
   where: string,
-): string | undefined | "unknown" => {
+): string | undefined => {
+  const refs = (of: ReadonlyArray<PartStep>) =>
+    of.flatMap((step) => (step.ok && step.acted !== undefined ? [step.acted] : []))
+  const partActed = refs(steps)
+  const runActed = refs(acting)
+  // The elements the run acted on, as the page shows them now.
+  const actedNow = elements.filter((element) => runActed.includes(element.ref))
+  if (check.type === "optionsChosen") return judgeOptions(check.options, elements, actedNow, steps, where)
   if (check.type === "controlState") {
     for (const target of check.targets) {
       const control = named(elements, target, (element) => CHOICE_ROLES.has(element.role))
-      if (control === undefined) return "unknown"
+      if (control === undefined) {
+        // No box by that name ("accept all cookies" on a banner whose button is "Accept all"): the
+        // part holds only when a control the part clicked was named by those words.
+        const clicked = steps.find(
+          (step) =>
+            step.ok &&
+            step.actedElement !== undefined &&
+            !CHOICE_ROLES.has(step.actedElement.role) &&
+            wordsNamed(step.actedElement, target) * 2 >= wordsOf(target).length,
+        )?.actedElement
+        if (clicked !== undefined) continue
+        return `no checkbox, radio or option named "${target}" is on ${where}, and no control named by those words was clicked`
+      }
       const on = control.checked === true || control.selected === true
       if (on !== check.checked)
         return `${control.role} "${control.name}" is ${on ? "checked" : "unchecked"} on ${where}`
     }
     return undefined
   }
-  const field = named(elements, check.target, (element) => canTake(element, "type"))
+  const typeable = (element: PageElement) => canTake(element, "type")
+  // A field found by the words beside it has no name of its own: the one the part typed into is read.
+  const field =
+    named(elements, check.target, typeable) ??
+    elements.findLast((element) => partActed.includes(element.ref) && typeable(element))
   if (field === undefined) {
-    // "Set Size to Large" on a radio group or a custom list: the option chosen is the evidence.
+    // "Set Size to Large" on a radio group or a custom list: the option chosen is the evidence, or the
+    // control the part opened showing the choice as its name (`button "Plan Pro"`).
     const chosen = named(elements, check.value, (element) => CHOICE_ROLES.has(element.role))
     if (chosen !== undefined && (chosen.checked === true || chosen.selected === true)) return undefined
-    return "unknown"
+    if (actedNow.some((element) => !CHOICE_ROLES.has(element.role) && namesEveryWord(element, check.value)))
+      return undefined
+    return chosen === undefined
+      ? `no field named "${check.target}" and no option "${check.value}" is on ${where}`
+      : `no field named "${check.target}" is on ${where}, and ${chosen.role} "${chosen.name}" is not chosen`
   }
   if (field.value === undefined)
     return `the value of ${field.role} "${field.name}" cannot be read on ${where}`
@@ -214,6 +264,55 @@ const judgeControls = (
   return holdsValue(field.value, check.value)
     ? undefined
     : `${field.role} "${field.name}" holds "${field.value}", not "${check.value}", on ${where}`
+}
+
+const SELECT_ROLES = new Set(["combobox", "listbox"])
+
+/**
+ * Why an option is not shown chosen, or `undefined` when every one is: its option, radio or checkbox
+ * is selected; a select list holds it (a native list's value is its chosen labels, comma-separated);
+ * or a control the part acted on now shows it (a custom dropdown's button names its choice).
+ */
+const judgeOptions = (
+  options: ReadonlyArray<string>,
+  elements: ReadonlyArray<PageElement>,
+  actedNow: ReadonlyArray<PageElement>,
+  steps: ReadonlyArray<PartStep>,
+  where: string,
+): string | undefined => {
+  const lists = elements.filter(
+    (element) => (SELECT_ROLES.has(element.role) || element.tag === "select") && element.value !== undefined,
+  )
+  for (const option of options) {
+    const choice = named(elements, option, (element) => CHOICE_ROLES.has(element.role))
+    if (choice !== undefined && (choice.checked === true || choice.selected === true)) continue
+    const held = lists.some((list) =>
+      (list.value ?? "").split(/,\s*/).some((value) => holdsValue(value, option)),
+    )
+    if (held) continue
+    const shown = actedNow.some((element) =>
+      CHOICE_ROLES.has(element.role)
+        ? // The option clicked is now chosen ("the time zone Kathmandu": "UTC+05:45 Kathmandu").
+          (element.checked === true || element.selected === true) &&
+          wordsOf(option).some((word) => textScore(element, word) >= WHOLE_WORDS)
+        : // The control that opened the list names the choice (`button "Plan Team"` for "the Team plan").
+          namesEveryWord(element, option),
+    )
+    if (shown) continue
+    // A menu item is a command, not a choice that stays chosen: "choose Export, then PNG image" in a
+    // menu is done by the click on the item.
+    const command = steps.some(
+      (step) =>
+        step.ok &&
+        step.actedElement?.role === "menuitem" &&
+        textScore(step.actedElement, option) >= WHOLE_WORDS,
+    )
+    if (command) continue
+    return choice === undefined
+      ? `"${option}" is not shown chosen on ${where}`
+      : `${choice.role} "${choice.name}" is not chosen on ${where}`
+  }
+  return undefined
 }
 
 const quote = (texts: ReadonlyArray<string>) => texts.map((text) => `"${text}"`).join(", ")
@@ -344,7 +443,8 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
         ? undefined
         : `no element of ${page.url} matches ${check.selector}`
     case "controlState":
-    case "fieldValue": {
+    case "fieldValue":
+    case "optionsChosen": {
       const missing = needSteps()
       if (missing !== undefined) return missing
       // The page the part's own steps left; without one, the page at the end of the run.
@@ -352,8 +452,9 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       if (elements === undefined) return "the page's controls were not read"
       if (typeof elements === "string") return elements
       const where = last?.urlAfter ?? (typeof page === "string" ? "the page" : page.url)
-      const verdict = judgeControls(check, elements, where)
-      return verdict === "unknown" ? undefined : verdict
+      // Any step of the run may have opened the control that now shows the choice ("open the language
+      // menu and choose Deutsch": the menu's button, opened by the first part, names the choice).
+      return judgeControls(check, elements, steps, evidence.steps, where)
     }
   }
 }

@@ -155,8 +155,10 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         attempts: 0,
       })
       const urlBefore = context.lastUrl
+      // The element as the policy saw it when it chose it: a control an action hides (a dialog's button) is gone after.
+      const seenBefore = context.lastSnapshot
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
-      yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore)
+      yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore, call.args, seenBefore)
       // A policy that learns from its steps (the action cache) records a step only once it succeeded.
       if (policy.observeOutcome !== undefined) {
         yield* policy.observeOutcome({
@@ -411,7 +413,7 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
   let before = "about:blank"
   for (const step of finished) {
     if (step.observation === undefined) continue
-    context.partSteps.push(partStepOf(step.part, step.tool, step.observation, before))
+    context.partSteps.push(partStepOf(step.part, step.tool, step.observation, before, undefined, step.args))
     before = step.observation.url ?? before
   }
   return yield* driveAgent(context, policy, history, finished.length, true)

@@ -153,7 +153,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         args: next.args,
         criteria: next.successCriteria,
       })
-      yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore)
+      yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore, next.args)
       executed++
       const finished: Step = {
         ...next,
@@ -488,7 +488,9 @@ export const resume = Effect.fn("Executor.resume")(function* (runId: string, opt
   for (const step of context.plan.steps) {
     const saved = stored.get(step.index)
     if (saved?.observation === undefined || saved.state === "running") continue
-    context.partSteps.push(partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before))
+    context.partSteps.push(
+      partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+    )
     before = saved.observation.url ?? before
   }
   return yield* execute(context, planner, true)

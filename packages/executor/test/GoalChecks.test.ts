@@ -14,7 +14,7 @@ const element = (fields: Partial<PageElement> & Pick<PageElement, "ref" | "role"
   ...fields,
 })
 
-const step = (elements: ReadonlyArray<PageElement>): PartStep => ({
+const step = (elements: ReadonlyArray<PageElement>, acted?: PageElement): PartStep => ({
   part: 0,
   tool: "check",
   ok: true,
@@ -23,10 +23,11 @@ const step = (elements: ReadonlyArray<PageElement>): PartStep => ({
   urlBefore: "http://127.0.0.1/form",
   urlAfter: "http://127.0.0.1/form",
   elements,
+  ...(acted === undefined ? {} : { acted: acted.ref, actedElement: acted }),
 })
 
-const judged = (part: GoalPart, elements: ReadonlyArray<PageElement>) =>
-  verifyParts([part], { steps: [step(elements)], records: [], finalPage: "not read" }).map(
+const judged = (part: GoalPart, elements: ReadonlyArray<PageElement>, acted?: PageElement) =>
+  verifyParts([part], { steps: [step(elements, acted)], records: [], finalPage: "not read" }).map(
     (unmet) => unmet.evidence,
   )
 
@@ -59,8 +60,24 @@ describe("goal checks on the page's controls", () => {
     expect(
       judged(part, [music, element({ ref: "e2", role: "checkbox", name: "Sports", checked: false })]),
     ).toEqual(['checkbox "Sports" is unchecked on http://127.0.0.1/form'])
-    // A name no checkbox carries (a button "Accept all cookies") is judged by the part's actions.
-    expect(judged(part, [music, element({ ref: "e4", role: "button", name: "Sports" })])).toEqual([])
+  })
+
+  it("holds a box the page does not have only when the part clicked a control named by its words", () => {
+    // "Accept all cookies" on a banner whose button is "Accept all": the button clicked is the evidence.
+    const accept: GoalPart = {
+      kind: "check",
+      description: 'check "all cookies"',
+      check: { type: "controlState", targets: ["all cookies"], checked: true },
+    }
+    const button = element({ ref: "e4", role: "button", name: "Accept all", tag: "button" })
+    expect(judged(accept, [], button)).toEqual([])
+    // The same part with nothing acted on, or with a click on a control named otherwise, is not done.
+    const unmet =
+      'no checkbox, radio or option named "all cookies" is on http://127.0.0.1/form, and no control named by those words was clicked'
+    expect(judged(accept, [button])).toEqual([unmet])
+    expect(judged(accept, [], element({ ref: "e5", role: "button", name: "Reject", tag: "button" }))).toEqual(
+      [unmet],
+    )
   })
 
   it("holds when the field keeps the value, in its own format for dates and times", () => {
@@ -82,6 +99,67 @@ describe("goal checks on the page's controls", () => {
     // "Set T-shirt size to Large" on a radio group: the chosen option is the evidence.
     const large = element({ ref: "e5", role: "radio", name: "Large", checked: true })
     expect(judged(fill("T-shirt size", "Large"), [large])).toEqual([])
+  })
+
+  it("is not done when the page has no field by that name and shows the value nowhere", () => {
+    // "Switch my plan to Pro" typed at a field nothing is named: an action that ran is not evidence.
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "Pro" into "plan"',
+      check: { type: "fieldValue", target: "plan", value: "Pro" },
+    }
+    const trigger = element({ ref: "e7", role: "button", name: "Plan Choose a plan", tag: "button" })
+    expect(judged(fill, [trigger], trigger)).toEqual([
+      'no field named "plan" and no option "Pro" is on http://127.0.0.1/form',
+    ])
+    // A custom dropdown's button that now names the choice shows it chosen.
+    const chosen = element({ ref: "e7", role: "button", name: "Plan Pro", tag: "button" })
+    expect(judged(fill, [chosen], trigger)).toEqual([])
+    // A link clicked by mistake whose name merely starts with the value ("Products") shows nothing chosen.
+    const products = element({ ref: "e5", role: "link", name: "Products", tag: "a" })
+    expect(judged(fill, [products], products)).toHaveLength(1)
+  })
+
+  it("reads a field found by the words beside it through the element the part typed into", () => {
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "10115" into "ZIP code"',
+      check: { type: "fieldValue", target: "ZIP code", value: "10115" },
+    }
+    const unnamed = (value: string) => element({ ref: "e9", role: "textbox", name: "", value })
+    expect(judged(fill, [unnamed("10115")], unnamed(""))).toEqual([])
+    expect(judged(fill, [unnamed("1011")], unnamed(""))).toEqual([
+      'textbox "" holds "1011", not "10115", on http://127.0.0.1/form',
+    ])
+    // Without a step that typed into it, an unnamed field is not taken for the named one.
+    expect(judged(fill, [unnamed("10115")])).toHaveLength(1)
+  })
+
+  it("holds a selection only when every option named shows as chosen", () => {
+    const select = (options: Array<string>): GoalPart => ({
+      kind: "select",
+      description: `select ${options.join(", ")}`,
+      check: { type: "optionsChosen", options },
+    })
+    // Checkboxes: each one ticked ("Select Music, Sports and Cooking as interests").
+    const box = (name: string, checked: boolean) =>
+      element({ ref: `b${name}`, role: "checkbox", name, checked })
+    expect(judged(select(["Music", "Sports"]), [box("Music", true), box("Sports", true)])).toEqual([])
+    expect(judged(select(["Music", "Sports"]), [box("Music", true), box("Sports", false)])).toEqual([
+      'checkbox "Sports" is not chosen on http://127.0.0.1/form',
+    ])
+    // A native select list: its value is its chosen labels.
+    const colors = element({ ref: "e2", role: "listbox", name: "Colors", tag: "select", value: "Red, Blue" })
+    expect(judged(select(["Red", "Blue"]), [colors])).toEqual([])
+    expect(judged(select(["Red", "Green"]), [colors])).toEqual([
+      '"Green" is not shown chosen on http://127.0.0.1/form',
+    ])
+    // A menu item is a command: the click on it is the part done, though nothing stays chosen.
+    const item = element({ ref: "e25", role: "menuitem", name: "PNG image", tag: "div" })
+    expect(judged(select(["PNG image"]), [], item)).toEqual([])
+    expect(
+      judged(select(["PNG image"]), [], element({ ref: "e26", role: "menuitem", name: "PDF", tag: "div" })),
+    ).toEqual(['"PNG image" is not shown chosen on http://127.0.0.1/form'])
   })
 })
 

@@ -1,6 +1,7 @@
 import {
   type AgentError,
   type Observation,
+  type PageSnapshot,
   type RunResult,
   type RunSummary,
   type StoreError,
@@ -83,6 +84,8 @@ export const recordPartStep = (
   tool: string,
   outcome: Pick<StepOutcome, "ok" | "observation">,
   urlBefore: string,
+  args?: unknown,
+  seenBefore?: PageSnapshot,
 ) =>
   Effect.gen(function* () {
     const facts =
@@ -99,8 +102,25 @@ export const recordPartStep = (
             Effect.map((snapshot) => Object.values(snapshot.elements)),
             Effect.orElseSucceed(() => undefined),
           )
-    context.partSteps.push({ ...partStepOf(part, tool, outcome.observation, urlBefore, facts), elements })
+    const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args)
+    const actedElement = step.acted === undefined ? undefined : seenBefore?.elements[step.acted]
+      console.error(
+        "PARTSTEP",
+        tool,
+        JSON.stringify(args),
+        JSON.stringify(actedElement?.name),
+        step.ok,
+        JSON.stringify(elements?.map((e) => [e.ref, e.role, e.name, e.value, e.selected, e.checked])),
+      )
+    context.partSteps.push({ ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) })
   })
+
+/** The element a step's call acted on (`target`: a ref from look() or a selector), when it names one. */
+const actedTarget = (args: unknown): string | undefined => {
+  if (typeof args !== "object" || args === null) return undefined
+  const target = (args as { target?: unknown }).target
+  return typeof target === "string" && target !== "" ? target : undefined
+}
 
 /** A stored step (or a fresh one) as the part checks see it. */
 export const partStepOf = (
@@ -109,9 +129,11 @@ export const partStepOf = (
   observation: Observation,
   urlBefore: string,
   facts?: PartStep["facts"],
+  args?: unknown,
 ): PartStep => ({
   part,
   tool,
+  acted: actedTarget(args),
   ok: observation.ok,
   message: observation.message,
   data: observation.data,

@@ -275,8 +275,20 @@ export const goalPartFor = (command: Command): GoalPart => {
     case "paste":
       // The text is read from the page during the run: the fill that types it must take effect.
       return part("fill", { type: "actionsSucceeded" })
-    case "select":
-      return part("select", { type: "actionsSucceeded" })
+    case "select": {
+      // Each option named must show as chosen at the end; "select nothing" and ordinals are checked by their actions.
+      const options = command.options
+      const list = command.list?.text
+      // A menu item is not left chosen: "select Print from the File menu" is judged by its click.
+      const menu = command.list?.role === "menuitem"
+      return options.length === 0 || command.target.ordinal !== undefined || menu
+        ? part("select", { type: "actionsSucceeded" })
+        : part("select", {
+            type: "optionsChosen",
+            options: [...options],
+            ...(list === undefined ? {} : { list }),
+          })
+    }
     case "check":
     case "uncheck": {
       // Each named box must be in the wanted state on the page at the end, not merely clicked.
