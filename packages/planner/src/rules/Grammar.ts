@@ -153,6 +153,8 @@ const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
     [["activate"], "check"],
     [["turn", "off"], "uncheck"],
     [["switch", "off"], "uncheck"],
+    // "Switch my plan to Pro": a setting changed to a value (after "switch to", "switch on", "switch off").
+    [["switch"], "set"],
     [["disable"], "uncheck"],
     [["deactivate"], "uncheck"],
     [["focus", "on"], "focus"],
@@ -662,6 +664,38 @@ const ordinalStandsAlone = (tokens: ReadonlyArray<Token>, next: number): boolean
   )
 }
 
+/** A mark between the steps of a menu path: "File > Export", "File → Export", "File » Export". */
+const isPathMark = (token: Token | undefined): boolean =>
+  token !== undefined && [">", "›", "→", "»", "->", "⟶", "▸", "＞"].includes(token.value)
+
+const CLAUSE_COMMAS = new Set([",", "，", ";", "；", "。"])
+
+/**
+ * The tokens of a menu path inside a phrase, when the path is not the whole phrase: in brackets ("a
+ * file (File → Open…)": the words before describe it) or followed by a comma and a remark ("File →
+ * Export → CSV，帮我导出一下": the path ends at the comma).
+ */
+const menuPathIn = (input: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined => {
+  const lastMark = input.findLastIndex(isPathMark)
+  if (lastMark < 0) return undefined
+  const open = input.findIndex((token) => /^[(（]/.test(token.raw))
+  const close = input.findIndex((token, index) => index >= open && /[)）]$/.test(token.raw))
+  if (open >= 0 && open < lastMark && close > lastMark) {
+    const strip = (token: Token, pattern: RegExp): Token => ({
+      ...token,
+      value: token.value.replace(pattern, ""),
+      raw: token.raw.replace(pattern, ""),
+    })
+    const inside = input.slice(open, close + 1).map((token, index, all) => {
+      const opened = index === 0 ? strip(token, /^[(（]/) : token
+      return index === all.length - 1 ? strip(opened, /[)）]$/) : opened
+    })
+    return inside.filter((token) => token.raw !== "")
+  }
+  const comma = input.findIndex((token, index) => index > lastMark && CLAUSE_COMMAS.has(token.value))
+  return comma < 0 ? undefined : input.slice(0, comma)
+}
+
 /**
  * Reads a phrase naming an element.
  *
@@ -671,16 +705,16 @@ const ordinalStandsAlone = (tokens: ReadonlyArray<Token>, next: number): boolean
  * ```
  */
 export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => {
-  let tokens = stripFillers(input).filter(
-    (token) => token.kind !== "punct" || token.value === ">" || token.value === "›",
+  let tokens = stripFillers(menuPathIn(input) ?? input).filter(
+    (token) => token.kind !== "punct" || isPathMark(token),
   )
   const raw = valueText(tokens)
   // A menu path: "File > Export > PDF".
-  if (tokens.some((token) => token.value === ">" || token.value === "›" || token.value === "→")) {
+  if (tokens.some(isPathMark)) {
     const path: Array<string> = []
     let segment: Array<Token> = []
     for (const token of tokens) {
-      if (token.value === ">" || token.value === "›" || token.value === "→") {
+      if (isPathMark(token)) {
         path.push(valueText(segment))
         segment = []
       } else segment.push(token)
@@ -689,19 +723,28 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     const clean = path.filter((part) => part !== "")
     return { raw, path: clean, text: clean[clean.length - 1]!, role: "menuitem" }
   }
-  // "the Send button outside the newsletter form", "… outside of the dialog", "… not in the sidebar": a
-  // container the element must not be in.
+  // "the Send button outside the newsletter form", "… outside of the dialog", "… not in the sidebar",
+  // "… from the top navigation, not the footer": a container the element must not be in.
   const outsideAt = tokens.findIndex(
     (token, index) =>
-      index > 0 && (isWord(token, "outside") || (isWord(token, "not") && isWord(tokens[index + 1], "in"))),
+      index > 0 &&
+      (isWord(token, "outside") ||
+        (isWord(token, "not") && isWord(tokens[index + 1], "in", "inside", "within", "from", "the"))),
   )
   if (outsideAt > 0) {
-    const skip = isWord(tokens[outsideAt + 1], "of", "in") ? 2 : 1
+    const skip = isWord(tokens[outsideAt + 1], "of", "in", "inside", "within", "from") ? 2 : 1
     const away = tokens.slice(outsideAt + skip)
     const inner = parseTargetPhrase(tokens.slice(0, outsideAt))
     // "the outside link" names a link: only a phrase on each side makes "outside" a container.
-    if (away.length > 0 && (inner.text !== undefined || inner.role !== undefined))
-      return { ...inner, raw, outside: parseTargetPhrase(away) }
+    if (away.length > 0 && (inner.text !== undefined || inner.role !== undefined)) {
+      const outside = parseTargetPhrase(away)
+      // "not the one in the dialog": the container of "the one" is the place to avoid.
+      const place =
+        outside.container !== undefined && outside.text !== undefined && /^ones?$/i.test(outside.text)
+          ? outside.container
+          : outside
+      return { ...inner, raw, outside: place }
+    }
   }
   let container: TargetPhrase | undefined
   // Chinese container first: "对话框中的确定", "在对话框中 … 确定".
@@ -1309,7 +1352,8 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
   const target = parseTargetPhrase(tokens)
   const options = tokens.some((token) => token.kind === "quoted")
     ? tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)
-    : as > 0
+    : // "Choose Black and White as the theme" names one option; "Music, Sports and Cooking as interests" lists three.
+      as > 0 && !tokens.some((token) => token.kind === "punct" && [",", "，", "、"].includes(token.value))
       ? [valueText(tokens)]
       : splitList(
           tokens.filter(
@@ -1522,6 +1566,14 @@ const targetCommand = (
     kind === "hover" && isWord(tokens[0], "在", "到") && tokens.length > 1
       ? tokens.slice(1, isWord(tokens[tokens.length - 1], "上", "上面", "上方") ? -1 : undefined)
       : tokens
+  // "close it with Escape", "close the dialog by pressing Esc": the key is how, the press is the action.
+  if (kind === "close") {
+    const how = tokens.findLastIndex((token) => isWord(token, "with", "by", "using", "via"))
+    const rest =
+      how < 0 ? [] : tokens.slice(how + 1).filter((token) => !isWord(token, "pressing", "the", "key", "a"))
+    const key = rest.length === 1 ? KEYS.get(rest[0]!.value.toLowerCase()) : undefined
+    if (key !== undefined) return { command: { kind: "press", key } }
+  }
   const target = parseTargetPhrase(over)
   if (target.raw === "" && target.role === undefined && target.ordinal === undefined) {
     if (kind === "close") return { command: { kind, target: { raw: "dialog", role: "dialog" } } }
@@ -1715,7 +1767,7 @@ const parseClause = (
     const pairs = parsePairs(tokens)
     if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
     // "File > Export > CSV": a menu path is a click.
-    if (tokens.some((token) => token.value === ">" || token.value === "›" || token.value === "→"))
+    if (tokens.some(isPathMark))
       return {
         command: { kind: "click", target: parseTargetPhrase(tokens) },
         verb: ["click", "click"] as const,
@@ -2013,6 +2065,18 @@ export const parseCommands = (text: string): ParseResult => {
       }
     }
     const result = parseClause(clause, previousVerb, previousValue)
+    // "File → Export → CSV，帮我复制一下", "…, please do it": a closing remark that names its verb and
+    // nothing else restates the clause before it.
+    if (
+      "reason" in result &&
+      commands.length > 0 &&
+      bare.length > 0 &&
+      bare.length <= 2 &&
+      matchVerb(bare, bare.length - 1) !== undefined &&
+      clause.some((token) => isWord(token, "帮我", "帮忙", "一下", "please")) &&
+      !clause.some((token) => isWord(token, "then", "然后", "再", "接着"))
+    )
+      continue
     if ("reason" in result) return fail(result.reason)
     const produced = "commands" in result ? result.commands : [result.command]
     for (const produced1 of produced) {

@@ -298,3 +298,49 @@ describe("rule grammar: a day chosen for a date field", () => {
     expect(commands("Select 2024-05-14")).toMatchObject([{ kind: "select" }])
   })
 })
+
+describe("rule grammar: paths, lists, exclusions and keys written the ways people write them", () => {
+  it("reads a menu path drawn with arrows, in brackets after a description, or followed by a remark", () => {
+    const path = (text: string) =>
+      commands(text).map((command) => ("target" in command ? command.target.path : undefined))
+    expect(path("Edit → Preferences → Theme")).toEqual([["Edit", "Preferences", "Theme"]])
+    expect(path("Click View » Zoom")).toEqual([["View", "Zoom"]])
+    expect(path("Print the page (File > Print…)")).toEqual([["File", "Print..."]])
+    expect(path("Edit → Copy，帮我复制一下")).toEqual([["Edit", "Copy"]])
+  })
+
+  it("reads options listed with commas before 'as' as one option each, and a two-word option whole", () => {
+    expect(commands("Choose Jazz, Rock and Blues as genres")).toMatchObject([
+      { kind: "select", options: ["Jazz", "Rock", "Blues"], list: { text: "genres" } },
+    ])
+    expect(commands("Choose Black and White as the theme")).toMatchObject([
+      { kind: "select", options: ["Black and White"] },
+    ])
+  })
+
+  it("reads 'switch X to V' as a setting changed, and 'switch to X' still as moving to a tab", () => {
+    expect(typed("Switch the currency to EUR")).toEqual([["EUR", "currency", undefined]])
+    expect(commands("Switch to the Billing tab")).toMatchObject([
+      { kind: "click", target: { text: "Billing", role: "tab" } },
+    ])
+  })
+
+  it("reads ', not the footer' and 'not the one in the dialog' as places the element must not be in", () => {
+    expect(commands("Open Contact from the header, not the footer")).toMatchObject([
+      {
+        kind: "open",
+        target: { text: "Contact", container: { text: "header" }, outside: { text: "footer" } },
+      },
+    ])
+    expect(commands("Click Save, not the one in the dialog")).toMatchObject([
+      { kind: "click", target: { text: "Save", outside: { role: "dialog" } } },
+    ])
+  })
+
+  it("reads 'close it with Escape' as the key press it names", () => {
+    expect(commands("Open the Settings dialog and close it by pressing Esc")).toMatchObject([
+      { kind: "open" },
+      { kind: "press", key: "Escape" },
+    ])
+  })
+})
