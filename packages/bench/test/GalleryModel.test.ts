@@ -1,4 +1,4 @@
-import { decodeAgentTask, LanguageModel, ToolRegistry } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask, LanguageModel, ToolRegistry } from "@sextant/core"
 import { runAgent } from "@sextant/executor"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { make as makeOpenAi } from "@sextant/openai"
@@ -108,4 +108,62 @@ describe("gallery instructions through the model step policy (scripted OpenAI-co
       await runtime.dispose()
     }
   }, 120_000)
+
+  it("sends every instruction of the set, with its page's view, to the model and decodes each answer into a decision", async () => {
+    const instructions = loadInstructions()
+    const model = Layer.effect(
+      LanguageModel,
+      makeOpenAi({ baseURL: server!.baseURL, apiKey: "test", model: "sextant-test-model" }),
+    )
+    const runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), model))
+    try {
+      const before = server!.requests.length
+      const decided = await runtime.runPromise(
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          const registry = yield* ToolRegistry.make(browserTools)
+          const policy = yield* makeLlmStepPolicy({ registry })
+          // One look per gallery page: the view the policy would be given on its first turn.
+          const views = new Map<string, { url: string; outline: string }>()
+          for (const page of new Set(instructions.map((instruction) => instruction.page))) {
+            yield* driver.navigate(`${site!.url}/gallery/${page}`)
+            const snapshot = yield* driver.look()
+            views.set(page, { url: snapshot.url, outline: snapshot.tree })
+          }
+          const answers: Array<{ id: string; tools: ReadonlyArray<string>; refs: boolean }> = []
+          for (const instruction of instructions) {
+            const view = views.get(instruction.page)!
+            const decision = yield* policy.decide({ goal: instruction.text, ...view, history: [] })
+            answers.push({
+              id: instruction.id,
+              tools: decision.toolCalls.map((call) => call.name),
+              // A target the model names is a ref of the page it was shown.
+              refs: decision.toolCalls.every((call) => {
+                const target = (call.args as { target?: unknown }).target
+                return target === undefined || view.outline.includes(`[ref=${String(target)}]`)
+              }),
+            })
+          }
+          return answers
+        }),
+      )
+      // Every instruction of every set (frozen, written after, held out) reached the model once, in its own words.
+      expect(decided.map((answer) => answer.id)).toEqual(instructions.map((instruction) => instruction.id))
+      const requests = server!.requests.slice(before)
+      expect(requests).toHaveLength(instructions.length)
+      instructions.forEach((instruction, index) => {
+        expect(requests[index]!.text, instruction.id).toContain(`Goal: ${instruction.text}`)
+      })
+      // Each answer decoded into calls of the registry's tools on refs the page showed (or a stop).
+      for (const answer of decided) {
+        expect(answer.refs, answer.id).toBe(true)
+        for (const tool of answer.tools) expect(["click", "check", "stop"], answer.id).toContain(tool)
+      }
+      // The scripted model clicks a control the goal names when there is one: some answers act, some stop.
+      expect(decided.filter((answer) => answer.tools.includes("click")).length).toBeGreaterThan(0)
+      expect(decided.filter((answer) => answer.tools.length === 0 || answer.tools.includes("stop")).length).toBeGreaterThan(0)
+    } finally {
+      await runtime.dispose()
+    }
+  }, 180_000)
 })
