@@ -10,8 +10,9 @@ import {
   type Signal,
 } from "@sextant/core"
 import { Effect, Exit, Scope } from "effect"
+import type { DriverOptions } from "./DriverOptions.ts"
 import { fromBrowser, type LaunchOptions, launch } from "./Session.ts"
-import { type DriverOptions, makeDriver } from "./WebdriverioDriver.ts"
+import { makeDriver } from "./WebdriverioDriver.ts"
 
 /** A failed call: the error in words, what kind it was, and whether trying again may help. */
 export interface AgentFailure {

@@ -1,8 +1,9 @@
 import { type BrowserDriverShape, DriverError, InvalidArgument } from "@sextant/core"
 import { Effect, Exit, Scope, Semaphore } from "effect"
 import { z } from "zod"
+import type { DriverOptions } from "./DriverOptions.ts"
 import { type DriverSession, type LaunchOptions, launch } from "./Session.ts"
-import { type DriverOptions, makeDriver } from "./WebdriverioDriver.ts"
+import { makeDriver } from "./WebdriverioDriver.ts"
 
 /** Options of {@link createDriverPool}. */
 export const DriverPoolOptions = z.object({

@@ -5,6 +5,7 @@
  */
 export * from "./AgentApi.ts"
 export * from "./DriverErrors.ts"
+export * from "./DriverOptions.ts"
 export * from "./DriverPool.ts"
 export * from "./Session.ts"
 export * from "./WebdriverioDriver.ts"

@@ -1,5 +1,15 @@
-import { type DialogInfo, DialogOpen, DriverError, Timeout } from "@sextant/core"
+import {
+  type BrowserDriverShape,
+  type DialogInfo,
+  DialogOpen,
+  DriverError,
+  InvalidArgument,
+  Timeout,
+} from "@sextant/core"
 import { Effect } from "effect"
+import { toDriverError } from "../DriverErrors.ts"
+import { fail } from "./Fail.ts"
+import type { Guard } from "./Liveness.ts"
 
 /** A dialog the browser reported open (WebDriver BiDi), with the two ways to answer it. */
 export interface PendingDialog {
@@ -128,5 +138,60 @@ export const makeDialogs = (options: {
     },
     next,
     guard,
+  }
+}
+
+/**
+ * The driver's dialog operations: which dialog is open, and answering it. BiDi knows the open dialog
+ * from its event; Classic asks WebDriver, whose "no such alert" means none is open.
+ */
+export const makeDialogOperations = (driver: {
+  readonly browser: WebdriverIO.Browser
+  readonly bidi: boolean
+  readonly dialogs: Dialogs
+  readonly guard: Guard
+}): Pick<BrowserDriverShape, "dialog" | "respondToDialog"> => {
+  const { browser, bidi, dialogs, guard } = driver
+
+  const currentDialog: BrowserDriverShape["dialog"] = bidi
+    ? Effect.sync(() => dialogs.pending()?.info)
+    : Effect.tryPromise({
+        try: async () => {
+          try {
+            return { type: "alert", text: await browser.getAlertText() } satisfies DialogInfo
+          } catch (error) {
+            if ((error as { name?: string }).name === "no such alert") return undefined
+            throw error
+          }
+        },
+        catch: toDriverError("dialog"),
+      })
+
+  const respondToDialog: BrowserDriverShape["respondToDialog"] = Effect.fn("BrowserDriver.respondToDialog")(
+    function* (accept, text) {
+      if (bidi) {
+        const open = dialogs.pending()
+        if (open === undefined)
+          return yield* fail("respondToDialog", new InvalidArgument({ detail: "no dialog is open" }))
+        dialogs.clear()
+        yield* Effect.tryPromise({
+          try: () => (accept ? open.accept(text) : open.dismiss()),
+          catch: toDriverError("respondToDialog"),
+        })
+        return
+      }
+      yield* Effect.tryPromise({
+        try: async () => {
+          if (accept && text !== undefined) await browser.sendAlertText(text)
+          await (accept ? browser.acceptAlert() : browser.dismissAlert())
+        },
+        catch: toDriverError("respondToDialog"),
+      })
+    },
+  )
+
+  return {
+    dialog: currentDialog.pipe(guard("dialog")),
+    respondToDialog: (accept, text) => respondToDialog(accept, text).pipe(guard("respondToDialog")),
   }
 }

@@ -1,0 +1,262 @@
+import {
+  type BrowserDriverShape,
+  DriverError,
+  InvalidArgument,
+  type LookOptions,
+  type PageSnapshot,
+  type RecordedAction,
+  ScriptError,
+} from "@sextant/core"
+import { pageScriptSource, parseSnapshot } from "@sextant/perception"
+import { Effect } from "effect"
+import type { z } from "zod"
+import { type ErrorContext, toDriverError } from "../DriverErrors.ts"
+import type { DriverOptions } from "../DriverOptions.ts"
+import type { DriverSession } from "../Session.ts"
+import {
+  actorScriptSource,
+  callActorDeclaration,
+  installAndCallDeclaration,
+  missingMarker,
+} from "./ActorScript.ts"
+import { devtoolsSockets } from "./DevtoolsSocket.ts"
+import { type DialogEvent, type Dialogs, makeDialogs } from "./Dialogs.ts"
+import { fail } from "./Fail.ts"
+import { type Guard, makeGuard } from "./Liveness.ts"
+import { type Channels, callFunction, probeCdp } from "./Protocol.ts"
+import { makeRecorder, type Recorder } from "./Recording.ts"
+
+/** The driver options with every default filled in. */
+export type ResolvedOptions = z.output<typeof DriverOptions>
+
+/** What the driver's operations change as they run. */
+export interface DriverState {
+  /** The handle (BiDi browsing context) of the tab every page call goes to. */
+  context: string
+  /** What the agent last saw, the base of the next action's diff; cleared when the page is replaced. */
+  lastSnapshot: PageSnapshot | undefined
+  /** Top-level browsing contexts the browser opened (BiDi), in order; an action reports the ones it opened. */
+  readonly newTabs: Array<string>
+}
+
+/** How one page-script call goes out. */
+export interface CallOptions {
+  /** What the error of a failed call names. */
+  readonly errorContext?: ErrorContext
+  /** Over the tab's DevTools socket: a short answer, or a script waiting for input sent on the socket. */
+  readonly viaSocket?: boolean
+  /** Over the tab's own socket, when the session has one and no dialog is open. */
+  readonly direct?: boolean
+}
+
+/** A call of the page's actor script: the method's name and its arguments in, its JSON answer out. */
+export type ActorCall = (
+  actorMethod: string,
+  ...args: ReadonlyArray<unknown>
+) => Effect.Effect<string, DriverError>
+
+/** Everything the driver's parts share: the session, its channels, the options, state and the common calls. */
+export interface DriverContext {
+  readonly session: DriverSession
+  readonly browser: WebdriverIO.Browser
+  readonly bidi: boolean
+  /** Whether Chrome DevTools commands reach the browser. */
+  readonly cdp: boolean
+  readonly channels: Channels
+  readonly options: ResolvedOptions
+  readonly dialogs: Dialogs
+  readonly recorder: Recorder
+  readonly state: DriverState
+  readonly guard: Guard
+  /** Calls the actor script for `method`, installing the page script first where a document lacks it. */
+  readonly call: (method: string, callOptions?: CallOptions) => ActorCall
+  /** Reads a snapshot the page script answered, with the driver's look options under `lookOptions`. */
+  readonly snapshotOf: (json: string, lookOptions?: LookOptions) => Effect.Effect<PageSnapshot, DriverError>
+  /** Runs an operation and, when it succeeds, records what a script would need to do it again. */
+  readonly recorded: <A>(
+    record: (result: A) => RecordedAction | undefined,
+  ) => <E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly currentUrl: BrowserDriverShape["currentUrl"]
+  readonly title: BrowserDriverShape["title"]
+}
+
+/**
+ * Starts the driver on a session: the liveness guard, the channels page calls take, the page script
+ * installed on every new document (BiDi), the dialog and new-tab listeners and the traffic recorder,
+ * each released with the scope.
+ */
+export const openDriverContext = Effect.fnUntraced(function* (
+  session: DriverSession,
+  options: ResolvedOptions,
+) {
+  const browser = session.browser
+  const bidi = browser.isBidi === true
+  const guard = makeGuard(session, options)
+
+  const cdp = yield* Effect.tryPromise({ try: () => probeCdp(browser), catch: toDriverError("start") }).pipe(
+    guard("start"),
+  )
+  // Only a session that tracks dialogs (BiDi) uses the tab's own socket: a script sent there while
+  // an alert is open would wait for it instead of failing as ChromeDriver's endpoint does.
+  const sockets =
+    cdp && bidi
+      ? yield* Effect.acquireRelease(
+          Effect.sync(() => devtoolsSockets(browser)),
+          (opened) => Effect.sync(() => opened.close()),
+        )
+      : undefined
+  const channels: Channels = { bidi, cdp, sockets }
+  const installer = installAndCallDeclaration(pageScriptSource)
+
+  const state: DriverState = {
+    context: yield* Effect.tryPromise({
+      try: () => browser.getWindowHandle(),
+      catch: toDriverError("start"),
+    }).pipe(guard("start")),
+    lastSnapshot: undefined,
+    newTabs: [],
+  }
+  const dialogs = makeDialogs({ bidi, classicText: () => browser.getAlertText() })
+
+  if (bidi) {
+    // Installed on every new document before the page's own scripts; removed again on close, so a
+    // wrapped browser is left as it was found.
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          browser.scriptAddPreloadScript({
+            functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
+          }),
+        catch: toDriverError("start"),
+      }).pipe(guard("start")),
+      (added) =>
+        Effect.tryPromise(() => browser.scriptRemovePreloadScript({ script: added.script })).pipe(
+          // A crashed browser never answers; closing must not wait for it.
+          Effect.timeout("2 seconds"),
+          Effect.ignore,
+        ),
+    )
+  }
+  if (bidi) {
+    const onDialog = (event: DialogEvent) => dialogs.opened(event)
+    const onContext = (event: { context: string; parent?: string | null }) => {
+      if (event.parent === null || event.parent === undefined) state.newTabs.push(event.context)
+    }
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          await browser.sessionSubscribe({ events: ["browsingContext.contextCreated"] })
+          browser.on("dialog", onDialog as never)
+          browser.on("browsingContext.contextCreated", onContext as never)
+        },
+        catch: toDriverError("start"),
+      }).pipe(guard("start")),
+      () =>
+        Effect.sync(() => {
+          browser.off("dialog", onDialog as never)
+          browser.off("browsingContext.contextCreated", onContext as never)
+        }),
+    )
+  }
+
+  if (options.recordTraffic && !bidi) {
+    return yield* fail(
+      "makeDriver",
+      new InvalidArgument({
+        detail:
+          "options.recordTraffic: recording traffic needs a WebDriver BiDi session (webSocketUrl: true); turn it off or use BiDi",
+      }),
+    )
+  }
+  const recorder = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => makeRecorder(bidi ? browser : undefined, options.recordTraffic),
+      catch: toDriverError("start"),
+    }).pipe(guard("start")),
+    (opened) => Effect.promise(() => opened.close()).pipe(Effect.timeout("2 seconds"), Effect.ignore),
+  )
+  const recorded =
+    <A>(record: (result: A) => RecordedAction | undefined) =>
+    <E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.tap(effect, (result) =>
+        Effect.sync(() => {
+          const action = record(result)
+          if (action !== undefined) recorder.push(action)
+        }),
+      )
+
+  const call = (method: string, { errorContext = {}, viaSocket = false, direct = false }: CallOptions = {}) =>
+    Effect.fn(`BrowserDriver.${method}`)(function* (actorMethod: string, ...args: ReadonlyArray<unknown>) {
+      const result = yield* Effect.tryPromise({
+        try: async () => {
+          const argument = [actorMethod, JSON.stringify(args)]
+          const answer = await callFunction(
+            browser,
+            channels,
+            state.context,
+            callActorDeclaration,
+            argument,
+            viaSocket,
+            direct && dialogs.pending() === undefined,
+          )
+          return answer === missingMarker
+            ? callFunction(
+                browser,
+                channels,
+                state.context,
+                installer,
+                argument,
+                viaSocket,
+                direct && dialogs.pending() === undefined,
+              )
+            : answer
+        },
+        catch: toDriverError(method, errorContext),
+      })
+      if (typeof result !== "string") {
+        return yield* fail(
+          method,
+          new ScriptError({ detail: `the page answered ${typeof result}, not JSON` }),
+        )
+      }
+      return result
+    })
+
+  const driver: DriverContext = {
+    session,
+    browser,
+    bidi,
+    cdp,
+    channels,
+    options,
+    dialogs,
+    recorder,
+    state,
+    guard,
+    call,
+    snapshotOf: (json, lookOptions) => snapshotOf(options.look, json, lookOptions),
+    recorded,
+    currentUrl: Effect.tryPromise({ try: () => browser.getUrl(), catch: toDriverError("currentUrl") }),
+    title: Effect.tryPromise({ try: () => browser.getTitle(), catch: toDriverError("title") }),
+  }
+  return driver
+})
+
+/** Reads a snapshot the page script answered; anything unreadable is a `ScriptError` of `look`. */
+export const snapshotOf = (
+  driverLook: LookOptions,
+  json: string,
+  lookOptions: LookOptions = {},
+): Effect.Effect<PageSnapshot, DriverError> =>
+  Effect.try({
+    try: () => parseSnapshot(json, { ...driverLook, ...lookOptions }),
+    // parseSnapshot already fails with a DriverError that says what the page answered.
+    catch: (cause) =>
+      cause instanceof DriverError
+        ? cause
+        : new DriverError({
+            method: "look",
+            reason: new ScriptError({ detail: `the snapshot could not be read: ${String(cause)}` }),
+            cause,
+          }),
+  })

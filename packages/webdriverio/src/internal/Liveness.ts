@@ -1,0 +1,57 @@
+import { DriverCrashed, DriverError, Timeout } from "@sextant/core"
+import { Effect } from "effect"
+import type { DriverSession } from "../Session.ts"
+
+/** Gives one driver operation its time limit (the command limit unless told) and the crash watch. */
+export type Guard = (
+  method: string,
+  limitMs?: number,
+) => <A, R>(effect: Effect.Effect<A, DriverError, R>) => Effect.Effect<A, DriverError, R>
+
+/**
+ * Liveness: every operation has a time limit, and on a launched session a dead ChromeDriver or
+ * Chromium fails it as DriverCrashed within `crashCheckMs`, naming what died, instead of letting
+ * it wait out its limit or report the symptom ("invalid session id") as the cause.
+ */
+export const makeGuard = (
+  session: Pick<DriverSession, "crashed">,
+  options: { readonly commandTimeoutMs: number; readonly crashCheckMs: number },
+): Guard => {
+  const crashedError = (method: string, cause?: unknown): DriverError | undefined => {
+    const died = session.crashed?.()
+    return died === undefined
+      ? undefined
+      : new DriverError({ method, reason: new DriverCrashed({ detail: died }), cause })
+  }
+  const crashWatch = (method: string): Effect.Effect<never, DriverError> =>
+    session.crashed === undefined
+      ? Effect.never
+      : Effect.gen(function* () {
+          for (;;) {
+            yield* Effect.sleep(options.crashCheckMs)
+            const crashed = crashedError(method)
+            if (crashed !== undefined) return yield* Effect.fail(crashed)
+          }
+        })
+  return (method, limitMs = options.commandTimeoutMs) =>
+    (effect) =>
+      Effect.suspend(() => {
+        // A call on a session whose driver or browser already died fails before it is sent.
+        const crashed = crashedError(method)
+        return crashed === undefined ? Effect.raceFirst(effect, crashWatch(method)) : Effect.fail(crashed)
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: limitMs,
+          orElse: () =>
+            Effect.fail(
+              crashedError(method) ??
+                new DriverError({
+                  method,
+                  reason: new Timeout({ operation: `BrowserDriver.${method}`, timeoutMs: limitMs }),
+                }),
+            ),
+        }),
+        // Whatever the symptom ("invalid session id", a closed socket), a dead process is the cause.
+        Effect.catch((error: DriverError) => Effect.fail(crashedError(method, error) ?? error)),
+      )
+}

@@ -1,0 +1,95 @@
+import { type BrowserDriverShape, DriverError, formatTarget, ScriptError } from "@sextant/core"
+import { Effect } from "effect"
+import { toDriverError } from "../DriverErrors.ts"
+import type { DriverContext } from "./DriverContext.ts"
+import { type Prepared, preparedError } from "./Prepared.ts"
+
+/** Reading the page: look (one page-script call per snapshot), evaluate and screenshot. */
+export const makeLook = (
+  driver: Pick<
+    DriverContext,
+    "browser" | "bidi" | "call" | "dialogs" | "options" | "state" | "snapshotOf" | "guard"
+  >,
+): Pick<BrowserDriverShape, "look" | "evaluate" | "screenshot"> => {
+  const { browser, bidi, call, dialogs, options, state, guard } = driver
+
+  const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
+    const merged = { ...options.look, ...lookOptions, since: undefined }
+    const json = yield* dialogs.guard(
+      "look",
+      "look",
+      options.lookTimeoutMs,
+      call("look", { direct: true })("look", merged),
+    )
+    const snapshot = yield* driver.snapshotOf(json, lookOptions)
+    if (lookOptions?.within === undefined && lookOptions?.since === undefined) state.lastSnapshot = snapshot
+    return snapshot
+  })
+
+  // A script sent while a dialog is open waits for it: the dialog answers DialogOpen at once instead.
+  const evaluate: BrowserDriverShape["evaluate"] = (script, args = []) =>
+    dialogs.guard("evaluate", "a page script", options.lookTimeoutMs, evaluateScript(script, args))
+
+  const evaluateScript = (
+    script: Parameters<BrowserDriverShape["evaluate"]>[0],
+    args: ReadonlyArray<unknown>,
+  ) =>
+    Effect.tryPromise({
+      try: () => browser.execute(script, ...(args as Array<unknown>)),
+      catch: (cause) => {
+        const mapped = toDriverError("evaluate")(cause)
+        return mapped.reason._tag === "DriverUnknown" && !bidi
+          ? mapped
+          : mapped.reason._tag === "DriverUnknown"
+            ? new DriverError({
+                method: "evaluate",
+                reason: new ScriptError({ detail: mapped.reason.detail }),
+                cause,
+              })
+            : mapped
+      },
+    })
+
+  const screenshot: BrowserDriverShape["screenshot"] = Effect.fn("BrowserDriver.screenshot")(
+    function* (screenshotOptions) {
+      const target = screenshotOptions?.target
+      const base64 = yield* target === undefined
+        ? Effect.tryPromise({ try: () => browser.takeScreenshot(), catch: toDriverError("screenshot") })
+        : Effect.gen(function* () {
+            const prepared = JSON.parse(
+              yield* call("screenshot", { errorContext: { target: formatTarget(target) } })("prepare", {
+                target,
+                op: "screenshot",
+                waitMs: options.actionWaitMs,
+              }),
+            ) as Prepared
+            if (prepared.error !== undefined)
+              return yield* Effect.fail(preparedError("screenshot", target, prepared))
+            const box = prepared.box
+            return yield* Effect.tryPromise({
+              try: async () => {
+                // BiDi clips the viewport to the box, which also works inside iframes and shadow roots.
+                if (bidi && box !== undefined && box.width > 0 && box.height > 0) {
+                  const shot = await browser.browsingContextCaptureScreenshot({
+                    context: state.context,
+                    origin: "viewport",
+                    clip: { type: "box", x: box.x, y: box.y, width: box.width, height: box.height },
+                  })
+                  return shot.data
+                }
+                const element = await browser.$(`[data-sextant-mark="${prepared.mark}"]`)
+                return browser.takeElementScreenshot(await element.elementId)
+              },
+              catch: toDriverError("screenshot", { target: formatTarget(target) }),
+            })
+          })
+      return new Uint8Array(Buffer.from(base64, "base64"))
+    },
+  )
+
+  return {
+    look: (lookOptions) => look(lookOptions).pipe(guard("look")),
+    evaluate: (script, args) => evaluate(script, args).pipe(guard("evaluate")),
+    screenshot: (screenshotOptions) => screenshot(screenshotOptions).pipe(guard("screenshot")),
+  }
+}

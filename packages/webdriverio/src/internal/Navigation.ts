@@ -1,0 +1,195 @@
+import {
+  type BrowserDriverShape,
+  DriverError,
+  InvalidArgument,
+  NavigationFailed,
+  type NavigationResult,
+  PageStatus,
+} from "@sextant/core"
+import { Effect } from "effect"
+import { toDriverError } from "../DriverErrors.ts"
+import type { DriverContext, ResolvedOptions } from "./DriverContext.ts"
+import { fail } from "./Fail.ts"
+import { callFunction } from "./Protocol.ts"
+
+const landedDeclaration = `function () {
+  const failed = location.protocol === "chrome-error:"
+  const code = failed ? ((document.querySelector(".error-code") || {}).textContent || "net error").trim() : ""
+  const entry = performance.getEntriesByType("navigation")[0]
+  return JSON.stringify([location.href, document.title, code, (entry && entry.responseStatus) || 0])
+}`
+
+/** Statuses after which a navigation is tried again: the server failed, or asked us to slow down. */
+const retriedStatus = (status: number): boolean => status === 429 || status >= 500
+
+/** Retry-After as milliseconds: delay seconds or an HTTP date. */
+export const retryAfterMs = (value: string | undefined, now = Date.now()): number | undefined => {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}
+
+/**
+ * What `navigate` does after its `attempt`-th load answered `status`: keep the page, give up (with
+ * the Retry-After to name), or load it again after `waitMs` (Retry-After, else a doubling backoff).
+ */
+export type NextLoad =
+  | { readonly _tag: "Done" }
+  | { readonly _tag: "GiveUp"; readonly retryAfterMs: number | undefined }
+  | { readonly _tag: "Retry"; readonly waitMs: number }
+
+export const nextLoad = (
+  status: number,
+  retryAfter: number | undefined,
+  attempt: number,
+  options: Pick<ResolvedOptions, "maxRetryAfterMs" | "statusRetries" | "statusBackoffMs">,
+): NextLoad => {
+  if (!retriedStatus(status)) return { _tag: "Done" }
+  if (retryAfter !== undefined && retryAfter > options.maxRetryAfterMs)
+    return { _tag: "GiveUp", retryAfterMs: retryAfter }
+  if (attempt > options.statusRetries) return { _tag: "GiveUp", retryAfterMs: retryAfter }
+  return { _tag: "Retry", waitMs: retryAfter ?? options.statusBackoffMs * 2 ** (attempt - 1) }
+}
+
+// What WebdriverIO's BiDi `url` answers: the navigation's request with its response.
+interface NavigationRequest {
+  readonly response?: { readonly status?: number; readonly headers?: Record<string, string> }
+}
+
+const headerOf = (headers: Record<string, string> | undefined, name: string): string | undefined => {
+  if (headers === undefined) return undefined
+  const key = Object.keys(headers).find((header) => header.toLowerCase() === name)
+  return key === undefined ? undefined : headers[key]
+}
+
+/** Loading pages and moving through the tab's history: navigate, back, forward, refresh, currentUrl, title. */
+export const makeNavigation = (
+  driver: Pick<
+    DriverContext,
+    "browser" | "channels" | "dialogs" | "options" | "state" | "recorded" | "currentUrl" | "title" | "guard"
+  >,
+): Pick<BrowserDriverShape, "navigate" | "back" | "forward" | "refresh" | "currentUrl" | "title"> => {
+  const { browser, channels, dialogs, options, state, guard } = driver
+
+  // One call for where a navigation ended; Chromium shows its own error page (chrome-error://)
+  // instead of failing the command when a site cannot be reached.
+  const navigationResult = (method: string, requested?: string) =>
+    Effect.gen(function* () {
+      const answer = yield* Effect.tryPromise({
+        try: () => callFunction(browser, channels, state.context, landedDeclaration, []),
+        catch: toDriverError(method),
+      })
+      const [url, pageTitle, errorCode, status] = JSON.parse(String(answer)) as [
+        string,
+        string,
+        string,
+        number,
+      ]
+      if (errorCode !== "") {
+        return yield* fail(
+          method,
+          new NavigationFailed({
+            url: requested ?? pageTitle,
+            detail: errorCode || "the browser showed its error page",
+          }),
+        )
+      }
+      return { url, title: pageTitle, status } satisfies NavigationResult
+    })
+
+  const navigate: BrowserDriverShape["navigate"] = Effect.fn("BrowserDriver.navigate")(
+    function* (url, navigateOptions) {
+      const timeoutMs = navigateOptions?.timeoutMs ?? options.navigationTimeoutMs
+      // A user's own WebdriverIO browser may resolve paths against its baseUrl; anything else needs
+      // a whole URL, or the browser would guess a host from the word and fail with a DNS error.
+      if (!URL.canParse(url) && browser.options.baseUrl === undefined) {
+        return yield* fail(
+          "navigate",
+          new InvalidArgument({
+            detail: `url ${JSON.stringify(url)} is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login`,
+          }),
+        )
+      }
+      for (let attempt = 1; ; attempt++) {
+        const { result, retryAfter } = yield* load(url, timeoutMs)
+        const status = result.status ?? 0
+        const next = nextLoad(status, retryAfter, attempt, options)
+        if (next._tag === "Done") return result
+        if (next._tag === "GiveUp") {
+          return yield* Effect.fail(
+            new DriverError({
+              method: "navigate",
+              reason: new PageStatus({ url, status, attempts: attempt, retryAfterMs: next.retryAfterMs }),
+            }),
+          )
+        }
+        yield* Effect.sleep(next.waitMs)
+      }
+    },
+  )
+
+  // One load of `url`: where it landed, with the document's status and Retry-After when the
+  // session can read them (BiDi answers the response; Classic only the status, from the page).
+  const load = (url: string, timeoutMs: number) =>
+    Effect.gen(function* () {
+      state.lastSnapshot = undefined
+      const request = Effect.tryPromise({
+        try: () => browser.url(url) as Promise<unknown>,
+        catch: (cause) => {
+          const mapped = toDriverError("navigate", { target: url, timeoutMs })(cause)
+          return mapped.reason._tag === "DriverUnknown" || mapped.reason._tag === "InvalidArgument"
+            ? new DriverError({
+                method: "navigate",
+                reason: new NavigationFailed({ url, detail: mapped.reason.message }),
+                cause,
+              })
+            : mapped
+        },
+      })
+      // An alert the page opens while it loads answers DialogOpen at once, not after the time limit.
+      return yield* dialogs.guard(
+        "navigate",
+        `loading ${url}`,
+        timeoutMs,
+        Effect.gen(function* () {
+          const response = ((yield* request) as NavigationRequest | undefined)?.response
+          const landed = yield* navigationResult("navigate", url)
+          const status = response?.status ?? landed.status
+          return {
+            result: { ...landed, status },
+            retryAfter: retryAfterMs(headerOf(response?.headers, "retry-after")),
+          }
+        }),
+      )
+    })
+
+  const navigated = (via: "navigate" | "back" | "forward" | "refresh", url?: string) =>
+    driver.recorded<NavigationResult>((result) => ({ kind: "navigate", via, url: url ?? result.url }))
+
+  const history = (method: "back" | "forward" | "refresh") =>
+    Effect.gen(function* () {
+      state.lastSnapshot = undefined
+      yield* Effect.tryPromise({ try: () => browser[method](), catch: toDriverError(method) })
+      return yield* navigationResult(method)
+    }).pipe(navigated(method), guard(method, options.navigationTimeoutMs + options.commandTimeoutMs))
+
+  return {
+    navigate: (url, navigateOptions) =>
+      navigate(url, navigateOptions).pipe(
+        navigated("navigate", url),
+        guard(
+          "navigate",
+          (options.statusRetries + 1) *
+            ((navigateOptions?.timeoutMs ?? options.navigationTimeoutMs) + options.commandTimeoutMs) +
+            options.statusRetries * options.maxRetryAfterMs,
+        ),
+      ),
+    back: history("back"),
+    forward: history("forward"),
+    refresh: history("refresh"),
+    currentUrl: driver.currentUrl.pipe(guard("currentUrl")),
+    title: driver.title.pipe(guard("title")),
+  }
+}
