@@ -149,6 +149,22 @@ const wordsNamed = (element: PageElement, text: string): number =>
 const namesEveryWord = (element: PageElement, text: string): boolean =>
   wordsOf(text).length > 0 && wordsNamed(element, text) === wordsOf(text).length
 
+/**
+ * Whether `option` is the list's `value` said with words of the list's own name: "the Plus plan" for
+ * "Plus" chosen in the list "Plan".
+ */
+const listNamed = (list: PageElement, value: string, option: string): boolean => {
+  const lower = (text: string) => wordsOf(text.toLowerCase())
+  const valueWords = lower(value)
+  const optionWords = lower(option)
+  const listWords = lower(list.name)
+  return (
+    valueWords.length > 0 &&
+    valueWords.every((word) => optionWords.includes(word)) &&
+    optionWords.every((word) => valueWords.includes(word) || listWords.includes(word))
+  )
+}
+
 /** The element a check names: the best fit among the candidates, by the rule grounding's text score. */
 const named = (
   elements: ReadonlyArray<PageElement>,
@@ -287,7 +303,9 @@ const judgeOptions = (
     const choice = named(elements, option, (element) => CHOICE_ROLES.has(element.role))
     if (choice !== undefined && (choice.checked === true || choice.selected === true)) continue
     const held = lists.some((list) =>
-      (list.value ?? "").split(/,\s*/).some((value) => holdsValue(value, option)),
+      (list.value ?? "")
+        .split(/,\s*/)
+        .some((value) => holdsValue(value, option) || listNamed(list, value, option)),
     )
     if (held) continue
     const shown = actedNow.some((element) =>

@@ -154,6 +154,10 @@ describe("goal checks on the page's controls", () => {
     expect(judged(select(["Red", "Green"]), [colors])).toEqual([
       '"Green" is not shown chosen on http://127.0.0.1/form',
     ])
+    // "the Plus plan": the value "Plus" in the list named "Plan"; "the Plan plan" is not "Plus".
+    const plan = element({ ref: "e3", role: "combobox", name: "Plan", tag: "select", value: "Plus" })
+    expect(judged(select(["Plus plan"]), [plan])).toEqual([])
+    expect(judged(select(["Pro plan"]), [plan])).toHaveLength(1)
     // A menu item is a command: the click on it is the part done, though nothing stays chosen.
     const item = element({ ref: "e25", role: "menuitem", name: "PNG image", tag: "div" })
     expect(judged(select(["PNG image"]), [], item)).toEqual([])
