@@ -104,14 +104,6 @@ export const recordPartStep = (
           )
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args)
     const actedElement = step.acted === undefined ? undefined : seenBefore?.elements[step.acted]
-      console.error(
-        "PARTSTEP",
-        tool,
-        JSON.stringify(args),
-        JSON.stringify(actedElement?.name),
-        step.ok,
-        JSON.stringify(elements?.map((e) => [e.ref, e.role, e.name, e.value, e.selected, e.checked])),
-      )
     context.partSteps.push({ ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) })
   })
 
