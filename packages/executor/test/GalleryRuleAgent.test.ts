@@ -81,4 +81,30 @@ describe("rule agent on the widget gallery", () => {
     expect(verdict.achieved).toBe(true)
     expect(status).toBe("COMPLETED")
   }, 60_000)
+
+  it("is COMPLETED for 'open the settings' once the Settings button's panel is shown", async () => {
+    const { status, verdict } = await runOnGallery("open the settings", "buttons", { settings: true })
+    expect(verdict.achieved).toBe(true)
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
+  it("is COMPLETED for a sign-up goal once the form gives way to the page's confirmation", async () => {
+    const { status, verdict } = await runOnGallery(
+      "Sign up as Grace Hopper with grace@example.com and password cobol1959 on the Premium plan, accepting the terms",
+      "signup",
+      { sent: "Grace Hopper|grace@example.com|cobol1959|Premium|true" },
+    )
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
+  it("searches for the quoted words alone and is COMPLETED when the articles found for them are listed", async () => {
+    const { status, verdict } = await runOnGallery(
+      'Look up articles about "web automation" and hit Go',
+      "fields-placeholder",
+      { articles: "web automation", go: true },
+    )
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
 })

@@ -148,6 +148,18 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
           detail = answer.detail
         }
         const ms = performance.now() - started
+        // The page posts its state a moment after each change; on a loaded machine that moment came
+        // after the verdict was read. Have it post now and wait for the server's answer. A page without
+        // the gallery runtime (the run left the gallery) has nothing to post: the verdict is read as it
+        // is, with the short wait in readVerdict.
+        await runtime.runPromise(
+          Effect.gen(function* () {
+            const driver = yield* BrowserDriver
+            return yield* driver.evaluate(
+              "return typeof window.__galleryFlush === 'function' ? window.__galleryFlush() : false",
+            )
+          }).pipe(Effect.orElseSucceed(() => false)),
+        )
         const verdict = await readVerdict(options.base, run)
         const outcome: GalleryOutcome = {
           id: instruction.id,
@@ -164,7 +176,7 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
         }
         outcomes.push(outcome)
         options.progress?.(
-          `${instruction.id} ${mode} ${outcome.solved ? "solved" : "FAILED"}${outcome.claimed === outcome.solved ? "" : " (status disagrees)"} ${Math.round(ms)} ms  ${instruction.text}${outcome.solved ? "" : `  — ${outcome.detail.slice(0, 240)}`}`,
+          `${instruction.id} ${mode} ${outcome.solved ? "solved" : "FAILED"}${outcome.claimed === outcome.solved ? "" : " (status disagrees)"} ${Math.round(ms)} ms  ${instruction.text}${outcome.detail === "" ? "" : `  — ${outcome.detail.slice(0, 400)}`}`,
         )
       }
     }
