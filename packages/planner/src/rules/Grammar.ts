@@ -1304,13 +1304,26 @@ const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
     field = parseTargetPhrase(tokens.slice(inIndex + 1))
     tokens = tokens.slice(0, inIndex)
   }
-  // 'Search articles for "agents"': a quoted query is taken verbatim, and the words before its "for"
-  // name the box to search in.
-  const forIndex = indexOfWord(tokens, ["for"])
-  const quoted = tokens.at(-1)
-  if (field === undefined && forIndex > 0 && forIndex === tokens.length - 2 && quoted?.kind === "quoted") {
-    const box = parseTargetPhrase(tokens.slice(0, forIndex))
-    return { command: { kind: "search", query: quoted.raw, field: box } }
+  // A quoted query is taken verbatim, whatever words surround it: 'Search articles for "agents"',
+  // 'look up articles about "web automation"'. The words before its "for"/"about" name the box.
+  const quotedAt = tokens.findIndex((token) => token.kind === "quoted")
+  const quoted = tokens[quotedAt]
+  if (
+    quoted !== undefined &&
+    tokens.length > 1 &&
+    tokens.filter((token) => token.kind === "quoted").length === 1
+  ) {
+    const joint = quotedAt - 1
+    const box =
+      field === undefined && joint > 0 && isWord(tokens[joint], "for", "about", "on", "named", "called")
+        ? parseTargetPhrase(tokens.slice(0, joint))
+        : field
+    return {
+      command:
+        box === undefined
+          ? { kind: "search", query: quoted.raw }
+          : { kind: "search", query: quoted.raw, field: box },
+    }
   }
   const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
   if (query === "") return { reason: "'search' needs what to search for, e.g. search for lantern" }
@@ -1978,6 +1991,43 @@ const withContainer = (command: Command, container: TargetPhrase): Command => {
   }
 }
 
+/** Chinese words that say a thing has appeared: 出现, 出现后, 显示出来, 加载出来. */
+const APPEARED = /^(出现|显示|出来|加载)/
+
+/**
+ * A clause that waits for something to appear: what it waits for, and the words after the wait in the
+ * same clause ("等 X 出现后点击它" holds its next step; in English "and"/"then" has already split it off).
+ */
+const waitedFor = (
+  bare: ReadonlyArray<Token>,
+): { readonly target: ReadonlyArray<Token>; readonly rest: ReadonlyArray<Token> } | undefined => {
+  if (isWord(bare[0], "wait") && isWord(bare[1], "for", "until") && bare.length > 2) {
+    const words = bare.slice(2)
+    const end = isWord(words[words.length - 1], "appears", "shows", "loads")
+      ? -1
+      : isWord(words[words.length - 1], "appear", "show", "load") && isWord(words[words.length - 2], "to")
+        ? -2
+        : undefined
+    return { target: words.slice(0, end), rest: [] }
+  }
+  // Chinese runs come as text as well as words: read the word whatever its kind, but never a quoted literal.
+  const says = (token: Token | undefined, ...words: ReadonlyArray<string>) =>
+    token !== undefined && token.kind !== "quoted" && words.includes(token.value)
+  if (!says(bare[0], "等", "等待", "等到", "等候")) return undefined
+  const start = says(bare[1], "到") ? 2 : 1
+  const appeared = bare.findIndex(
+    (token, index) => index > start && token.kind !== "quoted" && APPEARED.test(token.value),
+  )
+  if (appeared < 0) return undefined
+  let rest = appeared + 1
+  while (
+    rest < bare.length &&
+    (bare[rest]!.kind === "punct" || says(bare[rest], "以", "后", "以后", "之后", "再", "然后"))
+  )
+    rest += 1
+  return { target: bare.slice(start, appeared), rest: bare.slice(rest) }
+}
+
 /** A command whose target is "it" ("click it", "点击它") aimed at what an earlier clause named. */
 const withReferent = (command: Command, referent: TargetPhrase): Command => {
   if (!("target" in command) || command.target === undefined) return command
@@ -2020,7 +2070,15 @@ export const parseCommands = (text: string): ParseResult => {
   let pendingContainer: TargetPhrase | undefined
   let referent: TargetPhrase | undefined
   const clauses = splitClauses(tokens)
-  for (const [position, clause] of clauses.entries()) {
+  for (const [position, written] of clauses.entries()) {
+    // "Wait for Load results and click it", "等 Load results 按钮出现后点击它": the thing waited for is
+    // what "it" names next; the policy waits by itself for a target that is not on the page yet.
+    const waited = waitedFor(stripFillers(written))
+    if (waited !== undefined && (waited.rest.length > 0 || position < clauses.length - 1)) {
+      referent = parseTargetPhrase(waited.target)
+      if (waited.rest.length === 0) continue
+    }
+    const clause = waited !== undefined && waited.rest.length > 0 ? waited.rest : written
     const bare = stripFillers(clause)
     // A heading before a colon that names no action ("Edit the profile:") says what the steps after it
     // are for; the steps are the commands.
@@ -2036,23 +2094,6 @@ export const parseCommands = (text: string): ParseResult => {
     // "In the Notifications tab, check Weekly digest", "在 Shipping 标签页中，…": a place for the clause
     // after it. A word of the place that is also a verb ("In the Time zone list, …") does not make it
     // a command when the clause reads as none.
-    // "Wait for Load results and click it": the thing waited for is what "it" names next; the policy
-    // waits by itself for a target that is not on the page yet.
-    if (
-      isWord(bare[0], "wait") &&
-      isWord(bare[1], "for", "until") &&
-      bare.length > 2 &&
-      position < clauses.length - 1
-    ) {
-      const words = bare.slice(2)
-      const end = isWord(words[words.length - 1], "appears", "shows", "loads")
-        ? -1
-        : isWord(words[words.length - 1], "appear") && isWord(words[words.length - 2], "to")
-          ? -2
-          : undefined
-      referent = parseTargetPhrase(words.slice(0, end))
-      continue
-    }
     const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
     const place = placeOf(bare)
     if (!typing && place !== undefined && position < clauses.length - 1) {

@@ -107,6 +107,19 @@ describe("rule grammar: the ways people write web instructions", () => {
     ])
   })
 
+  it("clicks what a Chinese wait clause waited for ('等 X 出现后点击它'), in one clause or two", () => {
+    const loadResults = { raw: "Load results 按钮", text: "Load results", role: "button" }
+    expect(commands("等 Load results 按钮出现后点击它")).toEqual([{ kind: "click", target: loadResults }])
+    expect(commands("等待 Load results 按钮出现，然后点击它")).toEqual([
+      { kind: "click", target: loadResults },
+    ])
+    expect(commands("等到“Confirm”按钮出现以后再点它")).toEqual([
+      { kind: "click", target: { raw: "Confirm按钮", text: "Confirm", role: "button" } },
+    ])
+    // Without a word for appearing, 等 is not a wait clause.
+    expect(parseCommands("等一下").ok).toBe(false)
+  })
+
   it("searches a named box for a quoted query taken verbatim", () => {
     expect(commands('Search articles for "agents", then click Go')[0]).toEqual({
       kind: "search",
@@ -114,6 +127,20 @@ describe("rule grammar: the ways people write web instructions", () => {
       field: { raw: "articles", text: "articles" },
     })
     expect(commands("Search for lanterns")[0]).toEqual({ kind: "search", query: "lanterns" })
+  })
+
+  it("takes a quoted query alone, leaving out the words around it ('articles about \"web automation\"')", () => {
+    expect(commands('Look up articles about "web automation" and hit Go')[0]).toEqual({
+      kind: "search",
+      query: "web automation",
+      field: { raw: "articles", text: "articles" },
+    })
+    expect(commands('search "cats" in the Search box')[0]).toMatchObject({ kind: "search", query: "cats" })
+    // Unquoted, nothing marks where the query starts: the words stay in it.
+    expect(commands("search for articles about cats")[0]).toEqual({
+      kind: "search",
+      query: "articles about cats",
+    })
   })
 
   it("reads a leading place clause as the container of the next, also when a word of the place is a verb", () => {
