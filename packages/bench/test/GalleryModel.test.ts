@@ -161,7 +161,9 @@ describe("gallery instructions through the model step policy (scripted OpenAI-co
       }
       // The scripted model clicks a control the goal names when there is one: some answers act, some stop.
       expect(decided.filter((answer) => answer.tools.includes("click")).length).toBeGreaterThan(0)
-      expect(decided.filter((answer) => answer.tools.length === 0 || answer.tools.includes("stop")).length).toBeGreaterThan(0)
+      expect(
+        decided.filter((answer) => answer.tools.length === 0 || answer.tools.includes("stop")).length,
+      ).toBeGreaterThan(0)
     } finally {
       await runtime.dispose()
     }

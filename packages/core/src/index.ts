@@ -4,6 +4,7 @@
  */
 export * from "./AgentTask.ts"
 export * from "./BrowserDriver.ts"
+export * from "./CalendarDay.ts"
 export * from "./Errors.ts"
 export * from "./GoalPart.ts"
 export * from "./HttpSession.ts"

@@ -4,7 +4,9 @@ import {
   describeGoalCheck,
   type GoalCheck,
   type GoalPart,
+  isoDay,
   type PageElement,
+  readCalendarDay,
   type UnmetPart,
 } from "@sextant/core"
 import { canTake, textScore } from "@sextant/planner"
@@ -179,15 +181,10 @@ const named = (
 
 const normalizedValue = (value: string): string => value.trim().replace(/\s+/g, " ").toLowerCase()
 
-const pad = (value: number): string => String(value).padStart(2, "0")
-
 /** A date as a date input holds it (`2024-06-03`), from the words a person writes ("June 3, 2024"). */
 const asDay = (text: string): string | undefined => {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text
-  const time = Date.parse(text)
-  if (Number.isNaN(time)) return undefined
-  const day = new Date(time)
-  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`
+  const day = readCalendarDay(text)
+  return day === undefined ? undefined : isoDay(day)
 }
 
 /** A time of day in minutes ("9:05", "09:05", "9:05 pm"), or undefined. */

@@ -1,6 +1,6 @@
 /** @sextant/planner — rule planner, text-to-action, LLM planner and step policy, hybrid planner, validator. */
 
-export { type CalendarDay, isoDay, readCalendarDay } from "@sextant/tools"
+export { type CalendarDay, isoDay, readCalendarDay } from "@sextant/core"
 export * from "./cache/ActionCache.ts"
 export * from "./cache/CacheKey.ts"
 export * from "./cache/Fingerprint.ts"

@@ -3,8 +3,9 @@
  * Session tools (HTTP, no browser) live in `src/session/`.
  */
 
+// Calendar days live in core (the planner and the executor read them too); tools keeps exporting them.
+export { type CalendarDay, isoDay, readCalendarDay } from "@sextant/core"
 export * from "./browser/BrowserTools.ts"
-export * from "./browser/CalendarDay.ts"
 export * from "./browser/ClickMatching.ts"
 export * from "./browser/Extract.ts"
 export * from "./browser/Input.ts"

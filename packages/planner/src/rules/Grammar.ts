@@ -1,4 +1,4 @@
-import { isoDay, readCalendarDay } from "@sextant/tools"
+import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 
@@ -1226,7 +1226,7 @@ const fieldValuePairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> |
  */
 const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult => {
   const button: TargetPhrase = { raw: verbRaw, text: verbRaw.toLowerCase(), role: "button" }
-  const named = fieldThenValue(after.length > 0 && isWord(after[0], "the", "your", "my") ? after : [])
+  const named = fieldThenValue(after)
   if (named === undefined) {
     // "apply the filters": the button that says so ("Apply filters"), or Apply itself.
     const target = parseTargetPhrase(after)

@@ -1,5 +1,5 @@
 import type { PageElement } from "@sextant/core"
-import { isoDay, readCalendarDay } from "@sextant/tools"
+import { isoDay, readCalendarDay } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { absoluteUrl } from "../internal/Url.ts"
 import { noUsage } from "../internal/Usage.ts"

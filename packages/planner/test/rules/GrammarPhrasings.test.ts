@@ -329,7 +329,7 @@ describe("rule grammar: a day chosen for a date field", () => {
 describe("rule grammar: paths, lists, exclusions and keys written the ways people write them", () => {
   it("reads a menu path drawn with arrows, in brackets after a description, or followed by a remark", () => {
     const path = (text: string) =>
-      commands(text).map((command) => ("target" in command ? command.target.path : undefined))
+      commands(text).map((command) => ("target" in command ? command.target?.path : undefined))
     expect(path("Edit → Preferences → Theme")).toEqual([["Edit", "Preferences", "Theme"]])
     expect(path("Click View » Zoom")).toEqual([["View", "Zoom"]])
     expect(path("Print the page (File > Print…)")).toEqual([["File", "Print..."]])

@@ -5,12 +5,13 @@ import {
   defineTool,
   ElementNotFound,
   InvalidArgument,
+  isoDay,
   NotInteractable,
+  readCalendarDay,
   type Target,
 } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
-import { isoDay, readCalendarDay } from "./CalendarDay.ts"
 import { type CalendarState, CLEAR_CALENDAR_MARKS, READ_CALENDAR } from "./internal/Calendar.ts"
 import { resolveTarget, textRoles } from "./internal/Locate.ts"
 import { ActionOutput, TargetText } from "./Outputs.ts"

@@ -6,6 +6,8 @@
  * wanted day (its aria-label names the day, or its number in the month shown).
  */
 
+import { MONTH_NAMES } from "@sextant/core"
+
 /** What one read of the picker found; the selectors are marks set on the elements for one action. */
 export interface CalendarState {
   /** The field was found by its selector. */
@@ -48,7 +50,7 @@ const visible = (element) => {
 }
 const disabled = (element) =>
   element.disabled === true || element.getAttribute("aria-disabled") === "true"
-const MONTHS = ["january","february","march","april","may","june","july","august","september","october","november","december"]
+const MONTHS = ${JSON.stringify(MONTH_NAMES)}
 const monthOf = (word) => {
   const lower = word.toLowerCase().replace(/\\.$/, "")
   if (lower.length < 3) return 0

@@ -10,7 +10,8 @@ export interface CalendarDay {
   readonly day: number
 }
 
-const MONTHS = [
+/** The months in English, lower case, January first: what month words are read against (also in page scripts). */
+export const MONTH_NAMES: ReadonlyArray<string> = [
   "january",
   "february",
   "march",
@@ -29,7 +30,9 @@ const MONTHS = [
 const monthOf = (word: string): number | undefined => {
   const lower = word.toLowerCase().replace(/\.$/, "")
   if (lower.length < 3) return undefined
-  const index = MONTHS.findIndex((name) => name === lower || (name.startsWith(lower) && lower.length <= 4))
+  const index = MONTH_NAMES.findIndex(
+    (name) => name === lower || (name.startsWith(lower) && lower.length <= 4),
+  )
   return index < 0 ? undefined : index + 1
 }
 
@@ -63,7 +66,7 @@ const FORMS: ReadonlyArray<{
  *
  * @example
  * ```ts
- * import { readCalendarDay } from "@sextant/tools"
+ * import { readCalendarDay } from "@sextant/core"
  * readCalendarDay("June 14, 2024") // { year: 2024, month: 6, day: 14 }
  * readCalendarDay("2024年5月20日") // { year: 2024, month: 5, day: 20 }
  * readCalendarDay("14 pages") // undefined
