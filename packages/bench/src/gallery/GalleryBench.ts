@@ -248,6 +248,7 @@ export const gallerySections = (
   const families = [...new Set(outcomes.map((outcome) => outcome.family))].sort()
   const groups: ReadonlyArray<readonly [string, (outcome: GalleryOutcome) => boolean]> = [
     ["all", () => true],
+    ["frozen + written after", (outcome) => outcome.set !== "holdout"],
     ["frozen half", (outcome) => outcome.set === "frozen"],
     ["written after", (outcome) => outcome.set === "rest"],
     ["held-out", (outcome) => outcome.set === "holdout"],
@@ -282,6 +283,7 @@ export const gallerySections = (
     },
     {
       title: "Gallery: instructions solved, by family",
+      note: "The frozen and written-after sets (the instructions the rule parser was developed against) apart from the held-out set, which no rule was written for before its first run.",
       headers: [
         "family",
         "agent solved",
@@ -289,15 +291,22 @@ export const gallerySections = (
         "agent median ms (solved)",
         "one-shot solved",
         "one-shot %",
+        "held-out agent solved",
+        "held-out agent %",
       ],
       rows: families.map((family) => {
         const chosen = outcomes.filter((outcome) => outcome.family === family)
-        const agentRate = rate(chosen.filter((outcome) => outcome.mode === "agent"))
+        const tuned = chosen.filter((outcome) => outcome.set !== "holdout")
+        const agentRate = rate(tuned.filter((outcome) => outcome.mode === "agent"))
         return [
           family,
-          ...cells(chosen, "agent"),
+          ...cells(tuned, "agent"),
           fmtMs(agentRate.medianSolvedMs),
-          ...cells(chosen, "oneShot"),
+          ...cells(tuned, "oneShot"),
+          ...cells(
+            chosen.filter((outcome) => outcome.set === "holdout"),
+            "agent",
+          ),
         ]
       }),
     },
