@@ -460,8 +460,11 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
     case "controlState":
     case "fieldValue":
     case "optionsChosen": {
-      const missing = needSteps()
-      if (missing !== undefined) return missing
+      // A state the page already shows needs no step ("uncheck Sports" when Sports is not ticked): with
+      // no step of its own, the part is judged on the page at the end of the run. A step that failed
+      // still fails the part.
+      if (failed !== undefined) return failed
+      if (last === undefined && evidence.finalElements === undefined) return "no step worked on this part"
       // The page the part's own steps left; without one, the page at the end of the run.
       const elements = last?.elements ?? evidence.finalElements
       if (elements === undefined) return "the page's controls were not read"

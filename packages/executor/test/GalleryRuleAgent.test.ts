@@ -82,6 +82,35 @@ describe("rule agent on the widget gallery", () => {
     expect(status).toBe("COMPLETED")
   }, 60_000)
 
+  it("leaves a box it was told not to tick unticked, and is COMPLETED only with both boxes as asked", async () => {
+    const { status, verdict } = await runOnGallery("勾选 Music，不要勾选 Sports", "checkboxes", {
+      music: true,
+      sports: false,
+    })
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
+  it("clicks the top navigation's Pricing, never the footer's it was told not to click", async () => {
+    const { status, verdict } = await runOnGallery(
+      "Open Pricing in the top navigation, don't click the footer Pricing",
+      "links",
+      { pricingTop: true, pricingFooter: false },
+    )
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
+  it("goes to the Profile tab for 'go back to the Profile tab', not back in the browser's history", async () => {
+    const { status, verdict } = await runOnGallery(
+      "Enable the weekly digest, then go back to the Profile tab.",
+      "tabs",
+      { digest: true, activeTab: "Profile" },
+    )
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
   it("is COMPLETED for 'open the settings' once the Settings button's panel is shown", async () => {
     const { status, verdict } = await runOnGallery("open the settings", "buttons", { settings: true })
     expect(verdict.achieved).toBe(true)

@@ -44,7 +44,7 @@ describe("look() outline", () => {
   it("names a button whose content is only a pictograph by its title", async () => {
     await harness.browser.url(`${harness.site.url}/gallery/buttons`)
     const snapshot = await look(harness.browser)
-    expect(snapshot.tree).toMatch(/- button "Settings" \[ref=e\d+\]$/m)
+    expect(snapshot.tree).toMatch(/- button "Settings" \[ref=e\d+\] \[collapsed\]$/m)
     expect(snapshot.tree).not.toContain('"⚙"')
     expect(snapshot.tree).toMatch(/- button "Close" \[ref=e\d+\]$/m)
     expect(snapshot.tree).toMatch(/- button "Publish now" \[ref=e\d+\]$/m)

@@ -61,6 +61,7 @@ const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
     [["go", "to", "next", "page"], "nextPage"],
     [["go", "to", "previous", "page"], "previousPage"],
     [["go", "back"], "back"],
+    [["return", "to"], "back"],
     [["navigate", "back"], "back"],
     [["go", "to"], "navigate"],
     [["navigate", "to"], "navigate"],
@@ -527,6 +528,36 @@ const startsPair = (
   )
 }
 
+const isChineseVerbAt = (tokens: ReadonlyArray<Token>, index: number): boolean => {
+  const token = tokens[index]
+  return token !== undefined && token.kind === "keyword" && CHINESE_VERBS.has(token.value)
+}
+
+/** Chinese negations, read off the text whatever the segmenter made of them. */
+const CHINESE_NEGATIONS = ["千万不要", "不要", "不用", "不必", "无需", "请勿", "不许", "别", "勿"]
+
+/**
+ * How many tokens at `index` say "do not" ("don't", "do not", "never", "不要", "别", "请勿"), or 0. Only a
+ * negation followed by a verb makes a negated step; the caller checks the verb.
+ */
+const negationLength = (tokens: ReadonlyArray<Token>, index: number): number => {
+  const token = tokens[index]
+  if (token === undefined || token.kind === "quoted" || token.kind === "punct") return 0
+  if (isWord(token, "don't", "dont", "never", "don’t")) return 1
+  if (isWord(token, "do", "please") && isWord(tokens[index + 1], "not", "don't", "never")) return 2
+  if (isWord(token, "not", "without")) return 1
+  // Chinese: the negation may be one token ("不要") or split ("不", "用"); count the tokens it spans.
+  let text = ""
+  for (let end = index; end < Math.min(tokens.length, index + 3); end += 1) {
+    const next = tokens[end]!
+    if (next.kind === "quoted" || next.kind === "punct") return 0
+    text += next.value
+    if (CHINESE_NEGATIONS.includes(text)) return end - index + 1
+    if (!CHINESE_NEGATIONS.some((negation) => negation.startsWith(text))) return 0
+  }
+  return 0
+}
+
 /** Cuts a command into clauses at separators (see the grammar above). */
 const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray<Token>> => {
   const clauses: Array<Array<Token>> = [[]]
@@ -549,15 +580,25 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
       SEPARATES_BEFORE_VERB.has(token.value)
     ) {
       let next = position + 1
+      let always = false
       while (
         next < tokens.length &&
         (SEPARATES_BEFORE_VERB.has(tokens[next]!.value) ||
           FILLERS.has(tokens[next]!.value) ||
           ALWAYS_SEPARATES.has(tokens[next]!.value))
-      )
+      ) {
+        // "and then", ", then": the clause ends here, whatever follows.
+        if (ALWAYS_SEPARATES.has(tokens[next]!.value) && tokens[next]!.kind !== "quoted") always = true
         next += 1
+      }
+      const negation = negationLength(tokens, next)
       const startsClause =
+        always ||
         matchVerb(tokens, next) !== undefined ||
+        // ", don't click the footer one", "，不要勾选 Sports": a negated step is a clause of its own.
+        (negation > 0 && matchVerb(tokens, next + negation) !== undefined) ||
+        // "，配送选 Overnight": after a comma, a Chinese clause may name its topic before its verb.
+        (token.value === "," && isChineseVerbAt(tokens, next + 1) && !isChineseVerbAt(tokens, next)) ||
         isWord(tokens[next], "在", "用", "以", "从", "把", "将") ||
         startsPair(current, segmentAt(tokens, next), clauses.slice(0, -1))
       if (startsClause && current.length > 0) {
@@ -1961,8 +2002,32 @@ const parseClause = (
       return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll":
       return withVerb(parseScroll(after, before))
-    case "back":
-      return withVerb({ command: { kind: "back" } })
+    case "back": {
+      // "go back", "go back to the previous page": the browser's history. "go back to the Profile tab",
+      // "返回 Profile 标签": the named place, which is never dropped for a history step.
+      const place = stripFillers(isWord(after[0], "to", "到") ? after.slice(1) : after)
+      const history =
+        place.length === 0 ||
+        place.every((token) =>
+          isWord(
+            token,
+            "the",
+            "previous",
+            "last",
+            "page",
+            "earlier",
+            "one",
+            "上",
+            "一",
+            "页",
+            "上一页",
+            "前一页",
+            "页面",
+          ),
+        )
+      if (history) return withVerb({ command: { kind: "back" } })
+      return withVerb({ command: { kind: "click", target: parseTargetPhrase(place) } })
+    }
     case "nextPage":
       return withVerb({ command: { kind: "nextPage" } })
     case "previousPage":
@@ -2026,6 +2091,51 @@ const waitedFor = (
   )
     rest += 1
   return { target: bare.slice(start, appeared), rest: bare.slice(rest) }
+}
+
+/** Words that point back at a thing already named: "the footer one", "页脚那个". */
+const POINTING = /(?:^|\s)(?:the|that|this|one|ones|it)(?=\s|$)|那个|这个|那|个$/g
+
+/**
+ * A negated step, read against the commands before it:
+ * - "don't tick Sports", "不要勾选 Sports": the box must end unticked (an `uncheck`);
+ * - "don't click the footer Pricing", "别点页脚那个" after a click: the click's target, not in the place
+ *   the negation names (an exclusion, like "Pricing, not the footer one");
+ * - anything else is refused: the rule agent cannot check that a thing was not done.
+ */
+const negatedStep = (
+  words: ReadonlyArray<Token>,
+  commands: ReadonlyArray<Command>,
+  previousVerb: readonly [Verb, string] | undefined,
+  previousValue: string | undefined,
+): { readonly add?: Command; readonly replace?: Command } | { readonly reason: string } => {
+  const said = joinTokens(words)
+  const refused = {
+    reason: `"${said}" says what not to do, which the rules cannot check: say only what to do (e.g. uncheck X, or click X, not the one in the footer)`,
+  }
+  const parsed = parseClause(words, previousVerb, previousValue)
+  if ("reason" in parsed || !("command" in parsed)) return refused
+  const command = parsed.command
+  if (command.kind === "check") return { add: { kind: "uncheck", target: command.target } }
+  const last = commands.at(-1)
+  if (
+    (command.kind === "click" || command.kind === "open") &&
+    last !== undefined &&
+    (last.kind === "click" || last.kind === "open") &&
+    last.target.outside === undefined
+  ) {
+    const named = new Set(last.target.text?.toLowerCase().split(/\s+/) ?? [])
+    const place = command.target.raw
+      .split(/\s+/)
+      .filter((word) => !named.has(word.toLowerCase()))
+      .join(" ")
+      .replace(POINTING, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+    if (place === "") return refused
+    return { replace: { ...last, target: { ...last.target, outside: { raw: place, text: place } } } }
+  }
+  return refused
 }
 
 /** A command whose target is "it" ("click it", "点击它") aimed at what an earlier clause named. */
@@ -2104,6 +2214,18 @@ export const parseCommands = (text: string): ParseResult => {
         pendingContainer = parseTargetPhrase(place)
         continue
       }
+    }
+    // "don't click the footer Pricing", "不要勾选 Sports": what not to do is never done; it becomes an
+    // exclusion or a state to end in, or the command is refused.
+    const negation = negationLength(bare, 0)
+    if (negation > 0 && matchVerb(bare, negation) !== undefined) {
+      const negated = negatedStep(bare.slice(negation), commands, previousVerb, previousValue)
+      if ("reason" in negated) return fail(negated.reason)
+      if (negated.replace !== undefined) commands[commands.length - 1] = negated.replace
+      if (negated.add !== undefined) commands.push(negated.add)
+      pendingContainer = undefined
+      referent = undefined
+      continue
     }
     const result = parseClause(clause, previousVerb, previousValue)
     // "File → Export → CSV，帮我复制一下", "…, please do it": a closing remark that names its verb and

@@ -107,6 +107,64 @@ describe("rule grammar: the ways people write web instructions", () => {
     ])
   })
 
+  it("never turns a negated step into the action it forbids", () => {
+    // A box not to tick must end unticked.
+    expect(commands("勾选 Music，不要勾选 Sports")).toEqual([
+      { kind: "check", target: { raw: "Music", text: "Music" } },
+      { kind: "uncheck", target: { raw: "Sports", text: "Sports" } },
+    ])
+    expect(commands("Tick Music and don't tick Sports").at(-1)).toEqual({
+      kind: "uncheck",
+      target: { raw: "Sports", text: "Sports" },
+    })
+    // A link not to click, after a click on the same name: the place it names is excluded.
+    expect(commands("Open Pricing in the top navigation, don't click the footer Pricing")).toEqual([
+      {
+        kind: "open",
+        target: {
+          raw: "Pricing in the top navigation",
+          text: "Pricing",
+          container: { raw: "top navigation", text: "top navigation" },
+          outside: { raw: "footer", text: "footer" },
+        },
+      },
+    ])
+    expect(commands("打开顶部导航里的 Pricing，别点页脚那个")[0]).toMatchObject({
+      kind: "open",
+      target: { text: "Pricing", outside: { text: "页脚" } },
+    })
+    // Anything else not to do cannot be checked: the command is refused, not half done.
+    const refused = parseCommands("Click Save and don't close the dialog")
+    expect(refused.ok).toBe(false)
+    expect(refused.ok ? "" : refused.reason).toContain("says what not to do")
+    expect(parseCommands("请勿点击 Delete").ok).toBe(false)
+  })
+
+  it("reads 'go back to the Profile tab' as going to that tab, and only a bare 'go back' as history", () => {
+    expect(commands("Enable the weekly digest, then go back to the Profile tab").at(-1)).toEqual({
+      kind: "click",
+      target: { raw: "Profile tab", text: "Profile", role: "tab" },
+    })
+    expect(commands("Tick Weekly digest and then return to the Profile tab")).toEqual([
+      { kind: "check", target: { raw: "Weekly digest", text: "Weekly digest" } },
+      { kind: "click", target: { raw: "Profile tab", text: "Profile", role: "tab" } },
+    ])
+    expect(commands("go back")).toEqual([{ kind: "back" }])
+    expect(commands("go back to the previous page")).toEqual([{ kind: "back" }])
+    expect(commands("返回上一页")).toEqual([{ kind: "back" }])
+  })
+
+  it("splits a Chinese clause that names its topic before its verb after a comma, so no clause is folded into another", () => {
+    // The first clause names no action: the command is refused rather than read as one list name.
+    const parsed = parseCommands("我想用发票（Invoice）付款，配送选 Overnight")
+    expect(parsed.ok).toBe(false)
+    expect(parsed.ok ? "" : parsed.reason).toContain("我想用发票")
+    expect(commands("付款方式选 Invoice，配送选 Overnight").map((command) => command.kind)).toEqual([
+      "select",
+      "select",
+    ])
+  })
+
   it("clicks what a Chinese wait clause waited for ('等 X 出现后点击它'), in one clause or two", () => {
     const loadResults = { raw: "Load results 按钮", text: "Load results", role: "button" }
     expect(commands("等 Load results 按钮出现后点击它")).toEqual([{ kind: "click", target: loadResults }])
