@@ -1,5 +1,5 @@
 import type { LookOptions } from "@sextant/core"
-import { installPageRuntime } from "./internal/PageRuntime.ts"
+import { pageRuntimeSource } from "./internal/PageRuntime.generated.ts"
 
 /**
  * Version of the in-page runtime. A page that holds an older runtime gets it replaced on the next
@@ -8,22 +8,9 @@ import { installPageRuntime } from "./internal/PageRuntime.ts"
 export const pageScriptVersion = 1
 
 /**
- * Drops indentation, blank lines and whole-line comments: WebDriver BiDi pays for every byte of a
- * script (about 0.1 ms per KB through ChromeDriver), and a look that installs the runtime sends all of
- * it. Safe for this source because no string or template literal in it spans lines.
- */
-const compactSource = (source: string): string =>
-  source
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(
-      (line) => line !== "" && !line.startsWith("//") && !line.startsWith("/*") && !line.startsWith("*"),
-    )
-    .join("\n")
-
-/**
- * The in-page runtime as JavaScript source: no imports, no module syntax. Evaluating it in a page
- * installs `globalThis.__sextant` (idempotently, versioned) with:
+ * The in-page runtime as JavaScript source: no imports, no module syntax. Built from the modules in
+ * `src/page/` into `internal/PageRuntime.generated.ts` (`pnpm --filter @sextant/perception bundle:page`).
+ * Evaluating it in a page installs `globalThis.__sextant` (idempotently, versioned) with:
  *
  * - `look(options)` → one JSON string, the raw snapshot that `parseSnapshot` reads;
  * - `resolve(ref, { scroll })` → `{ ok: true, ref, element, tag, box, x, y, frame, inViewport }` where
@@ -40,7 +27,7 @@ const compactSource = (source: string): string =>
  * await browser.execute(pageScriptSource) // preload once per document; optional
  * ```
  */
-export const pageScriptSource: string = `(${compactSource(installPageRuntime.toString())})(${pageScriptVersion});`
+export const pageScriptSource: string = `${pageRuntimeSource}(${pageScriptVersion});`
 
 /** The options the page itself reads; the rest (`maxTokens`, `since`) apply in `parseSnapshot`. */
 const pageOptions = (options: LookOptions = {}) => ({

@@ -1,7 +1,6 @@
 import { DriverError } from "@sextant/core"
 import { describe, expect, it } from "vitest"
 import { countTokens, lookScript, pageScriptSource, parseSnapshot, resolveScript } from "../src/index.ts"
-import { installPageRuntime } from "../src/internal/PageRuntime.ts"
 
 const raw = (fields: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -76,14 +75,6 @@ describe("parseSnapshot", () => {
 })
 
 describe("page scripts", () => {
-  it("drop only whole-line comments and indentation from the runtime", () => {
-    for (const line of installPageRuntime.toString().split("\n")) {
-      const trimmed = line.trim()
-      if (trimmed.includes("*/")) expect(trimmed.slice(trimmed.indexOf("*/") + 2).trim(), line).toBe("")
-      expect((line.match(/`/g) ?? []).length % 2, `a template literal spans lines at: ${line}`).toBe(0)
-    }
-  })
-
   it("are plain scripts without module syntax that parse as function bodies", () => {
     expect(pageScriptSource).not.toMatch(/^\s*(import|export)\s/m)
     expect(() => new Function(pageScriptSource)).not.toThrow()

@@ -1,0 +1,20 @@
+import { controlName } from "./names.ts"
+import { explicitRole, implicitRole } from "./roles.ts"
+import { countCache, selectorsOf } from "./selectors.ts"
+import { collapse } from "./text.ts"
+
+/**
+ * An element as a script outside the run finds it again: its role, a short accessible name and its
+ * selectors (each unique in its document now). For recording what an action touched.
+ */
+export const describe = (element: Element) => {
+  const tag = element.localName
+  const root = element.getRootNode() as Document | ShadowRoot
+  countCache.delete(root)
+  const name = controlName(element, tag) || collapse(element.textContent ?? "").trim()
+  return {
+    role: explicitRole(element) || implicitRole(element, tag) || "generic",
+    name: name.length > 100 ? name.slice(0, 100) : name,
+    selectors: selectorsOf(element, root),
+  }
+}

@@ -1,0 +1,30 @@
+import { act } from "./act.ts"
+import { describe } from "./describe.ts"
+import { lookString } from "./look.ts"
+import { refs } from "./refs.ts"
+import { resolve } from "./resolve.ts"
+import type { LookOptions } from "./types.ts"
+
+/**
+ * The entry of the page script: installs `globalThis.__sextant` with `look`, `resolve`, `act`,
+ * `describe` and `refOf`, unless the page already holds this version or a newer one (which keeps
+ * its refs). `scripts/bundle-page.ts` bundles this module and everything it imports into one
+ * function of `version`.
+ */
+export const install = (version: number): void => {
+  const host = globalThis as unknown as { __sextant?: { version: number } }
+  if (host.__sextant !== undefined && host.__sextant.version >= version) return
+  Object.defineProperty(globalThis, "__sextant", {
+    value: {
+      version,
+      look: (options?: LookOptions): string => lookString(version, options),
+      resolve,
+      act,
+      describe,
+      refOf: (element: Element) => refs.byElement.get(element),
+    },
+    configurable: true,
+    writable: true,
+    enumerable: false,
+  })
+}

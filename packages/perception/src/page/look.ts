@@ -1,0 +1,88 @@
+import { frameOf } from "./frames.ts"
+import { refAssigner, refs } from "./refs.ts"
+import { renderInteractive, renderOutline } from "./render.ts"
+import { countCache } from "./selectors.ts"
+import { stringify } from "./text.ts"
+import type { Frame, Item, LookOptions } from "./types.ts"
+import { rendered } from "./visibility.ts"
+import { createWalk } from "./walk.ts"
+
+/* look(): one walk of the page into the outline and the raw snapshot that `parseSnapshot` reads. */
+
+/** The raw snapshot without its version; see `RawSnapshot` in `../internal/RawSnapshot.ts`. */
+export const look = (options: LookOptions = {}) => {
+  const started = performance.now()
+  const mode = options.mode === "interactive" ? "interactive" : "full"
+  const partial = options.within !== undefined
+  const location = window.location
+  countCache.clear()
+  const walk = createWalk({
+    secretSelectors: options.secretSelectors ?? [],
+    maxText: options.maxTextLength ?? 3000,
+    maxName: options.maxNameLength ?? 100,
+    // A look within one element is asked for the whole of it: every option of a select.
+    maxOptions: partial ? Number.POSITIVE_INFINITY : (options.maxOptions ?? 12),
+    location,
+    assignRef: refAssigner(refs, partial),
+  })
+
+  const top: Frame = { x: 0, y: 0, path: [], root: document }
+  const items: Item[] = []
+  let stale = ""
+  if (options.within !== undefined) {
+    const entry = find(options.within)
+    if (entry === undefined) stale = options.within
+    else walk.walkElement(entry.element, items, entry.frame, false)
+  } else if (document.body !== null) walk.walkChildren(document.body, items, top, false)
+  const finished = walk.finish(items)
+  const { lines, anchors } = mode === "interactive" ? renderInteractive(finished) : renderOutline(finished)
+
+  const scrolling = document.scrollingElement ?? document.documentElement
+  return {
+    url: location.href,
+    title: document.title,
+    mode,
+    lines,
+    anchors,
+    elements: walk.elements,
+    forms: walk.forms,
+    texts: walk.texts,
+    nodes: walk.nodes(),
+    ms: Math.round((performance.now() - started) * 100) / 100,
+    scroll: {
+      y: Math.round(scrolling.scrollTop),
+      height: Math.round(scrolling.scrollHeight),
+      viewportHeight: window.innerHeight,
+    },
+    ...(stale ? { stale } : {}),
+  }
+}
+
+/**
+ * One look as one JSON string (WebDriver serialises one string far faster than an object tree),
+ * or `{ v, failure }` with the error's stack when the walk throws.
+ */
+export const lookString = (version: number, options?: LookOptions): string => {
+  try {
+    return stringify({ v: version, ...look(options) })
+  } catch (error) {
+    return stringify({ v: version, failure: String((error as Error)?.stack ?? error) })
+  }
+}
+
+/**
+ * The live element of a ref: the same node, or the node that now carries its identity key (found
+ * by a fresh look when the ref's element is gone or no longer rendered).
+ */
+export const find = (ref: string): { element: Element; frame: Frame } | undefined => {
+  let entry = refs.byRef.get(ref)
+  let element = entry?.element.deref()
+  if (entry === undefined) return undefined
+  if (element === undefined || !rendered(element)) {
+    look({ mode: "interactive" })
+    entry = refs.byRef.get(ref)
+    element = entry?.element.deref()
+    if (element === undefined || !rendered(element)) return undefined
+  }
+  return { element, frame: frameOf(element) }
+}

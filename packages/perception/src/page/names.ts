@@ -1,0 +1,127 @@
+import { INLINE, SKIP } from "./roles.ts"
+import { collapse } from "./text.ts"
+import { OPAQUE } from "./urls.ts"
+
+/*
+ * Accessible names: what a label, aria-label(ledby), title or placeholder calls an element, and a
+ * fallback for controls that have none by those rules.
+ */
+
+/** Text of an element ignoring visibility, for aria-labelledby and labels. */
+export const plainText = (element: Element, skip?: Element): string => {
+  let text = ""
+  const visit = (node: globalThis.Node): void => {
+    if (node === skip) return
+    if (node.nodeType === 3) text += node.nodeValue ?? ""
+    else if (node.nodeType === 1) {
+      const child = node as Element
+      const tag = child.localName
+      if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
+      if (tag === "img") text += ` ${child.getAttribute("alt") ?? ""} `
+      else if (tag === "input") {
+        const type = (child as HTMLInputElement).type
+        if (type === "submit" || type === "button" || type === "reset")
+          text += ` ${(child as HTMLInputElement).value} `
+      } else for (let c = child.firstChild; c !== null; c = c.nextSibling) visit(c)
+      if (!INLINE.has(tag)) text += " "
+    }
+  }
+  visit(element)
+  return collapse(text).trim()
+}
+
+export const byIds = (element: Element, ids: string): string => {
+  const root = element.getRootNode() as Document | ShadowRoot
+  const parts: string[] = []
+  for (const id of ids.trim().split(/\s+/)) {
+    const target = root.getElementById(id)
+    if (target !== null) parts.push(target.getAttribute("aria-label") ?? plainText(target))
+  }
+  return parts.join(" ").trim()
+}
+
+export const labelName = (element: Element): string => {
+  const labelled = element.getAttribute("aria-labelledby")
+  if (labelled) {
+    const text = byIds(element, labelled)
+    if (text) return text
+  }
+  const aria = element.getAttribute("aria-label")
+  if (aria?.trim()) return collapse(aria).trim()
+  return ""
+}
+
+export const controlName = (element: Element, tag: string): string => {
+  const explicit = labelName(element)
+  if (explicit) return explicit
+  const labels = (element as HTMLInputElement).labels
+  if (labels && labels.length > 0) {
+    const text = Array.from(labels, (label) => plainText(label, element))
+      .join(" ")
+      .trim()
+    if (text) return text
+  }
+  if (tag === "input") {
+    const input = element as HTMLInputElement
+    const type = input.type
+    if (type === "submit") return input.value || "Submit"
+    if (type === "reset") return input.value || "Reset"
+    if (type === "button") return input.value
+    if (type === "image") return input.alt || input.value || "Submit"
+  }
+  return collapse(element.getAttribute("title") ?? element.getAttribute("placeholder") ?? "").trim()
+}
+
+export const selectedText = (select: HTMLSelectElement): string =>
+  Array.from(select.selectedOptions, (option) => collapse(option.label || option.text).trim()).join(", ")
+
+/**
+ * A name for a link or button that has none by the accessible-name rules (an icon, an empty
+ * anchor): a label or title inside it, the icon's symbol name, then where a link goes or the
+ * id a button carries — the words a reader would guess from.
+ */
+export const fallbackName = (element: Element, tag: string): string => {
+  const words = (raw: string): string =>
+    collapse(
+      raw
+        .replace(/^.*[#/]/, "")
+        .replace(/\.[a-z0-9]{2,5}$/i, "")
+        .replace(/[-_.+]+/g, " ")
+        .replace(/\b(icon|ico|svg|glyph|btn|fa|js)\b/gi, " "),
+    ).trim()
+  const inner = element.querySelector("[aria-label],[title],img[alt]:not([alt=''])")
+  const labelled =
+    inner?.getAttribute("aria-label") ?? inner?.getAttribute("title") ?? inner?.getAttribute("alt")
+  if (labelled?.trim()) return collapse(labelled).trim()
+  const symbol = element.querySelector("use")
+  const symbolName = words(symbol?.getAttribute("href") ?? symbol?.getAttribute("xlink:href") ?? "")
+  if (symbolName) return symbolName
+  const picture = words(element.querySelector("img")?.getAttribute("src")?.split("?")[0] ?? "")
+  if (picture && /\p{L}/u.test(picture) && !OPAQUE.test(picture)) return picture
+  if (tag === "a" || tag === "area") {
+    let url: URL | undefined
+    try {
+      url = new URL((element as HTMLAnchorElement).href)
+    } catch {
+      url = undefined
+    }
+    if (url === undefined) return ""
+    const segments = url.pathname.split("/").filter((segment) => segment !== "")
+    for (let index = segments.length - 1; index >= 0; index--) {
+      let segment = segments[index]!
+      try {
+        segment = decodeURIComponent(segment)
+      } catch {
+        // A malformed escape reads as it is.
+      }
+      const named = words(segment)
+      if (named && !OPAQUE.test(segment) && /\p{L}/u.test(named)) return named
+    }
+    return url.host.replace(/^www\./, "")
+  }
+  for (const attribute of ["data-action", "name", "id"]) {
+    const named = words(element.getAttribute(attribute) ?? "")
+    if (named && /\p{L}/u.test(named)) return named
+  }
+  return ""
+}

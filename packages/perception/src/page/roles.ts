@@ -1,0 +1,335 @@
+/**
+ * Roles: which ARIA role an element has (explicit `role` or the one its tag implies), and the role
+ * tables the walker and the renderer consult.
+ */
+
+/** Elements that show nothing a reader sees. */
+export const SKIP = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "head",
+  "meta",
+  "link",
+  "title",
+  "base",
+  "param",
+  "source",
+  "track",
+  "datalist",
+  "hr",
+])
+/** Tags that flow within a line of prose. */
+export const INLINE = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "bdo",
+  "cite",
+  "code",
+  "data",
+  "del",
+  "dfn",
+  "em",
+  "font",
+  "i",
+  "ins",
+  "kbd",
+  "label",
+  "mark",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "tt",
+  "u",
+  "var",
+])
+export const INTERACTIVE = new Set([
+  "button",
+  "link",
+  "textbox",
+  "searchbox",
+  "checkbox",
+  "radio",
+  "combobox",
+  "listbox",
+  "option",
+  "slider",
+  "spinbutton",
+  "switch",
+  "tab",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "treeitem",
+  "clickable",
+])
+/** Containers that keep a line of their own, with the short label the outline prints. */
+export const CONTAINERS: Record<string, string> = {
+  banner: "header",
+  navigation: "nav",
+  main: "main",
+  contentinfo: "footer",
+  complementary: "aside",
+  search: "search",
+  form: "form",
+  region: "region",
+  dialog: "dialog",
+  alertdialog: "dialog",
+  alert: "alert",
+  status: "status",
+  log: "log",
+  menu: "menu",
+  menubar: "menubar",
+  tablist: "tablist",
+  tabpanel: "tabpanel",
+  radiogroup: "radiogroup",
+  group: "group",
+  tree: "tree",
+  table: "table",
+  grid: "grid",
+  treegrid: "grid",
+  toolbar: "toolbar",
+  iframe: "iframe",
+  figure: "figure",
+}
+/** Containers shown only when they carry a name. */
+export const NAMED_ONLY = new Set(["region", "group", "toolbar", "figure"])
+export const REGION_OF: Record<string, string> = {
+  banner: "header",
+  navigation: "nav",
+  main: "main",
+  contentinfo: "footer",
+  dialog: "modal",
+  alertdialog: "modal",
+  alert: "alert",
+}
+export const NAME_FROM_CONTENT = new Set([
+  "button",
+  "link",
+  "heading",
+  "cell",
+  "columnheader",
+  "rowheader",
+  "gridcell",
+  "option",
+  "tab",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "treeitem",
+  "switch",
+  "checkbox",
+  "radio",
+  "clickable",
+  "tooltip",
+])
+/** Controls named by all their content, the controls inside them included. */
+export const CONTENT_NAMED_CONTROLS = new Set([
+  "button",
+  "link",
+  "option",
+  "tab",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "switch",
+  "checkbox",
+  "radio",
+])
+export const ROLES = new Set([
+  ...INTERACTIVE,
+  ...Object.keys(CONTAINERS),
+  "heading",
+  "img",
+  "list",
+  "listitem",
+  "row",
+  "rowgroup",
+  "cell",
+  "columnheader",
+  "rowheader",
+  "gridcell",
+  "paragraph",
+  "article",
+  "progressbar",
+  "meter",
+  "separator",
+  "none",
+  "presentation",
+  "generic",
+  "feed",
+  "tooltip",
+  "note",
+  "scrollbar",
+  "application",
+  "document",
+  "term",
+  "definition",
+  "math",
+  "marquee",
+  "timer",
+])
+
+export const explicitRole = (element: Element): string => {
+  const attribute = element.getAttribute("role")
+  if (attribute === null) return ""
+  for (const token of attribute.trim().toLowerCase().split(/\s+/)) if (ROLES.has(token)) return token
+  return ""
+}
+
+export const inSectioning = (element: Element): boolean =>
+  element.parentElement?.closest("article,aside,main,nav,section,[role=main],[role=article]") != null
+
+/** Rows and cells of a table marked presentational are layout, not data. */
+export const layoutTable = (element: Element): boolean => {
+  const role = element.closest("table")?.getAttribute("role")
+  return role === "presentation" || role === "none"
+}
+
+export const implicitRole = (element: Element, tag: string): string => {
+  switch (tag) {
+    case "a":
+    case "area":
+      return element.hasAttribute("href") ? "link" : ""
+    case "button":
+      return "button"
+    case "summary":
+      return "button"
+    case "input": {
+      const type = ((element as HTMLInputElement).type || "text").toLowerCase()
+      switch (type) {
+        case "button":
+        case "submit":
+        case "reset":
+        case "image":
+        case "file":
+          return "button"
+        case "checkbox":
+          return "checkbox"
+        case "radio":
+          return "radio"
+        case "range":
+          return "slider"
+        case "number":
+          return "spinbutton"
+        case "search":
+          return element.hasAttribute("list") ? "combobox" : "searchbox"
+        case "hidden":
+          return "hidden"
+        case "color":
+        case "date":
+        case "datetime-local":
+        case "month":
+        case "time":
+        case "week":
+          return "textbox"
+        default:
+          return element.hasAttribute("list") ? "combobox" : "textbox"
+      }
+    }
+    case "textarea":
+      return "textbox"
+    case "select": {
+      const select = element as HTMLSelectElement
+      return select.multiple || select.size > 1 ? "listbox" : "combobox"
+    }
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6":
+      return "heading"
+    case "nav":
+      return "navigation"
+    case "main":
+      return "main"
+    case "aside":
+      return "complementary"
+    case "header":
+      return inSectioning(element) ? "" : "banner"
+    case "footer":
+      return inSectioning(element) ? "" : "contentinfo"
+    case "form":
+      return "form"
+    case "search":
+      return "search"
+    case "section":
+      return element.hasAttribute("aria-label") || element.hasAttribute("aria-labelledby") ? "region" : ""
+    case "dialog":
+      return "dialog"
+    case "ul":
+    case "ol":
+    case "menu":
+      return "list"
+    case "li":
+      return "listitem"
+    case "table":
+      return "table"
+    case "tr":
+      return layoutTable(element) ? "" : "row"
+    case "thead":
+    case "tbody":
+    case "tfoot":
+      return layoutTable(element) ? "" : "rowgroup"
+    case "td":
+      return layoutTable(element) ? "" : "cell"
+    case "th":
+      return layoutTable(element) ? "" : "columnheader"
+    case "img":
+      return element.getAttribute("alt") === "" ? "presentation" : "img"
+    case "fieldset":
+      return "group"
+    case "figure":
+      return "figure"
+    case "output":
+      return "status"
+    case "progress":
+      return "progressbar"
+    case "meter":
+      return "meter"
+    case "p":
+      return "paragraph"
+    case "article":
+      return "article"
+    case "iframe":
+      return "iframe"
+    default:
+      return ""
+  }
+}
+
+/** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
+export const IMAGE_HOLDERS =
+  "a[href],button,label,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[onclick]"
+/**
+ * An image or icon a person points at to learn something: it shows a tooltip (a title, a `<title>`
+ * in an svg, aria-describedby, a data-tooltip attribute) or the page gives it a cursor of its own
+ * (help, pointer, zoom-in) — hover behaviour a page script cannot read from its listeners. It gets
+ * a ref so it can be hovered; an image inside a link or button does not (the control is the target).
+ */
+export const hoverTarget = (element: Element): boolean => {
+  if (element.parentElement?.closest(IMAGE_HOLDERS)) return false
+  if (
+    element.hasAttribute("title") ||
+    element.hasAttribute("aria-describedby") ||
+    element.hasAttribute("data-tooltip") ||
+    element.hasAttribute("data-tip") ||
+    (element.localName === "svg" && element.querySelector(":scope > title") !== null)
+  )
+    return true
+  // A cursor it inherits says something of its parent, not of the image.
+  const cursor = getComputedStyle(element).cursor
+  const parent = element.parentElement
+  if (parent !== null && getComputedStyle(parent).cursor === cursor) return false
+  return cursor !== "auto" && cursor !== "default" && cursor !== "text" && cursor !== ""
+}

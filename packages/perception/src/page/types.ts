@@ -1,0 +1,84 @@
+/** What one look() is asked for; `PageScript.ts` sends only the options the page reads. */
+export interface LookOptions {
+  readonly mode?: "full" | "interactive"
+  readonly within?: string
+  readonly secretSelectors?: ReadonlyArray<string>
+  readonly maxTextLength?: number
+  readonly maxNameLength?: number
+  readonly maxOptions?: number
+}
+
+/** One node of the outline before rendering. Plain text runs are strings. */
+export interface Node {
+  role: string
+  label: string
+  name: string
+  ref: string
+  suffix: string
+  url: string
+  /** Text that follows an inline node in the same line of prose. */
+  tail: string
+  kids: Item[]
+  container: boolean
+  heading: boolean
+  /** An svg named only by its `<title>`: an icon, left out of a name read from content beside words. */
+  icon?: boolean
+  /** A control kept from an aria-hidden subtree: shown, but no part of the name of what holds it. */
+  ariaHidden?: boolean
+}
+
+export type Item = string | Node
+
+/** One actionable element as `look` reports it (see `RawSnapshot` in `../internal/RawSnapshot.ts`). */
+export interface RawElement {
+  ref: string
+  key: string
+  role: string
+  name: string
+  tag: string
+  attributes: Record<string, string>
+  value?: string
+  checked?: boolean | "mixed"
+  selected?: boolean
+  expanded?: boolean
+  disabled?: boolean
+  required?: boolean
+  invalid?: boolean
+  visible: boolean
+  box: Box
+  options?: string[]
+  selectors: string[]
+  frame?: string[]
+  form?: string
+  region: string
+}
+
+export interface RawForm {
+  key: string
+  ref: string
+  name: string
+  fields: string[]
+  submit?: string
+}
+
+export interface Box {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/** A document or shadow root being walked, and where it sits in the top-level viewport. */
+export interface Frame {
+  /** Offset of this document's viewport in the top-level viewport. */
+  x: number
+  y: number
+  path: string[]
+  root: Document | ShadowRoot
+}
+
+/** A text run for screen semantics: its region, its kind and its words (a count for result lists). */
+export type Text = [region: string, kind: string, text: string, count?: number]
+
+/** A container's span of lines: its ref, the label the outline prints, first line, line after the last. */
+export type Anchor = [ref: string, label: string, start: number, end: number]

@@ -1,0 +1,41 @@
+import { INLINE } from "./roles.ts"
+import type { Box } from "./types.ts"
+
+/* Visibility: what the walker leaves out as unseen, and whether a box is on screen. */
+
+/** Styled invisible: its own text is hidden, though children that set `visibility: visible` show. */
+export const hiddenByStyle = (style: CSSStyleDeclaration): boolean =>
+  style.visibility === "hidden" || style.visibility === "collapse"
+
+/**
+ * A block that takes no space and shows nothing: empty, or clipping what it holds. A zero-size
+ * block with visible overflow still shows its children (a float container, an absolutely placed
+ * menu), and inline elements, iframes and images are measured otherwise.
+ */
+export const takesNoSpace = (element: Element, tag: string, style: CSSStyleDeclaration): boolean => {
+  if (
+    element.clientWidth === 0 &&
+    element.clientHeight === 0 &&
+    !INLINE.has(tag) &&
+    tag !== "iframe" &&
+    tag !== "img"
+  ) {
+    const rect = element.getBoundingClientRect()
+    if (rect.width === 0 && rect.height === 0) {
+      if (element.firstElementChild === null) return true
+      if (style.overflow !== "visible") return true
+    }
+  }
+  return false
+}
+
+/** Still in the document and rendered (not display:none, not visibility:hidden), for a ref to act on. */
+export const rendered = (element: Element): boolean =>
+  element.isConnected && (element as HTMLElement).checkVisibility?.({ visibilityProperty: true }) !== false
+
+/** A box in top-level viewport pixels overlaps the viewport. */
+export const inViewport = (box: Box): boolean =>
+  box.x + box.width > 0 && box.y + box.height > 0 && box.x < window.innerWidth && box.y < window.innerHeight
+
+/** A box with an area that overlaps the viewport: what `look` reports as `visible`. */
+export const visibleBox = (box: Box): boolean => box.width > 0 && box.height > 0 && inViewport(box)

@@ -1,0 +1,616 @@
+import { formName, isSubmit } from "./forms.ts"
+import { boxOf } from "./frames.ts"
+import { controlName, fallbackName, labelName, plainText, selectedText } from "./names.ts"
+import { textNotes } from "./notes.ts"
+import { hasRef, hoistNode, itemsText, leaf } from "./outline.ts"
+import { optionsSuffix } from "./render.ts"
+import {
+  CONTAINERS,
+  CONTENT_NAMED_CONTROLS,
+  explicitRole,
+  hoverTarget,
+  INLINE,
+  INTERACTIVE,
+  implicitRole,
+  NAME_FROM_CONTENT,
+  NAMED_ONLY,
+  REGION_OF,
+  SKIP,
+} from "./roles.ts"
+import { isSecret } from "./secrets.ts"
+import { attributesOf, frameEntry, selectorsOf } from "./selectors.ts"
+import { statesOf } from "./states.ts"
+import { clip, clipName, collapse, finishTexts, type JoinState, pushText } from "./text.ts"
+import type { Frame, Item, Node, RawElement, RawForm, Text } from "./types.ts"
+import { shortUrl } from "./urls.ts"
+import { hiddenByStyle, takesNoSpace, visibleBox } from "./visibility.ts"
+
+/*
+ * The walk: one pass over the DOM (open shadow roots and same-origin iframes included) that builds
+ * the outline tree, and beside it the actionable elements, the forms and the text notes of a look.
+ */
+
+/** Words in an id or class that mark a block as an error message. */
+export const ERROR_HINT = /(^|[\s_-])(error|errors|invalid|danger|alert|flash|warning)($|[\s_-])/i
+/** Words in an id or class that mark a list as search results or products. */
+export const RESULTS_HINT = /result|product|listing|items|catalog|search-list/i
+/** A card link's first parts join its name until the name is this long (a title, not a fragment). */
+export const CARD_TITLE = 20
+
+export interface WalkOptions {
+  readonly secretSelectors: ReadonlyArray<string>
+  readonly maxText: number
+  readonly maxName: number
+  readonly maxOptions: number
+  /** The page's address, for link targets relative to it. */
+  readonly location: Pick<Location, "href" | "origin" | "pathname" | "search">
+  /** Gives an element its ref and identity key (see `refAssigner`). */
+  readonly assignRef: (element: Element, baseKey: string) => [ref: string, key: string]
+}
+
+/**
+ * A walk for one look. Walk the body (or one element) into a list of items, pass that list through
+ * `finish`, and read `elements`, `forms`, `texts` and `nodes()` after it.
+ */
+export const createWalk = (walkOptions: WalkOptions) => {
+  const { secretSelectors, maxText, maxName, maxOptions, location, assignRef } = walkOptions
+
+  const elements: RawElement[] = []
+  const forms: RawForm[] = []
+  const formByElement = new Map<Element, RawForm>()
+  const texts: Text[] = []
+  const note = textNotes(texts)
+  let nodes = 0
+  const join: JoinState = { joinable: false, spaceNext: false, attachTo: null }
+  /** Inside an aria-hidden subtree: only the controls it shows are kept. */
+  let ariaHidden = 0
+  let region = "main"
+  let heading = ""
+  const context: string[] = []
+
+  const walkChildren = (parent: globalThis.Node, out: Item[], frame: Frame, pointer: boolean): void => {
+    if (parent.nodeType === 1 && (parent as Element).localName === "slot") {
+      const assigned = (parent as HTMLSlotElement).assignedNodes({ flatten: true })
+      if (assigned.length > 0) {
+        for (const node of assigned) walkNode(node, out, frame, pointer)
+        return
+      }
+    }
+    for (let child = parent.firstChild; child !== null; child = child.nextSibling)
+      walkNode(child, out, frame, pointer)
+  }
+
+  /** Walks what an element renders: its open shadow root when it has one, else its children. */
+  const walkContent = (element: Element, out: Item[], frame: Frame, pointer: boolean): void => {
+    const shadow = element.shadowRoot
+    if (shadow === null) {
+      walkChildren(element, out, frame, pointer)
+      return
+    }
+    const inner: Frame = {
+      x: frame.x,
+      y: frame.y,
+      path: [...frame.path, `${frameEntry(element, frame.root)}::shadow`],
+      root: shadow,
+    }
+    walkChildren(shadow, out, inner, pointer)
+  }
+
+  const walkNode = (node: globalThis.Node, out: Item[], frame: Frame, pointer: boolean): void => {
+    if (node.nodeType === 3) {
+      const parent = node.parentElement
+      if (parent !== null && hiddenText.has(parent)) return
+      pushText(join, out, node.nodeValue ?? "")
+      return
+    }
+    if (node.nodeType === 1) walkElement(node as Element, out, frame, pointer)
+  }
+
+  /** Elements styled visibility:hidden whose own text is hidden while their children may show. */
+  const hiddenText = new WeakSet<Element>()
+
+  const walkElement = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
+    const tag = element.localName
+    if (SKIP.has(tag) || element.hasAttribute("hidden") || element.hasAttribute("inert")) return
+    if (element.getAttribute("aria-hidden") === "true" && ariaHidden === 0) {
+      walkAriaHidden(element, out, frame, parentPointer)
+      return
+    }
+    // An inline tag laid out as a box of its own (a span styled as a block, an inline-block) is
+    // read apart from its neighbours: "Sleep" + "My Snoring" is two phrases, not "SleepMy".
+    const boxed = INLINE.has(tag) && getComputedStyle(element).display !== "inline"
+    if (boxed) join.spaceNext = true
+    walkElementBody(element, out, frame, parentPointer)
+    if (boxed) join.spaceNext = true
+  }
+
+  /**
+   * What a reader sees of an aria-hidden subtree: nothing but the controls it shows (menus and
+   * overlays hidden from assistive technology yet on screen and usable). Its text stays out.
+   */
+  const walkAriaHidden = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
+    const kids: Item[] = []
+    const textsBefore = texts.length
+    ariaHidden++
+    try {
+      walkElementBody(element, kids, frame, parentPointer)
+    } finally {
+      ariaHidden--
+    }
+    texts.length = textsBefore
+    const keep = (items: ReadonlyArray<Item>): void => {
+      for (const item of items) {
+        if (typeof item === "string") continue
+        if (item.ref !== "" && !item.container) {
+          item.tail = ""
+          item.ariaHidden = true
+          out.push(item)
+        } else keep(item.kids)
+      }
+    }
+    keep(kids)
+    join.joinable = false
+    join.attachTo = null
+  }
+
+  const walkElementBody = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
+    const tag = element.localName
+    nodes++
+    const style = getComputedStyle(element)
+    const display = style.display
+    if (display === "none") return
+    if (display === "contents") {
+      walkContent(element, out, frame, parentPointer)
+      return
+    }
+    const pointer = style.cursor === "pointer"
+    if (hiddenByStyle(style)) {
+      hiddenText.add(element)
+      walkContent(element, out, frame, pointer)
+      return
+    }
+    if (tag === "svg") {
+      const label = labelName(element)
+      const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
+      if (!name) return
+      if (hoverTarget(element)) {
+        const node = buildNode(element, tag, "img", frame, pointer)
+        if (node !== undefined) out.push(node)
+      } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
+      return
+    }
+    if (takesNoSpace(element, tag, style)) return
+
+    let role = explicitRole(element) || implicitRole(element, tag)
+    if (role === "hidden") return
+    if (role === "presentation" || role === "none") role = ""
+    if (role === "" && (element as HTMLElement).isContentEditable) {
+      const parent = element.parentElement
+      if (parent === null || !parent.isContentEditable) role = "textbox"
+    }
+    if (role === "" || role === "generic" || role === "paragraph" || role === "article") {
+      const tabindex = element.getAttribute("tabindex")
+      if (
+        (pointer && !parentPointer && tag !== "label" && tag !== "body" && tag !== "html") ||
+        element.hasAttribute("onclick") ||
+        (tabindex !== null && Number(tabindex) >= 0 && tag !== "body")
+      )
+        role = "clickable"
+    }
+
+    const block = !INLINE.has(tag) || role !== ""
+    if (block) join.joinable = false
+    if (!INLINE.has(tag)) join.attachTo = null
+
+    if (tag === "iframe") {
+      walkFrame(element as HTMLIFrameElement, out, frame, style)
+      join.joinable = false
+      return
+    }
+    if (tag === "details" && !(element as HTMLDetailsElement).open) {
+      const summary = element.querySelector(":scope > summary")
+      if (summary !== null) walkElement(summary, out, frame, pointer)
+      join.joinable = false
+      return
+    }
+    if ((tag === "caption" || tag === "legend") && !element.parentElement?.hasAttribute("aria-label")) return
+    if (tag === "br") {
+      join.joinable = false
+      join.attachTo = null
+      return
+    }
+
+    if (
+      role === "" ||
+      role === "list" ||
+      role === "listitem" ||
+      role === "rowgroup" ||
+      role === "paragraph"
+    ) {
+      const saveRegion = region
+      if (
+        role === "list" &&
+        region === "main" &&
+        (RESULTS_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`) ||
+          element.children.length >= 3 ||
+          context.some((entry) => /result/i.test(entry)))
+      )
+        enterResults(element)
+      else if (ERROR_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`)) region = "alert"
+      else if (region === "main" && RESULTS_HINT.test(element.id)) region = "results"
+      if (tag === "label" && (element as HTMLLabelElement).control)
+        walkLabel(element as HTMLLabelElement, out, frame, pointer)
+      else walkContent(element, out, frame, pointer)
+      region = saveRegion
+      if (block) join.joinable = false
+      if (!INLINE.has(tag)) join.attachTo = null
+      return
+    }
+
+    const saveRegion = region
+    const saveHeading = heading
+    const contextLength = context.length
+    const nextRegion = REGION_OF[role]
+    if (nextRegion !== undefined) region = nextRegion
+    else if (element.getAttribute("aria-live") === "assertive") region = "alert"
+    if ((role === "table" || role === "grid" || role === "feed") && region === "main") enterResults(element)
+    const node = buildNode(element, tag, role, frame, pointer)
+    if (node !== undefined) out.push(node)
+    region = saveRegion
+    context.length = contextLength
+    if (node?.heading !== true) heading = saveHeading
+    join.joinable = false
+    join.attachTo =
+      node !== undefined && INLINE.has(tag) && node.kids.length === 0 && !node.container ? node : null
+  }
+
+  const enterResults = (element: Element): void => {
+    const rows = element.querySelectorAll(
+      ":scope > li, :scope > tr, :scope > tbody > tr, :scope > [role=listitem], :scope > [role=row], :scope > [role=article], :scope > article",
+    )
+    let count = 0
+    for (const row of rows) if (row.querySelector("th") === null || row.querySelector("td") !== null) count++
+    if (count > 0) {
+      region = "results"
+      let label = labelName(element)
+      for (let index = context.length - 1; index >= 0 && !label; index--)
+        label = context[index]!.slice(context[index]!.indexOf(":") + 1)
+      texts.push(["results", "count", label || heading, count])
+    }
+  }
+
+  const walkLabel = (label: HTMLLabelElement, out: Item[], frame: Frame, pointer: boolean): void => {
+    const kids: Item[] = []
+    walkChildren(label, kids, frame, pointer)
+    const control = label.control
+    const name = control === null ? "" : controlName(control, control.localName)
+    for (const kid of kids) {
+      if (typeof kid === "string" && name.includes(kid.trim())) continue
+      out.push(kid)
+    }
+  }
+
+  const walkFrame = (
+    iframe: HTMLIFrameElement,
+    out: Item[],
+    frame: Frame,
+    style: CSSStyleDeclaration,
+  ): void => {
+    let document: Document | null = null
+    try {
+      document = iframe.contentDocument
+    } catch {
+      document = null
+    }
+    const name = labelName(iframe) || collapse(iframe.title || iframe.name || "").trim()
+    const node = leaf("iframe", "iframe", name, "")
+    if (document?.body == null) {
+      // Its content is out of reach; the line says it is there and whose it is, without a ref
+      // nothing could use.
+      let source = ""
+      try {
+        source = new URL(iframe.src).host.replace(/^www\./, "")
+      } catch {
+        source = ""
+      }
+      node.suffix = source === "" ? " (cross-origin)" : ` (cross-origin: ${source})`
+      out.push(node)
+      return
+    }
+    const [ref] = assignRef(iframe, `iframe|${name}|${context.join("/")}`)
+    node.ref = ref
+    const rect = iframe.getBoundingClientRect()
+    const inner: Frame = {
+      x: frame.x + rect.x + iframe.clientLeft + Number.parseFloat(style.paddingLeft || "0"),
+      y: frame.y + rect.y + iframe.clientTop + Number.parseFloat(style.paddingTop || "0"),
+      path: [...frame.path, frameEntry(iframe, frame.root)],
+      root: document,
+    }
+    const contextLength = context.length
+    context.push(`iframe:${name}`)
+    node.container = true
+    walkChildren(document.body, node.kids, inner, false)
+    node.kids = finish(node.kids)
+    context.length = contextLength
+    if (node.kids.length > 0) out.push(node)
+  }
+
+  const buildNode = (
+    element: Element,
+    tag: string,
+    role: string,
+    frame: Frame,
+    pointer: boolean,
+  ): Node | undefined => {
+    const interactive = INTERACTIVE.has(role) || (role === "img" && hoverTarget(element))
+    const containerLabel = CONTAINERS[role]
+    let name = ""
+    let suffix = ""
+    let kids: Item[] = []
+    const secret = interactive && isSecret(element, secretSelectors)
+
+    const isControl = tag === "input" || tag === "select" || tag === "textarea"
+    if (isControl) name = controlName(element, tag)
+    else name = labelName(element)
+    const opaque = isControl || role === "textbox" || role === "slider" || role === "spinbutton"
+    let form: RawForm | undefined
+    let containerRef = ""
+    let contentName = false
+    if (!opaque) {
+      if (containerLabel !== undefined) {
+        if (!name && tag === "fieldset") {
+          const legend = element.querySelector(":scope > legend")
+          if (legend !== null) name = plainText(legend)
+        }
+        if (!name && role === "table") {
+          const caption = element.querySelector(":scope > caption")
+          if (caption !== null) name = plainText(caption)
+        }
+        if (NAMED_ONLY.has(role) && !name) return hoist(element, frame, pointer)
+        const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}`)
+        containerRef = assigned
+        if (role === "form" || tag === "form") {
+          form = { key, ref: assigned, name: name || formName(element), fields: [], submit: undefined }
+          forms.push(form)
+          formByElement.set(element, form)
+        }
+        context.push(`${role}:${name}`)
+      }
+      const saveJoinable = join.joinable
+      join.joinable = false
+      if (role === "img") {
+        if (!name) name = collapse(element.getAttribute("alt") ?? element.getAttribute("title") ?? "").trim()
+        if (!name && tag === "svg")
+          name = collapse(element.querySelector(":scope > title")?.textContent ?? "").trim()
+        if (!name) return undefined
+      } else walkContent(element, kids, frame, pointer)
+      join.joinable = saveJoinable
+      kids = role === "row" ? kids : finish(kids, !interactive && role !== "heading")
+      if (!name && NAME_FROM_CONTENT.has(role)) {
+        // A control is named by all its content, nested links and buttons included, as the
+        // accessible-name computation does (a card button or option holding its headline link is
+        // named by the headline too, and `aria/` locators find it by that name). A cell, heading,
+        // tree item or a block that only listens for clicks is named by its own text; the controls
+        // inside it are printed beneath it.
+        name =
+          (CONTENT_NAMED_CONTROLS.has(role)
+            ? itemsText(kids, false)
+            : itemsText(
+                kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
+                false,
+              )
+          ).trim() || itemsText(kids).trim()
+        // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
+        name = name.replace(/^(.{2,}?) \1$/su, "$1")
+        contentName = true
+      }
+      // A control whose content is only a pictograph ("⚙", "×") is named by its title, which says
+      // in words what the symbol means.
+      const title = collapse(element.getAttribute("title") ?? "").trim()
+      if (title && (!name || (contentName && !/[\p{L}\p{N}]/u.test(name)))) name = title
+    }
+    if (!name && interactive && !isControl) name = fallbackName(element, tag)
+    const longName = name.length > maxName
+    const fullName = name
+    name = clipName(name, maxName)
+
+    const {
+      words: states,
+      checked,
+      selected,
+      expanded,
+      disabled,
+      required,
+      invalid,
+    } = statesOf(element, tag, role, isControl, interactive)
+    let value: string | undefined
+    let options: string[] | undefined
+    if (role === "heading") {
+      const level = /^h([1-6])$/.exec(tag)?.[1] ?? element.getAttribute("aria-level") ?? "2"
+      heading = name
+      if (name) note(region, "heading", name)
+      return {
+        role,
+        label: `h${level}`,
+        name,
+        ref: "",
+        suffix: "",
+        url: "",
+        tail: "",
+        kids: hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : [],
+        container: false,
+        heading: true,
+      }
+    }
+
+    if (tag === "input" || tag === "textarea") {
+      const input = element as HTMLInputElement
+      const type = input.type
+      if (type === "file") {
+        states.push("file")
+        value = Array.from(input.files ?? [], (file) => file.name).join(", ")
+      } else if (
+        role === "textbox" ||
+        role === "searchbox" ||
+        role === "combobox" ||
+        role === "spinbutton" ||
+        role === "slider"
+      )
+        value = input.value
+    } else if (tag === "select") {
+      const select = element as HTMLSelectElement
+      value = selectedText(select)
+      options = Array.from(select.options, (option) => collapse(option.label || option.text).trim())
+    } else if (role === "textbox" && (element as HTMLElement).isContentEditable) {
+      value = collapse(element.textContent ?? "").trim()
+    } else if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter") {
+      value = element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? undefined
+      if (value === undefined && (tag === "progress" || tag === "meter"))
+        value = String((element as HTMLProgressElement).value)
+    } else if (role === "combobox") {
+      if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
+      else {
+        value = itemsText(kids).trim()
+        kids = []
+      }
+    } else if (role === "listbox") {
+      options = []
+      for (const kid of kids) if (typeof kid !== "string" && kid.role === "option") options.push(kid.name)
+    }
+    if (secret && value) value = "<secret>"
+
+    let url = ""
+    if ((tag === "a" || tag === "area") && (role === "link" || interactive) && element.hasAttribute("href"))
+      url = shortUrl((element as HTMLAnchorElement).href, location)
+
+    for (const state of states) suffix += ` [${state}]`
+    if (value) suffix += `: ${clip(collapse(value), maxText)}`
+
+    let ref = ""
+    let container = false
+    if (interactive && role !== "clickable") {
+      if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
+      else if (contentName && longName && kids.length > 1) {
+        // A link or button around a whole card: named by its title — its first parts, as many as
+        // make a phrase (a fragment like "Welcome to" takes what follows it) — the rest stays readable.
+        let taken = 1
+        let title = itemsText(kids.slice(0, 1))
+        while (taken < kids.length && title.length < CARD_TITLE) {
+          const longer = itemsText(kids.slice(0, taken + 1))
+          if (longer.length > maxName) break
+          title = longer
+          taken++
+        }
+        // The "…" says the name goes on: the rest of the card follows under it.
+        name = `${clipName(title, maxName).replace(/…$/, "")}…`
+        kids = kids.slice(taken)
+      } else if (contentName && longName) {
+        // One long run of words (a product title, a headline that goes on): named by its start, cut
+        // at a word, the "…" saying it goes on; the rest follows under it so nothing a reader sees is lost.
+        const space = fullName.lastIndexOf(" ", maxName)
+        const cut = space > maxName / 2 ? space : maxName
+        name = `${fullName.slice(0, cut).trimEnd()}…`
+        const rest = fullName.slice(cut).trim()
+        kids = rest === "" ? [] : [rest]
+      } else kids = []
+    }
+    if (role === "clickable") {
+      // A focusable block that holds a chapter (tabindex for keyboard scrolling) is read, not pressed.
+      if (hasRef(kids) || !name || (contentName && longName))
+        return kids.length > 0 ? hoistNode(kids) : undefined
+      kids = []
+    }
+    if (interactive) {
+      const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}|${heading}`)
+      ref = assigned
+      if (options !== undefined) {
+        suffix += optionsSuffix(options, maxOptions, ref)
+      }
+      const owner = formOf(element, role)
+      const raw: RawElement = {
+        ref,
+        key,
+        role,
+        name,
+        tag,
+        attributes: attributesOf(element, secret),
+        visible: true,
+        box: boxOf(element, frame),
+        selectors: selectorsOf(element, frame.root),
+        ...(frame.path.length > 0 ? { frame: frame.path } : {}),
+        region,
+      }
+      raw.visible = visibleBox(raw.box)
+      if (value !== undefined) raw.value = value
+      if (checked !== undefined) raw.checked = checked
+      if (selected !== undefined) raw.selected = selected
+      if (expanded !== undefined) raw.expanded = expanded
+      if (disabled) raw.disabled = true
+      if (required) raw.required = true
+      if (invalid) raw.invalid = true
+      if (options !== undefined) raw.options = options
+      if (owner !== undefined) {
+        raw.form = owner.key
+        owner.fields.push(ref)
+        if (owner.submit === undefined && isSubmit(element, tag)) owner.submit = ref
+      }
+      elements.push(raw)
+    } else if (containerLabel !== undefined) {
+      if (kids.length === 0 && form === undefined) return undefined
+      container = true
+      ref = containerRef
+    } else if (
+      role === "row" ||
+      role === "cell" ||
+      role === "columnheader" ||
+      role === "rowheader" ||
+      role === "gridcell"
+    ) {
+      if (role === "row") kids = kids.filter((kid) => typeof kid !== "string" || kid.trim() !== "")
+      container = true
+    } else if (role === "img") {
+      // an image is a leaf with its alternative text
+    } else if (role === "progressbar" || role === "meter" || role === "status" || role === "tooltip") {
+      // value-bearing leaves keep their suffix
+    } else {
+      if (kids.length === 0) return undefined
+      return hoistNode(kids)
+    }
+    if (role === "alert" || role === "status") {
+      const text = itemsText(kids).trim()
+      if (text) note(region, "alert", text)
+    }
+    const label = containerLabel ?? role
+    return {
+      role,
+      label,
+      name,
+      ref,
+      suffix,
+      url: url === name ? "" : url,
+      tail: "",
+      kids,
+      container,
+      heading: false,
+    }
+  }
+
+  const hoist = (element: Element, frame: Frame, pointer: boolean): Node | undefined => {
+    const kids: Item[] = []
+    walkContent(element, kids, frame, pointer)
+    const finished = finish(kids)
+    return finished.length > 0 ? hoistNode(finished) : undefined
+  }
+
+  const formOf = (element: Element, role: string): RawForm | undefined => {
+    if (role === "link" || role === "tab" || role === "menuitem") return undefined
+    const owner = (element as HTMLInputElement).form ?? element.closest("form,[role=form]")
+    return owner ? formByElement.get(owner) : undefined
+  }
+
+  /** Trims and clips a finished list's text runs, noting them in the current region. */
+  const finish = (items: ReadonlyArray<Item>, record = true): Item[] =>
+    finishTexts(items, maxText, (text) => note(region, "text", text), record)
+
+  return { walkChildren, walkElement, finish, elements, forms, texts, nodes: (): number => nodes }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest"
+import { lookScript } from "../../src/index.ts"
+import { usePageHarness } from "./support/PageModules.ts"
+
+const harness = usePageHarness()
+
+interface RawLook {
+  readonly failure?: string
+  readonly lines: ReadonlyArray<string>
+  readonly elements: ReadonlyArray<{ readonly ref: string; readonly role: string; readonly name: string }>
+  readonly texts: ReadonlyArray<ReadonlyArray<unknown>>
+}
+
+/** The raw answer of the installed page script's look on a page with this HTML. */
+const lookAt = async (html: string, mode: "full" | "interactive"): Promise<RawLook> => {
+  await harness.open(html)
+  return JSON.parse(String(await harness.browser.execute(lookScript({ mode })))) as RawLook
+}
+
+describe("look on minimal pages", () => {
+  it("reads two short paragraphs in full mode as one line, the page that once crashed it", async () => {
+    const raw = await lookAt("<body><p>Hello</p><p>World</p></body>", "full")
+    expect(raw.failure).toBeUndefined()
+    expect(raw.lines).toEqual(["- Hello · World"])
+    expect(raw.texts).toEqual([
+      ["main", "text", "Hello"],
+      ["main", "text", "World"],
+    ])
+  })
+
+  it("reads two short paragraphs in interactive mode as nothing to act on", async () => {
+    const raw = await lookAt("<body><p>Hello</p><p>World</p></body>", "interactive")
+    expect(raw.failure).toBeUndefined()
+    expect(raw.lines).toEqual([])
+  })
+
+  it("reads an empty body as no lines in both modes", async () => {
+    for (const mode of ["full", "interactive"] as const) {
+      const raw = await lookAt("<body></body>", mode)
+      expect(raw.failure).toBeUndefined()
+      expect(raw.lines).toEqual([])
+    }
+  })
+
+  it("reads a body of bare text as one line", async () => {
+    expect((await lookAt("<body>Just text</body>", "full")).lines).toEqual(["- Just text"])
+  })
+
+  it("keeps the words after a link in prose on the link's line", async () => {
+    const raw = await lookAt('<body><p>See <a href="/birds">a rare bird</a> seen in May</p></body>', "full")
+    expect(raw.lines).toEqual(["- See", '- link "a rare bird" [ref=e1] -> /birds seen in May'])
+  })
+
+  it("reads a table row with empty cells without printing an empty row", async () => {
+    const raw = await lookAt("<body><table><tr><td></td><td> </td></tr></table><p>After</p></body>", "full")
+    expect(raw.failure).toBeUndefined()
+    expect(raw.lines.filter((line) => /^\s*- [|\s]*$/.test(line))).toEqual([])
+    expect(raw.lines.at(-1)).toBe("- After")
+  })
+
+  it("gives the one control of a page a ref in both modes", async () => {
+    const full = await lookAt('<body><button id="go">Go</button></body>', "full")
+    expect(full.lines).toEqual(['- button "Go" [ref=e1]'])
+    const interactive = await lookAt('<body><button id="go">Go</button></body>', "interactive")
+    expect(interactive.lines).toEqual(["e1 button Go"])
+    expect(interactive.elements.map(({ ref, role, name }) => [ref, role, name])).toEqual([
+      ["e1", "button", "Go"],
+    ])
+  })
+})

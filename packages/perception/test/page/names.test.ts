@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest"
+import { type PageModules, usePageHarness } from "./support/PageModules.ts"
+
+const harness = usePageHarness()
+
+type NameFunction = "labelName" | "controlName" | "plainText" | "fallbackName"
+
+/** One name function applied to the element with this id. */
+const nameOf = (name: NameFunction, id: string): Promise<string> =>
+  harness.browser.execute(
+    (name, id) => {
+      const { names } = (globalThis as unknown as { __page: PageModules }).__page
+      const element = document.getElementById(id)!
+      return name === "plainText" || name === "labelName"
+        ? names[name](element)
+        : names[name](element, element.localName)
+    },
+    name,
+    id,
+  )
+
+describe("accessible names", () => {
+  it("prefer aria-labelledby over aria-label, and collapse whitespace in both", async () => {
+    await harness.open(`
+      <span id="a">Shipping</span><span id="b">address</span>
+      <div id="both" aria-labelledby="a  b" aria-label="ignored"></div>
+      <div id="label" aria-label="  Main
+        menu "></div>
+      <div id="missing" aria-labelledby="nowhere" aria-label="Fallback"></div>`)
+    expect(await nameOf("labelName", "both")).toBe("Shipping address")
+    expect(await nameOf("labelName", "label")).toBe("Main menu")
+    expect(await nameOf("labelName", "missing")).toBe("Fallback")
+  })
+
+  it("name a field by its label without the words of the field itself", async () => {
+    await harness.open(`
+      <label for="email">E-mail <em>address</em></label><input id="email">
+      <label>Quantity <select id="quantity"><option>One</option><option>Two</option></select></label>`)
+    expect(await nameOf("controlName", "email")).toBe("E-mail address")
+    expect(await nameOf("controlName", "quantity")).toBe("Quantity")
+  })
+
+  it("name input buttons by value, with Submit and Reset when they have none", async () => {
+    await harness.open(`
+      <input type="submit" id="submit"><input type="reset" id="reset">
+      <input type="button" value="Go" id="button"><input type="image" alt="Search" id="image">`)
+    expect(await nameOf("controlName", "submit")).toBe("Submit")
+    expect(await nameOf("controlName", "reset")).toBe("Reset")
+    expect(await nameOf("controlName", "button")).toBe("Go")
+    expect(await nameOf("controlName", "image")).toBe("Search")
+  })
+
+  it("fall back to a field's title, then its placeholder", async () => {
+    await harness.open(
+      `<input id="titled" title="Zip code" placeholder="12345"><input id="placeholder" placeholder="Search">`,
+    )
+    expect(await nameOf("controlName", "titled")).toBe("Zip code")
+    expect(await nameOf("controlName", "placeholder")).toBe("Search")
+  })
+
+  it("read text with image alternatives and button values, skipping scripts and fields", async () => {
+    await harness.open(`
+      <div id="text">Pay<img alt="with card"><input type="button" value="now"><script>var x = 1</script><textarea>draft</textarea></div>`)
+    expect(await nameOf("plainText", "text")).toBe("Pay with card now")
+  })
+
+  it("guess a name for an empty link from where it goes", async () => {
+    await harness.open(`
+      <a id="path" href="/account/order-history"><svg></svg></a>
+      <a id="icon" href="/x"><svg><use href="/icons.svg#icon-shopping-cart"></use></svg></a>
+      <a id="opaque" href="https://shop.example/8f3a9c2e1b7d4f6a0c5e"></a>
+      <button id="labelled-inside"><span title="Close dialog">×</span></button>`)
+    expect(await nameOf("fallbackName", "path")).toBe("order history")
+    expect(await nameOf("fallbackName", "icon")).toBe("shopping cart")
+    expect(await nameOf("fallbackName", "opaque")).toBe("shop.example")
+    expect(await nameOf("fallbackName", "labelled-inside")).toBe("Close dialog")
+  })
+})

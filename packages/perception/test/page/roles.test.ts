@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest"
+import { type PageModules, usePageHarness } from "./support/PageModules.ts"
+
+const harness = usePageHarness()
+
+/** The role of every element with a `data-case` attribute, explicit first, as the walker takes it. */
+const rolesOfCases = (): Promise<Record<string, string>> =>
+  harness.browser.execute(() => {
+    const { roles } = (globalThis as unknown as { __page: PageModules }).__page
+    const found: Record<string, string> = {}
+    for (const element of document.querySelectorAll("[data-case]"))
+      found[element.getAttribute("data-case")!] =
+        roles.explicitRole(element) || roles.implicitRole(element, element.localName)
+    return found
+  })
+
+describe("roles", () => {
+  it("give inputs the role their type implies", async () => {
+    await harness.open(`
+      <input data-case="text"><input type="search" data-case="search">
+      <input type="search" list="l" data-case="search-list"><datalist id="l"></datalist>
+      <input type="email" list="l" data-case="email-list"><input type="checkbox" data-case="checkbox">
+      <input type="radio" data-case="radio"><input type="range" data-case="range">
+      <input type="number" data-case="number"><input type="submit" data-case="submit">
+      <input type="file" data-case="file"><input type="hidden" data-case="hidden">
+      <input type="date" data-case="date">`)
+    expect(await rolesOfCases()).toEqual({
+      text: "textbox",
+      search: "searchbox",
+      "search-list": "combobox",
+      "email-list": "combobox",
+      checkbox: "checkbox",
+      radio: "radio",
+      range: "slider",
+      number: "spinbutton",
+      submit: "button",
+      file: "button",
+      hidden: "hidden",
+      date: "textbox",
+    })
+  })
+
+  it("make a select a combobox, and a listbox when it shows several options", async () => {
+    await harness.open(`
+      <select data-case="single"><option>A</option></select>
+      <select multiple data-case="multiple"><option>A</option></select>
+      <select size="3" data-case="sized"><option>A</option></select>`)
+    expect(await rolesOfCases()).toEqual({ single: "combobox", multiple: "listbox", sized: "listbox" })
+  })
+
+  it("make a page's header and footer landmarks, but not an article's", async () => {
+    await harness.open(`
+      <header data-case="page-header">Site</header>
+      <article><header data-case="article-header">Post</header><footer data-case="article-footer">By</footer></article>
+      <footer data-case="page-footer">©</footer>`)
+    expect(await rolesOfCases()).toEqual({
+      "page-header": "banner",
+      "article-header": "",
+      "article-footer": "",
+      "page-footer": "contentinfo",
+    })
+  })
+
+  it("make a section a region only when it is named", async () => {
+    await harness.open(`
+      <section data-case="plain">a</section><section aria-label="News" data-case="labelled">b</section>`)
+    expect(await rolesOfCases()).toEqual({ plain: "", labelled: "region" })
+  })
+
+  it("read the rows and cells of a presentational table as layout", async () => {
+    await harness.open(`
+      <table role="presentation"><tr data-case="layout-row"><td data-case="layout-cell">a</td></tr></table>
+      <table><tr data-case="row"><th data-case="header">h</th><td data-case="cell">b</td></tr></table>`)
+    expect(await rolesOfCases()).toEqual({
+      "layout-row": "",
+      "layout-cell": "",
+      row: "row",
+      header: "columnheader",
+      cell: "cell",
+    })
+  })
+
+  it("take the first known token of a role attribute and ignore unknown ones", async () => {
+    await harness.open(`
+      <div role="fancy button" data-case="fallback">a</div><div role="widget" data-case="unknown">b</div>
+      <img alt="" src="data:," data-case="decorative"><a data-case="anchor">no href</a>`)
+    expect(await rolesOfCases()).toEqual({
+      fallback: "button",
+      unknown: "",
+      decorative: "presentation",
+      anchor: "",
+    })
+  })
+
+  it("make an image a hover target when it has a tooltip, but not inside a link", async () => {
+    await harness.open(`
+      <img title="Ships in 2 days" src="data:," id="hint">
+      <a href="/x"><img title="Home" src="data:," id="inside"></a>
+      <img src="data:," id="plain">`)
+    const targets = await harness.browser.execute(() => {
+      const { roles } = (globalThis as unknown as { __page: PageModules }).__page
+      return ["hint", "inside", "plain"].map((id) => roles.hoverTarget(document.getElementById(id)!))
+    })
+    expect(targets).toEqual([true, false, false])
+  })
+})
