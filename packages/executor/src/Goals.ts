@@ -260,6 +260,14 @@ const judgeControls = (
     named(elements, check.target, typeable) ??
     elements.findLast((element) => partActed.includes(element.ref) && typeable(element))
   if (field === undefined) {
+    // "My home airport is Rome (FCO)" on a list (a select, a list box): the list named so holds the value.
+    const list = named(elements, check.target, (element) => element.options !== undefined)
+    if (list !== undefined && list.value !== undefined) {
+      // A multiple select reads as its chosen options joined with commas.
+      if ([list.value, ...list.value.split(/,\s*/)].some((value) => holdsValue(value, check.value)))
+        return undefined
+      return `${list.role} "${list.name}" holds "${list.value}", not "${check.value}", on ${where}`
+    }
     // "Set Size to Large" on a radio group or a custom list: the option chosen is the evidence, or the
     // control the part opened showing the choice as its name (`button "Plan Pro"`).
     const chosen = named(elements, check.value, (element) => CHOICE_ROLES.has(element.role))

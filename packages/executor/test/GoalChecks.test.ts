@@ -101,6 +101,28 @@ describe("goal checks on the page's controls", () => {
     expect(judged(fill("T-shirt size", "Large"), [large])).toEqual([])
   })
 
+  it("holds a value typed at a list (a select or list box) when the list named so shows it chosen", () => {
+    const airport = (value: string) =>
+      element({
+        ref: "e4",
+        role: "listbox",
+        name: "Home airport",
+        tag: "select",
+        value,
+        options: ["Paris (CDG)", "Rome (FCO)", "Washington, D.C. (DCA)"],
+      })
+    const fill = (value: string): GoalPart => ({
+      kind: "fill",
+      description: `type ${value} into home airport`,
+      check: { type: "fieldValue", target: "home airport", value },
+    })
+    expect(judged(fill("Rome (FCO)"), [airport("Rome (FCO)")])).toEqual([])
+    expect(judged(fill("Washington, D.C. (DCA)"), [airport("Washington, D.C. (DCA)")])).toEqual([])
+    expect(judged(fill("Rome (FCO)"), [airport("Paris (CDG)")])).toEqual([
+      'listbox "Home airport" holds "Paris (CDG)", not "Rome (FCO)", on http://127.0.0.1/form',
+    ])
+  })
+
   it("is not done when the page has no field by that name and shows the value nowhere", () => {
     // "Switch my plan to Pro" typed at a field nothing is named: an action that ran is not evidence.
     const fill: GoalPart = {

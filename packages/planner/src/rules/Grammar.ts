@@ -1165,8 +1165,14 @@ const fieldThenValue = (
   if (needsArticle && article === 0) return undefined
   let start = tokens.length
   while (start > article + 1 && valueLike(tokens[start - 1]!)) start -= 1
-  const field = tokens.slice(article, start)
+  // "My city is Ghent": the verb between them is neither the field's name nor the value.
+  let end = start
+  while (end > article + 1 && isWord(tokens[end - 1], "is", "are", "was", "=", "be")) end -= 1
+  const field = tokens.slice(article, end)
   if (start === tokens.length || field.length === 0 || !field.every((token) => token.kind === "word"))
+    return undefined
+  // A field's name does not end on "a", "the", "as", "to" ("Export the document as a PDF" names no field).
+  if (isWord(field.at(-1), "a", "an", "the", "as", "to", "of", "in", "for", "into", "with", "and", "or"))
     return undefined
   return { field, value: valueText(tokens.slice(start)) }
 }

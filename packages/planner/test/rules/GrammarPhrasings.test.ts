@@ -140,6 +140,13 @@ describe("rule grammar: the ways people write web instructions", () => {
     expect(parseCommands("请勿点击 Delete").ok).toBe(false)
   })
 
+  it("reads 'My city is Ghent' as the field City and the value Ghent, without the 'is'", () => {
+    expect(typed("My city is Ghent")).toEqual([["Ghent", "city", undefined]])
+    expect(typed("My home airport is Rome (FCO).")).toEqual([["Rome (FCO)", "home airport", undefined]])
+    // Words that end on "as a" name no field: the sentence is refused, not typed into "Export the document as a".
+    expect(parseCommands("Export the document as a PDF").ok).toBe(false)
+  })
+
   it("reads 'go back to the Profile tab' as going to that tab, and only a bare 'go back' as history", () => {
     expect(commands("Enable the weekly digest, then go back to the Profile tab").at(-1)).toEqual({
       kind: "click",
