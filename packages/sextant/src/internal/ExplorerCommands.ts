@@ -6,7 +6,7 @@ import type { BrowserDriver } from "@sextant/core"
 import type { TraceRecord } from "@sextant/executor"
 import type { SuiteResult, TestSuite } from "@sextant/explorer"
 import type { Command } from "commander"
-import { Effect, ManagedRuntime } from "effect"
+import type { Effect } from "effect"
 import { z } from "zod"
 import { issuesOf, usageError } from "./CliOutput.ts"
 
@@ -68,6 +68,7 @@ const explorer = () => import("@sextant/explorer")
 /** Runs an effect in one headless Chromium that is closed afterwards, whatever happens. */
 const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>): Promise<A> => {
   const { layer: launchLayer } = await import("@sextant/webdriverio")
+  const { ManagedRuntime } = await import("effect")
   const runtime = ManagedRuntime.make(launchLayer({}))
   try {
     return await runtime.runPromise(effect)
@@ -144,6 +145,7 @@ export const testCommand = async (raw: Record<string, unknown>, out: Writable, e
   if (options === undefined) return 2
   const { formatConsoleReport, formatJunitXml, runSuite } = await explorer()
   const suites = await Promise.all(options.specs.map(readSuite))
+  const { Effect } = await import("effect")
   const results = await withBrowser(
     Effect.forEach(suites, (suite) =>
       runSuite(suite, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
@@ -174,6 +176,7 @@ export const healCommand = async (raw: Record<string, unknown>, out: Writable, e
   )
   out.write(formatHealReport(healing))
   if (healing.patches.length > 0) {
+    const { Effect } = await import("effect")
     const written = await Effect.runPromise(writeHealPatch(options.spec, healing))
     out.write(`patch written for review: ${written.join(", ")}\n`)
   }

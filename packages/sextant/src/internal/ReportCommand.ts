@@ -1,7 +1,6 @@
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { createAgent } from "../createAgent.ts"
 
 const ReportArguments = z.object({
   runId: z.string().regex(/^[A-Za-z0-9._:-]+$/, "a run id has letters, digits, '.', '_', ':' or '-'"),
@@ -23,6 +22,8 @@ export const reportRun = async (
     return 2
   }
   const options = parsed.data
+  // Loaded here, not at start: `sextant --help` and usage errors need none of the agent's modules.
+  const { createAgent } = await import("../createAgent.ts")
   const agent = createAgent({ store: { path: options.store }, traceDirectory: options.traceDir })
   try {
     const path = await agent.report(options.runId, options.out)
