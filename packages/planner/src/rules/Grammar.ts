@@ -1152,6 +1152,21 @@ const valueLike = (token: Token): boolean =>
   token.kind === "url" ||
   (token.kind === "word" && /[\p{Lu}\d]/u.test(token.raw))
 
+/** "<word> the <setting> to <value>" with a value written as one ("3", "Large", "50%"), or undefined. */
+const settingTo = (tokens: ReadonlyArray<Token>): Command | undefined => {
+  if (tokens[0]?.kind !== "word" || !isWord(tokens[1], "the", "my", "your")) return undefined
+  const to = lastIndexOfWord(tokens, ["to"])
+  if (to < 3 || to !== tokens.length - 2 || !valueLike(tokens[to + 1]!)) return undefined
+  const field = tokens.slice(2, to)
+  if (!field.every((token) => token.kind === "word")) return undefined
+  const target = parseTargetPhrase(field)
+  return {
+    kind: "type",
+    value: valueText(tokens.slice(to + 1)),
+    field: target.role === undefined ? { ...target, role: "textbox" } : target,
+  }
+}
+
 /**
  * "Enter the coupon code WINTER", "type your name Ada Lovelace": after an article, the words name a field
  * and the value follows them — a quoted literal, an email, a number, or the trailing words written with
@@ -1826,6 +1841,10 @@ const parseClause = (
     if (bareUrl !== undefined && tokens.length === 1) return { command: { kind: "navigate", url: bareUrl } }
     const pairs = parsePairs(tokens)
     if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
+    // "Dim the brightness to 3", "bump the quantity to 4": a word the rules do not know, then a named
+    // setting and "to" a value, sets it.
+    const setting = settingTo(tokens)
+    if (setting !== undefined) return { command: setting, verb: ["set", "set"] as const }
     // "File > Export > CSV": a menu path is a click.
     if (tokens.some(isPathMark))
       return {

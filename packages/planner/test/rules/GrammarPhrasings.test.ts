@@ -143,6 +143,8 @@ describe("rule grammar: the ways people write web instructions", () => {
   it("reads 'My city is Ghent' as the field City and the value Ghent, without the 'is'", () => {
     expect(typed("My city is Ghent")).toEqual([["Ghent", "city", undefined]])
     expect(typed("My home airport is Rome (FCO).")).toEqual([["Rome (FCO)", "home airport", undefined]])
+    // A word the rules do not know before "the <setting> to <value>" sets it.
+    expect(typed("Bump the quantity to 4")).toEqual([["4", "quantity", undefined]])
     // Words that end on "as a" name no field: the sentence is refused, not typed into "Export the document as a".
     expect(parseCommands("Export the document as a PDF").ok).toBe(false)
   })
