@@ -267,7 +267,7 @@ const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map<string, Verb>([
 ])
 
 const ALWAYS_SEPARATES = new Set(["then", ";", "；", "。", "然后", "接着", "之后", "afterwards", "finally"])
-const SEPARATES_BEFORE_VERB = new Set(["and", ",", "，", "、", "并", "并且", "再", "和", "also", "&"])
+const SEPARATES_BEFORE_VERB = new Set(["and", "but", ",", "，", "、", "并", "并且", "再", "和", "also", "&"])
 /** Words that are fillers only before a verb or a comma ("first, click …"), not in a label ("First name"). */
 const SOFT_FILLERS = new Set(["first", "now", "finally", "then", "also"])
 const FILLERS = new Set([
@@ -534,7 +534,7 @@ const isChineseVerbAt = (tokens: ReadonlyArray<Token>, index: number): boolean =
 }
 
 /** Chinese negations, read off the text whatever the segmenter made of them. */
-const CHINESE_NEGATIONS = ["千万不要", "不要", "不用", "不必", "无需", "请勿", "不许", "别", "勿"]
+const CHINESE_NEGATIONS = ["千万不要", "不要", "不用", "不必", "无需", "请勿", "不许", "别", "勿", "不"]
 
 /**
  * How many tokens at `index` say "do not" ("don't", "do not", "never", "不要", "别", "请勿"), or 0. Only a
@@ -546,16 +546,17 @@ const negationLength = (tokens: ReadonlyArray<Token>, index: number): number => 
   if (isWord(token, "don't", "dont", "never", "don’t")) return 1
   if (isWord(token, "do", "please") && isWord(tokens[index + 1], "not", "don't", "never")) return 2
   if (isWord(token, "not", "without")) return 1
-  // Chinese: the negation may be one token ("不要") or split ("不", "用"); count the tokens it spans.
+  // Chinese: the negation may be one token ("不要") or split ("不", "用"); the longest one counts.
   let text = ""
+  let length = 0
   for (let end = index; end < Math.min(tokens.length, index + 3); end += 1) {
     const next = tokens[end]!
-    if (next.kind === "quoted" || next.kind === "punct") return 0
+    if (next.kind === "quoted" || next.kind === "punct") break
     text += next.value
-    if (CHINESE_NEGATIONS.includes(text)) return end - index + 1
-    if (!CHINESE_NEGATIONS.some((negation) => negation.startsWith(text))) return 0
+    if (CHINESE_NEGATIONS.includes(text)) length = end - index + 1
+    if (!CHINESE_NEGATIONS.some((negation) => negation.startsWith(text))) break
   }
-  return 0
+  return length
 }
 
 /** Cuts a command into clauses at separators (see the grammar above). */
@@ -595,8 +596,9 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
       const startsClause =
         always ||
         matchVerb(tokens, next) !== undefined ||
-        // ", don't click the footer one", "，不要勾选 Sports": a negated step is a clause of its own.
-        (negation > 0 && matchVerb(tokens, next + negation) !== undefined) ||
+        // ", don't click the footer one", "，不要勾选 Sports", "but not Sports": a negated step is a
+        // clause of its own, with the verb before it when it names none.
+        negation > 0 ||
         // "，配送选 Overnight": after a comma, a Chinese clause may name its topic before its verb.
         (token.value === "," && isChineseVerbAt(tokens, next + 1) && !isChineseVerbAt(tokens, next)) ||
         isWord(tokens[next], "在", "用", "以", "从", "把", "将") ||
@@ -2118,6 +2120,20 @@ const waitedFor = (
   return { target: bare.slice(start, appeared), rest: bare.slice(rest) }
 }
 
+/** Words that name a part of a page rather than a control: "the footer", "顶部导航", "the dialog". */
+const PLACE_WORDS =
+  /\b(?:footer|header|nav|navigation|menu|sidebar|side bar|dialog|modal|popup|pop-up|banner|toolbar|top|bottom|panel|section|form)\b|页脚|页眉|顶部|底部|导航|侧栏|侧边栏|弹窗|对话框|菜单|表单/i
+const CONTAINER_ROLES = new Set([
+  "dialog",
+  "form",
+  "navigation",
+  "banner",
+  "contentinfo",
+  "menu",
+  "region",
+  "tabpanel",
+])
+
 /** Words that point back at a thing already named: "the footer one", "页脚那个". */
 const POINTING = /(?:^|\s)(?:the|that|this|one|ones|it)(?=\s|$)|那个|这个|那|个$/g
 
@@ -2150,15 +2166,23 @@ const negatedStep = (
     last.target.outside === undefined
   ) {
     const named = new Set(last.target.text?.toLowerCase().split(/\s+/) ?? [])
-    const place = command.target.raw
-      .split(/\s+/)
-      .filter((word) => !named.has(word.toLowerCase()))
-      .join(" ")
-      .replace(POINTING, " ")
-      .replace(/\s+/g, " ")
-      .trim()
-    if (place === "") return refused
-    return { replace: { ...last, target: { ...last.target, outside: { raw: place, text: place } } } }
+    const targetWords = command.target.raw.split(/\s+/)
+    const rest = targetWords.filter((word) => !named.has(word.toLowerCase()))
+    // "the footer one", "页脚那个": the control just named, pointed at in another place.
+    const pointing = /\b(?:one|that)\b|那个|这个/i.test(said)
+    // "not the footer", "not the one in the dialog": a part of the page, not another control.
+    const namesPlace =
+      PLACE_WORDS.test(command.target.raw) ||
+      (command.target.role !== undefined && CONTAINER_ROLES.has(command.target.role))
+    // "Click Save, not Cancel": another control, which no step of the command clicks.
+    if (rest.length === targetWords.length && !pointing && !namesPlace) return {}
+    // "don't click the footer Pricing": the same name, in a place excluded.
+    const placeTokens = tokenize(rest.join(" ").replace(POINTING, " ").replace(/\s+/g, " ").trim())
+    let first = 0
+    while (isWord(placeTokens[first], "in", "on", "inside", "within", "from", "at")) first += 1
+    const place = placeTokens.slice(first)
+    if (place.length === 0) return refused
+    return { replace: { ...last, target: { ...last.target, outside: parseTargetPhrase(place) } } }
   }
   return refused
 }
@@ -2243,7 +2267,7 @@ export const parseCommands = (text: string): ParseResult => {
     // "don't click the footer Pricing", "不要勾选 Sports": what not to do is never done; it becomes an
     // exclusion or a state to end in, or the command is refused.
     const negation = negationLength(bare, 0)
-    if (negation > 0 && matchVerb(bare, negation) !== undefined) {
+    if (negation > 0 && (matchVerb(bare, negation) !== undefined || previousVerb !== undefined)) {
       const negated = negatedStep(bare.slice(negation), commands, previousVerb, previousValue)
       if ("reason" in negated) return fail(negated.reason)
       if (negated.replace !== undefined) commands[commands.length - 1] = negated.replace

@@ -133,7 +133,25 @@ describe("rule grammar: the ways people write web instructions", () => {
       kind: "open",
       target: { text: "Pricing", outside: { text: "页脚" } },
     })
+    // "不" before a verb, "but not", "and not": the verb before, negated.
+    expect(commands("勾选 Music，不勾选 Sports").at(-1)).toEqual({
+      kind: "uncheck",
+      target: { raw: "Sports", text: "Sports" },
+    })
+    expect(commands("Check Music but not Sports").map((command) => command.kind)).toEqual([
+      "check",
+      "uncheck",
+    ])
+    expect(commands("Check Music and not Sports").map((command) => command.kind)).toEqual([
+      "check",
+      "uncheck",
+    ])
+    // Another control not to click is simply not clicked; the name of the one to click stays clean.
+    expect(commands("Click Save, not Cancel")).toEqual([
+      { kind: "click", target: { raw: "Save", text: "Save" } },
+    ])
     // Anything else not to do cannot be checked: the command is refused, not half done.
+    expect(parseCommands("Click Save but do not submit").ok).toBe(false)
     const refused = parseCommands("Click Save and don't close the dialog")
     expect(refused.ok).toBe(false)
     expect(refused.ok ? "" : refused.reason).toContain("says what not to do")
