@@ -120,7 +120,9 @@ describe("reading minimal pages", () => {
       <a href="/story/future">A Glimpse of the Future</a><p><span>Jason Parham</span></p></div></li></ul>`)
     const tree = await full()
     expect(tree).toMatch(/- button "culture A Glimpse of the Future Jason Parham" \[ref=e\d+\]/)
-    expect(tree).toMatch(/- link "A Glimpse of the Future" \[ref=e\d+\] -> \/story\/future/)
+    // The image link before it printed the same target.
+    expect(tree).toMatch(/- link "A Glimpse of the Future" \[ref=e\d+\]$/m)
+    expect(tree.match(/-> \/story\/future/g)).toHaveLength(1)
   })
 
   it("names a link with a long run of words by its start, cut at a word, and prints the rest under it", async () => {

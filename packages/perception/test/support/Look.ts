@@ -45,8 +45,31 @@ export const refOf = (snapshot: PageSnapshot, role: string, name: string | RegEx
   return element.ref
 }
 
-/** Refs printed in an outline (full: `[ref=e1]`; interactive: `e1 role …`), in order. */
+/** Refs printed in an outline (full: `[ref=e1]`; interactive: `e1 role …`, `e1 name` under `role:`), in order. */
 export const refsIn = (tree: string): Array<string> =>
   tree.includes("[ref=")
     ? [...tree.matchAll(/\[ref=(e\d+)\]/g)].map((match) => match[1]!)
-    : [...tree.matchAll(/(?<![\w"])(e\d+)(?= [a-z])/g)].map((match) => match[1]!)
+    : [...tree.matchAll(/(?<![\w"])(e\d+)(?=[ \n]|$)/g)].map((match) => match[1]!)
+
+/** The document a link leads to, as the interactive view compares links: the href without its fragment. */
+const documentOf = (snapshot: PageSnapshot, ref: string): string | undefined => {
+  const href = snapshot.elements[ref]?.attributes.href
+  return href === undefined ? undefined : new URL(href, snapshot.url).href.replace(/#.*$/, "")
+}
+
+/**
+ * The refs of the full outline that the interactive view leaves out: each must be a link to a
+ * document that a link listed before it leads to (clicking either does the same).
+ */
+export const refsLeftOut = (full: PageSnapshot, interactive: PageSnapshot): Array<string> => {
+  const shown = refsIn(interactive.tree)
+  const listed = new Set<string>()
+  const unexplained: string[] = []
+  for (const ref of refsIn(full.tree)) {
+    const target = documentOf(full, ref)
+    if (shown.includes(ref)) {
+      if (target !== undefined) listed.add(target)
+    } else if (target === undefined || !listed.has(target)) unexplained.push(ref)
+  }
+  return unexplained
+}
