@@ -83,15 +83,37 @@ const bare = (node: Node): string =>
 
 const entryOf = (node: Node): Entry => [0, compact(node), node.name, node.role, bare(node)]
 
+/** A name as links are compared: lower case, words only. */
+const words = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+
+/** Whether an earlier link to the same document said this link's name already (or it has none). */
+const said = (listed: ReadonlyMap<string, string[]>, node: Node): boolean => {
+  const names = node.target === undefined ? undefined : listed.get(node.target)
+  const name = words(node.name)
+  return names !== undefined && names.some((earlier) => earlier.includes(name))
+}
+
+const list = (listed: Map<string, string[]>, node: Node): void => {
+  if (node.target === undefined) return
+  const names = listed.get(node.target)
+  if (names === undefined) listed.set(node.target, [words(node.name)])
+  else names.push(words(node.name))
+}
+
 /**
  * Interactive mode: actionable elements with the headings that introduce them, one flat list. A link
- * to a document an earlier link already leads to (`listed`) is left out: clicking either does the same.
+ * to a document an earlier link already leads to (`listed`: the names said for each) is left out
+ * when its name adds nothing to theirs: clicking either does the same, and the name is said.
  */
 const renderCompact = (
   items: ReadonlyArray<Item>,
   out: Entry[],
   anchors: Anchor[],
-  listed: Set<string>,
+  listed: Map<string, string[]>,
 ): void => {
   for (const item of items) {
     if (typeof item === "string") continue
@@ -99,7 +121,7 @@ const renderCompact = (
       const only = item.kids.length === 1 ? item.kids[0] : undefined
       const level = Number(item.label.slice(1)) || 2
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
-        if (only.target !== undefined) listed.add(only.target)
+        if (only.target !== undefined) list(listed, only)
         out.push([0, `${"#".repeat(level)} ${compact(only)}`, only.name])
         continue
       }
@@ -120,11 +142,8 @@ const renderCompact = (
       continue
     }
     if (item.ref !== "" && !item.container) {
-      if (item.target === undefined) out.push(entryOf(item))
-      else if (!listed.has(item.target)) {
-        listed.add(item.target)
-        out.push(entryOf(item))
-      }
+      if (item.target === undefined || !said(listed, item)) out.push(entryOf(item))
+      if (item.target !== undefined) list(listed, item)
     }
     const start = out.length
     renderCompact(item.kids, out, anchors, listed)
@@ -327,7 +346,7 @@ export const renderOutline = (items: ReadonlyArray<Item>): Rendered => {
 export const renderInteractive = (items: ReadonlyArray<Item>): Rendered => {
   const entries: Entry[] = []
   const entryAnchors: Anchor[] = []
-  renderCompact(items, entries, entryAnchors, new Set())
+  renderCompact(items, entries, entryAnchors, new Map())
   const rendered: Rendered = { lines: [], anchors: [] }
   flattenCompact(entries, entryAnchors, rendered.lines, rendered.anchors)
   return rendered

@@ -130,21 +130,24 @@ describe("rendering the interactive view", () => {
     expect(renderInteractive([control("link", long, "e4")]).lines).toEqual(["e4 link Packers vs. Cowboys: Will the…"])
   })
 
-  it("leaves out a link to a document an earlier link already leads to, and keeps every other control", () => {
+  it("leaves out a link to a document an earlier link leads to under a name that says as much", () => {
     const items = [
-      link("Boots", "e1", "/boots", "https://shop.example/boots"),
+      link("Photo of the boots", "e1", "/boots", "https://shop.example/boots"),
       control("button", "Add to cart", "e2"),
-      link("Photo of the boots", "e3", "/boots", "https://shop.example/boots"),
+      link("Boots", "e3", "/boots", "https://shop.example/boots"),
       control("button", "Add to cart", "e4"),
-      { ...control("link", "Details", "e5"), url: "#" },
+      link("Home", "e5", "/boots", "https://shop.example/boots"),
       { ...control("link", "Details", "e6"), url: "#" },
+      { ...control("link", "Details", "e7"), url: "#" },
     ]
     expect(renderInteractive(items).lines).toEqual([
-      "e1 link Boots",
+      "e1 link Photo of the boots",
       "e2 button Add to cart",
       "e4 button Add to cart",
-      "e5 link Details",
-      "e6 link Details",
+      "link:",
+      "e5 Home",
+      "e6 Details",
+      "e7 Details",
     ])
   })
 

@@ -57,19 +57,26 @@ const documentOf = (snapshot: PageSnapshot, ref: string): string | undefined => 
   return href === undefined ? undefined : new URL(href, snapshot.url).href.replace(/#.*$/, "")
 }
 
+const words = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+
 /**
- * The refs of the full outline that the interactive view leaves out: each must be a link to a
- * document that a link listed before it leads to (clicking either does the same).
+ * The refs of the full outline that the interactive view leaves out unexplained: each left out must
+ * be a link to a document that a link before it leads to, under a name that says as much.
  */
 export const refsLeftOut = (full: PageSnapshot, interactive: PageSnapshot): Array<string> => {
   const shown = refsIn(interactive.tree)
-  const listed = new Set<string>()
+  const listed = new Map<string, string[]>()
   const unexplained: string[] = []
   for (const ref of refsIn(full.tree)) {
     const target = documentOf(full, ref)
-    if (shown.includes(ref)) {
-      if (target !== undefined) listed.add(target)
-    } else if (target === undefined || !listed.has(target)) unexplained.push(ref)
+    const name = words(full.elements[ref]?.name ?? "")
+    const names = target === undefined ? undefined : listed.get(target)
+    if (!shown.includes(ref) && !(names ?? []).some((earlier) => earlier.includes(name))) unexplained.push(ref)
+    if (target !== undefined) listed.set(target, [...(names ?? []), name])
   }
   return unexplained
 }
