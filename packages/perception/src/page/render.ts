@@ -94,7 +94,7 @@ const words = (name: string): string =>
 const said = (listed: ReadonlyMap<string, string[]>, node: Node): boolean => {
   const names = node.target === undefined ? undefined : listed.get(node.target)
   const name = words(node.name)
-  return names !== undefined && names.some((earlier) => earlier.includes(name))
+  return names?.some((earlier) => earlier.includes(name)) === true
 }
 
 const list = (listed: Map<string, string[]>, node: Node): void => {
@@ -197,7 +197,8 @@ const flattenCompact = (
   }
   // An entry left out (a heading) starts where the next line printed does.
   lineOf.push(lines.length)
-  for (let entry = entries.length - 1; entry >= 0; entry--) if (lineOf[entry] === -1) lineOf[entry] = lineOf[entry + 1]!
+  for (let entry = entries.length - 1; entry >= 0; entry--)
+    if (lineOf[entry] === -1) lineOf[entry] = lineOf[entry + 1]!
   for (const [ref, label, start, end] of entryAnchors)
     anchors.push([ref, label, lineOf[start] ?? lines.length, lineOf[end] ?? lines.length])
 }
@@ -241,7 +242,13 @@ const render = (
     const item = items[index]!
     const said = (typeof item === "string" ? item : item.name).trim().toLowerCase()
     if (said !== "" && typeof item === "string" && said === previousName) continue
-    if (said !== "" && typeof item !== "string" && item.role === "img" && item.ref === "" && said === previous)
+    if (
+      said !== "" &&
+      typeof item !== "string" &&
+      item.role === "img" &&
+      item.ref === "" &&
+      said === previous
+    )
       continue
     if (said !== "") previous = said
     if (typeof item !== "string" && said !== "") previousName = said

@@ -92,7 +92,8 @@ export const shortUrl = (
     return cut(`${url.protocol}${host}${path}${search ? "?…" : ""}`, MAX_TARGET)
   }
   const host = url.host.replace(/^www\./, "")
-  if (url.origin === base.origin) return cut(path + search + (url.hash.length <= 40 ? url.hash : ""), MAX_TARGET)
+  if (url.origin === base.origin)
+    return cut(path + search + (url.hash.length <= 40 ? url.hash : ""), MAX_TARGET)
   // Another site: its host and first path segment say where the link goes; the rest is its own affair.
   const [, first = "", ...rest] = path.split("/")
   const more = rest.some((segment) => segment !== "") ? "/…" : search !== "" ? "?…" : ""

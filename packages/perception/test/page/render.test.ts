@@ -96,13 +96,21 @@ describe("rendering the full outline", () => {
   })
 
   it("prints the target of every link that stays on the page (its scripts decide what each does)", () => {
-    const items = [{ ...control("link", "Open", "e1"), url: "#" }, { ...control("link", "Close", "e2"), url: "#" }]
-    expect(renderOutline(items).lines).toEqual(['- link "Open" [ref=e1] -> #', '- link "Close" [ref=e2] -> #'])
+    const items = [
+      { ...control("link", "Open", "e1"), url: "#" },
+      { ...control("link", "Close", "e2"), url: "#" },
+    ]
+    expect(renderOutline(items).lines).toEqual([
+      '- link "Open" [ref=e1] -> #',
+      '- link "Close" [ref=e2] -> #',
+    ])
   })
 
   it("prints text that repeats a text run again (the page shows it twice), and text that repeats a name once", () => {
     expect(renderOutline(["Ad", "Ad"]).lines).toEqual(["- Ad · Ad"])
-    expect(renderOutline([control("button", "Share", "e1"), "Share"]).lines).toEqual(['- button "Share" [ref=e1]'])
+    expect(renderOutline([control("button", "Share", "e1"), "Share"]).lines).toEqual([
+      '- button "Share" [ref=e1]',
+    ])
   })
 })
 
@@ -127,7 +135,9 @@ describe("rendering the interactive view", () => {
     expect(compactName("Short name")).toBe("Short name")
     const japanese = "児童の遅刻・欠席一覧を誤って保護者に配布、今後は紙への印刷をやめ"
     expect(compactName(japanese)).toBe(`${japanese.slice(0, COMPACT_NAME / 2)}…`)
-    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual(["e4 link Packers vs. Cowboys: Will the…"])
+    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual([
+      "e4 link Packers vs. Cowboys: Will the…",
+    ])
   })
 
   it("leaves out a link to a document an earlier link leads to under a name that says as much", () => {

@@ -14,13 +14,17 @@ describe("link targets", () => {
   })
 
   it("keep query parameters that choose what a page shows", () => {
-    expect(shortUrl("/search?q=red+shoes&page=3&sort=price", page)).toBe("/search?q=red+shoes&page=3&sort=price")
+    expect(shortUrl("/search?q=red+shoes&page=3&sort=price", page)).toBe(
+      "/search?q=red+shoes&page=3&sort=price",
+    )
   })
 
   it("print a link to another site as its host without www and the first segment of its path", () => {
     expect(shortUrl("https://www.other.example/about", page)).toBe("other.example/about")
     expect(shortUrl("https://www.other.example/", page)).toBe("other.example")
-    expect(shortUrl("https://news.example/2016/nov/26/us-army-orders-eviction", page)).toBe("news.example/2016/…")
+    expect(shortUrl("https://news.example/2016/nov/26/us-army-orders-eviction", page)).toBe(
+      "news.example/2016/…",
+    )
     expect(shortUrl("https://video.example/watch?v=abc", page)).toBe("video.example/watch?…")
     expect(shortUrl("https://jobs.example/?utm_source=nav", page)).toBe("jobs.example")
   })
@@ -39,7 +43,9 @@ describe("link targets", () => {
   })
 
   it("print a URL carried in the query as … and a long query value by its start", () => {
-    expect(shortUrl("/share?url=https%3A%2F%2Fshop.example%2Fcatalog&via=shop", page)).toBe("/share?url=…&via=shop")
+    expect(shortUrl("/share?url=https%3A%2F%2Fshop.example%2Fcatalog&via=shop", page)).toBe(
+      "/share?url=…&via=shop",
+    )
     expect(shortUrl("/share?text=A%20very%20long%20headline%20about%20shoes%20and%20boots", page)).toBe(
       "/share?text=A+very+long+head…",
     )
@@ -50,7 +56,9 @@ describe("link targets", () => {
   })
 
   it("print what a mail, phone or app link opens, without the message it would prefill", () => {
-    expect(shortUrl("mailto:news@shop.example?subject=Hello%20there&body=x", page)).toBe("mailto:news@shop.example?…")
+    expect(shortUrl("mailto:news@shop.example?subject=Hello%20there&body=x", page)).toBe(
+      "mailto:news@shop.example?…",
+    )
     expect(shortUrl("tel:+1-555-0100", page)).toBe("tel:+1-555-0100")
     expect(shortUrl("whatsapp://send?text=Standing+Rock", page)).toBe("whatsapp://send?…")
   })

@@ -75,7 +75,8 @@ export const refsLeftOut = (full: PageSnapshot, interactive: PageSnapshot): Arra
     const target = documentOf(full, ref)
     const name = words(full.elements[ref]?.name ?? "")
     const names = target === undefined ? undefined : listed.get(target)
-    if (!shown.includes(ref) && !(names ?? []).some((earlier) => earlier.includes(name))) unexplained.push(ref)
+    if (!shown.includes(ref) && !(names ?? []).some((earlier) => earlier.includes(name)))
+      unexplained.push(ref)
     if (target !== undefined) listed.set(target, [...(names ?? []), name])
   }
   return unexplained
