@@ -53,7 +53,11 @@ export const compactName = (name: string): string => {
 
 /** The interactive mode's line: ref first, no quotes, no URL, the name cut to what tells it apart. */
 export const compact = (node: Node): string =>
-  `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${node.suffix}`
+  `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+
+/** States and value; a listbox whose options the view lists as controls of their own does not list them again. */
+const compactSuffix = (node: Node): string =>
+  node.role === "listbox" && hasRef(node.kids) ? node.suffix.replace(/ \[options: .*\]$/, "") : node.suffix
 
 export const compactRow = (items: ReadonlyArray<Item>): string => {
   const parts: string[] = []
@@ -79,7 +83,7 @@ export const ROLE_RUN = 3
 
 /** The interactive line of one control without its role, for a run of controls of one role. */
 const bare = (node: Node): string =>
-  `${node.ref}${node.name ? ` ${compactName(node.name)}` : ""}${node.suffix}`
+  `${node.ref}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
 
 const entryOf = (node: Node): Entry => [0, compact(node), node.name, node.role, bare(node)]
 
@@ -125,7 +129,7 @@ const renderCompact = (
         out.push([0, `${"#".repeat(level)} ${compact(only)}`, only.name])
         continue
       }
-      out.push([level, `${"#".repeat(level)} ${item.name}`, item.name])
+      out.push([level, `${"#".repeat(level)} ${compactName(item.name)}`, item.name])
       renderCompact(item.kids, out, anchors, listed)
       continue
     }
@@ -166,12 +170,15 @@ const flattenCompact = (
   const keep = entries.map(([level, , name], index) => {
     if (level === 0) return true
     // A heading earns its line only when an action follows it that does not already repeat it,
-    // and the action before it does not repeat a title (a card's link, named by the card's title).
+    // and the action before it does not repeat a title: a card's link, named by the card's title
+    // (cut with "…"), or by the title without the words of an icon the heading holds.
     const next = entries[index + 1]
     const before = entries[index - 1]
     if (next === undefined || (next[0] > 0 && next[0] <= level)) return false
     if (next[0] === 0 && next[2].includes(name)) return false
-    return !(before !== undefined && before[0] === 0 && name.length >= TITLE && before[2].includes(name))
+    const title = before !== undefined && before[0] === 0 ? before[2].replace(/…$/, "") : ""
+    if (name.length < TITLE || title.length < TITLE) return true
+    return !(title.includes(name) || name.includes(title))
   })
   const lineOf: number[] = entries.map(() => -1)
   let index = 0

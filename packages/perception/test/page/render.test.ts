@@ -181,6 +181,31 @@ describe("rendering the interactive view", () => {
     ])
   })
 
+  it("drops a title heading that holds the name of the card link before it", () => {
+    const items = [
+      control("link", "Teams basics and how to use them…", "e1"),
+      heading(3, "Key icon Teams basics and how to use them, part 115"),
+      control("button", "Save", "e2"),
+    ]
+    expect(renderInteractive(items).lines).toEqual(["e1 link Teams basics and how to use…", "e2 button Save"])
+  })
+
+  it("cuts a long heading as it cuts names", () => {
+    const items = [
+      heading(2, "A heading that goes on for far longer than a name would"),
+      control("button", "Go", "e1"),
+    ]
+    expect(renderInteractive(items).lines).toEqual(["## A heading that goes on for far…", "e1 button Go"])
+  })
+
+  it("does not list again the options of a listbox whose options are controls of their own", () => {
+    const listbox: Node = {
+      ...control("listbox", "Size", "e1", " [options: S|M]"),
+      kids: [control("option", "S", "e2"), control("option", "M", "e3")],
+    }
+    expect(renderInteractive([listbox]).lines).toEqual(["e1 listbox Size", "e2 option S", "e3 option M"])
+  })
+
   it("drops a title heading that the link before it (a card's) already says", () => {
     const items = [
       control("link", "Steam on Linux ticks up for May", "e1"),
