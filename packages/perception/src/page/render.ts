@@ -13,19 +13,51 @@ export const SHORT_TEXT = 40
 /** A table row whose cells print longer than this is a layout row: its cells print as lines. */
 export const LONG_ROW = 400
 
-export const inline = (node: Node): string => {
+/**
+ * A node's line in the full outline. `printed` holds the documents whose links printed their target
+ * already: a link to one of them leaves its target out (`elements[ref].attributes.href` keeps it).
+ */
+export const inline = (node: Node, printed?: Set<string>): string => {
   let text = node.label
   if (node.name) text += ` ${quote(node.name)}`
   if (node.ref && !node.container) text += ` [ref=${node.ref}]`
   text += node.suffix
-  if (node.url) text += ` -> ${node.url}`
+  if (node.url && (node.target === undefined || printed === undefined || !printed.has(node.target)))
+    text += ` -> ${node.url}`
+  if (node.target !== undefined) printed?.add(node.target)
   if (!node.tail) return text
   return `${text} ${node.tail}`
 }
 
-/** The interactive mode's line: ref first, no quotes, no URL, for the fewest tokens. */
+/**
+ * The interactive view's names stop at about this many characters (a character outside ASCII, most
+ * often a CJK one, counts two): enough to tell controls apart; `elements[ref].name` and the full
+ * outline keep the whole name.
+ */
+export const COMPACT_NAME = 32
+
+/** A name cut for the interactive view, at a word when one ends near the limit, with "…". */
+export const compactName = (name: string): string => {
+  let width = 0
+  let end = 0
+  while (end < name.length) {
+    width += name.charCodeAt(end) < 128 ? 1 : 2
+    if (width > COMPACT_NAME) break
+    end++
+  }
+  if (end >= name.length) return name
+  const space = name.lastIndexOf(" ", end)
+  const at = space > end / 2 ? space : end
+  return `${name.slice(0, at).replace(/[\s,;:·|/–—-]+$/u, "")}…`
+}
+
+/** The interactive mode's line: ref first, no quotes, no URL, the name cut to what tells it apart. */
 export const compact = (node: Node): string =>
-  `${node.ref} ${node.role}${node.name ? ` ${node.name}` : ""}${node.suffix}`
+  `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+
+/** States and value; a listbox whose options the view lists as controls of their own does not list them again. */
+const compactSuffix = (node: Node): string =>
+  node.role === "listbox" && hasRef(node.kids) ? node.suffix.replace(/ \[options: .*\]$/, "") : node.suffix
 
 export const compactRow = (items: ReadonlyArray<Item>): string => {
   const parts: string[] = []
@@ -40,22 +72,65 @@ export const compactRow = (items: ReadonlyArray<Item>): string => {
   return parts.join(" ")
 }
 
-/** An entry of the interactive view before headings that introduce nothing are dropped. */
-type Entry = [level: number, text: string, name: string]
+/** A heading at least this long is a title (a card's), not a section's word: a link named by it before it makes it redundant. */
+export const TITLE = 16
 
-/** Interactive mode: actionable elements with the headings that introduce them, one flat list. */
-const renderCompact = (items: ReadonlyArray<Item>, out: Entry[], anchors: Anchor[]): void => {
+/** An entry of the interactive view before headings that introduce nothing are dropped. */
+type Entry = [level: number, text: string, name: string, role?: string, bare?: string]
+
+/** A run of at least this many controls of one role prints the role once, on a line of its own. */
+export const ROLE_RUN = 3
+
+/** The interactive line of one control without its role, for a run of controls of one role. */
+const bare = (node: Node): string =>
+  `${node.ref}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+
+const entryOf = (node: Node): Entry => [0, compact(node), node.name, node.role, bare(node)]
+
+/** A name as links are compared: lower case, words only. */
+const words = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+
+/** Whether an earlier link to the same document said this link's name already (or it has none). */
+const said = (listed: ReadonlyMap<string, string[]>, node: Node): boolean => {
+  const names = node.target === undefined ? undefined : listed.get(node.target)
+  const name = words(node.name)
+  return names?.some((earlier) => earlier.includes(name)) === true
+}
+
+const list = (listed: Map<string, string[]>, node: Node): void => {
+  if (node.target === undefined) return
+  const names = listed.get(node.target)
+  if (names === undefined) listed.set(node.target, [words(node.name)])
+  else names.push(words(node.name))
+}
+
+/**
+ * Interactive mode: actionable elements with the headings that introduce them, one flat list. A link
+ * to a document an earlier link already leads to (`listed`: the names said for each) is left out
+ * when its name adds nothing to theirs: clicking either does the same, and the name is said.
+ */
+const renderCompact = (
+  items: ReadonlyArray<Item>,
+  out: Entry[],
+  anchors: Anchor[],
+  listed: Map<string, string[]>,
+): void => {
   for (const item of items) {
     if (typeof item === "string") continue
     if (item.heading) {
       const only = item.kids.length === 1 ? item.kids[0] : undefined
       const level = Number(item.label.slice(1)) || 2
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
+        if (only.target !== undefined) list(listed, only)
         out.push([0, `${"#".repeat(level)} ${compact(only)}`, only.name])
         continue
       }
-      out.push([level, `${"#".repeat(level)} ${item.name}`, item.name])
-      renderCompact(item.kids, out, anchors)
+      out.push([level, `${"#".repeat(level)} ${compactName(item.name)}`, item.name])
+      renderCompact(item.kids, out, anchors, listed)
       continue
     }
     if (item.role === "row") {
@@ -65,14 +140,17 @@ const renderCompact = (items: ReadonlyArray<Item>, out: Entry[], anchors: Anchor
           cells.push(typeof kid === "string" ? kid : compactRow(kid.kids.length > 0 ? kid.kids : [kid]))
         const text = cells.join(" | ").trim()
         // A layout row holding a page's worth of actions lists them one per line.
-        if (text.length > LONG_ROW) renderCompact(item.kids, out, anchors)
+        if (text.length > LONG_ROW) renderCompact(item.kids, out, anchors, listed)
         else out.push([0, text, ""])
       }
       continue
     }
-    if (item.ref !== "" && !item.container) out.push([0, compact(item), item.name])
+    if (item.ref !== "" && !item.container) {
+      if (item.target === undefined || !said(listed, item)) out.push(entryOf(item))
+      if (item.target !== undefined) list(listed, item)
+    }
     const start = out.length
-    renderCompact(item.kids, out, anchors)
+    renderCompact(item.kids, out, anchors, listed)
     if (item.container && item.ref !== "" && out.length > start)
       anchors.push([item.ref, `${item.label}${item.name ? ` ${quote(item.name)}` : ""}`, start, out.length])
   }
@@ -80,7 +158,8 @@ const renderCompact = (items: ReadonlyArray<Item>, out: Entry[], anchors: Anchor
 
 /**
  * The interactive view's lines from its entries; `entryAnchors` are its containers by entry index,
- * mapped here to line indexes.
+ * mapped here to line indexes. A run of `ROLE_RUN` or more controls of one role prints the role once,
+ * as `link:` on a line of its own, and the controls under it as `eN name`.
  */
 const flattenCompact = (
   entries: ReadonlyArray<Entry>,
@@ -88,35 +167,61 @@ const flattenCompact = (
   lines: string[],
   anchors: Anchor[],
 ): void => {
-  const lineOf: number[] = []
-  for (let index = 0; index < entries.length; index++) {
-    lineOf.push(lines.length)
-    const [level, text] = entries[index]!
-    if (level > 0) {
-      // A heading earns its line only when an action follows it that does not already repeat it.
-      const next = entries[index + 1]
-      if (next === undefined || (next[0] > 0 && next[0] <= level)) continue
-      if (next[0] === 0 && next[2].includes(entries[index]![2])) continue
+  const keep = entries.map(([level, , name], index) => {
+    if (level === 0) return true
+    // A heading earns its line only when an action follows it that does not already repeat it,
+    // and the action before it does not repeat a title: a card's link, named by the card's title
+    // (cut with "…"), or by the title without the words of an icon the heading holds.
+    const next = entries[index + 1]
+    const before = entries[index - 1]
+    if (next === undefined || (next[0] > 0 && next[0] <= level)) return false
+    if (next[0] === 0 && next[2].includes(name)) return false
+    const title = before !== undefined && before[0] === 0 ? before[2].replace(/…$/, "") : ""
+    if (name.length < TITLE || title.length < TITLE) return true
+    return !(title.includes(name) || name.includes(title))
+  })
+  const lineOf: number[] = entries.map(() => -1)
+  let index = 0
+  while (index < entries.length) {
+    if (!keep[index]) {
+      index++
+      continue
     }
-    lines.push(text)
+    const role = entries[index]![3]
+    const run = [index]
+    for (let next = index + 1; role !== undefined && next < entries.length; next++) {
+      if (!keep[next]) continue
+      if (entries[next]![3] !== role) break
+      run.push(next)
+    }
+    if (run.length >= ROLE_RUN) lines.push(`${role}:`)
+    for (const member of run) {
+      if (lineOf[member] === -1) lineOf[member] = lines.length
+      lines.push(run.length >= ROLE_RUN ? entries[member]![4]! : entries[member]![1])
+    }
+    if (run.length >= ROLE_RUN) lineOf[run[0]!] = lines.length - run.length - 1
+    index = run[run.length - 1]! + 1
   }
+  // An entry left out (a heading) starts where the next line printed does.
   lineOf.push(lines.length)
+  for (let entry = entries.length - 1; entry >= 0; entry--)
+    if (lineOf[entry] === -1) lineOf[entry] = lineOf[entry + 1]!
   for (const [ref, label, start, end] of entryAnchors)
     anchors.push([ref, label, lineOf[start] ?? lines.length, lineOf[end] ?? lines.length])
 }
 
-export const cellText = (items: ReadonlyArray<Item>): string => {
+export const cellText = (items: ReadonlyArray<Item>, printed?: Set<string>): string => {
   const parts: string[] = []
   for (const item of items) {
     if (typeof item === "string") parts.push(item)
-    else if (item.ref !== "" && !item.container) parts.push(inline(item))
+    else if (item.ref !== "" && !item.container) parts.push(inline(item, printed))
     else if (item.heading) {
       const only = item.kids.length === 1 ? item.kids[0] : undefined
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name)
-        parts.push(inline(only))
-      else parts.push([item.name, cellText(item.kids)].filter((part) => part !== "").join(" "))
+        parts.push(inline(only, printed))
+      else parts.push([item.name, cellText(item.kids, printed)].filter((part) => part !== "").join(" "))
     } else {
-      const text = cellText(item.kids)
+      const text = cellText(item.kids, printed)
       if (text) parts.push(text)
     }
   }
@@ -124,19 +229,37 @@ export const cellText = (items: ReadonlyArray<Item>): string => {
 }
 
 /** The full outline: one line per meaningful node, two spaces of indentation per level. */
-const render = (items: ReadonlyArray<Item>, depth: number, lines: string[], anchors: Anchor[]): void => {
+const render = (
+  items: ReadonlyArray<Item>,
+  depth: number,
+  lines: string[],
+  anchors: Anchor[],
+  printed: Set<string>,
+): void => {
   const indent = "  ".repeat(depth)
   let lastText = -1
-  /** What the previous item said, so text that only repeats it (a heading, then the same words) prints once. */
+  /**
+   * What the previous item said, so text that only repeats a heading's or a control's name, and an
+   * image whose alternative text repeats what precedes it, print once. Text that repeats a text run
+   * prints again: the page shows those words twice.
+   */
   let previous = ""
-  const repeats = (text: string): boolean => text !== "" && text.toLowerCase() === previous
+  let previousName = ""
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!
     const said = (typeof item === "string" ? item : item.name).trim().toLowerCase()
-    if (typeof item === "string" || (item.role === "img" && item.ref === "")) {
-      if (repeats(said)) continue
-    }
+    if (said !== "" && typeof item === "string" && said === previousName) continue
+    if (
+      said !== "" &&
+      typeof item !== "string" &&
+      item.role === "img" &&
+      item.ref === "" &&
+      said === previous
+    )
+      continue
     if (said !== "") previous = said
+    if (typeof item !== "string" && said !== "") previousName = said
+    else if (said !== "") previousName = ""
     if (typeof item === "string") {
       const before = items[index - 1]
       const after = items[index + 1]
@@ -158,27 +281,30 @@ const render = (items: ReadonlyArray<Item>, depth: number, lines: string[], anch
       continue
     }
     if (item.role === "") {
-      render(item.kids, depth, lines, anchors)
+      render(item.kids, depth, lines, anchors, printed)
       continue
     }
     if (item.heading) {
       const only = item.kids.length === 1 ? item.kids[0] : undefined
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
-        lines.push(`${indent}- ${item.label} ${inline(only)}`)
+        lines.push(`${indent}- ${item.label} ${inline(only, printed)}`)
         continue
       }
       lines.push(`${indent}- ${item.label} ${quote(item.name)}`)
-      render(item.kids, depth + 1, lines, anchors)
+      render(item.kids, depth + 1, lines, anchors, printed)
       continue
     }
     if (item.role === "row") {
       const cells: string[] = []
+      // The row's targets count as printed only if the row prints as one line.
+      const inRow = new Set(printed)
       for (const kid of item.kids)
-        cells.push(typeof kid === "string" ? kid : cellText(kid.kids.length > 0 ? kid.kids : [kid]))
+        cells.push(typeof kid === "string" ? kid : cellText(kid.kids.length > 0 ? kid.kids : [kid], inRow))
       const text = cells.join(" | ").trim()
+      if (text.length <= LONG_ROW) for (const target of inRow) printed.add(target)
       if (text.length > LONG_ROW) {
         // A layout row holding a page's worth of content: each cell prints as lines of its own.
-        render(item.kids, depth, lines, anchors)
+        render(item.kids, depth, lines, anchors, printed)
         continue
       }
       if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
@@ -190,19 +316,19 @@ const render = (items: ReadonlyArray<Item>, depth: number, lines: string[], anch
       item.role === "rowheader" ||
       item.role === "gridcell"
     ) {
-      if (item.ref !== "") lines.push(`${indent}- ${inline(item)}`)
-      render(item.kids, depth, lines, anchors)
+      if (item.ref !== "") lines.push(`${indent}- ${inline(item, printed)}`)
+      render(item.kids, depth, lines, anchors, printed)
       continue
     }
     if (item.container) {
       const single = item.kids.length === 1 ? item.kids[0] : undefined
       if (typeof single === "string") {
-        lines.push(`${indent}- ${inline(item)}: ${single}`)
+        lines.push(`${indent}- ${inline(item, printed)}: ${single}`)
         continue
       }
       const start = lines.length
-      lines.push(`${indent}- ${inline(item)}:`)
-      render(item.kids, depth + 1, lines, anchors)
+      lines.push(`${indent}- ${inline(item, printed)}:`)
+      render(item.kids, depth + 1, lines, anchors, printed)
       if (item.ref !== "")
         anchors.push([
           item.ref,
@@ -212,8 +338,8 @@ const render = (items: ReadonlyArray<Item>, depth: number, lines: string[], anch
         ])
       continue
     }
-    lines.push(`${indent}- ${inline(item)}`)
-    if (item.kids.length > 0) render(item.kids, depth + 1, lines, anchors)
+    lines.push(`${indent}- ${inline(item, printed)}`)
+    if (item.kids.length > 0) render(item.kids, depth + 1, lines, anchors, printed)
   }
 }
 
@@ -226,7 +352,7 @@ export interface Rendered {
 /** The full outline: one line per meaningful node, two spaces of indentation per level. */
 export const renderOutline = (items: ReadonlyArray<Item>): Rendered => {
   const rendered: Rendered = { lines: [], anchors: [] }
-  render(items, 0, rendered.lines, rendered.anchors)
+  render(items, 0, rendered.lines, rendered.anchors, new Set())
   return rendered
 }
 
@@ -234,7 +360,7 @@ export const renderOutline = (items: ReadonlyArray<Item>): Rendered => {
 export const renderInteractive = (items: ReadonlyArray<Item>): Rendered => {
   const entries: Entry[] = []
   const entryAnchors: Anchor[] = []
-  renderCompact(items, entries, entryAnchors)
+  renderCompact(items, entries, entryAnchors, new Map())
   const rendered: Rendered = { lines: [], anchors: [] }
   flattenCompact(entries, entryAnchors, rendered.lines, rendered.anchors)
   return rendered

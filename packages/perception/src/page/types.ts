@@ -16,6 +16,8 @@ export interface Node {
   ref: string
   suffix: string
   url: string
+  /** The document a link leads to (whole, without its fragment); absent when it stays on this page. */
+  target?: string
   /** Text that follows an inline node in the same line of prose. */
   tail: string
   kids: Item[]

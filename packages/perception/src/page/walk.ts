@@ -22,7 +22,7 @@ import { attributesOf, frameEntry, selectorsOf } from "./selectors.ts"
 import { statesOf } from "./states.ts"
 import { clip, clipName, collapse, finishTexts, type JoinState, pushText } from "./text.ts"
 import type { Frame, Item, Node, RawElement, RawForm, Text } from "./types.ts"
-import { shortUrl } from "./urls.ts"
+import { documentTarget, shortUrl } from "./urls.ts"
 import { hiddenByStyle, takesNoSpace, visibleBox } from "./visibility.ts"
 
 /*
@@ -480,8 +480,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (secret && value) value = "<secret>"
 
     let url = ""
-    if ((tag === "a" || tag === "area") && (role === "link" || interactive) && element.hasAttribute("href"))
+    let target = ""
+    if ((tag === "a" || tag === "area") && (role === "link" || interactive) && element.hasAttribute("href")) {
       url = shortUrl((element as HTMLAnchorElement).href, location)
+      target = documentTarget((element as HTMLAnchorElement).href, location)
+    }
 
     for (const state of states) suffix += ` [${state}]`
     if (value) suffix += `: ${clip(collapse(value), maxText)}`
@@ -588,6 +591,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       ref,
       suffix,
       url: url === name ? "" : url,
+      ...(target ? { target } : {}),
       tail: "",
       kids,
       container,

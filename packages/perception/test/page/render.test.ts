@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest"
 import { hoistNode, leaf } from "../../src/page/outline.ts"
-import { optionsSuffix, renderInteractive, renderOutline } from "../../src/page/render.ts"
+import {
+  COMPACT_NAME,
+  compactName,
+  optionsSuffix,
+  renderInteractive,
+  renderOutline,
+} from "../../src/page/render.ts"
 import type { Item, Node } from "../../src/page/types.ts"
 
 const control = (role: string, name: string, ref: string, suffix = ""): Node => ({
   ...leaf(role, role, name, suffix),
   ref,
+})
+const link = (name: string, ref: string, url: string, target: string): Node => ({
+  ...control("link", name, ref),
+  url,
+  target,
 })
 const heading = (level: number, name: string, kids: Item[] = []): Node => ({
   ...leaf("heading", `h${level}`, name, ""),
@@ -70,6 +81,37 @@ describe("rendering the full outline", () => {
   it("prints the content of a wrapper in its place, without a line of its own", () => {
     expect(renderOutline([hoistNode(["Inside"])]).lines).toEqual(["- Inside"])
   })
+
+  it("prints a link's target once: a later link to the same document leaves it out", () => {
+    const items = [
+      link("Photo of the boots", "e1", "/boots", "https://shop.example/boots"),
+      link("Boots", "e2", "/boots", "https://shop.example/boots"),
+      link("Shoes", "e3", "/shoes", "https://shop.example/shoes"),
+    ]
+    expect(renderOutline(items).lines).toEqual([
+      '- link "Photo of the boots" [ref=e1] -> /boots',
+      '- link "Boots" [ref=e2]',
+      '- link "Shoes" [ref=e3] -> /shoes',
+    ])
+  })
+
+  it("prints the target of every link that stays on the page (its scripts decide what each does)", () => {
+    const items = [
+      { ...control("link", "Open", "e1"), url: "#" },
+      { ...control("link", "Close", "e2"), url: "#" },
+    ]
+    expect(renderOutline(items).lines).toEqual([
+      '- link "Open" [ref=e1] -> #',
+      '- link "Close" [ref=e2] -> #',
+    ])
+  })
+
+  it("prints text that repeats a text run again (the page shows it twice), and text that repeats a name once", () => {
+    expect(renderOutline(["Ad", "Ad"]).lines).toEqual(["- Ad · Ad"])
+    expect(renderOutline([control("button", "Share", "e1"), "Share"]).lines).toEqual([
+      '- button "Share" [ref=e1]',
+    ])
+  })
 })
 
 describe("rendering the interactive view", () => {
@@ -87,6 +129,102 @@ describe("rendering the interactive view", () => {
     expect(renderInteractive(["Hello", "World"]).lines).toEqual([])
   })
 
+  it("cuts a long name at a word, with …, counting a character outside ASCII twice", () => {
+    const long = "Packers vs. Cowboys: Will the rookies keep Aaron Rodgers off the field?"
+    expect(compactName(long)).toBe("Packers vs. Cowboys: Will the…")
+    expect(compactName("Short name")).toBe("Short name")
+    const japanese = "児童の遅刻・欠席一覧を誤って保護者に配布、今後は紙への印刷をやめ"
+    expect(compactName(japanese)).toBe(`${japanese.slice(0, COMPACT_NAME / 2)}…`)
+    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual([
+      "e4 link Packers vs. Cowboys: Will the…",
+    ])
+  })
+
+  it("leaves out a link to a document an earlier link leads to under a name that says as much", () => {
+    const items = [
+      link("Photo of the boots", "e1", "/boots", "https://shop.example/boots"),
+      control("button", "Add to cart", "e2"),
+      link("Boots", "e3", "/boots", "https://shop.example/boots"),
+      control("button", "Add to cart", "e4"),
+      link("Home", "e5", "/boots", "https://shop.example/boots"),
+      { ...control("link", "Details", "e6"), url: "#" },
+      { ...control("link", "Details", "e7"), url: "#" },
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "e1 link Photo of the boots",
+      "e2 button Add to cart",
+      "e4 button Add to cart",
+      "link:",
+      "e5 Home",
+      "e6 Details",
+      "e7 Details",
+    ])
+  })
+
+  it("prints the role once above a run of three or more controls of that role", () => {
+    const items = [
+      control("link", "Home", "e1"),
+      control("link", "Blog", "e2"),
+      control("link", "Shop", "e3", " [current]"),
+      control("button", "Menu", "e4"),
+      control("textbox", "Search", "e5"),
+      control("textbox", "Town", "e6"),
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "link:",
+      "e1 Home",
+      "e2 Blog",
+      "e3 Shop [current]",
+      "e4 button Menu",
+      "e5 textbox Search",
+      "e6 textbox Town",
+    ])
+  })
+
+  it("drops a title heading that holds the name of the card link before it", () => {
+    const items = [
+      control("link", "Teams basics and how to use them…", "e1"),
+      heading(3, "Key icon Teams basics and how to use them, part 115"),
+      control("button", "Save", "e2"),
+    ]
+    expect(renderInteractive(items).lines).toEqual(["e1 link Teams basics and how to use…", "e2 button Save"])
+  })
+
+  it("cuts a long heading as it cuts names", () => {
+    const items = [
+      heading(2, "A heading that goes on for far longer than a name would"),
+      control("button", "Go", "e1"),
+    ]
+    expect(renderInteractive(items).lines).toEqual(["## A heading that goes on for far…", "e1 button Go"])
+  })
+
+  it("does not list again the options of a listbox whose options are controls of their own", () => {
+    const listbox: Node = {
+      ...control("listbox", "Size", "e1", " [options: S|M]"),
+      kids: [control("option", "S", "e2"), control("option", "M", "e3")],
+    }
+    expect(renderInteractive([listbox]).lines).toEqual(["e1 listbox Size", "e2 option S", "e3 option M"])
+  })
+
+  it("drops a title heading that the link before it (a card's) already says", () => {
+    const items = [
+      control("link", "Steam on Linux ticks up for May", "e1"),
+      heading(3, "Steam on Linux ticks up for May"),
+      control("link", "51 Comments", "e2"),
+      control("link", "News", "e3"),
+      heading(2, "News"),
+      control("link", "Today", "e4"),
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "link:",
+      "e1 Steam on Linux ticks up for May",
+      "e2 51 Comments",
+      "e3 News",
+      "## News",
+      "e4 link Today",
+    ])
+  })
+
   it("anchors a container to the lines of its actions", () => {
     const nav = container("navigation", "nav", "", "e1", [
       control("link", "Home", "e2"),
@@ -95,6 +233,17 @@ describe("rendering the interactive view", () => {
     const rendered = renderInteractive([control("button", "Menu", "e9"), nav])
     expect(rendered.lines).toEqual(["e9 button Menu", "e2 link Home", "e3 link Blog"])
     expect(rendered.anchors).toEqual([["e1", "nav", 1, 3]])
+  })
+
+  it("anchors a container whose actions are a run of one role to the run's role line", () => {
+    const nav = container("navigation", "nav", "", "e1", [
+      control("link", "Home", "e2"),
+      control("link", "Blog", "e3"),
+      control("link", "Shop", "e4"),
+    ])
+    const rendered = renderInteractive([control("button", "Menu", "e9"), nav])
+    expect(rendered.lines).toEqual(["e9 button Menu", "link:", "e2 Home", "e3 Blog", "e4 Shop"])
+    expect(rendered.anchors).toEqual([["e1", "nav", 1, 5]])
   })
 })
 

@@ -45,8 +45,39 @@ export const refOf = (snapshot: PageSnapshot, role: string, name: string | RegEx
   return element.ref
 }
 
-/** Refs printed in an outline (full: `[ref=e1]`; interactive: `e1 role …`), in order. */
+/** Refs printed in an outline (full: `[ref=e1]`; interactive: `e1 role …`, `e1 name` under `role:`), in order. */
 export const refsIn = (tree: string): Array<string> =>
   tree.includes("[ref=")
     ? [...tree.matchAll(/\[ref=(e\d+)\]/g)].map((match) => match[1]!)
-    : [...tree.matchAll(/(?<![\w"])(e\d+)(?= [a-z])/g)].map((match) => match[1]!)
+    : [...tree.matchAll(/(?<![\w"])(e\d+)(?=[ \n]|$)/g)].map((match) => match[1]!)
+
+/** The document a link leads to, as the interactive view compares links: the href without its fragment. */
+const documentOf = (snapshot: PageSnapshot, ref: string): string | undefined => {
+  const href = snapshot.elements[ref]?.attributes.href
+  return href === undefined ? undefined : new URL(href, snapshot.url).href.replace(/#.*$/, "")
+}
+
+const words = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+
+/**
+ * The refs of the full outline that the interactive view leaves out unexplained: each left out must
+ * be a link to a document that a link before it leads to, under a name that says as much.
+ */
+export const refsLeftOut = (full: PageSnapshot, interactive: PageSnapshot): Array<string> => {
+  const shown = refsIn(interactive.tree)
+  const listed = new Map<string, string[]>()
+  const unexplained: string[] = []
+  for (const ref of refsIn(full.tree)) {
+    const target = documentOf(full, ref)
+    const name = words(full.elements[ref]?.name ?? "")
+    const names = target === undefined ? undefined : listed.get(target)
+    if (!shown.includes(ref) && !(names ?? []).some((earlier) => earlier.includes(name)))
+      unexplained.push(ref)
+    if (target !== undefined) listed.set(target, [...(names ?? []), name])
+  }
+  return unexplained
+}
