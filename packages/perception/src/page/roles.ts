@@ -308,6 +308,26 @@ export const implicitRole = (element: Element, tag: string): string => {
   }
 }
 
+/** Takes focus by itself or by a tabindex, so a presentational role on it is ignored (ARIA 1.2, 9.3). */
+export const focusable = (element: Element, tag: string): boolean => {
+  if (element.hasAttribute("tabindex") || (element as HTMLElement).isContentEditable) return true
+  if ((element as HTMLButtonElement).disabled === true) return false
+  switch (tag) {
+    case "a":
+    case "area":
+      return element.hasAttribute("href")
+    case "button":
+    case "select":
+    case "textarea":
+    case "summary":
+      return true
+    case "input":
+      return (element as HTMLInputElement).type !== "hidden"
+    default:
+      return false
+  }
+}
+
 /** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
 export const IMAGE_HOLDERS =
   "a[href],button,label,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[onclick]"

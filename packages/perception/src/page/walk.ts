@@ -8,6 +8,7 @@ import {
   CONTAINERS,
   CONTENT_NAMED_CONTROLS,
   explicitRole,
+  focusable,
   hoverTarget,
   INLINE,
   INTERACTIVE,
@@ -183,6 +184,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
 
     let role = explicitRole(element) || implicitRole(element, tag)
     if (role === "hidden") return
+    // A page cannot make a focusable element presentational (ARIA's conflict rule): a link marked
+    // role=presentation still takes focus and a click, so it keeps the role its tag gives it.
+    if (role === "presentation" || role === "none") role = focusable(element, tag) ? implicitRole(element, tag) : ""
     if (role === "presentation" || role === "none") role = ""
     if (role === "" && (element as HTMLElement).isContentEditable) {
       const parent = element.parentElement

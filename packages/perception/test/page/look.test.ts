@@ -68,3 +68,17 @@ describe("look on minimal pages", () => {
     ])
   })
 })
+
+describe("look on the open web: what a page shows is kept", () => {
+  it("keeps a focusable link marked presentational and aria-hidden, named by its image", async () => {
+    const raw = await lookAt(
+      `<body><a href="/news/story" aria-hidden="true" role="presentation" tabindex="-1"><img alt="A story" width="10" height="10"></a>
+      <h3><a href="/news/story">A story</a></h3></body>`,
+      "full",
+    )
+    expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
+      ["link", "A story"],
+      ["link", "A story"],
+    ])
+  })
+})
