@@ -2,11 +2,22 @@ import type { Item, Node } from "./types.ts"
 
 /* Outline nodes: building blocks of the tree a walk produces, and what can be read off them. */
 
-/** Flattens a node's kids into words, for names taken from content. */
+/**
+ * Widgets that hold their own content (a submenu, a list of options): a control around one is named
+ * by its other content, as the accessible-name computation does (a menu item "Programm" opening a
+ * submenu is not named by the submenu's entries too).
+ */
+const OWN_CONTENT = new Set(["menu", "menubar", "listbox", "tree", "grid", "treegrid", "tablist", "dialog", "alertdialog"])
+
+/**
+ * Flattens a node's kids into words, for names taken from content. A name (`withIcons` false)
+ * leaves out icons beside words and widgets that hold their own content.
+ */
 export const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
   let text = ""
   for (const item of items) {
     if (typeof item !== "string" && (item.ariaHidden === true || (!withIcons && item.icon === true))) continue
+    if (typeof item !== "string" && !withIcons && OWN_CONTENT.has(item.role)) continue
     const own = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
     // Words that follow a link in the same line of prose are content too ("A rare bird seen in May").
     const part = typeof item !== "string" && item.tail ? `${own} ${item.tail}`.trim() : own

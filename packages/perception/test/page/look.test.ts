@@ -81,4 +81,17 @@ describe("look on the open web: what a page shows is kept", () => {
       ["link", "A story"],
     ])
   })
+
+  it("names a menu item that opens a submenu by its own label, not by the submenu's entries", async () => {
+    const raw = await lookAt(
+      `<body><ul role="menubar"><li role="menuitem" tabindex="0" aria-haspopup="true"><span>Programm</span>
+      <ul role="menu"><li role="menuitem"><a href="/themen">Themen</a></li></ul></li></ul></body>`,
+      "full",
+    )
+    expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
+      ["link", "Themen"],
+      ["menuitem", "Themen"],
+      ["menuitem", "Programm"],
+    ])
+  })
 })

@@ -18,6 +18,12 @@ describe("outline nodes", () => {
     expect(itemsText(["Menu", hidden])).toBe("Menu")
   })
 
+  it("leave a submenu out of the name of the menu item that opens it", () => {
+    const submenu = { ...leaf("menu", "menu", "", ""), kids: [leaf("menuitem", "menuitem", "Themen", "")] }
+    expect(itemsText(["Programm", submenu], false)).toBe("Programm")
+    expect(itemsText(["Programm", submenu])).toBe("Programm Themen")
+  })
+
   it("say whether any node below has a ref", () => {
     const button = { ...leaf("button", "button", "Go", ""), ref: "e1" }
     expect(hasRef(["text", hoistNode([hoistNode([button])])])).toBe(true)
