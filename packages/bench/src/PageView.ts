@@ -3,6 +3,7 @@ import { type Contender, interleave, type RunPlan } from "./Measure.ts"
 import {
   interactiveNodes,
   interactiveRecall,
+  readElements,
   type RecallResult,
   type TextRecallResult,
   visibleTextRecall,
@@ -170,7 +171,7 @@ export const measurePage = async (
       inPageMedian: inPageMedian(inPage.interactive),
     },
     noOpRoundTrip: times[4]!,
-    interactiveRecall: interactiveRecall(interactiveNodes(ariaSnapshot), ours),
+    interactiveRecall: interactiveRecall(interactiveNodes(ariaSnapshot), readElements(ours)),
     textRecall: visibleTextRecall(visibleText, full.tree),
     roundTrips: { median: median(timedLooks), max: Math.max(...timedLooks) },
   }

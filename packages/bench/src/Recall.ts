@@ -36,6 +36,34 @@ export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   "treeitem",
 ])
 
+/** Roles whose text is a value the user sets, not a name: a field, a select, a slider. */
+const FIELD_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"])
+
+/** One element of a Sextant snapshot, as `look()` reports it in `elements`. */
+export interface SnapshotElement {
+  readonly role: string
+  readonly name: string
+  readonly value?: string | undefined
+}
+
+/**
+ * Sextant's elements read the way {@link parseOutline} reads Playwright's lines: a field printed
+ * without a name is read by its value (Playwright prints a nameless field's value as its text, and
+ * that text is what its line is matched by), so the rule reads both outlines alike.
+ *
+ * @example
+ * ```ts
+ * readElements([{ role: "textbox", name: "", value: "https://example.com/a" }])
+ * // [{ role: "textbox", name: "https://example.com/a", fromText: true }]
+ * ```
+ */
+export const readElements = (elements: ReadonlyArray<SnapshotElement>): ReadonlyArray<InteractiveElement> =>
+  elements.map((element) =>
+    element.name === "" && FIELD_ROLES.has(element.role) && element.value !== undefined && element.value !== ""
+      ? { role: element.role, name: element.value, fromText: true }
+      : { role: element.role, name: element.name },
+  )
+
 // Roles that name the same control in two outlines written by different engines: a search input is
 // a textbox to one and a searchbox to the other, a select a combobox or a listbox.
 const ROLE_ALIASES: Readonly<Record<string, string>> = {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { interactiveNodes, interactiveRecall, parseOutline, visibleTextRecall, words } from "../src/Recall.ts"
+import {
+  interactiveNodes,
+  interactiveRecall,
+  parseOutline,
+  readElements,
+  visibleTextRecall,
+  words,
+} from "../src/Recall.ts"
 
 const PLAYWRIGHT = `- generic [active] [ref=e1]:
   - banner [ref=e2]:
@@ -167,6 +174,27 @@ describe("the fair recall rule", () => {
     expect(
       interactiveRecall([named], [{ role: "link", name: "Switch to the Birmingham edition" }]).recall,
     ).toBe(0)
+  })
+
+  it("reads a nameless field by its value in both outlines, and a named one by its name", () => {
+    // Playwright prints a field without a name as `- textbox [ref=e3]: https://qz.com/a`: its text is
+    // the field's value; Sextant's element carries the same value beside an empty name.
+    const [theirs] = interactiveNodes("- textbox [ref=e3]: https://qz.com/a")
+    expect(readElements([{ role: "textbox", name: "", value: "https://qz.com/a" }])).toEqual([
+      { role: "textbox", name: "https://qz.com/a", fromText: true },
+    ])
+    expect(
+      interactiveRecall([theirs!], readElements([{ role: "textbox", name: "", value: "https://qz.com/a" }]))
+        .recall,
+    ).toBe(1)
+    expect(
+      interactiveRecall([theirs!], readElements([{ role: "textbox", name: "", value: "https://qz.com/b" }]))
+        .recall,
+    ).toBe(0)
+    expect(readElements([{ role: "textbox", name: "Link", value: "https://qz.com/a" }])).toEqual([
+      { role: "textbox", name: "Link" },
+    ])
+    expect(readElements([{ role: "link", name: "", value: "x" }])).toEqual([{ role: "link", name: "" }])
   })
 
   it("matches nameless elements last, so they never take the element a named one needed", () => {

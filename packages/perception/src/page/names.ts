@@ -22,6 +22,8 @@ export const plainText = (element: Element, skip?: Element): string => {
         const type = (child as HTMLInputElement).type
         if (type === "submit" || type === "button" || type === "reset")
           text += ` ${(child as HTMLInputElement).value} `
+        // An image button speaks its alternative text, as an image does.
+        else if (type === "image") text += ` ${child.getAttribute("alt") ?? ""} `
       } else for (let c = child.firstChild; c !== null; c = c.nextSibling) visit(c)
       if (!INLINE.has(tag)) text += " "
     }

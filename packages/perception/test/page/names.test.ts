@@ -40,6 +40,11 @@ describe("accessible names", () => {
     expect(await nameOf("controlName", "quantity")).toBe("Quantity")
   })
 
+  it("name a field by the image button its label wraps with it", async () => {
+    await harness.open(`<label><input id="query" name="q"><input type="image" src="/go.gif" alt="Search"></label>`)
+    expect(await nameOf("controlName", "query")).toBe("Search")
+  })
+
   it("name input buttons by value, with Submit and Reset when they have none", async () => {
     await harness.open(`
       <input type="submit" id="submit"><input type="reset" id="reset">
