@@ -5,6 +5,8 @@ export interface OutlineNode {
   readonly ref: string | undefined
   /** The outline printed no name: `name` is the node's text (see {@link parseOutline}). */
   readonly fromText?: boolean
+  /** The outline printed no name: everything printed beneath the node, named children included. */
+  readonly content?: string
 }
 
 /** One interactive element, for matching one outline's elements with another's. */
@@ -13,6 +15,8 @@ export interface InteractiveElement {
   readonly name: string
   /** The outline printed no name and `name` is the node's text, not an accessible name. */
   readonly fromText?: boolean
+  /** The outline printed no name: its content, named children included, the name it left out. */
+  readonly content?: string
 }
 
 /** Roles an agent acts on; a line with one of these roles and a ref is an interactive element. */
@@ -123,20 +127,40 @@ export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> => {
     if (match === null || match[1] === "text") return []
     let name = unescapeName(match[2] ?? "")
     const fromText = name === ""
+    let content = ""
     if (fromText) {
       // A node printed without a name is read by its text: inline after the colon, or its text lines.
       const inline = unquoteValue(match[4] ?? "")
       const texts: Array<string> = inline === "" ? [] : [inline]
+      // And by its content, the name Playwright's AI mode took out because the nodes it came from
+      // print beneath it (`removeRedundantNames`: a card link prints as `- link:` over `- img "…"`
+      // and `- text: …`): text lines and named nodes below it, a named node standing for its subtree.
+      const parts: Array<string> = inline === "" ? [] : [inline]
+      let skipBelow = Number.POSITIVE_INFINITY
       for (let next = index + 1; next < lines.length && indentOf(lines[next]!) > indentOf(line); next++) {
+        const depth = indentOf(lines[next]!)
+        if (depth > skipBelow) continue
+        skipBelow = Number.POSITIVE_INFINITY
         const text = TEXT_CHILD.exec(lines[next]!)
-        if (text !== null && indentOf(lines[next]!) === indentOf(line) + 2) texts.push(unquoteValue(text[1]!))
+        if (text !== null) {
+          if (depth === indentOf(line) + 2) texts.push(unquoteValue(text[1]!))
+          parts.push(unquoteValue(text[1]!))
+          continue
+        }
+        const child = LINE.exec(lines[next]!)
+        if (child === null) continue
+        if (child[2] !== undefined && child[2] !== "") {
+          parts.push(unescapeName(child[2]))
+          skipBelow = depth
+        } else if (child[4] !== undefined && child[4].trim() !== "") parts.push(unquoteValue(child[4]))
       }
       name = texts.join(" ")
+      content = parts.join(" ")
     }
     const ref = REF.exec(match[3] ?? "")?.[1]
-    return [
-      fromText && name !== "" ? { role: match[1]!, name, ref, fromText } : { role: match[1]!, name, ref },
-    ]
+    const node: OutlineNode =
+      fromText && name !== "" ? { role: match[1]!, name, ref, fromText } : { role: match[1]!, name, ref }
+    return [content !== "" && content !== name ? { ...node, content } : node]
   })
 }
 
@@ -219,8 +243,10 @@ export const interactiveRecall = (
   for (const element of expected) {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
+    const content = element.content === undefined ? undefined : normalizeName(element.content)
     const index = available.findIndex(
-      (candidate, position) => !used[position] && candidate.role === role && candidate.name === name,
+      (candidate, position) =>
+        !used[position] && candidate.role === role && (candidate.name === name || candidate.name === content),
     )
     if (index === -1) pending.push(element)
     else {
@@ -235,11 +261,13 @@ export const interactiveRecall = (
   for (const element of [...byName, ...nameless]) {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
+    const content = element.content === undefined ? undefined : normalizeName(element.content)
     const index = available.findIndex(
       (candidate, position) =>
         !used[position] &&
         candidate.role === role &&
-        namesMatch(name, candidate.name, element.fromText === true),
+        (namesMatch(name, candidate.name, element.fromText === true) ||
+          (content !== undefined && namesMatch(content, candidate.name, false))),
     )
     if (index === -1) unmatched.push(`${element.role} "${element.name}"`)
     else {

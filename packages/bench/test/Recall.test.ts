@@ -141,6 +141,32 @@ describe("the fair recall rule", () => {
     expect(interactiveNodes(outline).map((node) => node.name)).toEqual(["Close", "Next page"])
   })
 
+  it("reads a node printed without a name also by the content beneath it, a named child for its subtree", () => {
+    // Playwright's AI mode drops a link's name when the nodes it came from print beneath it.
+    const outline = [
+      "- link [ref=e1] [cursor=pointer]:",
+      "  - /url: /article/feud",
+      '  - img "Watch Kristin Chenoweth on FAMILY FEUD Video" [ref=e2]',
+      "  - text: Kristin Chenoweth Competes",
+      "  - generic [ref=e3]:",
+      '    - heading "Posted" [level=3] [ref=e4]:',
+      "      - text: never read twice",
+      "    - generic [ref=e5]: in Music",
+    ].join("\n")
+    const [node] = interactiveNodes(outline)
+    expect(node).toEqual({
+      role: "link",
+      name: "Kristin Chenoweth Competes",
+      ref: "e1",
+      fromText: true,
+      content: "Watch Kristin Chenoweth on FAMILY FEUD Video Kristin Chenoweth Competes Posted in Music",
+    })
+    // Either reading matches: the name cut where its card's text goes on beneath it, or the text.
+    expect(interactiveRecall([node!], [{ role: "link", name: "Watch Kristin Chenoweth on FAMILY FEUD…" }]).recall).toBe(1)
+    expect(interactiveRecall([node!], [{ role: "link", name: "Kristin Chenoweth Competes" }]).recall).toBe(1)
+    expect(interactiveRecall([node!], [{ role: "link", name: "Watch Kathy Najimy…" }]).recall).toBe(0)
+  })
+
   it("matches an element with neither name nor text to any left of its role", () => {
     const result = interactiveRecall(
       [
