@@ -17,7 +17,10 @@ export const plainText = (element: Element, skip?: Element): string => {
       const child = node as Element
       const tag = child.localName
       if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
-      if (tag === "img") text += ` ${child.getAttribute("alt") ?? ""} `
+      // An element inside that carries its own label speaks by it (a label's icon button "close nav").
+      const label = child.getAttribute("aria-label")?.trim()
+      if (label) text += ` ${label} `
+      else if (tag === "img") text += ` ${child.getAttribute("alt") ?? ""} `
       else if (tag === "input") {
         const type = (child as HTMLInputElement).type
         if (type === "submit" || type === "button" || type === "reset")

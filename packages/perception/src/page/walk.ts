@@ -2,7 +2,7 @@ import { formName, isSubmit } from "./forms.ts"
 import { boxOf } from "./frames.ts"
 import { controlName, fallbackName, labelName, plainText, selectedText } from "./names.ts"
 import { textNotes } from "./notes.ts"
-import { hasRef, hoistNode, itemsText, leaf } from "./outline.ts"
+import { hasRef, hoistNode, itemsText, leaf, OWN_CONTENT, outOfName } from "./outline.ts"
 import { optionsSuffix } from "./render.ts"
 import {
   CONTAINERS,
@@ -370,7 +370,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const caption = element.querySelector(":scope > caption")
           if (caption !== null) name = plainText(caption)
         }
-        if (NAMED_ONLY.has(role) && !name) return hoist(element, frame, pointer)
+        if (NAMED_ONLY.has(role) && !name) {
+          const hoisted = hoist(element, frame, pointer)
+          if (hoisted !== undefined && OWN_CONTENT.has(role)) hoisted.ownContent = true
+          return hoisted
+        }
         const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}`)
         containerRef = assigned
         if (role === "form" || tag === "form") {
@@ -413,7 +417,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const title = collapse(element.getAttribute("title") ?? "").trim()
       if (title && (!name || (contentName && !/[\p{L}\p{N}]/u.test(name)))) name = title
     }
-    if (!name && interactive && !isControl) name = fallbackName(element, tag)
+    let guessed = false
+    if (!name && interactive && !isControl) {
+      name = fallbackName(element, tag)
+      guessed = name !== ""
+    }
     const longName = name.length > maxName
     const fullName = name
     name = clipName(name, maxName)
@@ -493,7 +501,18 @@ export const createWalk = (walkOptions: WalkOptions) => {
     let ref = ""
     let container = false
     if (interactive && role !== "clickable") {
-      if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
+      if (hasRef(kids) && contentName && longName) {
+        // A card holding controls of its own (an ad's close and report buttons): named by its first
+        // words, as a card is; the controls and the rest of its words print beneath it.
+        const [title, rest] = takeTitle(kids)
+        if (title !== "") {
+          name = `${clipName(title, maxName).replace(/…$/, "")}…`
+          kids = rest
+        } else kids = kids.filter((kid) => typeof kid !== "string")
+      } else if (hasRef(kids))
+        // Words inside are in the name when it was read from them; a listbox or a labelled control
+        // keeps the words its name does not hold ("Suggested users" between a listbox's options).
+        kids = kids.filter((kid) => typeof kid !== "string" || (!contentName && !name.includes(kid)))
       else if (contentName && longName && kids.length > 1) {
         // A link or button around a whole card: named by its title — its first parts, as many as
         // make a phrase (a fragment like "Welcome to" takes what follows it) — the rest stays readable.
@@ -516,7 +535,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         name = `${fullName.slice(0, cut).trimEnd()}…`
         const rest = fullName.slice(cut).trim()
         kids = rest === "" ? [] : [rest]
-      } else kids = []
+      } else kids = kids.filter((kid) => typeof kid !== "string" && outOfName(kid) && kid.ariaHidden !== true)
     }
     if (role === "clickable") {
       // A focusable block that holds a chapter (tabindex for keyboard scrolling) is read, not pressed.
@@ -596,7 +615,52 @@ export const createWalk = (walkOptions: WalkOptions) => {
       kids,
       container,
       heading: false,
+      ...(guessed ? { guessed } : {}),
     }
+  }
+
+  /**
+   * A card's title: its first words (text runs and parts without controls, in order, through the
+   * wrappers that hold them) until they make a phrase. The words taken leave the card's kids; its
+   * controls stay where they are.
+   */
+  const takeTitle = (kids: ReadonlyArray<Item>): [title: string, rest: Item[]] => {
+    let title = ""
+    let done = false
+    /** Adds words to the title unless the title is done or they would make it too long. */
+    const add = (words: string): boolean => {
+      if (done || words === "") return false
+      const longer = title === "" ? words : `${title} ${words}`
+      if (title !== "" && longer.length > maxName) {
+        done = true
+        return false
+      }
+      title = longer
+      if (title.length >= CARD_TITLE) done = true
+      return true
+    }
+    const take = (items: ReadonlyArray<Item>): Item[] => {
+      const rest: Item[] = []
+      for (const item of items) {
+        if (done) rest.push(item)
+        else if (typeof item === "string") {
+          if (!add(item.trim())) rest.push(item)
+        } else if (!hasRef([item])) {
+          if (!add(itemsText([item], false).trim())) rest.push(item)
+        } else if (item.role === "" && item.ref === "") {
+          const inner = take(item.kids)
+          if (inner.length > 0) rest.push({ ...item, kids: inner })
+        } else {
+          // A control stays; words that follow it in the line of prose can still be the title's.
+          const tail = item.tail
+          if (tail !== "" && add(tail)) rest.push({ ...item, tail: "" })
+          else rest.push(item)
+        }
+      }
+      return rest
+    }
+    const rest = take(kids)
+    return [title, rest]
   }
 
   const hoist = (element: Element, frame: Frame, pointer: boolean): Node | undefined => {

@@ -94,4 +94,52 @@ describe("look on the open web: what a page shows is kept", () => {
       ["menuitem", "Programm"],
     ])
   })
+
+  it("names a card link by its words, not by the figure inside it, which prints beneath it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/songs"><figure><img width="9" height="9" alt="harry styles best songs keywords"></figure>
+      <h3>Every Song, Ranked</h3><span>Music Lists</span></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Every Song, Ranked Music Lists" [ref=e1] -> /songs',
+      '  - img "harry styles best songs keywords"',
+    ])
+  })
+
+  it("leaves a guessed name out of the name of the link around it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/story"><span>From the web</span><span role="button" id="close-ad"></span>
+      <span>A story</span></a></body>`,
+      "full",
+    )
+    expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
+      ["button", "close ad"],
+      ["link", "From the web A story"],
+    ])
+  })
+
+  it("keeps the words between a listbox's options", async () => {
+    const raw = await lookAt(
+      `<body><div role="listbox"><div role="option">Ada</div><span>Suggested users</span><div role="option">Bo</div></div></body>`,
+      "full",
+    )
+    expect(raw.lines.filter((line) => line.includes("Suggested users"))).toHaveLength(1)
+  })
+
+  it("names a card that holds controls by its first words and prints the rest beneath it", async () => {
+    const words = "Banned Movies That You Should Watch Anyway, and Why"
+    const raw = await lookAt(
+      `<body><a href="/ad"><span>From the web</span><span role="button" aria-label="Report"></span>
+      <span>${words}</span><div><div>Ad is hidden: please tell us why you hid this ad</div><button>Irrelevant</button></div></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      `- link "From the web ${words}…" [ref=e3] -> /ad`,
+      '  - button "Report" [ref=e1]',
+      "  - Ad is hidden: please tell us why you hid this ad",
+      '  - button "Irrelevant" [ref=e2]',
+    ])
+  })
 })
+
