@@ -299,25 +299,83 @@ export interface TextRecallResult {
 }
 
 /**
+ * The words an outline shows of the page, without its own syntax: a node's role (`- link "…"`,
+ * `- h2 "…"`), refs and states in brackets, and property lines (`- /url: …`). A link target
+ * (`-> /path`) stays: it is the page's own address, often the only words of an icon link.
+ */
+const OUTLINE_STATE =
+  / \[(?:ref=[^\]]*|cursor=[a-z]+|level=\d|checked|mixed|selected|expanded|collapsed|pressed|disabled|required|invalid|current|file|aria-hidden|active)\]/g
+const OUTLINE_ROLE =
+  /^(\s*- )(?:link|button|textbox|searchbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|switch|menuitem|menuitemcheckbox|menuitemradio|tab|treeitem|img|heading|h[1-6]|header|nav|main|footer|aside|search|form|dialog|region|alert|status|log|menu|menubar|tablist|tabpanel|radiogroup|group|tree|table|grid|toolbar|iframe|figure|row|cell|columnheader|rowheader|gridcell|list|listitem|paragraph|generic|progressbar|meter|separator|tooltip|banner|navigation|contentinfo|complementary|article|text)(?= "| \[|:|$)/
+const outlineText = (outline: string): string =>
+  outline
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/^\s*- \/[a-z]+:.*$/, "")
+        .replace(OUTLINE_STATE, " ")
+        .replace(OUTLINE_ROLE, "$1"),
+    )
+    .join("\n")
+
+/** Longest run of neighbouring outline words read as one glued page word (see {@link visibleTextRecall}). */
+const MAX_GLUED = 8
+
+/**
  * Visible-text recall: the share of the words of `visibleText` (`document.body.innerText`) that
  * `outline` also has, counted as a multiset so a word the page shows five times needs five in the
- * outline.
+ * outline. `innerText` puts no space between neighbouring boxes that the page sets apart by margin
+ * or padding (buttons "Report" "Save" "Follow" read "ReportSaveFollow"); a page word that no outline
+ * word equals is kept when neighbouring outline words, glued, spell it — as interactive names are
+ * compared without spaces.
  *
  * @example
  * ```ts
  * visibleTextRecall("Sign in to continue", '- button "Sign in" [ref=e1]').recall // 0.5
+ * visibleTextRecall("ReportSave", '- button "Report" [ref=e1]\n- button "Save" [ref=e2]').recall // 1
  * ```
  */
 export const visibleTextRecall = (visibleText: string, outline: string): TextRecallResult => {
-  const counts = new Map<string, number>()
-  for (const word of words(outline)) counts.set(word, (counts.get(word) ?? 0) + 1)
+  const outlineWords = words(outlineText(outline))
+  const used = new Array<boolean>(outlineWords.length).fill(false)
+  const positions = new Map<string, Array<number>>()
+  outlineWords.forEach((word, position) => {
+    const list = positions.get(word)
+    if (list === undefined) positions.set(word, [position])
+    else list.push(position)
+  })
   const pageWords = words(visibleText)
   let keptWords = 0
+  const missed: Array<string> = []
   for (const word of pageWords) {
-    const left = counts.get(word) ?? 0
-    if (left > 0) {
+    const position = positions.get(word)?.find((candidate) => !used[candidate])
+    if (position === undefined) missed.push(word)
+    else {
+      used[position] = true
       keptWords += 1
-      counts.set(word, left - 1)
+    }
+  }
+  if (missed.length > 0) {
+    // Runs of neighbouring outline words, glued, by their spelling.
+    const glued = new Map<string, Array<number>>()
+    for (let start = 0; start < outlineWords.length; start++) {
+      let spelled = outlineWords[start]!
+      for (let length = 2; length <= MAX_GLUED && start + length <= outlineWords.length; length++) {
+        spelled += outlineWords[start + length - 1]!
+        const list = glued.get(spelled)
+        if (list === undefined) glued.set(spelled, [start * 16 + length])
+        else list.push(start * 16 + length)
+      }
+    }
+    for (const word of missed) {
+      const run = glued.get(word)?.find((entry) => {
+        const start = Math.floor(entry / 16)
+        for (let offset = 0; offset < entry % 16; offset++) if (used[start + offset]) return false
+        return true
+      })
+      if (run === undefined) continue
+      for (let offset = 0; offset < run % 16; offset++) used[Math.floor(run / 16) + offset] = true
+      keptWords += 1
     }
   }
   return {

@@ -122,6 +122,15 @@ describe("visibleTextRecall", () => {
     expect(result).toEqual({ pageWords: 5, keptWords: 2, recall: 0.4 })
   })
 
+  it("keeps a page word that innerText glued from neighbouring boxes when the outline has its parts in a row", () => {
+    const outline = '- button "Report" [ref=e1]\n- button "Save" [ref=e2]\n- button "Follow" [ref=e3]'
+    expect(visibleTextRecall("ReportSaveFollow", outline)).toEqual({ pageWords: 1, keptWords: 1, recall: 1 })
+    // Each outline word serves once: a second glued copy needs a second run.
+    expect(visibleTextRecall("ReportSaveFollow ReportSaveFollow", outline).keptWords).toBe(1)
+    // Parts out of order or apart do not spell it.
+    expect(visibleTextRecall("SaveReport", outline).keptWords).toBe(0)
+  })
+
   it("splits words on anything but letters and digits, across scripts", () => {
     expect(words("Price: $12.99 — Größe «XL», 登录")).toEqual(["price", "12", "99", "größe", "xl", "登录"])
   })
