@@ -286,7 +286,13 @@ export const implicitRole = (element: Element, tag: string): string => {
     case "th":
       return layoutTable(element) ? "" : "columnheader"
     case "img":
-      return element.getAttribute("alt") === "" ? "presentation" : "img"
+      // An empty alt makes an image decoration, unless the page names it another way.
+      return element.getAttribute("alt") === "" &&
+        !element.hasAttribute("aria-label") &&
+        !element.hasAttribute("aria-labelledby") &&
+        !element.hasAttribute("title")
+        ? "presentation"
+        : "img"
     case "fieldset":
       return "group"
     case "figure":
