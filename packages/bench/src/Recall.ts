@@ -326,8 +326,9 @@ const MAX_GLUED = 8
  * `outline` also has, counted as a multiset so a word the page shows five times needs five in the
  * outline. `innerText` puts no space between neighbouring boxes that the page sets apart by margin
  * or padding (buttons "Report" "Save" "Follow" read "ReportSaveFollow"); a page word that no outline
- * word equals is kept when neighbouring outline words, glued, spell it — as interactive names are
- * compared without spaces.
+ * word equals is kept when neighbouring outline words, glued, spell it, and neighbouring page words
+ * are kept when the outline prints them glued as one word — as interactive names are compared
+ * without spaces.
  *
  * @example
  * ```ts
@@ -347,13 +348,39 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
   const pageWords = words(visibleText)
   let keptWords = 0
   const missed: Array<string> = []
-  for (const word of pageWords) {
+  const missedAt: Array<number> = []
+  for (const [index, word] of pageWords.entries()) {
     const position = positions.get(word)?.find((candidate) => !used[candidate])
-    if (position === undefined) missed.push(word)
-    else {
+    if (position === undefined) {
+      missed.push(word)
+      missedAt.push(index)
+    } else {
       used[position] = true
       keptWords += 1
     }
+  }
+  // The other way round: neighbouring page words the outline prints glued as one word (two inline
+  // spans "Elizabeth" "Raupach" that the page spaces by CSS).
+  const kept = new Set<number>()
+  for (let first = 0; first < missedAt.length; first++) {
+    if (kept.has(first)) continue
+    let spelled = missed[first]!
+    for (let length = 2; length <= MAX_GLUED && first + length <= missedAt.length; length++) {
+      const last = first + length - 1
+      if (missedAt[last] !== missedAt[first]! + length - 1) break
+      spelled += missed[last]!
+      const position = positions.get(spelled)?.find((candidate) => !used[candidate])
+      if (position === undefined) continue
+      used[position] = true
+      for (let index = first; index <= last; index++) kept.add(index)
+      keptWords += length
+      break
+    }
+  }
+  if (kept.size > 0) {
+    const left = missed.filter((_, index) => !kept.has(index))
+    missed.length = 0
+    missed.push(...left)
   }
   if (missed.length > 0) {
     // Runs of neighbouring outline words, glued, by their spelling.

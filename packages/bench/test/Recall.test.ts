@@ -129,6 +129,9 @@ describe("visibleTextRecall", () => {
     expect(visibleTextRecall("ReportSaveFollow ReportSaveFollow", outline).keptWords).toBe(1)
     // Parts out of order or apart do not spell it.
     expect(visibleTextRecall("SaveReport", outline).keptWords).toBe(0)
+    // And the other way: the outline glues two neighbouring page words.
+    expect(visibleTextRecall("by Elizabeth Raupach", "- by ElizabethRaupach").recall).toBe(1)
+    expect(visibleTextRecall("Raupach by Elizabeth", "- by ElizabethRaupach").keptWords).toBe(1)
   })
 
   it("splits words on anything but letters and digits, across scripts", () => {
