@@ -38,6 +38,13 @@ export const RESULTS_HINT = /result|product|listing|items|catalog|search-list/i
 /** A card link's first parts join its name until the name is this long (a title, not a fragment). */
 export const CARD_TITLE = 20
 
+/** Whether `text` has a word (letters and digits) that `name` does not. */
+const wordsBeyond = (text: string, name: string): boolean => {
+  const named = new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (!named.has(word)) return true
+  return false
+}
+
 export interface WalkOptions {
   readonly secretSelectors: ReadonlyArray<string>
   readonly maxText: number
@@ -535,7 +542,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
         name = `${fullName.slice(0, cut).trimEnd()}…`
         const rest = fullName.slice(cut).trim()
         kids = rest === "" ? [] : [rest]
-      } else kids = kids.filter((kid) => typeof kid !== "string" && outOfName(kid) && kid.ariaHidden !== true)
+      } else if (!contentName && name !== "" && wordsBeyond(itemsText(kids), name))
+        // A label that stands for more than it says (a link labelled by its headline around a
+        // teaser): the words a reader sees print beneath it; those the label repeats do not.
+        kids = kids.filter((kid) => typeof kid !== "string" || wordsBeyond(kid, name))
+      else kids = kids.filter((kid) => typeof kid !== "string" && outOfName(kid) && kid.ariaHidden !== true)
     }
     if (role === "clickable") {
       // A focusable block that holds a chapter (tabindex for keyboard scrolling) is read, not pressed.

@@ -141,5 +141,19 @@ describe("look on the open web: what a page shows is kept", () => {
       '  - button "Irrelevant" [ref=e2]',
     ])
   })
+
+  it("prints the words a link's label does not say beneath it, once", async () => {
+    const raw = await lookAt(
+      `<body><a href="/orlean" aria-label="Susan Orlean Falls Asleep to the Dateline Podcast"><div>1.5x speed</div>
+      <div>Susan Orlean Falls Asleep to the Dateline Podcast</div><div>They are cheesy, but great white noise.</div></a>
+      <a href="/x" aria-label="Close"><span>×</span></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Susan Orlean Falls Asleep to the Dateline Podcast" [ref=e1] -> /orlean',
+      "  - 1.5x speed · They are cheesy, but great white noise.",
+      '- link "Close" [ref=e2] -> /x',
+    ])
+  })
 })
 
