@@ -631,9 +631,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
   }
 
   /**
-   * A card's title: its first words (text runs and parts without controls, in order, through the
-   * wrappers that hold them) until they make a phrase. The words taken leave the card's kids; its
-   * controls stay where they are.
+   * A card's title: its first words (text runs, parts and the names of controls, in order, through
+   * the wrappers that hold them) until they make a phrase. The words taken leave the card's kids;
+   * its controls stay where they are.
    */
   const takeTitle = (kids: ReadonlyArray<Item>): [title: string, rest: Item[]] => {
     let title = ""
@@ -662,7 +662,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const inner = take(item.kids)
           if (inner.length > 0) rest.push({ ...item, kids: inner })
         } else {
-          // A control stays; words that follow it in the line of prose can still be the title's.
+          // A control's name is part of the title (a card button around its headline link) but the
+          // control stays beneath it; words that follow it in the line of prose can be the title's too.
+          add(itemsText([{ ...item, tail: "" }], false).trim())
           const tail = item.tail
           if (tail !== "" && add(tail)) rest.push({ ...item, tail: "" })
           else rest.push(item)

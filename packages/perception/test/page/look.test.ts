@@ -135,7 +135,7 @@ describe("look on the open web: what a page shows is kept", () => {
       "full",
     )
     expect(raw.lines).toEqual([
-      `- link "From the web ${words}…" [ref=e3] -> /ad`,
+      `- link "From the web Report ${words}…" [ref=e3] -> /ad`,
       '  - button "Report" [ref=e1]',
       "  - Ad is hidden: please tell us why you hid this ad",
       '  - button "Irrelevant" [ref=e2]',
@@ -153,6 +153,21 @@ describe("look on the open web: what a page shows is kept", () => {
       '- link "Susan Orlean Falls Asleep to the Dateline Podcast" [ref=e1] -> /orlean',
       "  - 1.5x speed · They are cheesy, but great white noise.",
       '- link "Close" [ref=e2] -> /x',
+    ])
+  })
+
+  it("names a card button around its headline link by the headline, the link and teaser beneath it", async () => {
+    const teaser = "From acoustic tweezers to holograms, engineers are taking inspiration from the field of optics."
+    const raw = await lookAt(
+      `<body><div role="button" tabindex="0"><a href="/sound">Forget Lasers. The Hot New Tool Is Sound</a>
+      <div>${teaser}</div><p>Sophia Chen</p></div></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- button "Forget Lasers. The Hot New Tool Is Sound…" [ref=e2]',
+      '  - link "Forget Lasers. The Hot New Tool Is Sound" [ref=e1] -> /sound',
+      `  - ${teaser}`,
+      "  - Sophia Chen",
     ])
   })
 })
