@@ -446,6 +446,14 @@ export const createWalk = (walkOptions: WalkOptions) => {
     let options: string[] | undefined
     if (role === "heading") {
       const level = /^h([1-6])$/.exec(tag)?.[1] ?? element.getAttribute("aria-level") ?? "2"
+      // A long heading is named by its start, cut at a word; the rest of its words follow under it.
+      let rest = ""
+      if (longName) {
+        const space = fullName.lastIndexOf(" ", maxName)
+        const cut = space > maxName / 2 ? space : maxName
+        name = `${fullName.slice(0, cut).trimEnd()}…`
+        rest = clip(fullName.slice(cut).trim(), maxText)
+      }
       heading = name
       if (name) note(region, "heading", name)
       return {
@@ -456,7 +464,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         suffix: "",
         url: "",
         tail: "",
-        kids: hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : [],
+        kids: [...(rest === "" ? [] : [rest]), ...(hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : [])],
         container: false,
         heading: true,
       }

@@ -170,5 +170,14 @@ describe("look on the open web: what a page shows is kept", () => {
       "  - Sophia Chen",
     ])
   })
+
+  it("names a long heading by its start and prints the rest of its words under it", async () => {
+    const words = "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't intended to be a realistic image"
+    const raw = await lookAt(`<body><h2>${words}</h2></body>`, "full")
+    expect(raw.lines).toEqual([
+      `- h2 "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't…"`,
+      "  - intended to be a realistic image",
+    ])
+  })
 })
 
