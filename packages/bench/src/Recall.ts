@@ -300,9 +300,9 @@ export interface TextRecallResult {
 
 /**
  * The words an outline shows of the page, without its own syntax: a node's role (`- link "…"`,
- * `- h2 "…"`), refs and states in brackets, and property lines (`- /url: …`). A link target
- * (`-> /path`) stays: it is the page's own address, often the only words of an icon link.
+ * `- h2 "…"`), refs and states in brackets, and property lines (`- /url: …`).
  */
+const OUTLINE_TARGET = / -> \S+/g
 const OUTLINE_STATE =
   / \[(?:ref=[^\]]*|cursor=[a-z]+|level=\d|checked|mixed|selected|expanded|collapsed|pressed|disabled|required|invalid|current|file|aria-hidden|active)\]/g
 const OUTLINE_ROLE =
@@ -319,7 +319,7 @@ const outlineText = (outline: string): string =>
     .join("\n")
 
 /** Longest run of neighbouring outline words read as one glued page word (see {@link visibleTextRecall}). */
-const MAX_GLUED = 8
+const MAX_GLUED = 16
 
 /**
  * Visible-text recall: the share of the words of `visibleText` (`document.body.innerText`) that
@@ -337,7 +337,17 @@ const MAX_GLUED = 8
  * ```
  */
 export const visibleTextRecall = (visibleText: string, outline: string): TextRecallResult => {
-  const outlineWords = words(outlineText(outline))
+  const text = outlineText(outline)
+  const outlineWords = words(text)
+  // Where the words of link targets (`-> /path`) are: they count as words, but glued page words are
+  // spelled by the words beside a target, not through it.
+  const inTarget: Array<boolean> = []
+  const targets = text.match(OUTLINE_TARGET) ?? []
+  for (const [index, part] of text.split(OUTLINE_TARGET).entries()) {
+    for (const _ of words(part)) inTarget.push(false)
+    for (const _ of words(targets[index] ?? "")) inTarget.push(true)
+  }
+  const readable = outlineWords.flatMap((_, position) => (inTarget[position] === true ? [] : [position]))
   const used = new Array<boolean>(outlineWords.length).fill(false)
   const positions = new Map<string, Array<number>>()
   outlineWords.forEach((word, position) => {
@@ -384,24 +394,23 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
   }
   if (missed.length > 0) {
     // Runs of neighbouring outline words, glued, by their spelling.
+    // Runs of neighbouring outline words (indexes into `readable`), glued, by their spelling.
     const glued = new Map<string, Array<number>>()
-    for (let start = 0; start < outlineWords.length; start++) {
-      let spelled = outlineWords[start]!
-      for (let length = 2; length <= MAX_GLUED && start + length <= outlineWords.length; length++) {
-        spelled += outlineWords[start + length - 1]!
+    for (let start = 0; start < readable.length; start++) {
+      let spelled = outlineWords[readable[start]!]!
+      for (let length = 2; length <= MAX_GLUED && start + length <= readable.length; length++) {
+        spelled += outlineWords[readable[start + length - 1]!]!
         const list = glued.get(spelled)
-        if (list === undefined) glued.set(spelled, [start * 16 + length])
-        else list.push(start * 16 + length)
+        if (list === undefined) glued.set(spelled, [start * 32 + length])
+        else list.push(start * 32 + length)
       }
     }
+    const positionsOf = (entry: number): Array<number> =>
+      readable.slice(Math.floor(entry / 32), Math.floor(entry / 32) + (entry % 32))
     for (const word of missed) {
-      const run = glued.get(word)?.find((entry) => {
-        const start = Math.floor(entry / 16)
-        for (let offset = 0; offset < entry % 16; offset++) if (used[start + offset]) return false
-        return true
-      })
+      const run = glued.get(word)?.find((entry) => positionsOf(entry).every((position) => !used[position]))
       if (run === undefined) continue
-      for (let offset = 0; offset < run % 16; offset++) used[Math.floor(run / 16) + offset] = true
+      for (const position of positionsOf(run)) used[position] = true
       keptWords += 1
     }
   }

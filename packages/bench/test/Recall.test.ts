@@ -129,6 +129,10 @@ describe("visibleTextRecall", () => {
     expect(visibleTextRecall("ReportSaveFollow ReportSaveFollow", outline).keptWords).toBe(1)
     // Parts out of order or apart do not spell it.
     expect(visibleTextRecall("SaveReport", outline).keptWords).toBe(0)
+    // Link targets and refs between the parts are not words of the page.
+    expect(
+      visibleTextRecall("HomeLatest", '- link "Home" [ref=e1] -> /home\n- link "Latest" [ref=e2] -> /latest').recall,
+    ).toBe(1)
     // And the other way: the outline glues two neighbouring page words.
     expect(visibleTextRecall("by Elizabeth Raupach", "- by ElizabethRaupach").recall).toBe(1)
     expect(visibleTextRecall("Raupach by Elizabeth", "- by ElizabethRaupach").keptWords).toBe(1)
