@@ -196,7 +196,7 @@ export const measureCorpus = async (
           snapshotMs: median(samples.snapshot),
           lookFullMs: median(samples.full),
           lookInteractiveMs: median(samples.interactive),
-          interactiveRecall: interactiveRecall(interactiveNodes(snapshot), readElements(elements)),
+          interactiveRecall: interactiveRecall(interactiveNodes(snapshot), readElements(elements, full.tree)),
           textRecall: textRecall.recall,
           statedCut: /… \(\+\d+ chars: |…\+\d+ more: look/.test(full.tree),
           pageWords: textRecall.pageWords,

@@ -15,7 +15,8 @@ export interface InteractiveElement {
   readonly name: string
   /** The outline printed no name and `name` is the node's text, not an accessible name. */
   readonly fromText?: boolean
-  /** The outline printed no name: its content, named children included, the name it left out. */
+  /** What the outline prints beneath the element (named children included): for a node printed
+   * without a name, the name Playwright left out; for Sextant's, the words it shows besides its name. */
   readonly content?: string
 }
 
@@ -45,15 +46,35 @@ const FIELD_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "combo
 
 /** One element of a Sextant snapshot, as `look()` reports it in `elements`. */
 export interface SnapshotElement {
+  readonly ref?: string
   readonly role: string
   readonly name: string
   readonly value?: string | undefined
 }
 
 /**
+ * The words a Sextant outline prints beneath each line with a ref (its nested lines, without
+ * roles, refs and states), by ref: what a reader sees inside the element besides its name.
+ */
+export const contentByRef = (tree: string): ReadonlyMap<string, string> => {
+  const lines = tree.split("\n")
+  const content = new Map<string, string>()
+  lines.forEach((line, index) => {
+    const ref = /\[ref=(e\d+)\]/.exec(line)?.[1]
+    if (ref === undefined) return
+    const below: Array<string> = []
+    for (let next = index + 1; next < lines.length && indentOf(lines[next]!) > indentOf(line); next++)
+      below.push(outlineText(lines[next]!))
+    if (below.length > 0) content.set(ref, below.join(" "))
+  })
+  return content
+}
+
+/**
  * Sextant's elements read the way {@link parseOutline} reads Playwright's lines: a field printed
  * without a name is read by its value (Playwright prints a nameless field's value as its text, and
- * that text is what its line is matched by), so the rule reads both outlines alike.
+ * that text is what its line is matched by), and with `tree`, each element carries the words its
+ * outline prints beneath it as its content, so the rule reads both outlines alike.
  *
  * @example
  * ```ts
@@ -61,12 +82,20 @@ export interface SnapshotElement {
  * // [{ role: "textbox", name: "https://example.com/a", fromText: true }]
  * ```
  */
-export const readElements = (elements: ReadonlyArray<SnapshotElement>): ReadonlyArray<InteractiveElement> =>
-  elements.map((element) =>
-    element.name === "" && FIELD_ROLES.has(element.role) && element.value !== undefined && element.value !== ""
-      ? { role: element.role, name: element.value, fromText: true }
-      : { role: element.role, name: element.name },
-  )
+export const readElements = (
+  elements: ReadonlyArray<SnapshotElement>,
+  tree?: string,
+): ReadonlyArray<InteractiveElement> => {
+  const content = tree === undefined ? new Map<string, string>() : contentByRef(tree)
+  return elements.map((element): InteractiveElement => {
+    const read =
+      element.name === "" && FIELD_ROLES.has(element.role) && element.value !== undefined && element.value !== ""
+        ? { role: element.role, name: element.value, fromText: true }
+        : { role: element.role, name: element.name }
+    const below = element.ref === undefined ? undefined : content.get(element.ref)
+    return below === undefined ? read : { ...read, content: below }
+  })
+}
 
 // Roles that name the same control in two outlines written by different engines: a search input is
 // a textbox to one and a searchbox to the other, a select a combobox or a listbox.
@@ -234,6 +263,7 @@ export const interactiveRecall = (
   const available = actual.map((element) => ({
     role: roleKey(element.role),
     name: normalizeName(element.name),
+    content: element.content === undefined ? "" : normalizeName(element.content),
   }))
   const used = new Array<boolean>(available.length).fill(false)
   const unmatched: Array<string> = []
@@ -267,7 +297,10 @@ export const interactiveRecall = (
         !used[position] &&
         candidate.role === role &&
         (namesMatch(name, candidate.name, element.fromText === true) ||
-          (content !== undefined && namesMatch(content, candidate.name, false))),
+          (content !== undefined && namesMatch(content, candidate.name, false)) ||
+          // Text against text: a node Playwright prints without a name (inside an aria-hidden dialog
+          // it names nothing) shows words that Sextant prints beneath the element it names.
+          (element.fromText === true && name !== "" && candidate.content.includes(name))),
     )
     if (index === -1) unmatched.push(`${element.role} "${element.name}"`)
     else {

@@ -239,6 +239,25 @@ describe("the fair recall rule", () => {
     expect(readElements([{ role: "link", name: "", value: "x" }])).toEqual([{ role: "link", name: "" }])
   })
 
+  it("matches text Playwright prints for a nameless node to the words Sextant prints beneath the element", () => {
+    // Inside an aria-hidden dialog Playwright names nothing: `- button [ref=e9]: Dismiss` for a button
+    // whose aria-label is "Close this dialog window"; Sextant names it and prints "Dismiss" beneath it.
+    const [theirs] = interactiveNodes("- button [ref=e9]: Dismiss")
+    const tree = '- button "Close this dialog window" [ref=e4]\n  - Dismiss\n- button "Log in" [ref=e5]'
+    const ours = readElements(
+      [
+        { ref: "e4", role: "button", name: "Close this dialog window" },
+        { ref: "e5", role: "button", name: "Log in" },
+      ],
+      tree,
+    )
+    expect(ours[0]).toEqual({ role: "button", name: "Close this dialog window", content: "  - Dismiss" })
+    expect(interactiveRecall([theirs!], ours).recall).toBe(1)
+    expect(interactiveRecall([theirs!], readElements([{ ref: "e4", role: "button", name: "Close" }])).recall).toBe(0)
+    // A printed name is a name: it must match Sextant's name, not the words beneath it.
+    expect(interactiveRecall([{ role: "button", name: "Dismiss" }], ours).recall).toBe(0)
+  })
+
   it("matches nameless elements last, so they never take the element a named one needed", () => {
     const result = interactiveRecall(
       [
