@@ -3,8 +3,8 @@ import { type Contender, interleave, type RunPlan } from "./Measure.ts"
 import {
   interactiveNodes,
   interactiveRecall,
-  readElements,
   type RecallResult,
+  readElements,
   type TextRecallResult,
   visibleTextRecall,
 } from "./Recall.ts"

@@ -89,7 +89,10 @@ export const readElements = (
   const content = tree === undefined ? new Map<string, string>() : contentByRef(tree)
   return elements.map((element): InteractiveElement => {
     const read =
-      element.name === "" && FIELD_ROLES.has(element.role) && element.value !== undefined && element.value !== ""
+      element.name === "" &&
+      FIELD_ROLES.has(element.role) &&
+      element.value !== undefined &&
+      element.value !== ""
         ? { role: element.role, name: element.value, fromText: true }
         : { role: element.role, name: element.name }
     const below = element.ref === undefined ? undefined : content.get(element.ref)

@@ -131,7 +131,8 @@ describe("visibleTextRecall", () => {
     expect(visibleTextRecall("SaveReport", outline).keptWords).toBe(0)
     // Link targets and refs between the parts are not words of the page.
     expect(
-      visibleTextRecall("HomeLatest", '- link "Home" [ref=e1] -> /home\n- link "Latest" [ref=e2] -> /latest').recall,
+      visibleTextRecall("HomeLatest", '- link "Home" [ref=e1] -> /home\n- link "Latest" [ref=e2] -> /latest')
+        .recall,
     ).toBe(1)
     // And the other way: the outline glues two neighbouring page words.
     expect(visibleTextRecall("by Elizabeth Raupach", "- by ElizabethRaupach").recall).toBe(1)
@@ -178,7 +179,9 @@ describe("the fair recall rule", () => {
       content: "Watch Kristin Chenoweth on FAMILY FEUD Video Kristin Chenoweth Competes Posted in Music",
     })
     // Either reading matches: the name cut where its card's text goes on beneath it, or the text.
-    expect(interactiveRecall([node!], [{ role: "link", name: "Watch Kristin Chenoweth on FAMILY FEUD…" }]).recall).toBe(1)
+    expect(
+      interactiveRecall([node!], [{ role: "link", name: "Watch Kristin Chenoweth on FAMILY FEUD…" }]).recall,
+    ).toBe(1)
     expect(interactiveRecall([node!], [{ role: "link", name: "Kristin Chenoweth Competes" }]).recall).toBe(1)
     expect(interactiveRecall([node!], [{ role: "link", name: "Watch Kathy Najimy…" }]).recall).toBe(0)
   })
@@ -253,7 +256,9 @@ describe("the fair recall rule", () => {
     )
     expect(ours[0]).toEqual({ role: "button", name: "Close this dialog window", content: "  - Dismiss" })
     expect(interactiveRecall([theirs!], ours).recall).toBe(1)
-    expect(interactiveRecall([theirs!], readElements([{ ref: "e4", role: "button", name: "Close" }])).recall).toBe(0)
+    expect(
+      interactiveRecall([theirs!], readElements([{ ref: "e4", role: "button", name: "Close" }])).recall,
+    ).toBe(0)
     // A printed name is a name: it must match Sextant's name, not the words beneath it.
     expect(interactiveRecall([{ role: "button", name: "Dismiss" }], ours).recall).toBe(0)
   })

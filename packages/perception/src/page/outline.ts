@@ -37,7 +37,10 @@ export const OWN_CONTENT = new Set([
 /** An item a name read from content leaves out (see {@link itemsText}). */
 export const outOfName = (item: Item): boolean =>
   typeof item !== "string" &&
-  (item.ariaHidden === true || item.ownContent === true || item.guessed === true || OWN_CONTENT.has(item.role))
+  (item.ariaHidden === true ||
+    item.ownContent === true ||
+    item.guessed === true ||
+    OWN_CONTENT.has(item.role))
 
 /** The words (letters and digits) of a text, lower-cased. */
 const wordsOf = (text: string): ReadonlyArray<string> => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
@@ -76,7 +79,9 @@ export const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string 
   let kept = parts
   if (!withIcons && parts.some(([, icon]) => icon)) {
     const said = new Set(wordsOf(parts.flatMap(([text, icon]) => (icon ? [] : [text])).join(" ")))
-    kept = parts.filter(([text, icon]) => !icon || said.size === 0 || wordsOf(text).some((word) => !said.has(word)))
+    kept = parts.filter(
+      ([text, icon]) => !icon || said.size === 0 || wordsOf(text).some((word) => !said.has(word)),
+    )
   }
   return kept
     .map(([text]) => text.trim())

@@ -193,7 +193,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (role === "hidden") return
     // A page cannot make a focusable element presentational (ARIA's conflict rule): a link marked
     // role=presentation still takes focus and a click, so it keeps the role its tag gives it.
-    if (role === "presentation" || role === "none") role = focusable(element, tag) ? implicitRole(element, tag) : ""
+    if (role === "presentation" || role === "none")
+      role = focusable(element, tag) ? implicitRole(element, tag) : ""
     if (role === "presentation" || role === "none") role = ""
     if (role === "" && (element as HTMLElement).isContentEditable) {
       const parent = element.parentElement
@@ -464,7 +465,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
         suffix: "",
         url: "",
         tail: "",
-        kids: [...(rest === "" ? [] : [rest]), ...(hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : [])],
+        kids: [
+          ...(rest === "" ? [] : [rest]),
+          ...(hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : []),
+        ],
         container: false,
         heading: true,
       }

@@ -157,7 +157,8 @@ describe("look on the open web: what a page shows is kept", () => {
   })
 
   it("names a card button around its headline link by the headline, the link and teaser beneath it", async () => {
-    const teaser = "From acoustic tweezers to holograms, engineers are taking inspiration from the field of optics."
+    const teaser =
+      "From acoustic tweezers to holograms, engineers are taking inspiration from the field of optics."
     const raw = await lookAt(
       `<body><div role="button" tabindex="0"><a href="/sound">Forget Lasers. The Hot New Tool Is Sound</a>
       <div>${teaser}</div><p>Sophia Chen</p></div></body>`,
@@ -172,7 +173,8 @@ describe("look on the open web: what a page shows is kept", () => {
   })
 
   it("names a long heading by its start and prints the rest of its words under it", async () => {
-    const words = "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't intended to be a realistic image"
+    const words =
+      "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't intended to be a realistic image"
     const raw = await lookAt(`<body><h2>${words}</h2></body>`, "full")
     expect(raw.lines).toEqual([
       `- h2 "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't…"`,
@@ -180,4 +182,3 @@ describe("look on the open web: what a page shows is kept", () => {
     ])
   })
 })
-

@@ -48,7 +48,9 @@ describe("accessible names", () => {
   })
 
   it("name a field by the image button its label wraps with it", async () => {
-    await harness.open(`<label><input id="query" name="q"><input type="image" src="/go.gif" alt="Search"></label>`)
+    await harness.open(
+      `<label><input id="query" name="q"><input type="image" src="/go.gif" alt="Search"></label>`,
+    )
     expect(await nameOf("controlName", "query")).toBe("Search")
   })
 
