@@ -250,7 +250,14 @@ export const createWalk = (walkOptions: WalkOptions) => {
         enterResults(element)
       else if (ERROR_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`)) region = "alert"
       else if (region === "main" && RESULTS_HINT.test(element.id)) region = "results"
-      if (tag === "label" && (element as HTMLLabelElement).control)
+      const label = role === "" ? element.getAttribute("aria-label")?.trim() : undefined
+      if (label && (element.textContent ?? "").trim() === "") {
+        // An empty box the page labels (a logo, an icon font glyph) reads as its label, as a screen
+        // reader reads it, and a control around it is named by it.
+        join.spaceNext = true
+        pushText(join, out, label)
+        join.spaceNext = true
+      } else if (tag === "label" && (element as HTMLLabelElement).control)
         walkLabel(element as HTMLLabelElement, out, frame, pointer)
       else walkContent(element, out, frame, pointer)
       region = saveRegion
