@@ -188,7 +188,9 @@ describe("look on the open web: what a page shows is kept", () => {
       <div>Powered by <span aria-label="Chorus" style="display:inline-block;width:9px;height:9px"></span></div></body>`,
       "full",
     )
-    expect(raw.lines).toEqual(['- link "Recommended by Outbrain" [ref=e1] -> /what-is', "- Powered by Chorus"])
+    expect(raw.lines).toEqual([
+      '- link "Recommended by Outbrain" [ref=e1] -> /what-is',
+      "- Powered by Chorus",
+    ])
   })
 })
-
