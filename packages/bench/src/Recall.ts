@@ -271,40 +271,48 @@ export const interactiveRecall = (
   const used = new Array<boolean>(available.length).fill(false)
   const unmatched: Array<string> = []
   let matched = 0
-  // Exact names first, so a cut name cannot take the element an exact one needed.
-  const pending: Array<InteractiveElement> = []
-  for (const element of expected) {
+  const exactly = (element: InteractiveElement): number => {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
-    const content = element.content === undefined ? undefined : normalizeName(element.content)
-    const index = available.findIndex(
-      (candidate, position) =>
-        !used[position] && candidate.role === role && (candidate.name === name || candidate.name === content),
+    return available.findIndex(
+      (candidate, position) => !used[position] && candidate.role === role && candidate.name === name,
     )
+  }
+  // Printed names that are exact first, so a cut name or a text cannot take the element an exact
+  // name needed.
+  const pending: Array<InteractiveElement> = []
+  for (const element of expected) {
+    const index = element.fromText === true || element.name === "" ? -1 : exactly(element)
     if (index === -1) pending.push(element)
     else {
       used[index] = true
       matched += 1
     }
   }
-  // Then names that match loosely (cut, or text held by a name), and last the nameless elements that
-  // take any element of their role, so they cannot take one a named element needed.
-  const byName = pending.filter((element) => element.name !== "")
+  // Then printed names that match loosely (cut), then texts (an equal name before one that holds
+  // the text), and last the nameless elements that take any element of their role, so they cannot
+  // take one a named element needed.
+  const byName = pending.filter((element) => element.name !== "" && element.fromText !== true)
+  const byText = pending.filter((element) => element.fromText === true)
   const nameless = pending.filter((element) => element.name === "")
-  for (const element of [...byName, ...nameless]) {
+  for (const element of [...byName, ...byText, ...nameless]) {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
     const content = element.content === undefined ? undefined : normalizeName(element.content)
-    const index = available.findIndex(
-      (candidate, position) =>
-        !used[position] &&
-        candidate.role === role &&
-        (namesMatch(name, candidate.name, element.fromText === true) ||
-          (content !== undefined && namesMatch(content, candidate.name, false)) ||
-          // Text against text: a node Playwright prints without a name (inside an aria-hidden dialog
-          // it names nothing) shows words that Sextant prints beneath the element it names.
-          (element.fromText === true && name !== "" && candidate.content.includes(name))),
-    )
+    const exact = element.fromText === true ? exactly(element) : -1
+    const index =
+      exact !== -1
+        ? exact
+        : available.findIndex(
+            (candidate, position) =>
+              !used[position] &&
+              candidate.role === role &&
+              (namesMatch(name, candidate.name, element.fromText === true) ||
+                (content !== undefined && namesMatch(content, candidate.name, false)) ||
+                // Text against text: a node Playwright prints without a name (inside an aria-hidden dialog
+                // it names nothing) shows words that Sextant prints beneath the element it names.
+                (element.fromText === true && name !== "" && candidate.content.includes(name))),
+          )
     if (index === -1) unmatched.push(`${element.role} "${element.name}"`)
     else {
       used[index] = true
