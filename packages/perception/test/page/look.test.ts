@@ -193,4 +193,14 @@ describe("look on the open web: what a page shows is kept", () => {
       "- Powered by Chorus",
     ])
   })
+
+  it("prints the rest of a long headline link under the heading line", async () => {
+    const words =
+      "New Mexico Safety Bureau Files Administrative Complaint Against Producers Seeking Enforcement Of Fine For Unsafe Working Conditions"
+    const raw = await lookAt(`<body><h3><a href="/rust">${words}</a></h3></body>`, "full")
+    expect(raw.lines).toEqual([
+      '- h3 link "New Mexico Safety Bureau Files Administrative Complaint Against Producers Seeking Enforcement Of…" [ref=e1] -> /rust',
+      "  - Fine For Unsafe Working Conditions",
+    ])
+  })
 })
