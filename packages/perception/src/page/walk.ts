@@ -552,7 +552,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
         }
         // The "…" says the name goes on: the rest of the card follows under it.
         name = `${clipName(title, maxName).replace(/…$/, "")}…`
-        kids = kids.slice(taken)
+        // A heading taken into the title keeps the words its own name had to leave out.
+        const leftOver = kids
+          .slice(0, taken)
+          .flatMap((kid) => (typeof kid !== "string" && kid.heading ? kid.kids : []))
+        kids = [...leftOver, ...kids.slice(taken)]
       } else if (contentName && longName) {
         // One long run of words (a product title, a headline that goes on): named by its start, cut
         // at a word, the "…" saying it goes on; the rest follows under it so nothing a reader sees is lost.

@@ -203,4 +203,14 @@ describe("look on the open web: what a page shows is kept", () => {
       "  - Fine For Unsafe Working Conditions",
     ])
   })
+
+  it("keeps the words a card link's long heading leaves out of its name", async () => {
+    const raw = await lookAt(
+      `<body><a href="/musk"><div><h3>Elon Musk Sells More Tesla Shares To Pay For Twitter In Case He Loses Court Battle And Is Forced To Buy It</h3></div>
+      <figure><img alt="" width="9" height="9"></figure><div>By Deadline staff</div></a></body>`,
+      "full",
+    )
+    expect(raw.lines.join("\n")).toContain("Buy It")
+    expect(raw.lines.join("\n")).toContain("By Deadline staff")
+  })
 })
