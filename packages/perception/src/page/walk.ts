@@ -251,7 +251,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
       else if (ERROR_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`)) region = "alert"
       else if (region === "main" && RESULTS_HINT.test(element.id)) region = "results"
       const label = role === "" ? element.getAttribute("aria-label")?.trim() : undefined
-      if (label && (element.textContent ?? "").trim() === "") {
+      if (
+        label &&
+        (element.textContent ?? "").trim() === "" &&
+        element.querySelector(
+          "a[href],button,input,select,textarea,iframe,[role],[tabindex],[aria-label]",
+        ) === null
+      ) {
         // An empty box the page labels (a logo, an icon font glyph) reads as its label, as a screen
         // reader reads it, and a control around it is named by it.
         join.spaceNext = true

@@ -185,12 +185,14 @@ describe("look on the open web: what a page shows is kept", () => {
   it("reads an empty box the page labels as its label, in the text and in the name around it", async () => {
     const raw = await lookAt(
       `<body><a href="/what-is">Recommended by <span aria-label="Outbrain"></span></a>
-      <div>Powered by <span aria-label="Chorus" style="display:inline-block;width:9px;height:9px"></span></div></body>`,
+      <div>Powered by <span aria-label="Chorus" style="display:inline-block;width:9px;height:9px"></span></div>
+      <div aria-label="site logo"><a href="/" aria-label="Home"><svg width="9" height="9"></svg></a></div></body>`,
       "full",
     )
     expect(raw.lines).toEqual([
       '- link "Recommended by Outbrain" [ref=e1] -> /what-is',
       "- Powered by Chorus",
+      '- link "Home" [ref=e2] -> /',
     ])
   })
 
