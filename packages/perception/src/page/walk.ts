@@ -38,6 +38,10 @@ export const RESULTS_HINT = /result|product|listing|items|catalog|search-list/i
 /** A card link's first parts join its name until the name is this long (a title, not a fragment). */
 export const CARD_TITLE = 20
 
+/** Whether an item holds text runs of its own (not only images' alternative texts). */
+const holdsText = (item: Item): boolean =>
+  typeof item === "string" ? item.trim() !== "" : item.tail.trim() !== "" || item.kids.some(holdsText)
+
 /** Whether `text` has a word (letters and digits) that `name` does not. */
 const wordsBeyond = (text: string, name: string): boolean => {
   const named = new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
@@ -575,7 +579,17 @@ export const createWalk = (walkOptions: WalkOptions) => {
         // A label that stands for more than it says (a link labelled by its headline around a
         // teaser): the words a reader sees print beneath it; those the label repeats do not.
         kids = kids.filter((kid) => typeof kid !== "string" || wordsBeyond(kid, name))
-      else kids = kids.filter((kid) => typeof kid !== "string" && outOfName(kid) && kid.ariaHidden !== true)
+      // What the name leaves out stays beneath it when it holds words a reader sees and the name
+      // does not say (a figure's caption); a figure of images alone would only repeat the name.
+      else
+        kids = kids.filter(
+          (kid) =>
+            typeof kid !== "string" &&
+            outOfName(kid) &&
+            kid.ariaHidden !== true &&
+            holdsText(kid) &&
+            wordsBeyond(itemsText([kid]), name),
+        )
     }
     if (role === "clickable") {
       // A focusable block that holds a chapter (tabindex for keyboard scrolling) is read, not pressed.

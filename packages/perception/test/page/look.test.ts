@@ -95,15 +95,19 @@ describe("look on the open web: what a page shows is kept", () => {
     ])
   })
 
-  it("names a card link by its words, not by the figure inside it, which prints beneath it", async () => {
+  it("names a card link by its words, not by the figure inside it; only a caption prints beneath it", async () => {
     const raw = await lookAt(
       `<body><a href="/songs"><figure><img width="9" height="9" alt="harry styles best songs keywords"></figure>
-      <h3>Every Song, Ranked</h3><span>Music Lists</span></a></body>`,
+      <h3>Every Song, Ranked</h3><span>Music Lists</span></a>
+      <a href="/tour"><figure><img width="9" height="9" alt="stage"><figcaption>Photo: Ada</figcaption></figure>
+      <h3>The Tour</h3></a></body>`,
       "full",
     )
     expect(raw.lines).toEqual([
       '- link "Every Song, Ranked Music Lists" [ref=e1] -> /songs',
-      '  - img "harry styles best songs keywords"',
+      '- link "The Tour" [ref=e2] -> /tour',
+      '  - img "stage"',
+      "  - Photo: Ada",
     ])
   })
 
