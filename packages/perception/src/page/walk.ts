@@ -578,7 +578,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
       } else if (!contentName && name !== "" && wordsBeyond(itemsText(kids), name))
         // A label that stands for more than it says (a link labelled by its headline around a
         // teaser): the words a reader sees print beneath it; those the label repeats do not.
-        kids = kids.filter((kid) => typeof kid !== "string" || wordsBeyond(kid, name))
+        kids = kids
+          .map((kid) =>
+            typeof kid === "string" && kid.startsWith(name) ? kid.slice(name.length).trim() : kid,
+          )
+          .filter((kid) => typeof kid !== "string" || wordsBeyond(kid, name))
       // What the name leaves out stays beneath it when it holds words a reader sees and the name
       // does not say (a figure's caption); a figure of images alone would only repeat the name.
       else

@@ -149,7 +149,7 @@ describe("look on the open web: what a page shows is kept", () => {
   it("prints the words a link's label does not say beneath it, once", async () => {
     const raw = await lookAt(
       `<body><a href="/orlean" aria-label="Susan Orlean Falls Asleep to the Dateline Podcast"><div>1.5x speed</div>
-      <div>Susan Orlean Falls Asleep to the Dateline Podcast</div><div>They are cheesy, but great white noise.</div></a>
+      <div>Susan Orlean Falls Asleep to the Dateline Podcast <span>They are cheesy, but great white noise.</span></div></a>
       <a href="/x" aria-label="Close"><span>×</span></a></body>`,
       "full",
     )
