@@ -6,7 +6,14 @@ import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { type Opened, openPlaywright, VIEWPORT } from "./Browsers.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
-import { interactiveNodes, interactiveRecall, type RecallResult, visibleTextRecall, words } from "./Recall.ts"
+import {
+  interactiveNodes,
+  interactiveRecall,
+  type RecallResult,
+  readElements,
+  visibleTextRecall,
+  words,
+} from "./Recall.ts"
 import { ms, type TableSection } from "./Report.ts"
 import type { SextantSession } from "./Sextant.ts"
 import { openSextant } from "./SextantDriver.ts"
@@ -189,7 +196,7 @@ export const measureCorpus = async (
           snapshotMs: median(samples.snapshot),
           lookFullMs: median(samples.full),
           lookInteractiveMs: median(samples.interactive),
-          interactiveRecall: interactiveRecall(interactiveNodes(snapshot), elements),
+          interactiveRecall: interactiveRecall(interactiveNodes(snapshot), readElements(elements, full.tree)),
           textRecall: textRecall.recall,
           statedCut: /… \(\+\d+ chars: |…\+\d+ more: look/.test(full.tree),
           pageWords: textRecall.pageWords,

@@ -4,6 +4,7 @@ import {
   interactiveNodes,
   interactiveRecall,
   type RecallResult,
+  readElements,
   type TextRecallResult,
   visibleTextRecall,
 } from "./Recall.ts"
@@ -170,7 +171,7 @@ export const measurePage = async (
       inPageMedian: inPageMedian(inPage.interactive),
     },
     noOpRoundTrip: times[4]!,
-    interactiveRecall: interactiveRecall(interactiveNodes(ariaSnapshot), ours),
+    interactiveRecall: interactiveRecall(interactiveNodes(ariaSnapshot), readElements(ours, full.tree)),
     textRecall: visibleTextRecall(visibleText, full.tree),
     roundTrips: { median: median(timedLooks), max: Math.max(...timedLooks) },
   }

@@ -5,6 +5,8 @@ export interface OutlineNode {
   readonly ref: string | undefined
   /** The outline printed no name: `name` is the node's text (see {@link parseOutline}). */
   readonly fromText?: boolean
+  /** The outline printed no name: everything printed beneath the node, named children included. */
+  readonly content?: string
 }
 
 /** One interactive element, for matching one outline's elements with another's. */
@@ -13,6 +15,9 @@ export interface InteractiveElement {
   readonly name: string
   /** The outline printed no name and `name` is the node's text, not an accessible name. */
   readonly fromText?: boolean
+  /** What the outline prints beneath the element (named children included): for a node printed
+   * without a name, the name Playwright left out; for Sextant's, the words it shows besides its name. */
+  readonly content?: string
 }
 
 /** Roles an agent acts on; a line with one of these roles and a ref is an interactive element. */
@@ -35,6 +40,65 @@ export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   "tab",
   "treeitem",
 ])
+
+/** Roles whose text is a value the user sets, not a name: a field, a select, a slider. */
+const FIELD_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"])
+
+/** One element of a Sextant snapshot, as `look()` reports it in `elements`. */
+export interface SnapshotElement {
+  readonly ref?: string
+  readonly role: string
+  readonly name: string
+  readonly value?: string | undefined
+}
+
+/**
+ * The words a Sextant outline prints beneath each line with a ref (its nested lines, without
+ * roles, refs and states), by ref: what a reader sees inside the element besides its name.
+ */
+export const contentByRef = (tree: string): ReadonlyMap<string, string> => {
+  const lines = tree.split("\n")
+  const content = new Map<string, string>()
+  lines.forEach((line, index) => {
+    const ref = /\[ref=(e\d+)\]/.exec(line)?.[1]
+    if (ref === undefined) return
+    const below: Array<string> = []
+    for (let next = index + 1; next < lines.length && indentOf(lines[next]!) > indentOf(line); next++)
+      below.push(outlineText(lines[next]!))
+    if (below.length > 0) content.set(ref, below.join(" "))
+  })
+  return content
+}
+
+/**
+ * Sextant's elements read the way {@link parseOutline} reads Playwright's lines: a field printed
+ * without a name is read by its value (Playwright prints a nameless field's value as its text, and
+ * that text is what its line is matched by), and with `tree`, each element carries the words its
+ * outline prints beneath it as its content, so the rule reads both outlines alike.
+ *
+ * @example
+ * ```ts
+ * readElements([{ role: "textbox", name: "", value: "https://example.com/a" }])
+ * // [{ role: "textbox", name: "https://example.com/a", fromText: true }]
+ * ```
+ */
+export const readElements = (
+  elements: ReadonlyArray<SnapshotElement>,
+  tree?: string,
+): ReadonlyArray<InteractiveElement> => {
+  const content = tree === undefined ? new Map<string, string>() : contentByRef(tree)
+  return elements.map((element): InteractiveElement => {
+    const read =
+      element.name === "" &&
+      FIELD_ROLES.has(element.role) &&
+      element.value !== undefined &&
+      element.value !== ""
+        ? { role: element.role, name: element.value, fromText: true }
+        : { role: element.role, name: element.name }
+    const below = element.ref === undefined ? undefined : content.get(element.ref)
+    return below === undefined ? read : { ...read, content: below }
+  })
+}
 
 // Roles that name the same control in two outlines written by different engines: a search input is
 // a textbox to one and a searchbox to the other, a select a combobox or a listbox.
@@ -95,20 +159,40 @@ export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> => {
     if (match === null || match[1] === "text") return []
     let name = unescapeName(match[2] ?? "")
     const fromText = name === ""
+    let content = ""
     if (fromText) {
       // A node printed without a name is read by its text: inline after the colon, or its text lines.
       const inline = unquoteValue(match[4] ?? "")
       const texts: Array<string> = inline === "" ? [] : [inline]
+      // And by its content, the name Playwright's AI mode took out because the nodes it came from
+      // print beneath it (`removeRedundantNames`: a card link prints as `- link:` over `- img "…"`
+      // and `- text: …`): text lines and named nodes below it, a named node standing for its subtree.
+      const parts: Array<string> = inline === "" ? [] : [inline]
+      let skipBelow = Number.POSITIVE_INFINITY
       for (let next = index + 1; next < lines.length && indentOf(lines[next]!) > indentOf(line); next++) {
+        const depth = indentOf(lines[next]!)
+        if (depth > skipBelow) continue
+        skipBelow = Number.POSITIVE_INFINITY
         const text = TEXT_CHILD.exec(lines[next]!)
-        if (text !== null && indentOf(lines[next]!) === indentOf(line) + 2) texts.push(unquoteValue(text[1]!))
+        if (text !== null) {
+          if (depth === indentOf(line) + 2) texts.push(unquoteValue(text[1]!))
+          parts.push(unquoteValue(text[1]!))
+          continue
+        }
+        const child = LINE.exec(lines[next]!)
+        if (child === null) continue
+        if (child[2] !== undefined && child[2] !== "") {
+          parts.push(unescapeName(child[2]))
+          skipBelow = depth
+        } else if (child[4] !== undefined && child[4].trim() !== "") parts.push(unquoteValue(child[4]))
       }
       name = texts.join(" ")
+      content = parts.join(" ")
     }
     const ref = REF.exec(match[3] ?? "")?.[1]
-    return [
-      fromText && name !== "" ? { role: match[1]!, name, ref, fromText } : { role: match[1]!, name, ref },
-    ]
+    const node: OutlineNode =
+      fromText && name !== "" ? { role: match[1]!, name, ref, fromText } : { role: match[1]!, name, ref }
+    return [content !== "" && content !== name ? { ...node, content } : node]
   })
 }
 
@@ -182,37 +266,53 @@ export const interactiveRecall = (
   const available = actual.map((element) => ({
     role: roleKey(element.role),
     name: normalizeName(element.name),
+    content: element.content === undefined ? "" : normalizeName(element.content),
   }))
   const used = new Array<boolean>(available.length).fill(false)
   const unmatched: Array<string> = []
   let matched = 0
-  // Exact names first, so a cut name cannot take the element an exact one needed.
-  const pending: Array<InteractiveElement> = []
-  for (const element of expected) {
+  const exactly = (element: InteractiveElement): number => {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
-    const index = available.findIndex(
+    return available.findIndex(
       (candidate, position) => !used[position] && candidate.role === role && candidate.name === name,
     )
+  }
+  // Printed names that are exact first, so a cut name or a text cannot take the element an exact
+  // name needed.
+  const pending: Array<InteractiveElement> = []
+  for (const element of expected) {
+    const index = element.fromText === true || element.name === "" ? -1 : exactly(element)
     if (index === -1) pending.push(element)
     else {
       used[index] = true
       matched += 1
     }
   }
-  // Then names that match loosely (cut, or text held by a name), and last the nameless elements that
-  // take any element of their role, so they cannot take one a named element needed.
-  const byName = pending.filter((element) => element.name !== "")
+  // Then printed names that match loosely (cut), then texts (an equal name before one that holds
+  // the text), and last the nameless elements that take any element of their role, so they cannot
+  // take one a named element needed.
+  const byName = pending.filter((element) => element.name !== "" && element.fromText !== true)
+  const byText = pending.filter((element) => element.fromText === true)
   const nameless = pending.filter((element) => element.name === "")
-  for (const element of [...byName, ...nameless]) {
+  for (const element of [...byName, ...byText, ...nameless]) {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
-    const index = available.findIndex(
-      (candidate, position) =>
-        !used[position] &&
-        candidate.role === role &&
-        namesMatch(name, candidate.name, element.fromText === true),
-    )
+    const content = element.content === undefined ? undefined : normalizeName(element.content)
+    const exact = element.fromText === true ? exactly(element) : -1
+    const index =
+      exact !== -1
+        ? exact
+        : available.findIndex(
+            (candidate, position) =>
+              !used[position] &&
+              candidate.role === role &&
+              (namesMatch(name, candidate.name, element.fromText === true) ||
+                (content !== undefined && namesMatch(content, candidate.name, false)) ||
+                // Text against text: a node Playwright prints without a name (inside an aria-hidden dialog
+                // it names nothing) shows words that Sextant prints beneath the element it names.
+                (element.fromText === true && name !== "" && candidate.content.includes(name))),
+          )
     if (index === -1) unmatched.push(`${element.role} "${element.name}"`)
     else {
       used[index] = true
@@ -243,25 +343,119 @@ export interface TextRecallResult {
 }
 
 /**
+ * The words an outline shows of the page, without its own syntax: a node's role (`- link "…"`,
+ * `- h2 "…"`), refs and states in brackets, and property lines (`- /url: …`).
+ */
+const OUTLINE_TARGET = / -> \S+/g
+const OUTLINE_STATE =
+  / \[(?:ref=[^\]]*|cursor=[a-z]+|level=\d|checked|mixed|selected|expanded|collapsed|pressed|disabled|required|invalid|current|file|aria-hidden|active)\]/g
+const OUTLINE_ROLE =
+  /^(\s*- )(?:link|button|textbox|searchbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|switch|menuitem|menuitemcheckbox|menuitemradio|tab|treeitem|img|heading|h[1-6]|header|nav|main|footer|aside|search|form|dialog|region|alert|status|log|menu|menubar|tablist|tabpanel|radiogroup|group|tree|table|grid|toolbar|iframe|figure|row|cell|columnheader|rowheader|gridcell|list|listitem|paragraph|generic|progressbar|meter|separator|tooltip|banner|navigation|contentinfo|complementary|article|text)(?= "| \[|:|$)/
+const outlineText = (outline: string): string =>
+  outline
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/^\s*- \/[a-z]+:.*$/, "")
+        .replace(OUTLINE_STATE, " ")
+        .replace(OUTLINE_ROLE, "$1"),
+    )
+    .join("\n")
+
+/** Longest run of neighbouring outline words read as one glued page word (see {@link visibleTextRecall}). */
+const MAX_GLUED = 16
+
+/**
  * Visible-text recall: the share of the words of `visibleText` (`document.body.innerText`) that
  * `outline` also has, counted as a multiset so a word the page shows five times needs five in the
- * outline.
+ * outline. `innerText` puts no space between neighbouring boxes that the page sets apart by margin
+ * or padding (buttons "Report" "Save" "Follow" read "ReportSaveFollow"); a page word that no outline
+ * word equals is kept when neighbouring outline words, glued, spell it, and neighbouring page words
+ * are kept when the outline prints them glued as one word — as interactive names are compared
+ * without spaces.
  *
  * @example
  * ```ts
  * visibleTextRecall("Sign in to continue", '- button "Sign in" [ref=e1]').recall // 0.5
+ * visibleTextRecall("ReportSave", '- button "Report" [ref=e1]\n- button "Save" [ref=e2]').recall // 1
  * ```
  */
 export const visibleTextRecall = (visibleText: string, outline: string): TextRecallResult => {
-  const counts = new Map<string, number>()
-  for (const word of words(outline)) counts.set(word, (counts.get(word) ?? 0) + 1)
+  const text = outlineText(outline)
+  const outlineWords = words(text)
+  // Where the words of link targets (`-> /path`) are: they count as words, but glued page words are
+  // spelled by the words beside a target, not through it.
+  const inTarget: Array<boolean> = []
+  const targets = text.match(OUTLINE_TARGET) ?? []
+  for (const [index, part] of text.split(OUTLINE_TARGET).entries()) {
+    for (const _ of words(part)) inTarget.push(false)
+    for (const _ of words(targets[index] ?? "")) inTarget.push(true)
+  }
+  const readable = outlineWords.flatMap((_, position) => (inTarget[position] === true ? [] : [position]))
+  const used = new Array<boolean>(outlineWords.length).fill(false)
+  const positions = new Map<string, Array<number>>()
+  outlineWords.forEach((word, position) => {
+    const list = positions.get(word)
+    if (list === undefined) positions.set(word, [position])
+    else list.push(position)
+  })
   const pageWords = words(visibleText)
   let keptWords = 0
-  for (const word of pageWords) {
-    const left = counts.get(word) ?? 0
-    if (left > 0) {
+  const missed: Array<string> = []
+  const missedAt: Array<number> = []
+  for (const [index, word] of pageWords.entries()) {
+    const position = positions.get(word)?.find((candidate) => !used[candidate])
+    if (position === undefined) {
+      missed.push(word)
+      missedAt.push(index)
+    } else {
+      used[position] = true
       keptWords += 1
-      counts.set(word, left - 1)
+    }
+  }
+  // The other way round: neighbouring page words the outline prints glued as one word (two inline
+  // spans "Elizabeth" "Raupach" that the page spaces by CSS).
+  const kept = new Set<number>()
+  for (let first = 0; first < missedAt.length; first++) {
+    if (kept.has(first)) continue
+    let spelled = missed[first]!
+    for (let length = 2; length <= MAX_GLUED && first + length <= missedAt.length; length++) {
+      const last = first + length - 1
+      if (missedAt[last] !== missedAt[first]! + length - 1) break
+      spelled += missed[last]!
+      const position = positions.get(spelled)?.find((candidate) => !used[candidate])
+      if (position === undefined) continue
+      used[position] = true
+      for (let index = first; index <= last; index++) kept.add(index)
+      keptWords += length
+      break
+    }
+  }
+  if (kept.size > 0) {
+    const left = missed.filter((_, index) => !kept.has(index))
+    missed.length = 0
+    missed.push(...left)
+  }
+  if (missed.length > 0) {
+    // Runs of neighbouring outline words, glued, by their spelling.
+    // Runs of neighbouring outline words (indexes into `readable`), glued, by their spelling.
+    const glued = new Map<string, Array<number>>()
+    for (let start = 0; start < readable.length; start++) {
+      let spelled = outlineWords[readable[start]!]!
+      for (let length = 2; length <= MAX_GLUED && start + length <= readable.length; length++) {
+        spelled += outlineWords[readable[start + length - 1]!]!
+        const list = glued.get(spelled)
+        if (list === undefined) glued.set(spelled, [start * 32 + length])
+        else list.push(start * 32 + length)
+      }
+    }
+    const positionsOf = (entry: number): Array<number> =>
+      readable.slice(Math.floor(entry / 32), Math.floor(entry / 32) + (entry % 32))
+    for (const word of missed) {
+      const run = glued.get(word)?.find((entry) => positionsOf(entry).every((position) => !used[position]))
+      if (run === undefined) continue
+      for (const position of positionsOf(run)) used[position] = true
+      keptWords += 1
     }
   }
   return {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { interactiveNodes, interactiveRecall, parseOutline, visibleTextRecall, words } from "../src/Recall.ts"
+import {
+  interactiveNodes,
+  interactiveRecall,
+  parseOutline,
+  readElements,
+  visibleTextRecall,
+  words,
+} from "../src/Recall.ts"
 
 const PLAYWRIGHT = `- generic [active] [ref=e1]:
   - banner [ref=e2]:
@@ -115,6 +122,23 @@ describe("visibleTextRecall", () => {
     expect(result).toEqual({ pageWords: 5, keptWords: 2, recall: 0.4 })
   })
 
+  it("keeps a page word that innerText glued from neighbouring boxes when the outline has its parts in a row", () => {
+    const outline = '- button "Report" [ref=e1]\n- button "Save" [ref=e2]\n- button "Follow" [ref=e3]'
+    expect(visibleTextRecall("ReportSaveFollow", outline)).toEqual({ pageWords: 1, keptWords: 1, recall: 1 })
+    // Each outline word serves once: a second glued copy needs a second run.
+    expect(visibleTextRecall("ReportSaveFollow ReportSaveFollow", outline).keptWords).toBe(1)
+    // Parts out of order or apart do not spell it.
+    expect(visibleTextRecall("SaveReport", outline).keptWords).toBe(0)
+    // Link targets and refs between the parts are not words of the page.
+    expect(
+      visibleTextRecall("HomeLatest", '- link "Home" [ref=e1] -> /home\n- link "Latest" [ref=e2] -> /latest')
+        .recall,
+    ).toBe(1)
+    // And the other way: the outline glues two neighbouring page words.
+    expect(visibleTextRecall("by Elizabeth Raupach", "- by ElizabethRaupach").recall).toBe(1)
+    expect(visibleTextRecall("Raupach by Elizabeth", "- by ElizabethRaupach").keptWords).toBe(1)
+  })
+
   it("splits words on anything but letters and digits, across scripts", () => {
     expect(words("Price: $12.99 — Größe «XL», 登录")).toEqual(["price", "12", "99", "größe", "xl", "登录"])
   })
@@ -132,6 +156,34 @@ describe("the fair recall rule", () => {
   it("names a node printed without a name by its text", () => {
     const outline = `- button [ref=e5]: Close\n- link [ref=e6] [cursor=pointer]:\n  - /url: /x\n  - img\n  - text: Next page`
     expect(interactiveNodes(outline).map((node) => node.name)).toEqual(["Close", "Next page"])
+  })
+
+  it("reads a node printed without a name also by the content beneath it, a named child for its subtree", () => {
+    // Playwright's AI mode drops a link's name when the nodes it came from print beneath it.
+    const outline = [
+      "- link [ref=e1] [cursor=pointer]:",
+      "  - /url: /article/feud",
+      '  - img "Watch Kristin Chenoweth on FAMILY FEUD Video" [ref=e2]',
+      "  - text: Kristin Chenoweth Competes",
+      "  - generic [ref=e3]:",
+      '    - heading "Posted" [level=3] [ref=e4]:',
+      "      - text: never read twice",
+      "    - generic [ref=e5]: in Music",
+    ].join("\n")
+    const [node] = interactiveNodes(outline)
+    expect(node).toEqual({
+      role: "link",
+      name: "Kristin Chenoweth Competes",
+      ref: "e1",
+      fromText: true,
+      content: "Watch Kristin Chenoweth on FAMILY FEUD Video Kristin Chenoweth Competes Posted in Music",
+    })
+    // Either reading matches: the name cut where its card's text goes on beneath it, or the text.
+    expect(
+      interactiveRecall([node!], [{ role: "link", name: "Watch Kristin Chenoweth on FAMILY FEUD…" }]).recall,
+    ).toBe(1)
+    expect(interactiveRecall([node!], [{ role: "link", name: "Kristin Chenoweth Competes" }]).recall).toBe(1)
+    expect(interactiveRecall([node!], [{ role: "link", name: "Watch Kathy Najimy…" }]).recall).toBe(0)
   })
 
   it("matches an element with neither name nor text to any left of its role", () => {
@@ -167,6 +219,48 @@ describe("the fair recall rule", () => {
     expect(
       interactiveRecall([named], [{ role: "link", name: "Switch to the Birmingham edition" }]).recall,
     ).toBe(0)
+  })
+
+  it("reads a nameless field by its value in both outlines, and a named one by its name", () => {
+    // Playwright prints a field without a name as `- textbox [ref=e3]: https://qz.com/a`: its text is
+    // the field's value; Sextant's element carries the same value beside an empty name.
+    const [theirs] = interactiveNodes("- textbox [ref=e3]: https://qz.com/a")
+    expect(readElements([{ role: "textbox", name: "", value: "https://qz.com/a" }])).toEqual([
+      { role: "textbox", name: "https://qz.com/a", fromText: true },
+    ])
+    expect(
+      interactiveRecall([theirs!], readElements([{ role: "textbox", name: "", value: "https://qz.com/a" }]))
+        .recall,
+    ).toBe(1)
+    expect(
+      interactiveRecall([theirs!], readElements([{ role: "textbox", name: "", value: "https://qz.com/b" }]))
+        .recall,
+    ).toBe(0)
+    expect(readElements([{ role: "textbox", name: "Link", value: "https://qz.com/a" }])).toEqual([
+      { role: "textbox", name: "Link" },
+    ])
+    expect(readElements([{ role: "link", name: "", value: "x" }])).toEqual([{ role: "link", name: "" }])
+  })
+
+  it("matches text Playwright prints for a nameless node to the words Sextant prints beneath the element", () => {
+    // Inside an aria-hidden dialog Playwright names nothing: `- button [ref=e9]: Dismiss` for a button
+    // whose aria-label is "Close this dialog window"; Sextant names it and prints "Dismiss" beneath it.
+    const [theirs] = interactiveNodes("- button [ref=e9]: Dismiss")
+    const tree = '- button "Close this dialog window" [ref=e4]\n  - Dismiss\n- button "Log in" [ref=e5]'
+    const ours = readElements(
+      [
+        { ref: "e4", role: "button", name: "Close this dialog window" },
+        { ref: "e5", role: "button", name: "Log in" },
+      ],
+      tree,
+    )
+    expect(ours[0]).toEqual({ role: "button", name: "Close this dialog window", content: "  - Dismiss" })
+    expect(interactiveRecall([theirs!], ours).recall).toBe(1)
+    expect(
+      interactiveRecall([theirs!], readElements([{ ref: "e4", role: "button", name: "Close" }])).recall,
+    ).toBe(0)
+    // A printed name is a name: it must match Sextant's name, not the words beneath it.
+    expect(interactiveRecall([{ role: "button", name: "Dismiss" }], ours).recall).toBe(0)
   })
 
   it("matches nameless elements last, so they never take the element a named one needed", () => {

@@ -17,11 +17,16 @@ export const plainText = (element: Element, skip?: Element): string => {
       const child = node as Element
       const tag = child.localName
       if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
-      if (tag === "img") text += ` ${child.getAttribute("alt") ?? ""} `
+      // An element inside that carries its own label speaks by it (a label's icon button "close nav").
+      const label = child.getAttribute("aria-label")?.trim()
+      if (label) text += ` ${label} `
+      else if (tag === "img") text += ` ${child.getAttribute("alt") ?? ""} `
       else if (tag === "input") {
         const type = (child as HTMLInputElement).type
         if (type === "submit" || type === "button" || type === "reset")
           text += ` ${(child as HTMLInputElement).value} `
+        // An image button speaks its alternative text, as an image does.
+        else if (type === "image") text += ` ${child.getAttribute("alt") ?? ""} `
       } else for (let c = child.firstChild; c !== null; c = c.nextSibling) visit(c)
       if (!INLINE.has(tag)) text += " "
     }

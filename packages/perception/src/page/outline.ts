@@ -2,17 +2,91 @@ import type { Item, Node } from "./types.ts"
 
 /* Outline nodes: building blocks of the tree a walk produces, and what can be read off them. */
 
-/** Flattens a node's kids into words, for names taken from content. */
-export const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
-  let text = ""
+/**
+ * Roles whose content is their own: a control around one is named by its other content, as the
+ * accessible-name computation does (a menu item "Programm" opening a submenu is not named by the
+ * submenu's entries too; a card link is not named by the figure inside it).
+ */
+export const OWN_CONTENT = new Set([
+  "banner",
+  "navigation",
+  "main",
+  "complementary",
+  "search",
+  "form",
+  "dialog",
+  "alertdialog",
+  "alert",
+  "status",
+  "log",
+  "menu",
+  "menubar",
+  "listbox",
+  "tablist",
+  "tabpanel",
+  "radiogroup",
+  "group",
+  "tree",
+  "grid",
+  "treegrid",
+  "toolbar",
+  "iframe",
+  "figure",
+])
+
+/** An item a name read from content leaves out (see {@link itemsText}). */
+export const outOfName = (item: Item): boolean =>
+  typeof item !== "string" &&
+  (item.ariaHidden === true ||
+    item.ownContent === true ||
+    item.guessed === true ||
+    OWN_CONTENT.has(item.role))
+
+/** The words (letters and digits) of a text, lower-cased. */
+const wordsOf = (text: string): ReadonlyArray<string> => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** One run of a name read from content, and whether it is an icon's `<title>`. */
+type Part = readonly [text: string, icon: boolean]
+
+const collect = (items: ReadonlyArray<Item>, withIcons: boolean, out: Part[]): void => {
   for (const item of items) {
-    if (typeof item !== "string" && (item.ariaHidden === true || (!withIcons && item.icon === true))) continue
-    const own = typeof item === "string" ? item : item.name || itemsText(item.kids, withIcons)
+    if (typeof item === "string") {
+      if (item) out.push([item, false])
+      continue
+    }
+    if (item.ariaHidden === true) continue
+    if (!withIcons && outOfName(item)) {
+      // Words that follow it in the same line of prose still belong to the name.
+      if (item.tail) out.push([item.tail, false])
+      continue
+    }
+    if (item.name) out.push([item.name, item.icon === true])
+    else collect(item.kids, withIcons, out)
     // Words that follow a link in the same line of prose are content too ("A rare bird seen in May").
-    const part = typeof item !== "string" && item.tail ? `${own} ${item.tail}`.trim() : own
-    if (part) text += text ? ` ${part}` : part
+    if (item.tail) out.push([item.tail, false])
   }
-  return text
+}
+
+/**
+ * Flattens a node's kids into words, for names taken from content. A name (`withIcons` false)
+ * leaves out content of its own (a submenu, a figure) and guessed names, and an icon's `<title>`
+ * whose words the words beside it already say ("Open Navigation Menu", not "… Menu Menu"; but
+ * "facebook Share" keeps the icon's word).
+ */
+export const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
+  const parts: Part[] = []
+  collect(items, withIcons, parts)
+  let kept = parts
+  if (!withIcons && parts.some(([, icon]) => icon)) {
+    const said = new Set(wordsOf(parts.flatMap(([text, icon]) => (icon ? [] : [text])).join(" ")))
+    kept = parts.filter(
+      ([text, icon]) => !icon || said.size === 0 || wordsOf(text).some((word) => !said.has(word)),
+    )
+  }
+  return kept
+    .map(([text]) => text.trim())
+    .filter((text) => text !== "")
+    .join(" ")
 }
 
 export const hasRef = (items: ReadonlyArray<Item>): boolean => {

@@ -288,6 +288,8 @@ const render = (
       const only = item.kids.length === 1 ? item.kids[0] : undefined
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
         lines.push(`${indent}- ${item.label} ${inline(only, printed)}`)
+        // The rest of a long headline link (its name is cut) prints under it.
+        render(only.kids, depth + 1, lines, anchors, printed)
         continue
       }
       lines.push(`${indent}- ${item.label} ${quote(item.name)}`)

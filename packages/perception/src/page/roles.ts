@@ -286,7 +286,13 @@ export const implicitRole = (element: Element, tag: string): string => {
     case "th":
       return layoutTable(element) ? "" : "columnheader"
     case "img":
-      return element.getAttribute("alt") === "" ? "presentation" : "img"
+      // An empty alt makes an image decoration, unless the page names it another way.
+      return element.getAttribute("alt") === "" &&
+        !element.hasAttribute("aria-label") &&
+        !element.hasAttribute("aria-labelledby") &&
+        !element.hasAttribute("title")
+        ? "presentation"
+        : "img"
     case "fieldset":
       return "group"
     case "figure":
@@ -305,6 +311,26 @@ export const implicitRole = (element: Element, tag: string): string => {
       return "iframe"
     default:
       return ""
+  }
+}
+
+/** Takes focus by itself or by a tabindex, so a presentational role on it is ignored (ARIA 1.2, 9.3). */
+export const focusable = (element: Element, tag: string): boolean => {
+  if (element.hasAttribute("tabindex") || (element as HTMLElement).isContentEditable) return true
+  if ((element as HTMLButtonElement).disabled === true) return false
+  switch (tag) {
+    case "a":
+    case "area":
+      return element.hasAttribute("href")
+    case "button":
+    case "select":
+    case "textarea":
+    case "summary":
+      return true
+    case "input":
+      return (element as HTMLInputElement).type !== "hidden"
+    default:
+      return false
   }
 }
 

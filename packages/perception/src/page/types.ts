@@ -27,6 +27,10 @@ export interface Node {
   icon?: boolean
   /** A control kept from an aria-hidden subtree: shown, but no part of the name of what holds it. */
   ariaHidden?: boolean
+  /** A figure, group or toolbar read through: its content is its own, no part of a control's name. */
+  ownContent?: boolean
+  /** A control named by a guess (its link target, an icon's file name): no part of an enclosing name. */
+  guessed?: boolean
 }
 
 export type Item = string | Node

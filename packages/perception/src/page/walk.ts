@@ -2,12 +2,13 @@ import { formName, isSubmit } from "./forms.ts"
 import { boxOf } from "./frames.ts"
 import { controlName, fallbackName, labelName, plainText, selectedText } from "./names.ts"
 import { textNotes } from "./notes.ts"
-import { hasRef, hoistNode, itemsText, leaf } from "./outline.ts"
+import { hasRef, hoistNode, itemsText, leaf, OWN_CONTENT, outOfName } from "./outline.ts"
 import { optionsSuffix } from "./render.ts"
 import {
   CONTAINERS,
   CONTENT_NAMED_CONTROLS,
   explicitRole,
+  focusable,
   hoverTarget,
   INLINE,
   INTERACTIVE,
@@ -36,6 +37,17 @@ export const ERROR_HINT = /(^|[\s_-])(error|errors|invalid|danger|alert|flash|wa
 export const RESULTS_HINT = /result|product|listing|items|catalog|search-list/i
 /** A card link's first parts join its name until the name is this long (a title, not a fragment). */
 export const CARD_TITLE = 20
+
+/** Whether an item holds text runs of its own (not only images' alternative texts). */
+const holdsText = (item: Item): boolean =>
+  typeof item === "string" ? item.trim() !== "" : item.tail.trim() !== "" || item.kids.some(holdsText)
+
+/** Whether `text` has a word (letters and digits) that `name` does not. */
+const wordsBeyond = (text: string, name: string): boolean => {
+  const named = new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (!named.has(word)) return true
+  return false
+}
 
 export interface WalkOptions {
   readonly secretSelectors: ReadonlyArray<string>
@@ -183,6 +195,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
 
     let role = explicitRole(element) || implicitRole(element, tag)
     if (role === "hidden") return
+    // A page cannot make a focusable element presentational (ARIA's conflict rule): a link marked
+    // role=presentation still takes focus and a click, so it keeps the role its tag gives it.
+    if (role === "presentation" || role === "none")
+      role = focusable(element, tag) ? implicitRole(element, tag) : ""
     if (role === "presentation" || role === "none") role = ""
     if (role === "" && (element as HTMLElement).isContentEditable) {
       const parent = element.parentElement
@@ -238,7 +254,20 @@ export const createWalk = (walkOptions: WalkOptions) => {
         enterResults(element)
       else if (ERROR_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`)) region = "alert"
       else if (region === "main" && RESULTS_HINT.test(element.id)) region = "results"
-      if (tag === "label" && (element as HTMLLabelElement).control)
+      const label = role === "" ? element.getAttribute("aria-label")?.trim() : undefined
+      if (
+        label &&
+        (element.textContent ?? "").trim() === "" &&
+        element.querySelector(
+          "a[href],button,input,select,textarea,iframe,[role],[tabindex],[aria-label]",
+        ) === null
+      ) {
+        // An empty box the page labels (a logo, an icon font glyph) reads as its label, as a screen
+        // reader reads it, and a control around it is named by it.
+        join.spaceNext = true
+        pushText(join, out, label)
+        join.spaceNext = true
+      } else if (tag === "label" && (element as HTMLLabelElement).control)
         walkLabel(element as HTMLLabelElement, out, frame, pointer)
       else walkContent(element, out, frame, pointer)
       region = saveRegion
@@ -366,7 +395,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const caption = element.querySelector(":scope > caption")
           if (caption !== null) name = plainText(caption)
         }
-        if (NAMED_ONLY.has(role) && !name) return hoist(element, frame, pointer)
+        if (NAMED_ONLY.has(role) && !name) {
+          const hoisted = hoist(element, frame, pointer)
+          if (hoisted !== undefined && OWN_CONTENT.has(role)) hoisted.ownContent = true
+          return hoisted
+        }
         const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}`)
         containerRef = assigned
         if (role === "form" || tag === "form") {
@@ -409,7 +442,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const title = collapse(element.getAttribute("title") ?? "").trim()
       if (title && (!name || (contentName && !/[\p{L}\p{N}]/u.test(name)))) name = title
     }
-    if (!name && interactive && !isControl) name = fallbackName(element, tag)
+    let guessed = false
+    if (!name && interactive && !isControl) {
+      name = fallbackName(element, tag)
+      guessed = name !== ""
+    }
     const longName = name.length > maxName
     const fullName = name
     name = clipName(name, maxName)
@@ -427,6 +464,14 @@ export const createWalk = (walkOptions: WalkOptions) => {
     let options: string[] | undefined
     if (role === "heading") {
       const level = /^h([1-6])$/.exec(tag)?.[1] ?? element.getAttribute("aria-level") ?? "2"
+      // A long heading is named by its start, cut at a word; the rest of its words follow under it.
+      let rest = ""
+      if (longName) {
+        const space = fullName.lastIndexOf(" ", maxName)
+        const cut = space > maxName / 2 ? space : maxName
+        name = `${fullName.slice(0, cut).trimEnd()}…`
+        rest = clip(fullName.slice(cut).trim(), maxText)
+      }
       heading = name
       if (name) note(region, "heading", name)
       return {
@@ -437,7 +482,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
         suffix: "",
         url: "",
         tail: "",
-        kids: hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : [],
+        kids: [
+          ...(rest === "" ? [] : [rest]),
+          ...(hasRef(kids) ? kids.filter((kid) => typeof kid !== "string") : []),
+        ],
         container: false,
         heading: true,
       }
@@ -492,7 +540,18 @@ export const createWalk = (walkOptions: WalkOptions) => {
     let ref = ""
     let container = false
     if (interactive && role !== "clickable") {
-      if (hasRef(kids)) kids = kids.filter((kid) => typeof kid !== "string")
+      if (hasRef(kids) && contentName && longName) {
+        // A card holding controls of its own (an ad's close and report buttons): named by its first
+        // words, as a card is; the controls and the rest of its words print beneath it.
+        const [title, rest] = takeTitle(kids)
+        if (title !== "") {
+          name = `${clipName(title, maxName).replace(/…$/, "")}…`
+          kids = rest
+        } else kids = kids.filter((kid) => typeof kid !== "string")
+      } else if (hasRef(kids))
+        // Words inside are in the name when it was read from them; a listbox or a labelled control
+        // keeps the words its name does not hold ("Suggested users" between a listbox's options).
+        kids = kids.filter((kid) => typeof kid !== "string" || (!contentName && !name.includes(kid)))
       else if (contentName && longName && kids.length > 1) {
         // A link or button around a whole card: named by its title — its first parts, as many as
         // make a phrase (a fragment like "Welcome to" takes what follows it) — the rest stays readable.
@@ -506,7 +565,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
         }
         // The "…" says the name goes on: the rest of the card follows under it.
         name = `${clipName(title, maxName).replace(/…$/, "")}…`
-        kids = kids.slice(taken)
+        // A heading taken into the title keeps the words its own name had to leave out.
+        const leftOver = kids
+          .slice(0, taken)
+          .flatMap((kid) => (typeof kid !== "string" && kid.heading ? kid.kids : []))
+        kids = [...leftOver, ...kids.slice(taken)]
       } else if (contentName && longName) {
         // One long run of words (a product title, a headline that goes on): named by its start, cut
         // at a word, the "…" saying it goes on; the rest follows under it so nothing a reader sees is lost.
@@ -515,7 +578,25 @@ export const createWalk = (walkOptions: WalkOptions) => {
         name = `${fullName.slice(0, cut).trimEnd()}…`
         const rest = fullName.slice(cut).trim()
         kids = rest === "" ? [] : [rest]
-      } else kids = []
+      } else if (!contentName && name !== "" && wordsBeyond(itemsText(kids), name))
+        // A label that stands for more than it says (a link labelled by its headline around a
+        // teaser): the words a reader sees print beneath it; those the label repeats do not.
+        kids = kids
+          .map((kid) =>
+            typeof kid === "string" && kid.startsWith(name) ? kid.slice(name.length).trim() : kid,
+          )
+          .filter((kid) => typeof kid !== "string" || wordsBeyond(kid, name))
+      // What the name leaves out stays beneath it when it holds words a reader sees and the name
+      // does not say (a figure's caption); a figure of images alone would only repeat the name.
+      else
+        kids = kids.filter(
+          (kid) =>
+            typeof kid !== "string" &&
+            outOfName(kid) &&
+            kid.ariaHidden !== true &&
+            holdsText(kid) &&
+            wordsBeyond(itemsText([kid]), name),
+        )
     }
     if (role === "clickable") {
       // A focusable block that holds a chapter (tabindex for keyboard scrolling) is read, not pressed.
@@ -596,7 +677,54 @@ export const createWalk = (walkOptions: WalkOptions) => {
       kids,
       container,
       heading: false,
+      ...(guessed ? { guessed } : {}),
     }
+  }
+
+  /**
+   * A card's title: its first words (text runs, parts and the names of controls, in order, through
+   * the wrappers that hold them) until they make a phrase. The words taken leave the card's kids;
+   * its controls stay where they are.
+   */
+  const takeTitle = (kids: ReadonlyArray<Item>): [title: string, rest: Item[]] => {
+    let title = ""
+    let done = false
+    /** Adds words to the title unless the title is done or they would make it too long. */
+    const add = (words: string): boolean => {
+      if (done || words === "") return false
+      const longer = title === "" ? words : `${title} ${words}`
+      if (title !== "" && longer.length > maxName) {
+        done = true
+        return false
+      }
+      title = longer
+      if (title.length >= CARD_TITLE) done = true
+      return true
+    }
+    const take = (items: ReadonlyArray<Item>): Item[] => {
+      const rest: Item[] = []
+      for (const item of items) {
+        if (done) rest.push(item)
+        else if (typeof item === "string") {
+          if (!add(item.trim())) rest.push(item)
+        } else if (!hasRef([item])) {
+          if (!add(itemsText([item], false).trim())) rest.push(item)
+        } else if (item.role === "" && item.ref === "") {
+          const inner = take(item.kids)
+          if (inner.length > 0) rest.push({ ...item, kids: inner })
+        } else {
+          // A control's name is part of the title (a card button around its headline link) but the
+          // control stays beneath it; words that follow it in the line of prose can be the title's too.
+          add(itemsText([{ ...item, tail: "" }], false).trim())
+          const tail = item.tail
+          if (tail !== "" && add(tail)) rest.push({ ...item, tail: "" })
+          else rest.push(item)
+        }
+      }
+      return rest
+    }
+    const rest = take(kids)
+    return [title, rest]
   }
 
   const hoist = (element: Element, frame: Frame, pointer: boolean): Node | undefined => {

@@ -68,3 +68,155 @@ describe("look on minimal pages", () => {
     ])
   })
 })
+
+describe("look on the open web: what a page shows is kept", () => {
+  it("keeps a focusable link marked presentational and aria-hidden, named by its image", async () => {
+    const raw = await lookAt(
+      `<body><a href="/news/story" aria-hidden="true" role="presentation" tabindex="-1"><img alt="A story" width="10" height="10"></a>
+      <h3><a href="/news/story">A story</a></h3></body>`,
+      "full",
+    )
+    expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
+      ["link", "A story"],
+      ["link", "A story"],
+    ])
+  })
+
+  it("names a menu item that opens a submenu by its own label, not by the submenu's entries", async () => {
+    const raw = await lookAt(
+      `<body><ul role="menubar"><li role="menuitem" tabindex="0" aria-haspopup="true"><span>Programm</span>
+      <ul role="menu"><li role="menuitem"><a href="/themen">Themen</a></li></ul></li></ul></body>`,
+      "full",
+    )
+    expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
+      ["link", "Themen"],
+      ["menuitem", "Themen"],
+      ["menuitem", "Programm"],
+    ])
+  })
+
+  it("names a card link by its words, not by the figure inside it; only a caption prints beneath it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/songs"><figure><img width="9" height="9" alt="harry styles best songs keywords"></figure>
+      <h3>Every Song, Ranked</h3><span>Music Lists</span></a>
+      <a href="/tour"><figure><img width="9" height="9" alt="stage"><figcaption>Photo: Ada</figcaption></figure>
+      <h3>The Tour</h3></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Every Song, Ranked Music Lists" [ref=e1] -> /songs',
+      '- link "The Tour" [ref=e2] -> /tour',
+      '  - img "stage"',
+      "  - Photo: Ada",
+    ])
+  })
+
+  it("leaves a guessed name out of the name of the link around it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/story"><span>From the web</span><span role="button" id="close-ad"></span>
+      <span>A story</span></a></body>`,
+      "full",
+    )
+    expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
+      ["button", "close ad"],
+      ["link", "From the web A story"],
+    ])
+  })
+
+  it("keeps the words between a listbox's options", async () => {
+    const raw = await lookAt(
+      `<body><div role="listbox"><div role="option">Ada</div><span>Suggested users</span><div role="option">Bo</div></div></body>`,
+      "full",
+    )
+    expect(raw.lines.filter((line) => line.includes("Suggested users"))).toHaveLength(1)
+  })
+
+  it("names a card that holds controls by its first words and prints the rest beneath it", async () => {
+    const words = "Banned Movies That You Should Watch Anyway, and Why"
+    const raw = await lookAt(
+      `<body><a href="/ad"><span>From the web</span><span role="button" aria-label="Report"></span>
+      <span>${words}</span><div><div>Ad is hidden: please tell us why you hid this ad</div><button>Irrelevant</button></div></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      `- link "From the web Report ${words}…" [ref=e3] -> /ad`,
+      '  - button "Report" [ref=e1]',
+      "  - Ad is hidden: please tell us why you hid this ad",
+      '  - button "Irrelevant" [ref=e2]',
+    ])
+  })
+
+  it("prints the words a link's label does not say beneath it, once", async () => {
+    const raw = await lookAt(
+      `<body><a href="/orlean" aria-label="Susan Orlean Falls Asleep to the Dateline Podcast"><div>1.5x speed</div>
+      <div>Susan Orlean Falls Asleep to the Dateline Podcast <span>They are cheesy, but great white noise.</span></div></a>
+      <a href="/x" aria-label="Close"><span>×</span></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Susan Orlean Falls Asleep to the Dateline Podcast" [ref=e1] -> /orlean',
+      "  - 1.5x speed · They are cheesy, but great white noise.",
+      '- link "Close" [ref=e2] -> /x',
+    ])
+  })
+
+  it("names a card button around its headline link by the headline, the link and teaser beneath it", async () => {
+    const teaser =
+      "From acoustic tweezers to holograms, engineers are taking inspiration from the field of optics."
+    const raw = await lookAt(
+      `<body><div role="button" tabindex="0"><a href="/sound">Forget Lasers. The Hot New Tool Is Sound</a>
+      <div>${teaser}</div><p>Sophia Chen</p></div></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- button "Forget Lasers. The Hot New Tool Is Sound…" [ref=e2]',
+      '  - link "Forget Lasers. The Hot New Tool Is Sound" [ref=e1] -> /sound',
+      `  - ${teaser}`,
+      "  - Sophia Chen",
+    ])
+  })
+
+  it("names a long heading by its start and prints the rest of its words under it", async () => {
+    const words =
+      "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't intended to be a realistic image"
+    const raw = await lookAt(`<body><h2>${words}</h2></body>`, "full")
+    expect(raw.lines).toEqual([
+      `- h2 "Lovato's comment upset Serbanescu, and he re-uploaded the drawing with a caption that said it wasn't…"`,
+      "  - intended to be a realistic image",
+    ])
+  })
+
+  it("reads an empty box the page labels as its label, in the text and in the name around it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/what-is">Recommended by <span aria-label="Outbrain"></span></a>
+      <div>Powered by <span aria-label="Chorus" style="display:inline-block;width:9px;height:9px"></span></div>
+      <div aria-label="site logo"><a href="/" aria-label="Home"><svg width="9" height="9"></svg></a></div></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Recommended by Outbrain" [ref=e1] -> /what-is',
+      "- Powered by Chorus",
+      '- link "Home" [ref=e2] -> /',
+    ])
+  })
+
+  it("prints the rest of a long headline link under the heading line", async () => {
+    const words =
+      "New Mexico Safety Bureau Files Administrative Complaint Against Producers Seeking Enforcement Of Fine For Unsafe Working Conditions"
+    const raw = await lookAt(`<body><h3><a href="/rust">${words}</a></h3></body>`, "full")
+    expect(raw.lines).toEqual([
+      '- h3 link "New Mexico Safety Bureau Files Administrative Complaint Against Producers Seeking Enforcement Of…" [ref=e1] -> /rust',
+      "  - Fine For Unsafe Working Conditions",
+    ])
+  })
+
+  it("keeps the words a card link's long heading leaves out of its name", async () => {
+    const raw = await lookAt(
+      `<body><a href="/musk"><div><h3>Elon Musk Sells More Tesla Shares To Pay For Twitter In Case He Loses Court Battle And Is Forced To Buy It</h3></div>
+      <figure><img alt="" width="9" height="9"></figure><div>By Deadline staff</div></a></body>`,
+      "full",
+    )
+    expect(raw.lines.join("\n")).toContain("Buy It")
+    expect(raw.lines.join("\n")).toContain("By Deadline staff")
+  })
+})

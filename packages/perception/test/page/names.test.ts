@@ -40,6 +40,20 @@ describe("accessible names", () => {
     expect(await nameOf("controlName", "quantity")).toBe("Quantity")
   })
 
+  it("name a field by its labels with the labels of the buttons inside them", async () => {
+    await harness.open(`<input type="checkbox" id="nav">
+      <label for="nav"><span>MENU</span><button aria-label="open menu" type="button"></button></label>
+      <label for="nav"><span>CLOSE</span><button aria-label="close nav" type="button"></button></label>`)
+    expect(await nameOf("controlName", "nav")).toBe("MENU open menu CLOSE close nav")
+  })
+
+  it("name a field by the image button its label wraps with it", async () => {
+    await harness.open(
+      `<label><input id="query" name="q"><input type="image" src="/go.gif" alt="Search"></label>`,
+    )
+    expect(await nameOf("controlName", "query")).toBe("Search")
+  })
+
   it("name input buttons by value, with Submit and Reset when they have none", async () => {
     await harness.open(`
       <input type="submit" id="submit"><input type="reset" id="reset">

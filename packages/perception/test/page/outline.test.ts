@@ -7,15 +7,25 @@ describe("outline nodes", () => {
     expect(itemsText(["Look:", link, hoistNode(["twice"])])).toBe("Look: A rare bird seen in May twice")
   })
 
-  it("leave an icon out of a name read beside words, unless asked for icons", () => {
-    const icon = { ...leaf("img", "img", "cart", ""), icon: true }
-    expect(itemsText([icon, "Basket"], false)).toBe("Basket")
-    expect(itemsText([icon, "Basket"])).toBe("cart Basket")
+  it("leave an icon out of a name read beside words that already say it, unless asked for icons", () => {
+    const icon = { ...leaf("img", "img", "Menu", ""), icon: true }
+    expect(itemsText(["Open Navigation Menu", icon], false)).toBe("Open Navigation Menu")
+    expect(itemsText(["Open Navigation Menu", icon])).toBe("Open Navigation Menu Menu")
+    // An icon that says a word of its own is part of the name ("facebook Share").
+    const facebook = { ...leaf("img", "img", "facebook", ""), icon: true }
+    expect(itemsText([facebook, "Share"], false)).toBe("facebook Share")
+    expect(itemsText([facebook], false)).toBe("facebook")
   })
 
   it("leave a control kept from an aria-hidden subtree out of every name", () => {
     const hidden = { ...leaf("button", "button", "Close", ""), ariaHidden: true }
     expect(itemsText(["Menu", hidden])).toBe("Menu")
+  })
+
+  it("leave a submenu out of the name of the menu item that opens it", () => {
+    const submenu = { ...leaf("menu", "menu", "", ""), kids: [leaf("menuitem", "menuitem", "Themen", "")] }
+    expect(itemsText(["Programm", submenu], false)).toBe("Programm")
+    expect(itemsText(["Programm", submenu])).toBe("Programm Themen")
   })
 
   it("say whether any node below has a ref", () => {

@@ -92,6 +92,13 @@ describe("roles", () => {
     })
   })
 
+  it("keep an image with an empty alt as an image when the page names it otherwise", async () => {
+    await harness.open(`
+      <img alt="" aria-label="Team" src="data:," data-case="labelled"><img alt="" title="Logo" src="data:," data-case="titled">
+      <img alt="" src="data:," data-case="decorative">`)
+    expect(await rolesOfCases()).toEqual({ labelled: "img", titled: "img", decorative: "presentation" })
+  })
+
   it("make an image a hover target when it has a tooltip, but not inside a link", async () => {
     await harness.open(`
       <img title="Ships in 2 days" src="data:," id="hint">
