@@ -113,6 +113,14 @@ describe("navigate on the tab's own DevTools socket", () => {
     const next = await run(driver.navigate(`${base}/landing`))
     expect(next.title).toBe("Landing")
   })
+
+  it("installs the page script on the first call in a document, not on every load", async () => {
+    await run(driver.navigate(`${base}/landing`))
+    expect(await run(driver.evaluate("return typeof globalThis.__sextant"))).toBe("undefined")
+    expect(await run(driver.evaluate("return typeof globalThis.__sextantActor"))).toBe("object")
+    const snapshot = await run(driver.look())
+    expect(snapshot.tree).toContain("Landed")
+  })
 })
 
 describe("a browser Sextant does not own", () => {

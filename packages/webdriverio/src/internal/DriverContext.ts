@@ -124,13 +124,15 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const dialogs = makeDialogs({ bidi, classicText: () => browser.getAlertText() })
 
   if (bidi) {
-    // Installed on every new document before the page's own scripts; removed again on close, so a
-    // wrapped browser is left as it was found.
+    // The actor goes into every new document before the page's own scripts, since it counts the
+    // requests and timers they start; removed again on close, so a wrapped browser is left as it was
+    // found. The page script (54 KB) watches nothing: the first call in a document installs it, so
+    // a load does not compile it into every frame.
     yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>
           browser.scriptAddPreloadScript({
-            functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
+            functionDeclaration: `() => { ${actorScriptSource} }`,
           }),
         catch: toDriverError("start"),
       }).pipe(guard("start")),
