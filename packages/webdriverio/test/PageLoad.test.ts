@@ -17,6 +17,16 @@ const PAGES: Record<string, { readonly status: number; readonly body: string }> 
   hop: { status: 200, body: `<title>Hop</title><script>location.replace("/landing")</script>` },
   landing: { status: 200, body: `<title>Landing</title><p>Landed</p>` },
   gone: { status: 404, body: `<title>Gone</title><p>Not here</p>` },
+  // A page whose script renames it while it loads.
+  renamed: { status: 200, body: `<title>Old name</title><script>document.title = "New name"</script>` },
+  // A page that keeps its main thread busy for 3 s right after its load event.
+  "busy-after-load": {
+    status: 200,
+    body: `<title>Busy after load</title><script>addEventListener("load", () => setTimeout(() => {
+  const end = Date.now() + 3000
+  while (Date.now() < end) {}
+}, 0))</script>`,
+  },
   // A document that never finishes loading: its image never answers.
   stalled: { status: 200, body: `<title>Stalled</title><img src="/hang">` },
 }
@@ -95,6 +105,20 @@ describe("navigate on the tab's own DevTools socket", () => {
   it("reads a status that is not retried, such as 404, and keeps the page", async () => {
     const result = await run(driver.navigate(`${base}/gone`))
     expect(result).toMatchObject({ title: "Gone", status: 404 })
+  })
+
+  it("answers the title a script gave the page while it loaded", async () => {
+    const result = await run(driver.navigate(`${base}/renamed`))
+    expect(result).toMatchObject({ url: `${base}/renamed`, title: "New name", status: 200 })
+  })
+
+  it("answers once the page has loaded, without waiting for the work the page does after it", async () => {
+    const started = Date.now()
+    const result = await run(driver.navigate(`${base}/busy-after-load`))
+    expect(result).toMatchObject({ title: "Busy after load", status: 200 })
+    // The page's main thread is busy for 3 s from its load event: a call into it would wait that long.
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(await run(driver.evaluate("return document.title"))).toBe("Busy after load")
   })
 
   it("answers a move within the page at once, on the same document", async () => {

@@ -197,8 +197,18 @@ export const makeNavigation = (
                   catch: navigationFailed(url, timeoutMs),
                 })
           if (loaded === undefined) return yield* loadOverWebdriver(url, timeoutMs)
-          if (loaded.stayed && loaded.errorText !== undefined) {
-            return yield* fail("navigate", new NavigationFailed({ url, detail: loaded.errorText }))
+          if (loaded.errorText !== undefined && (loaded.stayed || loaded.landed !== undefined)) {
+            // The browser could not load it: it stayed, or shows its error page for the URL.
+            return yield* fail(
+              "navigate",
+              new NavigationFailed({ url, detail: loaded.errorText.replace(/^net::/, "") }),
+            )
+          }
+          if (loaded.landed !== undefined && loaded.status !== undefined) {
+            return {
+              result: { ...loaded.landed, status: loaded.status },
+              retryAfter: retryAfterMs(headerOf(loaded.headers, "retry-after")),
+            }
           }
           const landed = yield* navigationResult("navigate", url)
           return {

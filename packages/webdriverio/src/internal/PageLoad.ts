@@ -13,12 +13,23 @@ export interface SocketLoad {
   readonly errorText: string | undefined
   /** Whether the browser left the page as it was (no document committed: a download, a 204). */
   readonly stayed: boolean
+  /**
+   * Where the tab landed and the page's title, from the browser's history entry (read without
+   * waiting for the page, which is busy with its first layout right after `load`); undefined when
+   * the page replaced itself while loading or the browser did not answer.
+   */
+  readonly landed: { readonly url: string; readonly title: string } | undefined
 }
 
 interface NavigateAnswer {
   readonly frameId?: string
   readonly loaderId?: string
   readonly errorText?: string
+}
+
+interface NavigationHistory {
+  readonly currentIndex?: number
+  readonly entries?: ReadonlyArray<{ readonly url?: string; readonly title?: string }>
 }
 
 interface Response {
@@ -89,7 +100,13 @@ export const loadOnSocket = async (
     const own = answer.loaderId
     if (own === undefined) {
       // Nothing committed: a same-document navigation, or a load the browser gave up on.
-      return { status: undefined, headers: undefined, errorText: answer.errorText, stayed: true }
+      return {
+        status: undefined,
+        headers: undefined,
+        errorText: answer.errorText,
+        stayed: true,
+        landed: undefined,
+      }
     }
     await new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -101,12 +118,25 @@ export const loadOnSocket = async (
       wake = check
       check()
     })
-    const response = responses.get(awaited(own)) ?? responses.get(own)
+    const last = awaited(own)
+    const response = responses.get(last) ?? responses.get(own)
+    // A page that replaced itself may have gone anywhere, an error page included: the caller asks it.
+    const history =
+      last === own
+        ? ((await sockets.send(context, "Page.getNavigationHistory", {}))?.result as
+            | NavigationHistory
+            | undefined)
+        : undefined
+    const entry = history?.entries?.[history.currentIndex ?? -1]
     return {
       status: response?.status,
       headers: response?.headers,
       errorText: answer.errorText,
       stayed: false,
+      landed:
+        typeof entry?.url === "string" && typeof entry.title === "string"
+          ? { url: entry.url, title: entry.title }
+          : undefined,
     }
   } finally {
     stop()
