@@ -63,6 +63,31 @@ describe("launch", () => {
     }
   }, 60_000)
 
+  it("runs its one tab in a fresh off-the-record user context, and tabs the page opens join it", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const session = await run(launch({}), scope)
+      const tree = async () =>
+        (
+          (await session.browser.browsingContextGetTree({})) as {
+            contexts: ReadonlyArray<{ context: string; userContext: string }>
+          }
+        ).contexts
+      const [tab, ...others] = await tree()
+      expect(others).toEqual([])
+      expect(tab?.userContext).not.toBe("default")
+      expect(tab?.context).toBe(await session.browser.getWindowHandle())
+      const driver = await run(makeDriver(session), scope)
+      await Effect.runPromise(driver.navigate("data:text/html,<title>opener</title>"))
+      await Effect.runPromise(driver.evaluate("window.open('about:blank', '_blank')"))
+      const contexts = await tree()
+      expect(contexts).toHaveLength(2)
+      expect(new Set(contexts.map((context) => context.userContext))).toEqual(new Set([tab?.userContext]))
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 60_000)
+
   it("ends Chromium even when ChromeDriver was killed first", async () => {
     const scope = await Effect.runPromise(Scope.make())
     const session = await run(launch({}), scope)
