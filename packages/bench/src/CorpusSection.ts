@@ -28,6 +28,7 @@ export const OFFLINE_ARGS: ReadonlyArray<string> = [
 /** What one real page measured. */
 export interface CorpusPageResult {
   readonly page: string
+  /** Median of the timed loads; the first `warmup` loads of a page (cold) are left out. */
   readonly gotoMs: number
   readonly navigateMs: number
   readonly playwrightTokens: number
@@ -153,8 +154,17 @@ export const measureCorpus = async (
     for (const name of names) {
       const url = `${server.url}/${encodeURIComponent(name)}`
       try {
-        const goto = await timed(() => page.goto(url, { waitUntil: "load", timeout: 30_000 }))
-        const navigate = await timed(() => navigateSextant(sextant, url))
+        // Loads alternate goto and navigate, as many rounds as the looks get: a single load per page
+        // is at the mercy of whatever else the machine runs at that moment.
+        const loads = { goto: [] as Array<number>, navigate: [] as Array<number> }
+        for (let round = 0; round < plan.warmup + plan.runs; round++) {
+          const goto = await timed(() => page.goto(url, { waitUntil: "load", timeout: 30_000 }))
+          const navigate = await timed(() => navigateSextant(sextant, url))
+          if (round >= plan.warmup) {
+            loads.goto.push(goto.ms)
+            loads.navigate.push(navigate.ms)
+          }
+        }
         // Late scripts of the page settle alike in both before anything is read.
         await sleep(100)
         const samples = {
@@ -188,8 +198,8 @@ export const measureCorpus = async (
         const textRecall = visibleTextRecall(visible, full.tree)
         results.push({
           page: name,
-          gotoMs: goto.ms,
-          navigateMs: navigate.ms,
+          gotoMs: median(loads.goto),
+          navigateMs: median(loads.navigate),
           playwrightTokens: countTokens(snapshot),
           fullTokens: countTokens(full.tree),
           interactiveTokens: countTokens(interactive.tree),

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { Effect, Exit, Fiber, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { connect, defaultChromeArgs, launch, makeDriver } from "../src/index.ts"
@@ -36,6 +36,56 @@ describe("launch", () => {
       }
     }
     // Two launches, one per protocol.
+  }, 60_000)
+
+  it("runs Chromium with Playwright's quiet switches: no field trials, extensions or back-forward cache", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const session = await run(launch({}), scope)
+      const switches = readFileSync(`/proc/${session.browserPid}/cmdline`, "utf8").split("\0")
+      expect(switches).toEqual(
+        expect.arrayContaining(["--disable-field-trial-config", "--disable-extensions", "--mute-audio"]),
+      )
+      // ChromeDriver merges its own disabled features with Sextant's.
+      const features = switches.filter((entry) => entry.startsWith("--disable-features="))
+      expect(features).toHaveLength(1)
+      expect(features[0]).toContain("Translate")
+      expect(features[0]).toContain("IgnoreDuplicateNavs")
+      // Going back loads the page again instead of thawing the old document.
+      const driver = await run(makeDriver(session), scope)
+      await Effect.runPromise(driver.navigate("data:text/html,<title>first</title>"))
+      await Effect.runPromise(driver.evaluate("window.marker = 'kept'"))
+      await Effect.runPromise(driver.navigate("data:text/html,<title>second</title>"))
+      expect((await Effect.runPromise(driver.back)).title).toBe("first")
+      expect(await Effect.runPromise(driver.evaluate("return window.marker ?? 'fresh'"))).toBe("fresh")
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 60_000)
+
+  it("runs its one tab in a fresh off-the-record user context, and tabs the page opens join it", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const session = await run(launch({}), scope)
+      const tree = async () =>
+        (
+          (await session.browser.browsingContextGetTree({})) as {
+            contexts: ReadonlyArray<{ context: string; userContext: string }>
+          }
+        ).contexts
+      const [tab, ...others] = await tree()
+      expect(others).toEqual([])
+      expect(tab?.userContext).not.toBe("default")
+      expect(tab?.context).toBe(await session.browser.getWindowHandle())
+      const driver = await run(makeDriver(session), scope)
+      await Effect.runPromise(driver.navigate("data:text/html,<title>opener</title>"))
+      await Effect.runPromise(driver.evaluate("window.open('about:blank', '_blank')"))
+      const contexts = await tree()
+      expect(contexts).toHaveLength(2)
+      expect(new Set(contexts.map((context) => context.userContext))).toEqual(new Set([tab?.userContext]))
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
   }, 60_000)
 
   it("ends Chromium even when ChromeDriver was killed first", async () => {

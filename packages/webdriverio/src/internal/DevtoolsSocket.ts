@@ -14,8 +14,19 @@ export interface DevtoolsSockets {
     method: string,
     params: Record<string, unknown>,
   ) => Promise<{ readonly result: unknown } | undefined>
+  /**
+   * Calls `listener` with every event the tab `context` sends on its socket from now on (those of
+   * the domains some command enabled); the answer stops it. Opens no socket by itself.
+   */
+  readonly listen: (context: string, listener: (event: DevtoolsEvent) => void) => () => void
   /** Closes every socket opened so far; later sends answer undefined. */
   readonly close: () => void
+}
+
+/** A Chrome DevTools event a tab sent: `Page.lifecycleEvent`, `Network.responseReceived`, … */
+export interface DevtoolsEvent {
+  readonly method: string
+  readonly params: Record<string, unknown>
 }
 
 interface Pending {
@@ -37,7 +48,11 @@ const debuggerAddress = (browser: WebdriverIO.Browser): string | undefined => {
   return typeof address === "string" && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined
 }
 
-const unavailable: DevtoolsSockets = { send: async () => undefined, close: () => {} }
+const unavailable: DevtoolsSockets = {
+  send: async () => undefined,
+  listen: () => () => {},
+  close: () => {},
+}
 
 // A tab that takes longer than this to connect is left to the usual path.
 const connectTimeoutMs = 2000
@@ -51,6 +66,7 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
   const address = debuggerAddress(browser)
   if (address === undefined || typeof WebSocket !== "function") return unavailable
   const tabs = new Map<string, Promise<TabSocket | undefined>>()
+  const listeners = new Map<string, Set<(event: DevtoolsEvent) => void>>()
   let closed = false
   let nextId = 0
 
@@ -74,10 +90,21 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
         tab.pending.clear()
       }
       socket.addEventListener("message", (event) => {
-        let message: { readonly id?: unknown; readonly result?: unknown; readonly error?: unknown }
+        let message: {
+          readonly id?: unknown
+          readonly result?: unknown
+          readonly error?: unknown
+          readonly method?: unknown
+          readonly params?: Record<string, unknown>
+        }
         try {
           message = JSON.parse(String(event.data)) as typeof message
         } catch {
+          return
+        }
+        if (typeof message.method === "string") {
+          const heard = { method: message.method, params: message.params ?? {} }
+          for (const listener of [...(listeners.get(context) ?? [])]) listener(heard)
           return
         }
         if (typeof message.id !== "number") return
@@ -131,8 +158,20 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
         open.socket.send(JSON.stringify({ id, method, params }))
       })
     },
+    listen: (context, listener) => {
+      let heard = listeners.get(context)
+      if (heard === undefined) {
+        heard = new Set()
+        listeners.set(context, heard)
+      }
+      heard.add(listener)
+      return () => {
+        heard.delete(listener)
+      }
+    },
     close: () => {
       closed = true
+      listeners.clear()
       for (const tab of tabs.values()) {
         void tab.then((open) => {
           if (open === undefined) return

@@ -68,6 +68,11 @@ export interface DriverContext {
   readonly recorder: Recorder
   readonly state: DriverState
   readonly guard: Guard
+  /**
+   * Whether WebdriverIO still hears the session's network events, which its `url` command needs to
+   * answer the response; off when the driver loads pages on the tab's own socket (see {@link quietEvents}).
+   */
+  readonly networkEvents: boolean
   /** Calls the actor script for `method`, installing the page script first where a document lacks it. */
   readonly call: (method: string, callOptions?: CallOptions) => ActorCall
   /** Reads a snapshot the page script answered, with the driver's look options under `lookOptions`. */
@@ -119,13 +124,15 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const dialogs = makeDialogs({ bidi, classicText: () => browser.getAlertText() })
 
   if (bidi) {
-    // Installed on every new document before the page's own scripts; removed again on close, so a
-    // wrapped browser is left as it was found.
+    // The actor goes into every new document before the page's own scripts, since it counts the
+    // requests and timers they start; removed again on close, so a wrapped browser is left as it was
+    // found. The page script (54 KB) watches nothing: the first call in a document installs it, so
+    // a load does not compile it into every frame.
     yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>
           browser.scriptAddPreloadScript({
-            functionDeclaration: `() => { ${pageScriptSource}\n${actorScriptSource} }`,
+            functionDeclaration: `() => { ${actorScriptSource} }`,
           }),
         catch: toDriverError("start"),
       }).pipe(guard("start")),
@@ -158,6 +165,34 @@ export const openDriverContext = Effect.fnUntraced(function* (
         }),
     )
   }
+
+  // WebdriverIO subscribes every BiDi session to every request's events and every console message
+  // (for its network manager, `url` and shadow-root tracking), which the browser serialises through
+  // ChromeDriver's BiDi mapper for each of a real page's hundreds of requests. A session Sextant
+  // opened, whose pages load on the tab's own socket, needs none of them.
+  const socketLoads =
+    bidi && session.kind !== "wrapped" && sockets !== undefined
+      ? yield* Effect.tryPromise(() => sockets.send(state.context, "Page.enable", {})).pipe(
+          Effect.map((answer) => answer !== undefined),
+          Effect.orElseSucceed(() => false),
+        )
+      : false
+  const networkEvents = socketLoads
+    ? yield* Effect.tryPromise({
+        try: () =>
+          browser.sessionUnsubscribe({
+            events: quietEvents.filter(
+              (event) => !(options.recordTraffic && event === "network.responseCompleted"),
+            ),
+          } as never),
+        catch: toDriverError("start"),
+      }).pipe(
+        guard("start"),
+        Effect.as(false),
+        // An endpoint that refuses keeps the events; pages then load as before.
+        Effect.orElseSucceed(() => true),
+      )
+    : true
 
   if (options.recordTraffic && !bidi) {
     return yield* fail(
@@ -233,6 +268,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
     recorder,
     state,
     guard,
+    networkEvents,
     call,
     snapshotOf: (json, lookOptions) => snapshotOf(options.look, json, lookOptions),
     recorded,
@@ -241,6 +277,19 @@ export const openDriverContext = Effect.fnUntraced(function* (
   }
   return driver
 })
+
+/**
+ * The session-wide BiDi events WebdriverIO subscribes to that a driver loading pages on the tab's
+ * own socket never reads. Navigation starts, new and closed tabs and dialogs stay on.
+ */
+export const quietEvents: ReadonlyArray<string> = [
+  "network.beforeRequestSent",
+  "network.responseCompleted",
+  "network.fetchError",
+  "log.entryAdded",
+  "browsingContext.fragmentNavigated",
+  "browsingContext.navigationCommitted",
+]
 
 /** Reads a snapshot the page script answered; anything unreadable is a `ScriptError` of `look`. */
 export const snapshotOf = (

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { toDriverError } from "../DriverErrors.ts"
 import type { DriverContext, ResolvedOptions } from "./DriverContext.ts"
 import { fail } from "./Fail.ts"
+import { loadOnSocket } from "./PageLoad.ts"
 import { callFunction } from "./Protocol.ts"
 
 const landedDeclaration = `function () {
@@ -68,17 +69,35 @@ const headerOf = (headers: Record<string, string> | undefined, name: string): st
 export const makeNavigation = (
   driver: Pick<
     DriverContext,
-    "browser" | "channels" | "dialogs" | "options" | "state" | "recorded" | "currentUrl" | "title" | "guard"
+    | "browser"
+    | "channels"
+    | "dialogs"
+    | "options"
+    | "state"
+    | "recorded"
+    | "currentUrl"
+    | "title"
+    | "guard"
+    | "networkEvents"
   >,
 ): Pick<BrowserDriverShape, "navigate" | "back" | "forward" | "refresh" | "currentUrl" | "title"> => {
-  const { browser, channels, dialogs, options, state, guard } = driver
+  const { browser, channels, dialogs, options, state, guard, networkEvents } = driver
 
   // One call for where a navigation ended; Chromium shows its own error page (chrome-error://)
   // instead of failing the command when a site cannot be reached.
   const navigationResult = (method: string, requested?: string) =>
     Effect.gen(function* () {
       const answer = yield* Effect.tryPromise({
-        try: () => callFunction(browser, channels, state.context, landedDeclaration, []),
+        try: () =>
+          callFunction(
+            browser,
+            channels,
+            state.context,
+            landedDeclaration,
+            [],
+            false,
+            dialogs.pending() === undefined,
+          ),
         catch: toDriverError(method),
       })
       const [url, pageTitle, errorCode, status] = JSON.parse(String(answer)) as [
@@ -130,36 +149,71 @@ export const makeNavigation = (
     },
   )
 
+  const navigationFailed = (url: string, timeoutMs: number) => (cause: unknown) => {
+    const mapped = toDriverError("navigate", { target: url, timeoutMs })(cause)
+    return mapped.reason._tag === "DriverUnknown" || mapped.reason._tag === "InvalidArgument"
+      ? new DriverError({
+          method: "navigate",
+          reason: new NavigationFailed({ url, detail: mapped.reason.message }),
+          cause,
+        })
+      : mapped
+  }
+
+  // One load over WebDriver: BiDi answers the navigation's response (through WebdriverIO's network
+  // events, when the driver left them on), Classic only the status, read from the page.
+  const loadOverWebdriver = (url: string, timeoutMs: number) =>
+    Effect.gen(function* () {
+      const request = yield* Effect.tryPromise({
+        try: () => (networkEvents ? (browser.url(url) as Promise<unknown>) : browser.navigateTo(url)),
+        catch: navigationFailed(url, timeoutMs),
+      })
+      const response = (request as NavigationRequest | undefined)?.response
+      const landed = yield* navigationResult("navigate", url)
+      return {
+        result: { ...landed, status: response?.status ?? landed.status },
+        retryAfter: retryAfterMs(headerOf(response?.headers, "retry-after")),
+      }
+    })
+
   // One load of `url`: where it landed, with the document's status and Retry-After when the
-  // session can read them (BiDi answers the response; Classic only the status, from the page).
+  // session can read them. The tab's own DevTools socket first, as Playwright loads pages; WebDriver
+  // when the tab has none.
   const load = (url: string, timeoutMs: number) =>
     Effect.gen(function* () {
       state.lastSnapshot = undefined
-      const request = Effect.tryPromise({
-        try: () => browser.url(url) as Promise<unknown>,
-        catch: (cause) => {
-          const mapped = toDriverError("navigate", { target: url, timeoutMs })(cause)
-          return mapped.reason._tag === "DriverUnknown" || mapped.reason._tag === "InvalidArgument"
-            ? new DriverError({
-                method: "navigate",
-                reason: new NavigationFailed({ url, detail: mapped.reason.message }),
-                cause,
-              })
-            : mapped
-        },
-      })
+      const sockets = channels.sockets
       // An alert the page opens while it loads answers DialogOpen at once, not after the time limit.
       return yield* dialogs.guard(
         "navigate",
         `loading ${url}`,
         timeoutMs,
         Effect.gen(function* () {
-          const response = ((yield* request) as NavigationRequest | undefined)?.response
+          const loaded =
+            sockets === undefined
+              ? undefined
+              : yield* Effect.tryPromise({
+                  try: (signal) => loadOnSocket(sockets, state.context, url, signal),
+                  catch: navigationFailed(url, timeoutMs),
+                })
+          if (loaded === undefined) return yield* loadOverWebdriver(url, timeoutMs)
+          if (loaded.errorText !== undefined && (loaded.stayed || loaded.landed !== undefined)) {
+            // The browser could not load it: it stayed, or shows its error page for the URL.
+            return yield* fail(
+              "navigate",
+              new NavigationFailed({ url, detail: loaded.errorText.replace(/^net::/, "") }),
+            )
+          }
+          if (loaded.landed !== undefined && loaded.status !== undefined) {
+            return {
+              result: { ...loaded.landed, status: loaded.status },
+              retryAfter: retryAfterMs(headerOf(loaded.headers, "retry-after")),
+            }
+          }
           const landed = yield* navigationResult("navigate", url)
-          const status = response?.status ?? landed.status
           return {
-            result: { ...landed, status },
-            retryAfter: retryAfterMs(headerOf(response?.headers, "retry-after")),
+            result: { ...landed, status: loaded.status ?? landed.status },
+            retryAfter: retryAfterMs(headerOf(loaded.headers, "retry-after")),
           }
         }),
       )
