@@ -222,7 +222,8 @@ export const measureCorpus = async (
   }
 }
 
-const ratio = (value: number) => `${value.toFixed(2)}×`
+// Four significant digits, so a ratio just over its goal does not print as the goal (0.08004× is over 0.08×).
+const ratio = (value: number) => `${value.toPrecision(4)}×`
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`
 
 /** The corpus as tables: the goals of the page view on real pages, then the pages that miss one. */

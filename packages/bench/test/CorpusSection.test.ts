@@ -36,11 +36,11 @@ describe("corpusSections", () => {
     })
     expect(cell(sections, "Full view tokens")).toEqual([
       "Full view tokens / Playwright AI snapshot",
-      "0.40×",
+      "0.4000×",
       "≤ 0.45×",
       "yes",
     ])
-    expect(cell(sections, "navigate")?.slice(1)).toEqual(["1.00×", "≤ 1.1×", "yes"])
+    expect(cell(sections, "navigate")?.slice(1)).toEqual(["1.000×", "≤ 1.1×", "yes"])
     expect(cell(sections, "Interactive recall")?.slice(1)).toEqual([
       "2 / 3 (lowest 75.0%)",
       "every page",
