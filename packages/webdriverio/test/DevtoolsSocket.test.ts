@@ -3,24 +3,20 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DriverSession, launch, makeDriver } from "../src/index.ts"
-import { devtoolsSocketEvent, devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
+import { devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
+import { countMessages, type MessageCounts } from "./support/Messages.ts"
 
 let site: FixtureSite
 let scope: Scope.Closeable
 let session: DriverSession
 let driver: BrowserDriverShape
-const counts = { socket: 0, http: 0 }
+let counts: MessageCounts
 
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0, seed: 0 })
   scope = await Effect.runPromise(Scope.make())
   session = await Effect.runPromise(Scope.provide(launch({}), scope))
-  session.browser.on(devtoolsSocketEvent as never, () => {
-    counts.socket += 1
-  })
-  session.browser.on("request.start", () => {
-    counts.http += 1
-  })
+  counts = countMessages(session.browser)
   driver = await Effect.runPromise(Scope.provide(makeDriver(session), scope))
 }, 60_000)
 

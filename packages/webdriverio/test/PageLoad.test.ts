@@ -4,7 +4,7 @@ import type { BrowserDriverShape } from "@sextant/core"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DriverSession, fromBrowser, launch, makeDriver } from "../src/index.ts"
-import { devtoolsSocketEvent } from "../src/internal/DevtoolsSocket.ts"
+import { countMessages, type MessageCounts } from "./support/Messages.ts"
 
 /** Pages served over HTTP, as a real site loads: `/<name>` answers `PAGES[name]` with its status. */
 const PAGES: Record<string, { readonly status: number; readonly body: string }> = {
@@ -36,7 +36,8 @@ let base = ""
 let scope: Scope.Closeable
 let session: DriverSession
 let driver: BrowserDriverShape
-const counts = { socket: 0, http: 0, bidi: 0, requestEvents: 0, consoleEvents: 0 }
+const counts = { requestEvents: 0, consoleEvents: 0 }
+let messages: MessageCounts
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -51,15 +52,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   scope = await Effect.runPromise(Scope.make())
   session = await Effect.runPromise(Scope.provide(launch({}), scope))
-  session.browser.on(devtoolsSocketEvent as never, () => {
-    counts.socket += 1
-  })
-  session.browser.on("request.start", () => {
-    counts.http += 1
-  })
-  session.browser.on("bidiCommand", () => {
-    counts.bidi += 1
-  })
+  messages = countMessages(session.browser)
   session.browser.on("network.beforeRequestSent" as never, () => {
     counts.requestEvents += 1
   })
@@ -80,12 +73,12 @@ const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
 describe("navigate on the tab's own DevTools socket", () => {
   it("loads a page with socket messages only, no WebDriver command", async () => {
     await run(driver.navigate(`${base}/landing`))
-    const before = { ...counts }
+    const before = { ...counts, ...messages }
     const result = await run(driver.navigate(`${base}/busy`))
     expect(result).toMatchObject({ url: `${base}/busy`, title: "Busy", status: 200 })
-    expect(counts.socket - before.socket).toBeGreaterThan(0)
-    expect(counts.http - before.http).toBe(0)
-    expect(counts.bidi - before.bidi).toBe(0)
+    expect(messages.socket - before.socket).toBeGreaterThan(0)
+    expect(messages.http - before.http).toBe(0)
+    expect(messages.bidi - before.bidi).toBe(0)
   })
 
   it("hears no request or console events of the pages it loads", async () => {
