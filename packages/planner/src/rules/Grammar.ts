@@ -2182,7 +2182,13 @@ const negatedStep = (
     while (isWord(placeTokens[first], "in", "on", "inside", "within", "from", "at")) first += 1
     const place = placeTokens.slice(first)
     if (place.length === 0) return refused
-    return { replace: { ...last, target: { ...last.target, outside: parseTargetPhrase(place) } } }
+    // "页脚里的" reads as a place holding nothing named: the place itself is what is excluded.
+    const phrase = parseTargetPhrase(place)
+    const outside =
+      phrase.text === undefined && phrase.role === undefined && phrase.container !== undefined
+        ? phrase.container
+        : phrase
+    return { replace: { ...last, target: { ...last.target, outside } } }
   }
   return refused
 }

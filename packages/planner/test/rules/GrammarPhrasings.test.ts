@@ -129,6 +129,10 @@ describe("rule grammar: the ways people write web instructions", () => {
         },
       },
     ])
+    expect(commands("打开顶部导航里的 Pricing，不要点页脚里的 Pricing")[0]).toMatchObject({
+      kind: "open",
+      target: { text: "Pricing", outside: { text: "页脚" } },
+    })
     expect(commands("打开顶部导航里的 Pricing，别点页脚那个")[0]).toMatchObject({
       kind: "open",
       target: { text: "Pricing", outside: { text: "页脚" } },
