@@ -492,6 +492,10 @@ const segmentAt = (tokens: ReadonlyArray<Token>, start: number): ReadonlyArray<T
 /** Words that join a field and its value ("Email with x", "x into Email", "Email: x"). */
 const PAIR_WORDS = ["with", "into", "in", "as", "to", ":"]
 
+/** A Chinese verb written as one keyword ("勾选", "点击"). */
+const isChineseVerb = (token: Token | undefined): boolean =>
+  token !== undefined && token.kind === "keyword" && CHINESE_VERBS.has(token.value)
+
 /**
  * Whether the segment after a comma or "and" is a clause of its own although it has no verb first:
  * a Chinese clause with its verb after the field ("邮箱填写 x"), or another field–value pair like the
@@ -504,7 +508,6 @@ const startsPair = (
 ): boolean => {
   if (segment.length === 0 || current.length === 0) return false
   const head = stripFillers(current)
-  const isChineseVerb = (token: Token) => token.kind === "keyword" && CHINESE_VERBS.has(token.value)
   if (segment.some(isChineseVerb) && head.some(isChineseVerb)) return true
   // A clause with no verb of its own ("new-pass in New password") goes on with the verb before it.
   const verbOf = (tokens: ReadonlyArray<Token>) => {
@@ -526,11 +529,6 @@ const startsPair = (
       segment.slice(1).some((token) => token.value === word) &&
       head.slice(1).some((token) => token.value === word),
   )
-}
-
-const isChineseVerbAt = (tokens: ReadonlyArray<Token>, index: number): boolean => {
-  const token = tokens[index]
-  return token !== undefined && token.kind === "keyword" && CHINESE_VERBS.has(token.value)
 }
 
 /** Chinese negations, read off the text whatever the segmenter made of them. */
@@ -600,7 +598,7 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
         // clause of its own, with the verb before it when it names none.
         negation > 0 ||
         // "，配送选 Overnight": after a comma, a Chinese clause may name its topic before its verb.
-        (token.value === "," && isChineseVerbAt(tokens, next + 1) && !isChineseVerbAt(tokens, next)) ||
+        (token.value === "," && isChineseVerb(tokens[next + 1]) && !isChineseVerb(tokens[next])) ||
         isWord(tokens[next], "在", "用", "以", "从", "把", "将") ||
         startsPair(current, segmentAt(tokens, next), clauses.slice(0, -1))
       if (startsClause && current.length > 0) {
