@@ -62,6 +62,24 @@ describe("goal checks on the page's controls", () => {
     ).toEqual(['checkbox "Sports" is unchecked on http://127.0.0.1/form'])
   })
 
+  it("judges a box part that took no step on the page at the end of the run, and only there", () => {
+    // "不要勾选 Sports" when Sports is not ticked: nothing to do, and the page shows it so.
+    const part: GoalPart = {
+      kind: "check",
+      description: "uncheck Sports",
+      check: { type: "controlState", targets: ["Sports"], checked: false },
+    }
+    const sports = (checked: boolean) => element({ ref: "e2", role: "checkbox", name: "Sports", checked })
+    const unmet = (finalElements?: ReadonlyArray<PageElement>) =>
+      verifyParts([part], { steps: [], records: [], finalPage: "not read", finalElements }).map(
+        (entry) => entry.evidence,
+      )
+    expect(unmet([sports(false)])).toEqual([])
+    expect(unmet([sports(true)])).toEqual(['checkbox "Sports" is checked on the page'])
+    // With no step and the page's controls unread, nothing is shown done.
+    expect(unmet(undefined)).toEqual(["no step worked on this part"])
+  })
+
   it("holds a box the page does not have only when the part clicked a control named by its words", () => {
     // "Accept all cookies" on a banner whose button is "Accept all": the button clicked is the evidence.
     const accept: GoalPart = {
