@@ -231,19 +231,13 @@ export const openDriverContext = Effect.fnUntraced(function* (
             state.context,
             callActorDeclaration,
             argument,
-            viaSocket,
-            direct && dialogs.pending() === undefined,
+            { viaSocket, direct: direct && dialogs.pending() === undefined },
           )
           return answer === missingMarker
-            ? callFunction(
-                browser,
-                channels,
-                state.context,
-                installer,
-                argument,
+            ? callFunction(browser, channels, state.context, installer, argument, {
                 viaSocket,
-                direct && dialogs.pending() === undefined,
-              )
+                direct: direct && dialogs.pending() === undefined,
+              })
             : answer
         },
         catch: toDriverError(method, errorContext),

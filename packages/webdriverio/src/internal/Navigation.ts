@@ -89,15 +89,9 @@ export const makeNavigation = (
     Effect.gen(function* () {
       const answer = yield* Effect.tryPromise({
         try: () =>
-          callFunction(
-            browser,
-            channels,
-            state.context,
-            landedDeclaration,
-            [],
-            false,
-            dialogs.pending() === undefined,
-          ),
+          callFunction(browser, channels, state.context, landedDeclaration, [], {
+            direct: dialogs.pending() === undefined,
+          }),
         catch: toDriverError(method),
       })
       const [url, pageTitle, errorCode, status] = JSON.parse(String(answer)) as [

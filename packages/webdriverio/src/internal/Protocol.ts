@@ -133,8 +133,7 @@ export const callFunction = async (
   context: string,
   declaration: string,
   args: ReadonlyArray<string>,
-  viaSocket = false,
-  direct = false,
+  { viaSocket = false, direct = false }: { readonly viaSocket?: boolean; readonly direct?: boolean } = {},
 ): Promise<unknown> => {
   if (channels.cdp) {
     const evaluation = {
