@@ -5,6 +5,7 @@ import { remote } from "webdriverio"
 import { z } from "zod"
 import { toDriverError } from "./DriverErrors.ts"
 import { ownBidiCommands } from "./internal/BidiCommands.ts"
+import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
 import {
   browserProcess,
   isRunning,
@@ -295,22 +296,27 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     if (browserPid !== undefined && !isRunning(browserPid)) return `Chromium (pid ${browserPid}) exited`
     return undefined
   }
+  // WebdriverIO's own preload scripts come out of the sessions Sextant launches (LibraryPreloads).
+  const preloads = options.bidi ? watchLibraryPreloads() : undefined
   const browser = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
-        remote({
-          hostname: "127.0.0.1",
-          port: chromedriver.port,
-          logLevel: options.logLevel,
-          connectionRetryCount: 0,
-          capabilities: {
-            browserName: "chrome",
-            webSocketUrl: options.bidi,
-            "wdio:enforceWebDriverClassic": !options.bidi,
-            unhandledPromptBehavior: "ignore",
-            "goog:chromeOptions": { binary: chrome, args },
+        remote(
+          {
+            hostname: "127.0.0.1",
+            port: chromedriver.port,
+            logLevel: options.logLevel,
+            connectionRetryCount: 0,
+            capabilities: {
+              browserName: "chrome",
+              webSocketUrl: options.bidi,
+              "wdio:enforceWebDriverClassic": !options.bidi,
+              unhandledPromptBehavior: "ignore",
+              "goog:chromeOptions": { binary: chrome, args },
+            },
           },
-        }).then(takeOverCommands),
+          preloads?.modifier,
+        ).then(takeOverCommands),
       catch: (cause) =>
         new DriverError({
           method: "launch",
@@ -335,6 +341,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     ),
     (opened) => endSession(opened, crashed),
   )
+  if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
   if (options.bidi) yield* freshContext(browser)
   yield* fitViewport(browser, options.windowSize)
   browserPid = browserProcess(profileDir)

@@ -4,6 +4,7 @@ import type { BrowserDriverShape } from "@sextant/core"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DriverSession, fromBrowser, launch, makeDriver } from "../src/index.ts"
+import { devtoolsSocketEvent } from "../src/internal/DevtoolsSocket.ts"
 import { countMessages, type MessageCounts } from "./support/Messages.ts"
 
 /** Pages served over HTTP, as a real site loads: `/<name>` answers `PAGES[name]` with its status. */
@@ -79,6 +80,19 @@ describe("navigate on the tab's own DevTools socket", () => {
     expect(messages.socket - before.socket).toBeGreaterThan(0)
     expect(messages.http - before.http).toBe(0)
     expect(messages.bidi - before.bidi).toBe(0)
+  })
+
+  it("switches the tab's DevTools domains on once, then loads with one navigate and one history read", async () => {
+    await run(driver.navigate(`${base}/landing`))
+    const methods: Array<string> = []
+    const heard = (event: { readonly method: string }) => methods.push(event.method)
+    session.browser.on(devtoolsSocketEvent as never, heard as never)
+    try {
+      await run(driver.navigate(`${base}/busy`))
+    } finally {
+      session.browser.off(devtoolsSocketEvent as never, heard as never)
+    }
+    expect(methods).toEqual(["Page.navigate", "Page.getNavigationHistory"])
   })
 
   it("hears no request or console events of the pages it loads", async () => {

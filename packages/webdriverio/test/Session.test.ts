@@ -88,6 +88,31 @@ describe("launch", () => {
     }
   }, 60_000)
 
+  it("leaves the page's customElements.define and attachShadow as the browser made them, while Sextant's own actor still loads", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const session = await run(launch({}), scope)
+      const driver = await run(makeDriver(session), scope)
+      await Effect.runPromise(
+        driver.navigate(
+          "data:text/html,<script>window.seen = [String(customElements.define), String(Element.prototype.attachShadow)]</script><p>page</p>",
+        ),
+      )
+      const [define, attachShadow] = (await Effect.runPromise(driver.evaluate("return window.seen"))) as [
+        string,
+        string,
+      ]
+      expect(define).toContain("[native code]")
+      expect(attachShadow).toContain("[native code]")
+      // The actor Sextant preloads is there before the page's scripts.
+      expect(await Effect.runPromise(driver.evaluate("return typeof globalThis.__sextantActor"))).toBe(
+        "object",
+      )
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 60_000)
+
   it("ends Chromium even when ChromeDriver was killed first", async () => {
     const scope = await Effect.runPromise(Scope.make())
     const session = await run(launch({}), scope)

@@ -15,6 +15,16 @@ export interface DevtoolsSockets {
     params: Record<string, unknown>,
   ) => Promise<{ readonly result: unknown } | undefined>
   /**
+   * Like `send`, but once per socket: later calls answer the first answer while the tab's socket
+   * stays open (a new socket sends it again). For commands that switch something on for the
+   * socket, such as `Page.enable`. A command that got no answer is sent again next time.
+   */
+  readonly sendOnce: (
+    context: string,
+    method: string,
+    params: Record<string, unknown>,
+  ) => Promise<{ readonly result: unknown } | undefined>
+  /**
    * Calls `listener` with every event the tab `context` sends on its socket from now on (those of
    * the domains some command enabled); the answer stops it. Opens no socket by itself.
    */
@@ -36,6 +46,8 @@ interface Pending {
 interface TabSocket {
   readonly socket: WebSocket
   readonly pending: Map<number, Pending>
+  /** The answers of `sendOnce` on this socket, by method and parameters. */
+  readonly sentOnce: Map<string, Promise<{ readonly result: unknown } | undefined>>
   broken: boolean
 }
 
@@ -50,6 +62,7 @@ const debuggerAddress = (browser: WebdriverIO.Browser): string | undefined => {
 
 const unavailable: DevtoolsSockets = {
   send: async () => undefined,
+  sendOnce: async () => undefined,
   listen: () => () => {},
   close: () => {},
 }
@@ -82,7 +95,7 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
       const url = targets.find((target) => target.id === context)?.webSocketDebuggerUrl
       if (typeof url !== "string" || closed) return undefined
       const socket = new WebSocket(url)
-      const tab: TabSocket = { socket, pending: new Map(), broken: false }
+      const tab: TabSocket = { socket, pending: new Map(), sentOnce: new Map(), broken: false }
       const fail = () => {
         tab.broken = true
         tabs.delete(context)
@@ -136,27 +149,47 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
     }
   }
 
+  const openTab = async (context: string): Promise<TabSocket | undefined> => {
+    if (closed) return undefined
+    let tab = tabs.get(context)
+    if (tab === undefined) {
+      tab = connect(context)
+      tabs.set(context, tab)
+    }
+    const open = await tab
+    return open === undefined || open.broken || closed ? undefined : open
+  }
+
+  const sendOn = (open: TabSocket, method: string, params: Record<string, unknown>) => {
+    const id = ++nextId
+    return new Promise<{ readonly result: unknown } | undefined>((resolve) => {
+      open.pending.set(id, { resolve })
+      ;(browser as unknown as { emit?: (event: string, data: unknown) => void }).emit?.(devtoolsSocketEvent, {
+        method,
+      })
+      open.socket.send(JSON.stringify({ id, method, params }))
+    })
+  }
+
   return {
     send: async (context, method, params) => {
-      if (closed) return undefined
-      let tab = tabs.get(context)
-      if (tab === undefined) {
-        tab = connect(context)
-        tabs.set(context, tab)
+      const open = await openTab(context)
+      return open === undefined ? undefined : sendOn(open, method, params)
+    },
+    sendOnce: async (context, method, params) => {
+      const open = await openTab(context)
+      if (open === undefined) return undefined
+      const key = `${method} ${JSON.stringify(params)}`
+      let answer = open.sentOnce.get(key)
+      if (answer === undefined) {
+        answer = sendOn(open, method, params)
+        open.sentOnce.set(key, answer)
+        // No answer: the next call tries again.
+        void answer.then((answered) => {
+          if (answered === undefined) open.sentOnce.delete(key)
+        })
       }
-      const open = await tab
-      if (open === undefined || open.broken || closed) return undefined
-      const id = ++nextId
-      return new Promise((resolve) => {
-        open.pending.set(id, { resolve })
-        ;(browser as unknown as { emit?: (event: string, data: unknown) => void }).emit?.(
-          devtoolsSocketEvent,
-          {
-            method,
-          },
-        )
-        open.socket.send(JSON.stringify({ id, method, params }))
-      })
+      return answer
     },
     listen: (context, listener) => {
       let heard = listeners.get(context)

@@ -172,7 +172,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   // opened, whose pages load on the tab's own socket, needs none of them.
   const socketLoads =
     bidi && session.kind !== "wrapped" && sockets !== undefined
-      ? yield* Effect.tryPromise(() => sockets.send(state.context, "Page.enable", {})).pipe(
+      ? yield* Effect.tryPromise(() => sockets.sendOnce(state.context, "Page.enable", {})).pipe(
           Effect.map((answer) => answer !== undefined),
           Effect.orElseSucceed(() => false),
         )

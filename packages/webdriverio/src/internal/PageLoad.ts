@@ -88,10 +88,12 @@ export const loadOnSocket = async (
   const awaited = (own: string): string => (started.includes(own) ? started.at(-1)! : own)
 
   try {
+    // Switched on once per socket. No response body is ever read here, so the browser keeps none
+    // for this client (it would copy every text resource of the page into its DevTools buffer).
     const enabled = await Promise.all([
-      sockets.send(context, "Page.enable", {}),
-      sockets.send(context, "Page.setLifecycleEventsEnabled", { enabled: true }),
-      sockets.send(context, "Network.enable", {}),
+      sockets.sendOnce(context, "Page.enable", {}),
+      sockets.sendOnce(context, "Page.setLifecycleEventsEnabled", { enabled: true }),
+      sockets.sendOnce(context, "Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
     ])
     if (enabled.some((result) => result === undefined)) return undefined
     const sent = await sockets.send(context, "Page.navigate", { url })
