@@ -31,6 +31,8 @@ export interface Node {
   ownContent?: boolean
   /** A control named by a guess (its link target, an icon's file name): no part of an enclosing name. */
   guessed?: boolean
+  /** A heading whose name was cut (the rest prints under it): all its words, for a name read from content. */
+  whole?: string
 }
 
 export type Item = string | Node

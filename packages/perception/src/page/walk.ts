@@ -427,12 +427,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
         // inside it are printed beneath it.
         name =
           (CONTENT_NAMED_CONTROLS.has(role)
-            ? itemsText(kids, false)
+            ? itemsText(kids, false, true)
             : itemsText(
                 kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
                 false,
+                true,
               )
-          ).trim() || itemsText(kids).trim()
+          ).trim() || itemsText(kids, true, true).trim()
         // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
         name = name.replace(/^(.{2,}?) \1$/su, "$1")
         contentName = true
@@ -488,6 +489,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         ],
         container: false,
         heading: true,
+        ...(longName ? { whole: fullName } : {}),
       }
     }
 

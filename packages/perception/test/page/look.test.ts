@@ -219,4 +219,15 @@ describe("look on the open web: what a page shows is kept", () => {
     expect(raw.lines.join("\n")).toContain("Buy It")
     expect(raw.lines.join("\n")).toContain("By Deadline staff")
   })
+
+  it("keeps every word of a link named by a long heading it holds alone, the rest under it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/fox"><div><h3>Lachlan Murdoch Shrugs Off Rocky Ad Market, We Are Seeing No Adverse Advertising Impact; Expects Big Ten Network Deal Near Term - Update</h3></div></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Lachlan Murdoch Shrugs Off Rocky Ad Market, We Are Seeing No Adverse Advertising Impact; Expects Big…" [ref=e1] -> /fox',
+      "  - Ten Network Deal Near Term - Update",
+    ])
+  })
 })
