@@ -210,13 +210,14 @@ export const createWalk = (walkOptions: WalkOptions) => {
         } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
       }
       // The words it draws are text a reader sees, beside what names it (a chart's labels).
+      // Each run is a label of its own, apart from the words around the svg.
       for (const run of svgTexts(element))
         if (wordsBeyond(run, name)) {
           join.joinable = false
           join.attachTo = null
           pushText(join, out, run)
+          join.joinable = false
         }
-      join.joinable = false
       return
     }
     if (takesNoSpace(element, tag, style)) return
