@@ -374,7 +374,9 @@ const MAX_GLUED = 16
  * or padding (buttons "Report" "Save" "Follow" read "ReportSaveFollow"); a page word that no outline
  * word equals is kept when neighbouring outline words, glued, spell it, and neighbouring page words
  * are kept when the outline prints them glued as one word — as interactive names are compared
- * without spaces.
+ * without spaces. Each outline word keeps one page word at most; which copy of a spelling keeps a
+ * page word is left open until a glued run needs one, so a run is not lost to a word another copy
+ * keeps as well. `missed` lists the page words left, in page order.
  *
  * @example
  * ```ts
@@ -461,10 +463,7 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
       return [...needed].every(([word, count]) => (free.get(word) ?? 0) >= count)
     }
     for (const word of left) {
-      const run = glued
-        .get(word)
-        ?.map(positionsOf)
-        .find(fits)
+      const run = glued.get(word)?.map(positionsOf).find(fits)
       if (run === undefined) {
         lost.push(word)
         continue

@@ -141,7 +141,9 @@ describe("visibleTextRecall", () => {
     ).toBe(1)
     // A single page word does not take the copy a glued run needs when another copy serves it: "the"
     // is kept by the second "The", "HomeThe" by the links in a row.
-    expect(visibleTextRecall("the HomeThe", '- link "Home" [ref=e1]\n- link "The" [ref=e2]\n- The end').recall).toBe(1)
+    expect(
+      visibleTextRecall("the HomeThe", '- link "Home" [ref=e1]\n- link "The" [ref=e2]\n- The end').recall,
+    ).toBe(1)
     // But each outline word still serves once: with one "The", the run and the word cannot both be kept.
     expect(visibleTextRecall("the HomeThe", '- link "Home" [ref=e1]\n- link "The" [ref=e2]')).toMatchObject({
       keptWords: 1,
