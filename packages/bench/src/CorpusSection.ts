@@ -42,7 +42,12 @@ export interface CorpusPageResult {
   /** A text cut with a stated handle (`… (+N chars: …)`, `…+N more: look({ within })`) is on the page. */
   readonly statedCut: boolean
   readonly pageWords: number
+  /** The first {@link MISSING_SAMPLE} page words the full view does not keep, in page order (a finding's lead). */
+  readonly missingWords: ReadonlyArray<string>
 }
+
+/** How many missing words a page result keeps: enough to find them on the page, few enough for the JSON. */
+export const MISSING_SAMPLE = 60
 
 /** The whole corpus: per page, and the figures the issue's goals are judged on. */
 export interface CorpusResult {
@@ -210,6 +215,7 @@ export const measureCorpus = async (
           textRecall: textRecall.recall,
           statedCut: /… \(\+\d+ chars: |…\+\d+ more: look/.test(full.tree),
           pageWords: textRecall.pageWords,
+          missingWords: textRecall.missed.slice(0, MISSING_SAMPLE),
         })
       } catch (cause) {
         throw cause instanceof BenchError ? cause : new BenchError("corpus page", name, cause)

@@ -340,6 +340,8 @@ export interface TextRecallResult {
   readonly keptWords: number
   /** keptWords / pageWords, 1 for a page with no words. */
   readonly recall: number
+  /** The page words the outline does not keep, in page order: what a finding names. */
+  readonly missed: ReadonlyArray<string>
 }
 
 /**
@@ -372,7 +374,9 @@ const MAX_GLUED = 16
  * or padding (buttons "Report" "Save" "Follow" read "ReportSaveFollow"); a page word that no outline
  * word equals is kept when neighbouring outline words, glued, spell it, and neighbouring page words
  * are kept when the outline prints them glued as one word — as interactive names are compared
- * without spaces.
+ * without spaces. Each outline word keeps one page word at most; which copy of a spelling keeps a
+ * page word is left open until a glued run needs one, so a run is not lost to a word another copy
+ * keeps as well. `missed` lists the page words left, in page order.
  *
  * @example
  * ```ts
@@ -392,25 +396,27 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
     for (const _ of words(targets[index] ?? "")) inTarget.push(true)
   }
   const readable = outlineWords.flatMap((_, position) => (inTarget[position] === true ? [] : [position]))
-  const used = new Array<boolean>(outlineWords.length).fill(false)
-  const positions = new Map<string, Array<number>>()
-  outlineWords.forEach((word, position) => {
-    const list = positions.get(word)
-    if (list === undefined) positions.set(word, [position])
-    else list.push(position)
-  })
+  // How many outline words of each spelling are left to keep a page word. A page word equal to an
+  // outline word takes one of that spelling, whichever it is: which position serves is decided
+  // only when a glued run needs one (below), so a run is not lost to a single word that any other
+  // copy of its spelling serves as well.
+  const free = new Map<string, number>()
+  for (const word of outlineWords) free.set(word, (free.get(word) ?? 0) + 1)
+  const take = (word: string, count = 1): boolean => {
+    const left = free.get(word) ?? 0
+    if (left < count) return false
+    free.set(word, left - count)
+    return true
+  }
   const pageWords = words(visibleText)
   let keptWords = 0
   const missed: Array<string> = []
   const missedAt: Array<number> = []
   for (const [index, word] of pageWords.entries()) {
-    const position = positions.get(word)?.find((candidate) => !used[candidate])
-    if (position === undefined) {
+    if (take(word)) keptWords += 1
+    else {
       missed.push(word)
       missedAt.push(index)
-    } else {
-      used[position] = true
-      keptWords += 1
     }
   }
   // The other way round: neighbouring page words the outline prints glued as one word (two inline
@@ -423,22 +429,17 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
       const last = first + length - 1
       if (missedAt[last] !== missedAt[first]! + length - 1) break
       spelled += missed[last]!
-      const position = positions.get(spelled)?.find((candidate) => !used[candidate])
-      if (position === undefined) continue
-      used[position] = true
+      if (!take(spelled)) continue
       for (let index = first; index <= last; index++) kept.add(index)
       keptWords += length
       break
     }
   }
-  if (kept.size > 0) {
-    const left = missed.filter((_, index) => !kept.has(index))
-    missed.length = 0
-    missed.push(...left)
-  }
-  if (missed.length > 0) {
-    // Runs of neighbouring outline words, glued, by their spelling.
-    // Runs of neighbouring outline words (indexes into `readable`), glued, by their spelling.
+  const left = missed.filter((_, index) => !kept.has(index))
+  const lost: Array<string> = []
+  if (left.length > 0) {
+    // Runs of neighbouring outline words (indexes into `readable`), glued, by their spelling. A run
+    // takes its positions (each serves one run) and one word of each of its spellings.
     const glued = new Map<string, Array<number>>()
     for (let start = 0; start < readable.length; start++) {
       let spelled = outlineWords[readable[start]!]!
@@ -449,12 +450,28 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
         else list.push(start * 32 + length)
       }
     }
+    const inRun = new Array<boolean>(outlineWords.length).fill(false)
     const positionsOf = (entry: number): Array<number> =>
       readable.slice(Math.floor(entry / 32), Math.floor(entry / 32) + (entry % 32))
-    for (const word of missed) {
-      const run = glued.get(word)?.find((entry) => positionsOf(entry).every((position) => !used[position]))
-      if (run === undefined) continue
-      for (const position of positionsOf(run)) used[position] = true
+    const fits = (run: ReadonlyArray<number>): boolean => {
+      if (run.some((position) => inRun[position])) return false
+      const needed = new Map<string, number>()
+      for (const position of run) {
+        const word = outlineWords[position]!
+        needed.set(word, (needed.get(word) ?? 0) + 1)
+      }
+      return [...needed].every(([word, count]) => (free.get(word) ?? 0) >= count)
+    }
+    for (const word of left) {
+      const run = glued.get(word)?.map(positionsOf).find(fits)
+      if (run === undefined) {
+        lost.push(word)
+        continue
+      }
+      for (const position of run) {
+        inRun[position] = true
+        take(outlineWords[position]!)
+      }
       keptWords += 1
     }
   }
@@ -462,5 +479,6 @@ export const visibleTextRecall = (visibleText: string, outline: string): TextRec
     pageWords: pageWords.length,
     keptWords,
     recall: pageWords.length === 0 ? 1 : keptWords / pageWords.length,
+    missed: lost,
   }
 }

@@ -14,6 +14,7 @@ const page = (name: string, overrides: Partial<CorpusPageResult> = {}): CorpusPa
   interactiveRecall: { expected: 10, matched: 10, recall: 1, unmatched: [] },
   textRecall: 1,
   statedCut: false,
+  missingWords: [],
   pageWords: 500,
   ...overrides,
 })

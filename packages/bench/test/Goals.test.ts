@@ -23,7 +23,7 @@ const page = (
   lookFull: cost(ours, lookMs),
   lookInteractive: cost(interactive, lookMs),
   interactiveRecall: { expected: 10, matched: 10, recall: 1, unmatched: [] },
-  textRecall: { pageWords: 100, keptWords: 97, recall: 0.97 },
+  textRecall: { pageWords: 100, keptWords: 97, recall: 0.97, missed: [] },
   roundTrips: { median: 1, max: trips },
   noOpRoundTrip: summarize([3]),
 })

@@ -119,21 +119,36 @@ describe("interactiveRecall", () => {
 describe("visibleTextRecall", () => {
   it("counts page words the outline keeps, as a multiset", () => {
     const result = visibleTextRecall("Sign in. Sign in again", '- button "Sign in" [ref=e1]')
-    expect(result).toEqual({ pageWords: 5, keptWords: 2, recall: 0.4 })
+    expect(result).toEqual({ pageWords: 5, keptWords: 2, recall: 0.4, missed: ["sign", "in", "again"] })
   })
 
   it("keeps a page word that innerText glued from neighbouring boxes when the outline has its parts in a row", () => {
     const outline = '- button "Report" [ref=e1]\n- button "Save" [ref=e2]\n- button "Follow" [ref=e3]'
-    expect(visibleTextRecall("ReportSaveFollow", outline)).toEqual({ pageWords: 1, keptWords: 1, recall: 1 })
+    expect(visibleTextRecall("ReportSaveFollow", outline)).toEqual({
+      pageWords: 1,
+      keptWords: 1,
+      recall: 1,
+      missed: [],
+    })
     // Each outline word serves once: a second glued copy needs a second run.
     expect(visibleTextRecall("ReportSaveFollow ReportSaveFollow", outline).keptWords).toBe(1)
     // Parts out of order or apart do not spell it.
-    expect(visibleTextRecall("SaveReport", outline).keptWords).toBe(0)
+    expect(visibleTextRecall("SaveReport", outline)).toMatchObject({ keptWords: 0, missed: ["savereport"] })
     // Link targets and refs between the parts are not words of the page.
     expect(
       visibleTextRecall("HomeLatest", '- link "Home" [ref=e1] -> /home\n- link "Latest" [ref=e2] -> /latest')
         .recall,
     ).toBe(1)
+    // A single page word does not take the copy a glued run needs when another copy serves it: "the"
+    // is kept by the second "The", "HomeThe" by the links in a row.
+    expect(
+      visibleTextRecall("the HomeThe", '- link "Home" [ref=e1]\n- link "The" [ref=e2]\n- The end').recall,
+    ).toBe(1)
+    // But each outline word still serves once: with one "The", the run and the word cannot both be kept.
+    expect(visibleTextRecall("the HomeThe", '- link "Home" [ref=e1]\n- link "The" [ref=e2]')).toMatchObject({
+      keptWords: 1,
+      missed: ["homethe"],
+    })
     // And the other way: the outline glues two neighbouring page words.
     expect(visibleTextRecall("by Elizabeth Raupach", "- by ElizabethRaupach").recall).toBe(1)
     expect(visibleTextRecall("Raupach by Elizabeth", "- by ElizabethRaupach").keptWords).toBe(1)

@@ -48,7 +48,7 @@ const wordsOf = (text: string): ReadonlyArray<string> => text.toLowerCase().matc
 /** One run of a name read from content, and whether it is an icon's `<title>`. */
 type Part = readonly [text: string, icon: boolean]
 
-const collect = (items: ReadonlyArray<Item>, withIcons: boolean, out: Part[]): void => {
+const collect = (items: ReadonlyArray<Item>, withIcons: boolean, out: Part[], whole: boolean): void => {
   for (const item of items) {
     if (typeof item === "string") {
       if (item) out.push([item, false])
@@ -60,8 +60,8 @@ const collect = (items: ReadonlyArray<Item>, withIcons: boolean, out: Part[]): v
       if (item.tail) out.push([item.tail, false])
       continue
     }
-    if (item.name) out.push([item.name, item.icon === true])
-    else collect(item.kids, withIcons, out)
+    if (item.name) out.push([whole ? (item.whole ?? item.name) : item.name, item.icon === true])
+    else collect(item.kids, withIcons, out, whole)
     // Words that follow a link in the same line of prose are content too ("A rare bird seen in May").
     if (item.tail) out.push([item.tail, false])
   }
@@ -71,11 +71,13 @@ const collect = (items: ReadonlyArray<Item>, withIcons: boolean, out: Part[]): v
  * Flattens a node's kids into words, for names taken from content. A name (`withIcons` false)
  * leaves out content of its own (a submenu, a figure) and guessed names, and an icon's `<title>`
  * whose words the words beside it already say ("Open Navigation Menu", not "… Menu Menu"; but
- * "facebook Share" keeps the icon's word).
+ * "facebook Share" keeps the icon's word). With `whole`, a heading whose name was cut reads with
+ * all its words (a name a control reads from a long headline, cut again where the control's own
+ * name is cut, the rest under it).
  */
-export const itemsText = (items: ReadonlyArray<Item>, withIcons = true): string => {
+export const itemsText = (items: ReadonlyArray<Item>, withIcons = true, whole = false): string => {
   const parts: Part[] = []
-  collect(items, withIcons, parts)
+  collect(items, withIcons, parts, whole)
   let kept = parts
   if (!withIcons && parts.some(([, icon]) => icon)) {
     const said = new Set(wordsOf(parts.flatMap(([text, icon]) => (icon ? [] : [text])).join(" ")))

@@ -261,11 +261,14 @@ const render = (
     if (typeof item !== "string" && said !== "") previousName = said
     else if (said !== "") previousName = ""
     if (typeof item === "string") {
+      // Text beside a control that its name says is the label it was named by, printed once; a
+      // control named by its own words prints those, so the same words beside it are the page's
+      // again ("Like" beside a "Like" link).
       const before = items[index - 1]
       const after = items[index + 1]
       if (
-        (typeof after === "object" && after.ref !== "" && after.name === item) ||
-        (typeof before === "object" && before.ref !== "" && before.name === item)
+        (typeof after === "object" && after.ref !== "" && after.ownWords !== true && after.name === item) ||
+        (typeof before === "object" && before.ref !== "" && before.ownWords !== true && before.name === item)
       )
         continue
       const previous = lines.length - 1

@@ -31,6 +31,10 @@ export interface Node {
   ownContent?: boolean
   /** A control named by a guess (its link target, an icon's file name): no part of an enclosing name. */
   guessed?: boolean
+  /** A control named by its own words: text beside it that says its name again is more of the page. */
+  ownWords?: boolean
+  /** A heading whose name was cut (the rest prints under it): all its words, for a name read from content. */
+  whole?: string
 }
 
 export type Item = string | Node

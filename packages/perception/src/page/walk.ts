@@ -49,6 +49,25 @@ const wordsBeyond = (text: string, name: string): boolean => {
   return false
 }
 
+/** Parts of an svg that are drawn only where something refers to them, never where they stand. */
+const SVG_UNDRAWN = "defs,clipPath,mask,symbol,pattern,marker"
+
+/**
+ * The words an svg draws as text (a chart's labels and values, a map's place names), one run per
+ * `<text>` element: none of a `<defs>`-like part, of an aria-hidden part, or styled away.
+ */
+const svgTexts = (svg: Element): string[] => {
+  const runs: string[] = []
+  for (const text of svg.querySelectorAll("text")) {
+    const part = text.parentElement?.closest(`${SVG_UNDRAWN},[aria-hidden=true]`)
+    if (part != null && svg.contains(part)) continue
+    if (text.checkVisibility?.({ visibilityProperty: true }) === false) continue
+    const words = collapse(text.textContent ?? "").trim()
+    if (words !== "") runs.push(words)
+  }
+  return runs
+}
+
 export interface WalkOptions {
   readonly secretSelectors: ReadonlyArray<string>
   readonly maxText: number
@@ -184,11 +203,21 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (tag === "svg") {
       const label = labelName(element)
       const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
-      if (!name) return
-      if (hoverTarget(element)) {
-        const node = buildNode(element, tag, "img", frame, pointer)
-        if (node !== undefined) out.push(node)
-      } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
+      if (name) {
+        if (hoverTarget(element)) {
+          const node = buildNode(element, tag, "img", frame, pointer)
+          if (node !== undefined) out.push(node)
+        } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
+      }
+      // The words it draws are text a reader sees, beside what names it (a chart's labels).
+      // Each run is a label of its own, apart from the words around the svg.
+      for (const run of svgTexts(element))
+        if (wordsBeyond(run, name)) {
+          join.joinable = false
+          join.attachTo = null
+          pushText(join, out, run)
+          join.joinable = false
+        }
       return
     }
     if (takesNoSpace(element, tag, style)) return
@@ -427,12 +456,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
         // inside it are printed beneath it.
         name =
           (CONTENT_NAMED_CONTROLS.has(role)
-            ? itemsText(kids, false)
+            ? itemsText(kids, false, true)
             : itemsText(
                 kids.filter((kid) => typeof kid === "string" || !hasRef([kid])),
                 false,
+                true,
               )
-          ).trim() || itemsText(kids).trim()
+          ).trim() || itemsText(kids, true, true).trim()
         // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
         name = name.replace(/^(.{2,}?) \1$/su, "$1")
         contentName = true
@@ -488,6 +518,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         ],
         container: false,
         heading: true,
+        ...(longName ? { whole: fullName } : {}),
       }
     }
 
@@ -678,6 +709,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       container,
       heading: false,
       ...(guessed ? { guessed } : {}),
+      ...(contentName && interactive ? { ownWords: true } : {}),
     }
   }
 

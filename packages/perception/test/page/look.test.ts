@@ -219,4 +219,36 @@ describe("look on the open web: what a page shows is kept", () => {
     expect(raw.lines.join("\n")).toContain("Buy It")
     expect(raw.lines.join("\n")).toContain("By Deadline staff")
   })
+
+  it("prints text beside a link that says the link's own words again, but a label beside its field once", async () => {
+    const raw = await lookAt(
+      `<body><div>Like <div><a href="/share">Like</a></div></div>
+      <span id="mail">Email</span><input aria-labelledby="mail"></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual(["- Like", '- link "Like" [ref=e1] -> /share', '- textbox "Email" [ref=e2]'])
+  })
+
+  it("prints the words an svg draws as text, not those of its defs or of a hidden part", async () => {
+    const raw = await lookAt(
+      `<body><p>Interest paid</p><svg width="300" height="60"><defs><text id="t">Template</text></defs>
+      <rect width="25" height="20"></rect><text x="0" y="15">Gilead</text><text x="40" y="15">$20M</text>
+      <g style="visibility:hidden"><text x="0" y="40">Draft</text></g>
+      <g aria-hidden="true"><text x="0" y="50">Axis</text></g>
+      <text x="80" y="15"><tspan>Johnson &amp; Johnson</tspan> <tspan>$160M</tspan></text></svg></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual(["- Interest paid · Gilead · $20M · Johnson & Johnson $160M"])
+  })
+
+  it("keeps every word of a link named by a long heading it holds alone, the rest under it", async () => {
+    const raw = await lookAt(
+      `<body><a href="/fox"><div><h3>Lachlan Murdoch Shrugs Off Rocky Ad Market, We Are Seeing No Adverse Advertising Impact; Expects Big Ten Network Deal Near Term - Update</h3></div></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- link "Lachlan Murdoch Shrugs Off Rocky Ad Market, We Are Seeing No Adverse Advertising Impact; Expects Big…" [ref=e1] -> /fox',
+      "  - Ten Network Deal Near Term - Update",
+    ])
+  })
 })
