@@ -15,6 +15,7 @@ import {
   implicitRole,
   NAME_FROM_CONTENT,
   NAMED_ONLY,
+  presentational,
   REGION_OF,
   SKIP,
 } from "./roles.ts"
@@ -183,7 +184,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
     }
     if (tag === "svg") {
       const label = labelName(element)
-      const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
+      // A picture the page marks presentational is decoration: its <title> names nothing (ARIA's
+      // conflict rule keeps the role of one it labels or makes focusable).
+      const decoration = !label && presentational(element, tag)
+      const name =
+        label || (decoration ? "" : collapse(element.querySelector("title")?.textContent ?? "").trim())
       if (!name) return
       if (hoverTarget(element)) {
         const node = buildNode(element, tag, "img", frame, pointer)
