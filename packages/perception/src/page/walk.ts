@@ -172,7 +172,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
     const style = getComputedStyle(element)
     const display = style.display
     if (display === "none") return
-    if (display === "contents") {
+    // An element laid out as `display: contents` has no box of its own and reads as what it holds;
+    // a control laid out so (a link around a card) is still read as the control.
+    const contents = display === "contents"
+    if (contents && !INTERACTIVE.has(explicitRole(element) || implicitRole(element, tag))) {
       walkContent(element, out, frame, parentPointer)
       return
     }
@@ -196,7 +199,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
       return
     }
-    if (takesNoSpace(element, tag, style)) return
+    if (!contents && takesNoSpace(element, tag, style)) return
 
     let role = explicitRole(element) || implicitRole(element, tag)
     if (role === "hidden") return

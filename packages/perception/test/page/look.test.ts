@@ -200,6 +200,23 @@ describe("look on the open web: what a page shows is kept", () => {
     ])
   })
 
+  it("reads a link laid out as display: contents as a link with its ref, name and box", async () => {
+    const raw = await lookAt(
+      `<body><a href="/card" style="display:contents"><div style="width:90px;height:30px">Open the card</div></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual(['- link "Open the card" [ref=e1] -> /card'])
+    const [link] = raw.elements as ReadonlyArray<{
+      ref: string
+      role: string
+      name: string
+      box: { width: number; height: number }
+      visible: boolean
+    }>
+    expect(link).toMatchObject({ ref: "e1", role: "link", name: "Open the card", visible: true })
+    expect(link?.box).toMatchObject({ width: 90, height: 30 })
+  })
+
   it("leaves the <title> of an svg marked presentational out of the name beside words", async () => {
     const raw = await lookAt(
       `<body><button>Get Started<svg role="presentation" width="9" height="9"><title>continue</title></svg></button>
