@@ -211,7 +211,10 @@ export const measureCorpus = async (
           snapshotMs: median(samples.snapshot),
           lookFullMs: median(samples.full),
           lookInteractiveMs: median(samples.interactive),
-          interactiveRecall: interactiveRecall(interactiveNodes(snapshot), readElements(elements, full.tree)),
+          interactiveRecall: interactiveRecall(
+            interactiveNodes(snapshot, { ariaHidden: text.hidden }),
+            readElements(elements, full.tree),
+          ),
           textRecall: textRecall.recall,
           statedCut: /… \(\+\d+ chars: |…\+\d+ more: look/.test(full.tree),
           pageWords: textRecall.pageWords,

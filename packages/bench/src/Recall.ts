@@ -7,6 +7,10 @@ export interface OutlineNode {
   readonly fromText?: boolean
   /** The outline printed no name: everything printed beneath the node, named children included. */
   readonly content?: string
+  /** The outline printed a name: what the node shows beneath it (see {@link parseOutline}). */
+  readonly shown?: string
+  /** A field's value, printed after its name. */
+  readonly value?: string
 }
 
 /** One interactive element, for matching one outline's elements with another's. */
@@ -18,6 +22,10 @@ export interface InteractiveElement {
   /** What the outline prints beneath the element (named children included): for a node printed
    * without a name, the name Playwright left out; for Sextant's, the words it shows besides its name. */
   readonly content?: string
+  /** For a node printed with a name, what it shows: its text where a part's label stands in the name. */
+  readonly shown?: string
+  /** A field's value (textbox, searchbox, combobox, spinbutton, slider). */
+  readonly value?: string
 }
 
 /** Roles an agent acts on; a line with one of these roles and a ref is an interactive element. */
@@ -88,13 +96,13 @@ export const readElements = (
 ): ReadonlyArray<InteractiveElement> => {
   const content = tree === undefined ? new Map<string, string>() : contentByRef(tree)
   return elements.map((element): InteractiveElement => {
-    const read =
-      element.name === "" &&
-      FIELD_ROLES.has(element.role) &&
-      element.value !== undefined &&
-      element.value !== ""
-        ? { role: element.role, name: element.value, fromText: true }
-        : { role: element.role, name: element.name }
+    const valued = FIELD_ROLES.has(element.role) && element.value !== undefined && element.value !== ""
+    const read: InteractiveElement =
+      valued && element.name === ""
+        ? { role: element.role, name: element.value!, fromText: true }
+        : valued
+          ? { role: element.role, name: element.name, value: element.value! }
+          : { role: element.role, name: element.name }
     const below = element.ref === undefined ? undefined : content.get(element.ref)
     return below === undefined ? read : { ...read, content: below }
   })
@@ -117,6 +125,11 @@ const QUOTED = /^(\s*)- (?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)")(:.*)?$/
 const TEXT_CHILD = /^\s*- text: (.*)$/
 
 const unescapeName = (name: string): string => name.replace(/\\(.)/g, "$1")
+
+/** Roles named from their content: their printed name may hold labels where the page shows text. */
+const CONTENT_ROLES: ReadonlySet<string> = new Set(
+  [...INTERACTIVE_ROLES].filter((role) => !FIELD_ROLES.has(role) && role !== "listbox"),
+)
 
 /** A YAML-quoted key back as the line it stands for, so its node counts like any other. */
 const unquoteLine = (line: string): string => {
@@ -141,19 +154,62 @@ const unquoteValue = (value: string): string => {
 }
 
 /**
+ * What the lines beneath `lines[index]` show a reader: text lines and printed values, a named node
+ * that prints no text standing for its name (an image), a named node with text for its text (a
+ * heading labelled "Dave Thomas: Keynote by EMPEX Conference 4 years ago" that shows "Dave Thomas:
+ * Keynote"). Left out: nodes marked `[aria-hidden]` and text lines that are the text of an
+ * aria-hidden box (`hidden`: Playwright prints an inline one as a text line of the node above it),
+ * which no name holds, and a named node printed
+ * without a ref and without text — Playwright's AI mode gives a ref to every node that has a box and
+ * takes pointer events, so that one shows nothing (an empty box whose title is "Not available").
+ */
+const shownBeneath = (lines: ReadonlyArray<string>, index: number, hidden: ReadonlySet<string>): string => {
+  const parts: Array<string> = []
+  const depth = indentOf(lines[index]!)
+  let next = index + 1
+  while (next < lines.length && indentOf(lines[next]!) > depth) {
+    const line = lines[next]!
+    let end = next + 1
+    while (end < lines.length && indentOf(lines[end]!) > indentOf(line)) end++
+    const text = TEXT_CHILD.exec(line)
+    const child = text === null ? LINE.exec(line) : null
+    if (text !== null) {
+      const value = unquoteValue(text[1]!)
+      if (!hidden.has(normalizeName(value))) parts.push(value)
+    } else if (child !== null && !(child[3] ?? "").includes("[aria-hidden]")) {
+      const inline = unquoteValue(child[4] ?? "")
+      const below = inline !== "" ? inline : shownBeneath(lines, next, hidden)
+      if (below !== "") parts.push(below)
+      else if (child[2] !== undefined && child[2] !== "" && REF.test(child[3] ?? ""))
+        parts.push(unescapeName(child[2]))
+    }
+    next = end
+  }
+  return parts.join(" ").trim()
+}
+
+/** What the page hides from assistive technology, for reading an outline. */
+export interface OutlineOptions {
+  /** The text of each aria-hidden subtree of the page (`innerText`). */
+  readonly ariaHidden?: ReadonlyArray<string>
+}
+
+/**
  * The node lines of an aria-style outline (Playwright's `ariaSnapshot({ mode: "ai" })` or Sextant's
  * `look().tree`), with role, name and ref. Text lines (`- text: …`) and property lines (`- /url: …`)
  * are not nodes and are skipped. A line whose key YAML quoted (`- 'link "a: b" [ref=e3]'`) counts
  * like any other; a node printed without a name takes its text as the name (the value after its
- * colon, or its `- text:` lines).
+ * colon, or its `- text:` lines). A named field carries the value printed after its name, and a
+ * node named from its content what it shows (see {@link shownBeneath}).
  *
  * @example
  * ```ts
  * parseOutline('- button "Sign in" [ref=e3]') // [{ role: "button", name: "Sign in", ref: "e3" }]
  * ```
  */
-export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> => {
+export const parseOutline = (outline: string, options: OutlineOptions = {}): ReadonlyArray<OutlineNode> => {
   const lines = outline.split("\n").map(unquoteLine)
+  const hidden = new Set((options.ariaHidden ?? []).map(normalizeName).filter((text) => text !== ""))
   return lines.flatMap((line, index): Array<OutlineNode> => {
     const match = LINE.exec(line)
     if (match === null || match[1] === "text") return []
@@ -192,13 +248,22 @@ export const parseOutline = (outline: string): ReadonlyArray<OutlineNode> => {
     const ref = REF.exec(match[3] ?? "")?.[1]
     const node: OutlineNode =
       fromText && name !== "" ? { role: match[1]!, name, ref, fromText } : { role: match[1]!, name, ref }
-    return [content !== "" && content !== name ? { ...node, content } : node]
+    if (fromText) return [content !== "" && content !== name ? { ...node, content } : node]
+    // A named field prints its value after the colon; a node named from its content is also read
+    // by what it shows, where the accessible name took a part's label or title instead of its text.
+    const value = FIELD_ROLES.has(match[1]!) ? unquoteValue(match[4] ?? "") : ""
+    if (value !== "") return [{ ...node, value }]
+    const shown = CONTENT_ROLES.has(match[1]!) ? shownBeneath(lines, index, hidden) : ""
+    return [shown !== "" && shown !== name ? { ...node, shown } : node]
   })
 }
 
 /** The interactive elements of an outline: node lines with an interactive role and a ref. */
-export const interactiveNodes = (outline: string): ReadonlyArray<InteractiveElement> =>
-  parseOutline(outline).filter((node) => node.ref !== undefined && INTERACTIVE_ROLES.has(node.role))
+export const interactiveNodes = (
+  outline: string,
+  options: OutlineOptions = {},
+): ReadonlyArray<InteractiveElement> =>
+  parseOutline(outline, options).filter((node) => node.ref !== undefined && INTERACTIVE_ROLES.has(node.role))
 
 // A name is compared by its letters and digits: where one engine puts a space between two boxes
 // ("Vox Media" + "Vox Media") the other may glue them, and a separator drawn by CSS ("dc comics |")
@@ -267,6 +332,7 @@ export const interactiveRecall = (
     role: roleKey(element.role),
     name: normalizeName(element.name),
     content: element.content === undefined ? "" : normalizeName(element.content),
+    value: element.value === undefined ? "" : normalizeName(element.value),
   }))
   const used = new Array<boolean>(available.length).fill(false)
   const unmatched: Array<string> = []
@@ -299,6 +365,8 @@ export const interactiveRecall = (
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
     const content = element.content === undefined ? undefined : normalizeName(element.content)
+    const shown = element.shown === undefined ? undefined : normalizeName(element.shown)
+    const value = element.value === undefined ? "" : normalizeName(element.value)
     const exact = element.fromText === true ? exactly(element) : -1
     const index =
       exact !== -1
@@ -309,6 +377,14 @@ export const interactiveRecall = (
               candidate.role === role &&
               (namesMatch(name, candidate.name, element.fromText === true) ||
                 (content !== undefined && namesMatch(content, candidate.name, false)) ||
+                // What a named node shows: the name Playwright built from its parts' labels and
+                // titles, read as the text the parts show (Sextant names it by that text).
+                (shown !== undefined && namesMatch(shown, candidate.name, false)) ||
+                // A field named by its value on one side, by its label on the other (accname names a
+                // field inside the box its aria-labelledby points at by the field's own value).
+                (FIELD_ROLES.has(role) &&
+                  ((candidate.value !== "" && namesMatch(name, candidate.value, false)) ||
+                    (value !== "" && namesMatch(value, candidate.name, false)))) ||
                 // Text against text: a node Playwright prints without a name (inside an aria-hidden dialog
                 // it names nothing) shows words that Sextant prints beneath the element it names.
                 (element.fromText === true && name !== "" && candidate.content.includes(name))),

@@ -8,6 +8,7 @@ export {
   INTERACTIVE_ROLES,
   interactiveNodes,
   interactiveRecall,
+  type OutlineOptions,
   parseOutline,
   type RecallResult,
   type TextRecallResult,

@@ -236,7 +236,7 @@ describe("the fair recall rule", () => {
     ).toBe(0)
   })
 
-  it("reads a nameless field by its value in both outlines, and a named one by its name", () => {
+  it("reads a nameless field by its value in both outlines, and a named one by its name or its value", () => {
     // Playwright prints a field without a name as `- textbox [ref=e3]: https://qz.com/a`: its text is
     // the field's value; Sextant's element carries the same value beside an empty name.
     const [theirs] = interactiveNodes("- textbox [ref=e3]: https://qz.com/a")
@@ -252,9 +252,92 @@ describe("the fair recall rule", () => {
         .recall,
     ).toBe(0)
     expect(readElements([{ role: "textbox", name: "Link", value: "https://qz.com/a" }])).toEqual([
-      { role: "textbox", name: "Link" },
+      { role: "textbox", name: "Link", value: "https://qz.com/a" },
     ])
     expect(readElements([{ role: "link", name: "", value: "x" }])).toEqual([{ role: "link", name: "" }])
+  })
+
+  it("matches a field named by its value on one side with the field of that value on the other", () => {
+    // accname names a field inside the box its aria-labelledby points at by the field's own value:
+    // Playwright prints `textbox "https://…/defense-contracts"`, Sextant the field's <label> with the value.
+    const [theirs] = interactiveNodes('- textbox "https://bloomberg.com/news/defense" [ref=e9]')
+    const ours = readElements([
+      { role: "textbox", name: "Permalink", value: "https://bloomberg.com/news/defense" },
+    ])
+    expect(interactiveRecall([theirs!], ours).recall).toBe(1)
+    // And the other way round: a named field's printed value against a field named by it.
+    const [labelled] = interactiveNodes('- textbox "Permalink" [ref=e9]: https://bloomberg.com/news/defense')
+    expect(labelled).toEqual({
+      role: "textbox",
+      name: "Permalink",
+      ref: "e9",
+      value: "https://bloomberg.com/news/defense",
+    })
+    expect(
+      interactiveRecall([labelled!], [{ role: "textbox", name: "https://bloomberg.com/news/defense" }])
+        .recall,
+    ).toBe(1)
+    // A different value is a different field; a value names no link.
+    const other = readElements([
+      { role: "textbox", name: "Permalink", value: "https://bloomberg.com/news/other" },
+    ])
+    expect(interactiveRecall([theirs!], other).recall).toBe(0)
+    expect(
+      interactiveRecall(
+        [{ role: "link", name: "https://bloomberg.com/news/defense" }],
+        [{ role: "link", name: "Permalink", value: "https://bloomberg.com/news/defense" }],
+      ).recall,
+    ).toBe(0)
+  })
+
+  it("reads a named node also by what it shows, where its name took a part's label or title", () => {
+    // Playwright's name takes a part's aria-label in place of the text it shows, and the title of an
+    // empty box (no ref: no box); Sextant names the link by what a reader sees.
+    const outline = [
+      '- link "Dave Thomas: Keynote by EMPEX Conference 4 years ago EMPEX Conference 13K views" [ref=e1]:',
+      "  - /url: /watch?v=6U",
+      '  - heading "Dave Thomas: Keynote by EMPEX Conference 4 years ago" [level=3] [ref=e2]: "Dave Thomas: Keynote"',
+      "  - generic [ref=e3]:",
+      "    - generic [ref=e4]: EMPEX Conference",
+      '    - tooltip "EMPEX Conference" [ref=e5]',
+      "    - generic [aria-hidden] [ref=e6]: Jump to",
+      "  - generic [ref=e7]: 13K views",
+      '- link "Code Not available" [ref=e8]:',
+      "  - /url: /repo",
+      "  - text: Code",
+      '  - generic "Not available"',
+      '- link "Issues 4" [ref=e9]:',
+      "  - /url: /repo/issues",
+    ].join("\n")
+    const [keynote, code, issues] = interactiveNodes(outline)
+    expect(keynote?.shown).toBe("Dave Thomas: Keynote EMPEX Conference EMPEX Conference 13K views")
+    expect(code?.shown).toBe("Code")
+    expect(issues?.shown).toBeUndefined()
+    const ours = [
+      { role: "link", name: "Dave Thomas: Keynote EMPEX Conference EMPEX Conference 13K views" },
+      { role: "link", name: "Code" },
+      { role: "link", name: "Issues 4" },
+    ]
+    expect(interactiveRecall([keynote!, code!, issues!], ours).recall).toBe(1)
+    // The accessible name still matches; words neither reading has do not.
+    expect(interactiveRecall([code!], [{ role: "link", name: "Code Not available" }]).recall).toBe(1)
+    expect(interactiveRecall([code!], [{ role: "link", name: "Code review" }]).recall).toBe(0)
+    // Text the page hides from assistive technology is in no name: Playwright prints an inline
+    // aria-hidden span as a text line, known by the page's aria-hidden texts (a saved page read as
+    // windows-1252 shows the bullet "•" as "â€¢").
+    const chapter =
+      '- button "View chapter" [ref=e1]:\n  - text: â€¢\n  - generic "View chapter" [ref=e2]: Chapters'
+    expect(interactiveNodes(chapter, { ariaHidden: ["â€¢", "Jump to"] })[0]?.shown).toBe("Chapters")
+    expect(interactiveNodes(chapter)[0]?.shown).toBe("â€¢ Chapters")
+    expect(interactiveRecall(interactiveNodes(chapter), [{ role: "button", name: "Chapters" }]).recall).toBe(
+      0,
+    )
+    // A part that has a box (a ref) and no text stands for its name: leaving it out is a miss.
+    const [logo] = interactiveNodes(
+      '- link "Recommended by Outbrain" [ref=e1]:\n  - text: Recommended by\n  - img "Outbrain" [ref=e2]',
+    )
+    expect(logo?.shown).toBeUndefined()
+    expect(interactiveRecall([logo!], [{ role: "link", name: "Recommended by" }]).recall).toBe(0)
   })
 
   it("matches text Playwright prints for a nameless node to the words Sextant prints beneath the element", () => {

@@ -3,8 +3,38 @@ import type { Box, Frame } from "./types.ts"
 
 /* Frames and boxes: where an element is in the top-level viewport, through iframes and shadow roots. */
 
-export const boxOf = (element: Element, frame: Frame): Box => {
+/**
+ * An element's rectangle in its own document. One laid out as `display: contents` has no box of its
+ * own; what it holds is where it shows (a link around a card styled `display: contents`).
+ */
+export const rectOf = (element: Element): DOMRect => {
   const rect = element.getBoundingClientRect()
+  if (rect.width > 0 || rect.height > 0) return rect
+  const view = element.ownerDocument.defaultView ?? window
+  if (view.getComputedStyle(element).display !== "contents") return rect
+  let left = Number.POSITIVE_INFINITY
+  let top = Number.POSITIVE_INFINITY
+  let right = Number.NEGATIVE_INFINITY
+  let bottom = Number.NEGATIVE_INFINITY
+  const range = element.ownerDocument.createRange()
+  for (let child = element.firstChild; child !== null; child = child.nextSibling) {
+    let part: DOMRect | undefined
+    if (child.nodeType === 1) part = rectOf(child as Element)
+    else if (child.nodeType === 3 && (child.nodeValue ?? "").trim() !== "") {
+      range.selectNode(child)
+      part = range.getBoundingClientRect()
+    }
+    if (part === undefined || (part.width === 0 && part.height === 0)) continue
+    left = Math.min(left, part.left)
+    top = Math.min(top, part.top)
+    right = Math.max(right, part.right)
+    bottom = Math.max(bottom, part.bottom)
+  }
+  return left === Number.POSITIVE_INFINITY ? rect : new DOMRect(left, top, right - left, bottom - top)
+}
+
+export const boxOf = (element: Element, frame: Frame): Box => {
+  const rect = rectOf(element)
   return {
     x: Math.round(rect.x + frame.x),
     y: Math.round(rect.y + frame.y),

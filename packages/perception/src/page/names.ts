@@ -1,4 +1,4 @@
-import { INLINE, SKIP } from "./roles.ts"
+import { INLINE, presentational, SKIP } from "./roles.ts"
 import { collapse } from "./text.ts"
 import { OPAQUE } from "./urls.ts"
 
@@ -98,6 +98,12 @@ export const fallbackName = (element: Element, tag: string): string => {
   const labelled =
     inner?.getAttribute("aria-label") ?? inner?.getAttribute("title") ?? inner?.getAttribute("alt")
   if (labelled?.trim()) return collapse(labelled).trim()
+  // A picture the page marks as decoration names nothing, but its <title> is a fair guess for a
+  // control that has no other words.
+  for (const title of element.querySelectorAll("svg[role] > title")) {
+    const text = collapse(title.textContent ?? "").trim()
+    if (text && presentational(title.parentElement!, "svg")) return text
+  }
   const symbol = element.querySelector("use")
   const symbolName = words(symbol?.getAttribute("href") ?? symbol?.getAttribute("xlink:href") ?? "")
   if (symbolName) return symbolName

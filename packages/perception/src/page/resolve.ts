@@ -1,4 +1,4 @@
-import { boxOf, frameOf } from "./frames.ts"
+import { boxOf, frameOf, rectOf } from "./frames.ts"
 import { find } from "./look.ts"
 import { inViewport } from "./visibility.ts"
 
@@ -10,7 +10,7 @@ export const resolve = (ref: string, options: { readonly scroll?: boolean } = {}
     return { ok: false, stale: true, ref, message: `ref ${ref} is stale: call look() to refresh` }
   const { element } = found
   if (options.scroll !== false) {
-    const rect = element.getBoundingClientRect()
+    const rect = rectOf(element)
     const view = element.ownerDocument.defaultView ?? window
     if (rect.top < 0 || rect.left < 0 || rect.bottom > view.innerHeight || rect.right > view.innerWidth)
       element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })

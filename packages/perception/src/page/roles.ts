@@ -334,6 +334,15 @@ export const focusable = (element: Element, tag: string): boolean => {
   }
 }
 
+/**
+ * Marked `role="presentation"` (or `none`) and held to it: decoration, not a thing of its own. A
+ * focusable element keeps its role (ARIA 1.2, 9.3); so does a labelled one, which the caller checks.
+ */
+export const presentational = (element: Element, tag: string): boolean => {
+  const role = explicitRole(element)
+  return (role === "presentation" || role === "none") && !focusable(element, tag)
+}
+
 /** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
 export const IMAGE_HOLDERS =
   "a[href],button,label,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[onclick]"

@@ -29,9 +29,17 @@ export const takesNoSpace = (element: Element, tag: string, style: CSSStyleDecla
   return false
 }
 
-/** Still in the document and rendered (not display:none, not visibility:hidden), for a ref to act on. */
-export const rendered = (element: Element): boolean =>
-  element.isConnected && (element as HTMLElement).checkVisibility?.({ visibilityProperty: true }) !== false
+/**
+ * Still in the document and rendered (not display:none, not visibility:hidden), for a ref to act on.
+ * An element laid out as `display: contents` has no box of its own: it shows where its parent does.
+ */
+export const rendered = (element: Element): boolean => {
+  if (!element.isConnected) return false
+  if ((element as HTMLElement).checkVisibility?.({ visibilityProperty: true }) !== false) return true
+  const style = (element.ownerDocument.defaultView ?? window).getComputedStyle(element)
+  if (style.display !== "contents" || style.visibility !== "visible") return false
+  return element.parentElement !== null && rendered(element.parentElement)
+}
 
 /** A box in top-level viewport pixels overlaps the viewport. */
 export const inViewport = (box: Box): boolean =>

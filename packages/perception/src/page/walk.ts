@@ -15,6 +15,7 @@ import {
   implicitRole,
   NAME_FROM_CONTENT,
   NAMED_ONLY,
+  presentational,
   REGION_OF,
   SKIP,
 } from "./roles.ts"
@@ -190,7 +191,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
     const style = getComputedStyle(element)
     const display = style.display
     if (display === "none") return
-    if (display === "contents") {
+    // An element laid out as `display: contents` has no box of its own and reads as what it holds;
+    // a control laid out so (a link around a card) is still read as the control.
+    const contents = display === "contents"
+    if (contents && !INTERACTIVE.has(explicitRole(element) || implicitRole(element, tag))) {
       walkContent(element, out, frame, parentPointer)
       return
     }
@@ -202,7 +206,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
     }
     if (tag === "svg") {
       const label = labelName(element)
-      const name = label || collapse(element.querySelector("title")?.textContent ?? "").trim()
+      // A picture the page marks presentational is decoration: its <title> names nothing (ARIA's
+      // conflict rule keeps the role of one it labels or makes focusable).
+      const decoration = !label && presentational(element, tag)
+      const name =
+        label || (decoration ? "" : collapse(element.querySelector("title")?.textContent ?? "").trim())
       if (name) {
         if (hoverTarget(element)) {
           const node = buildNode(element, tag, "img", frame, pointer)
@@ -220,7 +228,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         }
       return
     }
-    if (takesNoSpace(element, tag, style)) return
+    if (!contents && takesNoSpace(element, tag, style)) return
 
     let role = explicitRole(element) || implicitRole(element, tag)
     if (role === "hidden") return

@@ -200,6 +200,38 @@ describe("look on the open web: what a page shows is kept", () => {
     ])
   })
 
+  it("reads a link laid out as display: contents as a link with its ref, name and box", async () => {
+    const raw = await lookAt(
+      `<body><a href="/card" style="display:contents"><div style="width:90px;height:30px">Open the card</div></a></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual(['- link "Open the card" [ref=e1] -> /card'])
+    const [link] = raw.elements as ReadonlyArray<{
+      ref: string
+      role: string
+      name: string
+      box: { width: number; height: number }
+      visible: boolean
+    }>
+    expect(link).toMatchObject({ ref: "e1", role: "link", name: "Open the card", visible: true })
+    expect(link?.box).toMatchObject({ width: 90, height: 30 })
+  })
+
+  it("leaves the <title> of an svg marked presentational out of the name beside words", async () => {
+    const raw = await lookAt(
+      `<body><button>Get Started<svg role="presentation" width="9" height="9"><title>continue</title></svg></button>
+      <button><svg role="presentation" width="9" height="9"><title>Close</title></svg></button>
+      <button>Share<svg role="img" width="9" height="9"><title>facebook</title></svg></button></body>`,
+      "full",
+    )
+    expect(raw.lines).toEqual([
+      '- button "Get Started" [ref=e1]',
+      // With no other words, the decoration's title is still a fair guess for the control.
+      '- button "Close" [ref=e2]',
+      '- button "Share facebook" [ref=e3]',
+    ])
+  })
+
   it("prints the rest of a long headline link under the heading line", async () => {
     const words =
       "New Mexico Safety Bureau Files Administrative Complaint Against Producers Seeking Enforcement Of Fine For Unsafe Working Conditions"

@@ -48,6 +48,19 @@ describe("visibility", () => {
     expect(rendered).toEqual([true, false, false, false])
   })
 
+  it("counts an element laid out as display: contents as rendered where its parent is", async () => {
+    await harness.open(
+      `<p><a id="shown" href="/a" style="display:contents">a</a></p>
+      <p style="display:none"><a id="none" href="/b" style="display:contents">b</a></p>
+      <p><a id="invisible" href="/c" style="display:contents;visibility:hidden">c</a></p>`,
+    )
+    const rendered = await harness.browser.execute(() => {
+      const { visibility } = (globalThis as unknown as { __page: PageModules }).__page
+      return ["shown", "none", "invisible"].map((id) => visibility.rendered(document.getElementById(id)!))
+    })
+    expect(rendered).toEqual([true, false, false])
+  })
+
   it("counts a box as visible when it has an area that overlaps the viewport", async () => {
     await harness.open("<p>viewport</p>")
     const answers = await harness.browser.execute(() => {
