@@ -35,6 +35,14 @@ terms.addEventListener("wheel", (event) => {
 }, { passive: false })
 </script>`
 
+// A page that keeps inserting rows while it loads and after.
+const BUSY = `<!doctype html><title>Busy rows</title><button id="add">Add row</button><ul id="rows"></ul>
+<script>
+const rows = document.getElementById("rows")
+for (let index = 0; index < 200; index++) rows.append(Object.assign(document.createElement("li"), { textContent: "Row " + index }))
+document.getElementById("add").addEventListener("click", () => rows.append(Object.assign(document.createElement("li"), { textContent: "Added" })))
+</script>`
+
 let server: Server
 let url: string
 let agent: PageAgent
@@ -49,7 +57,7 @@ beforeAll(async () => {
     }
     response
       .writeHead(200, { "content-type": "text/html" })
-      .end(request.url === "/late-scroll" ? LATE_SCROLL : PAGE)
+      .end(request.url === "/late-scroll" ? LATE_SCROLL : request.url === "/busy" ? BUSY : PAGE)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -63,6 +71,22 @@ afterAll(async () => {
 })
 
 describe("an act answers once its effect is in", () => {
+  it("does not watch the DOM changes a page makes while it loads, only those after an action starts", async () => {
+    await agent.go(`${url}/busy`)
+    const count = async () => {
+      const answer = await agent.eval("return globalThis.__sextantActor.state.mutations")
+      if (!answer.ok) throw new Error(`eval failed: ${answer.error}`)
+      return answer.result
+    }
+    expect(await count()).toBe(0)
+    const page = await agent.look()
+    if (!("tree" in page)) throw new Error(`look failed: ${page.error}`)
+    const add = page.actions.find((action) => action.role === "button" && action.name === "Add row")
+    const clicked = await agent.act(add!.ref, "click")
+    expect(clicked.ok).toBe(true)
+    expect(await count()).toBeGreaterThan(0)
+  })
+
   it("answers with the options a page rendered from a body that arrived 400 ms after its headers", async () => {
     await agent.go(url)
     const page = await agent.look()

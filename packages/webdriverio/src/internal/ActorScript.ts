@@ -96,11 +96,14 @@ export const actorScriptSource = String.raw`
     state.timers.delete(id)
     return originalClearTimeout.call(this, id)
   }
+  // DOM changes count only from the first prepare or settle on: watching them while the page loads
+  // would make the browser record every node its parser inserts, for nobody.
+  let observer = null
   const observe = () => {
-    new MutationObserver(touch)
-      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+    if (observer !== null) return
+    observer = new MutationObserver(touch)
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
   }
-  observe()
   if (globalThis.navigation && typeof globalThis.navigation.addEventListener === "function") {
     globalThis.navigation.addEventListener("navigate", (event) => {
       if (!event.destination || !event.destination.sameDocument) state.navigating = true
@@ -379,6 +382,7 @@ export const actorScriptSource = String.raw`
   }
 
   const prepare = async (spec) => {
+    observe()
     const deadline = performance.now() + (spec.waitMs || 0)
     // The "before" snapshot comes first: select and focus change the page inside prepareOnce.
     const before = spec.before && globalThis.__sextant ? globalThis.__sextant.look(spec.before) : undefined
@@ -491,6 +495,8 @@ export const actorScriptSource = String.raw`
   // With options.inputs, the text input the driver sent alongside this call comes first: wait until
   // that many have landed (at most inputWaitMs), then settle as usual.
   const settle = async (options) => {
+    // A document an action navigated to is settled without a prepare of its own.
+    observe()
     if (options.inputs !== undefined && state.inputs < options.inputs) {
       await new Promise((resolve) => {
         const timer = originalSetTimeout(resolve, options.inputWaitMs || 0)
