@@ -51,9 +51,16 @@ export const compactName = (name: string): string => {
   return `${name.slice(0, at).replace(/[\s,;:·|/–—-]+$/u, "")}…`
 }
 
-/** The interactive mode's line: ref first, no quotes, no URL, the name cut to what tells it apart. */
-export const compact = (node: Node): string =>
-  `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+/**
+ * The interactive mode's line: ref first, no quotes, no URL, the name cut to what tells it apart.
+ * A named link says no role (`e4 Home`): a line of a ref and a name alone is a link, the commonest
+ * control of a page. `withRole` makes a link say it (`e4 link Home`), for a link right after a run of
+ * other controls printed under their role.
+ */
+export const compact = (node: Node, withRole = false): string =>
+  node.role === "link" && node.name !== "" && !withRole
+    ? bare(node)
+    : `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
 
 /** States and value; a listbox whose options the view lists as controls of their own does not list them again. */
 const compactSuffix = (node: Node): string =>
@@ -75,17 +82,26 @@ export const compactRow = (items: ReadonlyArray<Item>): string => {
 /** A heading at least this long is a title (a card's), not a section's word: a link named by it before it makes it redundant. */
 export const TITLE = 16
 
-/** An entry of the interactive view before headings that introduce nothing are dropped. */
-type Entry = [level: number, text: string, name: string, role?: string, bare?: string]
+/**
+ * An entry of the interactive view before headings that introduce nothing are dropped: its line,
+ * and for a control its role and its line without the role (with it, for a link).
+ */
+type Entry = [level: number, text: string, name: string, role?: string, other?: string]
 
-/** A run of at least this many controls of one role prints the role once, on a line of its own. */
+/**
+ * A run of at least this many controls of one role other than link prints the role once, on a line
+ * of its own (`button:`), over the `eN name` lines of the run.
+ */
 export const ROLE_RUN = 3
 
-/** The interactive line of one control without its role, for a run of controls of one role. */
+/** The interactive line of one control without its role: a link's, and a control's in a run of its role. */
 const bare = (node: Node): string =>
   `${node.ref}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
 
-const entryOf = (node: Node): Entry => [0, compact(node), node.name, node.role, bare(node)]
+const entryOf = (node: Node): Entry =>
+  node.role === "link"
+    ? [0, compact(node), node.name, node.role, compact(node, true)]
+    : [0, compact(node), node.name, node.role, bare(node)]
 
 /** A name as links are compared: lower case, words only. */
 const words = (name: string): string =>
@@ -158,8 +174,9 @@ const renderCompact = (
 
 /**
  * The interactive view's lines from its entries; `entryAnchors` are its containers by entry index,
- * mapped here to line indexes. A run of `ROLE_RUN` or more controls of one role prints the role once,
- * as `link:` on a line of its own, and the controls under it as `eN name`.
+ * mapped here to line indexes. A link prints as `eN name`; a run of `ROLE_RUN` or more controls of
+ * one other role prints the role once, as `button:` on a line of its own, and the controls under it
+ * as `eN name` (a link right after the run as `eN link name`).
  */
 const flattenCompact = (
   entries: ReadonlyArray<Entry>,
@@ -178,9 +195,14 @@ const flattenCompact = (
     if (next[0] === 0 && next[2].includes(name)) return false
     const title = before !== undefined && before[0] === 0 ? before[2].replace(/…$/, "") : ""
     if (name.length < TITLE || title.length < TITLE) return true
-    return !(title.includes(name) || name.includes(title))
+    // Compared by words: a heading the page cut with "..." repeats the title all the same.
+    const [heading, card] = [words(name), words(title)]
+    return !(card.includes(heading) || heading.includes(card))
   })
   const lineOf: number[] = entries.map(() => -1)
+  // Whether the last line printed ends a run under a role line: a link's bare line after it would
+  // read as one more control of the run, so that link says its role.
+  let afterRun = false
   let index = 0
   while (index < entries.length) {
     if (!keep[index]) {
@@ -189,17 +211,20 @@ const flattenCompact = (
     }
     const role = entries[index]![3]
     const run = [index]
-    for (let next = index + 1; role !== undefined && next < entries.length; next++) {
+    for (let next = index + 1; role !== undefined && role !== "link" && next < entries.length; next++) {
       if (!keep[next]) continue
       if (entries[next]![3] !== role) break
       run.push(next)
     }
-    if (run.length >= ROLE_RUN) lines.push(`${role}:`)
+    const isRun = run.length >= ROLE_RUN
+    if (isRun) lines.push(`${role}:`)
     for (const member of run) {
       if (lineOf[member] === -1) lineOf[member] = lines.length
-      lines.push(run.length >= ROLE_RUN ? entries[member]![4]! : entries[member]![1])
+      const entry = entries[member]!
+      lines.push(isRun || (afterRun && entry[3] === "link") ? entry[4]! : entry[1])
     }
-    if (run.length >= ROLE_RUN) lineOf[run[0]!] = lines.length - run.length - 1
+    if (isRun) lineOf[run[0]!] = lines.length - run.length - 1
+    afterRun = isRun
     index = run[run.length - 1]! + 1
   }
   // An entry left out (a heading) starts where the next line printed does.
