@@ -31,24 +31,53 @@ export const inline = (node: Node, printed?: Set<string>): string => {
 
 /**
  * The interactive view's names stop at about this many characters (a character outside ASCII, most
- * often a CJK one, counts two): enough to tell controls apart; `elements[ref].name` and the full
- * outline keep the whole name.
+ * often a CJK one, counts two): the words that tell a control apart and say what it is about;
+ * `elements[ref].name` and the full outline keep the whole name.
  */
-export const COMPACT_NAME = 32
+export const COMPACT_NAME = 28
+/** Where names stop that would read alike when cut at `COMPACT_NAME` (`Visit us on Instagram` and `… on Pinterest`). */
+export const DISTINCT_NAME = 40
+
+/** A last word this short is not cut from a name. */
+const SHORT_WORD = 6
 
 /** A name cut for the interactive view, at a word when one ends near the limit, with "…". */
-export const compactName = (name: string): string => {
+export const compactName = (name: string, limit = COMPACT_NAME): string => {
   let width = 0
   let end = 0
   while (end < name.length) {
     width += name.charCodeAt(end) < 128 ? 1 : 2
-    if (width > COMPACT_NAME) break
+    if (width > limit) break
     end++
   }
   if (end >= name.length) return name
   const space = name.lastIndexOf(" ", end)
   const at = space > end / 2 ? space : end
+  // One short last word costs no more than the "…" that would stand for it: it stays.
+  const rest = name.slice(at).trim()
+  if (at === space && rest.length <= SHORT_WORD && !/\s/.test(rest)) return name
   return `${name.slice(0, at).replace(/[\s,;:·|/–—-]+$/u, "")}…`
+}
+
+/** How the interactive view cuts each name of one look. */
+export type NameCut = (name: string) => string
+
+/**
+ * The names of one view, cut at `COMPACT_NAME`, but at `DISTINCT_NAME` where two different names
+ * would otherwise read alike: the view cuts a name only as far as it still tells it apart.
+ */
+export const nameCut = (names: Iterable<string>): NameCut => {
+  const alike = new Map<string, Set<string>>()
+  for (const name of names) {
+    const cut = compactName(name)
+    const same = alike.get(cut)
+    if (same === undefined) alike.set(cut, new Set([name]))
+    else same.add(name)
+  }
+  return (name) => {
+    const cut = compactName(name)
+    return (alike.get(cut)?.size ?? 0) > 1 ? compactName(name, DISTINCT_NAME) : cut
+  }
 }
 
 /**
@@ -57,22 +86,22 @@ export const compactName = (name: string): string => {
  * control of a page. `withRole` makes a link say it (`e4 link Home`), for a link right after a run of
  * other controls printed under their role.
  */
-export const compact = (node: Node, withRole = false): string =>
+export const compact = (node: Node, cut: NameCut = compactName, withRole = false): string =>
   node.role === "link" && node.name !== "" && !withRole
-    ? bare(node)
-    : `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+    ? bare(node, cut)
+    : `${node.ref} ${node.role}${node.name ? ` ${cut(node.name)}` : ""}${compactSuffix(node)}`
 
 /** States and value; a listbox whose options the view lists as controls of their own does not list them again. */
 const compactSuffix = (node: Node): string =>
   node.role === "listbox" && hasRef(node.kids) ? node.suffix.replace(/ \[options: .*\]$/, "") : node.suffix
 
-export const compactRow = (items: ReadonlyArray<Item>): string => {
+export const compactRow = (items: ReadonlyArray<Item>, cut: NameCut = compactName): string => {
   const parts: string[] = []
   for (const item of items) {
     if (typeof item === "string") parts.push(item)
-    else if (item.ref !== "" && !item.container) parts.push(compact(item))
+    else if (item.ref !== "" && !item.container) parts.push(compact(item, cut))
     else {
-      const text = compactRow(item.kids)
+      const text = compactRow(item.kids, cut)
       if (text) parts.push(text)
     }
   }
@@ -95,13 +124,13 @@ type Entry = [level: number, text: string, name: string, role?: string, other?: 
 export const ROLE_RUN = 3
 
 /** The interactive line of one control without its role: a link's, and a control's in a run of its role. */
-const bare = (node: Node): string =>
-  `${node.ref}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+const bare = (node: Node, cut: NameCut): string =>
+  `${node.ref}${node.name ? ` ${cut(node.name)}` : ""}${compactSuffix(node)}`
 
-const entryOf = (node: Node): Entry =>
+const entryOf = (node: Node, cut: NameCut): Entry =>
   node.role === "link"
-    ? [0, compact(node), node.name, node.role, compact(node, true)]
-    : [0, compact(node), node.name, node.role, bare(node)]
+    ? [0, compact(node, cut), node.name, node.role, compact(node, cut, true)]
+    : [0, compact(node, cut), node.name, node.role, bare(node, cut)]
 
 /** A name as links are compared: lower case, words only. */
 const words = (name: string): string =>
@@ -134,6 +163,7 @@ const renderCompact = (
   out: Entry[],
   anchors: Anchor[],
   listed: Map<string, string[]>,
+  cut: NameCut,
 ): void => {
   for (const item of items) {
     if (typeof item === "string") continue
@@ -142,31 +172,31 @@ const renderCompact = (
       const level = Number(item.label.slice(1)) || 2
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
         if (only.target !== undefined) list(listed, only)
-        out.push([0, `${"#".repeat(level)} ${compact(only)}`, only.name])
+        out.push([0, `${"#".repeat(level)} ${compact(only, cut)}`, only.name])
         continue
       }
-      out.push([level, `${"#".repeat(level)} ${compactName(item.name)}`, item.name])
-      renderCompact(item.kids, out, anchors, listed)
+      out.push([level, `${"#".repeat(level)} ${cut(item.name)}`, item.name])
+      renderCompact(item.kids, out, anchors, listed, cut)
       continue
     }
     if (item.role === "row") {
       if (hasRef(item.kids)) {
         const cells: string[] = []
         for (const kid of item.kids)
-          cells.push(typeof kid === "string" ? kid : compactRow(kid.kids.length > 0 ? kid.kids : [kid]))
+          cells.push(typeof kid === "string" ? kid : compactRow(kid.kids.length > 0 ? kid.kids : [kid], cut))
         const text = cells.join(" | ").trim()
         // A layout row holding a page's worth of actions lists them one per line.
-        if (text.length > LONG_ROW) renderCompact(item.kids, out, anchors, listed)
+        if (text.length > LONG_ROW) renderCompact(item.kids, out, anchors, listed, cut)
         else out.push([0, text, ""])
       }
       continue
     }
     if (item.ref !== "" && !item.container) {
-      if (item.target === undefined || !said(listed, item)) out.push(entryOf(item))
+      if (item.target === undefined || !said(listed, item)) out.push(entryOf(item, cut))
       if (item.target !== undefined) list(listed, item)
     }
     const start = out.length
-    renderCompact(item.kids, out, anchors, listed)
+    renderCompact(item.kids, out, anchors, listed, cut)
     if (item.container && item.ref !== "" && out.length > start)
       anchors.push([item.ref, `${item.label}${item.name ? ` ${quote(item.name)}` : ""}`, start, out.length])
   }
@@ -383,11 +413,21 @@ export const renderOutline = (items: ReadonlyArray<Item>): Rendered => {
   return rendered
 }
 
+/** The names of controls and headings in an outline, for `nameCut`. */
+const namesOf = (items: ReadonlyArray<Item>, names: string[] = []): string[] => {
+  for (const item of items) {
+    if (typeof item === "string") continue
+    if (item.name !== "" && (item.heading || (item.ref !== "" && !item.container))) names.push(item.name)
+    namesOf(item.kids, names)
+  }
+  return names
+}
+
 /** The interactive view: actionable elements with the headings that introduce them, one flat list. */
 export const renderInteractive = (items: ReadonlyArray<Item>): Rendered => {
   const entries: Entry[] = []
   const entryAnchors: Anchor[] = []
-  renderCompact(items, entries, entryAnchors, new Map())
+  renderCompact(items, entries, entryAnchors, new Map(), nameCut(namesOf(items)))
   const rendered: Rendered = { lines: [], anchors: [] }
   flattenCompact(entries, entryAnchors, rendered.lines, rendered.anchors)
   return rendered

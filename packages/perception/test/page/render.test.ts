@@ -131,13 +131,30 @@ describe("rendering the interactive view", () => {
 
   it("cuts a long name at a word, with …, counting a character outside ASCII twice", () => {
     const long = "Packers vs. Cowboys: Will the rookies keep Aaron Rodgers off the field?"
-    expect(compactName(long)).toBe("Packers vs. Cowboys: Will the…")
+    expect(compactName(long)).toBe("Packers vs. Cowboys: Will…")
     expect(compactName("Short name")).toBe("Short name")
     const japanese = "児童の遅刻・欠席一覧を誤って保護者に配布、今後は紙への印刷をやめ"
     expect(compactName(japanese)).toBe(`${japanese.slice(0, COMPACT_NAME / 2)}…`)
-    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual([
-      "e4 Packers vs. Cowboys: Will the…",
+    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual(["e4 Packers vs. Cowboys: Will…"])
+  })
+
+  it("keeps a short last word that a cut would replace with …", () => {
+    expect(compactName("Steam on Linux ticks up for May")).toBe("Steam on Linux ticks up for May")
+    expect(compactName("Steam on Linux ticks up for December")).toBe("Steam on Linux ticks up for…")
+  })
+
+  it("cuts a name only as far as it still tells it apart from the other names of the view", () => {
+    const items = [
+      control("link", "Visit our newsroom on Instagram", "e1"),
+      control("link", "Visit our newsroom on Pinterest", "e2"),
+      control("link", "Contact tracing apps are coming to phones", "e3"),
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "e1 Visit our newsroom on Instagram",
+      "e2 Visit our newsroom on Pinterest",
+      "e3 Contact tracing apps are…",
     ])
+    expect(compactName("Visit our newsroom on Instagram")).toBe("Visit our newsroom on…")
   })
 
   it("leaves out a link to a document an earlier link leads to under a name that says as much", () => {
@@ -223,7 +240,7 @@ describe("rendering the interactive view", () => {
       heading(3, "Key icon Teams basics and how to use them, part 115"),
       control("button", "Save", "e2"),
     ]
-    expect(renderInteractive(items).lines).toEqual(["e1 Teams basics and how to use…", "e2 button Save"])
+    expect(renderInteractive(items).lines).toEqual(["e1 Teams basics and how to use them…", "e2 button Save"])
   })
 
   it("cuts a long heading as it cuts names", () => {
@@ -231,7 +248,7 @@ describe("rendering the interactive view", () => {
       heading(2, "A heading that goes on for far longer than a name would"),
       control("button", "Go", "e1"),
     ]
-    expect(renderInteractive(items).lines).toEqual(["## A heading that goes on for far…", "e1 button Go"])
+    expect(renderInteractive(items).lines).toEqual(["## A heading that goes on for…", "e1 button Go"])
   })
 
   it("does not list again the options of a listbox whose options are controls of their own", () => {
@@ -266,7 +283,11 @@ describe("rendering the interactive view", () => {
       heading(5, "Singer reveals what made her forever 'pissed' at her..."),
       control("link", "Next story", "e2"),
     ]
-    expect(renderInteractive(items).lines).toEqual(["e1 Singer reveals what made her…", "e2 Next story"])
+    // Cut at 28 characters the heading and the link would read alike: both keep more words.
+    expect(renderInteractive(items).lines).toEqual([
+      "e1 Singer reveals what made her forever…",
+      "e2 Next story",
+    ])
   })
 
   it("anchors a container to the lines of its actions", () => {
