@@ -108,9 +108,9 @@ describe("reading minimal pages", () => {
 <a href="/p"><img src="/avatar-small.png" width="10" height="10"></a>
 <button id="nav-toggle"><span style="display:inline-block;width:10px;height:10px"></span></button>`)
     const tree = await interactive()
-    expect(tree).toMatch(/^e\d+ link settings$/m)
+    expect(tree).toMatch(/^e\d+ settings$/m)
     expect(tree).toMatch(/^e\d+ button search$/m)
-    expect(tree).toMatch(/^e\d+ link avatar small$/m)
+    expect(tree).toMatch(/^e\d+ avatar small$/m)
     expect(tree).toMatch(/^e\d+ button nav toggle$/m)
   })
 
@@ -155,7 +155,7 @@ describe("reading minimal pages", () => {
 <button><svg width="10" height="10"><title>Close</title></svg></button>`)
     const tree = await interactive()
     expect(tree).toMatch(/^e\d+ button Open Navigation Menu$/m)
-    expect(tree).toMatch(/^e\d+ link Free Email$/m)
+    expect(tree).toMatch(/^e\d+ Free Email$/m)
     expect(tree).toMatch(/^e\d+ button Close$/m)
   })
 

@@ -1,7 +1,7 @@
 import { frameOf } from "./frames.ts"
 import { refAssigner, refs } from "./refs.ts"
 import { renderInteractive, renderOutline } from "./render.ts"
-import { countCache } from "./selectors.ts"
+import { countCache, withPathCache } from "./selectors.ts"
 import { stringify } from "./text.ts"
 import type { Frame, Item, LookOptions } from "./types.ts"
 import { rendered } from "./visibility.ts"
@@ -64,7 +64,7 @@ export const look = (options: LookOptions = {}) => {
  */
 export const lookString = (version: number, options?: LookOptions): string => {
   try {
-    return stringify({ v: version, ...look(options) })
+    return stringify({ v: version, ...withPathCache(() => look(options)) })
   } catch (error) {
     return stringify({ v: version, failure: String((error as Error)?.stack ?? error) })
   }

@@ -107,7 +107,9 @@ export const fallbackName = (element: Element, tag: string): string => {
   const symbol = element.querySelector("use")
   const symbolName = words(symbol?.getAttribute("href") ?? symbol?.getAttribute("xlink:href") ?? "")
   if (symbolName) return symbolName
-  const picture = words(element.querySelector("img")?.getAttribute("src")?.split("?")[0] ?? "")
+  // A picture's file name, not the data of an inline one (`data:image/gif;base64,…`).
+  const source = element.querySelector("img")?.getAttribute("src")?.trim() ?? ""
+  const picture = /^(data|blob):/i.test(source) ? "" : words(source.split("?")[0]!)
   if (picture && /\p{L}/u.test(picture) && !OPAQUE.test(picture)) return picture
   if (tag === "a" || tag === "area") {
     let url: URL | undefined
@@ -116,7 +118,8 @@ export const fallbackName = (element: Element, tag: string): string => {
     } catch {
       url = undefined
     }
-    if (url === undefined) return ""
+    // A script link (`javascript:void(0)`) goes nowhere: its code names nothing.
+    if (url === undefined || url.protocol === "javascript:") return ""
     const segments = url.pathname.split("/").filter((segment) => segment !== "")
     for (let index = segments.length - 1; index >= 0; index--) {
       let segment = segments[index]!

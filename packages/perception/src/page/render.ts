@@ -31,41 +31,77 @@ export const inline = (node: Node, printed?: Set<string>): string => {
 
 /**
  * The interactive view's names stop at about this many characters (a character outside ASCII, most
- * often a CJK one, counts two): enough to tell controls apart; `elements[ref].name` and the full
- * outline keep the whole name.
+ * often a CJK one, counts two): the words that tell a control apart and say what it is about;
+ * `elements[ref].name` and the full outline keep the whole name.
  */
-export const COMPACT_NAME = 32
+export const COMPACT_NAME = 28
+/** Where names stop that would read alike when cut at `COMPACT_NAME` (`Visit us on Instagram` and `… on Pinterest`). */
+export const DISTINCT_NAME = 40
+
+/** A last word this short is not cut from a name. */
+const SHORT_WORD = 6
 
 /** A name cut for the interactive view, at a word when one ends near the limit, with "…". */
-export const compactName = (name: string): string => {
+export const compactName = (name: string, limit = COMPACT_NAME): string => {
   let width = 0
   let end = 0
   while (end < name.length) {
     width += name.charCodeAt(end) < 128 ? 1 : 2
-    if (width > COMPACT_NAME) break
+    if (width > limit) break
     end++
   }
   if (end >= name.length) return name
   const space = name.lastIndexOf(" ", end)
   const at = space > end / 2 ? space : end
+  // One short last word costs no more than the "…" that would stand for it: it stays.
+  const rest = name.slice(at).trim()
+  if (at === space && rest.length <= SHORT_WORD && !/\s/.test(rest)) return name
   return `${name.slice(0, at).replace(/[\s,;:·|/–—-]+$/u, "")}…`
 }
 
-/** The interactive mode's line: ref first, no quotes, no URL, the name cut to what tells it apart. */
-export const compact = (node: Node): string =>
-  `${node.ref} ${node.role}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+/** How the interactive view cuts each name of one look. */
+export type NameCut = (name: string) => string
+
+/**
+ * The names of one view, cut at `COMPACT_NAME`, but at `DISTINCT_NAME` where two different names
+ * would otherwise read alike: the view cuts a name only as far as it still tells it apart.
+ */
+export const nameCut = (names: Iterable<string>): NameCut => {
+  const alike = new Map<string, Set<string>>()
+  for (const name of names) {
+    const cut = compactName(name)
+    const same = alike.get(cut)
+    if (same === undefined) alike.set(cut, new Set([name]))
+    else same.add(name)
+  }
+  return (name) => {
+    const cut = compactName(name)
+    return (alike.get(cut)?.size ?? 0) > 1 ? compactName(name, DISTINCT_NAME) : cut
+  }
+}
+
+/**
+ * The interactive mode's line: ref first, no quotes, no URL, the name cut to what tells it apart.
+ * A named link says no role (`e4 Home`): a line of a ref and a name alone is a link, the commonest
+ * control of a page. `withRole` makes a link say it (`e4 link Home`), for a link right after a run of
+ * other controls printed under their role.
+ */
+export const compact = (node: Node, cut: NameCut = compactName, withRole = false): string =>
+  node.role === "link" && node.name !== "" && !withRole
+    ? bare(node, cut)
+    : `${node.ref} ${node.role}${node.name ? ` ${cut(node.name)}` : ""}${compactSuffix(node)}`
 
 /** States and value; a listbox whose options the view lists as controls of their own does not list them again. */
 const compactSuffix = (node: Node): string =>
   node.role === "listbox" && hasRef(node.kids) ? node.suffix.replace(/ \[options: .*\]$/, "") : node.suffix
 
-export const compactRow = (items: ReadonlyArray<Item>): string => {
+export const compactRow = (items: ReadonlyArray<Item>, cut: NameCut = compactName): string => {
   const parts: string[] = []
   for (const item of items) {
     if (typeof item === "string") parts.push(item)
-    else if (item.ref !== "" && !item.container) parts.push(compact(item))
+    else if (item.ref !== "" && !item.container) parts.push(compact(item, cut))
     else {
-      const text = compactRow(item.kids)
+      const text = compactRow(item.kids, cut)
       if (text) parts.push(text)
     }
   }
@@ -75,17 +111,26 @@ export const compactRow = (items: ReadonlyArray<Item>): string => {
 /** A heading at least this long is a title (a card's), not a section's word: a link named by it before it makes it redundant. */
 export const TITLE = 16
 
-/** An entry of the interactive view before headings that introduce nothing are dropped. */
-type Entry = [level: number, text: string, name: string, role?: string, bare?: string]
+/**
+ * An entry of the interactive view before headings that introduce nothing are dropped: its line,
+ * and for a control its role and its line without the role (with it, for a link).
+ */
+type Entry = [level: number, text: string, name: string, role?: string, other?: string]
 
-/** A run of at least this many controls of one role prints the role once, on a line of its own. */
+/**
+ * A run of at least this many controls of one role other than link prints the role once, on a line
+ * of its own (`button:`), over the `eN name` lines of the run.
+ */
 export const ROLE_RUN = 3
 
-/** The interactive line of one control without its role, for a run of controls of one role. */
-const bare = (node: Node): string =>
-  `${node.ref}${node.name ? ` ${compactName(node.name)}` : ""}${compactSuffix(node)}`
+/** The interactive line of one control without its role: a link's, and a control's in a run of its role. */
+const bare = (node: Node, cut: NameCut): string =>
+  `${node.ref}${node.name ? ` ${cut(node.name)}` : ""}${compactSuffix(node)}`
 
-const entryOf = (node: Node): Entry => [0, compact(node), node.name, node.role, bare(node)]
+const entryOf = (node: Node, cut: NameCut): Entry =>
+  node.role === "link"
+    ? [0, compact(node, cut), node.name, node.role, compact(node, cut, true)]
+    : [0, compact(node, cut), node.name, node.role, bare(node, cut)]
 
 /** A name as links are compared: lower case, words only. */
 const words = (name: string): string =>
@@ -118,6 +163,7 @@ const renderCompact = (
   out: Entry[],
   anchors: Anchor[],
   listed: Map<string, string[]>,
+  cut: NameCut,
 ): void => {
   for (const item of items) {
     if (typeof item === "string") continue
@@ -126,31 +172,31 @@ const renderCompact = (
       const level = Number(item.label.slice(1)) || 2
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
         if (only.target !== undefined) list(listed, only)
-        out.push([0, `${"#".repeat(level)} ${compact(only)}`, only.name])
+        out.push([0, `${"#".repeat(level)} ${compact(only, cut)}`, only.name])
         continue
       }
-      out.push([level, `${"#".repeat(level)} ${compactName(item.name)}`, item.name])
-      renderCompact(item.kids, out, anchors, listed)
+      out.push([level, `${"#".repeat(level)} ${cut(item.name)}`, item.name])
+      renderCompact(item.kids, out, anchors, listed, cut)
       continue
     }
     if (item.role === "row") {
       if (hasRef(item.kids)) {
         const cells: string[] = []
         for (const kid of item.kids)
-          cells.push(typeof kid === "string" ? kid : compactRow(kid.kids.length > 0 ? kid.kids : [kid]))
+          cells.push(typeof kid === "string" ? kid : compactRow(kid.kids.length > 0 ? kid.kids : [kid], cut))
         const text = cells.join(" | ").trim()
         // A layout row holding a page's worth of actions lists them one per line.
-        if (text.length > LONG_ROW) renderCompact(item.kids, out, anchors, listed)
+        if (text.length > LONG_ROW) renderCompact(item.kids, out, anchors, listed, cut)
         else out.push([0, text, ""])
       }
       continue
     }
     if (item.ref !== "" && !item.container) {
-      if (item.target === undefined || !said(listed, item)) out.push(entryOf(item))
+      if (item.target === undefined || !said(listed, item)) out.push(entryOf(item, cut))
       if (item.target !== undefined) list(listed, item)
     }
     const start = out.length
-    renderCompact(item.kids, out, anchors, listed)
+    renderCompact(item.kids, out, anchors, listed, cut)
     if (item.container && item.ref !== "" && out.length > start)
       anchors.push([item.ref, `${item.label}${item.name ? ` ${quote(item.name)}` : ""}`, start, out.length])
   }
@@ -158,8 +204,9 @@ const renderCompact = (
 
 /**
  * The interactive view's lines from its entries; `entryAnchors` are its containers by entry index,
- * mapped here to line indexes. A run of `ROLE_RUN` or more controls of one role prints the role once,
- * as `link:` on a line of its own, and the controls under it as `eN name`.
+ * mapped here to line indexes. A link prints as `eN name`; a run of `ROLE_RUN` or more controls of
+ * one other role prints the role once, as `button:` on a line of its own, and the controls under it
+ * as `eN name` (a link right after the run as `eN link name`).
  */
 const flattenCompact = (
   entries: ReadonlyArray<Entry>,
@@ -178,9 +225,14 @@ const flattenCompact = (
     if (next[0] === 0 && next[2].includes(name)) return false
     const title = before !== undefined && before[0] === 0 ? before[2].replace(/…$/, "") : ""
     if (name.length < TITLE || title.length < TITLE) return true
-    return !(title.includes(name) || name.includes(title))
+    // Compared by words: a heading the page cut with "..." repeats the title all the same.
+    const [heading, card] = [words(name), words(title)]
+    return !(card.includes(heading) || heading.includes(card))
   })
   const lineOf: number[] = entries.map(() => -1)
+  // Whether the last line printed ends a run under a role line: a link's bare line after it would
+  // read as one more control of the run, so that link says its role.
+  let afterRun = false
   let index = 0
   while (index < entries.length) {
     if (!keep[index]) {
@@ -189,17 +241,20 @@ const flattenCompact = (
     }
     const role = entries[index]![3]
     const run = [index]
-    for (let next = index + 1; role !== undefined && next < entries.length; next++) {
+    for (let next = index + 1; role !== undefined && role !== "link" && next < entries.length; next++) {
       if (!keep[next]) continue
       if (entries[next]![3] !== role) break
       run.push(next)
     }
-    if (run.length >= ROLE_RUN) lines.push(`${role}:`)
+    const isRun = run.length >= ROLE_RUN
+    if (isRun) lines.push(`${role}:`)
     for (const member of run) {
       if (lineOf[member] === -1) lineOf[member] = lines.length
-      lines.push(run.length >= ROLE_RUN ? entries[member]![4]! : entries[member]![1])
+      const entry = entries[member]!
+      lines.push(isRun || (afterRun && entry[3] === "link") ? entry[4]! : entry[1])
     }
-    if (run.length >= ROLE_RUN) lineOf[run[0]!] = lines.length - run.length - 1
+    if (isRun) lineOf[run[0]!] = lines.length - run.length - 1
+    afterRun = isRun
     index = run[run.length - 1]! + 1
   }
   // An entry left out (a heading) starts where the next line printed does.
@@ -361,11 +416,21 @@ export const renderOutline = (items: ReadonlyArray<Item>): Rendered => {
   return rendered
 }
 
+/** The names of controls and headings in an outline, for `nameCut`. */
+const namesOf = (items: ReadonlyArray<Item>, names: string[] = []): string[] => {
+  for (const item of items) {
+    if (typeof item === "string") continue
+    if (item.name !== "" && (item.heading || (item.ref !== "" && !item.container))) names.push(item.name)
+    namesOf(item.kids, names)
+  }
+  return names
+}
+
 /** The interactive view: actionable elements with the headings that introduce them, one flat list. */
 export const renderInteractive = (items: ReadonlyArray<Item>): Rendered => {
   const entries: Entry[] = []
   const entryAnchors: Anchor[] = []
-  renderCompact(items, entries, entryAnchors, new Map())
+  renderCompact(items, entries, entryAnchors, new Map(), nameCut(namesOf(items)))
   const rendered: Rendered = { lines: [], anchors: [] }
   flattenCompact(entries, entryAnchors, rendered.lines, rendered.anchors)
   return rendered

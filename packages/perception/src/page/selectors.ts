@@ -55,28 +55,61 @@ export const countsOf = (root: Document | ShadowRoot): Map<string, number> => {
   return counts
 }
 
-export const pathSelector = (element: Element, root: Document | ShadowRoot): string => {
-  const steps: string[] = []
-  let current: Element | null = element
-  while (current !== null && current.parentNode !== null) {
-    const id = current.getAttribute("id")
-    if (id && current !== element && countsOf(root).get(`#${id}`) === 1) {
-      steps.unshift(`#${CSS.escape(id)}`)
-      break
-    }
-    const tag = current.localName
-    let index = 1
-    let sameTag = false
-    for (let sibling = current.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
-      if (sibling.localName === tag) index++
-    for (let sibling = current.nextElementSibling; sibling && !sameTag; sibling = sibling.nextElementSibling)
-      if (sibling.localName === tag) sameTag = true
-    steps.unshift(index > 1 || sameTag ? `${tag}:nth-of-type(${index})` : tag)
-    if (current.parentNode === root || tag === "html") break
-    current = current.parentElement
+/**
+ * During one look, the path of each element met as an ancestor: the elements of a list share their
+ * parents' steps, which are worked out once. Undefined outside a look, where the page may have
+ * changed since.
+ */
+let ancestorPaths: Map<Element, string> | undefined
+
+/** Runs one look's `work` with ancestors' paths remembered, forgotten after it. */
+export const withPathCache = <A>(work: () => A): A => {
+  ancestorPaths = new Map()
+  try {
+    return work()
+  } finally {
+    ancestorPaths = undefined
   }
-  return steps.join(" > ")
 }
+
+/** An element's step in a path: its tag, with `:nth-of-type` when a sibling has its tag. */
+const stepOf = (element: Element): string => {
+  const tag = element.localName
+  let index = 1
+  let sameTag = false
+  for (let sibling = element.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
+    if (sibling.localName === tag) index++
+  for (let sibling = element.nextElementSibling; sibling && !sameTag; sibling = sibling.nextElementSibling)
+    if (sibling.localName === tag) sameTag = true
+  return index > 1 || sameTag ? `${tag}:nth-of-type(${index})` : tag
+}
+
+/**
+ * The path to `current` from the root or from the nearest ancestor with a unique id (`#menu > ul >
+ * li:nth-of-type(2)`); the element the path is for (`target`) is never named by its own id here.
+ */
+const pathTo = (current: Element, root: Document | ShadowRoot, target: boolean): string => {
+  if (current.parentNode === null) return ""
+  const known = target ? undefined : ancestorPaths?.get(current)
+  if (known !== undefined) return known
+  let path: string
+  const id = target ? null : current.getAttribute("id")
+  if (id && countsOf(root).get(`#${id}`) === 1) path = `#${CSS.escape(id)}`
+  else {
+    const step = stepOf(current)
+    const parent = current.parentElement
+    const above =
+      current.parentNode === root || current.localName === "html" || parent === null
+        ? ""
+        : pathTo(parent, root, false)
+    path = above === "" ? step : `${above} > ${step}`
+  }
+  if (!target) ancestorPaths?.set(current, path)
+  return path
+}
+
+export const pathSelector = (element: Element, root: Document | ShadowRoot): string =>
+  pathTo(element, root, true)
 
 export const selectorsOf = (element: Element, root: Document | ShadowRoot): string[] => {
   const counts = countsOf(root)

@@ -13,20 +13,12 @@ export const hiddenByStyle = (style: CSSStyleDeclaration): boolean =>
  * menu), and inline elements, iframes and images are measured otherwise.
  */
 export const takesNoSpace = (element: Element, tag: string, style: CSSStyleDeclaration): boolean => {
-  if (
-    element.clientWidth === 0 &&
-    element.clientHeight === 0 &&
-    !INLINE.has(tag) &&
-    tag !== "iframe" &&
-    tag !== "img"
-  ) {
-    const rect = element.getBoundingClientRect()
-    if (rect.width === 0 && rect.height === 0) {
-      if (element.firstElementChild === null) return true
-      if (style.overflow !== "visible") return true
-    }
-  }
-  return false
+  // The cheap tests first: a box's size is read only when it would decide.
+  if (INLINE.has(tag) || tag === "iframe" || tag === "img") return false
+  if (element.firstElementChild !== null && style.overflow === "visible") return false
+  if (element.clientWidth !== 0 || element.clientHeight !== 0) return false
+  const rect = element.getBoundingClientRect()
+  return rect.width === 0 && rect.height === 0
 }
 
 /**

@@ -24,7 +24,7 @@ import { attributesOf, frameEntry, selectorsOf } from "./selectors.ts"
 import { statesOf } from "./states.ts"
 import { clip, clipName, collapse, finishTexts, type JoinState, pushText } from "./text.ts"
 import type { Frame, Item, Node, RawElement, RawForm, Text } from "./types.ts"
-import { documentTarget, shortUrl } from "./urls.ts"
+import { linkTarget } from "./urls.ts"
 import { hiddenByStyle, takesNoSpace, visibleBox } from "./visibility.ts"
 
 /*
@@ -150,9 +150,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
     }
     // An inline tag laid out as a box of its own (a span styled as a block, an inline-block) is
     // read apart from its neighbours: "Sleep" + "My Snoring" is two phrases, not "SleepMy".
-    const boxed = INLINE.has(tag) && getComputedStyle(element).display !== "inline"
+    const style = getComputedStyle(element)
+    const boxed = INLINE.has(tag) && style.display !== "inline"
     if (boxed) join.spaceNext = true
-    walkElementBody(element, out, frame, parentPointer)
+    walkElementBody(element, out, frame, parentPointer, style)
     if (boxed) join.spaceNext = true
   }
 
@@ -185,10 +186,15 @@ export const createWalk = (walkOptions: WalkOptions) => {
     join.attachTo = null
   }
 
-  const walkElementBody = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
+  const walkElementBody = (
+    element: Element,
+    out: Item[],
+    frame: Frame,
+    parentPointer: boolean,
+    style: CSSStyleDeclaration = getComputedStyle(element),
+  ): void => {
     const tag = element.localName
     nodes++
-    const style = getComputedStyle(element)
     const display = style.display
     if (display === "none") return
     // An element laid out as `display: contents` has no box of its own and reads as what it holds;
@@ -566,12 +572,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
     }
     if (secret && value) value = "<secret>"
 
-    let url = ""
-    let target = ""
-    if ((tag === "a" || tag === "area") && (role === "link" || interactive) && element.hasAttribute("href")) {
-      url = shortUrl((element as HTMLAnchorElement).href, location)
-      target = documentTarget((element as HTMLAnchorElement).href, location)
-    }
+    const [url, target] =
+      (tag === "a" || tag === "area") && (role === "link" || interactive) && element.hasAttribute("href")
+        ? linkTarget((element as HTMLAnchorElement).href, location)
+        : ["", ""]
 
     for (const state of states) suffix += ` [${state}]`
     if (value) suffix += `: ${clip(collapse(value), maxText)}`

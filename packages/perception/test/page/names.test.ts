@@ -89,4 +89,12 @@ describe("accessible names", () => {
     expect(await nameOf("fallbackName", "opaque")).toBe("shop.example")
     expect(await nameOf("fallbackName", "labelled-inside")).toBe("Close dialog")
   })
+
+  it("guess no name from the data of an inline image or the code of a script link", async () => {
+    await harness.open(`
+      <a id="inline" href="/2016/12/heat-waves"><img src="data:image/gif;base64,R0lGODlhAQABAIAAAAUEBAAAACwAAAAAAQABAAACAkQBADs="></a>
+      <a id="script" href="javascript:void(0)"></a>`)
+    expect(await nameOf("fallbackName", "inline")).toBe("heat waves")
+    expect(await nameOf("fallbackName", "script")).toBe("")
+  })
 })

@@ -131,13 +131,30 @@ describe("rendering the interactive view", () => {
 
   it("cuts a long name at a word, with …, counting a character outside ASCII twice", () => {
     const long = "Packers vs. Cowboys: Will the rookies keep Aaron Rodgers off the field?"
-    expect(compactName(long)).toBe("Packers vs. Cowboys: Will the…")
+    expect(compactName(long)).toBe("Packers vs. Cowboys: Will…")
     expect(compactName("Short name")).toBe("Short name")
     const japanese = "児童の遅刻・欠席一覧を誤って保護者に配布、今後は紙への印刷をやめ"
     expect(compactName(japanese)).toBe(`${japanese.slice(0, COMPACT_NAME / 2)}…`)
-    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual([
-      "e4 link Packers vs. Cowboys: Will the…",
+    expect(renderInteractive([control("link", long, "e4")]).lines).toEqual(["e4 Packers vs. Cowboys: Will…"])
+  })
+
+  it("keeps a short last word that a cut would replace with …", () => {
+    expect(compactName("Steam on Linux ticks up for May")).toBe("Steam on Linux ticks up for May")
+    expect(compactName("Steam on Linux ticks up for December")).toBe("Steam on Linux ticks up for…")
+  })
+
+  it("cuts a name only as far as it still tells it apart from the other names of the view", () => {
+    const items = [
+      control("link", "Visit our newsroom on Instagram", "e1"),
+      control("link", "Visit our newsroom on Pinterest", "e2"),
+      control("link", "Contact tracing apps are coming to phones", "e3"),
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "e1 Visit our newsroom on Instagram",
+      "e2 Visit our newsroom on Pinterest",
+      "e3 Contact tracing apps are…",
     ])
+    expect(compactName("Visit our newsroom on Instagram")).toBe("Visit our newsroom on…")
   })
 
   it("leaves out a link to a document an earlier link leads to under a name that says as much", () => {
@@ -151,33 +168,69 @@ describe("rendering the interactive view", () => {
       { ...control("link", "Details", "e7"), url: "#" },
     ]
     expect(renderInteractive(items).lines).toEqual([
-      "e1 link Photo of the boots",
+      "e1 Photo of the boots",
       "e2 button Add to cart",
       "e4 button Add to cart",
-      "link:",
       "e5 Home",
       "e6 Details",
       "e7 Details",
     ])
   })
 
-  it("prints the role once above a run of three or more controls of that role", () => {
+  it("prints a named link as its ref and name alone, with no role; a nameless one says link", () => {
     const items = [
       control("link", "Home", "e1"),
       control("link", "Blog", "e2"),
       control("link", "Shop", "e3", " [current]"),
       control("button", "Menu", "e4"),
-      control("textbox", "Search", "e5"),
-      control("textbox", "Town", "e6"),
+      heading(2, "Latest", [control("link", "Latest", "e5")]),
+      control("textbox", "Search", "e6"),
+      control("textbox", "Town", "e7"),
+      control("link", "", "e8"),
     ]
     expect(renderInteractive(items).lines).toEqual([
-      "link:",
       "e1 Home",
       "e2 Blog",
       "e3 Shop [current]",
       "e4 button Menu",
-      "e5 textbox Search",
-      "e6 textbox Town",
+      "## e5 Latest",
+      "e6 textbox Search",
+      "e7 textbox Town",
+      "e8 link",
+    ])
+  })
+
+  it("prints the role once above a run of three or more controls of one role other than link", () => {
+    const items = [
+      control("button", "1", "e1"),
+      control("button", "2", "e2"),
+      control("button", "3", "e3", " [pressed]"),
+      control("textbox", "Search", "e4"),
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "button:",
+      "e1 1",
+      "e2 2",
+      "e3 3 [pressed]",
+      "e4 textbox Search",
+    ])
+  })
+
+  it("makes a link right after a run under a role line say its role, so it does not read as one more of the run", () => {
+    const items = [
+      control("tab", "Day", "e1"),
+      control("tab", "Week", "e2"),
+      control("tab", "Month", "e3"),
+      control("link", "Help", "e4"),
+      control("link", "About", "e5"),
+    ]
+    expect(renderInteractive(items).lines).toEqual([
+      "tab:",
+      "e1 Day",
+      "e2 Week",
+      "e3 Month",
+      "e4 link Help",
+      "e5 About",
     ])
   })
 
@@ -187,7 +240,7 @@ describe("rendering the interactive view", () => {
       heading(3, "Key icon Teams basics and how to use them, part 115"),
       control("button", "Save", "e2"),
     ]
-    expect(renderInteractive(items).lines).toEqual(["e1 link Teams basics and how to use…", "e2 button Save"])
+    expect(renderInteractive(items).lines).toEqual(["e1 Teams basics and how to use them…", "e2 button Save"])
   })
 
   it("cuts a long heading as it cuts names", () => {
@@ -195,7 +248,7 @@ describe("rendering the interactive view", () => {
       heading(2, "A heading that goes on for far longer than a name would"),
       control("button", "Go", "e1"),
     ]
-    expect(renderInteractive(items).lines).toEqual(["## A heading that goes on for far…", "e1 button Go"])
+    expect(renderInteractive(items).lines).toEqual(["## A heading that goes on for…", "e1 button Go"])
   })
 
   it("does not list again the options of a listbox whose options are controls of their own", () => {
@@ -216,12 +269,24 @@ describe("rendering the interactive view", () => {
       control("link", "Today", "e4"),
     ]
     expect(renderInteractive(items).lines).toEqual([
-      "link:",
       "e1 Steam on Linux ticks up for May",
       "e2 51 Comments",
       "e3 News",
       "## News",
-      "e4 link Today",
+      "e4 Today",
+    ])
+  })
+
+  it("drops a title heading that repeats the card link before it word for word, though the page cut the heading with dots", () => {
+    const items = [
+      control("link", "Singer reveals what made her forever 'pissed' at her co-star…", "e1"),
+      heading(5, "Singer reveals what made her forever 'pissed' at her..."),
+      control("link", "Next story", "e2"),
+    ]
+    // Cut at 28 characters the heading and the link would read alike: both keep more words.
+    expect(renderInteractive(items).lines).toEqual([
+      "e1 Singer reveals what made her forever…",
+      "e2 Next story",
     ])
   })
 
@@ -231,18 +296,18 @@ describe("rendering the interactive view", () => {
       control("link", "Blog", "e3"),
     ])
     const rendered = renderInteractive([control("button", "Menu", "e9"), nav])
-    expect(rendered.lines).toEqual(["e9 button Menu", "e2 link Home", "e3 link Blog"])
+    expect(rendered.lines).toEqual(["e9 button Menu", "e2 Home", "e3 Blog"])
     expect(rendered.anchors).toEqual([["e1", "nav", 1, 3]])
   })
 
   it("anchors a container whose actions are a run of one role to the run's role line", () => {
     const nav = container("navigation", "nav", "", "e1", [
-      control("link", "Home", "e2"),
-      control("link", "Blog", "e3"),
-      control("link", "Shop", "e4"),
+      control("menuitem", "Home", "e2"),
+      control("menuitem", "Blog", "e3"),
+      control("menuitem", "Shop", "e4"),
     ])
     const rendered = renderInteractive([control("button", "Menu", "e9"), nav])
-    expect(rendered.lines).toEqual(["e9 button Menu", "link:", "e2 Home", "e3 Blog", "e4 Shop"])
+    expect(rendered.lines).toEqual(["e9 button Menu", "menuitem:", "e2 Home", "e3 Blog", "e4 Shop"])
     expect(rendered.anchors).toEqual([["e1", "nav", 1, 5]])
   })
 })

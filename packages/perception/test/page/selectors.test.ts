@@ -49,6 +49,26 @@ describe("selectors", () => {
     expect(await selectorsFor("li:nth-of-type(2) > span")).toEqual(["#menu > li:nth-of-type(2) > span"])
   })
 
+  it("give the elements of a list the same paths during a look, where their parents' steps are worked out once, as outside one", async () => {
+    await harness.open(
+      `<main><ul><li><a>a</a></li><li><a>b</a></li></ul><ul id="menu"><li><b>c</b></li><li><b>d</b></li></ul></main>`,
+    )
+    const [during, outside] = await harness.browser.execute(() => {
+      const { selectors } = (globalThis as unknown as { __page: PageModules }).__page
+      selectors.countCache.clear()
+      const targets = [...document.querySelectorAll("a, b")]
+      const paths = () => targets.map((element) => selectors.pathSelector(element, document))
+      return [selectors.withPathCache(paths), paths()]
+    })
+    expect(during).toEqual([
+      "html > body > main > ul:nth-of-type(1) > li:nth-of-type(1) > a",
+      "html > body > main > ul:nth-of-type(1) > li:nth-of-type(2) > a",
+      "#menu > li:nth-of-type(1) > b",
+      "#menu > li:nth-of-type(2) > b",
+    ])
+    expect(outside).toEqual(during)
+  })
+
   it("escape quotes in attribute values", async () => {
     await harness.open(`<a href='/say"hi"'>x</a>`)
     const found = await selectorsFor("a")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { documentTarget, MAX_TARGET, shortUrl } from "../../src/page/urls.ts"
+import { documentTarget, linkTarget, MAX_TARGET, shortUrl } from "../../src/page/urls.ts"
 
 const page = new URL("https://shop.example/catalog/shoes?page=2")
 
@@ -83,5 +83,18 @@ describe("the document a link leads to", () => {
     expect(documentTarget("https://shop.example/catalog/shoes?page=2", page)).toBe("")
     expect(documentTarget("javascript:void(0)", page)).toBe("")
     expect(documentTarget("mailto:news@shop.example", page)).toBe("")
+  })
+})
+
+describe("a link's target and document, remembered per page address", () => {
+  it("answer what shortUrl and documentTarget answer, and again after the page moves to another address", () => {
+    const other = new URL("https://shop.example/cart")
+    for (const base of [page, other, page])
+      for (const href of ["/cart#top", "https://shop.example/catalog/shoes?page=2#reviews", "#reviews"])
+        expect(linkTarget(href, base)).toEqual([shortUrl(href, base), documentTarget(href, base)])
+    // The same link read from two addresses: the second answer is the second page's, not a remembered one.
+    expect(linkTarget("#reviews", page)).toEqual(["#reviews", ""])
+    expect(linkTarget("/cart", other)).toEqual(["/cart", ""])
+    expect(linkTarget("/cart", page)).toEqual(["/cart", "https://shop.example/cart"])
   })
 })

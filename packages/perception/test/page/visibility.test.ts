@@ -20,6 +20,34 @@ describe("visibility", () => {
     expect(skipped).toEqual([true, true, false, false])
   })
 
+  it("reads no box size of an inline element or of a block whose children overflow it visibly", async () => {
+    await harness.open(`
+      <div id="parent"><p>shown</p></div>
+      <span id="inline">text</span>
+      <div id="leaf">text</div>`)
+    const measured = await harness.browser.execute(() => {
+      const { visibility } = (globalThis as unknown as { __page: PageModules }).__page
+      return ["parent", "inline", "leaf"].map((id) => {
+        const element = document.getElementById(id)!
+        let reads = 0
+        for (const property of ["clientWidth", "clientHeight"]) {
+          const getter = Object.getOwnPropertyDescriptor(Element.prototype, property)!.get!
+          Object.defineProperty(element, property, {
+            get() {
+              reads++
+              return getter.call(this)
+            },
+          })
+        }
+        visibility.takesNoSpace(element, element.localName, getComputedStyle(element))
+        return reads
+      })
+    })
+    expect(measured[0]).toBe(0)
+    expect(measured[1]).toBe(0)
+    expect(measured[2]).toBeGreaterThan(0)
+  })
+
   it("reads visibility hidden and collapse as hidden by style", async () => {
     await harness.open(
       `<p id="hidden" style="visibility:hidden">a</p><p id="collapse" style="visibility:collapse">b</p><p id="shown">c</p>`,
