@@ -5,7 +5,8 @@ import { defineMcpTool } from "../McpTool.ts"
 /** `look`: the page outline with refs, the whole page or only what changed since the last look. */
 export const look = defineMcpTool({
   name: "look",
-  description: "Page outline with element refs.",
+  description:
+    'Page outline with element refs. mode "interactive": controls only, one per line as `ref role name`; a ref and a name alone is a link.',
   input: z.strictObject({
     mode: z.enum(["full", "interactive"]).optional(),
     tokens: z.number().int().positive().max(100_000).optional(),
