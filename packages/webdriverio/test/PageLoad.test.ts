@@ -82,7 +82,7 @@ describe("navigate on the tab's own DevTools socket", () => {
     expect(messages.bidi - before.bidi).toBe(0)
   })
 
-  it("switches the tab's DevTools domains on once, then loads with one navigate and one history read", async () => {
+  it("switches Page events on once per tab, and the Network domain only until the document has answered", async () => {
     await run(driver.navigate(`${base}/landing`))
     const methods: Array<string> = []
     const heard = (event: { readonly method: string }) => methods.push(event.method)
@@ -92,7 +92,13 @@ describe("navigate on the tab's own DevTools socket", () => {
     } finally {
       session.browser.off(devtoolsSocketEvent as never, heard as never)
     }
-    expect(methods).toEqual(["Page.navigate", "Page.getNavigationHistory"])
+    // Network goes off when the document answers, before the page's own requests and its load.
+    expect(methods).toEqual([
+      "Network.enable",
+      "Page.navigate",
+      "Network.disable",
+      "Page.getNavigationHistory",
+    ])
   })
 
   it("hears no request or console events of the pages it loads", async () => {

@@ -43,8 +43,10 @@ class LoadAborted extends Error {}
 /**
  * Loads `url` in the tab `context` the way Playwright's `goto` does: Chrome DevTools `Page.navigate`
  * on the tab's own socket, then the main frame's `load` lifecycle event, with the document's
- * response read from `Network.responseReceived`. No WebDriver hop and no BiDi event stream in
- * between (over BiDi the same load costs the browser 40–50 ms more CPU on a real page).
+ * response read from `Network.responseReceived` (the Network domain is on from the navigation to
+ * that response only: left on, its events for every request of a real page made loads about a
+ * tenth slower). No WebDriver hop and no BiDi event stream in between (over BiDi the same load
+ * costs the browser 40–50 ms more CPU on a real page).
  *
  * Answers undefined when the tab has no usable socket, so that the caller takes the WebDriver path.
  * A navigation the page replaces before it loads (a script or meta redirect) is followed to the
@@ -62,6 +64,14 @@ export const loadOnSocket = async (
   const started: Array<string> = []
   let answer: NavigateAnswer | undefined
   let wake = () => {}
+  // The Network domain is on only until the main frame's document has answered: what the page loads
+  // after it would cost the browser and this process one event each, for nobody.
+  let networkOn = false
+  const networkOff = () => {
+    if (!networkOn) return
+    networkOn = false
+    void sockets.send(context, "Network.disable", {})
+  }
 
   const stop = sockets.listen(context, (event: DevtoolsEvent) => {
     const params = event.params as {
@@ -77,6 +87,8 @@ export const loadOnSocket = async (
         status: params.response?.status ?? 0,
         headers: params.response?.headers ?? {},
       })
+      // A document that replaces this one while it loads is read from the page by the caller.
+      networkOff()
     } else if (event.method === "Page.lifecycleEvent") {
       if (params.name === "init") started.push(params.loaderId)
       else if (params.name === "load") loaded.add(params.loaderId)
@@ -88,13 +100,14 @@ export const loadOnSocket = async (
   const awaited = (own: string): string => (started.includes(own) ? started.at(-1)! : own)
 
   try {
-    // Switched on once per socket. No response body is ever read here, so the browser keeps none
-    // for this client (it would copy every text resource of the page into its DevTools buffer).
+    // Page events are switched on once per socket; Network for this load only, keeping no response
+    // body (none is read here).
     const enabled = await Promise.all([
       sockets.sendOnce(context, "Page.enable", {}),
       sockets.sendOnce(context, "Page.setLifecycleEventsEnabled", { enabled: true }),
-      sockets.sendOnce(context, "Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      sockets.send(context, "Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
     ])
+    networkOn = enabled[2] !== undefined
     if (enabled.some((result) => result === undefined)) return undefined
     const sent = await sockets.send(context, "Page.navigate", { url })
     if (sent === undefined) return undefined
@@ -141,6 +154,7 @@ export const loadOnSocket = async (
           : undefined,
     }
   } finally {
+    networkOff()
     stop()
   }
 }
