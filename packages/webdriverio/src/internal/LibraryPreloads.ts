@@ -27,12 +27,14 @@ export interface LibraryPreloads {
   /** The `remote` modifier that starts watching the client before its first BiDi command. */
   readonly modifier: <C>(client: C) => C
   /**
-   * Waits (at most `waitMs`) for the browser to answer every preload script added so far, stops
-   * watching, and removes them. Answers how many were removed; a removal the browser refuses is
-   * left as it is.
+   * Waits (at most 2 s) for the browser to answer every preload script added so far, stops watching,
+   * and removes them; a removal the browser refuses is left as it is.
    */
-  readonly remove: (browser: WebdriverIO.Browser, waitMs?: number) => Promise<number>
+  readonly remove: (browser: WebdriverIO.Browser) => Promise<void>
 }
+
+/** How long `remove` waits for the browser to answer the preload scripts added while the session opened. */
+const ANSWER_WAIT_MS = 2000
 
 export const watchLibraryPreloads = (): LibraryPreloads => {
   let client: EmittingClient | undefined
@@ -71,9 +73,9 @@ export const watchLibraryPreloads = (): LibraryPreloads => {
       }
       return opened
     },
-    remove: async (browser, waitMs = 2000) => {
+    remove: async (browser) => {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs)
+        const timer = setTimeout(resolve, ANSWER_WAIT_MS)
         wake = () => {
           if (answered >= sent) {
             clearTimeout(timer)
@@ -84,15 +86,9 @@ export const watchLibraryPreloads = (): LibraryPreloads => {
       })
       wake = () => {}
       stop()
-      const removed = await Promise.all(
-        added.map((script) =>
-          browser.scriptRemovePreloadScript({ script }).then(
-            () => true,
-            () => false,
-          ),
-        ),
+      await Promise.all(
+        added.map((script) => browser.scriptRemovePreloadScript({ script }).catch(() => undefined)),
       )
-      return removed.filter(Boolean).length
     },
   }
 }
