@@ -11,7 +11,7 @@ import {
 } from "@sextant/core"
 import { Effect, Exit, Scope } from "effect"
 import type { DriverOptions } from "./DriverOptions.ts"
-import { fromBrowser, type LaunchOptions, launch } from "./Session.ts"
+import { fromBrowser, type LaunchOptions, launch, launchOptionsFor } from "./Session.ts"
 import { makeDriver } from "./WebdriverioDriver.ts"
 
 /** A failed call: the error in words, what kind it was, and whether trying again may help. */
@@ -295,7 +295,9 @@ export const launchPageAgent = async (
   const scope = await Effect.runPromise(Scope.make())
   const driver = await Effect.runPromise(
     Scope.provide(
-      Effect.flatMap(launch(options), (session) => makeDriver(session, options.driver)),
+      Effect.flatMap(launch(launchOptionsFor(options, options.driver)), (session) =>
+        makeDriver(session, options.driver),
+      ),
       scope,
     ),
   ).catch(async (error: unknown) => {

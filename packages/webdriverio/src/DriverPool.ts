@@ -2,7 +2,7 @@ import { type BrowserDriverShape, DriverError, InvalidArgument } from "@sextant/
 import { Effect, Exit, Scope, Semaphore } from "effect"
 import { z } from "zod"
 import type { DriverOptions } from "./DriverOptions.ts"
-import { type DriverSession, type LaunchOptions, launch } from "./Session.ts"
+import { type DriverSession, type LaunchOptions, launch, launchOptionsFor } from "./Session.ts"
 import { makeDriver } from "./WebdriverioDriver.ts"
 
 /** Options of {@link createDriverPool}. */
@@ -84,7 +84,7 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
   const open = Effect.gen(function* () {
     const scope = yield* Scope.make()
     const built = yield* Effect.gen(function* () {
-      const session = yield* launch(input.launch ?? {})
+      const session = yield* launch(launchOptionsFor(input.launch ?? {}, input.driver))
       const driver = yield* makeDriver(session, input.driver ?? {})
       return { session, driver }
     }).pipe(

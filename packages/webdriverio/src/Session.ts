@@ -5,6 +5,7 @@ import { remote } from "webdriverio"
 import { z } from "zod"
 import { toDriverError } from "./DriverErrors.ts"
 import { ownBidiCommands } from "./internal/BidiCommands.ts"
+import { BROWSER_ENDPOINT, devtoolsSockets } from "./internal/DevtoolsSocket.ts"
 import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
 import {
   browserProcess,
@@ -87,8 +88,14 @@ export const LaunchOptions = z.object({
   windowSize: z
     .object({ width: z.number().int().positive(), height: z.number().int().positive() })
     .default({ width: 1280, height: 800 }),
-  /** Open a WebDriver BiDi channel (default true): faster scripts, preload scripts, dialog and tab events. */
-  bidi: z.boolean().default(true),
+  /**
+   * Open a WebDriver BiDi channel (default false). Without it, a launched Chromium is driven by
+   * WebDriver Classic plus the tabs' own DevTools sockets, which carry page loads, scripts, input,
+   * dialog and new-tab events and the in-page actor; ChromeDriver's BiDi mapper, which watches every
+   * tab, made real-page loads about a quarter slower. Turn it on for what only BiDi offers here:
+   * recording the page's JSON traffic (`recordTraffic`).
+   */
+  bidi: z.boolean().default(false),
   /** How long ChromeDriver and Chromium may take to start, in ms. */
   startTimeoutMs: z.number().int().positive().default(30_000),
   /** WebdriverIO's own log level (default `silent`). */
@@ -228,19 +235,54 @@ const fitViewport = (
  * store that cost Chromium's network service about 22 ms of CPU per real-page load; a launched
  * profile is thrown away on close anyway, so nothing it could keep is lost.
  */
-const freshContext = (browser: WebdriverIO.Browser) =>
+const freshContext = (browser: WebdriverIO.Browser, bidi: boolean) =>
   Effect.tryPromise({
     try: async () => {
       const first = await browser.getWindowHandle()
-      const { userContext } = (await browser.browserCreateUserContext({})) as { userContext: string }
-      const { context } = (await browser.browsingContextCreate({ type: "tab", userContext })) as {
-        context: string
+      if (bidi) {
+        const { userContext } = (await browser.browserCreateUserContext({})) as { userContext: string }
+        const { context } = (await browser.browsingContextCreate({ type: "tab", userContext })) as {
+          context: string
+        }
+        await browser.switchToWindow(context)
+        await browser.browsingContextClose({ context: first })
+        return
       }
-      await browser.switchToWindow(context)
-      await browser.browsingContextClose({ context: first })
+      // Without BiDi, the browser's own DevTools socket makes the context (kept after the socket
+      // closes) and its tab; ChromeDriver finds the tab by its handle, the DevTools target id.
+      const sockets = devtoolsSockets(browser)
+      try {
+        const made = (await sockets.send(BROWSER_ENDPOINT, "Target.createBrowserContext", {
+          disposeOnDetach: false,
+        })) as { readonly result?: { readonly browserContextId?: unknown } } | undefined
+        const browserContextId = made?.result?.browserContextId
+        if (typeof browserContextId !== "string") {
+          throw new Error("Chromium did not make a fresh browser context (Target.createBrowserContext)")
+        }
+        const opened = (await sockets.send(BROWSER_ENDPOINT, "Target.createTarget", {
+          url: "about:blank",
+          browserContextId,
+        })) as { readonly result?: { readonly targetId?: unknown } } | undefined
+        const tab = opened?.result?.targetId
+        if (typeof tab !== "string") throw new Error("Chromium did not open a tab in the fresh context")
+        await browser.switchToWindow(tab)
+        await sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: first })
+      } finally {
+        sockets.close()
+      }
     },
     catch: toDriverError("launch"),
   })
+
+/**
+ * The launch options a driver with `driver` options needs: a BiDi channel when it records traffic
+ * and the caller did not choose one.
+ */
+export const launchOptionsFor = (
+  options: LaunchOptions,
+  driver: { readonly recordTraffic?: boolean | undefined } | undefined,
+): LaunchOptions =>
+  options.bidi === undefined && driver?.recordTraffic === true ? { ...options, bidi: true } : options
 
 /**
  * Launches headless Chromium through the system ChromeDriver in a Scope. Closing the scope ends
@@ -342,7 +384,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     (opened) => endSession(opened, crashed),
   )
   if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
-  if (options.bidi) yield* freshContext(browser)
+  yield* freshContext(browser, options.bidi)
   yield* fitViewport(browser, options.windowSize)
   browserPid = browserProcess(profileDir)
   return {

@@ -16,6 +16,7 @@ import {
   fromBrowser,
   type LaunchOptions,
   launch,
+  launchOptionsFor,
 } from "./Session.ts"
 
 export { retryAfterMs } from "./internal/Navigation.ts"
@@ -83,7 +84,9 @@ export const layer = (
 ): Layer.Layer<BrowserDriver, DriverError> =>
   Layer.effect(
     BrowserDriver,
-    Effect.flatMap(launch(options), (session) => makeDriver(session, options.driver)),
+    Effect.flatMap(launch(launchOptionsFor(options, options.driver)), (session) =>
+      makeDriver(session, options.driver),
+    ),
   )
 
 /**

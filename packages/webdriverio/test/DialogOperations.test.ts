@@ -8,11 +8,11 @@ const unguarded: Guard = () => (effect) => effect
 
 /** A BiDi driver's dialog operations; `answers` lists how the page's dialogs were answered. */
 const bidiOperations = () => {
-  const dialogs = makeDialogs({ bidi: true, classicText: async () => "" })
+  const dialogs = makeDialogs({ tracked: true, classicText: async () => "" })
   const answers: Array<string> = []
   const operations = makeDialogOperations({
     browser: {} as WebdriverIO.Browser,
-    bidi: true,
+    tracked: true,
     dialogs,
     guard: unguarded,
   })
@@ -56,8 +56,8 @@ describe("makeDialogOperations", () => {
             throw noAlert
           },
         } as unknown as WebdriverIO.Browser,
-        bidi: false,
-        dialogs: makeDialogs({ bidi: false, classicText: async () => "" }),
+        tracked: false,
+        dialogs: makeDialogs({ tracked: false, classicText: async () => "" }),
         guard: unguarded,
       })
       expect(yield* operations.dialog).toBeUndefined()

@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { expect, layer } from "@effect/vitest"
 import { BrowserDriver, type DriverError } from "@sextant/core"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { layer as driverLayer } from "../src/index.ts"
+import { layer as driverLayer, fromBrowser, launch, makeDriver } from "../src/index.ts"
 
 /** Pages served over HTTP, as a real site loads: `/<name>` answers `PAGES[name]`. */
 const PAGES: Record<string, string> = {
@@ -46,13 +46,36 @@ const timed = <A, E>(effect: Effect.Effect<A, E>) =>
     return { result, ms: Date.now() - started }
   })
 
-for (const bidi of [true, false]) {
-  // Classic has no dialog events: it knows a dialog's message but not its type.
-  const type = bidi ? "alert" : undefined
-  layer(driverLayer({ bidi, driver: { actionWaitMs: 300 } }), {
+const driverOptions = { actionWaitMs: 300 }
+const modes = [
+  {
+    name: "dialogs over WebDriver BiDi",
+    type: "alert",
+    driver: driverLayer({ bidi: true, driver: driverOptions }),
+  },
+  {
+    name: "dialogs over WebDriver Classic and the tabs' DevTools sockets (a Chromium Sextant launched)",
+    type: "alert",
+    driver: driverLayer({ bidi: false, driver: driverOptions }),
+  },
+  {
+    // Classic alone has no dialog events: it knows a dialog's message but not its type.
+    name: "dialogs over WebDriver Classic alone (a browser Sextant did not launch)",
+    type: undefined,
+    driver: Layer.effect(
+      BrowserDriver,
+      Effect.flatMap(launch({ bidi: false }), (session) =>
+        makeDriver(fromBrowser(session.browser), driverOptions),
+      ),
+    ),
+  },
+]
+
+for (const { name, type, driver: driverUnderTest } of modes) {
+  layer(driverUnderTest, {
     excludeTestServices: true,
     timeout: "60 seconds",
-  })(bidi ? "dialogs over WebDriver BiDi" : "dialogs over WebDriver Classic", (it) => {
+  })(name, (it) => {
     it.effect(
       "answers DialogOpen with the dialog's message at once when alerts open while a page loads",
       () =>

@@ -164,7 +164,7 @@ describe("a browser Sextant does not own", () => {
   it("keeps WebdriverIO's request and console events, and still loads on the socket", async () => {
     const wrappedScope = await Effect.runPromise(Scope.make())
     try {
-      const launched = await Effect.runPromise(Scope.provide(launch({}), wrappedScope))
+      const launched = await Effect.runPromise(Scope.provide(launch({ bidi: true }), wrappedScope))
       let requestEvents = 0
       launched.browser.on("network.beforeRequestSent" as never, () => {
         requestEvents += 1

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { Effect, Exit, Fiber, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { connect, defaultChromeArgs, launch, makeDriver } from "../src/index.ts"
+import { BROWSER_ENDPOINT, devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
 import { browserProcess, processesMentioning } from "../src/internal/Processes.ts"
 import { freePort, pgrep } from "./support/Processes.ts"
 
@@ -63,10 +64,44 @@ describe("launch", () => {
     }
   }, 60_000)
 
-  it("runs its one tab in a fresh off-the-record user context, and tabs the page opens join it", async () => {
+  it("runs its one tab in a fresh off-the-record browser context, and tabs the page opens join it", async () => {
     const scope = await Effect.runPromise(Scope.make())
     try {
       const session = await run(launch({}), scope)
+      const sockets = devtoolsSockets(session.browser)
+      const pages = async () => {
+        const answer = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargets", {})) as {
+          result: { targetInfos: ReadonlyArray<{ targetId: string; type: string; browserContextId: string }> }
+        }
+        return answer.result.targetInfos.filter((target) => target.type === "page")
+      }
+      try {
+        const [tab, ...others] = await pages()
+        expect(others).toEqual([])
+        expect(tab?.targetId).toBe(await session.browser.getWindowHandle())
+        const contexts = (await sockets.send(BROWSER_ENDPOINT, "Target.getBrowserContexts", {})) as {
+          result: { browserContextIds: ReadonlyArray<string> }
+        }
+        // Target.getBrowserContexts lists the contexts made besides the profile's own.
+        expect(contexts.result.browserContextIds).toEqual([tab?.browserContextId])
+        const driver = await run(makeDriver(session), scope)
+        await Effect.runPromise(driver.navigate("data:text/html,<title>opener</title>"))
+        await Effect.runPromise(driver.evaluate("window.open('about:blank', '_blank')"))
+        const after = await pages()
+        expect(after).toHaveLength(2)
+        expect(new Set(after.map((page) => page.browserContextId))).toEqual(new Set([tab?.browserContextId]))
+      } finally {
+        sockets.close()
+      }
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 60_000)
+
+  it("runs its one tab in a fresh off-the-record user context with BiDi on, and tabs the page opens join it", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const session = await run(launch({ bidi: true }), scope)
       const tree = async () =>
         (
           (await session.browser.browsingContextGetTree({})) as {
@@ -88,30 +123,34 @@ describe("launch", () => {
     }
   }, 60_000)
 
-  it("leaves the page's customElements.define and attachShadow as the browser made them, while Sextant's own actor still loads", async () => {
-    const scope = await Effect.runPromise(Scope.make())
-    try {
-      const session = await run(launch({}), scope)
-      const driver = await run(makeDriver(session), scope)
-      await Effect.runPromise(
-        driver.navigate(
-          "data:text/html,<script>window.seen = [String(customElements.define), String(Element.prototype.attachShadow)]</script><p>page</p>",
-        ),
-      )
-      const [define, attachShadow] = (await Effect.runPromise(driver.evaluate("return window.seen"))) as [
-        string,
-        string,
-      ]
-      expect(define).toContain("[native code]")
-      expect(attachShadow).toContain("[native code]")
-      // The actor Sextant preloads is there before the page's scripts.
-      expect(await Effect.runPromise(driver.evaluate("return typeof globalThis.__sextantActor"))).toBe(
-        "object",
-      )
-    } finally {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-    }
-  }, 60_000)
+  it.each([
+    ["BiDi", true],
+    ["Classic and the tab's DevTools socket", false],
+  ])(
+    "leaves the page's customElements.define and attachShadow as the browser made them, while Sextant's own actor still loads before the page's scripts (%s)",
+    async (_, bidi) => {
+      const scope = await Effect.runPromise(Scope.make())
+      try {
+        const session = await run(launch({ bidi }), scope)
+        const driver = await run(makeDriver(session), scope)
+        await Effect.runPromise(
+          driver.navigate(
+            "data:text/html,<script>window.seen = [String(customElements.define), String(Element.prototype.attachShadow), typeof globalThis.__sextantActor]</script><p>page</p>",
+          ),
+        )
+        const [define, attachShadow, actorFirst] = (await Effect.runPromise(
+          driver.evaluate("return window.seen"),
+        )) as [string, string, string]
+        expect(define).toContain("[native code]")
+        expect(attachShadow).toContain("[native code]")
+        // The actor Sextant preloads is there before the page's own scripts run.
+        expect(actorFirst).toBe("object")
+      } finally {
+        await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
+    },
+    60_000,
+  )
 
   it("ends Chromium even when ChromeDriver was killed first", async () => {
     const scope = await Effect.runPromise(Scope.make())

@@ -28,6 +28,7 @@ const twoTabs = () => {
     bidi: false,
     cdp: true,
     state,
+    watchTab: () => Effect.void,
     currentUrl: Effect.succeed("http://shop.test/cart"),
     title: Effect.succeed("Cart"),
     guard: unguarded,

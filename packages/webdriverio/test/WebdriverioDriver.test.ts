@@ -43,176 +43,212 @@ for (const bidi of [true, false]) {
   layer(driverLayer({ bidi, driver: { actionWaitMs: 300 } }), {
     excludeTestServices: true,
     timeout: "60 seconds",
-  })(bidi ? "BrowserDriver over WebDriver BiDi" : "BrowserDriver over WebDriver Classic", (it) => {
-    it.effect("clicks and types with trusted events", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(trustPage)
-        yield* driver.act({ selector: "#button" }, "click")
-        expect(yield* seen).toEqual(["pointerdown:true", "click:true"])
-        yield* driver.act({ selector: "#field" }, "input", "hello")
-        const typed = yield* seen
-        expect(typed.length).toBeGreaterThan(0)
-        expect(typed.every((entry) => entry.endsWith(":true"))).toBe(true)
-        expect(typed).toContain("input:true")
-        yield* driver.act({ selector: "#field" }, "press", "Enter")
-        const pressed = yield* seen
-        expect(pressed[0]).toBe("keydown:true")
-        expect(pressed.every((entry) => entry.endsWith(":true"))).toBe(true)
-        expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("hello")
-      }),
-    )
+  })(
+    bidi
+      ? "BrowserDriver over WebDriver BiDi"
+      : "BrowserDriver over WebDriver Classic and the tabs' DevTools sockets",
+    (it) => {
+      it.effect("clicks and types with trusted events", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(trustPage)
+          yield* driver.act({ selector: "#button" }, "click")
+          expect(yield* seen).toEqual(["pointerdown:true", "click:true"])
+          yield* driver.act({ selector: "#field" }, "input", "hello")
+          const typed = yield* seen
+          expect(typed.length).toBeGreaterThan(0)
+          expect(typed.every((entry) => entry.endsWith(":true"))).toBe(true)
+          expect(typed).toContain("input:true")
+          yield* driver.act({ selector: "#field" }, "press", "Enter")
+          const pressed = yield* seen
+          expect(pressed[0]).toBe("keydown:true")
+          expect(pressed.every((entry) => entry.endsWith(":true"))).toBe(true)
+          expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("hello")
+        }),
+      )
 
-    it.effect("replaces a field's value on input and empties it on clear", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(page(`<input id="field" value="old text">`))
-        yield* driver.act({ selector: "#field" }, "input", "new")
-        expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("new")
-        yield* driver.act({ selector: "#field" }, "clear")
-        expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("")
-      }),
-    )
+      it.effect("replaces a field's value on input and empties it on clear", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(page(`<input id="field" value="old text">`))
+          yield* driver.act({ selector: "#field" }, "input", "new")
+          expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("new")
+          yield* driver.act({ selector: "#field" }, "clear")
+          expect(yield* driver.evaluate("return document.getElementById('field').value")).toBe("")
+        }),
+      )
 
-    it.effect("checks by state, selects by label or value, sets a slider, uploads, hovers", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(`${site.url}/forms/contact`)
-        yield* driver.act({ selector: "#subscribe" }, "check")
-        yield* driver.act({ selector: "#subscribe" }, "check")
-        expect(yield* driver.evaluate("return document.getElementById('subscribe').checked")).toBe(true)
-        yield* driver.act({ selector: "#subscribe" }, "uncheck")
-        expect(yield* driver.evaluate("return document.getElementById('subscribe').checked")).toBe(false)
-        yield* driver.act({ selector: "#topic" }, "select", "Sales")
-        expect(yield* driver.evaluate("return document.getElementById('topic').value")).toBe("sales")
-        const missing = yield* Effect.flip(driver.act({ selector: "#topic" }, "select", "Billing"))
-        expect(missing.message).toContain('"Billing" is not an option')
-        const file = join(tmpdir(), `sextant-upload-${process.pid}.txt`)
-        writeFileSync(file, "twelve bytes")
-        yield* driver.act({ selector: "#attachment" }, "upload", file)
-        expect(yield* driver.evaluate("return document.getElementById('attachment').files[0].size")).toBe(12)
-        rmSync(file)
-        yield* driver.act({ selector: "#subscribe" }, "check")
-        // The mark used to find the file input for WebDriver is gone after the next action.
-        expect(yield* driver.evaluate("return document.querySelectorAll('[data-sextant-mark]').length")).toBe(
-          0,
-        )
-        if (bidi) {
-          yield* driver.navigate(
-            page(`<div id="host"></div>
-<script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = '<input type="file" id="inside">'</script>`),
+      it.effect("checks by state, selects by label or value, sets a slider, uploads, hovers", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/forms/contact`)
+          yield* driver.act({ selector: "#subscribe" }, "check")
+          yield* driver.act({ selector: "#subscribe" }, "check")
+          expect(yield* driver.evaluate("return document.getElementById('subscribe').checked")).toBe(true)
+          yield* driver.act({ selector: "#subscribe" }, "uncheck")
+          expect(yield* driver.evaluate("return document.getElementById('subscribe').checked")).toBe(false)
+          yield* driver.act({ selector: "#topic" }, "select", "Sales")
+          expect(yield* driver.evaluate("return document.getElementById('topic').value")).toBe("sales")
+          const missing = yield* Effect.flip(driver.act({ selector: "#topic" }, "select", "Billing"))
+          expect(missing.message).toContain('"Billing" is not an option')
+          const file = join(tmpdir(), `sextant-upload-${process.pid}.txt`)
+          writeFileSync(file, "twelve bytes")
+          yield* driver.act({ selector: "#attachment" }, "upload", file)
+          expect(yield* driver.evaluate("return document.getElementById('attachment').files[0].size")).toBe(
+            12,
           )
-          yield* driver.act({ selector: "#inside" }, "upload", file)
+          rmSync(file)
+          yield* driver.act({ selector: "#subscribe" }, "check")
+          // The mark used to find the file input for WebDriver is gone after the next action.
           expect(
-            yield* driver.evaluate(
-              "return document.getElementById('host').shadowRoot.getElementById('inside').files[0].name",
-            ),
-          ).toBe(file.split("/").at(-1))
-        }
+            yield* driver.evaluate("return document.querySelectorAll('[data-sextant-mark]').length"),
+          ).toBe(0)
+          if (bidi) {
+            yield* driver.navigate(
+              page(`<div id="host"></div>
+<script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = '<input type="file" id="inside">'</script>`),
+            )
+            yield* driver.act({ selector: "#inside" }, "upload", file)
+            expect(
+              yield* driver.evaluate(
+                "return document.getElementById('host').shadowRoot.getElementById('inside').files[0].name",
+              ),
+            ).toBe(file.split("/").at(-1))
+          }
 
-        yield* driver.navigate(
-          page(`<input type="range" id="range" min="0" max="50" value="10" style="width:300px">
+          yield* driver.navigate(
+            page(`<input type="range" id="range" min="0" max="50" value="10" style="width:300px">
 <button id="hover" onmouseover="document.title='hovered'">Hover</button>`),
-        )
-        yield* driver.act({ selector: "#range" }, "set", 37)
-        expect(yield* driver.evaluate("return document.getElementById('range').value")).toBe("37")
-        yield* driver.act({ selector: "#hover" }, "hover")
-        expect(yield* driver.title).toBe("hovered")
-      }),
-    )
+          )
+          yield* driver.act({ selector: "#range" }, "set", 37)
+          expect(yield* driver.evaluate("return document.getElementById('range').value")).toBe("37")
+          yield* driver.act({ selector: "#hover" }, "hover")
+          expect(yield* driver.title).toBe("hovered")
+        }),
+      )
 
-    it.effect("maps failures to reasons: missing, bad selector, covered, disabled, script error", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(
-          page(`<button id="under" style="position:absolute;top:10px;left:10px">Under</button>
+      it.effect("maps failures to reasons: missing, bad selector, covered, disabled, script error", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(
+            page(`<button id="under" style="position:absolute;top:10px;left:10px">Under</button>
 <div style="position:absolute;top:0;left:0;width:300px;height:100px;background:white"></div>
 <button id="off" disabled>Off</button>`),
-        )
-        expect(yield* reasonOf(driver.act({ selector: "#nothing" }, "click"))).toBe("ElementNotFound")
-        expect(yield* reasonOf(driver.act({ selector: "##" }, "click"))).toBe("InvalidArgument")
-        expect(yield* reasonOf(driver.act({ selector: "#under" }, "click"))).toBe("NotInteractable")
-        expect(yield* reasonOf(driver.act({ selector: "#off" }, "click"))).toBe("NotInteractable")
-        expect(yield* reasonOf(driver.evaluate("throw new Error('boom')"))).toBe("ScriptError")
-        expect(yield* reasonOf(driver.act({ ref: "e4242" }, "click"))).toBe("StaleRef")
-        expect(yield* reasonOf(driver.switchTab("no-such-handle"))).toBe("SessionClosed")
-      }),
-    )
+          )
+          expect(yield* reasonOf(driver.act({ selector: "#nothing" }, "click"))).toBe("ElementNotFound")
+          expect(yield* reasonOf(driver.act({ selector: "##" }, "click"))).toBe("InvalidArgument")
+          expect(yield* reasonOf(driver.act({ selector: "#under" }, "click"))).toBe("NotInteractable")
+          expect(yield* reasonOf(driver.act({ selector: "#off" }, "click"))).toBe("NotInteractable")
+          expect(yield* reasonOf(driver.evaluate("throw new Error('boom')"))).toBe("ScriptError")
+          expect(yield* reasonOf(driver.act({ ref: "e4242" }, "click"))).toBe("StaleRef")
+          expect(yield* reasonOf(driver.switchTab("no-such-handle"))).toBe("SessionClosed")
+        }),
+      )
 
-    it.effect("reports a dialog an action opened and answers it", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(
-          page(
-            `<button id="ask" onclick="document.title = String(confirm('Delete everything?'))">Ask</button>`,
-          ),
-        )
-        const result = yield* driver.act({ selector: "#ask" }, "click")
-        expect(result.hint).toContain("Delete everything?")
-        expect((yield* driver.dialog)?.text).toBe("Delete everything?")
-        yield* driver.respondToDialog(false)
-        yield* driver.waitFor({ js: "document.title === 'false'" }, { timeoutMs: 2_000 })
-        expect(yield* driver.title).toBe("false")
-        expect(yield* driver.dialog).toBeUndefined()
-      }),
-    )
+      it.effect("reports a dialog an action opened and answers it", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(
+            page(
+              `<button id="ask" onclick="document.title = String(confirm('Delete everything?'))">Ask</button>`,
+            ),
+          )
+          const result = yield* driver.act({ selector: "#ask" }, "click")
+          expect(result.hint).toContain("Delete everything?")
+          expect((yield* driver.dialog)?.text).toBe("Delete everything?")
+          yield* driver.respondToDialog(false)
+          yield* driver.waitFor({ js: "document.title === 'false'" }, { timeoutMs: 2_000 })
+          expect(yield* driver.title).toBe("false")
+          expect(yield* driver.dialog).toBeUndefined()
+        }),
+      )
 
-    it.effect("lists, switches and closes tabs", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(`${site.url}/login`)
-        yield* driver.evaluate(`window.open(${JSON.stringify(`${site.url}/products`)}, "_blank")`)
-        const tabs = yield* driver.tabs
-        expect(tabs).toHaveLength(2)
-        const other = tabs.find((tab) => !tab.active)!
-        const switched = yield* driver.switchTab(other.handle)
-        expect(switched.url).toBe(`${site.url}/products`)
-        yield* driver.closeTab(other.handle)
-        const left = yield* driver.tabs
-        expect(left).toHaveLength(1)
-        expect(left[0]).toMatchObject({ active: true })
-        expect(yield* driver.currentUrl).toBe(`${site.url}/login`)
-      }),
-    )
+      it.effect("lists, switches and closes tabs", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/login`)
+          yield* driver.evaluate(`window.open(${JSON.stringify(`${site.url}/products`)}, "_blank")`)
+          const tabs = yield* driver.tabs
+          expect(tabs).toHaveLength(2)
+          const other = tabs.find((tab) => !tab.active)!
+          const switched = yield* driver.switchTab(other.handle)
+          expect(switched.url).toBe(`${site.url}/products`)
+          yield* driver.closeTab(other.handle)
+          const left = yield* driver.tabs
+          expect(left).toHaveLength(1)
+          expect(left[0]).toMatchObject({ active: true })
+          expect(yield* driver.currentUrl).toBe(`${site.url}/login`)
+        }),
+      )
 
-    it.effect("waits, scrolls, goes back and forward, and takes screenshots", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(`${site.url}/dynamic`)
-        const delayed = yield* driver.waitFor(
-          { selector: "#delayed", state: "visible" },
-          { timeoutMs: 5_000 },
-        )
-        expect(delayed.ok).toBe(true)
-        const never = yield* driver.waitFor({ text: "this text never shows" }, { timeoutMs: 200 })
-        expect(never.ok).toBe(false)
-        const bottom = yield* driver.scroll({ to: "bottom" })
-        expect(bottom.y).toBeGreaterThan(0)
-        const top = yield* driver.scroll({ to: "top" })
-        expect(top.y).toBe(0)
-        const png = yield* driver.screenshot()
-        expect([...png.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
-        const element = yield* driver.screenshot({ target: { selector: "h1" } })
-        expect([...element.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
-        // A PNG's width and height are the big-endian words at bytes 16 and 20 (IHDR).
-        const size = (image: Uint8Array) => {
-          const view = new DataView(image.buffer, image.byteOffset, image.byteLength)
-          return { width: view.getUint32(16), height: view.getUint32(20) }
-        }
-        const heading = (yield* driver.evaluate(
-          "const r = document.querySelector('h1').getBoundingClientRect(); return [r.width, r.height]",
-        )) as [number, number]
-        expect(Math.abs(size(element).height - heading[1])).toBeLessThanOrEqual(2)
-        expect(size(element).height).toBeLessThan(size(png).height)
-        yield* driver.navigate(`${site.url}/login`)
-        expect((yield* driver.back).url).toBe(`${site.url}/dynamic`)
-        expect((yield* driver.forward).url).toBe(`${site.url}/login`)
-        expect((yield* driver.refresh).url).toBe(`${site.url}/login`)
-        const closedPort = yield* Effect.promise(() => freePort())
-        const failed = yield* Effect.flip(driver.navigate(`http://127.0.0.1:${closedPort}/`))
-        expect(failed.reason._tag).toBe("NavigationFailed")
-        expect(failed.message).toContain("ERR_CONNECTION_REFUSED")
-      }),
-    )
-  })
+      it.effect(
+        "names the tab a click opened in the act answer, and a dialog in that tab's page once switched to it",
+        () =>
+          Effect.gen(function* () {
+            const driver = yield* BrowserDriver
+            const opener = page(
+              `<button id="open" onclick="window.open('about:blank', '_blank')">Open</button><button id="stay">Stay</button>`,
+            )
+            yield* driver.navigate(opener)
+            const stayed = yield* driver.act({ selector: "#stay" }, "click")
+            expect(stayed.newTabs).toBeUndefined()
+            const opened = yield* driver.act({ selector: "#open" }, "click")
+            expect(opened.newTabs).toHaveLength(1)
+            expect(opened.hint).toContain("a new tab opened")
+            const handle = opened.newTabs![0]!
+            expect((yield* driver.tabs).map((tab) => tab.handle)).toContain(handle)
+            yield* driver.switchTab(handle)
+            const asked = yield* Effect.flip(
+              driver
+                .evaluate("setTimeout(() => alert('from the new tab'), 0)")
+                .pipe(Effect.andThen(driver.look()), Effect.andThen(driver.look())),
+            )
+            expect(asked.reason).toMatchObject({ _tag: "DialogOpen", text: "from the new tab" })
+            yield* driver.respondToDialog(true)
+            yield* driver.closeTab(handle)
+            expect(yield* driver.currentUrl).toBe(opener)
+          }),
+      )
+
+      it.effect("waits, scrolls, goes back and forward, and takes screenshots", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/dynamic`)
+          const delayed = yield* driver.waitFor(
+            { selector: "#delayed", state: "visible" },
+            { timeoutMs: 5_000 },
+          )
+          expect(delayed.ok).toBe(true)
+          const never = yield* driver.waitFor({ text: "this text never shows" }, { timeoutMs: 200 })
+          expect(never.ok).toBe(false)
+          const bottom = yield* driver.scroll({ to: "bottom" })
+          expect(bottom.y).toBeGreaterThan(0)
+          const top = yield* driver.scroll({ to: "top" })
+          expect(top.y).toBe(0)
+          const png = yield* driver.screenshot()
+          expect([...png.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
+          const element = yield* driver.screenshot({ target: { selector: "h1" } })
+          expect([...element.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47])
+          // A PNG's width and height are the big-endian words at bytes 16 and 20 (IHDR).
+          const size = (image: Uint8Array) => {
+            const view = new DataView(image.buffer, image.byteOffset, image.byteLength)
+            return { width: view.getUint32(16), height: view.getUint32(20) }
+          }
+          const heading = (yield* driver.evaluate(
+            "const r = document.querySelector('h1').getBoundingClientRect(); return [r.width, r.height]",
+          )) as [number, number]
+          expect(Math.abs(size(element).height - heading[1])).toBeLessThanOrEqual(2)
+          expect(size(element).height).toBeLessThan(size(png).height)
+          yield* driver.navigate(`${site.url}/login`)
+          expect((yield* driver.back).url).toBe(`${site.url}/dynamic`)
+          expect((yield* driver.forward).url).toBe(`${site.url}/login`)
+          expect((yield* driver.refresh).url).toBe(`${site.url}/login`)
+          const closedPort = yield* Effect.promise(() => freePort())
+          const failed = yield* Effect.flip(driver.navigate(`http://127.0.0.1:${closedPort}/`))
+          expect(failed.reason._tag).toBe("NavigationFailed")
+          expect(failed.message).toContain("ERR_CONNECTION_REFUSED")
+        }),
+      )
+    },
+  )
 }

@@ -72,6 +72,7 @@ export const makeAct = (
     | "session"
     | "browser"
     | "bidi"
+    | "tracked"
     | "channels"
     | "call"
     | "dialogs"
@@ -82,7 +83,7 @@ export const makeAct = (
     | "guard"
   >,
 ): Pick<BrowserDriverShape, "act" | "scroll"> => {
-  const { session, browser, bidi, channels, call, dialogs, options, recorder, state, guard } = driver
+  const { session, browser, bidi, tracked, channels, call, dialogs, options, recorder, state, guard } = driver
 
   // Polls the page until a navigation an action started has produced a new, parsed document.
   const awaitNavigation = Effect.fn("BrowserDriver.awaitNavigation")(function* (settleOptions: object) {
@@ -354,7 +355,7 @@ export const makeAct = (
             )
           : Effect.fail(error),
     )
-    const outcome = bidi
+    const outcome = tracked
       ? yield* Effect.raceFirst(
           run.pipe(Effect.map((settled) => ({ settled }))),
           Effect.map(dialogs.next, (info) => ({ dialog: info })),

@@ -51,6 +51,12 @@ interface TabSocket {
   broken: boolean
 }
 
+/**
+ * The context name of the browser's own DevTools endpoint (`/json/version`), for the commands and
+ * events of the whole browser (`Target.*`) rather than one tab's.
+ */
+export const BROWSER_ENDPOINT = "browser"
+
 /** The emitter event fired for each command sent on a DevTools socket, so request counts see it. */
 export const devtoolsSocketEvent = "devtoolsSocketCommand"
 
@@ -70,10 +76,26 @@ const unavailable: DevtoolsSockets = {
 // A tab that takes longer than this to connect is left to the usual path.
 const connectTimeoutMs = 2000
 
+// Where the DevTools socket of the tab `context` (or of the browser, BROWSER_ENDPOINT) listens.
+const socketUrl = async (address: string, context: string): Promise<unknown> => {
+  const browserWide = context === BROWSER_ENDPOINT
+  const response = await fetch(`http://${address}/json/${browserWide ? "version" : "list"}`, {
+    signal: AbortSignal.timeout(connectTimeoutMs),
+  })
+  if (browserWide)
+    return ((await response.json()) as { readonly webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl
+  const targets = (await response.json()) as ReadonlyArray<{
+    readonly id?: unknown
+    readonly webSocketDebuggerUrl?: unknown
+  }>
+  return targets.find((target) => target.id === context)?.webSocketDebuggerUrl
+}
+
 /**
  * The DevTools sockets of one session, opened lazily, one per tab (in Chromium a tab's BiDi
- * browsing-context id is its DevTools target id); every send falls back (answers undefined) on a
- * session without a debugger address.
+ * browsing-context id and WebDriver window handle are its DevTools target id) and one for the
+ * browser ({@link BROWSER_ENDPOINT}); every send falls back (answers undefined) on a session
+ * without a debugger address.
  */
 export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets => {
   const address = debuggerAddress(browser)
@@ -85,14 +107,7 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
 
   const connect = async (context: string): Promise<TabSocket | undefined> => {
     try {
-      const response = await fetch(`http://${address}/json/list`, {
-        signal: AbortSignal.timeout(connectTimeoutMs),
-      })
-      const targets = (await response.json()) as ReadonlyArray<{
-        readonly id?: unknown
-        readonly webSocketDebuggerUrl?: unknown
-      }>
-      const url = targets.find((target) => target.id === context)?.webSocketDebuggerUrl
+      const url = await socketUrl(address, context)
       if (typeof url !== "string" || closed) return undefined
       const socket = new WebSocket(url)
       const tab: TabSocket = { socket, pending: new Map(), sentOnce: new Map(), broken: false }

@@ -11,14 +11,17 @@ import { toDriverError } from "../DriverErrors.ts"
 import { fail } from "./Fail.ts"
 import type { Guard } from "./Liveness.ts"
 
-/** A dialog the browser reported open (WebDriver BiDi), with the two ways to answer it. */
+/** A dialog the browser reported open (a BiDi or DevTools event), with the two ways to answer it. */
 export interface PendingDialog {
   readonly info: DialogInfo
   readonly accept: (text?: string) => Promise<unknown>
   readonly dismiss: () => Promise<unknown>
 }
 
-/** The `dialog` event of WebdriverIO's BiDi client (`browsingContext.userPromptOpened`). */
+/**
+ * A dialog event: that of WebdriverIO's BiDi client (`browsingContext.userPromptOpened`), or one
+ * built from a tab socket's `Page.javascriptDialogOpening` in the same shape.
+ */
 export interface DialogEvent {
   readonly message: () => string
   readonly type: () => string
@@ -38,13 +41,13 @@ const EVENT_GRACE_MS = 500
  * its type and message) instead of a hang or a timeout, and no command waits longer than its limit.
  */
 export interface Dialogs {
-  /** The open dialog the browser reported (BiDi); undefined in Classic, which reports none. */
+  /** The open dialog the browser reported (tracked sessions); undefined in Classic, which reports none. */
   readonly pending: () => PendingDialog | undefined
   /** Forgets the open dialog, before answering it. */
   readonly clear: () => void
   /** Records a dialog the browser reported and wakes everyone waiting for one. */
   readonly opened: (event: DialogEvent) => void
-  /** Resumes with the next dialog that opens (BiDi); never resumes in Classic. */
+  /** Resumes with the next dialog that opens (tracked sessions); never resumes in Classic. */
   readonly next: Effect.Effect<DialogInfo>
   /**
    * Runs one page command: fails with `DialogOpen` at once when a dialog is open, or as soon as
@@ -60,11 +63,12 @@ export interface Dialogs {
 }
 
 /**
- * Builds the dialog state of one driver. In Classic, `classicText` reads the open dialog's text
- * (WebDriver's Get Alert Text), since no event names it.
+ * Builds the dialog state of one driver. `tracked`: the browser reports dialogs as events (BiDi, or
+ * the tab sockets of a launched Chromium). Otherwise (Classic alone), `classicText` reads the open
+ * dialog's text (WebDriver's Get Alert Text), since no event names it.
  */
 export const makeDialogs = (options: {
-  readonly bidi: boolean
+  readonly tracked: boolean
   readonly classicText: () => Promise<string>
 }): Dialogs => {
   let pending: PendingDialog | undefined
@@ -83,7 +87,7 @@ export const makeDialogs = (options: {
 
   // A command failed because a dialog blocks the page: name the dialog.
   const describe = (method: string, error: DriverError): Effect.Effect<DriverError> => {
-    if (options.bidi) {
+    if (options.tracked) {
       const known = pending?.info
       if (known !== undefined) return Effect.succeed(openError(method, known))
       // The event may trail the failed command by a moment.
@@ -112,7 +116,7 @@ export const makeDialogs = (options: {
         : Effect.fail(error),
     )
     // A dialog that opens while the command runs blocks the page: the command may never answer.
-    const raced = options.bidi
+    const raced = options.tracked
       ? Effect.raceFirst(
           checked,
           Effect.flatMap(next, (info) => Effect.fail(openError(method, info))),
@@ -142,18 +146,19 @@ export const makeDialogs = (options: {
 }
 
 /**
- * The driver's dialog operations: which dialog is open, and answering it. BiDi knows the open dialog
- * from its event; Classic asks WebDriver, whose "no such alert" means none is open.
+ * The driver's dialog operations: which dialog is open, and answering it. A tracked session knows
+ * the open dialog from its event; Classic asks WebDriver, whose "no such alert" means none is open.
  */
 export const makeDialogOperations = (driver: {
   readonly browser: WebdriverIO.Browser
-  readonly bidi: boolean
+  /** Whether the browser reports dialogs as events; see {@link makeDialogs}. */
+  readonly tracked: boolean
   readonly dialogs: Dialogs
   readonly guard: Guard
 }): Pick<BrowserDriverShape, "dialog" | "respondToDialog"> => {
-  const { browser, bidi, dialogs, guard } = driver
+  const { browser, tracked, dialogs, guard } = driver
 
-  const currentDialog: BrowserDriverShape["dialog"] = bidi
+  const currentDialog: BrowserDriverShape["dialog"] = tracked
     ? Effect.sync(() => dialogs.pending()?.info)
     : Effect.tryPromise({
         try: async () => {
@@ -169,7 +174,7 @@ export const makeDialogOperations = (driver: {
 
   const respondToDialog: BrowserDriverShape["respondToDialog"] = Effect.fn("BrowserDriver.respondToDialog")(
     function* (accept, text) {
-      if (bidi) {
+      if (tracked) {
         const open = dialogs.pending()
         if (open === undefined)
           return yield* fail("respondToDialog", new InvalidArgument({ detail: "no dialog is open" }))

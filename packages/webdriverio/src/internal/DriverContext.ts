@@ -19,7 +19,12 @@ import {
   installAndCallDeclaration,
   missingMarker,
 } from "./ActorScript.ts"
-import { devtoolsSockets } from "./DevtoolsSocket.ts"
+import {
+  BROWSER_ENDPOINT,
+  type DevtoolsEvent,
+  type DevtoolsSockets,
+  devtoolsSockets,
+} from "./DevtoolsSocket.ts"
 import { type DialogEvent, type Dialogs, makeDialogs } from "./Dialogs.ts"
 import { fail } from "./Fail.ts"
 import { type Guard, makeGuard } from "./Liveness.ts"
@@ -35,7 +40,7 @@ export interface DriverState {
   context: string
   /** What the agent last saw, the base of the next action's diff; cleared when the page is replaced. */
   lastSnapshot: PageSnapshot | undefined
-  /** Top-level browsing contexts the browser opened (BiDi), in order; an action reports the ones it opened. */
+  /** Tabs the browser opened (heard over BiDi or the browser's DevTools socket), in order; an action reports the ones it opened. */
   readonly newTabs: Array<string>
 }
 
@@ -62,6 +67,14 @@ export interface DriverContext {
   readonly bidi: boolean
   /** Whether Chrome DevTools commands reach the browser. */
   readonly cdp: boolean
+  /** Whether the browser reports dialogs and new tabs as events (BiDi, or a launched Chromium's tab sockets). */
+  readonly tracked: boolean
+  /**
+   * Makes the tab `context` report its dialogs and get the actor before its pages' own scripts, when
+   * its socket stands in for BiDi (once per tab; nothing otherwise). Called for every tab the driver
+   * switches to.
+   */
+  readonly watchTab: (context: string) => Effect.Effect<void>
   readonly channels: Channels
   readonly options: ResolvedOptions
   readonly dialogs: Dialogs
@@ -101,17 +114,16 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const cdp = yield* Effect.tryPromise({ try: () => probeCdp(browser), catch: toDriverError("start") }).pipe(
     guard("start"),
   )
-  // Only a session that tracks dialogs (BiDi) uses the tab's own socket: a script sent there while
-  // an alert is open would wait for it instead of failing as ChromeDriver's endpoint does.
-  const sockets =
-    cdp && bidi
+  // Only a session that tracks dialogs uses the tab's own socket: a script sent there while an alert
+  // is open would wait for it instead of failing as ChromeDriver's endpoint does. BiDi tracks them;
+  // without BiDi, a Chromium Sextant launched tracks them on the tabs' sockets themselves.
+  const opened =
+    cdp && (bidi || session.kind === "launched")
       ? yield* Effect.acquireRelease(
           Effect.sync(() => devtoolsSockets(browser)),
-          (opened) => Effect.sync(() => opened.close()),
+          (made) => Effect.sync(() => made.close()),
         )
       : undefined
-  const channels: Channels = { bidi, cdp, sockets }
-  const installer = installAndCallDeclaration(pageScriptSource)
 
   const state: DriverState = {
     context: yield* Effect.tryPromise({
@@ -121,7 +133,27 @@ export const openDriverContext = Effect.fnUntraced(function* (
     lastSnapshot: undefined,
     newTabs: [],
   }
-  const dialogs = makeDialogs({ bidi, classicText: () => browser.getAlertText() })
+  // The tab sockets stand in for BiDi only once the browser's and the tab's both answer.
+  const tabEvents =
+    !bidi && opened !== undefined
+      ? yield* Effect.promise(async () => {
+          const [browserWide, tab] = await Promise.all([
+            opened.sendOnce(BROWSER_ENDPOINT, "Target.getTargets", {}),
+            opened.sendOnce(state.context, "Page.enable", {}),
+          ])
+          return browserWide !== undefined && tab !== undefined
+        })
+      : false
+  const sockets = bidi || tabEvents ? opened : undefined
+  const tracked = bidi || tabEvents
+  const channels: Channels = { bidi, cdp, sockets, tabEvents }
+  const installer = installAndCallDeclaration(pageScriptSource)
+  const dialogs = makeDialogs({ tracked, classicText: () => browser.getAlertText() })
+  const watchTab = tabEvents && sockets !== undefined ? yield* watchTabs(sockets, dialogs) : () => Effect.void
+  if (tabEvents && sockets !== undefined) {
+    yield* watchNewTabs(sockets, state)
+    yield* watchTab(state.context)
+  }
 
   if (bidi) {
     // The actor goes into every new document before the page's own scripts, since it counts the
@@ -199,7 +231,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
       "makeDriver",
       new InvalidArgument({
         detail:
-          "options.recordTraffic: recording traffic needs a WebDriver BiDi session (webSocketUrl: true); turn it off or use BiDi",
+          "options.recordTraffic: recording traffic needs a WebDriver BiDi session (webSocketUrl: true); launch with { bidi: true } (or connect with BiDi), or turn it off",
       }),
     )
   }
@@ -256,6 +288,8 @@ export const openDriverContext = Effect.fnUntraced(function* (
     browser,
     bidi,
     cdp,
+    tracked,
+    watchTab,
     channels,
     options,
     dialogs,
@@ -271,6 +305,88 @@ export const openDriverContext = Effect.fnUntraced(function* (
   }
   return driver
 })
+
+/**
+ * Makes tabs report their dialogs on their own DevTools sockets and get the actor before their pages'
+ * scripts, as BiDi's `browsingContext.userPromptOpened` and preload script do; each tab once. The
+ * actor goes with the tab's socket: the browser drops it when the driver closes its sockets.
+ */
+const watchTabs = (sockets: DevtoolsSockets, dialogs: Dialogs) =>
+  Effect.acquireRelease(
+    Effect.sync(() => new Map<string, () => void>()),
+    (watched) =>
+      Effect.sync(() => {
+        for (const stop of watched.values()) stop()
+      }),
+  ).pipe(
+    Effect.map(
+      (watched) =>
+        (context: string): Effect.Effect<void> =>
+          Effect.promise(async () => {
+            if (!watched.has(context)) {
+              watched.set(
+                context,
+                sockets.listen(context, (event: DevtoolsEvent) => {
+                  if (event.method === "Page.javascriptDialogOpening") {
+                    dialogs.opened(socketDialog(sockets, context, event.params))
+                  } else if (event.method === "Page.javascriptDialogClosed") {
+                    dialogs.clear()
+                  }
+                }),
+              )
+            }
+            await sockets.sendOnce(context, "Page.enable", {})
+            await sockets.sendOnce(context, "Page.addScriptToEvaluateOnNewDocument", {
+              source: actorScriptSource,
+            })
+          }),
+    ),
+  )
+
+/** A dialog a tab's socket reported, answered on that socket (`Page.handleJavaScriptDialog`). */
+const socketDialog = (
+  sockets: DevtoolsSockets,
+  context: string,
+  params: Record<string, unknown>,
+): DialogEvent => {
+  const answer = async (accept: boolean, promptText?: string) => {
+    const answered = await sockets.send(context, "Page.handleJavaScriptDialog", {
+      accept,
+      ...(promptText === undefined ? {} : { promptText }),
+    })
+    if (answered === undefined) throw new Error("no such alert: the dialog was no longer open")
+  }
+  return {
+    type: () => (typeof params.type === "string" ? params.type : "alert"),
+    message: () => (typeof params.message === "string" ? params.message : ""),
+    accept: (text) => answer(true, text),
+    dismiss: () => answer(false),
+  }
+}
+
+/**
+ * Hears the tabs the browser opens (a popup, a link to a new tab) on the browser's DevTools socket,
+ * as BiDi's `browsingContext.contextCreated` does; tabs open before the driver started are not new.
+ */
+const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      let listening = false
+      const stop = sockets.listen(BROWSER_ENDPOINT, (event: DevtoolsEvent) => {
+        const info = event.params.targetInfo as
+          | { readonly type?: unknown; readonly targetId?: unknown }
+          | undefined
+        if (listening && event.method === "Target.targetCreated" && info?.type === "page") {
+          if (typeof info.targetId === "string") state.newTabs.push(info.targetId)
+        }
+      })
+      // The browser first reports every target that exists already, then answers.
+      await sockets.sendOnce(BROWSER_ENDPOINT, "Target.setDiscoverTargets", { discover: true })
+      listening = true
+      return stop
+    }),
+    (stop) => Effect.sync(stop),
+  )
 
 /**
  * The session-wide BiDi events WebdriverIO subscribes to that a driver loading pages on the tab's

@@ -8,10 +8,10 @@ import { type Prepared, preparedError } from "./Prepared.ts"
 export const makeLook = (
   driver: Pick<
     DriverContext,
-    "browser" | "bidi" | "call" | "dialogs" | "options" | "state" | "snapshotOf" | "guard"
+    "browser" | "bidi" | "channels" | "call" | "dialogs" | "options" | "state" | "snapshotOf" | "guard"
   >,
 ): Pick<BrowserDriverShape, "look" | "evaluate" | "screenshot"> => {
-  const { browser, bidi, call, dialogs, options, state, guard } = driver
+  const { browser, bidi, channels, call, dialogs, options, state, guard } = driver
 
   const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
     const merged = { ...options.look, ...lookOptions, since: undefined }
@@ -76,6 +76,28 @@ export const makeLook = (
                     clip: { type: "box", x: box.x, y: box.y, width: box.width, height: box.height },
                   })
                   return shot.data
+                }
+                // The tab's own socket clips the page the same way; its clip is in page coordinates.
+                const socket = channels.tabEvents === true ? channels.sockets : undefined
+                if (socket !== undefined && box !== undefined && box.width > 0 && box.height > 0) {
+                  const metrics = (await socket.send(state.context, "Page.getLayoutMetrics", {})) as
+                    | {
+                        readonly result?: { readonly cssVisualViewport?: { pageX?: number; pageY?: number } }
+                      }
+                    | undefined
+                  const viewport = metrics?.result?.cssVisualViewport
+                  const shot = (await socket.send(state.context, "Page.captureScreenshot", {
+                    format: "png",
+                    clip: {
+                      x: box.x + (viewport?.pageX ?? 0),
+                      y: box.y + (viewport?.pageY ?? 0),
+                      width: box.width,
+                      height: box.height,
+                      scale: 1,
+                    },
+                  })) as { readonly result?: { readonly data?: unknown } } | undefined
+                  if (viewport !== undefined && typeof shot?.result?.data === "string")
+                    return shot.result.data
                 }
                 const element = await browser.$(`[data-sextant-mark="${prepared.mark}"]`)
                 return browser.takeElementScreenshot(await element.elementId)

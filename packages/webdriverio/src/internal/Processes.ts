@@ -67,6 +67,17 @@ const startTime = (pid: number): string | undefined => {
   }
 }
 
+// The parent process id, from /proc/<pid>/stat.
+const parentOf = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+    return Number.isInteger(parent) && parent > 0 ? parent : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** True while the process runs (a zombie waiting for its parent counts as dead). */
 export const isRunning = (pid: number): boolean => startTime(pid) !== undefined
 
@@ -114,14 +125,31 @@ export const reapOrphans = (temporaryFolder: string = tmpdir()): Reaped => {
   } catch {
     entries = []
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    const pid = Number(entry)
-    const owner = ownerOfProcess(pid)
-    if (owner === undefined || ownerAlive(owner)) continue
+  const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number)
+  const orphans = new Set(
+    pids.filter((pid) => {
+      const owner = ownerOfProcess(pid)
+      return owner !== undefined && !ownerAlive(owner)
+    }),
+  )
+  // Chromium's helpers (renderers, the network service) may no longer show the owner in their
+  // environment, which Chromium rewrites for their titles; they are ended with the tree they belong to.
+  const parents = new Map(pids.map((pid) => [pid, parentOf(pid)]))
+  const inTree = (pid: number): boolean => {
+    for (let at: number | undefined = pid, hops = 0; at !== undefined && hops < 64; hops++) {
+      if (orphans.has(at)) return true
+      at = parents.get(at)
+    }
+    return false
+  }
+  for (const pid of pids) {
+    if (!inTree(pid)) continue
     kill(pid)
     processes.push(pid)
   }
+  // A killed Chromium may still write its profile for a moment: profiles go once its processes have.
+  const deadline = Date.now() + stopTimeoutMs
+  while (processes.some((pid) => isRunning(pid)) && Date.now() < deadline) pause(20)
   const profiles: Array<string> = []
   let folders: ReadonlyArray<string> = []
   try {

@@ -5,9 +5,12 @@ import type { DriverContext } from "./DriverContext.ts"
 
 /** The tabs of the session: listing them, and choosing or closing the one page calls go to. */
 export const makeTabs = (
-  driver: Pick<DriverContext, "browser" | "bidi" | "cdp" | "state" | "currentUrl" | "title" | "guard">,
+  driver: Pick<
+    DriverContext,
+    "browser" | "bidi" | "cdp" | "state" | "watchTab" | "currentUrl" | "title" | "guard"
+  >,
 ): Pick<BrowserDriverShape, "tabs" | "switchTab" | "closeTab"> => {
-  const { browser, bidi, cdp, state, currentUrl, title, guard } = driver
+  const { browser, bidi, cdp, state, watchTab, currentUrl, title, guard } = driver
 
   // A background tab may not answer scripts until it is shown, so titles and URLs come from the
   // browser's target list (Chrome DevTools) or the BiDi tree; Classic visits each tab.
@@ -69,6 +72,7 @@ export const makeTabs = (
     })
     state.context = handle
     state.lastSnapshot = undefined
+    yield* watchTab(handle)
     return { handle, url: yield* currentUrl, title: yield* title, active: true }
   })
 
@@ -89,7 +93,7 @@ export const makeTabs = (
         Effect.sync(() => {
           if (next !== undefined) state.context = next
           state.lastSnapshot = undefined
-        }),
+        }).pipe(Effect.andThen(next === undefined ? Effect.void : watchTab(next))),
       ),
     )
   })
