@@ -87,6 +87,28 @@ describe("an act answers once its effect is in", () => {
     expect(await count()).toBeGreaterThan(0)
   })
 
+  it("does not wait for a click's input in a document the click already navigated away from", async () => {
+    await agent.go(`${url}/busy`)
+    // The settle that goes out beside a click waits for the click's mouseup in the document the
+    // click was prepared in. A link on the same site can load before that call arrives; the new
+    // document never sees the mouseup, so it must not wait for it.
+    const settledIn = async (doc: string) => {
+      const answer = await agent.eval(
+        `return (() => {
+  const started = performance.now()
+  return globalThis.__sextantActor
+    .settle({ inputs: 1e9, inputWaitMs: 1500, doc: ${doc}, quietMs: 10, settleMs: 200 })
+    .then(() => performance.now() - started)
+})()`,
+      )
+      if (!answer.ok) throw new Error(`eval failed: ${answer.error}`)
+      return answer.result as number
+    }
+    expect(await settledIn(JSON.stringify("a-document-before-this-one"))).toBeLessThan(1000)
+    // In the document it was prepared in, the same call still waits for its input.
+    expect(await settledIn("globalThis.__sextantActor.state.doc")).toBeGreaterThanOrEqual(1400)
+  })
+
   it("answers with the options a page rendered from a body that arrived 400 ms after its headers", async () => {
     await agent.go(url)
     const page = await agent.look()

@@ -210,6 +210,27 @@ for (const bidi of [true, false]) {
           }),
       )
 
+      it.effect(
+        "takes an element's screenshot where the element is: below the fold and inside a shadow root",
+        () =>
+          Effect.gen(function* () {
+            const driver = yield* BrowserDriver
+            const box = (id: string, color: string) =>
+              `<div id="${id}" style="width:40px;height:24px;background:${color}"></div>`
+            yield* driver.navigate(
+              page(`<body style="margin:0">${box("top", "rgb(200,0,0)")}${box("blue", "rgb(0,0,200)")}
+<div style="height:3000px"></div><div id="host"></div>
+<script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = ${JSON.stringify(box("deep", "rgb(200,0,0)"))}</script></body>`),
+            )
+            const top = yield* driver.screenshot({ target: { selector: "#top" } })
+            const blue = yield* driver.screenshot({ target: { selector: "#blue" } })
+            const deep = yield* driver.screenshot({ target: { selector: "#deep" } })
+            // Two boxes of one size and colour make the same image; a clip off the box would not.
+            expect(Buffer.from(deep).equals(Buffer.from(top))).toBe(true)
+            expect(Buffer.from(blue).equals(Buffer.from(top))).toBe(false)
+          }),
+      )
+
       it.effect("waits, scrolls, goes back and forward, and takes screenshots", () =>
         Effect.gen(function* () {
           const driver = yield* BrowserDriver

@@ -334,7 +334,11 @@ export const makeAct = (
         ? (yield* Effect.all(
             [
               perform(target, op, value, prepared),
-              settle({ inputs: (prepared.inputs ?? 0) + 1, inputWaitMs: options.actionWaitMs }),
+              settle({
+                inputs: (prepared.inputs ?? 0) + 1,
+                inputWaitMs: options.actionWaitMs,
+                ...(prepared.doc === undefined ? {} : { doc: prepared.doc }),
+              }),
             ],
             { concurrency: "unbounded" },
           ))[1]

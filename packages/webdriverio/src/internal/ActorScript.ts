@@ -398,6 +398,7 @@ export const actorScriptSource = String.raw`
     state.watchingTimers = !last.error
     if (before !== undefined) last.before = before
     last.inputs = state.inputs
+    last.doc = state.doc
     return JSON.stringify(last)
   }
 
@@ -493,11 +494,14 @@ export const actorScriptSource = String.raw`
   // in when this runs, so only changes arriving after it (timers, responses) are waited for.
   // A started navigation returns at once.
   // With options.inputs, the text input the driver sent alongside this call comes first: wait until
-  // that many have landed (at most inputWaitMs), then settle as usual.
+  // that many have landed (at most inputWaitMs), then settle as usual. When this document is not the
+  // one the action was prepared in (options.doc), the input landed in that one and led here: a click
+  // on a link that loaded before this call arrived. Nothing is waited for then.
   const settle = async (options) => {
     // A document an action navigated to is settled without a prepare of its own.
     observe()
-    if (options.inputs !== undefined && state.inputs < options.inputs) {
+    const sameDocument = options.doc === undefined || options.doc === state.doc
+    if (options.inputs !== undefined && sameDocument && state.inputs < options.inputs) {
       await new Promise((resolve) => {
         const timer = originalSetTimeout(resolve, options.inputWaitMs || 0)
         state.inputWaiters.push(() => { originalClearTimeout(timer); resolve() })

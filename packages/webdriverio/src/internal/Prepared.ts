@@ -30,6 +30,8 @@ export interface Prepared {
   readonly selected?: ReadonlyArray<string>
   readonly before?: string
   readonly inputs?: number
+  /** The id of the document the action was prepared in (each document's actor makes its own). */
+  readonly doc?: string
   readonly watched?: boolean
   /** The value was set in the input's own format (date, time, range…) instead of typed. */
   readonly assigned?: boolean
