@@ -229,9 +229,13 @@ const fitViewport = (
     catch: toDriverError("launch"),
   })
 
+/** How long a launch waits for Chromium to drop the first tab it closed. */
+const FIRST_TAB_GONE_MS = 2_000
+
 /**
- * Moves the session into a tab of a fresh user context (off the record, as every Playwright
- * context is) and closes the first tab. The profile's own context keeps a disk cache and a cookie
+ * Moves the session into a tab of a fresh browser context (off the record, as every Playwright
+ * context is: a BiDi user context, or one made on the browser's DevTools socket) and closes the
+ * first tab. The profile's own context keeps a disk cache and a cookie
  * store that cost Chromium's network service about 22 ms of CPU per real-page load; a launched
  * profile is thrown away on close anyway, so nothing it could keep is lost.
  */
@@ -267,6 +271,15 @@ const freshContext = (browser: WebdriverIO.Browser, bidi: boolean) =>
         if (typeof tab !== "string") throw new Error("Chromium did not open a tab in the fresh context")
         await browser.switchToWindow(tab)
         await sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: first })
+        // The browser answers before the tab is gone; the session starts with one tab listed.
+        const gone = Date.now() + FIRST_TAB_GONE_MS
+        while (Date.now() < gone) {
+          const listed = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargets", {})) as
+            | { readonly result?: { readonly targetInfos?: ReadonlyArray<{ readonly targetId?: unknown }> } }
+            | undefined
+          if (!(listed?.result?.targetInfos ?? []).some((target) => target.targetId === first)) break
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
       } finally {
         sockets.close()
       }

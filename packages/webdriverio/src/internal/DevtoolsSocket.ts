@@ -113,7 +113,11 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
       const tab: TabSocket = { socket, pending: new Map(), sentOnce: new Map(), broken: false }
       const fail = () => {
         tab.broken = true
-        tabs.delete(context)
+        // Only this socket's entry: a newer socket of the tab may have taken its place.
+        const current = tabs.get(context)
+        void current?.then((open) => {
+          if (open === tab && tabs.get(context) === current) tabs.delete(context)
+        })
         for (const pending of tab.pending.values()) pending.resolve(undefined)
         tab.pending.clear()
       }

@@ -142,16 +142,28 @@ export const openDriverContext = Effect.fnUntraced(function* (
             opened.sendOnce(state.context, "Page.enable", {}),
           ])
           return browserWide !== undefined && tab !== undefined
-        })
+        }).pipe(
+          Effect.timeoutOrElse({ duration: options.commandTimeoutMs, orElse: () => Effect.succeed(false) }),
+        )
       : false
   const sockets = bidi || tabEvents ? opened : undefined
   const tracked = bidi || tabEvents
   const channels: Channels = { bidi, cdp, sockets, tabEvents }
   const installer = installAndCallDeclaration(pageScriptSource)
   const dialogs = makeDialogs({ tracked, classicText: () => browser.getAlertText() })
-  const watchTab = tabEvents && sockets !== undefined ? yield* watchTabs(sockets, dialogs) : () => Effect.void
+  const watchTab =
+    tabEvents && sockets !== undefined
+      ? yield* watchTabs(sockets, dialogs, options.commandTimeoutMs)
+      : () => Effect.void
   if (tabEvents && sockets !== undefined) {
-    yield* watchNewTabs(sockets, state)
+    // A tab the page opens is watched at once, as BiDi reports every tab's dialogs: an alert in a
+    // popup the agent has not switched to still answers DialogOpen.
+    yield* watchNewTabs(
+      sockets,
+      state,
+      (context) => Effect.runFork(watchTab(context)),
+      options.commandTimeoutMs,
+    )
     yield* watchTab(state.context)
   }
 
@@ -311,7 +323,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
  * scripts, as BiDi's `browsingContext.userPromptOpened` and preload script do; each tab once. The
  * actor goes with the tab's socket: the browser drops it when the driver closes its sockets.
  */
-const watchTabs = (sockets: DevtoolsSockets, dialogs: Dialogs) =>
+const watchTabs = (sockets: DevtoolsSockets, dialogs: Dialogs, timeoutMs: number) =>
   Effect.acquireRelease(
     Effect.sync(() => new Map<string, () => void>()),
     (watched) =>
@@ -339,7 +351,8 @@ const watchTabs = (sockets: DevtoolsSockets, dialogs: Dialogs) =>
             await sockets.sendOnce(context, "Page.addScriptToEvaluateOnNewDocument", {
               source: actorScriptSource,
             })
-          }),
+            // A browser that stops answering is the liveness guard's to report, not this call's.
+          }).pipe(Effect.timeoutOrElse({ duration: timeoutMs, orElse: () => Effect.void })),
     ),
   )
 
@@ -368,7 +381,12 @@ const socketDialog = (
  * Hears the tabs the browser opens (a popup, a link to a new tab) on the browser's DevTools socket,
  * as BiDi's `browsingContext.contextCreated` does; tabs open before the driver started are not new.
  */
-const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState) =>
+const watchNewTabs = (
+  sockets: DevtoolsSockets,
+  state: DriverState,
+  watch: (context: string) => void,
+  timeoutMs: number,
+) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       let listening = false
@@ -377,11 +395,18 @@ const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState) =>
           | { readonly type?: unknown; readonly targetId?: unknown }
           | undefined
         if (listening && event.method === "Target.targetCreated" && info?.type === "page") {
-          if (typeof info.targetId === "string") state.newTabs.push(info.targetId)
+          if (typeof info.targetId === "string") {
+            state.newTabs.push(info.targetId)
+            watch(info.targetId)
+          }
         }
       })
       // The browser first reports every target that exists already, then answers.
-      await sockets.sendOnce(BROWSER_ENDPOINT, "Target.setDiscoverTargets", { discover: true })
+      // A browser that never answers leaves new tabs unheard, not the driver waiting.
+      await Promise.race([
+        sockets.sendOnce(BROWSER_ENDPOINT, "Target.setDiscoverTargets", { discover: true }),
+        new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+      ])
       listening = true
       return stop
     }),

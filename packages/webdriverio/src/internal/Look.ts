@@ -88,6 +88,8 @@ export const makeLook = (
                   const viewport = metrics?.result?.cssVisualViewport
                   const shot = (await socket.send(state.context, "Page.captureScreenshot", {
                     format: "png",
+                    // An element taller or wider than the viewport is taken whole.
+                    captureBeyondViewport: true,
                     clip: {
                       x: box.x + (viewport?.pageX ?? 0),
                       y: box.y + (viewport?.pageY ?? 0),
