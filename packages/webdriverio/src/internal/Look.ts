@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { toDriverError } from "../DriverErrors.ts"
 import type { DriverContext } from "./DriverContext.ts"
 import { type Prepared, preparedError } from "./Prepared.ts"
+import { tabSocket } from "./Protocol.ts"
 
 /** Reading the page: look (one page-script call per snapshot), evaluate and screenshot. */
 export const makeLook = (
@@ -78,7 +79,7 @@ export const makeLook = (
                   return shot.data
                 }
                 // The tab's own socket clips the page the same way; its clip is in page coordinates.
-                const socket = channels.tabEvents === true ? channels.sockets : undefined
+                const socket = tabSocket(channels)
                 if (socket !== undefined && box !== undefined && box.width > 0 && box.height > 0) {
                   const metrics = (await socket.send(state.context, "Page.getLayoutMetrics", {})) as
                     | {

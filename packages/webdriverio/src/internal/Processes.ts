@@ -55,27 +55,28 @@ export const OWNER_ENV = "SEXTANT_BROWSER_OWNER"
 /** The prefix of every profile folder Sextant creates in the temp folder. */
 export const PROFILE_PREFIX = "sextant-chromium-"
 
-// The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat): with the
-// pid it names one process even after the pid is reused.
-const startTime = (pid: number): string | undefined => {
+// The fields of /proc/<pid>/stat after the command name (state first, field 3), or undefined when
+// the process is gone or there is no /proc.
+const statFields = (pid: number): ReadonlyArray<string> | undefined => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return fields[0] === "Z" ? undefined : fields[19]
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   } catch {
     return undefined
   }
 }
 
-// The parent process id, from /proc/<pid>/stat.
+// The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat): with the
+// pid it names one process even after the pid is reused.
+const startTime = (pid: number): string | undefined => {
+  const fields = statFields(pid)
+  return fields === undefined || fields[0] === "Z" ? undefined : fields[19]
+}
+
+// The parent process id (field 4 of /proc/<pid>/stat).
 const parentOf = (pid: number): number | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-    return Number.isInteger(parent) && parent > 0 ? parent : undefined
-  } catch {
-    return undefined
-  }
+  const parent = Number(statFields(pid)?.[1])
+  return Number.isInteger(parent) && parent > 0 ? parent : undefined
 }
 
 /** True while the process runs (a zombie waiting for its parent counts as dead). */

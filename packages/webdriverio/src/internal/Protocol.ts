@@ -24,8 +24,8 @@ export interface Channels {
   readonly tabEvents?: boolean
 }
 
-// The tab's own socket, when it stands in for BiDi; undefined sends take the usual path.
-const tabSocket = (channels: Channels): DevtoolsSockets | undefined =>
+/** The tab's own socket, when it stands in for BiDi; without it, sends take the usual path. */
+export const tabSocket = (channels: Channels): DevtoolsSockets | undefined =>
   channels.tabEvents === true ? channels.sockets : undefined
 
 /** A pointer or key action in the W3C actions format (shared by Classic and BiDi). */
