@@ -7,12 +7,14 @@ export interface DevtoolsSockets {
   /**
    * Sends one command to the tab `context` and answers its result, or undefined when that tab has
    * no usable socket (no debugger address, an unknown or closed target, a socket that failed), so
-   * that the caller takes its usual path instead.
+   * that the caller takes its usual path instead. `sessionId` sends it to a target the socket attached
+   * to (flat mode), such as a tab the browser's socket holds paused until it is watched.
    */
   readonly send: (
     context: string,
     method: string,
     params: Record<string, unknown>,
+    sessionId?: string,
   ) => Promise<{ readonly result: unknown } | undefined>
   /**
    * Like `send`, but once per socket: later calls answer the first answer while the tab's socket
@@ -37,6 +39,8 @@ export interface DevtoolsSockets {
 export interface DevtoolsEvent {
   readonly method: string
   readonly params: Record<string, unknown>
+  /** The attached target it came from (flat mode), when the socket is not that target's own. */
+  readonly sessionId?: string
 }
 
 interface Pending {
@@ -128,6 +132,7 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
           readonly error?: unknown
           readonly method?: unknown
           readonly params?: Record<string, unknown>
+          readonly sessionId?: unknown
         }
         try {
           message = JSON.parse(String(event.data)) as typeof message
@@ -135,7 +140,11 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
           return
         }
         if (typeof message.method === "string") {
-          const heard = { method: message.method, params: message.params ?? {} }
+          const heard: DevtoolsEvent = {
+            method: message.method,
+            params: message.params ?? {},
+            ...(typeof message.sessionId === "string" ? { sessionId: message.sessionId } : {}),
+          }
           for (const listener of [...(listeners.get(context) ?? [])]) listener(heard)
           return
         }
@@ -179,21 +188,23 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
     return open === undefined || open.broken || closed ? undefined : open
   }
 
-  const sendOn = (open: TabSocket, method: string, params: Record<string, unknown>) => {
+  const sendOn = (open: TabSocket, method: string, params: Record<string, unknown>, sessionId?: string) => {
     const id = ++nextId
     return new Promise<{ readonly result: unknown } | undefined>((resolve) => {
       open.pending.set(id, { resolve })
       ;(browser as unknown as { emit?: (event: string, data: unknown) => void }).emit?.(devtoolsSocketEvent, {
         method,
       })
-      open.socket.send(JSON.stringify({ id, method, params }))
+      open.socket.send(
+        JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }),
+      )
     })
   }
 
   return {
-    send: async (context, method, params) => {
+    send: async (context, method, params, sessionId) => {
       const open = await openTab(context)
-      return open === undefined ? undefined : sendOn(open, method, params)
+      return open === undefined ? undefined : sendOn(open, method, params, sessionId)
     },
     sendOnce: async (context, method, params) => {
       const open = await openTab(context)

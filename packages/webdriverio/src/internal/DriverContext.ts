@@ -133,12 +133,19 @@ export const openDriverContext = Effect.fnUntraced(function* (
     lastSnapshot: undefined,
     newTabs: [],
   }
-  // The tab sockets stand in for BiDi only once the browser's and the tab's both answer.
+  // The tab sockets stand in for BiDi only once the browser's and the tab's both answer. The browser's
+  // answer has it attach to every tab opened from then on and hold it before its first script until
+  // watchNewTabs has watched it.
   const tabEvents =
     !bidi && opened !== undefined
       ? yield* Effect.promise(async () => {
           const [browserWide, tab] = await Promise.all([
-            opened.sendOnce(BROWSER_ENDPOINT, "Target.getTargets", {}),
+            opened.sendOnce(BROWSER_ENDPOINT, "Target.setAutoAttach", {
+              autoAttach: true,
+              waitForDebuggerOnStart: true,
+              flatten: true,
+              filter: [{ type: "page" }],
+            }),
             opened.sendOnce(state.context, "Page.enable", {}),
           ])
           return browserWide !== undefined && tab !== undefined
@@ -156,14 +163,9 @@ export const openDriverContext = Effect.fnUntraced(function* (
       ? yield* watchTabs(sockets, dialogs, options.commandTimeoutMs)
       : () => Effect.void
   if (tabEvents && sockets !== undefined) {
-    // A tab the page opens is watched at once, as BiDi reports every tab's dialogs: an alert in a
-    // popup the agent has not switched to still answers DialogOpen.
-    yield* watchNewTabs(
-      sockets,
-      state,
-      (context) => Effect.runFork(watchTab(context)),
-      options.commandTimeoutMs,
-    )
+    // A tab the page opens is watched before it runs a script, as BiDi reports every tab's dialogs:
+    // an alert in a popup the agent has not switched to still answers DialogOpen.
+    yield* watchNewTabs(sockets, state, dialogs)
     yield* watchTab(state.context)
   }
 
@@ -338,13 +340,9 @@ const watchTabs = (sockets: DevtoolsSockets, dialogs: Dialogs, timeoutMs: number
             if (!watched.has(context)) {
               watched.set(
                 context,
-                sockets.listen(context, (event: DevtoolsEvent) => {
-                  if (event.method === "Page.javascriptDialogOpening") {
-                    dialogs.opened(socketDialog(sockets, context, event.params))
-                  } else if (event.method === "Page.javascriptDialogClosed") {
-                    dialogs.clear()
-                  }
-                }),
+                sockets.listen(context, (event: DevtoolsEvent) =>
+                  onDialogEvent(dialogs, event, (method, params) => sockets.send(context, method, params)),
+                ),
               )
             }
             await sockets.sendOnce(context, "Page.enable", {})
@@ -356,14 +354,16 @@ const watchTabs = (sockets: DevtoolsSockets, dialogs: Dialogs, timeoutMs: number
     ),
   )
 
-/** A dialog a tab's socket reported, answered on that socket (`Page.handleJavaScriptDialog`). */
+/**
+ * A dialog a DevTools socket reported, answered where it was heard (`Page.handleJavaScriptDialog`
+ * through `send`).
+ */
 const socketDialog = (
-  sockets: DevtoolsSockets,
-  context: string,
+  send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
   params: Record<string, unknown>,
 ): DialogEvent => {
   const answer = async (accept: boolean, promptText?: string) => {
-    const answered = await sockets.send(context, "Page.handleJavaScriptDialog", {
+    const answered = await send("Page.handleJavaScriptDialog", {
       accept,
       ...(promptText === undefined ? {} : { promptText }),
     })
@@ -377,38 +377,50 @@ const socketDialog = (
   }
 }
 
+/** What a tab's dialog events do to the driver's dialogs, wherever they are heard. */
+const onDialogEvent = (
+  dialogs: Dialogs,
+  event: DevtoolsEvent,
+  send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+): void => {
+  if (event.method === "Page.javascriptDialogOpening") dialogs.opened(socketDialog(send, event.params))
+  else if (event.method === "Page.javascriptDialogClosed") dialogs.clear()
+}
+
 /**
  * Hears the tabs the browser opens (a popup, a link to a new tab) on the browser's DevTools socket,
- * as BiDi's `browsingContext.contextCreated` does; tabs open before the driver started are not new.
+ * as BiDi's `browsingContext.contextCreated` does. The browser holds each new tab before its first
+ * script (auto-attach, waiting for the debugger); through that attachment the tab is made to report
+ * its dialogs and given the actor, then let run, so an alert it opens while it loads is heard too.
+ * Tabs open before the driver started are not new: the browser reported them before it answered
+ * the auto-attach, when nobody listened yet.
  */
-const watchNewTabs = (
-  sockets: DevtoolsSockets,
-  state: DriverState,
-  watch: (context: string) => void,
-  timeoutMs: number,
-) =>
+const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dialogs) =>
   Effect.acquireRelease(
-    Effect.promise(async () => {
-      let listening = false
-      const stop = sockets.listen(BROWSER_ENDPOINT, (event: DevtoolsEvent) => {
-        const info = event.params.targetInfo as
-          | { readonly type?: unknown; readonly targetId?: unknown }
-          | undefined
-        if (listening && event.method === "Target.targetCreated" && info?.type === "page") {
-          if (typeof info.targetId === "string") {
-            state.newTabs.push(info.targetId)
-            watch(info.targetId)
-          }
+    Effect.sync(() => {
+      const attached = new Set<string>()
+      return sockets.listen(BROWSER_ENDPOINT, (event: DevtoolsEvent) => {
+        const send = (sessionId: string) => (method: string, params: Record<string, unknown>) =>
+          sockets.send(BROWSER_ENDPOINT, method, params, sessionId)
+        if (event.sessionId !== undefined) {
+          if (attached.has(event.sessionId)) onDialogEvent(dialogs, event, send(event.sessionId))
+          return
         }
+        const { sessionId, targetInfo, waitingForDebugger } = event.params as {
+          readonly sessionId?: unknown
+          readonly targetInfo?: { readonly type?: unknown; readonly targetId?: unknown }
+          readonly waitingForDebugger?: unknown
+        }
+        if (event.method !== "Target.attachedToTarget" || targetInfo?.type !== "page") return
+        if (typeof targetInfo.targetId !== "string" || typeof sessionId !== "string") return
+        state.newTabs.push(targetInfo.targetId)
+        attached.add(sessionId)
+        const toTab = send(sessionId)
+        // Sent in order on one socket: the tab runs once the actor and the dialog events are in.
+        void toTab("Page.enable", {})
+        void toTab("Page.addScriptToEvaluateOnNewDocument", { source: actorScriptSource })
+        if (waitingForDebugger === true) void toTab("Runtime.runIfWaitingForDebugger", {})
       })
-      // The browser first reports every target that exists already, then answers.
-      // A browser that never answers leaves new tabs unheard, not the driver waiting.
-      await Promise.race([
-        sockets.sendOnce(BROWSER_ENDPOINT, "Target.setDiscoverTargets", { discover: true }),
-        new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
-      ])
-      listening = true
-      return stop
     }),
     (stop) => Effect.sync(stop),
   )
