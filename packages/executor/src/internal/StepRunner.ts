@@ -22,13 +22,8 @@ import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedu
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
-import {
-  type GuardViolation,
-  installGuard,
-  maskFields,
-  probeSecretTarget,
-  takeViolations,
-} from "./PageGuard.ts"
+import { checkSecretDestination } from "../SecretPolicy.ts"
+import { type GuardViolation, installGuard, maskFields, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 
 /** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
@@ -237,15 +232,10 @@ const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text
 }
 
-const originText = (url: string): string =>
-  webOrigin(url) ?? (url === "about:blank" ? url : `(${url.slice(0, 60)})`)
-
 /**
  * Why typing the secret of `args` now would send it where it may not go, or undefined. A secret is bound
  * to the task's allowed origins (by default the start URL's; with no start URL and no list, the first
- * origin a secret is typed on): the page, the document holding the field (a frame's) and the form it
- * posts to must all be on one of them. Read from the live page, not from what the run last saw: a page
- * may have moved to another origin since.
+ * origin a secret is typed on). The rule itself is {@link checkSecretDestination}.
  */
 const secretDestinationProblem = (
   context: RunContext,
@@ -255,27 +245,18 @@ const secretDestinationProblem = (
   Effect.gen(function* () {
     const target = targetOf(args)
     const label = typeof args.label === "string" ? args.label : undefined
-    const probe = yield* probeSecretTarget(
-      context.driver,
-      target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
-    )
     const pageUrl = yield* context.driver.currentUrl.pipe(Effect.catch(() => Effect.succeed(context.lastUrl)))
-    const page = originText(pageUrl)
+    const page = webOrigin(pageUrl) ?? pageUrl
     const allowed = context.guardrails.allowedOrigins ?? context.secretOrigins ?? [page]
-    const places: Array<[string, string | undefined]> = [
-      ["the page", page],
-      ["the page", probe.page],
-      ["the field's frame", probe.field],
-      ["the field's form action", probe.action],
-      ...(probe.forms ?? []).map((origin): [string, string] => ["a password form's action", origin]),
-    ]
-    for (const [where, origin] of places) {
-      if (origin === undefined || allowed.includes(origin)) continue
-      return {
-        allowed,
-        problem: `${tool} would type ${context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret"} where ${where} is ${origin}, which is not an origin the secrets are bound to (${allowed.join(", ")}): the secret was not typed; add the origin to constraints.allowedOrigins only if it is meant to receive it`,
-      }
-    }
+    const problem = yield* checkSecretDestination(context.driver, {
+      allowed,
+      field: target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
+      actor: tool,
+      secret: context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret",
+      setting: "constraints.allowedOrigins",
+      fallbackUrl: context.lastUrl,
+    })
+    if (problem !== undefined) return { allowed, problem }
     if (context.guardrails.allowedOrigins === undefined) context.secretOrigins = allowed
     return { allowed, problem: undefined }
   })
