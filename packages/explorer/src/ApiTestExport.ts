@@ -1,5 +1,6 @@
 import { z } from "zod"
-import { placeholdersToEnv, readsEnv, secretFunctionSource, valueExpression } from "./internal/EnvValues.ts"
+import { hasPlaceholder, placeholderExpression, secretFunctionSource } from "./internal/EnvValues.ts"
+import { commentText, ENV_NAME, jsNumber, jsString } from "./internal/Literal.ts"
 
 /** One HTTP request and its answer, as observed during a run. */
 export const ApiExchange = z.object({
@@ -19,9 +20,16 @@ export interface ApiExportOptions {
   readonly name?: string | undefined
   /** Environment variable holding the `Cookie` header to send. Default `API_COOKIE`. */
   readonly cookieEnv?: string | undefined
+  /**
+   * The secrets of the run whose placeholders (`<secret:password>` in the redacted traffic) the tests
+   * read from `SEXTANT_SECRET_<NAME>`. Default: every placeholder. Nothing else in the traffic is read
+   * from the environment: `${env.NAME}` in a body or a URL is sent as those characters.
+   */
+  readonly secrets?: ReadonlyArray<string> | undefined
 }
 
-const literal = (value: string): string => JSON.stringify(value)
+// Every text from the traffic enters the file only as a string literal.
+const literal = jsString
 
 const parseJson = (
   text: string | undefined,
@@ -50,7 +58,9 @@ const mergeObjects = (items: ReadonlyArray<Record<string, unknown>>, indent: str
       present.map((item) => item[key]),
     )
     const optional = present.length < items.length ? ".optional()" : ""
-    return `${indent}  ${IDENTIFIER.test(key) ? key : literal(key)}: ${schema}${optional},`
+    // `__proto__:` in an object literal would set the shape's prototype, not a key: it is computed.
+    const property = key === "__proto__" ? `[${literal(key)}]` : IDENTIFIER.test(key) ? key : literal(key)
+    return `${indent}  ${property}: ${schema}${optional},`
   })
   return lines.length === 0 ? "z.object({})" : `z.object({\n${lines.join("\n")}\n${indent}})`
 }
@@ -94,7 +104,8 @@ export const schemaOf = (value: unknown, indent = "", siblings: ReadonlyArray<un
  * asserts the observed status and the shape of the answer (a zod schema inferred from the observed
  * JSON). The base URL comes from `API_BASE_URL` (vitest sets `BASE_URL` itself) and the cookie from an environment variable, so no session
  * or secret is written into the file; a secret the run sent (`<secret:password>` in a redacted trace) is
- * read from `SEXTANT_SECRET_PASSWORD` when the test runs. Non-JSON exchanges (pages, scripts, images) are left out; the
+ * read from `SEXTANT_SECRET_PASSWORD` when the test runs (only placeholders: `${env.NAME}` in the
+ * traffic is data). Every text from the traffic is written as an escaped string literal. Non-JSON exchanges (pages, scripts, images) are left out; the
  * same method and URL is tested once.
  *
  * @example
@@ -110,6 +121,11 @@ export const exportApiTests = (
   options: ApiExportOptions = {},
 ): string => {
   const cookieEnv = options.cookieEnv ?? "API_COOKIE"
+  if (!ENV_NAME.test(cookieEnv))
+    throw new TypeError(
+      `cookieEnv must name an environment variable (letters, digits and _), got "${cookieEnv}"`,
+    )
+  const name = options.name ?? "API"
   const seen = new Set<string>()
   const chosen = exchanges.filter((exchange) => {
     const key = `${exchange.method.toUpperCase()} ${exchange.url}`
@@ -122,9 +138,8 @@ export const exportApiTests = (
   let usesSecrets = false
   // A secret the run sent (a placeholder in the redacted trace) is read from the environment.
   const expression = (text: string): string => {
-    const withEnv = placeholdersToEnv(text)
-    if (readsEnv(withEnv)) usesSecrets = true
-    return valueExpression(withEnv)
+    if (hasPlaceholder(text, options.secrets)) usesSecrets = true
+    return placeholderExpression(text, options.secrets)
   }
   const tests = chosen.map((exchange) => {
     const url = new URL(exchange.url)
@@ -147,14 +162,14 @@ export const exportApiTests = (
       method: ${literal(method)},
       headers: { ${headers.join(", ")} },${sendsBody ? `\n      body: ${expression(exchange.requestBody ?? "")},` : ""}
     })
-    expect(response.status).toBe(${exchange.status})
+    expect(response.status).toBe(${jsNumber(exchange.status)})
     const shape = ${schema}
     const result = shape.safeParse(await response.json())
     expect(result.success ? [] : result.error.issues.map((issue) => \`\${issue.path.join(".")}: \${issue.message}\`)).toEqual([])
   })`
   })
-  return `// ${options.name ?? "API"}: exported by Sextant from the HTTP traffic of a run.
-// Run: API_BASE_URL=${origin} ${cookieEnv}="name=value" npx vitest run <this file>
+  return `// ${commentText(name)}: exported by Sextant from the HTTP traffic of a run.
+// Run: API_BASE_URL=${commentText(origin)} ${cookieEnv}="name=value" npx vitest run <this file>
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 
@@ -162,7 +177,7 @@ const baseUrl = process.env.API_BASE_URL ?? ${literal(origin)}
 const cookie = process.env[${literal(cookieEnv)}]
 const cookieHeader: Record<string, string> = cookie === undefined ? {} : { cookie }
 ${usesSecrets ? `\n${secretFunctionSource}\n` : ""}
-describe(${literal(options.name ?? "API")}, () => {
+describe(${literal(name)}, () => {
 ${tests.join("\n\n")}
 })
 `

@@ -10,7 +10,8 @@ export interface GenerateOptions {
   readonly name?: string | undefined
   /**
    * Fields whose value comes from an environment variable when the test runs, by label:
-   * `{ Password: "SHOP_PASSWORD" }`. A password field not named here reads `SEXTANT_SECRET_<LABEL>`
+   * `{ Password: "SHOP_PASSWORD" }` (written as `variable: SHOP_PASSWORD` on the field). Every other
+   * value is the text the page suggested, typed as written. A password field not named here reads `SEXTANT_SECRET_<LABEL>`
    * (`SEXTANT_SECRET_PASSWORD`): a password is never written into a test file.
    */
   readonly secrets?: Readonly<Record<string, string>> | undefined
@@ -62,11 +63,10 @@ const fieldValues = (
       // A password is never written into a test file: without a name for it, it is read from
       // SEXTANT_SECRET_<LABEL> when the test runs, as the CLI reads secrets.
       const variable = secret ?? (field.fieldType === "password" ? secretEnvName(field.label) : undefined)
-      return {
-        target: field.locator,
-        fieldType: field.fieldType,
-        value: variable === undefined ? field.suggestedValue : `\${env.${variable}}`,
-      }
+      // The suggested value comes from the page (an option, a placeholder): it is only ever text.
+      return variable === undefined
+        ? { target: field.locator, fieldType: field.fieldType, value: field.suggestedValue }
+        : { target: field.locator, fieldType: field.fieldType, variable }
     })
 
 const formTest = (

@@ -1,7 +1,7 @@
 import type { RecordedAction, RecordedElement } from "@sextant/core"
 import type { TraceRecord } from "@sextant/executor"
 import { ApiExchange } from "./ApiTestExport.ts"
-import { placeholdersToEnv } from "./internal/EnvValues.ts"
+import { hasPlaceholder, placeholderVariable } from "./internal/EnvValues.ts"
 import type { Locator } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestStep, TestSuite } from "./TestSpec.ts"
 
@@ -14,6 +14,13 @@ export class RunExportError extends Error {
 export interface RunExportOptions {
   /** The suite's and the test's name. Default: the run's goal. */
   readonly name?: string | undefined
+  /**
+   * The secrets the run was given, whose placeholders (`<secret:password>`: the redactor writes one
+   * where the run typed a secret) become fields marked `variable: SEXTANT_SECRET_<NAME>`. Default:
+   * every placeholder. Everything else the run typed or waited for — `${env.NAME}` included — is
+   * written as literal text.
+   */
+  readonly secrets?: ReadonlyArray<string> | undefined
 }
 
 /** A run as a test suite, and what the export left out (each said, never dropped in silence). */
@@ -84,7 +91,8 @@ const LEFT_OUT: Record<string, string> = {
  * located by its strongest selector with its role and accessible name to fall back on (never a ref);
  * a wait for the URL after each action that navigated; and assertions for the end state the run
  * verified (the URL it ended on, and each `textPresent` goal check that held). Secrets stay
- * placeholders in the trace and become `${env.SEXTANT_SECRET_<NAME>}` reads.
+ * placeholders in the trace and become fields marked `variable: SEXTANT_SECRET_<NAME>`; every other
+ * typed value, option and text is literal data (`${env.NAME}` in it is never an environment read).
  *
  * Throws a `RunExportError` naming the step when the run recorded nothing, or used an operation a
  * test spec cannot express (drag, text selection, a slider, an upload) or an element inside a frame.
@@ -127,10 +135,16 @@ export const runToTestSuite = (
       throw new RunExportError(`the run started on "${url}", which is not a URL a test can open`)
     }
   }
-  const field = (located: Located, fieldType: FieldValue["fieldType"], value: string): TestStep => ({
-    type: "FillForm",
-    fields: [{ target: locatorOf(located), fieldType, value: placeholdersToEnv(value) }],
-  })
+  const field = (located: Located, fieldType: FieldValue["fieldType"], value: string): TestStep => {
+    const target = locatorOf(located)
+    const variable = placeholderVariable(value, options.secrets)
+    if (variable !== undefined) return { type: "FillForm", fields: [{ target, fieldType, variable }] }
+    if (hasPlaceholder(value, options.secrets))
+      throw new RunExportError(
+        `step ${located.step}: ${located.action.op} on ${describeElement(located.action.element)} typed a secret inside other text; a test spec reads a secret only as a whole field value`,
+      )
+    return { type: "FillForm", fields: [{ target, fieldType, value }] }
+  }
 
   for (const record of records) {
     if (record.type !== "recorded") continue
@@ -144,7 +158,7 @@ export const runToTestSuite = (
       if (action.kind === "wait") {
         push(
           "text" in action.condition
-            ? { type: "Wait", text: placeholdersToEnv(action.condition.text) }
+            ? { type: "Wait", text: action.condition.text }
             : {
                 type: "Wait",
                 selector: action.condition.selector,

@@ -6,6 +6,7 @@ import {
   type Assertion,
   describeAssertion,
   describeStep,
+  type FieldValue,
   type TestSpec,
   type TestStep,
   type TestSuite,
@@ -66,7 +67,7 @@ export interface SuiteResult {
 export interface RunTestOptions {
   /** Paths in the tests resolve against this; default the suite's `baseUrl`. */
   readonly baseUrl?: string | undefined
-  /** Where `${env.NAME}` values come from. Default `process.env`. */
+  /** Where the values of fields marked `variable` come from. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined
   /** How long an assertion keeps checking before it fails, in milliseconds. Default 3000. */
   readonly assertTimeoutMs?: number | undefined
@@ -96,8 +97,6 @@ const box = element.getBoundingClientRect();
 const style = getComputedStyle(element);
 return { text: element.innerText ?? element.textContent ?? "", value: "value" in element ? String(element.value) : undefined,
   visible: box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none" }`
-
-const ENV_REFERENCE = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 const resolveUrl = (url: string, baseUrl: string | undefined): string => {
   try {
@@ -142,18 +141,18 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
       Effect.catch(driverFailure(what)),
     )
 
-  const expand = (value: string, what: string): Effect.Effect<string, StepFailed> => {
-    const missing = [...value.matchAll(ENV_REFERENCE)]
-      .map((match) => match[1] as string)
-      .find((name) => env[name] === undefined)
-    if (missing !== undefined)
+  // Only a field the spec marked with `variable` reads the environment; a value is typed as written.
+  const expand = (field: FieldValue, what: string): Effect.Effect<string, StepFailed> => {
+    if (field.variable === undefined) return Effect.succeed(field.value ?? "")
+    const value = env[field.variable]
+    if (value === undefined)
       return Effect.fail(
         new StepFailed({
           kind: "input",
-          message: `${what} needs the environment variable ${missing}, which is not set: set it before running the test`,
+          message: `${what} needs the environment variable ${field.variable}, which is not set: set it before running the test`,
         }),
       )
-    return Effect.succeed(value.replace(ENV_REFERENCE, (_, name: string) => env[name] ?? ""))
+    return Effect.succeed(value)
   }
 
   const requireTarget = Effect.fnUntraced(function* (target: Locator, what: string) {
@@ -281,7 +280,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     for (const field of fields) {
       const label = `${what} field "${field.target.name}"`
       yield* requireTarget(field.target, label)
-      const value = yield* expand(field.value, label)
+      const value = yield* expand(field, label)
       yield* fillField(field.target.selector, field.fieldType, value).pipe(Effect.catch(driverFailure(label)))
     }
   })

@@ -1,4 +1,5 @@
-import { secretFunctionSource, valueExpression } from "./internal/EnvValues.ts"
+import { secretCall, secretFunctionSource } from "./internal/EnvValues.ts"
+import { commentText, jsNumber, jsString } from "./internal/Literal.ts"
 import type { Locator } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./TestSpec.ts"
 
@@ -10,14 +11,19 @@ export interface WdioExportOptions {
   readonly timeoutMs?: number | undefined
 }
 
-const literal = (value: string): string => JSON.stringify(value)
+// Every text from the suite (a page, a run, a spec file) enters the script only as a string literal.
+const literal = jsString
+
+/** A field's value in the script: its text as a literal, or a read of the variable the spec marked. */
+const valueExpression = (field: FieldValue): string =>
+  field.variable !== undefined ? secretCall(field.variable) : literal(field.value ?? "")
 
 const find = (locator: Locator): string =>
   `await find(${literal(locator.selector)}, ${literal(locator.role)}, ${literal(locator.name)})`
 
 const fillLine = (field: FieldValue): string => {
   const element = find(field.target)
-  const value = valueExpression(field.value)
+  const value = valueExpression(field)
   switch (field.fieldType) {
     case "select":
       return `  await (${element}).selectByVisibleText(${value})`
@@ -62,7 +68,7 @@ const assertionLines = (assertion: Assertion): Array<string> => {
       return [`  await (${find(assertion.target)}).waitForDisplayed({ timeout })`]
     case "ElementCount":
       return [
-        `  await expectThat(async () => (await browser.$$(${literal(assertion.selector)}).length) === ${assertion.count}, ${literal(`${assertion.count} elements match ${assertion.selector}`)})`,
+        `  await expectThat(async () => (await browser.$$(${literal(assertion.selector)}).length) === ${jsNumber(assertion.count)}, ${literal(`${assertion.count} elements match ${assertion.selector}`)})`,
       ]
   }
 }
@@ -80,7 +86,7 @@ const stepLines = (step: TestStep): Array<string> => {
         ...(step.target === undefined
           ? []
           : [`  await browser.execute((element) => element.focus(), ${find(step.target)})`]),
-        `  await browser.keys(${JSON.stringify(step.key.split("+"))})`,
+        `  await browser.keys([${step.key.split("+").map(literal).join(", ")}])`,
       ]
     case "FillForm":
       return step.fields.map(fillLine)
@@ -88,7 +94,7 @@ const stepLines = (step: TestStep): Array<string> => {
       return [...step.fields.map(fillLine), `  await (${find(step.submit)}).click()`]
     case "Wait":
       return [
-        ...(step.ms === undefined ? [] : [`  await browser.pause(${step.ms})`]),
+        ...(step.ms === undefined ? [] : [`  await browser.pause(${jsNumber(step.ms)})`]),
         ...(step.selector === undefined
           ? []
           : [
@@ -109,7 +115,8 @@ const stepLines = (step: TestStep): Array<string> => {
 
 const testFunction = (spec: TestSpec, index: number): string =>
   [
-    `// ${spec.name.replace(/\n/g, " ")}`,
+    // Readability only, and only printable ASCII: the name itself is in the tests table as a literal.
+    `// ${commentText(spec.name)}`,
     `async function test${index + 1}(): Promise<void> {`,
     `  await browser.url(new URL(${literal(spec.startUrl)}, baseUrl).href)`,
     ...spec.steps.flatMap(stepLines),
@@ -119,8 +126,10 @@ const testFunction = (spec: TestSpec, index: number): string =>
 /**
  * A standalone WebdriverIO test in TypeScript for a suite: it needs only `webdriverio` (no Sextant
  * package), runs with `node file.ts` on Node 24, finds each element by its strongest selector and falls
- * back to its role and accessible name, waits for each assertion, reads `${env.NAME}` secrets from the
- * environment, prints one line per test and exits 1 when one fails. `BASE_URL`, `SEXTANT_CHROME` and
+ * back to its role and accessible name, waits for each assertion, reads the fields the suite marked
+ * with `variable` from the environment, prints one line per test and exits 1 when one fails.
+ * Every text from the suite is written as an escaped string literal (see the package README): a page
+ * title, a label or a typed value is data in the script, never code, and `${env.NAME}` in it is text. `BASE_URL`, `SEXTANT_CHROME` and
  * `SEXTANT_CHROMEDRIVER` choose the site, the browser and the driver.
  *
  * @example
@@ -133,9 +142,9 @@ const testFunction = (spec: TestSpec, index: number): string =>
  */
 export const exportWdioScript = (suite: TestSuite, options: WdioExportOptions = {}): string => {
   const baseUrl = options.baseUrl ?? suite.baseUrl ?? "http://127.0.0.1:4000"
-  const timeout = options.timeoutMs ?? 5000
+  const timeout = jsNumber(options.timeoutMs ?? 5000)
   const tests = suite.tests.map(testFunction)
-  return `// ${suite.name}: exported by Sextant. Runs with plain WebdriverIO: BASE_URL=… node <this file>
+  return `// ${commentText(suite.name)}: exported by Sextant. Runs with plain WebdriverIO: BASE_URL=… node <this file>
 import { remote } from "webdriverio"
 
 const baseUrl = process.env.BASE_URL ?? ${literal(baseUrl)}

@@ -19,12 +19,31 @@ export const Assertion = z.discriminatedUnion("type", [
 ])
 export type Assertion = z.output<typeof Assertion>
 
-/** A value for one field. `${env.NAME}` in a value is read from the environment when the test runs. */
-export const FieldValue = z.object({
-  target: Locator,
-  fieldType: FieldType,
-  value: z.string(),
-})
+/** An environment variable name: letters, digits and `_`, not starting with a digit. */
+const VariableName = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    "name an environment variable (letters, digits and _), e.g. SHOP_PASSWORD",
+  )
+
+/**
+ * A value for one field: either `value`, text typed exactly as written (`${env.HOME}` in it is those
+ * characters, never an environment read), or `variable`, the name of an environment variable the
+ * value is read from when the test runs (a password, a token). Only a field marked with `variable`
+ * reads the environment.
+ */
+export const FieldValue = z
+  .object({
+    target: Locator,
+    fieldType: FieldType,
+    value: z.string().optional(),
+    variable: VariableName.optional(),
+  })
+  .refine((field) => (field.value === undefined) !== (field.variable === undefined), {
+    message:
+      "give a field either value (the text to type) or variable (the environment variable to read it from), not both",
+  })
 export type FieldValue = z.output<typeof FieldValue>
 
 /** One step of a test. URLs may be paths, resolved against the suite's base URL. */

@@ -1,38 +1,62 @@
-const literal = (value: string): string => JSON.stringify(value)
+import { ENV_NAME, jsString } from "./Literal.ts"
 
-const ENV_REFERENCE = /\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g
 const SECRET_PLACEHOLDER = /<secret:([A-Za-z0-9_.-]+)>/g
+const WHOLE_PLACEHOLDER = /^<secret:([A-Za-z0-9_.-]+)>$/
 
 /** The environment variable a run's secret is read from, as the CLI reads it: `SEXTANT_SECRET_<NAME>`. */
 export const secretEnvName = (name: string): string =>
   `SEXTANT_SECRET_${name.toUpperCase().replace(/[^A-Z0-9_]/g, "_")}`
 
-/** A trace's secret placeholders (`<secret:password>`) as test-spec environment reads (`${env.SEXTANT_SECRET_PASSWORD}`). */
-export const placeholdersToEnv = (text: string): string =>
-  text.replace(SECRET_PLACEHOLDER, (_match, name: string) => `\${env.${secretEnvName(name)}}`)
+/**
+ * Which secret placeholders (`<secret:name>`, written by the executor's redactor for the secrets a
+ * run was given) an export reads from the environment: the names listed, or every placeholder when
+ * no list is given. Any other text — `${env.NAME}` included — is data and stays as written.
+ */
+export type SecretNames = ReadonlyArray<string> | undefined
 
-/** Whether a text reads the environment (`${env.NAME}`). */
-export const readsEnv = (text: string): boolean => text.match(ENV_REFERENCE) !== null
+const isMarked = (name: string, secrets: SecretNames): boolean =>
+  secrets === undefined || secrets.some((secret) => secret.toLowerCase() === name.toLowerCase())
+
+/** The variable a whole value stands for, when the value is exactly one marked secret placeholder. */
+export const placeholderVariable = (text: string, secrets: SecretNames): string | undefined => {
+  const match = WHOLE_PLACEHOLDER.exec(text)
+  return match !== null && isMarked(match[1] as string, secrets)
+    ? secretEnvName(match[1] as string)
+    : undefined
+}
+
+/** Whether a text holds a marked secret placeholder anywhere. */
+export const hasPlaceholder = (text: string, secrets: SecretNames): boolean =>
+  [...text.matchAll(SECRET_PLACEHOLDER)].some((match) => isMarked(match[1] as string, secrets))
+
+/** An environment read in generated code: `secret("NAME")`. The name must be an environment variable name. */
+export const secretCall = (variable: string): string => {
+  if (!ENV_NAME.test(variable))
+    throw new TypeError(`"${variable}" is not an environment variable name (letters, digits and _)`)
+  return `secret(${jsString(variable)})`
+}
 
 /**
- * A value as TypeScript: a string literal, or the literal parts joined with `secret("NAME")` calls for
- * each `${env.NAME}` in it (the file defines `secret`, which fails naming the variable when it is unset).
+ * A text from traffic as TypeScript: string literals joined with `secret("SEXTANT_SECRET_<NAME>")`
+ * for each marked `<secret:name>` placeholder. Nothing else in the text is read from the environment.
  */
-export const valueExpression = (value: string): string => {
+export const placeholderExpression = (text: string, secrets: SecretNames): string => {
   const parts: Array<string> = []
   let last = 0
-  for (const match of value.matchAll(ENV_REFERENCE)) {
+  for (const match of text.matchAll(SECRET_PLACEHOLDER)) {
+    const name = match[1] as string
+    if (!isMarked(name, secrets)) continue
     const index = match.index ?? 0
-    if (index > last) parts.push(literal(value.slice(last, index)))
-    parts.push(`secret(${literal(match[1] as string)})`)
+    if (index > last) parts.push(jsString(text.slice(last, index)))
+    parts.push(secretCall(secretEnvName(name)))
     last = index + match[0].length
   }
-  if (parts.length === 0) return literal(value)
-  if (last < value.length) parts.push(literal(value.slice(last)))
+  if (parts.length === 0) return jsString(text)
+  if (last < text.length) parts.push(jsString(text.slice(last)))
   return parts.join(" + ")
 }
 
-/** The `secret` function an exported file calls for `${env.NAME}` values. */
+/** The `secret` function an exported file calls for the variables its spec marked. */
 export const secretFunctionSource = `function secret(name: string): string {
   const value = process.env[name]
   if (value === undefined) throw new Error(\`set the environment variable \${name} before running this test\`)
