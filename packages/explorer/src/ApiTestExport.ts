@@ -1,5 +1,10 @@
 import { z } from "zod"
-import { hasPlaceholder, placeholderExpression, secretFunctionSource } from "./internal/EnvValues.ts"
+import {
+  hasPlaceholder,
+  isMarked,
+  placeholderExpression,
+  secretFunctionSource,
+} from "./internal/EnvValues.ts"
 import { commentText, ENV_NAME, jsNumber, jsString } from "./internal/Literal.ts"
 
 /** One HTTP request and its answer, as observed during a run. */
@@ -146,7 +151,7 @@ export const exportApiTests = (
     // A placeholder in a URL arrives percent-encoded; the rest of the path is kept as it was sent.
     const path = (url.pathname + url.search).replace(
       /%3Csecret%3A([A-Za-z0-9_.-]+)%3E/gi,
-      (_match, name: string) => `<secret:${name}>`,
+      (match, name: string) => (isMarked(name, options.secrets) ? `<secret:${name}>` : match),
     )
     const method = exchange.method.toUpperCase()
     const body = parseJson(exchange.responseBody)

@@ -14,7 +14,8 @@ export const secretEnvName = (name: string): string =>
  */
 export type SecretNames = ReadonlyArray<string> | undefined
 
-const isMarked = (name: string, secrets: SecretNames): boolean =>
+/** Whether a placeholder's name is one of the secrets an export reads from the environment. */
+export const isMarked = (name: string, secrets: SecretNames): boolean =>
   secrets === undefined || secrets.some((secret) => secret.toLowerCase() === name.toLowerCase())
 
 /** The variable a whole value stands for, when the value is exactly one marked secret placeholder. */
