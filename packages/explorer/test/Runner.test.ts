@@ -60,7 +60,7 @@ describe("generateTests", () => {
     expect(login?.steps).toContainEqual(
       expect.objectContaining({
         type: "FillAndSubmit",
-        fields: expect.arrayContaining([expect.objectContaining({ value: `\${env.SHOP_PASSWORD}` })]),
+        fields: expect.arrayContaining([expect.objectContaining({ variable: "SHOP_PASSWORD" })]),
       }),
     )
     // What the explorer saw after signing in is what the test expects.
@@ -82,7 +82,7 @@ describe("generateTests", () => {
       expect.objectContaining({
         type: "FillAndSubmit",
         fields: expect.arrayContaining([
-          expect.objectContaining({ fieldType: "password", value: `\${env.SEXTANT_SECRET_PASSWORD}` }),
+          expect.objectContaining({ fieldType: "password", variable: "SEXTANT_SECRET_PASSWORD" }),
           expect.objectContaining({ fieldType: "email", value: "alice@example.com" }),
         ]),
       }),

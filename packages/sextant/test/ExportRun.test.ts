@@ -90,7 +90,7 @@ describe("sextant export RUN --to wdio", () => {
     const exported = await exportRun("export-login", "spec")
     expect(exported.code).toBe(0)
     expect(exported.out).toContain("startUrl: /login")
-    expect(exported.out).toContain(`value: \${env.SEXTANT_SECRET_PASSWORD}`)
+    expect(exported.out).toContain("variable: SEXTANT_SECRET_PASSWORD")
     expect(exported.out).toMatch(/type: UrlContains\n\s+text: \/dashboard/)
   })
 })
