@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { runNode } from "@sextant/testing"
 import { afterAll, describe, expect, it } from "vitest"
-import { explore, exportWdioScript, generateTests } from "../src/index.ts"
+import { explore, exportWdioScript, generateTests, runSuite } from "../src/index.ts"
 import { useBrowser } from "./support/Browser.ts"
 
 const browser = useBrowser()
@@ -37,6 +37,13 @@ describe("an exported WebdriverIO script of a hostile page", () => {
       undefined,
     ])
     expect(suite.tests.some((test) => test.name.includes(payload))).toBe(true)
+    // The site echoed the text it was sent: the tests assert it came back as text.
+    expect(JSON.stringify(suite)).toContain("Sent ${env.SEXTANT_EXPORT_PROBE} on ${env.HOME}")
+
+    // Sextant's own runner types the same text, reading no variable.
+    const probe = { SEXTANT_EXPORT_PROBE: "leaked-probe-value", HOME: "/leaked-home" }
+    const ran = await browser.run(runSuite(suite, { baseUrl: site.url, env: probe }))
+    expect(ran.tests.filter((test) => !test.passed).map((test) => test.error?.message)).toEqual([])
 
     const script = exportWdioScript(suite)
     const file = join(directory, "export-payload.wdio.ts")
