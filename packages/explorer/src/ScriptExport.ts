@@ -144,7 +144,7 @@ export const exportWdioScript = (suite: TestSuite, options: WdioExportOptions = 
   const baseUrl = options.baseUrl ?? suite.baseUrl ?? "http://127.0.0.1:4000"
   const timeout = jsNumber(options.timeoutMs ?? 5000)
   const tests = suite.tests.map(testFunction)
-  return `// ${commentText(suite.name)}: exported by Sextant. Runs with plain WebdriverIO: BASE_URL=… node <this file>
+  return `// ${commentText(suite.name)}: exported by Sextant. Runs with plain WebdriverIO: BASE_URL=... node <this file>
 import { remote } from "webdriverio"
 
 const baseUrl = process.env.BASE_URL ?? ${literal(baseUrl)}

@@ -443,3 +443,35 @@ describe("exportApiTests with hostile traffic", () => {
     expect(new Set(run.envReads)).toEqual(new Set(["API_BASE_URL", "API_COOKIE", "SEXTANT_SECRET_PASSWORD"]))
   }, 60_000)
 })
+
+describe("a test spec's fields", () => {
+  const spec = (field: string) => `name: s
+tests:
+  - name: t
+    startUrl: /
+    steps:
+      - type: FillForm
+        fields:
+          - target: { role: textbox, name: Note, selector: "#note" }
+            fieldType: text
+${field}`
+
+  it("reads `${env.NAME}` in a value as text and only `variable` as an environment read", () => {
+    const literal = parseTestSuite(spec("            value: ${env.HOME}"), "yaml")
+    expect(fieldsOf(literal).map((field) => [field.value, field.variable])).toEqual([
+      ["${env.HOME}", undefined],
+    ])
+    expect(exportWdioScript(literal)).not.toContain('secret("HOME")')
+    const marked = parseTestSuite(spec("            variable: NOTE_TEXT"), "yaml")
+    expect(exportWdioScript(marked)).toContain('setValue(secret("NOTE_TEXT"))')
+  })
+
+  it("refuses a field with both a value and a variable, or a variable that is not an environment name", () => {
+    expect(() =>
+      parseTestSuite(spec("            value: x\n            variable: NOTE_TEXT"), "yaml"),
+    ).toThrow(/tests\.0\.steps\.0\.fields\.0: give a field either value/)
+    expect(() => parseTestSuite(spec('            variable: "A; rm -rf /"'), "yaml")).toThrow(
+      /fields\.0\.variable: name an environment variable/,
+    )
+  })
+})
