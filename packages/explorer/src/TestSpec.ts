@@ -1,5 +1,6 @@
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml"
 import { z } from "zod"
+import { ENV_NAME } from "./internal/Literal.ts"
 import { FieldType, Locator } from "./PageModel.ts"
 
 /** A check on the page after the steps before it. Texts match as substrings. */
