@@ -23,10 +23,7 @@ export type Assertion = z.output<typeof Assertion>
 /** An environment variable name: letters, digits and `_`, not starting with a digit. */
 const VariableName = z
   .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_]*$/,
-    "name an environment variable (letters, digits and _), e.g. SHOP_PASSWORD",
-  )
+  .regex(ENV_NAME, "name an environment variable (letters, digits and _), e.g. SHOP_PASSWORD")
 
 /**
  * A value for one field: either `value`, text typed exactly as written (`${env.HOME}` in it is those
