@@ -3,82 +3,16 @@ import { readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { Reply, startOpenAiServer } from "@sextant/testing"
 import { type Agent, createAgent, type TraceRecord } from "sextant-agent"
-import type { TableSection } from "./Report.ts"
-import { quantile } from "./Stats.ts"
-
-/** The faults a soak task may carry. */
-export type SoakFault =
-  | "none"
-  | "http-500-once"
-  | "http-500-always"
-  | "http-429-once"
-  | "slow-page"
-  | "alert"
-  | "kill-chromedriver"
-  | "kill-chromium"
-  | "model-ok"
-  | "model-bad-output"
-
-/** Whether the goal stays reachable under the fault (COMPLETED is then right) or not. */
-const POSSIBLE: Record<SoakFault, boolean> = {
-  none: true,
-  "http-500-once": true,
-  "http-500-always": false,
-  "http-429-once": true,
-  "slow-page": true,
-  alert: true,
-  "kill-chromedriver": false,
-  "kill-chromium": false,
-  "model-ok": true,
-  "model-bad-output": false,
-}
-
-/** How often each fault is drawn (out of the sum). */
-const WEIGHTS: ReadonlyArray<readonly [SoakFault, number]> = [
-  ["none", 4],
-  ["http-500-once", 1],
-  ["http-500-always", 1],
-  ["http-429-once", 1],
-  ["slow-page", 1],
-  ["alert", 1],
-  ["kill-chromedriver", 1],
-  ["kill-chromium", 1],
-  ["model-ok", 1],
-  ["model-bad-output", 1],
-]
-
-/** One soak task's run. */
-export interface SoakRun {
-  readonly index: number
-  readonly fault: SoakFault
-  readonly possible: boolean
-  readonly status: string
-  readonly durationMs: number
-  readonly retries: number
-  readonly killed: boolean
-  readonly message: string
-}
-
-/** What the process holds: counted before the soak and after every agent is closed. */
-export interface SoakResources {
-  readonly browserProcesses: number
-  readonly chromedriverProcesses: number
-  readonly openFds: number
-  readonly activeHandles: Readonly<Record<string, number>>
-  readonly profileDirs: number
-  readonly heapUsedMb: number
-  readonly rssMb: number
-}
-
-export interface SoakResult {
-  readonly tasks: number
-  readonly seed: number
-  readonly pool: number
-  readonly wallMs: number
-  readonly runs: ReadonlyArray<SoakRun>
-  readonly before: SoakResources
-  readonly after: SoakResources
-}
+import {
+  endedByCrash,
+  isReachable,
+  SOAK_FAULTS,
+  SOAK_WEIGHTS,
+  type SoakFault,
+  type SoakResources,
+  type SoakResult,
+  type SoakRun,
+} from "./SoakReport.ts"
 
 /** A small seeded generator (mulberry32): the same seed draws the same faults. */
 const seeded = (seed: number) => {
@@ -93,9 +27,9 @@ const seeded = (seed: number) => {
 }
 
 const draw = (random: () => number): SoakFault => {
-  const total = WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0)
+  const total = SOAK_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0)
   let point = random() * total
-  for (const [fault, weight] of WEIGHTS) {
+  for (const [fault, weight] of SOAK_WEIGHTS) {
     point -= weight
     if (point < 0) return fault
   }
@@ -117,11 +51,13 @@ const processTable = (): ReadonlyArray<Row> =>
       match === null ? [] : [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? "" }],
     )
 
-/** This process's descendants. */
-const descendants = (): ReadonlyArray<Row> => {
-  const rows = processTable()
+/** The descendants of `root` (default: this process) in a process table. */
+const descendants = (
+  root: number = process.pid,
+  rows: ReadonlyArray<Row> = processTable(),
+): ReadonlyArray<Row> => {
   const found: Array<Row> = []
-  const queue = [process.pid]
+  const queue = [root]
   while (queue.length > 0) {
     const parent = queue.shift()
     for (const row of rows) {
@@ -136,6 +72,7 @@ const descendants = (): ReadonlyArray<Row> => {
 const isChromedriver = (row: Row) => /chromedriver/i.test(row.args.split(" ")[0] ?? "")
 const isBrowser = (row: Row) =>
   /chrom/i.test(row.args.split(" ")[0] ?? "") && !isChromedriver(row) && !row.args.includes("--type=")
+const isRenderer = (row: Row) => row.args.includes("--type=renderer")
 
 /** Chromium and ChromeDriver processes still alive anywhere that carry this process's profile folders. */
 const countResources = (): SoakResources => {
@@ -177,15 +114,41 @@ class Lock {
 
 const PLAN_MARK = "soak task"
 
+/** How much of a failed run's summary a soak run keeps (enough to name the error that ended it). */
+const MESSAGE_CHARACTERS = 300
+
+/** How long a resume may hold the launch lock while its new browser comes up. */
+const RESUME_LAUNCH_WAIT_MS = 30_000
+
+/** Options of {@link measureSoak}. */
+export interface SoakOptions {
+  /** How many tasks to run. */
+  readonly tasks: number
+  /** The seed of the fault draw. */
+  readonly seed: number
+  /** Tasks at a time, each in its own browser. */
+  readonly pool: number
+  /**
+   * The most `agent.resume` calls a task gets after runs that ended FAILED because the driver or
+   * browser died — what a supervisor does with such a run.
+   */
+  readonly maxResumes: number
+  /** What the tasks run against, for the tables (e.g. "fixture site (seed 0) on 127.0.0.1"). */
+  readonly material: string
+}
+
 /**
  * Runs `tasks` tasks over the fixture site, `pool` at a time, each in its own browser through
- * `createAgent`, with seeded faults: 500 and 429 answers, slow pages, alert dialogs, ChromeDriver or
- * Chromium killed mid-task, and bad model output from the scripted OpenAI-compatible server. Counts
- * leftover processes, file descriptors, handles and profile folders once every agent is closed.
+ * `createAgent`, with seeded faults: 500 and 429 answers, slow pages, a page that never finishes
+ * loading, alert dialogs, ChromeDriver, Chromium or the tab's renderer killed mid-task, and bad model
+ * output from the scripted OpenAI-compatible server. A run that ends FAILED because its driver or
+ * browser died is resumed with `agent.resume` (at most `maxResumes` times), whatever its fault, as a
+ * supervisor would. Counts leftover processes, file descriptors, handles and profile folders once
+ * every agent is closed.
  */
 export const measureSoak = async (
   base: string,
-  options: { readonly tasks: number; readonly seed: number; readonly pool: number },
+  options: SoakOptions,
   progress: (line: string) => void,
 ): Promise<SoakResult> => {
   const random = seeded(options.seed)
@@ -221,10 +184,38 @@ export const measureSoak = async (
   })
   const lock = new Lock()
   const runs: Array<SoakRun> = []
+
+  // A resume launches a browser too: it holds the lock until that browser is up, so a kill task's
+  // "processes new since my launch" never takes in another task's new browser.
+  const resumeLocked = async (agent: Agent, runId: string) => {
+    const release = await lock.acquire()
+    const seen = new Set(descendants().map((row) => row.pid))
+    let settled = false
+    const resumed = agent.resume(runId).finally(() => {
+      settled = true
+    })
+    // Handled by the caller once the browser is up; until then a rejection must not count as unhandled.
+    resumed.catch(() => {})
+    const deadline = performance.now() + RESUME_LAUNCH_WAIT_MS
+    try {
+      while (
+        !settled &&
+        performance.now() < deadline &&
+        !descendants().some((row) => isBrowser(row) && !seen.has(row.pid))
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    } finally {
+      release()
+    }
+    return resumed
+  }
+
   try {
     let next = 0
     const runOne = async (index: number): Promise<SoakRun> => {
       const fault = faults[index] as SoakFault
+      const crash = SOAK_FAULTS[fault].crash
       const key = `soak-${options.seed}-${index}`
       const page = (index % 3) + 1
       const agent: Agent = fault.startsWith("model") ? model : rules
@@ -238,6 +229,8 @@ export const measureSoak = async (
             return `${base}/faults/status?code=429&fail=1&retryAfter=1&key=${key}`
           case "slow-page":
             return `${base}/faults/slow?ms=1500`
+          case "page-never-loads":
+            return `${base}/faults/unfinished?page=${page}`
           case "alert":
             return `${base}/faults/alert?text=soak`
           default:
@@ -249,16 +242,15 @@ export const measureSoak = async (
         : fault.startsWith("http") || fault === "slow-page" || fault === "alert"
           ? `go to ${url}`
           : "extract name and price of the products"
-      const kills = fault === "kill-chromedriver" || fault === "kill-chromium"
       let killed = false
       let release: (() => void) | undefined
       let known = new Set<number>()
       // Every task launches its browser under the lock, so the processes new by its first event are
       // its own (a kill must never hit another task's browser).
       release = await lock.acquire()
-      if (kills) known = new Set(descendants().map((row) => row.pid))
+      if (crash) known = new Set(descendants().map((row) => row.pid))
       const onEvent = (event: TraceRecord) => {
-        if (!kills) {
+        if (!crash) {
           if (event.type === "run-start") {
             release?.()
             release = undefined
@@ -273,10 +265,18 @@ export const measureSoak = async (
           release = undefined
         }
         if (event.type === "step-end" && !killed) {
-          const victims = descendants().filter(
-            (row) =>
-              known.has(row.pid) && (fault === "kill-chromedriver" ? isChromedriver(row) : isBrowser(row)),
-          )
+          const rows = processTable()
+          const alive = descendants(process.pid, rows).filter((row) => known.has(row.pid))
+          // A tab's renderer is started after launch (it is not among `known`): it is found under the
+          // task's own browser process, through Chromium's zygote.
+          const victims =
+            fault === "kill-chromedriver"
+              ? alive.filter(isChromedriver)
+              : fault === "kill-chromium"
+                ? alive.filter(isBrowser)
+                : alive
+                    .filter(isBrowser)
+                    .flatMap((browser) => descendants(browser.pid, rows).filter(isRenderer))
           for (const victim of victims) {
             try {
               process.kill(victim.pid, "SIGKILL")
@@ -286,31 +286,45 @@ export const measureSoak = async (
         }
       }
       const taskStarted = performance.now()
+      let firstStatus = "THREW"
+      let retries = 0
+      let resumes = 0
       try {
-        const result = await agent.run(
+        let result = await agent.run(
           { goal, startUrl: url, constraints: { maxDurationMs: 90_000 } },
           { onEvent, runId: key },
         )
+        firstStatus = result.status
+        retries += result.metrics.retries
+        while (endedByCrash(result) && resumes < options.maxResumes) {
+          resumes++
+          result = await resumeLocked(agent, key)
+          retries += result.metrics.retries
+        }
         return {
           index,
           fault,
-          possible: POSSIBLE[fault],
+          reachable: isReachable(fault),
           status: result.status,
+          firstStatus,
           durationMs: performance.now() - taskStarted,
-          retries: result.metrics.retries,
+          retries,
           killed,
-          message: result.status === "COMPLETED" ? "" : result.summary.summary.slice(0, 160),
+          resumes,
+          message: result.status === "COMPLETED" ? "" : result.summary.summary.slice(0, MESSAGE_CHARACTERS),
         }
       } catch (error) {
         return {
           index,
           fault,
-          possible: POSSIBLE[fault],
+          reachable: isReachable(fault),
           status: "THREW",
+          firstStatus,
           durationMs: performance.now() - taskStarted,
-          retries: 0,
+          retries,
           killed,
-          message: String(error instanceof Error ? error.message : error).slice(0, 160),
+          resumes,
+          message: String(error instanceof Error ? error.message : error).slice(0, MESSAGE_CHARACTERS),
         }
       } finally {
         release?.()
@@ -321,8 +335,9 @@ export const measureSoak = async (
         const index = next++
         const run = await runOne(index)
         runs.push(run)
+        const resumed = run.resumes === 0 ? "" : ` after ${run.firstStatus} and ${run.resumes} resume(s)`
         progress(
-          `soak ${runs.length}/${faults.length}: #${index} ${run.fault} → ${run.status} in ${(run.durationMs / 1000).toFixed(1)} s${run.status !== "COMPLETED" && run.possible ? ` (${run.message})` : ""}`,
+          `soak ${runs.length}/${faults.length}: #${index} ${run.fault}${SOAK_FAULTS[run.fault].crash && !run.killed ? " (nothing killed)" : ""} → ${run.status}${resumed} in ${(run.durationMs / 1000).toFixed(1)} s${run.status !== "COMPLETED" && run.reachable ? ` (${run.message})` : ""}`,
         )
       }
     }
@@ -338,110 +353,15 @@ export const measureSoak = async (
   globalGc?.()
   const after = countResources()
   runs.sort((left, right) => left.index - right.index)
-  return { tasks: options.tasks, seed: options.seed, pool: options.pool, wallMs, runs, before, after }
-}
-
-const percentile = (values: ReadonlyArray<number>, p: number): number | undefined =>
-  values.length === 0
-    ? undefined
-    : quantile(
-        [...values].sort((left, right) => left - right),
-        p / 100,
-      )
-
-const handleText = (handles: Readonly<Record<string, number>>) =>
-  Object.entries(handles)
-    .map(([name, count]) => `${name} ${count}`)
-    .join(", ") || "none"
-
-/** The soak's figures as tables. */
-export const soakSections = (result: SoakResult): ReadonlyArray<TableSection> => {
-  const runs = result.runs
-  const possible = runs.filter((run) => run.possible)
-  const impossible = runs.filter((run) => !run.possible)
-  const completed = (list: ReadonlyArray<SoakRun>) => list.filter((run) => run.status === "COMPLETED").length
-  const durations = runs.map((run) => run.durationMs)
-  const seconds = (ms: number | undefined) => (ms === undefined ? "–" : `${(ms / 1000).toFixed(1)} s`)
-  const faults = [...new Set(runs.map((run) => run.fault))]
-  return [
-    {
-      title: `Soak: ${result.tasks} tasks, pool of ${result.pool}, seed ${result.seed}`,
-      headers: ["Figure", "Value"],
-      rows: [
-        ["Tasks", String(runs.length)],
-        [
-          "Success rate (COMPLETED where the goal stayed reachable)",
-          `${completed(possible)}/${possible.length} (${possible.length === 0 ? "–" : ((100 * completed(possible)) / possible.length).toFixed(1)}%)`,
-        ],
-        [
-          "False successes (COMPLETED where the fault made the goal impossible)",
-          `${completed(impossible)}/${impossible.length}`,
-        ],
-        [
-          "Runs that threw instead of returning a result",
-          String(runs.filter((run) => run.status === "THREW").length),
-        ],
-        [
-          "Task time p50 / p95",
-          `${seconds(percentile(durations, 50))} / ${seconds(percentile(durations, 95))}`,
-        ],
-        ["Retries (sum over tasks)", String(runs.reduce((sum, run) => sum + run.retries, 0))],
-        ["Wall time", seconds(result.wallMs)],
-      ],
-    },
-    {
-      title: "Soak: outcomes by fault",
-      headers: ["Fault", "Goal reachable", "Tasks", "COMPLETED", "FAILED", "Other", "p50 time"],
-      rows: faults.map((fault) => {
-        const of = runs.filter((run) => run.fault === fault)
-        return [
-          fault,
-          POSSIBLE[fault] ? "yes" : "no",
-          String(of.length),
-          String(completed(of)),
-          String(of.filter((run) => run.status === "FAILED").length),
-          String(of.filter((run) => run.status !== "COMPLETED" && run.status !== "FAILED").length),
-          seconds(
-            percentile(
-              of.map((run) => run.durationMs),
-              50,
-            ),
-          ),
-        ]
-      }),
-    },
-    {
-      title: "Soak: leaks, before the first task and after every agent closed",
-      headers: ["Resource", "Before", "After"],
-      rows: [
-        [
-          "Chromium browser processes",
-          String(result.before.browserProcesses),
-          String(result.after.browserProcesses),
-        ],
-        [
-          "ChromeDriver processes",
-          String(result.before.chromedriverProcesses),
-          String(result.after.chromedriverProcesses),
-        ],
-        [
-          "Profile folders (sextant-chromium-<pid>-*)",
-          String(result.before.profileDirs),
-          String(result.after.profileDirs),
-        ],
-        [
-          "Open file descriptors (/proc/self/fd)",
-          String(result.before.openFds),
-          String(result.after.openFds),
-        ],
-        [
-          "Active handles (getActiveResourcesInfo)",
-          handleText(result.before.activeHandles),
-          handleText(result.after.activeHandles),
-        ],
-        ["Node heap used", `${result.before.heapUsedMb} MB`, `${result.after.heapUsedMb} MB`],
-        ["Node RSS", `${result.before.rssMb} MB`, `${result.after.rssMb} MB`],
-      ],
-    },
-  ]
+  return {
+    tasks: options.tasks,
+    seed: options.seed,
+    pool: options.pool,
+    maxResumes: options.maxResumes,
+    material: options.material,
+    wallMs,
+    runs,
+    before,
+    after,
+  }
 }

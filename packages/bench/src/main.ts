@@ -16,9 +16,13 @@ import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
 import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
 import { openSextant } from "./SextantDriver.ts"
-import { measureSoak, soakSections } from "./Soak.ts"
+import { measureSoak } from "./Soak.ts"
+import { soakSections } from "./SoakReport.ts"
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
+
+/** The soak's size when `--tasks` is not given: the published run. */
+const SOAK_TASKS = 200
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
        pnpm bench --corpus [--runs N] [--warmup N] [--pages a.html,b.html] [--readme]
@@ -38,8 +42,9 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
               (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
   --section   run one section only: honesty (the outcome truth table), written to results/honesty.*;
               explorer (page analysis on 20 real pages), written to results/explorer.md (--readme: also the README);
-              soak (N tasks, default 200, pool of 4, seeded faults: killed driver or browser, 500/429,
-              slow pages, alerts, bad model output), written to results/soak.*
+              soak (N tasks, default 200, pool of 4, seeded faults: killed ChromeDriver, Chromium or
+              tab renderer, 500/429, slow pages, a page that never finishes loading, alerts, bad model
+              output), written to results/soak.* (another --tasks or --seed: results/soak-partial.*)
   --tasks N   soak tasks (default 200)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
@@ -97,7 +102,7 @@ const main = async (): Promise<number> => {
     if (values.section === "explorer") return runExplorerOnly(values.readme === true)
     if (values.section === "soak")
       return runSoakOnly(
-        positiveInteger("tasks", values.tasks, 200, 1),
+        positiveInteger("tasks", values.tasks, SOAK_TASKS, 1),
         positiveInteger("seed", values.seed, 0, 0),
       )
     if (values.section !== "honesty")
@@ -222,26 +227,40 @@ const main = async (): Promise<number> => {
 
 const repositoryRoot = join(packageRoot, "..", "..")
 
-/** `--section soak`: many tasks with seeded faults through createAgent, pool of 4; leaks counted at the end. */
+/**
+ * `--section soak`: many tasks with seeded faults through createAgent, pool of 4; leaks counted at the
+ * end. Only the default run (200 tasks, seed 0) writes results/soak.*; any other is partial.
+ */
 const runSoakOnly = async (tasks: number, seed: number): Promise<number> => {
   const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
-  const site = await startFixtureSite({ port: 0 })
+  const site = await startFixtureSite({ port: 0, seed: 0 })
   let result: Awaited<ReturnType<typeof measureSoak>>
   try {
-    result = await measureSoak(site.url, { tasks, seed, pool: 4 }, progress)
+    result = await measureSoak(
+      site.url,
+      {
+        tasks,
+        seed,
+        pool: 4,
+        maxResumes: 2,
+        material: `fixture site (@sextant/fixture-site, seed ${site.seed}) on 127.0.0.1`,
+      },
+      progress,
+    )
   } finally {
     await site.close()
   }
-  const command = `pnpm bench --section soak --tasks ${tasks}${seed === 0 ? "" : ` --seed ${seed}`}`
+  const command = `pnpm bench --section soak${tasks === SOAK_TASKS ? "" : ` --tasks ${tasks}`}${seed === 0 ? "" : ` --seed ${seed}`}`
   const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, load ${loadavg()
     .map((value) => value.toFixed(2))
-    .join(" ")} · material: fixture site, seeded faults`
+    .join(" ")} · material: ${result.material}, seeded faults`
   const tables = renderSections(soakSections(result))
   console.log(`${header}\n\n${tables}`)
   const results = join(packageRoot, "results")
   await mkdir(results, { recursive: true })
-  await writeFile(join(results, "soak.json"), `${JSON.stringify({ command, ...result }, null, 2)}\n`)
-  await writeFile(join(results, "soak.md"), `${header}\n\n${tables}\n`)
+  const name = tasks === SOAK_TASKS && seed === 0 ? "soak" : "soak-partial"
+  await writeFile(join(results, `${name}.json`), `${JSON.stringify({ command, ...result }, null, 2)}\n`)
+  await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
   return 0
 }
 
