@@ -38,7 +38,7 @@ afterAll(async () => {
 const spellings = (value: string): Array<string> => {
   const uri = encodeURIComponent(value)
   const form = new URLSearchParams({ v: value }).toString().slice(2)
-  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
+  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase())
   return [
     ...new Set([
       value,
