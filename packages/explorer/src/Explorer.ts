@@ -420,6 +420,11 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     const after = yield* driver.look()
     const landed = withoutHash(after.url)
     if (secrets.length > 0) {
+      if (!bound.includes(webOrigin(landed) ?? landed))
+        return skip(
+          page.url,
+          `${withSecret}; submitted, the browser ended on ${landed}, which is not an origin the secrets are bound to (${bound.join(", ")}): the page is not recorded`,
+        )
       const refusedAt = yield* driver.evaluate(READ_REFUSED, [REFUSED_KEY])
       if (typeof refusedAt === "string")
         return skip(
@@ -427,11 +432,6 @@ export const explore = Effect.fn("Explorer.explore")(function* (
           `${withSecret}; submitted to ${refusedAt}, whose answer sent it on to an origin the secrets are not bound to (${bound.join(", ")}): the browser refused to follow (form-action), the secret went no further and the page is not recorded`,
         )
     }
-    if (secrets.length > 0 && !bound.includes(webOrigin(landed) ?? landed))
-      return skip(
-        page.url,
-        `${withSecret}; submitted, the browser ended on ${landed}, which is not an origin the secrets are bound to (${bound.join(", ")}): the page is not recorded`,
-      )
     const diff = diffScreens(filled, after)
     const shown = yield* driver.evaluate(`return document.body ? document.body.innerText : ""`)
     const visibleText = (typeof shown === "string" ? shown : "").replace(/\s+/g, " ")
