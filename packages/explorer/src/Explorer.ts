@@ -151,10 +151,12 @@ interface QueueItem {
 
 const MAIN_TEXT_REGIONS = new Set(["main", "results", "alert"])
 
-// Where the submit control sends its form: its own formaction, else its form's action.
+// Where the submit control sends its form: its own formaction, else its form's action. A control in
+// no form element (a script-driven form) submits nothing itself: the page, already checked, answers.
 const SUBMISSION_TARGET = `const control = document.querySelector(arguments[0])
-const form = control === null ? null : control.form || control.closest("form")
-if (form === null) return null
+if (control === null) return null
+const form = control.form || control.closest("form")
+if (form === null) return location.href
 return control.hasAttribute("formaction") ? control.formAction : form.action`
 
 // The session-storage key under which the page notes a submission the browser refused.
@@ -352,7 +354,7 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     driver.evaluate(SUBMISSION_TARGET, [selector]).pipe(
       Effect.map((found) => {
         const target = typeof found === "string" ? found : undefined
-        if (target === undefined) return `its submit control ${selector} is not in a form on the page`
+        if (target === undefined) return `its submit control ${selector} is not on the page`
         const origin = webOrigin(target)
         if (origin !== undefined && bound.includes(origin)) return undefined
         return `it sends the form to ${origin ?? target}, which is not an origin the secrets are bound to (${bound.join(", ")}); add the origin with allowedOrigins (--allowed-origin) only if it is meant to receive them`
