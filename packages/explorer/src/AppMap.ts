@@ -1,4 +1,6 @@
 import { z } from "zod"
+import { secretEnvName } from "./internal/EnvValues.ts"
+import { placeholderName } from "./internal/Secrets.ts"
 import { Locator, PageModel } from "./PageModel.ts"
 
 /** What happened when the explorer filled and submitted a form. */
@@ -53,6 +55,29 @@ export const AppMap = z.object({
   skipped: z.array(SkippedUrl).default([]),
 })
 export type AppMap = z.output<typeof AppMap>
+
+/**
+ * The environment variable each secret field of the map reads in generated tests, by the field's label:
+ * a field the explorer filled with a secret holds `<secret:NAME>`, never the value, and a test reads it
+ * from `SEXTANT_SECRET_<NAME>`. Pass it to `generateTests` as `secrets`.
+ *
+ * @example
+ * ```ts
+ * import { generateTests, secretVariables } from "@sextant/explorer"
+ * secretVariables(map) // { Password: "SEXTANT_SECRET_PASSWORD" }
+ * const suite = generateTests(map, { secrets: secretVariables(map) })
+ * ```
+ */
+export const secretVariables = (map: AppMap): Record<string, string> => {
+  const variables: Record<string, string> = {}
+  for (const page of map.pages)
+    for (const form of page.model.forms)
+      for (const field of form.fields) {
+        const name = placeholderName(field.suggestedValue)
+        if (name !== undefined) variables[field.label] = secretEnvName(name)
+      }
+  return variables
+}
 
 /** The app map as pretty JSON, for saving beside the tests. */
 export const appMapToJson = (map: AppMap): string => `${JSON.stringify(map, null, 2)}\n`

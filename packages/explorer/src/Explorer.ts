@@ -1,10 +1,25 @@
 import { createHash } from "node:crypto"
-import { BrowserDriver, type DriverError, type PageSnapshot, TaskConstraints } from "@sextant/core"
-import { defaultBlockedPatterns, makeGuardrails } from "@sextant/executor"
+import {
+  ActOrigins,
+  BrowserDriver,
+  type DriverError,
+  type PageSnapshot,
+  TaskConstraints,
+  webOrigin,
+} from "@sextant/core"
+import {
+  checkSecretDestination,
+  defaultBlockedPatterns,
+  makeGuardrails,
+  makeRedactor,
+  type Redactor,
+} from "@sextant/executor"
 import { diffScreens } from "@sextant/perception"
 import { Clock, Effect } from "effect"
 import type { AppMap, AppPage, FormOutcome, SkippedUrl, Transition } from "./AppMap.ts"
 import { fillField, fillsField } from "./internal/Fill.ts"
+import { KEYWORDS } from "./internal/Keywords.ts"
+import { placeholderName, sealForms, secretName } from "./internal/Secrets.ts"
 import { analyzePage } from "./PageAnalysis.ts"
 import type { FormModel, PageModel } from "./PageModel.ts"
 
@@ -48,12 +63,25 @@ export interface ExploreOptions {
   readonly allow?: ReadonlyArray<string> | undefined
   /** URLs matching one of these are never loaded, besides the guardrails' blocked patterns. */
   readonly deny?: ReadonlyArray<string> | undefined
-  /** Origins that may be loaded besides the start URL's. Default: the start origin only. */
+  /** Origins that may be loaded besides the start URL's, and that secrets may go to. Default: the start origin only. */
   readonly allowedOrigins?: ReadonlyArray<string> | undefined
   /** Fill and submit each form with its suggested values, once valid and once with a required field empty. Default false. */
   readonly submitForms?: boolean | undefined
-  /** Values for fields by label, instead of the suggested ones (credentials, a search term that finds something). */
+  /**
+   * Values for fields by label, instead of the suggested ones (credentials, a search term that finds
+   * something). A value that fills a password-like field (typed as a password, or `autocomplete`
+   * current-password, new-password or one-time-code) is a secret there: see `secretValues`.
+   */
   readonly values?: Readonly<Record<string, string>> | undefined
+  /**
+   * Values that are secrets wherever they land, by label (a token in a plain text field). A secret is
+   * bound to the origins known before exploring, the start URL's and `allowedOrigins`: it is typed
+   * only into a form whose page, frame and action are on one of them, the driver checks again as it
+   * types, and the browser may send the form only to them (a redirect elsewhere is refused). A form it
+   * may not go into is not filled and is listed in `skipped` with the reason. The app map and the
+   * events hold `<secret:LABEL>` instead of the value.
+   */
+  readonly secretValues?: Readonly<Record<string, string>> | undefined
   /** Analyse a snapshot another way (with a model, say); default the rules of `analyzePage`. */
   readonly analyze?: ((snapshot: PageSnapshot) => Effect.Effect<PageModel, never, never>) | undefined
   /** Progress, as it happens. */
@@ -123,6 +151,38 @@ interface QueueItem {
 
 const MAIN_TEXT_REGIONS = new Set(["main", "results", "alert"])
 
+// Where the submit control sends its form: its own formaction, else its form's action. A control in
+// no form element (a script-driven form) submits nothing itself: the page, already checked, answers.
+const SUBMISSION_TARGET = `const control = document.querySelector(arguments[0])
+if (control === null) return null
+const form = control.form || control.closest("form")
+if (form === null) return location.href
+return control.hasAttribute("formaction") ? control.formAction : form.action`
+
+// The session-storage key under which the page notes a submission the browser refused.
+const REFUSED_KEY = "sextant-explorer-form-refused"
+
+// A Content-Security-Policy form-action for the page: Chromium applies it to the submission and to
+// every redirect of it, so a 307 to another origin is refused before the body is sent again. A refused
+// navigation leaves the page where it was, still waiting for a document that never comes: the page
+// notes what was refused and loads itself again, so the click ends at once and the note is read after.
+const LIMIT_FORM_ACTIONS = `const key = arguments[1]
+try { sessionStorage.removeItem(key) } catch {}
+document.addEventListener("securitypolicyviolation", (event) => {
+  if (event.effectiveDirective !== "form-action" && event.violatedDirective !== "form-action") return
+  try { sessionStorage.setItem(key, event.blockedURI || "(not given)") } catch {}
+  location.replace(location.href)
+})
+const meta = document.createElement("meta")
+meta.httpEquiv = "Content-Security-Policy"
+meta.content = "form-action " + arguments[0]
+const head = document.head || document.documentElement.insertBefore(document.createElement("head"), document.documentElement.firstChild)
+head.appendChild(meta)
+return true`
+
+const READ_REFUSED = `const key = arguments[0]
+try { const refused = sessionStorage.getItem(key); sessionStorage.removeItem(key); return refused } catch { return null }`
+
 /**
  * Explores a web app breadth-first from `startUrl` through the `BrowserDriver`: loads each same-origin
  * link within the limits (pages, depth, visits, per-pattern, allow/deny, the executor's guardrails),
@@ -160,10 +220,63 @@ export const explore = Effect.fn("Explorer.explore")(function* (
         : { allowedOrigins: [new URL(startUrl).origin, ...options.allowedOrigins] }),
     }),
   })
-  const emit = options.onEvent ?? (() => undefined)
-  const analyze =
+  const values = options.values ?? {}
+  const secretValues = options.secretValues ?? {}
+  // Secrets go only to the origins known before exploring; a page found later cannot add one.
+  const bound = [
+    ...new Set(
+      [startUrl, ...(options.allowedOrigins ?? [])].flatMap((url) => {
+        const origin = webOrigin(url)
+        return origin === undefined ? [] : [origin]
+      }),
+    ),
+  ]
+  // Each secret by its placeholder's name: secretValues win over values of the same label.
+  const secretsByName = new Map<string, string>(
+    [...Object.entries(values), ...Object.entries(secretValues)].map(([label, value]) => [
+      secretName(label),
+      value,
+    ]),
+  )
+  // The names whose values are hidden in the map and the events: every marked secret, every value
+  // for a label that names a password, and every value once it filled a password-like field.
+  const hidden = new Set<string>([
+    ...Object.keys(secretValues).map(secretName),
+    ...Object.keys(values)
+      .filter((label) => KEYWORDS.password.test(label))
+      .map(secretName),
+  ])
+  let redactor: Redactor | undefined
+  const redact = <A>(value: A): A => {
+    if (redactor === undefined) {
+      const names = [...hidden].filter((name) => (secretsByName.get(name) ?? "") !== "")
+      redactor = makeRedactor({
+        inputs: Object.fromEntries(names.map((name) => [name, secretsByName.get(name) as string])),
+        secretInputs: names,
+      })
+    }
+    return redactor.value(value)
+  }
+  const hide = (name: string) => {
+    if (hidden.has(name)) return
+    hidden.add(name)
+    redactor = undefined
+  }
+  const emit = (event: ExploreEvent) => options.onEvent?.(redact(event))
+  const analyzeWith =
     options.analyze ??
-    ((snapshot: PageSnapshot) => Effect.succeed(analyzePage(snapshot, { values: options.values })))
+    ((snapshot: PageSnapshot) => Effect.succeed(analyzePage(snapshot, { values, secretValues })))
+  // Whatever analyzed the page, a secret value is stored as its placeholder only.
+  const analyze = (snapshot: PageSnapshot) =>
+    Effect.map(analyzeWith(snapshot), (model) => {
+      const forms = sealForms(model.forms, snapshot, { values, secretValues })
+      for (const form of forms)
+        for (const field of form.fields) {
+          const name = placeholderName(field.suggestedValue)
+          if (name !== undefined && secretsByName.has(name)) hide(name)
+        }
+      return redact({ ...model, forms })
+    })
 
   const pages: Array<AppPage> = []
   const byFingerprint = new Map<string, AppPage>()
@@ -236,6 +349,18 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     }
   }
 
+  /** Why the submit control would send its form where the secrets may not go, or undefined. */
+  const submissionOrigin = (selector: string) =>
+    driver.evaluate(SUBMISSION_TARGET, [selector]).pipe(
+      Effect.map((found) => {
+        const target = typeof found === "string" ? found : undefined
+        if (target === undefined) return `its submit control ${selector} is not on the page`
+        const origin = webOrigin(target)
+        if (origin !== undefined && bound.includes(origin)) return undefined
+        return `it sends the form to ${origin ?? target}, which is not an origin the secrets are bound to (${bound.join(", ")}); add the origin with allowedOrigins (--allowed-origin) only if it is meant to receive them`
+      }),
+    )
+
   const submitForm = Effect.fnUntraced(function* (
     page: AppPage,
     form: FormModel,
@@ -250,15 +375,65 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     const refused = deny.find(({ pattern }) => pattern.test(`${form.name} ${form.submitLabel ?? ""}`))
     if (refused !== undefined)
       return skip(page.url, `form "${form.name}" matches the deny pattern ${JSON.stringify(refused.source)}`)
+    const filling = form.fields.filter((field) => field !== emptyField && fillsField(field))
+    const secretOf = (value: string): string | undefined => {
+      const name = placeholderName(value)
+      return name === undefined ? undefined : secretsByName.get(name)
+    }
+    const secrets = filling.filter((field) => secretOf(field.suggestedValue) !== undefined)
+    const withSecret = `form "${form.name}" (${variant}) holds ${[...new Set(secrets.map((field) => field.suggestedValue))].join(", ")}`
     yield* driver.navigate(page.url)
     const before = yield* driver.look()
-    for (const field of form.fields) {
-      if (field === emptyField || !fillsField(field)) continue
-      yield* fillField(field.locator.selector, field.fieldType, field.suggestedValue)
+    if (secrets.length > 0) {
+      // The rule every entry point applies, read from the live page: its page, the field's frame and
+      // form action, and every password form on it must be on an origin the secrets are bound to.
+      for (const field of secrets) {
+        const problem = yield* checkSecretDestination(driver, {
+          allowed: bound,
+          field: { selector: field.locator.selector, label: field.label },
+          actor: "explore",
+          secret: field.suggestedValue,
+          setting: "allowedOrigins (--allowed-origin)",
+          fallbackUrl: page.url,
+        })
+        if (problem !== undefined) return skip(page.url, `${withSecret}, not filled: ${problem}`)
+      }
+      const sendsTo = yield* submissionOrigin(submit.selector)
+      if (sendsTo !== undefined) return skip(page.url, `${withSecret}, not filled: ${sendsTo}`)
     }
-    const filled = yield* driver.look()
+    for (const field of filling) {
+      const secret = secretOf(field.suggestedValue)
+      const typed = fillField(field.locator.selector, field.fieldType, secret ?? field.suggestedValue)
+      // The driver checks again in the page, as it types, that the field still posts to a bound origin.
+      yield* secret === undefined ? typed : typed.pipe(Effect.provideService(ActOrigins, { typing: bound }))
+    }
+    const filled = yield* driver.look(
+      secrets.length === 0 ? {} : { secretSelectors: secrets.map((field) => field.locator.selector) },
+    )
+    if (secrets.length > 0) {
+      // A script may have moved the form while it was filled; and the answer to the submission may
+      // redirect it elsewhere with its body (307, 308). The page's own form-action policy makes the
+      // browser refuse both before anything leaves.
+      const sendsTo = yield* submissionOrigin(submit.selector)
+      if (sendsTo !== undefined) return skip(page.url, `${withSecret}, filled but not submitted: ${sendsTo}`)
+      yield* driver.evaluate(LIMIT_FORM_ACTIONS, [bound.join(" "), REFUSED_KEY])
+    }
     yield* driver.act({ selector: submit.selector }, "click")
     const after = yield* driver.look()
+    const landed = withoutHash(after.url)
+    if (secrets.length > 0) {
+      if (!bound.includes(webOrigin(landed) ?? landed))
+        return skip(
+          page.url,
+          `${withSecret}; submitted, the browser ended on ${landed}, which is not an origin the secrets are bound to (${bound.join(", ")}): the page is not recorded`,
+        )
+      const refusedAt = yield* driver.evaluate(READ_REFUSED, [REFUSED_KEY])
+      if (typeof refusedAt === "string")
+        return skip(
+          page.url,
+          `${withSecret}; submitted to ${refusedAt}, whose answer sent it on to an origin the secrets are not bound to (${bound.join(", ")}): the browser refused to follow (form-action), the secret went no further and the page is not recorded`,
+        )
+    }
     const diff = diffScreens(filled, after)
     const shown = yield* driver.evaluate(`return document.body ? document.body.innerText : ""`)
     const visibleText = (typeof shown === "string" ? shown : "").replace(/\s+/g, " ")
@@ -283,6 +458,9 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     emit({ type: "form-submit", id: page.id, form: form.name, variant, url: outcome.url })
     if (diffScreens(before, after).navigated || outcome.url !== page.url) {
       if (pages.length >= maxPages) return
+      const elsewhere = outcome.url === page.url ? undefined : refusal(outcome.url)
+      if (elsewhere !== undefined)
+        return skip(outcome.url, `reached by submitting "${form.name}" (${variant}), which ${elsewhere}`)
       const result = yield* record(after, page.depth + 1, outcome.url)
       if (result.page.id !== page.id)
         transitions.push({
@@ -365,7 +543,7 @@ export const explore = Effect.fn("Explorer.explore")(function* (
   }
   emit({ type: "explore-end", pages: pages.length, transitions: transitions.length, visits })
   const now = yield* Clock.currentTimeMillis
-  return {
+  const map: AppMap = {
     version: 1,
     startUrl: start,
     createdAt: new Date(now).toISOString(),
@@ -373,4 +551,5 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     transitions,
     skipped,
   }
+  return redact(map)
 })

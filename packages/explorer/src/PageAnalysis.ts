@@ -1,5 +1,6 @@
 import type { PageElement, PageForm, PageSnapshot } from "@sextant/core"
 import { KEYWORDS } from "./internal/Keywords.ts"
+import { sealForms } from "./internal/Secrets.ts"
 import type {
   FieldType,
   FormField,
@@ -14,8 +15,14 @@ import type {
 
 /** Options of {@link analyzePage}. */
 export interface AnalyzeOptions {
-  /** Values to suggest for fields, by label (case-insensitive), instead of the generated ones. */
+  /**
+   * Values to suggest for fields, by label (case-insensitive), instead of the generated ones. A value
+   * that lands in a password-like field (typed as a password, or `autocomplete` current-password,
+   * new-password or one-time-code) is a secret: it is suggested as `<secret:LABEL>`, never in clear.
+   */
   readonly values?: Readonly<Record<string, string>> | undefined
+  /** Values that are secrets wherever they land, by label: always suggested as `<secret:LABEL>`. */
+  readonly secretValues?: Readonly<Record<string, string>> | undefined
 }
 
 /** The locator of an element: its role and name, and the strongest selector seen for it. */
@@ -311,7 +318,9 @@ const assertionsOf = (
 /**
  * The rule analysis of a page: forms with typed fields (input type, role, then label words in English
  * and Chinese), their purpose, the page's category, the texts it shows, assertions a smoke test can
- * make and the same-origin links it offers. Pure: no browser, no model.
+ * make and the same-origin links it offers. Pure: no browser, no model. A secret value (one of
+ * `secretValues`, or one of `values` for a password-like field) is suggested as its placeholder
+ * `<secret:LABEL>`, so the model never holds it.
  *
  * @example
  * ```ts
@@ -322,7 +331,12 @@ const assertionsOf = (
  * ```
  */
 export const analyzePage = (snapshot: PageSnapshot, options: AnalyzeOptions = {}): PageModel => {
-  const forms = formsOf(snapshot, options.values ?? {})
+  const values = options.values ?? {}
+  const secretValues = options.secretValues ?? {}
+  const forms = sealForms(formsOf(snapshot, { ...values, ...secretValues }), snapshot, {
+    values,
+    secretValues,
+  })
   const headings = headingsOf(snapshot)
   const category = categoryOf(snapshot, forms, headings)
   const outputs = [

@@ -133,6 +133,43 @@ describe("analyzePage (rules)", () => {
   })
 })
 
+describe("analyzePage with secret values", () => {
+  const signIn = snapshotOf("Sign in", "Sign in", [
+    {
+      name: "Sign in",
+      key: "form|Sign in",
+      fields: [
+        { ref: "e1", role: "textbox", name: "Email", attributes: { type: "email" } },
+        { ref: "e2", role: "textbox", name: "Password", attributes: { type: "password" } },
+        {
+          ref: "e3",
+          role: "textbox",
+          name: "Code",
+          attributes: { type: "text", autocomplete: "one-time-code" },
+        },
+        { ref: "e4", role: "textbox", name: "Token", attributes: { type: "text" } },
+        { ref: "e5", role: "button", name: "Sign in", tag: "button" },
+      ],
+    },
+  ])
+  const suggested = (model: ReturnType<typeof analyzePage>) =>
+    Object.fromEntries((model.forms[0]?.fields ?? []).map((field) => [field.label, field.suggestedValue]))
+
+  it("suggests a placeholder for a value that fills a password or one-time-code field, or is marked secret", () => {
+    const model = analyzePage(signIn, {
+      values: { Email: "alice@example.com", Password: "wonderland", Code: "123456" },
+      secretValues: { Token: "tok-abc" },
+    })
+    expect(suggested(model)).toEqual({
+      Email: "alice@example.com",
+      Password: "<secret:Password>",
+      Code: "<secret:Code>",
+      Token: "<secret:Token>",
+    })
+    expect(JSON.stringify(model)).not.toMatch(/wonderland|123456|tok-abc/)
+  })
+})
+
 describe("analyzePageWithModel (through the openai SDK)", () => {
   let server: OpenAiServer | undefined
   afterEach(async () => {

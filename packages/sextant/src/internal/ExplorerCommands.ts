@@ -21,6 +21,10 @@ const ExploreArguments = z.object({
   deny: z.array(z.string()),
   submitForms: z.boolean(),
   value: z.array(z.string().regex(/^[^=]+=.*$/, "write label=value")),
+  secretValue: z.array(z.string().regex(/^[^=]+=.*$/, "write label=value")),
+  allowedOrigin: z.array(
+    z.url({ protocol: /^https?$/, error: "must be an http or https origin, e.g. http://127.0.0.1:4000" }),
+  ),
   out: z.string().min(1).optional(),
   mermaid: z.string().min(1).optional(),
   tests: z.string().min(1).optional(),
@@ -96,11 +100,21 @@ const readSuite = async (path: string): Promise<TestSuite> => {
 export const exploreCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("explore", ExploreArguments, raw, err)
   if (options === undefined) return 2
-  const { appMapToJson, appMapToMermaid, explore, formatOfPath, formatTestSuite, generateTests } =
-    await explorer()
-  const values = Object.fromEntries(
-    options.value.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
-  )
+  const {
+    appMapToJson,
+    appMapToMermaid,
+    explore,
+    formatOfPath,
+    formatTestSuite,
+    generateTests,
+    secretVariables,
+  } = await explorer()
+  const byLabel = (pairs: ReadonlyArray<string>) =>
+    Object.fromEntries(
+      pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+    )
+  const values = byLabel(options.value)
+  const secretValues = byLabel(options.secretValue)
   const map = await withBrowser(
     explore(options.url, {
       maxPages: options.maxPages,
@@ -109,6 +123,8 @@ export const exploreCommand = async (raw: Record<string, unknown>, out: Writable
       deny: options.deny,
       submitForms: options.submitForms,
       values,
+      secretValues,
+      ...(options.allowedOrigin.length === 0 ? {} : { allowedOrigins: options.allowedOrigin }),
       onEvent: (event) => {
         if (event.type === "page-found") err.write(`  found ${event.id} ${event.category}: ${event.url}\n`)
         else if (event.type === "url-skip") err.write(`  skipped ${event.url}: ${event.reason}\n`)
@@ -132,7 +148,8 @@ export const exploreCommand = async (raw: Record<string, unknown>, out: Writable
   if (options.out !== undefined) await writeFile(options.out, appMapToJson(map))
   if (options.mermaid !== undefined) await writeFile(options.mermaid, appMapToMermaid(map))
   if (options.tests !== undefined) {
-    const suite = generateTests(map)
+    // A secret field reads SEXTANT_SECRET_<LABEL> when the test runs; the map holds only its placeholder.
+    const suite = generateTests(map, { secrets: secretVariables(map) })
     await writeFile(options.tests, formatTestSuite(suite, formatOfPath(options.tests)))
     out.write(`${suite.tests.length} tests written to ${options.tests}\n`)
   }
@@ -262,7 +279,24 @@ export const registerExplorerCommands = (program: Command): void => {
     .option("--allow <pattern>", "only load URLs matching this regular expression (repeatable)", collect, [])
     .option("--deny <pattern>", "never load URLs matching this regular expression (repeatable)", collect, [])
     .option("--submit-forms", "fill and submit each form with suggested values", false)
-    .option("--value <label=value>", "the value for fields with this label (repeatable)", collect, [])
+    .option(
+      "--value <label=value>",
+      "the value for fields with this label (repeatable); secret where it fills a password or one-time-code field",
+      collect,
+      [],
+    )
+    .option(
+      "--secret-value <label=value>",
+      "a secret value for fields with this label (repeatable): typed only on the start origin and --allowed-origin, never stored",
+      collect,
+      [],
+    )
+    .option(
+      "--allowed-origin <origin>",
+      "another origin that may be loaded and may receive secrets (repeatable)",
+      collect,
+      [],
+    )
     .option("--out <file>", "save the app map as JSON")
     .option("--mermaid <file>", "save the app map as a Mermaid flowchart")
     .option("--tests <file>", "generate tests from the map into this YAML (or .json) file")
