@@ -69,13 +69,25 @@ interface TargetInfoAnswer {
 }
 
 // Opens a blank tab in the browser context of the tab `crashed` (the same cookies and storage), by
-// the first path the session has: the browser's DevTools socket, BiDi, or WebDriver Classic.
+// the first path the session has: BiDi (whose mapper then tracks the tab as its own), the browser's
+// DevTools socket, or WebDriver Classic.
 const openBeside = async (
   driver: Pick<DriverContext, "browser" | "bidi">,
   sockets: DevtoolsSockets | undefined,
   crashed: string,
 ): Promise<string> => {
   const { browser, bidi } = driver
+  if (bidi) {
+    const tree = (await browser.browsingContextGetTree({ maxDepth: 0 })) as {
+      readonly contexts: ReadonlyArray<{ readonly context: string; readonly userContext?: string }>
+    }
+    const userContext = tree.contexts.find((entry) => entry.context === crashed)?.userContext
+    const { context } = (await browser.browsingContextCreate({
+      type: "tab",
+      ...(userContext === undefined ? {} : { userContext }),
+    })) as { readonly context: string }
+    return context
+  }
   if (sockets !== undefined) {
     const info = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargetInfo", { targetId: crashed })) as
       | TargetInfoAnswer
@@ -87,17 +99,6 @@ const openBeside = async (
     })) as { readonly result?: { readonly targetId?: unknown } } | undefined
     const targetId = opened?.result?.targetId
     if (typeof targetId === "string") return targetId
-  }
-  if (bidi) {
-    const tree = (await browser.browsingContextGetTree({ maxDepth: 0 })) as {
-      readonly contexts: ReadonlyArray<{ readonly context: string; readonly userContext?: string }>
-    }
-    const userContext = tree.contexts.find((entry) => entry.context === crashed)?.userContext
-    const { context } = (await browser.browsingContextCreate({
-      type: "tab",
-      ...(userContext === undefined ? {} : { userContext }),
-    })) as { readonly context: string }
-    return context
   }
   const { handle } = (await browser.createWindow("tab")) as { readonly handle: string }
   return handle
