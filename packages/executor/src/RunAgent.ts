@@ -20,7 +20,7 @@ import {
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
-import { lookOrResume } from "./internal/TabRecovery.ts"
+import { lookOrResume, withTabOrigins } from "./internal/TabRecovery.ts"
 import { countModelCalls } from "./Metrics.ts"
 import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
@@ -342,6 +342,7 @@ const driveAgent = (
     )
   })
   return run.pipe(
+    withTabOrigins(context),
     Effect.onInterrupt(() =>
       finishRun(
         context,

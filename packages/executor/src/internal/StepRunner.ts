@@ -15,7 +15,6 @@ import {
   type Step,
   type StoredRecord,
   type StoreError,
-  TabOrigins,
   Timeout,
   webOrigin,
 } from "@sextant/core"
@@ -458,19 +457,9 @@ export const executeStep = (
             title,
           }))
         : (tool.run(decoded.success) as Effect.Effect<unknown, unknown>)
-      // Tabs the step's pages open on an origin the run may not visit are closed by the driver before
-      // they load anything (when it can hold them); each is reported with the pop-ups closed after.
-      const closedByDriver: Array<string> = []
-      const allowedOrigins = context.guardrails.allowedOrigins
       const attempt = yield* Effect.exit(
         run.pipe(
           typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
-          allowedOrigins === undefined
-            ? (run) => run
-            : Effect.provideService(TabOrigins, {
-                popups: allowedOrigins,
-                onClosed: (url) => closedByDriver.push(url),
-              }),
           // A screenshot a run with secrets takes must not show one typed into a plain text field.
           masksFields ? withMaskedFields(context.driver) : (run) => run,
           Effect.timeoutOrElse({
@@ -512,8 +501,9 @@ export const executeStep = (
           (typeof value === "object" &&
             value !== null &&
             ("newTabs" in value || (signalsOf(value)?.includes("NavigationOccurred") ?? true)))
+        // Tabs the driver closed before they loaded (the run sets TabOrigins), then those still open.
         const popups = [
-          ...closedByDriver.map((url) => foreignPopup(context, url)),
+          ...context.closedPopups.splice(0).map((url) => foreignPopup(context, url)),
           ...(mayHaveOpened ? yield* closeForeignTabs(context) : []),
         ]
         for (const violation of [...stopped, ...popups]) {

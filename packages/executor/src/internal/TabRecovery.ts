@@ -1,4 +1,4 @@
-import type { DriverError, PageSnapshot } from "@sextant/core"
+import { type DriverError, type PageSnapshot, TabOrigins } from "@sextant/core"
 import { Effect } from "effect"
 import { crashedTab } from "../RetryPolicy.ts"
 import type { RunContext } from "./RunContext.ts"
@@ -43,3 +43,20 @@ export const lookOrResume = (context: RunContext): Effect.Effect<PageSnapshot, D
         ),
     ),
   )
+
+/**
+ * Runs a whole run with `TabOrigins` set to its allowed origins, so that every driver call of the
+ * run (steps, looks, checks between them) leaves the driver holding new tabs to them. The tabs the
+ * driver closed collect in `context.closedPopups` until the step that opened them reports them.
+ */
+export const withTabOrigins =
+  (context: RunContext) =>
+  <A, E, R>(run: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+    const popups = context.guardrails.allowedOrigins
+    return popups === undefined
+      ? run
+      : Effect.provideService(run, TabOrigins, {
+          popups,
+          onClosed: (url) => context.closedPopups.push(url),
+        })
+  }
