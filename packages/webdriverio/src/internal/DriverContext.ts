@@ -116,7 +116,10 @@ export const openDriverContext = Effect.fnUntraced(function* (
   // Filled in once the session's first tab and the browser's socket are known.
   let currentTab = (): string | undefined => undefined
   let crashes: TabCrashes | undefined
-  const livenessGuard = makeGuard(session, options, (method) => crashes?.reasonFor(method, currentTab()))
+  const livenessGuard = makeGuard(session, options, {
+    reasonFor: (method) => crashes?.reasonFor(method, currentTab()),
+    watched: () => crashes?.sockets !== undefined,
+  })
   const popups = makePopupGuard()
   // Every call remembers where the caller lets new tabs go (TabOrigins), for the tabs it opens.
   const guard: Guard = (method, limitMs) => (effect) =>
@@ -469,13 +472,20 @@ const judgeDocument = (
   toTab: (method: string, params: Record<string, unknown>) => Promise<unknown>,
   params: Record<string, unknown>,
 ): void => {
-  const { requestId, request } = params as {
+  const { requestId, request, frameId } = params as {
     readonly requestId?: unknown
     readonly request?: { readonly url?: unknown }
+    readonly frameId?: unknown
   }
   if (typeof requestId !== "string") return
   const url = typeof request?.url === "string" ? request.url : ""
-  if (tab === state.context || !popups.refuses(url)) {
+  if (tab === state.context) {
+    // The tab the driver works in now: its loads are the caller's to guard; it asks no more.
+    void toTab("Fetch.continueRequest", { requestId }).then(() => toTab("Fetch.disable", {}))
+    return
+  }
+  // A frame's document is not the tab's page (a page frame's id is its tab's target id).
+  if (frameId !== tab || !popups.refuses(url)) {
     void toTab("Fetch.continueRequest", { requestId })
     return
   }

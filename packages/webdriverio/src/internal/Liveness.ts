@@ -20,9 +20,13 @@ export type Guard = (
 export const makeGuard = (
   session: Pick<DriverSession, "crashed">,
   options: { readonly commandTimeoutMs: number; readonly crashCheckMs: number },
-  /** The reason a call `method` fails with because the tab it goes to crashed (see TabCrashes). */
-  tabCrashed?: (method: string) => DriverCrashed | undefined,
+  /** Crashed tabs (see TabCrashes): the reason a call `method` fails with, and whether they are watched at all. */
+  tabs?: {
+    readonly reasonFor: (method: string) => DriverCrashed | undefined
+    readonly watched: () => boolean
+  },
 ): Guard => {
+  const tabCrashed = tabs?.reasonFor
   const crashedError = (method: string, cause?: unknown): DriverError | undefined => {
     const died = session.crashed?.()
     if (died !== undefined)
@@ -31,7 +35,7 @@ export const makeGuard = (
     return tab === undefined ? undefined : new DriverError({ method, reason: tab, cause })
   }
   const crashWatch = (method: string): Effect.Effect<never, DriverError> =>
-    session.crashed === undefined && tabCrashed === undefined
+    session.crashed === undefined && tabs?.watched() !== true
       ? Effect.never
       : Effect.gen(function* () {
           for (;;) {
@@ -61,7 +65,7 @@ export const makeGuard = (
         // Whatever the symptom ("invalid session id", a closed socket), a dead process is the cause.
         Effect.catch((error: DriverError) => {
           const crashed = crashedError(method, error)
-          if (crashed !== undefined || tabCrashed === undefined || error.reason._tag !== "DriverUnknown")
+          if (crashed !== undefined || tabs?.watched() !== true || error.reason._tag !== "DriverUnknown")
             return Effect.fail(crashed ?? error)
           // ChromeDriver may answer for a crashed tab ("tab crashed", an unknown error) a moment
           // before the browser's own report arrives: an unknown error waits that moment for it.
