@@ -49,7 +49,7 @@ const crashTab = (session: DriverSession, handle: string) => {
 }
 
 /** Kills every renderer process of the session's Chromium, found by its `--type=renderer` command line. */
-export const killRenderers = (profileDir: string): ReadonlyArray<number> =>
+const killRenderers = (profileDir: string): ReadonlyArray<number> =>
   processesMentioning(`--user-data-dir=${profileDir}`).filter((pid) => {
     try {
       const killed = readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")
