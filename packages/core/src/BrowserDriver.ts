@@ -58,6 +58,38 @@ export const ActOrigins: Context.Reference<ActOriginsShape> = Context.Reference<
   { defaultValue: () => ({ typing: undefined }) },
 )
 
+/** What {@link TabOrigins} holds. */
+export interface TabOriginsShape {
+  /**
+   * When set, a tab a page opens (a pop-up, a link to a new tab) whose first URL is on none of these
+   * origins (e.g. `http://127.0.0.1:4000`) is closed by the driver before it loads anything; a blank
+   * tab is judged by the origin of the page that opened it.
+   */
+  readonly popups: ReadonlyArray<string> | undefined
+  /** Told the URL of each new tab the driver closed for it, so the caller can report it. */
+  readonly onClosed?: ((url: string) => void) | undefined
+}
+
+/**
+ * Which origins tabs opened by the run's pages may load: the executor sets it around a run whose
+ * task names `allowedOrigins`, and a driver that holds new tabs before their first request (the
+ * launched Chromium does) closes a foreign one before it sends anything. Each driver call reads it;
+ * unset (the default), new tabs load wherever they go.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { BrowserDriver, TabOrigins } from "@sextant/core"
+ * const clicked = BrowserDriver.use((driver) => driver.act({ selector: "#open" }, "click")).pipe(
+ *   Effect.provideService(TabOrigins, { popups: ["http://127.0.0.1:4000"] }),
+ * )
+ * ```
+ */
+export const TabOrigins: Context.Reference<TabOriginsShape> = Context.Reference<TabOriginsShape>(
+  "@sextant/core/TabOrigins",
+  { defaultValue: () => ({ popups: undefined }) },
+)
+
 /** A value for `act`: text to type, an option (or several) to select, a number for a slider, a file path. */
 export type ActValue = string | number | ReadonlyArray<string>
 
@@ -185,6 +217,23 @@ export interface BrowserDriverShape {
   readonly tabs: Effect.Effect<ReadonlyArray<TabInfo>, DriverError>
   readonly switchTab: (handle: string) => Effect.Effect<TabInfo, DriverError>
   readonly closeTab: (handle: string) => Effect.Effect<void, DriverError>
+  /**
+   * After the current tab crashed (`DriverCrashed` with `tab` set): opens a fresh tab in the same
+   * browser context (same cookies and storage), makes it the tab every call goes to, and closes the
+   * crashed one. The new tab is blank: load the page again. Optional: a driver without it cannot
+   * continue after a tab crash.
+   *
+   * @example
+   * ```ts
+   * import { Effect } from "effect"
+   * import { BrowserDriver } from "@sextant/core"
+   * const again = (url: string) =>
+   *   BrowserDriver.use((driver) =>
+   *     Effect.andThen(driver.recoverTab ?? Effect.void, driver.navigate(url)),
+   *   )
+   * ```
+   */
+  readonly recoverTab?: Effect.Effect<TabInfo, DriverError> | undefined
   /** The last dialog the page opened, if any is still open. */
   readonly dialog: Effect.Effect<DialogInfo | undefined, DriverError>
   readonly respondToDialog: (accept: boolean, text?: string) => Effect.Effect<void, DriverError>

@@ -125,11 +125,21 @@ export class SessionClosed extends Data.TaggedClass("SessionClosed")<{ readonly 
   }
 }
 
-/** The browser or its driver crashed or could not start. Retryable on a new session. */
-export class DriverCrashed extends Data.TaggedClass("DriverCrashed")<{ readonly detail: string }> {
+/**
+ * The browser or its driver crashed or could not start (retryable on a new session), or, when `tab`
+ * is set, only that tab's renderer crashed (out of memory, killed): the browser still runs, and the
+ * work goes on in a new tab (`BrowserDriver.recoverTab`, which the executor calls by itself).
+ */
+export class DriverCrashed extends Data.TaggedClass("DriverCrashed")<{
+  readonly detail: string
+  /** The handle of the tab that crashed, when only a tab did. */
+  readonly tab?: string | undefined
+}> {
   readonly isRetryable = true
   get message(): string {
-    return `the browser or its driver crashed (${this.detail}): the session will be replaced`
+    return this.tab === undefined
+      ? `the browser or its driver crashed (${this.detail}): the session will be replaced`
+      : `the tab crashed (${this.detail}): its page is gone; continue in a new tab (recoverTab) and load the page again`
   }
 }
 

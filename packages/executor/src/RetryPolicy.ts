@@ -38,6 +38,12 @@ export type Recovery =
    * and try again. A confirm or prompt is a decision and is never answered by a retry.
    */
   | "accept-alert"
+  /**
+   * DriverCrashed of one tab (its renderer died): continue in a fresh tab of the same browser,
+   * load the last page again and try the step there, at once. A whole dead browser backs off, and
+   * the run ends on it (`resume` continues on a new browser).
+   */
+  | "new-tab"
   /** Anything else retryable: back off and try again. */
   | "backoff"
 
@@ -58,6 +64,13 @@ export const reasonTag = (error: unknown): string => {
 export const endsTheRun = (error: unknown): boolean => {
   const tag = reasonTag(error)
   return tag === "LoginRejected" || tag === "DriverCrashed"
+}
+
+/** The crashed tab of a `DriverCrashed` that only a tab suffered, or undefined. */
+export const crashedTab = (error: unknown): string | undefined => {
+  if (reasonTag(error) !== "DriverCrashed") return undefined
+  const tab = (error as { readonly reason?: { readonly tab?: unknown } }).reason?.tab
+  return typeof tab === "string" ? tab : undefined
 }
 
 /** True when the error says it may succeed on a retry. */
@@ -81,6 +94,8 @@ export const recoveryFor = (error: unknown): Recovery => {
     case "RateLimited":
     case "LlmRateLimited":
       return "honour-retry-after"
+    case "DriverCrashed":
+      return crashedTab(error) === undefined ? "backoff" : "new-tab"
     case "DialogOpen":
       return (error as { readonly reason?: { readonly type?: unknown } }).reason?.type === "alert"
         ? "accept-alert"
@@ -104,7 +119,8 @@ const backoff = (baseMs: number, capMs: number, times: number) =>
 
 /**
  * The retry schedule for a failure, chosen by its reason tag (exponential with jitter and a cap):
- * ElementNotFound and StaleRef retry soon (the recovery does the real work), Timeout waits longer,
+ * ElementNotFound and StaleRef retry soon (the recovery does the real work), a crashed tab at once
+ * (in a new tab), Timeout waits longer,
  * RateLimited waits the server's Retry-After (exponential when it sent none).
  *
  * @example
@@ -130,6 +146,8 @@ export const retryScheduleFor = (error: unknown, options: RetryOptions = {}): Sc
         ? backoff(resolved.baseDelayMs * 5, Math.max(resolved.maxDelayMs, 30_000), times)
         : Schedule.spaced(Duration.millis(retryAfter)).pipe(Schedule.upTo({ times }))
     }
+    case "new-tab":
+      return Schedule.recurs(times)
     case "backoff":
       return backoff(resolved.baseDelayMs, resolved.maxDelayMs, times)
   }

@@ -20,6 +20,7 @@ import {
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
+import { lookOrResume, withTabOrigins } from "./internal/TabRecovery.ts"
 import { countModelCalls } from "./Metrics.ts"
 import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
@@ -64,7 +65,8 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
     while (true) {
       if (turn >= context.task.constraints.maxSteps)
         return { endReason: "max-steps", completed: false } as LoopEnd
-      const looked = yield* Effect.result(context.driver.look())
+      // A crashed tab is left for a new one at the same page before the policy sees anything.
+      const looked = yield* Effect.result(lookOrResume(context))
       let outline: string
       if (looked._tag === "Success") {
         context.lastSnapshot = looked.success
@@ -340,6 +342,7 @@ const driveAgent = (
     )
   })
   return run.pipe(
+    withTabOrigins(context),
     Effect.onInterrupt(() =>
       finishRun(
         context,

@@ -24,6 +24,7 @@ import {
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
+import { withTabOrigins } from "./internal/TabRecovery.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
 import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
@@ -394,7 +395,7 @@ export const runPlan = Effect.fn("Executor.runPlan")(function* (
   if (checked._tag === "Failure") return yield* refuse(context, checked.failure.message)
   context.plan = { ...checked.success, status: "running" }
   context.parts = checked.success.parts ?? []
-  return yield* execute(context, planner, false)
+  return yield* execute(context, planner, false).pipe(withTabOrigins(context))
 }) as (
   task: AgentTask,
   plan: Plan,
@@ -434,7 +435,7 @@ export const planAndRun = Effect.fn("Executor.planAndRun")(function* (
   }
   context.plan = { ...planned.success, status: "running" }
   context.parts = planned.success.parts ?? []
-  return yield* execute(context, planner, false)
+  return yield* execute(context, planner, false).pipe(withTabOrigins(context))
 }) as (
   task: AgentTask,
   options: ExecutorOptions,
@@ -493,7 +494,7 @@ export const resume = Effect.fn("Executor.resume")(function* (runId: string, opt
     )
     before = saved.observation.url ?? before
   }
-  return yield* execute(context, planner, true)
+  return yield* execute(context, planner, true).pipe(withTabOrigins(context))
 }) as (
   runId: string,
   options: ResumeOptions,

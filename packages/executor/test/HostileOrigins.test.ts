@@ -214,11 +214,12 @@ describe("hostile pages with the rule planner: the other origin never receives t
     expect(attacker.paths).toEqual([])
   }, 60_000)
 
-  it("closes pop-ups a page opens on another origin and reports each one", async () => {
+  it("closes pop-ups a page opens on another origin before they load, and reports each one", async () => {
     const { events, attacker } = await withRules("scroll down", hostile("/hostile/popups"))
     expect(guardrails(events).filter((rule) => rule === "popup").length).toBeGreaterThanOrEqual(1)
     expect(attacker.leaked).toBe(false)
-    expect(attacker.paths.filter((path) => path.startsWith("GET /popup")).length).toBeGreaterThan(0)
+    // Closed by the driver while held before their first request: the other origin never heard of them.
+    expect(attacker.paths.filter((path) => path.startsWith("GET /popup"))).toEqual([])
     expect((await openTabs()).map((tab) => new URL(tab.url).origin)).toEqual([site.url])
   }, 60_000)
 

@@ -58,6 +58,16 @@ describe("retry schedules by error tag", () => {
     ])
   })
 
+  it.effect("moves to a new tab at once after a tab crash, and never advises waiting longer for it", () =>
+    Effect.gen(function* () {
+      const tabCrashed = driverError(new DriverCrashed({ detail: "its renderer process crashed", tab: "T1" }))
+      assert.strictEqual(recoveryFor(tabCrashed), "new-tab")
+      assert.include(tabCrashed.message, "the tab crashed")
+      assert.notInclude(tabCrashed.message, "wait longer")
+      assert.deepStrictEqual(yield* delaysOf(tabCrashed), [0, 0, 0])
+    }),
+  )
+
   it("accepts an alert before trying again, and never answers a confirm or a prompt for the user", () => {
     const dialog = (type: "alert" | "confirm" | "prompt") =>
       driverError(new DialogOpen({ type, text: "Proceed?" }))

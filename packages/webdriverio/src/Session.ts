@@ -10,11 +10,14 @@ import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
 import {
   browserProcess,
   isRunning,
+  OWNER_ENV,
+  ownerId,
   profileFolderPrefix,
   startChromedriver,
   stopProcesses,
   sweepOnce,
 } from "./internal/Processes.ts"
+import { startWatchdog } from "./internal/Watchdog.ts"
 
 /**
  * Chromium features a launched session turns off, as Playwright does: media routing, translation,
@@ -100,6 +103,12 @@ export const LaunchOptions = z.object({
   startTimeoutMs: z.number().int().positive().default(30_000),
   /** WebdriverIO's own log level (default `silent`). */
   logLevel: logLevel.default("silent"),
+  /**
+   * End ChromeDriver and Chromium within moments when this Node process dies without closing the
+   * session, even by SIGKILL (default true): a tiny detached watchdog per launch notices the process
+   * is gone and ends them, instead of leaving them to the next launch's reaper.
+   */
+  watchdog: z.boolean().default(true),
 })
 export type LaunchOptions = z.input<typeof LaunchOptions>
 
@@ -331,6 +340,12 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
     (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
   )
+  if (options.watchdog && chromedriver.process.pid !== undefined) {
+    yield* Effect.acquireRelease(
+      Effect.sync(() => startWatchdog(profileDir, `${OWNER_ENV}=${ownerId()}`)),
+      (watchdog) => Effect.sync(() => watchdog?.release()),
+    )
+  }
   const args = [
     ...(options.headless ? defaultChromeArgs : defaultChromeArgs.filter((arg) => arg !== "--headless=new")),
     `--window-size=${options.windowSize.width},${options.windowSize.height}`,

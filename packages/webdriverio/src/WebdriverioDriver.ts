@@ -7,6 +7,7 @@ import { openDriverContext } from "./internal/DriverContext.ts"
 import { fail } from "./internal/Fail.ts"
 import { makeLook } from "./internal/Look.ts"
 import { makeNavigation } from "./internal/Navigation.ts"
+import { makeTabRecovery } from "./internal/TabCrashes.ts"
 import { makeTabs } from "./internal/Tabs.ts"
 import { makeWaits } from "./internal/Waits.ts"
 import {
@@ -60,6 +61,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     ...makeAct(driver),
     ...makeWaits(driver),
     ...makeTabs(driver),
+    ...makeTabRecovery(driver),
     ...makeDialogOperations(driver),
     takeRecording: Effect.promise(() => driver.recorder.take()),
   })

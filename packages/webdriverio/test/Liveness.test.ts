@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { DriverError } from "@sextant/core"
@@ -7,7 +7,7 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, makeDriver } from "../src/index.ts"
-import { isRunning, processesMentioning, reapOrphans } from "../src/internal/Processes.ts"
+import { isRunning, OWNER_ENV, processesMentioning, reapOrphans } from "../src/internal/Processes.ts"
 
 const CHILD = fileURLToPath(new URL("./fixtures/DriveAndClose.ts", import.meta.url))
 
@@ -152,10 +152,74 @@ describe("close() leaves nothing behind", () => {
   }
 })
 
+// Processes started for the Node process `pid` (ChromeDriver, Chromium, its crash handler), by the
+// owner they carry in their environment.
+const ownedBy = (pid: number): ReadonlyArray<number> =>
+  readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/environ`, "utf8")
+          .split("\0")
+          .some((line) => line.startsWith(`${OWNER_ENV}=${pid}:`))
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+
+// Waits until the child said where its browser runs.
+const heldBrowser = async (output: () => string) => {
+  const deadline = Date.now() + 60_000
+  while (!output().includes("profileDir") && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return lines(output()).find((line) => "profileDir" in line) as {
+    profileDir: string
+    chromedriverPid: number
+    browserPid: number
+  }
+}
+
 describe("orphaned browsers", () => {
+  it("ends the ChromeDriver, Chromium and profile of a Node process killed with SIGKILL within seconds, without a new launch (watchdog)", async () => {
+    const { child, exited, output } = runChild(["about:blank", "hold"])
+    try {
+      const held = await heldBrowser(output)
+      expect(held, output()).toBeDefined()
+      expect(isRunning(held.browserPid)).toBe(true)
+      expect(processesMentioning(held.profileDir).length).toBeGreaterThan(0)
+      expect(ownedBy(child.pid!)).toContain(held.chromedriverPid)
+      child.kill("SIGKILL")
+      await exited
+      const killedAt = Date.now()
+      // Nobody launches anything here: only the launch's own watchdog can end them.
+      while (
+        (processesMentioning(held.profileDir).length > 0 || ownedBy(child.pid!).length > 0) &&
+        Date.now() - killedAt < 5_000
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      const tookMs = Date.now() - killedAt
+      expect(processesMentioning(held.profileDir)).toEqual([])
+      expect(isRunning(held.chromedriverPid)).toBe(false)
+      expect(isRunning(held.browserPid)).toBe(false)
+      expect(ownedBy(child.pid!)).toEqual([])
+      expect(tookMs).toBeLessThan(5_000)
+      const removedBy = Date.now() + 2_000
+      while (existsSync(held.profileDir) && Date.now() < removedBy) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(existsSync(held.profileDir)).toBe(false)
+      console.log(`watchdog ended the orphaned browser ${tookMs} ms after the SIGKILL`)
+    } finally {
+      killIfAlive(child)
+    }
+  }, 90_000)
+
   it("reaps the ChromeDriver, Chromium and profile of a Node process killed with SIGKILL, and nothing of a live owner", async () => {
     const live = await openDriver()
-    const { child, exited, output } = runChild(["about:blank", "hold"])
+    const { child, exited, output } = runChild(["about:blank", "hold-unwatched"])
     try {
       const deadline = Date.now() + 30_000
       while (!output().includes("profileDir") && Date.now() < deadline) {

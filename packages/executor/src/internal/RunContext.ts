@@ -54,6 +54,8 @@ export interface RunContext {
   secretOrigins: ReadonlyArray<string> | undefined
   /** Tabs that were open before the run acted, which the pop-up check leaves alone. */
   knownTabs: ReadonlySet<string> | undefined
+  /** Tabs the driver closed before they loaded (off the allowed origins), not yet reported by a step. */
+  readonly closedPopups: Array<string>
   /** The goal's parts: the run is COMPLETED only when every part's check holds. */
   parts: ReadonlyArray<GoalPart>
   /** Every step as the part checks see it, in order. */
@@ -142,6 +144,7 @@ export const makeRunContext = Effect.fnUntraced(function* (
     guardKey: `__sextantGuard_${crypto.randomUUID().replaceAll("-", "")}`,
     secretOrigins: undefined,
     knownTabs: undefined,
+    closedPopups: [],
     parts: [],
     partSteps: [],
   }

@@ -25,6 +25,7 @@ import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor
 import { checkSecretDestination } from "../SecretPolicy.ts"
 import { type GuardViolation, installGuard, maskFields, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
+import { resumeOnNewTab } from "./TabRecovery.ts"
 
 /** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
 export class CriteriaNotMet extends Data.TaggedError("CriteriaNotMet")<{
@@ -276,6 +277,21 @@ const withMaskedFields =
   <A, E, R>(run: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.andThen(maskFields(driver, true), run).pipe(Effect.ensuring(maskFields(driver, false)))
 
+/** A pop-up the driver closed before it loaded anything, as the guardrails judge its URL. */
+const foreignPopup = (context: RunContext, url: string): GuardViolation => {
+  const refusal = context.guardrails.checkUrl(url)
+  const reason = refusal?.reason
+  return {
+    kind: "popup",
+    url,
+    problem:
+      reason?._tag === "GuardrailViolation"
+        ? reason.detail
+        : (refusal?.message ?? "is not on an allowed origin"),
+    page: context.lastUrl,
+  }
+}
+
 /** Closes tabs the run's pages opened on origins it may not visit; each one is reported. */
 const closeForeignTabs = (context: RunContext) =>
   Effect.gen(function* () {
@@ -485,7 +501,11 @@ export const executeStep = (
           (typeof value === "object" &&
             value !== null &&
             ("newTabs" in value || (signalsOf(value)?.includes("NavigationOccurred") ?? true)))
-        const popups = mayHaveOpened ? yield* closeForeignTabs(context) : []
+        // Tabs the driver closed before they loaded (the run sets TabOrigins), then those still open.
+        const popups = [
+          ...context.closedPopups.splice(0).map((url) => foreignPopup(context, url)),
+          ...(mayHaveOpened ? yield* closeForeignTabs(context) : []),
+        ]
         for (const violation of [...stopped, ...popups]) {
           const rule = violation.kind === "link" ? "link-target" : violation.kind
           const report = violation.kind === "popup" ? note : refuse
@@ -610,6 +630,17 @@ export const executeStep = (
       )
       yield* moveTo(context, "RUNNING")
       if (!next) break
+      if (recoveryFor(lastError) === "new-tab") {
+        // Before anything looks at the page: the crashed tab has none. A browser that cannot open a
+        // tab any more is gone as a whole, and its error ends the step (and the run).
+        const moved = yield* Effect.result(resumeOnNewTab(context, lastError))
+        if (moved._tag === "Failure") {
+          const why = (moved.failure as { readonly message?: unknown } | undefined)?.message
+          context.trace.line(`  could not continue in a new tab: ${String(why ?? moved.failure)}`)
+          lastError = moved.failure
+          break
+        }
+      }
 
       const sideEffects = tool.effects.navigates || tool.effects.submits || tool.effects.clicks
       if (sideEffects && !tool.effects.idempotent && !NOT_PERFORMED.has(tag)) {

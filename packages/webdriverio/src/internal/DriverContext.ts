@@ -28,8 +28,10 @@ import {
 import { type DialogEvent, type Dialogs, makeDialogs } from "./Dialogs.ts"
 import { fail } from "./Fail.ts"
 import { type Guard, makeGuard } from "./Liveness.ts"
+import { makePopupGuard, type PopupGuard } from "./PopupGuard.ts"
 import { type Channels, callFunction, probeCdp } from "./Protocol.ts"
 import { makeRecorder, type Recorder } from "./Recording.ts"
+import { type TabCrashes, watchTabCrashes } from "./TabCrashes.ts"
 
 /** The driver options with every default filled in. */
 export type ResolvedOptions = z.output<typeof DriverOptions>
@@ -81,6 +83,8 @@ export interface DriverContext {
   readonly recorder: Recorder
   readonly state: DriverState
   readonly guard: Guard
+  /** The tabs whose renderer crashed, and the sockets a new tab is opened with. */
+  readonly tabCrashes: TabCrashes
   /**
    * Whether WebdriverIO still hears the session's network events, which its `url` command needs to
    * answer the response; off when the driver loads pages on the tab's own socket (see {@link quietEvents}).
@@ -109,7 +113,17 @@ export const openDriverContext = Effect.fnUntraced(function* (
 ) {
   const browser = session.browser
   const bidi = browser.isBidi === true
-  const guard = makeGuard(session, options)
+  // Filled in once the session's first tab and the browser's socket are known.
+  let currentTab = (): string | undefined => undefined
+  let crashes: TabCrashes | undefined
+  const livenessGuard = makeGuard(session, options, {
+    reasonFor: (method) => crashes?.reasonFor(method, currentTab()),
+    watched: () => crashes?.sockets !== undefined,
+  })
+  const popups = makePopupGuard()
+  // Every call remembers where the caller lets new tabs go (TabOrigins), for the tabs it opens.
+  const guard: Guard = (method, limitMs) => (effect) =>
+    livenessGuard(method, limitMs)(Effect.andThen(popups.remember, effect))
 
   const cdp = yield* Effect.tryPromise({ try: () => probeCdp(browser), catch: toDriverError("start") }).pipe(
     guard("start"),
@@ -133,6 +147,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
     lastSnapshot: undefined,
     newTabs: [],
   }
+  currentTab = () => state.context
   // The tab sockets stand in for BiDi only once the browser's and the tab's both answer. The browser's
   // answer has it attach to every tab opened from then on and hold it before its first script until
   // watchNewTabs has watched it.
@@ -154,6 +169,8 @@ export const openDriverContext = Effect.fnUntraced(function* (
         )
       : false
   const sockets = bidi || tabEvents ? opened : undefined
+  const tabCrashes = yield* watchTabCrashes(opened, options.commandTimeoutMs)
+  crashes = tabCrashes
   const tracked = bidi || tabEvents
   const channels: Channels = { bidi, cdp, sockets, tabEvents }
   const installer = installAndCallDeclaration(pageScriptSource)
@@ -165,7 +182,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   if (tabEvents && sockets !== undefined) {
     // A tab the page opens is watched before it runs a script, as BiDi reports every tab's dialogs:
     // an alert in a popup the agent has not switched to still answers DialogOpen.
-    yield* watchNewTabs(sockets, state, dialogs)
+    yield* watchNewTabs(sockets, state, dialogs, popups)
     yield* watchTab(state.context)
   }
 
@@ -310,6 +327,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
     recorder,
     state,
     guard,
+    tabCrashes,
     networkEvents,
     call,
     snapshotOf: (json, lookOptions) => snapshotOf(options.look, json, lookOptions),
@@ -392,18 +410,27 @@ const onDialogEvent = (
  * as BiDi's `browsingContext.contextCreated` does. The browser holds each new tab before its first
  * script (auto-attach, waiting for the debugger); through that attachment the tab is made to report
  * its dialogs and given the actor, then let run, so an alert it opens while it loads is heard too.
+ * While the caller restricts where new tabs may go (`popups`), the held tab is also made to ask
+ * before each document it loads (`Fetch`, documents only), and one headed for another origin is
+ * closed before that request leaves the browser: the tab is held before its first request, and its
+ * URL is not known until it asks.
  * Tabs open before the driver started are not new: the browser reported them before it answered
  * the auto-attach, when nobody listened yet.
  */
-const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dialogs) =>
+const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dialogs, popups: PopupGuard) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const attached = new Set<string>()
+      // The attached sessions, each with its tab.
+      const attached = new Map<string, string>()
       return sockets.listen(BROWSER_ENDPOINT, (event: DevtoolsEvent) => {
         const send = (sessionId: string) => (method: string, params: Record<string, unknown>) =>
           sockets.send(BROWSER_ENDPOINT, method, params, sessionId)
         if (event.sessionId !== undefined) {
-          if (attached.has(event.sessionId)) onDialogEvent(dialogs, event, send(event.sessionId))
+          const tab = attached.get(event.sessionId)
+          if (tab === undefined) return
+          if (event.method === "Fetch.requestPaused") {
+            judgeDocument(sockets, state, popups, tab, send(event.sessionId), event.params)
+          } else onDialogEvent(dialogs, event, send(event.sessionId))
           return
         }
         const { sessionId, targetInfo, waitingForDebugger } = event.params as {
@@ -414,16 +441,60 @@ const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dia
         if (event.method !== "Target.attachedToTarget" || targetInfo?.type !== "page") return
         if (typeof targetInfo.targetId !== "string" || typeof sessionId !== "string") return
         state.newTabs.push(targetInfo.targetId)
-        attached.add(sessionId)
+        attached.set(sessionId, targetInfo.targetId)
         const toTab = send(sessionId)
         // Sent in order on one socket: the tab runs once the actor and the dialog events are in.
         void toTab("Page.enable", {})
         void toTab("Page.addScriptToEvaluateOnNewDocument", { source: actorScriptSource })
-        if (waitingForDebugger === true) void toTab("Runtime.runIfWaitingForDebugger", {})
+        const run = () => {
+          if (waitingForDebugger === true) void toTab("Runtime.runIfWaitingForDebugger", {})
+        }
+        // Its documents ask first: the browser must have switched that on before the tab runs.
+        if (popups.active()) void toTab("Fetch.enable", { patterns: documentRequests }).then(run)
+        else run()
       })
     }),
     (stop) => Effect.sync(stop),
   )
+
+const documentRequests = [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }]
+
+/**
+ * A new tab asks to load a document: it goes on when the caller lets new tabs go there (or the tab
+ * has become the one the driver works in, whose navigations are the caller's own), else the request
+ * fails before it is sent and the tab is closed and reported.
+ */
+const judgeDocument = (
+  sockets: DevtoolsSockets,
+  state: DriverState,
+  popups: PopupGuard,
+  tab: string,
+  toTab: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+  params: Record<string, unknown>,
+): void => {
+  const { requestId, request, frameId } = params as {
+    readonly requestId?: unknown
+    readonly request?: { readonly url?: unknown }
+    readonly frameId?: unknown
+  }
+  if (typeof requestId !== "string") return
+  const url = typeof request?.url === "string" ? request.url : ""
+  if (tab === state.context) {
+    // The tab the driver works in now: its loads are the caller's to guard; it asks no more.
+    void toTab("Fetch.continueRequest", { requestId }).then(() => toTab("Fetch.disable", {}))
+    return
+  }
+  // A frame's document is not the tab's page (a page frame's id is its tab's target id).
+  if (frameId !== tab || !popups.refuses(url)) {
+    void toTab("Fetch.continueRequest", { requestId })
+    return
+  }
+  void toTab("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" })
+  void sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: tab })
+  const listed = state.newTabs.indexOf(tab)
+  if (listed >= 0) state.newTabs.splice(listed, 1)
+  popups.closed(url)
+}
 
 /**
  * The session-wide BiDi events WebdriverIO subscribes to that a driver loading pages on the tab's

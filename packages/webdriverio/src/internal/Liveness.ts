@@ -2,6 +2,10 @@ import { DriverCrashed, DriverError, Timeout } from "@sextant/core"
 import { Effect } from "effect"
 import type { DriverSession } from "../Session.ts"
 
+/** How long an unknown error waits for the browser's report that the tab crashed, in ms. */
+const crashReportMs = 500
+const crashReportPollMs = 25
+
 /** Gives one driver operation its time limit (the command limit unless told) and the crash watch. */
 export type Guard = (
   method: string,
@@ -10,21 +14,28 @@ export type Guard = (
 
 /**
  * Liveness: every operation has a time limit, and on a launched session a dead ChromeDriver or
- * Chromium fails it as DriverCrashed within `crashCheckMs`, naming what died, instead of letting
- * it wait out its limit or report the symptom ("invalid session id") as the cause.
+ * Chromium, or a crashed tab, fails it as DriverCrashed within `crashCheckMs`, naming what died,
+ * instead of letting it wait out its limit or report the symptom ("invalid session id") as the cause.
  */
 export const makeGuard = (
   session: Pick<DriverSession, "crashed">,
   options: { readonly commandTimeoutMs: number; readonly crashCheckMs: number },
+  /** Crashed tabs (see TabCrashes): the reason a call `method` fails with, and whether they are watched at all. */
+  tabs?: {
+    readonly reasonFor: (method: string) => DriverCrashed | undefined
+    readonly watched: () => boolean
+  },
 ): Guard => {
+  const tabCrashed = tabs?.reasonFor
   const crashedError = (method: string, cause?: unknown): DriverError | undefined => {
     const died = session.crashed?.()
-    return died === undefined
-      ? undefined
-      : new DriverError({ method, reason: new DriverCrashed({ detail: died }), cause })
+    if (died !== undefined)
+      return new DriverError({ method, reason: new DriverCrashed({ detail: died }), cause })
+    const tab = tabCrashed?.(method)
+    return tab === undefined ? undefined : new DriverError({ method, reason: tab, cause })
   }
   const crashWatch = (method: string): Effect.Effect<never, DriverError> =>
-    session.crashed === undefined
+    session.crashed === undefined && tabs?.watched() !== true
       ? Effect.never
       : Effect.gen(function* () {
           for (;;) {
@@ -52,6 +63,20 @@ export const makeGuard = (
             ),
         }),
         // Whatever the symptom ("invalid session id", a closed socket), a dead process is the cause.
-        Effect.catch((error: DriverError) => Effect.fail(crashedError(method, error) ?? error)),
+        Effect.catch((error: DriverError) => {
+          const crashed = crashedError(method, error)
+          if (crashed !== undefined || tabs?.watched() !== true || error.reason._tag !== "DriverUnknown")
+            return Effect.fail(crashed ?? error)
+          // ChromeDriver may answer for a crashed tab ("tab crashed", an unknown error) a moment
+          // before the browser's own report arrives: an unknown error waits that moment for it.
+          return Effect.gen(function* () {
+            for (let waited = 0; waited < crashReportMs; waited += crashReportPollMs) {
+              yield* Effect.sleep(crashReportPollMs)
+              const heard = crashedError(method, error)
+              if (heard !== undefined) return yield* Effect.fail(heard)
+            }
+            return yield* Effect.fail(error)
+          })
+        }),
       )
 }

@@ -1,0 +1,164 @@
+import { readFileSync } from "node:fs"
+import { type DriverError, TabOrigins } from "@sextant/core"
+import {
+  type AttackerOrigin,
+  type FixtureSite,
+  startAttackerOrigin,
+  startFixtureSite,
+} from "@sextant/fixture-site"
+import { Effect, Exit, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type DriverSession, launch, makeDriver } from "../src/index.ts"
+import { devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
+import { processesMentioning } from "../src/internal/Processes.ts"
+
+/**
+ * Tabs that turn against the run, in real headless Chromium: a tab whose renderer dies (out of
+ * memory, killed) and pop-ups a page opens on another origin.
+ */
+
+let site: FixtureSite
+let attacker: AttackerOrigin
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  attacker = await startAttackerOrigin()
+})
+afterAll(async () => {
+  await attacker?.close()
+  await site?.close()
+})
+
+const openDriver = async (options: Parameters<typeof makeDriver>[1] = {}, bidi = false) => {
+  const scope = await Effect.runPromise(Scope.make())
+  const session = await Effect.runPromise(Scope.provide(launch({ bidi }), scope))
+  const driver = await Effect.runPromise(Scope.provide(makeDriver(session, options), scope))
+  return { session, driver, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+const failure = async <A>(effect: Effect.Effect<A, DriverError>) => {
+  const started = Date.now()
+  const error = await Effect.runPromise(Effect.flip(effect))
+  return { error, elapsedMs: Date.now() - started }
+}
+
+/** Crashes the renderer of the tab `handle` as an out-of-memory page would (DevTools `Page.crash`). */
+const crashTab = (session: DriverSession, handle: string) => {
+  const sockets = devtoolsSockets(session.browser)
+  // Page.crash never answers: the renderer is gone before it could.
+  void sockets.send(handle, "Page.crash", {}).finally(() => sockets.close())
+}
+
+/** Kills every renderer process of the session's Chromium, found by its `--type=renderer` command line. */
+const killRenderers = (profileDir: string): ReadonlyArray<number> =>
+  processesMentioning(`--user-data-dir=${profileDir}`).filter((pid) => {
+    try {
+      const killed = readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")
+      if (killed) process.kill(pid, "SIGKILL")
+      return killed
+    } catch {
+      return false
+    }
+  })
+
+describe("a tab whose renderer crashed", () => {
+  it("fails the call in flight as DriverCrashed saying the tab crashed within seconds, and every later call at once", async () => {
+    const { session, driver, close } = await openDriver({ commandTimeoutMs: 30_000, waitTimeoutMs: 30_000 })
+    try {
+      await Effect.runPromise(driver.navigate(`${site.url}/login`))
+      const tab = (await Effect.runPromise(driver.tabs)).find((entry) => entry.active)!.handle
+      // A wait that would hold for 30 s: the crash must end it, not its limit.
+      setTimeout(() => crashTab(session, tab), 500)
+      const { error, elapsedMs } = await failure(driver.waitFor({ text: "never on this page" }))
+      expect(error.reason._tag).toBe("DriverCrashed")
+      expect(error.reason._tag === "DriverCrashed" ? error.reason.tab : undefined).toBe(tab)
+      expect(error.message).toContain("the tab crashed")
+      expect(error.message).not.toContain("wait longer")
+      expect(elapsedMs).toBeLessThan(3_000)
+      for (const call of [driver.look(), driver.navigate(`${site.url}/`), driver.currentUrl]) {
+        const next = await failure(call as Effect.Effect<unknown, DriverError>)
+        expect(next.error.message).toContain("the tab crashed")
+        expect(next.elapsedMs).toBeLessThan(1_000)
+      }
+    } finally {
+      await close()
+    }
+  }, 90_000)
+
+  for (const bidi of [false, true]) {
+    it(`continues in a new tab of the same browser context after recoverTab, with the crashed tab closed (${bidi ? "BiDi" : "Classic and DevTools"})`, async () => {
+      const { session, driver, close } = await openDriver({}, bidi)
+      try {
+        await Effect.runPromise(driver.navigate(`${site.url}/login`))
+        await Effect.runPromise(driver.evaluate("document.cookie = 'kept=yes; path=/'"))
+        const crashed = (await Effect.runPromise(driver.tabs)).find((entry) => entry.active)!.handle
+        // With BiDi, ChromeDriver's BiDi mapper runs in a renderer of its own: killing every renderer
+        // would end the session's BiDi channel too, so there the tab's own renderer is crashed.
+        if (bidi) crashTab(session, crashed)
+        else expect(killRenderers(session.profileDir!).length).toBeGreaterThan(0)
+        const { error, elapsedMs } = await failure(driver.look())
+        expect(error.message).toContain("the tab crashed")
+        expect(elapsedMs).toBeLessThan(3_000)
+
+        const fresh = await Effect.runPromise(driver.recoverTab!)
+        expect(fresh.handle).not.toBe(crashed)
+        await Effect.runPromise(driver.navigate(`${site.url}/login`))
+        const snapshot = await Effect.runPromise(driver.look())
+        expect(snapshot.url).toBe(`${site.url}/login`)
+        // The same browser context: the cookie the crashed tab's page set is still there.
+        expect(await Effect.runPromise(driver.evaluate("return document.cookie"))).toContain("kept=yes")
+        const tabs = await Effect.runPromise(driver.tabs)
+        expect(tabs.map((entry) => entry.handle)).toEqual([fresh.handle])
+      } finally {
+        await close()
+      }
+    }, 90_000)
+  }
+})
+
+describe("pop-ups to another origin", () => {
+  it("are closed before they send anything when TabOrigins leaves their origin out, and each is reported", async () => {
+    const { driver, close } = await openDriver()
+    const since = attacker.requests.length
+    const closed: Array<string> = []
+    try {
+      await Effect.runPromise(
+        driver
+          .navigate(`${site.url}/hostile/popups?to=${encodeURIComponent(attacker.url)}`)
+          .pipe(
+            Effect.provideService(TabOrigins, { popups: [site.url], onClosed: (url) => closed.push(url) }),
+          ),
+      )
+      // The page opens its five windows one after another as it loads.
+      const deadline = Date.now() + 10_000
+      while (closed.length < 5 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(closed).toEqual([0, 1, 2, 3, 4].map((index) => `${attacker.url}/popup?index=${index}`))
+      expect(attacker.requests.slice(since).map((request) => request.url)).toEqual([])
+      const tabs = await Effect.runPromise(driver.tabs)
+      expect(tabs.map((tab) => new URL(tab.url).origin)).toEqual([site.url])
+    } finally {
+      await close()
+    }
+  }, 90_000)
+
+  it("load as before on an allowed origin", async () => {
+    const { driver, close } = await openDriver()
+    const since = attacker.requests.length
+    try {
+      await Effect.runPromise(
+        driver
+          .navigate(`${site.url}/hostile/popups?to=${encodeURIComponent(attacker.url)}`)
+          .pipe(Effect.provideService(TabOrigins, { popups: [site.url, attacker.url] })),
+      )
+      const deadline = Date.now() + 10_000
+      const popups = () =>
+        attacker.requests.slice(since).filter((request) => request.url.startsWith("/popup"))
+      while (popups().length < 5 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(popups()).toHaveLength(5)
+    } finally {
+      await close()
+    }
+  }, 90_000)
+})
