@@ -34,7 +34,9 @@ const servers: Array<HttpMcpServer> = []
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0, seed: 3 })
   attacker = await startAttackerOrigin()
-  const page = (to: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>
+  const page = (
+    to: string,
+  ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>
 <h1>Sign in</h1>
 <form method="post" action="/signed-in" aria-label="Sign in">
 <label for="email">Email</label><input type="email" name="email" id="email">
@@ -65,7 +67,10 @@ afterAll(async () => {
 
 /** A server with these options and the password as its only secret, and an SDK client connected to it. */
 const connect = async (options: ServerOptionsInput, http: { idleTimeoutMs?: number } = {}) => {
-  const server = await serveHttp({ secrets: ["password"], secretValues: { password: PASSWORD }, ...options }, http)
+  const server = await serveHttp(
+    { secrets: ["password"], secretValues: { password: PASSWORD }, ...options },
+    http,
+  )
   servers.push(server)
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
@@ -102,7 +107,9 @@ describe("act types a secret only where the secrets are bound", () => {
       secretOrigins: [site.url],
     })
     const since = attacker.requests.length
-    const opened = await call("go", { url: `${site.url}/hostile/offsite-form?to=${encodeURIComponent(attacker.url)}` })
+    const opened = await call("go", {
+      url: `${site.url}/hostile/offsite-form?to=${encodeURIComponent(attacker.url)}`,
+    })
     expect(opened.isError).toBeUndefined()
     const email = await refOf(/^e\d+ textbox Email/)
     const password = await refOf(/^e\d+ textbox Password/)
@@ -128,6 +135,8 @@ describe("act types a secret only where the secrets are bound", () => {
     const typed = await call("act", { ref: password, op: "input", value: "<secret:password>" })
     expect(typed.isError).toBeUndefined()
     const entered = await call("act", { ref: password, op: "press", value: "Enter" })
+    await settle()
+    expect(leakedSince(since)).toBe(false)
     expect(textOf(entered)).toContain(`${password} sends what is typed to ${attacker.url}`)
     expect(entered.isError).toBe(true)
     const signIn = await refOf(/^e\d+ button Sign in/)
@@ -161,23 +170,28 @@ describe("run", () => {
       goal: `log in as ${user.email} with password <secret:password>`,
       url: `${attacker.url}/login`,
     })
-    expect(ran.isError).toBe(true)
-    expect(textOf(ran)).not.toMatch(/^COMPLETED/)
     await settle()
     expect(leakedSince(since)).toBe(false)
+    expect(ran.isError).toBe(true)
+    expect(textOf(ran)).not.toMatch(/^COMPLETED/)
+    expect(textOf(ran)).toContain(`which is not an origin the secrets are bound to (${site.url})`)
   }, 90_000)
 
   it("counts against the session's quotas, which it cannot start afresh", async () => {
     const { call } = await connect({
-      constraints: { allowedOrigins: [site.url], quotas: { navigations: 1 } },
+      constraints: { allowedOrigins: [site.url], quotas: { navigations: 2 } },
     })
     expect((await call("go", { url: `${site.url}/` })).isError).toBeUndefined()
-    const ran = await call("run", { goal: `go to ${site.url}/products` })
-    expect(textOf(ran)).not.toMatch(/^COMPLETED/)
-    expect(textOf(ran)).toContain("navigation quota of")
-    const again = await call("go", { url: `${site.url}/products` })
-    expect(again.isError).toBe(true)
-    expect(textOf(again)).toContain("the navigation quota of 1 is used up")
+    // The run may use what is left (one navigation) and that is charged to the session.
+    const first = await call("run", { goal: `go to ${site.url}/products` })
+    expect(textOf(first)).toMatch(/^COMPLETED/)
+    const after = await call("go", { url: `${site.url}/login` })
+    expect(after.isError).toBe(true)
+    expect(textOf(after)).toContain("the navigation quota of 2 is used up")
+    // A second run gets none back.
+    const second = await call("run", { goal: `go to ${site.url}/login` })
+    expect(textOf(second)).not.toMatch(/^COMPLETED/)
+    expect(textOf(second)).toContain("navigation quota of 0 is used up")
   }, 90_000)
 })
 
