@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process"
 import { request as httpRequest } from "node:http"
+import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -197,4 +199,44 @@ describe("a token and origins given by the user", () => {
       "token: use a token of at least 16 characters",
     )
   })
+})
+
+describe("sextant mcp --http", () => {
+  it("prints the URL and a fresh token once on stderr, and serves only a client that sends it", async () => {
+    const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
+    const environment = { ...process.env }
+    delete environment[tokenVariable]
+    const child = spawn(process.execPath, ["--conditions=sextant-source", bin, "--http"], {
+      env: environment,
+      stdio: ["ignore", "ignore", "pipe"],
+    })
+    try {
+      let stderr = ""
+      child.stderr.setEncoding("utf8")
+      const printed = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no token printed:\n${stderr}`)), 20_000)
+        child.stderr.on("data", (chunk: string) => {
+          stderr += chunk
+          const url = /Sextant MCP server on (\S+)/.exec(stderr)?.[1]
+          const token = /Authorization: Bearer (\S+)/.exec(stderr)?.[1]
+          if (url !== undefined && token !== undefined) {
+            clearTimeout(timer)
+            resolve({ url, token })
+          }
+        })
+      })
+      expect(printed.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      const refused = await post(printed.url, { host: new URL(printed.url).host })
+      expect(refused.status).toBe(401)
+      const { client, transport } = await connectClient(printed.url, {
+        Authorization: `Bearer ${printed.token}`,
+      })
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      await transport.terminateSession()
+      await client.close()
+      expect(stderr.match(new RegExp(printed.token, "g"))).toHaveLength(1)
+    } finally {
+      child.kill("SIGTERM")
+    }
+  }, 30_000)
 })
