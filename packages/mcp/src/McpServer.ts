@@ -244,7 +244,7 @@ export const serveHttp = async (
 
   let hosts: ReadonlyArray<string> = []
   let origins: ReadonlyArray<string> = []
-  /** Why this request may not reach a session, or undefined. */
+  /** Lets a request through (true), or answers it with 403 or 401 saying what to do (false). */
   const gate = (request: IncomingMessage, response: ServerResponse): boolean => {
     const host = (request.headers.host ?? "").toLowerCase()
     if (!hosts.includes(host)) {
