@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util"
+import { type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { serveHttp, serveStdio } from "./McpServer.ts"
 import type { ServerOptionsInput } from "./ServerOptions.ts"
 
@@ -7,11 +8,22 @@ export const mcpUsage = `usage: sextant mcp [options]
   Serves the Sextant browser tools to an MCP client over stdio (or Streamable HTTP with --http).
   --http                     serve Streamable HTTP on 127.0.0.1 instead of stdio
   --port <n>                 the HTTP port (default 0: any free port, printed on stderr)
+  --allowed-host <host:port> also answer requests with this Host header (repeatable; default only
+                             127.0.0.1, localhost and [::1] with the server's port)
+  --allowed-origin-header <origin>
+                             also answer browser requests with this Origin header (repeatable; default
+                             only the server's own origin)
+  --idle-timeout <seconds>   end an HTTP session, and close its browser, after this long without a
+                             request (default 900)
+                             HTTP requests need Authorization: Bearer <token>: the token is
+                             SEXTANT_MCP_TOKEN, or made at start and printed once on stderr
   --allowed-origin <url>     an origin the browser may load (repeatable; default any)
+  --secret-origin <url>      an origin secrets may be typed on (repeatable; default the
+                             --allowed-origin list; with neither, secrets are never typed)
   --allow-submit             allow submitting forms
-  --max-navigations <n>      navigation quota per client (default 20)
-  --max-clicks <n>           click quota per client (default 100)
-  --max-submissions <n>      submission quota per client (default 2)
+  --max-navigations <n>      navigation quota per client session, runs included (default 20)
+  --max-clicks <n>           click quota per client session, runs included (default 100)
+  --max-submissions <n>      submission quota per client session, runs included (default 2)
   --secret <name>            a secret typed as <secret:name>, its value from SEXTANT_SECRET_<NAME> (repeatable)
   --eval                     offer the eval tool (JavaScript in the page)
   --chrome <path>            Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)
@@ -34,7 +46,7 @@ const whole = (flag: string, value: string | undefined, minimum: number): number
 /** What the command line asks for: the server's options and where to serve. */
 export interface McpCommand {
   readonly options: ServerOptionsInput
-  readonly http: { readonly port: number } | undefined
+  readonly http: HttpOptionsInput | undefined
   readonly help: boolean
 }
 
@@ -57,7 +69,11 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
       options: {
         http: { type: "boolean" },
         port: { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
+        "allowed-origin-header": { type: "string", multiple: true },
+        "idle-timeout": { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
+        "secret-origin": { type: "string", multiple: true },
         "allow-submit": { type: "boolean" },
         "max-navigations": { type: "string" },
         "max-clicks": { type: "string" },
@@ -77,12 +93,15 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
   }
   const port = whole("port", values.port, 0)
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`)
-  if (port !== undefined && values.http !== true) throw new UsageError("--port needs --http")
-  for (const origin of values["allowed-origin"] ?? []) {
-    if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
-      throw new UsageError(
-        `--allowed-origin must be an http(s) URL such as http://127.0.0.1:4000, got ${origin}`,
-      )
+  for (const flag of ["port", "allowed-host", "allowed-origin-header", "idle-timeout"] as const) {
+    if (values[flag] !== undefined && values.http !== true) throw new UsageError(`--${flag} needs --http`)
+  }
+  const idleSeconds = whole("idle-timeout", values["idle-timeout"], 1)
+  for (const flag of ["allowed-origin", "secret-origin", "allowed-origin-header"] as const) {
+    for (const origin of values[flag] ?? []) {
+      if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
+        throw new UsageError(`--${flag} must be an http(s) URL such as http://127.0.0.1:4000, got ${origin}`)
+    }
   }
   const quotas = {
     ...(values["max-navigations"] === undefined
@@ -95,7 +114,15 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
   }
   return {
     help: values.help === true,
-    http: values.http === true ? { port: port ?? 0 } : undefined,
+    http:
+      values.http === true
+        ? {
+            port: port ?? 0,
+            allowedHosts: values["allowed-host"] ?? [],
+            allowedOriginHeaders: values["allowed-origin-header"] ?? [],
+            ...(idleSeconds === undefined ? {} : { idleTimeoutMs: idleSeconds * 1000 }),
+          }
+        : undefined,
     options: {
       constraints: {
         ...(values["allowed-origin"] === undefined ? {} : { allowedOrigins: values["allowed-origin"] }),
@@ -103,6 +130,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
         ...(Object.keys(quotas).length === 0 ? {} : { quotas }),
       },
       secrets: values.secret ?? [],
+      ...(values["secret-origin"] === undefined ? {} : { secretOrigins: values["secret-origin"] }),
       allowEval: values.eval === true,
       browser: {
         headless: values.headed !== true,
@@ -137,7 +165,14 @@ export const runMcpCommand = async (args: ReadonlyArray<string>): Promise<number
       return 0
     }
     const server = await serveHttp(command.options, command.http)
-    process.stderr.write(`Sextant MCP server on ${server.url}\n`)
+    // The token is shown once, here, and only when it was made now: one given by the user stays theirs.
+    process.stderr.write(
+      `Sextant MCP server on ${server.url}\n${
+        server.tokenSource === "generated"
+          ? `Authorization: Bearer ${server.token}\n`
+          : `Authorization: Bearer <the token in ${tokenVariable}>\n`
+      }`,
+    )
     await new Promise<void>((resolve) => {
       process.once("SIGINT", () => resolve())
       process.once("SIGTERM", () => resolve())

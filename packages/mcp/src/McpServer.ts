@@ -1,11 +1,17 @@
-import { randomUUID } from "node:crypto"
-import { createServer as createHttpServer, type Server as HttpServer } from "node:http"
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http"
 import type { AddressInfo } from "node:net"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { makeRulePlanner, type PlannerShape } from "@sextant/planner"
+import { HttpOptions, type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { type ClientSession, makeClientSession, readSecrets } from "./internal/ClientSession.ts"
 import { ServerOptions, type ServerOptionsInput } from "./ServerOptions.ts"
 import { listTools, serverTools } from "./ToolList.ts"
@@ -134,64 +140,173 @@ export const serveStdio = async (
 export interface HttpMcpServer {
   /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
   readonly url: string
+  /** The bearer token every request must carry (`Authorization: Bearer <token>`). */
+  readonly token: string
+  /** Where the token came from: given in the options, read from `SEXTANT_MCP_TOKEN`, or generated at start. */
+  readonly tokenSource: "options" | "environment" | "generated"
   /** Clients connected now. */
   readonly clients: () => number
+  /** Process ids of the ChromeDriver and Chromium of every open session's browser. */
+  readonly browserProcesses: () => ReadonlyArray<number>
   /** Stops listening and closes every client's browser. */
   readonly close: () => Promise<void>
 }
 
+/** Checks the HTTP options; a mistake names the field (`idleTimeoutMs: …`). */
+export const decodeHttpOptions = (input: HttpOptionsInput): HttpOptions => {
+  const parsed = HttpOptions.safeParse(input)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new TypeError(`${issue.path.join(".") || "options"}: ${issue.message}`)
+  }
+  return parsed.data
+}
+
+/** Equal strings, compared in time that does not depend on where they differ (hashes have one length). */
+const sameSecret = (given: string, expected: string): boolean =>
+  timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest())
+
+/** A refusal as a one-line JSON-RPC error that says what to do. */
+const refuse = (response: ServerResponse, status: 401 | 403 | 404, message: string): void => {
+  response
+    .writeHead(status, {
+      "content-type": "application/json",
+      ...(status === 401 ? { "www-authenticate": 'Bearer realm="sextant-mcp"' } : {}),
+    })
+    .end(`${JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message }, id: null })}\n`)
+}
+
 /**
- * Serves clients over Streamable HTTP on 127.0.0.1 only, one MCP session (and one browser) per client;
- * a session ends, and its browser closes, when the client sends DELETE or the server stops.
+ * Serves clients over Streamable HTTP on 127.0.0.1 only, one MCP session (and one browser) per client.
+ * Every request must name this server in `Host`, come from no browser origin or an allowed one
+ * (`Origin`), and carry the bearer token; anything else is refused with 403 or 401 before it reaches a
+ * session. A session ends, and its browser closes, when the client sends DELETE, when it has been idle
+ * for `idleTimeoutMs`, or when the server stops.
  *
  * @example
  * ```ts
  * import { serveHttp } from "@sextant/mcp"
  * const server = await serveHttp({}, { port: 0 })
- * console.log(server.url) // http://127.0.0.1:PORT/mcp
+ * console.log(server.url, server.token) // connect with Authorization: Bearer <token>
  * ```
  */
 export const serveHttp = async (
   input: ServerOptionsInput = {},
-  listen: { readonly port?: number } = {},
+  listen: HttpOptionsInput = {},
   services: ServerServices = {},
 ): Promise<HttpMcpServer> => {
   decodeServerOptions(input)
-  const clients = new Map<string, { transport: StreamableHTTPServerTransport; client: ClientServer }>()
+  const http = decodeHttpOptions(listen)
+  const fromEnvironment = process.env[tokenVariable]
+  if (http.token === undefined && fromEnvironment !== undefined && fromEnvironment.length < 16)
+    throw new TypeError(`${tokenVariable}: use a token of at least 16 characters`)
+  const token = http.token ?? fromEnvironment ?? randomBytes(32).toString("base64url")
+  const tokenSource =
+    http.token !== undefined ? "options" : fromEnvironment !== undefined ? "environment" : "generated"
+
+  interface Entry {
+    readonly transport: StreamableHTTPServerTransport
+    readonly client: ClientServer
+    timer: ReturnType<typeof setTimeout> | undefined
+    /** Requests in flight other than the GET stream: a session running a long `run` is not idle. */
+    busy: number
+  }
+  const clients = new Map<string, Entry>()
   const end = async (id: string) => {
     const entry = clients.get(id)
     if (entry === undefined) return
     clients.delete(id)
+    clearTimeout(entry.timer)
     await entry.client.close()
+    await entry.transport.close().catch(() => undefined)
   }
-  const http: HttpServer = createHttpServer((request, response) => {
+  const arm = (id: string, entry: Entry) => {
+    clearTimeout(entry.timer)
+    entry.timer = undefined
+    if (entry.busy > 0 || !clients.has(id)) return
+    entry.timer = setTimeout(() => void end(id), http.idleTimeoutMs)
+    entry.timer.unref()
+  }
+  /** Counts a request of a session as activity until its response is done. */
+  const track = (id: string, entry: Entry, request: IncomingMessage, response: ServerResponse) => {
+    clearTimeout(entry.timer)
+    entry.timer = undefined
+    if (request.method === "GET") {
+      arm(id, entry)
+      return
+    }
+    entry.busy++
+    response.once("close", () => {
+      entry.busy--
+      arm(id, entry)
+    })
+  }
+
+  let hosts: ReadonlyArray<string> = []
+  let origins: ReadonlyArray<string> = []
+  /** Lets a request through (true), or answers it with 403 or 401 saying what to do (false). */
+  const gate = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const host = (request.headers.host ?? "").toLowerCase()
+    if (!hosts.includes(host)) {
+      refuse(
+        response,
+        403,
+        `Host ${JSON.stringify(request.headers.host ?? "")} is not this server: connect to ${url}, or start the server with --allowed-host ${request.headers.host ?? "<host:port>"} (option allowedHosts) if a proxy forwards to it`,
+      )
+      return false
+    }
+    const origin = request.headers.origin
+    if (origin !== undefined && !origins.includes(origin)) {
+      refuse(
+        response,
+        403,
+        `Origin ${JSON.stringify(origin)} may not use this server: only its own origin and ones given with --allowed-origin-header (option allowedOriginHeaders) may`,
+      )
+      return false
+    }
+    const authorization = request.headers.authorization ?? ""
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1]
+    if (bearer === undefined || !sameSecret(bearer, token)) {
+      refuse(
+        response,
+        401,
+        `${bearer === undefined ? "no bearer token" : "wrong bearer token"}: send Authorization: Bearer <token>, the token sextant mcp printed on stderr at start (or set ${tokenVariable} for the server and the client)`,
+      )
+      return false
+    }
+    return true
+  }
+
+  const server: HttpServer = createHttpServer((request, response) => {
     void (async () => {
+      if (!gate(request, response)) return
       if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") {
         response.writeHead(404, { "content-type": "text/plain" }).end("the MCP endpoint is /mcp\n")
         return
       }
       const id = request.headers["mcp-session-id"]
       const known = typeof id === "string" ? clients.get(id) : undefined
-      if (known !== undefined) {
+      if (known !== undefined && typeof id === "string") {
+        track(id, known, request, response)
         await known.transport.handleRequest(request, response)
         return
       }
       if (request.method !== "POST" || id !== undefined) {
-        response.writeHead(404, { "content-type": "application/json" }).end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            error: { code: -32001, message: "unknown session: initialize a new one" },
-            id: null,
-          }),
-        )
+        refuse(response, 404, "unknown session: initialize a new one")
         return
       }
       const client = createClientServer(input, services)
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
-          clients.set(sessionId, { transport, client })
+          const entry: Entry = { transport, client, timer: undefined, busy: 0 }
+          clients.set(sessionId, entry)
+          track(sessionId, entry, request, response)
         },
+        // The gate above has already checked both; the SDK checks them again on every request it handles.
+        allowedHosts: [...hosts],
+        allowedOrigins: [...origins],
+        enableDnsRebindingProtection: true,
       })
       transport.onclose = () => {
         if (transport.sessionId !== undefined) void end(transport.sessionId)
@@ -199,23 +314,40 @@ export const serveHttp = async (
       }
       await client.server.connect(transport)
       await transport.handleRequest(request, response)
+      if (transport.sessionId === undefined) await client.close()
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" })
       response.end(`${error instanceof Error ? error.message : String(error)}\n`)
     })
   })
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject)
-    http.listen(listen.port ?? 0, "127.0.0.1", () => resolve())
+    server.once("error", reject)
+    server.listen(http.port, "127.0.0.1", () => resolve())
   })
-  const { port } = http.address() as AddressInfo
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}/mcp`
+  hosts = [
+    `127.0.0.1:${port}`,
+    `localhost:${port}`,
+    `[::1]:${port}`,
+    ...http.allowedHosts.map((host) => host.toLowerCase()),
+  ]
+  origins = [
+    `http://127.0.0.1:${port}`,
+    `http://localhost:${port}`,
+    `http://[::1]:${port}`,
+    ...http.allowedOriginHeaders,
+  ]
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url,
+    token,
+    tokenSource,
     clients: () => clients.size,
+    browserProcesses: () => [...clients.values()].flatMap((entry) => entry.client.session.browserProcesses()),
     close: async () => {
       await Promise.all([...clients.keys()].map(end))
-      http.closeAllConnections()
-      await new Promise<void>((resolve) => http.close(() => resolve()))
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
 }

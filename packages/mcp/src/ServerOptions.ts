@@ -14,6 +14,22 @@ export const ServerOptions = z.object({
   secrets: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "use letters, digits, '.', '_' or '-'")).default([]),
   /** Secret values by name, for embedding the server in a program; the environment is read otherwise. */
   secretValues: z.record(z.string(), z.string()).optional(),
+  /**
+   * The origins secrets may be typed on (e.g. `["http://127.0.0.1:4000"]`), known before any call. Default:
+   * `constraints.allowedOrigins`. With neither, typing a secret is refused: a secret is never bound to
+   * whatever page a client happens to open.
+   */
+  secretOrigins: z
+    .array(
+      z
+        .string()
+        .refine(
+          (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+          "use an http(s) origin such as http://127.0.0.1:4000",
+        )
+        .transform((value) => new URL(value).origin),
+    )
+    .optional(),
   /** Offer the `eval` tool (JavaScript in the page). Off by default. */
   allowEval: z.boolean().default(false),
   /** How the browser of each client session is launched (system Chromium, headless by default). */

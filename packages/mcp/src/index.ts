@@ -4,6 +4,7 @@
  * executor's guardrails, with one browser per client and a tool list that costs under 600 tokens.
  */
 export * from "./Command.ts"
+export * from "./HttpOptions.ts"
 export type { ClientSession } from "./internal/ClientSession.ts"
 export * from "./McpServer.ts"
 export * from "./McpTool.ts"

@@ -12,7 +12,9 @@ describe("the Streamable HTTP transport", () => {
   it("listens on 127.0.0.1, gives each client its own session and forgets it when the client ends it", async () => {
     server = await serveHttp({ allowEval: true }, { port: 0 })
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
-    const transport = new StreamableHTTPClientTransport(new URL(server.url))
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+    })
     const client = new Client({ name: "sextant-test", version: "0.0.0" })
     await client.connect(transport)
     const { tools } = await client.listTools()
@@ -27,7 +29,11 @@ describe("the Streamable HTTP transport", () => {
     server ??= await serveHttp({}, { port: 0 })
     const response = await fetch(server.url, {
       method: "GET",
-      headers: { "mcp-session-id": "no-such-session", accept: "text/event-stream" },
+      headers: {
+        "mcp-session-id": "no-such-session",
+        accept: "text/event-stream",
+        authorization: `Bearer ${server.token}`,
+      },
     })
     expect(response.status).toBe(404)
     expect(await response.text()).toContain("unknown session")

@@ -33,7 +33,7 @@ describe("the flags of sextant mcp", () => {
       "password",
       "--eval",
     ])
-    expect(command.http).toEqual({ port: 8931 })
+    expect(command.http).toEqual({ port: 8931, allowedHosts: [], allowedOriginHeaders: [] })
     expect(command.options.constraints).toEqual({
       allowedOrigins: ["http://127.0.0.1:4000"],
       allowFormSubmission: true,
@@ -43,7 +43,32 @@ describe("the flags of sextant mcp", () => {
     expect(command.options.allowEval).toBe(true)
   })
 
+  it("turn into the HTTP gate, the idle timeout and the secret origins", () => {
+    const command = parseMcpCommand([
+      "--http",
+      "--allowed-host",
+      "mcp.internal:8080",
+      "--allowed-origin-header",
+      "http://localhost:6274",
+      "--idle-timeout",
+      "60",
+      "--secret-origin",
+      "http://127.0.0.1:4000",
+    ])
+    expect(command.http).toEqual({
+      port: 0,
+      allowedHosts: ["mcp.internal:8080"],
+      allowedOriginHeaders: ["http://localhost:6274"],
+      idleTimeoutMs: 60_000,
+    })
+    expect(command.options.secretOrigins).toEqual(["http://127.0.0.1:4000"])
+  })
+
   it.each([
+    [["--idle-timeout", "30"], "--idle-timeout needs --http"],
+    [["--http", "--idle-timeout", "0"], "--idle-timeout must be a whole number ≥ 1, got 0"],
+    [["--allowed-host", "x:1"], "--allowed-host needs --http"],
+    [["--secret-origin", "javascript:x"], "--secret-origin must be an http(s) URL"],
     [["--max-clicks=-1"], "--max-clicks must be a whole number ≥ 0, got -1"],
     [["--port", "80"], "--port needs --http"],
     [["--allowed-origin", "ftp://x"], "--allowed-origin must be an http(s) URL"],

@@ -10,6 +10,7 @@ import type { PlannerShape } from "@sextant/planner"
 import { launch, makeDriver } from "@sextant/webdriverio"
 import { Cause, Effect, Exit, Scope } from "effect"
 import { type ServerOptions, secretVariable } from "../ServerOptions.ts"
+import { makeSessionDriver } from "./SessionDriver.ts"
 
 /**
  * The state of one MCP client: its browser (launched on the first call that needs it and closed when the
@@ -19,17 +20,30 @@ import { type ServerOptions, secretVariable } from "../ServerOptions.ts"
 export interface ClientSession {
   readonly options: ServerOptions
   readonly constraints: TaskConstraints
+  /** The session's quotas: look/act/go and every `run` of the session count against the same ones. */
+  readonly quotas: TaskConstraints["quotas"]
   readonly guardrails: Guardrails
   readonly redactor: Redactor
   /** Secret values by name (for `run` inputs). */
   readonly secrets: Readonly<Record<string, string>>
+  /**
+   * The origins secrets are bound to, known before any call: `secretOrigins`, else the allowed origins.
+   * Undefined when neither is configured: typing a secret is then refused.
+   */
+  readonly secretOrigins: ReadonlyArray<string> | undefined
+  /** Set once a secret was typed in this session: presses and clicks then check where their form posts. */
+  secretTyped: boolean
   /** Who plans the goals of `run`. */
   readonly planner: PlannerShape
-  /** The browser, launched on first use. */
+  /** The browser, launched on first use, behind the secret rule (see `makeSessionDriver`). */
   readonly driver: () => Promise<BrowserDriverShape>
+  /** The browser as a `run` gets it: the same rule, and each navigation, click and submission charged to the session's quotas. */
+  readonly runDriver: () => Promise<BrowserDriverShape>
   /** Runs an effect of the browser and turns a typed failure into a rejection with that error. */
   readonly call: <A, E>(use: (driver: BrowserDriverShape) => Effect.Effect<A, E>) => Promise<A>
   lastSnapshot: PageSnapshot | undefined
+  /** The process ids of this session's ChromeDriver and Chromium while its browser is open; empty otherwise. */
+  readonly browserProcesses: () => ReadonlyArray<number>
   readonly close: () => Promise<void>
 }
 
@@ -58,39 +72,53 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
   )
   const guardrails = makeGuardrails(task, { restrictToStartOrigin: false })
   const redactor = makeRedactor(task)
-  let started: Promise<{ driver: BrowserDriverShape; scope: Scope.Closeable }> | undefined
+  let started:
+    | Promise<{ driver: BrowserDriverShape; scope: Scope.Closeable; processes: ReadonlyArray<number> }>
+    | undefined
+  let processes: ReadonlyArray<number> = []
   let closed = false
 
   const start = async () => {
     const scope = await Effect.runPromise(Scope.make())
     try {
-      const driver = await Effect.runPromise(
+      const { driver, launched } = await Effect.runPromise(
         Scope.provide(
-          Effect.flatMap(launch(options.browser), (session) => makeDriver(session)),
+          Effect.flatMap(launch(options.browser), (launched) =>
+            Effect.map(makeDriver(launched), (driver) => ({ driver, launched })),
+          ),
           scope,
         ),
       )
-      return { driver, scope }
+      processes = [launched.chromedriverPid, launched.browserPid].filter(
+        (pid): pid is number => pid !== undefined,
+      )
+      return { driver, scope, processes }
     } catch (error) {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       throw error
     }
   }
 
-  const driver = () => {
-    if (closed) return Promise.reject(new Error("the session is closed"))
+  const browser = () => {
+    if (closed) return Promise.reject(new Error("the session is closed: start a new MCP session"))
     started ??= start()
     return started.then((value) => value.driver)
   }
+  const driver = async () => makeSessionDriver(await browser(), session, false)
 
   const session: ClientSession = {
     options,
     constraints: task.constraints,
+    quotas: task.constraints.quotas,
     guardrails,
     redactor,
     secrets,
+    secretOrigins:
+      options.secretOrigins ?? options.constraints.allowedOrigins?.map((origin) => new URL(origin).origin),
+    secretTyped: false,
     planner,
     driver,
+    runDriver: async () => makeSessionDriver(await browser(), session, true),
     call: async (use) => {
       const exit = await Effect.runPromiseExit(use(await driver()))
       if (Exit.isSuccess(exit)) return exit.value
@@ -105,7 +133,9 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
       if (running === undefined) return
       const value = await running.catch(() => undefined)
       if (value !== undefined) await Effect.runPromise(Scope.close(value.scope, Exit.void))
+      processes = []
     },
+    browserProcesses: () => processes,
   }
   return session
 }

@@ -30,7 +30,8 @@ const describePart = (part: unknown): string => {
 
 /**
  * `run`: a whole goal through the planner and the executor on this session's browser, under the same
- * guardrails; answers the verified outcome, the parts left unmet and what was extracted.
+ * guardrails, the session's quotas (what is left of them) and the session's secret origins (a run's URL
+ * never binds a secret); answers the verified outcome, the parts left unmet and what was extracted.
  */
 export const run = defineMcpTool({
   name: "run",
@@ -38,7 +39,15 @@ export const run = defineMcpTool({
   input: z.strictObject({ goal: z.string().min(1), url: z.string().optional() }),
   handle: async (session, args) => {
     try {
-      const driver = await session.driver()
+      // The run counts against this session's quotas: it starts with what is left of them, and its
+      // driver charges every navigation, click and submission back to the session as it happens.
+      const driver = await session.runDriver()
+      const used = session.guardrails.counts()
+      const quotas = {
+        navigations: Math.max(0, session.quotas.navigations - used.navigations),
+        clicks: Math.max(0, session.quotas.clicks - used.clicks),
+        submissions: Math.max(0, session.quotas.submissions - used.submissions),
+      }
       const here = session.lastSnapshot?.url
       const startUrl = args.url ?? (here !== undefined && /^https?:/.test(here) ? here : undefined)
       const task = await Effect.runPromise(
@@ -47,7 +56,7 @@ export const run = defineMcpTool({
           ...(startUrl === undefined ? {} : { startUrl }),
           inputs: session.secrets,
           secretInputs: Object.keys(session.secrets),
-          constraints: session.constraints,
+          constraints: { ...session.constraints, quotas },
         }),
       )
       const result = await Effect.runPromise(

@@ -1,0 +1,198 @@
+import {
+  ActOrigins,
+  type ActResult,
+  type ActValue,
+  type BrowserDriverShape,
+  DriverError,
+  formatTarget,
+  InvalidArgument,
+  type NavigationResult,
+  OriginRefused,
+  type Target,
+  type TaskConstraints,
+} from "@sextant/core"
+import { checkSecretDestination, type Guardrails, type StepCharge } from "@sextant/executor"
+import { Effect } from "effect"
+
+/** The flags (and options) that bind secrets to origins, named in every refusal. */
+export const secretSetting =
+  "--secret-origin (option secretOrigins) or --allowed-origin (constraints.allowedOrigins)"
+
+/** What the guards of a session's driver read and write. */
+export interface SessionGuardState {
+  /** Secret values by name. */
+  readonly secrets: Readonly<Record<string, string>>
+  /** The origins secrets are bound to; undefined when none is configured (typing a secret is refused). */
+  readonly secretOrigins: ReadonlyArray<string> | undefined
+  /** The session's guardrails: the quotas every call of the session counts against. */
+  readonly guardrails: Guardrails
+  /** The session's quotas. */
+  readonly quotas: TaskConstraints["quotas"]
+  /** Set once a secret was typed in the session. */
+  secretTyped: boolean
+}
+
+const refuse = (detail: string) => new DriverError({ method: "act", reason: new InvalidArgument({ detail }) })
+
+/**
+ * Where a press or a click on `target` would send its form: the origin of the form's action (or the
+ * submitter's `formaction`), read in the live page. A press without a findable target goes to the
+ * focused element. `unresolved` when a ref cannot be found (the act would fail the same way).
+ */
+const formActionScript = `
+const target = arguments[0], press = arguments[1]
+const originOf = (raw, base) => {
+  try { const url = new URL(raw, base || document.baseURI); return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol + "…" }
+  catch (error) { return "(not a URL)" }
+}
+let element = null
+if (target.ref) {
+  const sextant = globalThis.__sextant
+  const resolved = sextant && typeof sextant.resolve === "function" ? sextant.resolve(target.ref, { scroll: false }) : null
+  if (resolved && resolved.ok !== false && !resolved.stale) element = resolved.element || document.elementFromPoint(resolved.x, resolved.y)
+  if (!element && !press) return JSON.stringify({ unresolved: true })
+} else if (target.selector) {
+  try { element = document.querySelector(target.selector) } catch (error) { element = null }
+}
+if (!element && press) element = document.activeElement
+if (!element) return JSON.stringify({})
+const submitter = element.closest ? element.closest("button, input[type=submit], input[type=image]") : null
+const form = element.form || (submitter && submitter.form) || (element.closest ? element.closest("form") : null)
+if (!form || form.method === "dialog") return JSON.stringify({})
+const doc = form.ownerDocument
+const raw = submitter && submitter.hasAttribute("formaction") ? submitter.formAction
+  : form.getAttribute("action") === null ? doc.location.href : form.action
+return JSON.stringify({ action: originOf(raw, doc.baseURI) })
+`
+
+/** The names of the secrets whose values `value` holds. */
+const secretsIn = (state: SessionGuardState, value: ActValue | undefined): ReadonlyArray<string> => {
+  const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value : []
+  return Object.entries(state.secrets)
+    .filter(([, secret]) => texts.some((text) => text.includes(secret)))
+    .map(([name]) => name)
+}
+
+const clickingOps: ReadonlyArray<string> = ["click", "check", "uncheck"]
+
+/**
+ * Wraps a session's browser with the secret rule of every Sextant entry point, applied to whoever types
+ * (the `act` tool, or a `run`'s steps):
+ * - a secret is typed only when the session binds secrets to origins, only after
+ *   `checkSecretDestination` found the page, the field's document and its form's action on them, and
+ *   with `ActOrigins` set so the driver checks again in the page as it types;
+ * - once a secret was typed in the session, a press or a click in a form whose action is on another
+ *   origin is refused before it is sent.
+ * With `counted` (a `run`), every navigation, click and submission is charged to the session's quotas,
+ * and refused once they are used up, so a run never starts the quotas afresh.
+ */
+export const makeSessionDriver = (
+  inner: BrowserDriverShape,
+  state: SessionGuardState,
+  counted: boolean,
+): BrowserDriverShape => {
+  const charge = (method: string, wanted: StepCharge): Effect.Effect<void, DriverError> => {
+    if (!counted) return Effect.void
+    const used = state.guardrails.counts()
+    const quotas = state.quotas
+    const exhausted =
+      wanted.navigates && used.navigations >= quotas.navigations
+        ? `the session's navigation quota of ${quotas.navigations} is used up`
+        : wanted.clicks && used.clicks >= quotas.clicks
+          ? `the session's click quota of ${quotas.clicks} is used up`
+          : undefined
+    return exhausted === undefined
+      ? Effect.void
+      : Effect.fail(
+          new DriverError({
+            method,
+            reason: new InvalidArgument({
+              detail: `${exhausted}: start a new MCP session, or the server with a higher quota`,
+            }),
+          }),
+        )
+  }
+  const counting = <A extends NavigationResult>(
+    method: string,
+    move: Effect.Effect<A, DriverError>,
+  ): Effect.Effect<A, DriverError> =>
+    counted
+      ? Effect.gen(function* () {
+          yield* charge(method, { navigates: true, clicks: false, submits: false })
+          const landed = yield* move
+          state.guardrails.commit({ navigates: true, clicks: false, submits: false })
+          return landed
+        })
+      : move
+
+  const secretCheck = (target: Target, names: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      const secret = names.map((name) => `<secret:${name}>`).join(", ")
+      const bound = state.secretOrigins
+      if (bound === undefined || bound.length === 0) {
+        return yield* refuse(
+          `${secret} was not typed: secrets are bound to no origin; start the server with ${secretSetting} naming the origins that may receive them`,
+        )
+      }
+      const problem = yield* checkSecretDestination(inner, {
+        allowed: bound,
+        field: "ref" in target ? { ref: target.ref } : { selector: target.selector },
+        actor: "act",
+        secret,
+        setting: secretSetting,
+      })
+      if (problem !== undefined) return yield* refuse(problem)
+      // The driver checks again in the page as it types; a check set by the caller (a run's) still holds.
+      const outer = (yield* ActOrigins).typing
+      state.secretTyped = true
+      return outer === undefined ? bound : bound.filter((origin) => outer.includes(origin))
+    })
+
+  const submitCheck = (target: Target, op: string) =>
+    Effect.gen(function* () {
+      const bound = state.secretOrigins ?? []
+      const json = yield* inner.evaluate(formActionScript, [target, op === "press"])
+      const found = JSON.parse(String(json)) as { readonly action?: string; readonly unresolved?: boolean }
+      if (found.unresolved === true) {
+        return yield* refuse(
+          `${formatTarget(target)} could not be found to check where its form posts after a secret was typed: call look() and try again`,
+        )
+      }
+      if (found.action !== undefined && !bound.includes(found.action)) {
+        return yield* new DriverError({
+          method: "act",
+          reason: new OriginRefused({ target: formatTarget(target), origin: found.action, allowed: bound }),
+        })
+      }
+    })
+
+  const act = (target: Target, op: Parameters<BrowserDriverShape["act"]>[1], value?: ActValue) =>
+    Effect.gen(function* () {
+      const names = op === "input" ? secretsIn(state, value) : []
+      const typing = names.length > 0 ? yield* secretCheck(target, names) : undefined
+      if (state.secretTyped && (op === "press" || clickingOps.includes(op))) yield* submitCheck(target, op)
+      const clicks = clickingOps.includes(op)
+      if (clicks) yield* charge("act", { navigates: false, clicks: true, submits: false })
+      const acted = inner.act(target, op, value)
+      const result: ActResult = yield* typing === undefined
+        ? acted
+        : acted.pipe(Effect.provideService(ActOrigins, { typing }))
+      if (counted) {
+        state.guardrails.commit({
+          navigates: false,
+          clicks,
+          submits: result.signals.includes("FormSubmitted"),
+        })
+      }
+      return result
+    })
+
+  return {
+    ...inner,
+    act,
+    navigate: (url, options) => counting("navigate", inner.navigate(url, options)),
+    back: counting("back", inner.back),
+    forward: counting("forward", inner.forward),
+    refresh: counting("refresh", inner.refresh),
+  }
+}

