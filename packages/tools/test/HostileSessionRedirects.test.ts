@@ -95,6 +95,20 @@ describe("session tools follow no redirect off the allowed origins", () => {
     }).pipe(Effect.provide(session)),
   )
 
+  it.live("does not serve from its cache a page an unrestricted fetch got from another origin", () =>
+    Effect.gen(function* () {
+      const start = redirectTo(`${attacker.url}/cached`)
+      // First without origins (any is allowed): the page comes from the attacker and is cached.
+      const open = yield* loadAndParse(start)
+      assert.strictEqual(open.url, `${attacker.url}/cached`)
+      requestsBefore = attacker.requests.length
+      const error = yield* httpErrorOf(loadAndParse(start)).pipe(onlySite())
+      assert.strictEqual(error.reason._tag, "OriginNotAllowed")
+      assert.include(error.message, `redirect from ${start} to ${attacker.url}/cached refused`)
+      attackerGotNothing()
+    }).pipe(Effect.provide(FetchHttpSession.layer({ maxRetries: 0 }))),
+  )
+
   it.live("stops a chain longer than maxRedirects", () =>
     Effect.gen(function* () {
       const chain = redirectTo(redirectTo(redirectTo("/products")))
