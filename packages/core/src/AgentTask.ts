@@ -1,10 +1,10 @@
 import { z } from "zod"
-import { decodeWith } from "./Validation.ts"
+import { decodeWith, strictFields } from "./Validation.ts"
 
 /**
  * Per-action quotas a task may use. Exceeding one is a guardrail violation.
  */
-export const TaskQuotas = z.object({
+export const TaskQuotas = strictFields("quotas", {
   navigations: z.number().int().nonnegative().default(20),
   clicks: z.number().int().nonnegative().default(100),
   submissions: z.number().int().nonnegative().default(2),
@@ -12,7 +12,8 @@ export const TaskQuotas = z.object({
 export type TaskQuotas = z.output<typeof TaskQuotas>
 
 /**
- * The limits a task runs under. Every field has a default, so `TaskConstraints.parse({})` is valid.
+ * The limits a task runs under. Every field has a default, so `TaskConstraints.parse({})` is valid; an
+ * unknown key is refused with the key it most likely meant (`maxStep` → `maxSteps`).
  *
  * @example
  * ```ts
@@ -20,7 +21,7 @@ export type TaskQuotas = z.output<typeof TaskQuotas>
  * TaskConstraints.parse({ maxSteps: 10 }).stepTimeoutMs // 30000
  * ```
  */
-export const TaskConstraints = z.object({
+export const TaskConstraints = strictFields("constraints", {
   maxSteps: z.number().int().positive().default(40),
   maxDurationMs: z.number().int().positive().default(300_000),
   stepTimeoutMs: z.number().int().positive().default(30_000),
@@ -52,6 +53,21 @@ export const TaskConstraints = z.object({
         }),
     )
     .default([]),
+  /**
+   * Absolute folders the `upload` action may take files from. A file is allowed when its real path
+   * (symlinks followed) lies inside one of these folders' real paths. Default: none, so every upload
+   * is refused until the task names a folder.
+   */
+  allowedUploadDirs: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine((value) => /^(\/|[A-Za-z]:[\\/])/.test(value), {
+          message: "must be an absolute folder path such as /home/me/uploads",
+        }),
+    )
+    .default([]),
   quotas: TaskQuotas.prefault({}),
 })
 export type TaskConstraints = z.output<typeof TaskConstraints>
@@ -64,7 +80,9 @@ export type TaskInputValue = z.output<typeof TaskInputValue>
 /**
  * A goal in plain language plus everything needed to reach it.
  * Inputs named in `secretInputs` reach tools as values but every prompt, trace and log shows
- * only a placeholder such as `<secret:password>`.
+ * only a placeholder such as `<secret:password>`. Unknown keys, here and in `constraints` and
+ * `quotas`, are refused with the key they most likely meant: a misspelt `secretInput` would otherwise
+ * leave the password in clear.
  *
  * @example
  * ```ts
@@ -72,34 +90,32 @@ export type TaskInputValue = z.output<typeof TaskInputValue>
  * const task = decodeAgentTask({ goal: "log in and list the products", startUrl: "http://127.0.0.1:4000/login" })
  * ```
  */
-export const AgentTask = z
-  .object({
-    id: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9._:-]+$/, "use letters, digits, '.', '_', ':' or '-'")
-      .default(() => crypto.randomUUID()),
-    goal: z.string().trim().min(1, "describe the goal in words"),
-    startUrl: z.url({ protocol: /^https?$/ }).optional(),
-    inputs: z.record(z.string(), TaskInputValue).default({}),
-    secretInputs: z.array(z.string().min(1)).default([]),
-    expectedSchema: z.record(z.string(), z.unknown()).optional(),
-    constraints: TaskConstraints.prefault({}),
-    createdAt: z.iso.datetime().default(() => new Date().toISOString()),
+export const AgentTask = strictFields("task", {
+  id: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9._:-]+$/, "use letters, digits, '.', '_', ':' or '-'")
+    .default(() => crypto.randomUUID()),
+  goal: z.string().trim().min(1, "describe the goal in words"),
+  startUrl: z.url({ protocol: /^https?$/ }).optional(),
+  inputs: z.record(z.string(), TaskInputValue).default({}),
+  secretInputs: z.array(z.string().min(1)).default([]),
+  expectedSchema: z.record(z.string(), z.unknown()).optional(),
+  constraints: TaskConstraints.prefault({}),
+  createdAt: z.iso.datetime().default(() => new Date().toISOString()),
+}).superRefine((task, context) => {
+  // A misspelt name would leave the real secret unredacted in every prompt, trace and store row.
+  task.secretInputs.forEach((name, index) => {
+    if (!Object.hasOwn(task.inputs, name)) {
+      const known = Object.keys(task.inputs)
+      context.addIssue({
+        code: "custom",
+        path: ["secretInputs", index],
+        message: `${JSON.stringify(name)} is not one of the inputs (${known.length === 0 ? "there are none" : known.map((key) => JSON.stringify(key)).join(", ")}): name the input that holds the secret`,
+      })
+    }
   })
-  .superRefine((task, context) => {
-    // A misspelt name would leave the real secret unredacted in every prompt, trace and store row.
-    task.secretInputs.forEach((name, index) => {
-      if (!Object.hasOwn(task.inputs, name)) {
-        const known = Object.keys(task.inputs)
-        context.addIssue({
-          code: "custom",
-          path: ["secretInputs", index],
-          message: `${JSON.stringify(name)} is not one of the inputs (${known.length === 0 ? "there are none" : known.map((key) => JSON.stringify(key)).join(", ")}): name the input that holds the secret`,
-        })
-      }
-    })
-  })
+})
 export type AgentTask = z.output<typeof AgentTask>
 export type AgentTaskInput = z.input<typeof AgentTask>
 

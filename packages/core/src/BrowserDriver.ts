@@ -90,6 +90,35 @@ export const TabOrigins: Context.Reference<TabOriginsShape> = Context.Reference<
   { defaultValue: () => ({ popups: undefined }) },
 )
 
+/** What {@link UploadDirs} holds. */
+export interface UploadDirsShape {
+  /**
+   * Absolute folders `act(…, "upload", path)` may take files from. The driver resolves the file's real
+   * path (symlinks followed) and uploads it only when it lies inside one of these folders' real
+   * paths; otherwise it fails with `UploadRefused` and uploads nothing. Empty refuses every upload.
+   */
+  readonly allowed: ReadonlyArray<string>
+}
+
+/**
+ * Where the driver may upload files from: the executor sets it from the task's
+ * `constraints.allowedUploadDirs` around every step, so a file path chosen by a model (or a page that
+ * talked it into one) cannot reach past them. Unset (the default), no folder is allowed and every
+ * upload is refused.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { BrowserDriver, UploadDirs } from "@sextant/core"
+ * const uploaded = BrowserDriver.use((driver) => driver.act({ selector: "#cv" }, "upload", "/home/me/cv.pdf")).pipe(
+ *   Effect.provideService(UploadDirs, { allowed: ["/home/me"] }),
+ * )
+ * ```
+ */
+export const UploadDirs: Context.Reference<UploadDirsShape> = Context.Reference<UploadDirsShape>(
+  "@sextant/core/UploadDirs",
+  { defaultValue: () => ({ allowed: [] }) },
+
 /** A value for `act`: text to type, an option (or several) to select, a number for a slider, a file path. */
 export type ActValue = string | number | ReadonlyArray<string>
 

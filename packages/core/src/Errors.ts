@@ -170,6 +170,21 @@ export class OriginRefused extends Data.TaggedClass("OriginRefused")<{
 }
 
 /**
+ * The file an `upload` names is outside the folders the task allows (`constraints.allowedUploadDirs`),
+ * or no folder is allowed; nothing was uploaded. `path` is what was asked for, `detail` why it was
+ * refused (its real path when a symlink or `..` led elsewhere). See `UploadDirs`.
+ */
+export class UploadRefused extends Data.TaggedClass("UploadRefused")<{
+  readonly path: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `upload of ${JSON.stringify(this.path)} refused: ${this.detail}`
+  }
+}
+
+/**
  * A page answered an error status (5xx or 429) on every attempt: its body is the server's error
  * page, not content. `retryAfterMs` is the server's last Retry-After, when it sent one.
  */
@@ -193,6 +208,7 @@ export class PageStatus extends Data.TaggedClass("PageStatus")<{
 
 export type DriverErrorReason =
   | OriginRefused
+  | UploadRefused
   | ElementNotFound
   | StaleRef
   | Timeout
@@ -306,7 +322,26 @@ export class InvalidUrl extends Data.TaggedClass("InvalidUrl")<{
   }
 }
 
+/**
+ * A request, or one hop of a redirect chain, was going to an origin the session may not reach (see
+ * `SessionOrigins`) or to a scheme other than http(s); it was not sent. `from` is the URL whose
+ * redirect pointed there.
+ */
+export class OriginNotAllowed extends Data.TaggedClass("OriginNotAllowed")<{
+  readonly url: string
+  readonly from?: string | undefined
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    const hop =
+      this.from === undefined ? `request to ${this.url}` : `redirect from ${this.from} to ${this.url}`
+    return `${hop} refused: ${this.detail}; nothing was requested from it`
+  }
+}
+
 export type HttpErrorReason =
+  | OriginNotAllowed
   | RateLimited
   | HttpStatus
   | HttpTimeout

@@ -37,3 +37,32 @@ export interface HttpSessionShape {
 export class HttpSession extends Context.Service<HttpSession, HttpSessionShape>()(
   "@sextant/core/HttpSession",
 ) {}
+
+/** What {@link SessionOrigins} holds. */
+export interface SessionOriginsShape {
+  /**
+   * Origins (e.g. `http://127.0.0.1:4000`) the session may request. Every request and every hop of a
+   * redirect chain is parsed as the WHATWG URL parser reads it and checked before it is sent; one to
+   * another origin fails with `OriginNotAllowed`. Undefined: any http(s) origin.
+   */
+  readonly allowed: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Where an `HttpSession` may go for the current run: the executor sets it from the task's allowed
+ * origins (or its start page's origin) around every step, so `loadAndParse`, `sql` and `crawl` cannot
+ * be led elsewhere by a redirect or by a URL spelt to slip past a check on the text.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { HttpSession, SessionOrigins } from "@sextant/core"
+ * const page = HttpSession.use((session) => session.fetch({ url: "http://127.0.0.1:4000/" })).pipe(
+ *   Effect.provideService(SessionOrigins, { allowed: ["http://127.0.0.1:4000"] }),
+ * )
+ * ```
+ */
+export const SessionOrigins: Context.Reference<SessionOriginsShape> = Context.Reference<SessionOriginsShape>(
+  "@sextant/core/SessionOrigins",
+  { defaultValue: () => ({ allowed: undefined }) },
+)

@@ -1,6 +1,42 @@
 import { Effect } from "effect"
-import type { z } from "zod"
+import { z } from "zod"
 import { AgentError, InvalidInput } from "./Errors.ts"
+import { nearestName } from "./NearestName.ts"
+
+/**
+ * What an unknown key is told: `is not a task field: did you mean secretInputs?`, or the list of
+ * fields when no known one is near.
+ */
+const unknownKeyClause = (what: string, known: ReadonlyArray<string>, key: string): string => {
+  const near = nearestName(key, known)
+  return near === undefined
+    ? `is not a ${what} field (the fields are ${known.join(", ")})`
+    : `is not a ${what} field: did you mean ${near}?`
+}
+
+/**
+ * A zod object that refuses keys it does not know, naming each one and the known key it most likely
+ * meant: a misspelt `secretInput` must not be dropped in silence while the password it should have
+ * hidden is stored in clear. {@link formatIssues} prints one line per unknown key:
+ * `task.secretInput is not a task field: did you mean secretInputs?`.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod"
+ * import { strictFields } from "@sextant/core"
+ * const Options = strictFields("options", { maxSteps: z.number() })
+ * Options.safeParse({ maxStep: 3 }).success // false
+ * ```
+ */
+export const strictFields = <Shape extends z.core.$ZodLooseShape>(what: string, shape: Shape) => {
+  const known = Object.keys(shape)
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => unknownKeyClause(what, known, key)).join("\n")
+        : undefined,
+  })
+}
 /** The dotted path of a zod issue under `root`, e.g. `task.constraints.maxSteps` or `steps[2].tool`. */
 export const issuePath = (root: string, path: ReadonlyArray<PropertyKey>): string => {
   let out = root
@@ -35,7 +71,14 @@ const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
  * `task.constraints.maxSteps: Too small: expected number to be >0 (got -3)`.
  */
 export const formatIssues = (root: string, error: z.ZodError, input: unknown): ReadonlyArray<string> =>
-  error.issues.map((issue) => {
+  error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      // strictFields words one clause per key, so each unknown key gets its own line and path.
+      const clauses = issue.message.split("\n")
+      if (clauses.length === issue.keys.length) {
+        return issue.keys.map((key, index) => `${issuePath(root, [...issue.path, key])} ${clauses[index]}`)
+      }
+    }
     const path = issuePath(root, issue.path)
     const got =
       issue.code === "unrecognized_keys" ? "" : ` (got ${describeValue(valueAt(input, issue.path))})`

@@ -20,6 +20,7 @@ describe("AgentTask", () => {
       allowNavigation: true,
       allowFormSubmission: false,
       blockedUrlPatterns: [],
+      allowedUploadDirs: [],
       quotas: { navigations: 20, clicks: 100, submissions: 2 },
     })
     expect(task.inputs).toEqual({})

@@ -19,6 +19,7 @@ const task = (id: string): AgentTask => ({
     allowNavigation: true,
     allowFormSubmission: false,
     blockedUrlPatterns: [],
+    allowedUploadDirs: [],
     quotas: { navigations: 20, clicks: 100, submissions: 2 },
   },
   createdAt: "2026-11-22T10:00:00.000Z",

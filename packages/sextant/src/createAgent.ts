@@ -46,7 +46,7 @@ import {
   type RuleTool,
   StepPolicy,
 } from "@sextant/planner"
-import { browserTools, compoundTools } from "@sextant/tools"
+import { browserTools, compoundTools, FetchHttpSession } from "@sextant/tools"
 import {
   type ConnectOptions,
   type LaunchOptions,
@@ -415,6 +415,12 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   const reportPathOf = (runId: string, path?: string) =>
     resolve(path ?? join(reportDirectory ?? resolve(".sextant/reports"), `${runId}.html`))
 
+  // The session tools (loadAndParse, sql, crawl, submitUrls) ask for an HttpSession. The executor erases
+  // a tool's requirements, so without this a run that calls one failed with "Service not found:
+  // HttpSession". Each run gets its own session (cookie jar, cache), as it gets its own browser.
+  const withHttpSession = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.provide(effect, FetchHttpSession.layer())
+
   const executorOptions = (run: RunOptions | undefined): ExecutorOptions => ({
     tools: registry,
     runId: run?.runId,
@@ -452,7 +458,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
         return yield* planAndRun(task, executorOptions(run))
       const policy = yield* StepPolicy
       return yield* runAgent(task, policy, executorOptions(run))
-    })
+    }).pipe(withHttpSession)
 
   // The task is checked before a browser is launched, so bad input fails fast.
   const runEffect = (input: AgentTaskInput, run: RunOptions | undefined) =>
@@ -533,7 +539,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
           if (record.mode === "plan") return yield* resume(runId, options)
           const policy = yield* StepPolicy
           return yield* resumeAgent(runId, policy, options)
-        }).pipe(Effect.provide(browserLayer())),
+        }).pipe(withHttpSession, Effect.provide(browserLayer())),
         { signal: resumeOptions?.signal },
       )
       .catch((error: unknown) => Promise.reject(cancelled(resumeOptions?.signal, error)))

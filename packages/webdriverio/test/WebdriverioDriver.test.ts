@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
-import { BrowserDriver, type DriverError } from "@sextant/core"
+import { BrowserDriver, type DriverError, UploadDirs } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
@@ -93,11 +93,11 @@ for (const bidi of [true, false]) {
           expect(missing.message).toContain('"Billing" is not an option')
           const file = join(tmpdir(), `sextant-upload-${process.pid}.txt`)
           writeFileSync(file, "twelve bytes")
-          yield* driver.act({ selector: "#attachment" }, "upload", file)
+          const fromTmp = Effect.provideService(UploadDirs, { allowed: [tmpdir()] })
+          yield* driver.act({ selector: "#attachment" }, "upload", file).pipe(fromTmp)
           expect(yield* driver.evaluate("return document.getElementById('attachment').files[0].size")).toBe(
             12,
           )
-          rmSync(file)
           yield* driver.act({ selector: "#subscribe" }, "check")
           // The mark used to find the file input for WebDriver is gone after the next action.
           expect(
@@ -108,13 +108,14 @@ for (const bidi of [true, false]) {
               page(`<div id="host"></div>
 <script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = '<input type="file" id="inside">'</script>`),
             )
-            yield* driver.act({ selector: "#inside" }, "upload", file)
+            yield* driver.act({ selector: "#inside" }, "upload", file).pipe(fromTmp)
             expect(
               yield* driver.evaluate(
                 "return document.getElementById('host').shadowRoot.getElementById('inside').files[0].name",
               ),
             ).toBe(file.split("/").at(-1))
           }
+          rmSync(file)
 
           yield* driver.navigate(
             page(`<input type="range" id="range" min="0" max="50" value="10" style="width:300px">

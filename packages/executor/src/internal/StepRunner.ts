@@ -11,11 +11,13 @@ import {
   observeError,
   type PageSnapshot,
   parseTarget,
+  SessionOrigins,
   type Signal,
   type Step,
   type StoredRecord,
   type StoreError,
   Timeout,
+  UploadDirs,
   webOrigin,
 } from "@sextant/core"
 import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedule } from "effect"
@@ -460,6 +462,10 @@ export const executeStep = (
       const attempt = yield* Effect.exit(
         run.pipe(
           typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
+          // Checked where the request or the upload happens, on what is really reached: each redirect
+          // hop of the session tools, the real path of an uploaded file.
+          Effect.provideService(SessionOrigins, { allowed: context.guardrails.allowedOrigins }),
+          Effect.provideService(UploadDirs, { allowed: context.task.constraints.allowedUploadDirs }),
           // A screenshot a run with secrets takes must not show one typed into a plain text field.
           masksFields ? withMaskedFields(context.driver) : (run) => run,
           Effect.timeoutOrElse({

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto"
+import { resolve } from "node:path"
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
@@ -18,6 +19,7 @@ const RunArguments = AgentFlags.extend({
   secret: z.array(pair),
   allowSubmit: z.boolean(),
   allowedOrigin: z.array(z.url({ error: "must be an origin such as http://127.0.0.1:4000" })),
+  allowUploadDir: z.array(z.string().trim().min(1, "name a folder")).default([]),
   maxSteps: z.coerce.number({ error: "must be a whole number" }).int().positive().optional(),
   json: z.boolean(),
   recordTraffic: z.boolean().default(false),
@@ -115,6 +117,10 @@ export const runGoal = async (
           allowFormSubmission: options.allowSubmit,
           ...(options.allowedOrigin.length === 0 ? {} : { allowedOrigins: options.allowedOrigin }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+          // Relative folders are read against the working directory, as a shell user means them.
+          ...(options.allowUploadDir.length === 0
+            ? {}
+            : { allowedUploadDirs: options.allowUploadDir.map((folder) => resolve(folder)) }),
         },
       },
       { signal, runId, onEvent: follow.onEvent },
@@ -163,6 +169,12 @@ export const registerRun = (program: Command): void => {
     .option(
       "--allowed-origin <origin>",
       "an origin the agent may visit (repeatable; default: the start URL's)",
+      collect,
+      [],
+    )
+    .option(
+      "--allow-upload-dir <dir>",
+      "a folder the agent may upload files from (repeatable; default: none, every upload is refused)",
       collect,
       [],
     )

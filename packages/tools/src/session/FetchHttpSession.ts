@@ -10,7 +10,9 @@ import {
   HttpStatus,
   HttpTimeout,
   InvalidUrl,
+  OriginNotAllowed,
   RateLimited,
+  SessionOrigins,
 } from "@sextant/core"
 import { Clock, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
 import { CookieJar } from "tough-cookie"
@@ -42,7 +44,10 @@ export const FetchHttpSessionOptions = z.object({
   cacheTtlMs: z.number().int().nonnegative().default(60_000),
   /** Most responses kept in the cache; the oldest goes first. */
   cacheMaxEntries: z.number().int().positive().default(256),
-  /** Redirects followed per request. */
+  /**
+   * Redirects followed per request; one more fails with `InvalidUrl`. Each hop is checked against
+   * `SessionOrigins` before it is requested.
+   */
   maxRedirects: z.number().int().nonnegative().default(10),
   userAgent: z.string().min(1).default("Sextant/0 (+https://www.npmjs.com/package/@sextant/tools)"),
   /** Headers sent with every request (a request's own headers win). */
@@ -69,6 +74,23 @@ class ReasonFailure {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+
+/**
+ * Why `url` may not be requested under `allowed` (origins as `URL.origin` gives them), or undefined.
+ * `url` is already parsed by the WHATWG parser, so what is checked is what `fetch` will reach.
+ */
+const hopProblem = (url: URL, allowed: ReadonlySet<string> | undefined): string | undefined => {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return `only http and https are followed, not ${url.protocol}`
+  }
+  if (allowed !== undefined && !allowed.has(url.origin)) {
+    return `${url.origin} is not an allowed origin (allowed: ${[...allowed].join(", ") || "none"}): add it to constraints.allowedOrigins if the task needs it`
+  }
+  return undefined
+}
+
+const originSet = (origins: ReadonlyArray<string> | undefined): ReadonlySet<string> | undefined =>
+  origins === undefined ? undefined : new Set(origins.map((origin) => URL.parse(origin)?.origin ?? origin))
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 export const parseRetryAfter = (value: string | null, now: number): number | undefined => {
@@ -204,8 +226,14 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
     readonly body: string
   }
 
-  // One try: the redirect chain by hand, so cookies set by a redirect (a login) are kept.
-  const send = async (request: HttpRequest, start: URL, signal: AbortSignal): Promise<Sent> => {
+  // One try: the redirect chain by hand, so cookies set by a redirect (a login) are kept and every hop
+  // is checked against the allowed origins before anything is sent to it.
+  const send = async (
+    request: HttpRequest,
+    start: URL,
+    allowed: ReadonlySet<string> | undefined,
+    signal: AbortSignal,
+  ): Promise<Sent> => {
     let url = start
     let method: string = request.method ?? "GET"
     let body = request.body
@@ -223,9 +251,31 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
         jar.setCookieSync(setCookie, url.href, { ignoreError: true })
       }
       const location = response.headers.get("location")
-      if (REDIRECT_STATUSES.has(response.status) && location !== null && redirects < settings.maxRedirects) {
+      if (REDIRECT_STATUSES.has(response.status) && location !== null) {
         await response.body?.cancel()
-        url = new URL(location, url)
+        const from = url.href
+        if (redirects >= settings.maxRedirects) {
+          throw new ReasonFailure(
+            new InvalidUrl({
+              url: request.url,
+              detail: `it redirected more than ${settings.maxRedirects} times (last to ${location.slice(0, 200)}): raise maxRedirects if the chain is real`,
+            }),
+          )
+        }
+        const next = URL.parse(location, url)
+        if (next === null) {
+          throw new ReasonFailure(
+            new InvalidUrl({
+              url: from,
+              detail: `it redirected to ${JSON.stringify(location.slice(0, 200))}, which is not a URL`,
+            }),
+          )
+        }
+        const problem = hopProblem(next, allowed)
+        if (problem !== undefined) {
+          throw new ReasonFailure(new OriginNotAllowed({ url: next.href, from, detail: problem }))
+        }
+        url = next
         if (
           response.status === 303 ||
           ((response.status === 301 || response.status === 302) && method === "POST")
@@ -249,6 +299,7 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
     method: string,
     request: HttpRequest,
     url: URL,
+    allowed: ReadonlySet<string> | undefined,
   ): Effect.Effect<HttpResponse, HttpError> => {
     const state = hostState(url.host)
     const timeoutMs = request.timeoutMs ?? settings.timeoutMs
@@ -256,7 +307,7 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
       yield* waitForSlot(state)
       const started = yield* Clock.currentTimeMillis
       const sent = yield* Effect.tryPromise({
-        try: (signal) => send(request, url, signal),
+        try: (signal) => send(request, url, allowed, signal),
         catch: (cause) =>
           new HttpError({
             method,
@@ -322,16 +373,30 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
   const fetchOne = (request: HttpRequest): Effect.Effect<HttpResponse, HttpError> =>
     Effect.gen(function* () {
       const url = yield* parseUrl("fetch", request.url)
+      const allowed = originSet((yield* SessionOrigins).allowed)
+      const refused = hopProblem(url, allowed)
+      if (refused !== undefined) {
+        return yield* fail("fetch", new OriginNotAllowed({ url: url.href, detail: refused }))
+      }
       const key = cacheKey(request, url)
       const now = yield* Clock.currentTimeMillis
       if (key !== undefined && request.fresh !== true) {
         const cached = cache.get(key)
-        if (cached !== undefined && cached.expiresAt > now) {
+        // A page cached before this run narrowed the origins may have come from elsewhere by a redirect.
+        const landed = cached === undefined ? undefined : URL.parse(cached.response.url)
+        if (cached !== undefined && cached.expiresAt > now && landed !== null && landed !== undefined) {
+          const problem = hopProblem(landed, allowed)
+          if (problem !== undefined) {
+            return yield* fail(
+              "fetch",
+              new OriginNotAllowed({ url: landed.href, from: url.href, detail: problem }),
+            )
+          }
           return { ...cached.response, fromCache: true, durationMs: 0 }
         }
         cache.delete(key)
       }
-      const response = yield* attempt("fetch", request, url).pipe(Effect.retry(retrySchedule))
+      const response = yield* attempt("fetch", request, url, allowed).pipe(Effect.retry(retrySchedule))
       if (key !== undefined) {
         const storedAt = yield* Clock.currentTimeMillis
         cache.set(key, { response, expiresAt: storedAt + settings.cacheTtlMs })

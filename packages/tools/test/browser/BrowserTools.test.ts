@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { BrowserDriver, type DriverError, type PageSnapshot } from "@sextant/core"
+import { BrowserDriver, type DriverError, type PageSnapshot, UploadDirs } from "@sextant/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { browserTools } from "../../src/browser/BrowserTools.ts"
@@ -207,7 +207,8 @@ describe("browser tools in Chromium on the fixture site", () => {
     try {
       const file = join(directory, "note.txt")
       await writeFile(file, "hello")
-      await harness.run(uploadTool.run({ target: "input[type=file]", path: file }))
+      const allowed = Effect.provideService(UploadDirs, { allowed: [directory] })
+      await harness.run(uploadTool.run({ target: "input[type=file]", path: file }).pipe(allowed))
       const fileName = () =>
         harness.run(evaluate("return document.querySelector('input[type=file]').files[0]?.name"))
       expect(await fileName()).toBe("note.txt")
@@ -217,7 +218,7 @@ describe("browser tools in Chromium on the fixture site", () => {
       const fileRef = Object.values(snapshot.elements).find((element) =>
         element.name.startsWith("Attachment"),
       )
-      await harness.run(uploadTool.run({ target: fileRef?.ref ?? "missing-ref", path: other }))
+      await harness.run(uploadTool.run({ target: fileRef?.ref ?? "missing-ref", path: other }).pipe(allowed))
       expect(await fileName()).toBe("other.txt")
     } finally {
       await rm(directory, { recursive: true, force: true })

@@ -14,6 +14,7 @@ import {
   type ScrollResult,
   type Target,
   Timeout,
+  UploadDirs,
 } from "@sextant/core"
 import { describeChange, diffScreens } from "@sextant/perception"
 import { Effect } from "effect"
@@ -33,6 +34,7 @@ import {
   wheelActions,
 } from "./Protocol.ts"
 import { knowsTarget, recordedElement } from "./Recording.ts"
+import { allowedUploadPath } from "./UploadPath.ts"
 
 /** What the page script's `settle` answers: whether a navigation is under way, and the look after. */
 interface Settled {
@@ -270,6 +272,12 @@ export const makeAct = (
   const actOnce: BrowserDriverShape["act"] = Effect.fn("BrowserDriver.act")(function* (target, op, value) {
     const open = dialogs.pending()?.info
     if (open !== undefined) return yield* fail("act", new DialogOpen({ type: open.type, text: open.text }))
+    // Every upload passes here, whoever asks (a tool, a compound tool, the MCP server): the file must be
+    // in a folder the task allows, checked on its real path before the page is touched.
+    const uploadPath =
+      op === "upload"
+        ? yield* allowedUploadPath(yield* valueText(op, value), (yield* UploadDirs).allowed)
+        : undefined
     const values = op === "select" ? (Array.isArray(value) ? value : [String(value ?? "")]) : undefined
     // The diff is against what the agent last saw (its look or the previous act); without one, the
     // prepare call takes a fresh snapshot first, in the same round trip.
@@ -333,7 +341,7 @@ export const makeAct = (
       let settled = alongside
         ? (yield* Effect.all(
             [
-              perform(target, op, value, prepared),
+              perform(target, op, uploadPath ?? value, prepared),
               settle({
                 inputs: (prepared.inputs ?? 0) + 1,
                 inputWaitMs: options.actionWaitMs,
@@ -342,7 +350,7 @@ export const makeAct = (
             ],
             { concurrency: "unbounded" },
           ))[1]
-        : yield* Effect.andThen(perform(target, op, value, prepared), settle({}))
+        : yield* Effect.andThen(perform(target, op, uploadPath ?? value, prepared), settle({}))
       if (settled.navigating) settled = yield* awaitNavigation(settleOptions)
       return settled
     })
