@@ -118,6 +118,7 @@ export interface UploadDirsShape {
 export const UploadDirs: Context.Reference<UploadDirsShape> = Context.Reference<UploadDirsShape>(
   "@sextant/core/UploadDirs",
   { defaultValue: () => ({ allowed: [] }) },
+)
 
 /** A value for `act`: text to type, an option (or several) to select, a number for a slider, a file path. */
 export type ActValue = string | number | ReadonlyArray<string>
