@@ -10,6 +10,14 @@ export interface NavigationResult {
   readonly title: string
   /** The HTTP status of the document, when the driver could read it (0 or absent: unknown). */
   readonly status?: number | undefined
+  /**
+   * Set when the page had rendered but had not finished loading by the driver's page-load wait: the
+   * driver stopped the load (as pressing Esc does) this many ms after it started, and what the page
+   * rendered is usable.
+   */
+  readonly stoppedLoadingAfterMs?: number | undefined
+  /** What a model should know about the load, in words (e.g. that it was stopped), when anything. */
+  readonly hint?: string | undefined
 }
 
 /**
@@ -183,6 +191,8 @@ export type RecordedAction =
       readonly via: "navigate" | "back" | "forward" | "refresh"
       /** Where the navigation ended. */
       readonly url: string
+      /** Set when the driver stopped a page that had rendered but not finished loading (see NavigationResult). */
+      readonly stoppedLoadingAfterMs?: number | undefined
     }
   | {
       readonly kind: "act"

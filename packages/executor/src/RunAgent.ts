@@ -18,11 +18,18 @@ import {
   recordPartStep,
 } from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
-import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
+import {
+  DEADLINE_BACKSTOP_MS,
+  elapsedSince,
+  makeRunContext,
+  moveTo,
+  type RunContext,
+  runRecord,
+} from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { lookOrResume, withTabOrigins } from "./internal/TabRecovery.ts"
 import { countModelCalls } from "./Metrics.ts"
-import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
+import { endsTheRun, permanentFailure, reasonTag } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 const STOP_TOOL = "stop"
@@ -198,6 +205,12 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         outcome,
       )
       unsaved = history.length
+      if (!outcome.ok && reasonTag(outcome.error) === "BudgetExceeded")
+        return {
+          endReason: "max-duration",
+          completed: false,
+          detail: `the run took longer than maxDurationMs (${context.task.constraints.maxDurationMs} ms): ${call.name} was cut at the deadline`,
+        } as LoopEnd
       // A rejected login or a dead browser: asking the policy again would only submit the same
       // credentials again or fail the same way (`resume` continues a crashed run on a new browser).
       if (!outcome.ok && endsTheRun(outcome.error))
@@ -291,7 +304,9 @@ const driveAgent = (
             detail: `the start page ${task.startUrl} cannot be opened: ${startFailed}`,
           }
         : Option.getOrElse(
-            yield* loop(context, policy, history, firstTurn).pipe(Effect.timeoutOption(remaining)),
+            yield* loop(context, policy, history, firstTurn).pipe(
+              Effect.timeoutOption(remaining + DEADLINE_BACKSTOP_MS),
+            ),
             () => ({
               endReason: "max-duration" as EndReason,
               completed: false,

@@ -22,11 +22,18 @@ import {
   recordPartStep,
 } from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
-import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
+import {
+  DEADLINE_BACKSTOP_MS,
+  elapsedSince,
+  makeRunContext,
+  moveTo,
+  type RunContext,
+  runRecord,
+} from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { withTabOrigins } from "./internal/TabRecovery.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
-import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
+import { endsTheRun, permanentFailure, reasonTag } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 export type { ExecutorRunResult } from "./internal/Finish.ts"
@@ -168,6 +175,13 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       }
       yield* persistStep(context, finished, outcome)
       if (outcome.ok) continue
+      if (reasonTag(outcome.error) === "BudgetExceeded") {
+        return {
+          ok: false,
+          endReason: "max-duration" as EndReason,
+          detail: `the run took longer than maxDurationMs (${context.task.constraints.maxDurationMs} ms): step ${next.index} (${next.tool}) was cut at the deadline`,
+        }
+      }
       if (outcome.refusedBy === "secret-origin") {
         // A new plan would type the secret again into the same page: the run stops instead.
         return {
@@ -337,7 +351,9 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =
       0,
       context.task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
     )
-    const outcome = yield* drive(context, planner).pipe(Effect.timeoutOption(remaining))
+    const outcome = yield* drive(context, planner).pipe(
+      Effect.timeoutOption(remaining + DEADLINE_BACKSTOP_MS),
+    )
     const result = Option.getOrElse(outcome, () => ({
       ok: false,
       endReason: "max-duration" as EndReason,

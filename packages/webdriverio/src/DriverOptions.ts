@@ -10,6 +10,14 @@ export const DriverOptions = z.object({
   quietMs: z.number().int().nonnegative().default(10),
   /** The longest wait for a navigation an action started, in ms. */
   navigationTimeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * How long `navigate` waits for a page's load event before it stops a page that has already
+   * rendered (as pressing Esc does) and answers with `stoppedLoadingAfterMs`, in ms. A page that has
+   * rendered nothing is waited for up to the navigation's limit. At or above that limit, `navigate`
+   * always waits for the load event. Applies to loads on the tab's DevTools socket (a launched
+   * Chromium, or a BiDi session whose debugger is reachable).
+   */
+  pageLoadWaitMs: z.number().int().nonnegative().default(5_000),
   /** The default `waitFor` time limit, in ms. */
   waitTimeoutMs: z.number().int().positive().default(10_000),
   /** The longest a look may take before it fails with `Timeout`, in ms. */

@@ -218,5 +218,11 @@ export const recordStep = (context: RunContext, step: number): Effect.Effect<voi
     })
   })
 
+/**
+ * How long after maxDurationMs the run's own cut waits: each step is cut at the deadline itself (and
+ * its outcome recorded); the run's cut is the backstop for work outside a step (planning, a summary).
+ */
+export const DEADLINE_BACKSTOP_MS = 1_000
+
 export const elapsedSince = (start: number) =>
   Effect.map(Clock.currentTimeMillis, (now) => Math.max(0, now - start))

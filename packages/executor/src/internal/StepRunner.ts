@@ -2,6 +2,7 @@ import {
   ActOrigins,
   AgentError,
   type AnyTool,
+  BudgetExceeded,
   type Criterion,
   DriverError,
   DriverUnknown,
@@ -448,7 +449,17 @@ export const executeStep = (
       // click the browser did not send (a required field empty) or a step refused before it acted.
       context.guardrails.commit({ ...verdict.charge, submits: false })
       const masksFields = call.tool === "screenshot" && context.redactor.names.length > 0
-      const limitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
+      // A step never outlives the run: past maxDurationMs it is cut, and the cut ends the run.
+      const stepLimitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
+      const leftMs = context.task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis))
+      const limitMs = Math.max(0, Math.min(stepLimitMs, leftMs))
+      const deadlineCut = new AgentError({
+        reason: new BudgetExceeded({
+          budget: "maxDurationMs",
+          limit: context.task.constraints.maxDurationMs,
+        }),
+      })
+      const cutAtDeadline = limitMs < stepLimitMs
       // After an alert on load was accepted, the navigation already happened: the next attempt reads
       // where the page is instead of loading it again (which would open the alert again).
       const observeOnly = landedAfterAlert
@@ -472,10 +483,15 @@ export const executeStep = (
             duration: Duration.millis(limitMs),
             orElse: () =>
               Effect.fail(
-                new DriverError({
-                  method: call.tool,
-                  reason: new Timeout({ operation: `step ${call.index} (${call.tool})`, timeoutMs: limitMs }),
-                }),
+                cutAtDeadline
+                  ? deadlineCut
+                  : new DriverError({
+                      method: call.tool,
+                      reason: new Timeout({
+                        operation: `step ${call.index} (${call.tool})`,
+                        timeoutMs: limitMs,
+                      }),
+                    }),
               ),
           }),
         ),

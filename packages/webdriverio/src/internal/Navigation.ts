@@ -5,6 +5,7 @@ import {
   NavigationFailed,
   type NavigationResult,
   PageStatus,
+  Timeout,
 } from "@sextant/core"
 import { Effect } from "effect"
 import { toDriverError } from "../DriverErrors.ts"
@@ -64,6 +65,20 @@ const headerOf = (headers: Record<string, string> | undefined, name: string): st
   const key = Object.keys(headers).find((header) => header.toLowerCase() === name)
   return key === undefined ? undefined : headers[key]
 }
+
+/**
+ * What a navigation result says about a load the driver stopped after its page-load wait: the ms,
+ * and a hint a model reads in its history.
+ */
+const stoppedLoading = (
+  stoppedAfterMs: number | undefined,
+): Pick<NavigationResult, "stoppedLoadingAfterMs" | "hint"> =>
+  stoppedAfterMs === undefined
+    ? {}
+    : {
+        stoppedLoadingAfterMs: stoppedAfterMs,
+        hint: `the page was still loading after ${stoppedAfterMs} ms and was stopped, as pressing Esc does; what it rendered is on screen: call look() to see it`,
+      }
 
 /** Loading pages and moving through the tab's history: navigate, back, forward, refresh, currentUrl, title. */
 export const makeNavigation = (
@@ -177,44 +192,69 @@ export const makeNavigation = (
     Effect.gen(function* () {
       state.lastSnapshot = undefined
       const sockets = channels.sockets
+      const progress = { committed: false }
+      // Within the navigation's own limit only: a shorter limit is the caller's to keep.
+      const pageLoadWaitMs = options.pageLoadWaitMs < timeoutMs ? options.pageLoadWaitMs : undefined
       // An alert the page opens while it loads answers DialogOpen at once, not after the time limit.
-      return yield* dialogs.guard(
-        "navigate",
-        `loading ${url}`,
-        timeoutMs,
-        Effect.gen(function* () {
-          const loaded =
-            sockets === undefined
-              ? undefined
-              : yield* Effect.tryPromise({
-                  try: (signal) => loadOnSocket(sockets, state.context, url, signal),
-                  catch: navigationFailed(url, timeoutMs),
-                })
-          if (loaded === undefined) return yield* loadOverWebdriver(url, timeoutMs)
-          if (loaded.errorText !== undefined && (loaded.stayed || loaded.landed !== undefined)) {
-            // The browser could not load it: it stayed, or shows its error page for the URL.
-            return yield* fail(
-              "navigate",
-              new NavigationFailed({ url, detail: loaded.errorText.replace(/^net::/, "") }),
-            )
-          }
-          if (loaded.landed !== undefined && loaded.status !== undefined) {
+      return yield* dialogs
+        .guard(
+          "navigate",
+          `loading ${url}`,
+          timeoutMs,
+          Effect.gen(function* () {
+            const loaded =
+              sockets === undefined
+                ? undefined
+                : yield* Effect.tryPromise({
+                    try: (signal) =>
+                      loadOnSocket(sockets, state.context, url, { signal, pageLoadWaitMs, progress }),
+                    catch: navigationFailed(url, timeoutMs),
+                  })
+            if (loaded === undefined) return yield* loadOverWebdriver(url, timeoutMs)
+            if (loaded.errorText !== undefined && (loaded.stayed || loaded.landed !== undefined)) {
+              // The browser could not load it: it stayed, or shows its error page for the URL.
+              return yield* fail(
+                "navigate",
+                new NavigationFailed({ url, detail: loaded.errorText.replace(/^net::/, "") }),
+              )
+            }
+            const stopped = stoppedLoading(loaded.stoppedAfterMs)
+            if (loaded.landed !== undefined && loaded.status !== undefined) {
+              return {
+                result: { ...loaded.landed, status: loaded.status, ...stopped },
+                retryAfter: retryAfterMs(headerOf(loaded.headers, "retry-after")),
+              }
+            }
+            const landed = yield* navigationResult("navigate", url)
             return {
-              result: { ...loaded.landed, status: loaded.status },
+              result: { ...landed, status: loaded.status ?? landed.status, ...stopped },
               retryAfter: retryAfterMs(headerOf(loaded.headers, "retry-after")),
             }
-          }
-          const landed = yield* navigationResult("navigate", url)
-          return {
-            result: { ...landed, status: loaded.status ?? landed.status },
-            retryAfter: retryAfterMs(headerOf(loaded.headers, "retry-after")),
-          }
-        }),
-      )
+          }),
+        )
+        .pipe(
+          Effect.mapError((error) =>
+            // No document came: say so, since waiting longer on the page would not help.
+            error.reason._tag === "Timeout" && sockets !== undefined && !progress.committed
+              ? new DriverError({
+                  method: "navigate",
+                  reason: new Timeout({ operation: `loading ${url} (the server did not answer)`, timeoutMs }),
+                  cause: error,
+                })
+              : error,
+          ),
+        )
     })
 
   const navigated = (via: "navigate" | "back" | "forward" | "refresh", url?: string) =>
-    driver.recorded<NavigationResult>((result) => ({ kind: "navigate", via, url: url ?? result.url }))
+    driver.recorded<NavigationResult>((result) => ({
+      kind: "navigate",
+      via,
+      url: url ?? result.url,
+      ...(result.stoppedLoadingAfterMs === undefined
+        ? {}
+        : { stoppedLoadingAfterMs: result.stoppedLoadingAfterMs }),
+    }))
 
   const history = (method: "back" | "forward" | "refresh") =>
     Effect.gen(function* () {

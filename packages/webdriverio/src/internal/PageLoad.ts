@@ -19,7 +19,39 @@ export interface SocketLoad {
    * the page replaced itself while loading or the browser did not answer.
    */
   readonly landed: { readonly url: string; readonly title: string } | undefined
+  /**
+   * Set when the document had rendered but had not finished loading at the page-load wait: the load
+   * was stopped (`Page.stopLoading`, as pressing Esc does) this many ms after the navigation was sent.
+   */
+  readonly stoppedAfterMs?: number | undefined
 }
+
+/** How one load on the socket waits, and what it tells its caller while it runs. */
+export interface SocketLoadOptions {
+  /** Stops waiting (the caller's time limit, a dialog, an interruption). */
+  readonly signal?: AbortSignal | undefined
+  /**
+   * From this many ms after the navigation was sent, a document that has rendered something is
+   * stopped instead of waited for; undefined waits for the load event however long it takes.
+   */
+  readonly pageLoadWaitMs?: number | undefined
+  /** Set to true once the server answered and the browser committed the document. */
+  readonly progress?: { committed: boolean } | undefined
+}
+
+/** How often a committed document that has not rendered anything yet is looked at again, in ms. */
+const RENDER_POLL_MS = 250
+
+// Whether the page shows something a reader could use: an element in the body with a box.
+const renderedExpression = `(() => {
+  const body = document.body
+  if (!body) return false
+  for (const element of body.querySelectorAll("*")) {
+    const box = element.getBoundingClientRect()
+    if (box.width > 0 && box.height > 0) return true
+  }
+  return false
+})()`
 
 interface NavigateAnswer {
   readonly frameId?: string
@@ -51,13 +83,19 @@ class LoadAborted extends Error {}
  * Answers undefined when the tab has no usable socket, so that the caller takes the WebDriver path.
  * A navigation the page replaces before it loads (a script or meta redirect) is followed to the
  * document that loads last. In Chromium a tab's target id is its main frame's id.
+ *
+ * A document that has committed and rendered but still has not fired `load` at `pageLoadWaitMs`
+ * (a stalled stream, an image or script that never answers) is stopped, as a person presses Esc, and
+ * answered with `stoppedAfterMs`: what it rendered stays usable. One that has rendered nothing yet is
+ * looked at again until it has, or until the caller stops waiting.
  */
 export const loadOnSocket = async (
   sockets: DevtoolsSockets,
   context: string,
   url: string,
-  signal?: AbortSignal,
+  options: SocketLoadOptions = {},
 ): Promise<SocketLoad | undefined> => {
+  const { signal, pageLoadWaitMs, progress } = options
   const responses = new Map<string, Response>()
   const loaded = new Set<string>()
   // Documents the main frame started after the navigation was sent, in order.
@@ -109,10 +147,20 @@ export const loadOnSocket = async (
     ])
     networkOn = enabled[2] !== undefined
     if (enabled.some((result) => result === undefined)) return undefined
-    const sent = await sockets.send(context, "Page.navigate", { url })
+    const sentAt = Date.now()
+    // A caller that gives up before the server answered cancels the navigation, as Esc does: left
+    // pending, it would hold up the tab's next one.
+    const cancel = () => {
+      if (answer === undefined) void sockets.send(context, "Page.stopLoading", {})
+    }
+    signal?.addEventListener("abort", cancel, { once: true })
+    const sent = await sockets
+      .send(context, "Page.navigate", { url })
+      .finally(() => signal?.removeEventListener("abort", cancel))
     if (sent === undefined) return undefined
     answer = sent.result as NavigateAnswer
     const own = answer.loaderId
+    if (own !== undefined && progress !== undefined) progress.committed = true
     if (own === undefined) {
       // Nothing committed: a same-document navigation, or a load the browser gave up on.
       return {
@@ -123,15 +171,49 @@ export const loadOnSocket = async (
         landed: undefined,
       }
     }
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (loaded.has(awaited(own))) resolve()
+    const stoppedAfterMs = await new Promise<number | undefined>((resolve, reject) => {
+      let settled = false
+      // Once the stop is sent, a load event it may cause is not the page finishing by itself.
+      let stopping = false
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const settle = (stopped: number | undefined) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        signal?.removeEventListener("abort", abort)
+        resolve(stopped)
       }
-      const abort = () => reject(new LoadAborted(`loading ${url} was stopped`))
+      const check = () => {
+        if (!stopping && loaded.has(awaited(own))) settle(undefined)
+      }
+      const abort = () => {
+        settled = true
+        clearTimeout(timer)
+        reject(new LoadAborted(`loading ${url} was stopped`))
+      }
+      // Past the page-load wait: stop a document that shows something, look again at one that does not.
+      const probe = async () => {
+        timer = undefined
+        const shown = await sockets.send(context, "Runtime.evaluate", {
+          expression: renderedExpression,
+          returnByValue: true,
+        })
+        if (settled) return
+        if ((shown?.result as { result?: { value?: unknown } } | undefined)?.result?.value !== true) {
+          timer = setTimeout(probe, RENDER_POLL_MS)
+          return
+        }
+        stopping = true
+        await sockets.send(context, "Page.stopLoading", {})
+        settle(Date.now() - sentAt)
+      }
       if (signal?.aborted) return abort()
       signal?.addEventListener("abort", abort, { once: true })
       wake = check
       check()
+      if (!settled && pageLoadWaitMs !== undefined) {
+        timer = setTimeout(probe, Math.max(0, sentAt + pageLoadWaitMs - Date.now()))
+      }
     })
     const last = awaited(own)
     const response = responses.get(last) ?? responses.get(own)
@@ -152,6 +234,7 @@ export const loadOnSocket = async (
         typeof entry?.url === "string" && typeof entry.title === "string"
           ? { url: entry.url, title: entry.title }
           : undefined,
+      stoppedAfterMs,
     }
   } finally {
     networkOff()
