@@ -62,6 +62,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     ...makeTabs(driver),
     ...makeDialogOperations(driver),
     takeRecording: Effect.promise(() => driver.recorder.take()),
+    guardSecrets: (options) => driver.secretGuard.guardSecrets(options).pipe(driver.guard("guardSecrets")),
   })
 })
 

@@ -30,6 +30,7 @@ import { fail } from "./Fail.ts"
 import { type Guard, makeGuard } from "./Liveness.ts"
 import { type Channels, callFunction, probeCdp } from "./Protocol.ts"
 import { makeRecorder, type Recorder } from "./Recording.ts"
+import { makeSecretGuard, type SecretGuard } from "./SecretGuard.ts"
 
 /** The driver options with every default filled in. */
 export type ResolvedOptions = z.output<typeof DriverOptions>
@@ -79,6 +80,8 @@ export interface DriverContext {
   readonly options: ResolvedOptions
   readonly dialogs: Dialogs
   readonly recorder: Recorder
+  /** The request guard of `guardSecrets`. */
+  readonly secretGuard: SecretGuard
   readonly state: DriverState
   readonly guard: Guard
   /**
@@ -158,6 +161,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const channels: Channels = { bidi, cdp, sockets, tabEvents }
   const installer = installAndCallDeclaration(pageScriptSource)
   const dialogs = makeDialogs({ tracked, classicText: () => browser.getAlertText() })
+  const secretGuard = makeSecretGuard({ browser, sockets, tabEvents })
   const watchTab =
     tabEvents && sockets !== undefined
       ? yield* watchTabs(sockets, dialogs, options.commandTimeoutMs)
@@ -165,7 +169,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   if (tabEvents && sockets !== undefined) {
     // A tab the page opens is watched before it runs a script, as BiDi reports every tab's dialogs:
     // an alert in a popup the agent has not switched to still answers DialogOpen.
-    yield* watchNewTabs(sockets, state, dialogs)
+    yield* watchNewTabs(sockets, state, dialogs, secretGuard)
     yield* watchTab(state.context)
   }
 
@@ -308,6 +312,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
     options,
     dialogs,
     recorder,
+    secretGuard,
     state,
     guard,
     networkEvents,
@@ -395,7 +400,12 @@ const onDialogEvent = (
  * Tabs open before the driver started are not new: the browser reported them before it answered
  * the auto-attach, when nobody listened yet.
  */
-const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dialogs) =>
+const watchNewTabs = (
+  sockets: DevtoolsSockets,
+  state: DriverState,
+  dialogs: Dialogs,
+  secretGuard: SecretGuard,
+) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const attached = new Set<string>()
@@ -419,6 +429,7 @@ const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dia
         // Sent in order on one socket: the tab runs once the actor and the dialog events are in.
         void toTab("Page.enable", {})
         void toTab("Page.addScriptToEvaluateOnNewDocument", { source: actorScriptSource })
+        secretGuard.holdNewTab(targetInfo.targetId, toTab, sessionId)
         if (waitingForDebugger === true) void toTab("Runtime.runIfWaitingForDebugger", {})
       })
     }),
