@@ -18,7 +18,14 @@ import {
   recordPartStep,
 } from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
-import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
+import {
+  closeRunScope,
+  elapsedSince,
+  makeRunContext,
+  moveTo,
+  type RunContext,
+  runRecord,
+} from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countModelCalls } from "./Metrics.ts"
 import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
@@ -340,6 +347,7 @@ const driveAgent = (
     )
   })
   return run.pipe(
+    Effect.ensuring(closeRunScope(context)),
     Effect.onInterrupt(() =>
       finishRun(
         context,

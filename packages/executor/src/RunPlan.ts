@@ -22,7 +22,14 @@ import {
   recordPartStep,
 } from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
-import { elapsedSince, makeRunContext, moveTo, type RunContext, runRecord } from "./internal/RunContext.ts"
+import {
+  closeRunScope,
+  elapsedSince,
+  makeRunContext,
+  moveTo,
+  type RunContext,
+  runRecord,
+} from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
 import { endsTheRun, permanentFailure } from "./RetryPolicy.ts"
@@ -358,6 +365,7 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =
     }
     return finished
   }).pipe(
+    Effect.ensuring(closeRunScope(context)),
     Effect.onInterrupt(() =>
       finishRun(
         context,
