@@ -101,7 +101,9 @@ export const secretIndexIn = (carrier: string, values: ReadonlyArray<string>): n
     if (value.length >= WHOLE_TOKEN_BELOW) {
       if (forms.some((form) => texts.some((text) => text.includes(form)))) return index
     } else {
-      const alone = forms.map((form) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, "u"))
+      const alone = forms.map(
+        (form) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, "u"),
+      )
       if (alone.some((pattern) => texts.some((text) => pattern.test(text)))) return index
     }
     const letters = compact(value)
