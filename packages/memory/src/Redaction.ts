@@ -85,7 +85,10 @@ const echoPatterns = (value: string): ReadonlyArray<RegExp> => {
   const least = count < 10 ? count : Math.max(10, Math.ceil(count * 0.8))
   const patterns: Array<RegExp> = []
   for (let start = 0; start + least <= count; start++) {
-    const head = characters.slice(start, start + least).map(escapeRegExp).join(SEPARATOR)
+    const head = characters
+      .slice(start, start + least)
+      .map(escapeRegExp)
+      .join(SEPARATOR)
     // The rest of the secret, as far as it goes on: (?:sep c (?:sep c …)?)?
     let tail = ""
     for (const character of characters.slice(start + least).reverse()) {
