@@ -1,8 +1,8 @@
 import {
   type ActionOp,
-  type BlockedRequest,
   type ActResult,
   type ActValue,
+  type BlockedRequest,
   BrowserDriver,
   type BrowserDriverShape,
   DriverError,
@@ -15,8 +15,8 @@ import {
   type PageSnapshot,
   ScriptError,
   type SecretGuardOptions,
-  secretIndexIn,
   type Signal,
+  secretIndexIn,
   type Target,
   type WaitCondition,
 } from "@sextant/core"
