@@ -141,7 +141,11 @@ export interface SecretRequestOptions {
 export const guardSecretRequests = (
   driver: BrowserDriverShape,
   options: SecretRequestOptions,
-): Effect.Effect<{ readonly guard: SecretRequestGuard } | { readonly missing: string }, never, Scope.Scope> => {
+): Effect.Effect<
+  { readonly guard: SecretRequestGuard } | { readonly missing: string },
+  never,
+  Scope.Scope
+> => {
   if (driver.guardSecrets === undefined) {
     return Effect.succeed({
       missing:

@@ -53,7 +53,12 @@ beforeAll(async () => {
   model = await startOpenAiServer({
     replies: (request) =>
       isSummary(request)
-        ? Reply.json({ taskComplete: true, summary: "scripted summary", keyFindings: [], nextSuggestions: [] })
+        ? Reply.json({
+            taskComplete: true,
+            summary: "scripted summary",
+            keyFindings: [],
+            nextSuggestions: [],
+          })
         : stepReply(turn++, request),
   })
   const language = Layer.effect(
@@ -118,14 +123,20 @@ const taskFor = (goal: string, startUrl: string) =>
   )
 
 const guardrails = (events: ReadonlyArray<TraceRecord>) =>
-  events.flatMap((event) => (event.type === "guardrail" ? [{ rule: event.rule, message: event.message }] : []))
+  events.flatMap((event) =>
+    event.type === "guardrail" ? [{ rule: event.rule, message: event.message }] : [],
+  )
 
 const withRules = async (goal: string, startUrl: string) => {
   const since = attacker.requests.length
   const before = await siteCounts()
   const events: Array<TraceRecord> = []
   const result = await runtime.runPromise(
-    planAndRun(taskFor(goal, startUrl), { tools, onEvent: (event) => events.push(event), screenshots: "never" }),
+    planAndRun(taskFor(goal, startUrl), {
+      tools,
+      onEvent: (event) => events.push(event),
+      screenshots: "never",
+    }),
   )
   // A beacon or a late post would still be on its way.
   await new Promise((resolve) => setTimeout(resolve, 300))
@@ -172,10 +183,12 @@ const withModel = async (
 
 describe("a page that sends the typed password to another origin: the browser blocks it before it leaves", () => {
   it("fails the 307 hop of the allowed origin's POST to the other origin, and does not replan", async () => {
-    const { result, events, attacker: log, counts } = await withRules(
-      `log in as ${EMAIL} with password ${PASSWORD}`,
-      hostile("/hostile/redirect-post"),
-    )
+    const {
+      result,
+      events,
+      attacker: log,
+      counts,
+    } = await withRules(`log in as ${EMAIL} with password ${PASSWORD}`, hostile("/hostile/redirect-post"))
     const origin = guardrails(events).filter((event) => event.rule === "secret-origin")
     // The POST reached the allowed origin once; its redirected hop was paused and failed in the browser.
     expect(counts["POST /hostile/redirect-post"]).toBe(1)
@@ -194,7 +207,12 @@ describe("a page that sends the typed password to another origin: the browser bl
   }, 60_000)
 
   it("fails the POST a submit handler moved to the other origin, and never types the password again", async () => {
-    const { result, events, attacker: log, counts } = await withModel(hostile("/hostile/swap-action"), [
+    const {
+      result,
+      events,
+      attacker: log,
+      counts,
+    } = await withModel(hostile("/hostile/swap-action"), [
       { name: "fill", args: { target: "#email", value: EMAIL } },
       { name: "fill", args: { target: "#password", value: "<secret:password>" } },
       { name: "click", args: { target: "#login-btn" } },
@@ -205,7 +223,9 @@ describe("a page that sends the typed password to another origin: the browser bl
     ])
     const rules = guardrails(events)
     expect(rules[0]?.rule).toBe("secret-origin")
-    expect(rules[0]?.message).toContain(`POST request to ${attacker.url} carried <secret:password> in its body`)
+    expect(rules[0]?.message).toContain(
+      `POST request to ${attacker.url} carried <secret:password> in its body`,
+    )
     expect(rules.some((event) => event.message.includes("would type <secret:password> again"))).toBe(true)
     expect(log.paths).toEqual([])
     expect(log.leaked).toBe(false)
@@ -221,14 +241,23 @@ describe("a page that sends the typed password to another origin: the browser bl
 
 describe("a secret goes only into a password-like field", () => {
   it("refuses the password for a search box, a text area and a free-text field", async () => {
-    const { events, attacker: log, prompts } = await withModel(`${site.url}/hostile/search-form`, [
+    const {
+      events,
+      attacker: log,
+      prompts,
+    } = await withModel(`${site.url}/hostile/search-form`, [
       { name: "fill", args: { target: "#q", value: "<secret:password>" } },
       { name: "fill", args: { target: "#note", value: "<secret:password>" } },
       { name: "fill", args: { target: "#nickname", value: "<secret:password>" } },
       { name: "fill", args: { label: "Search", value: "<secret:password>" } },
     ])
     const rules = guardrails(events)
-    expect(rules.map((event) => event.rule)).toEqual(["secret-field", "secret-field", "secret-field", "secret-field"])
+    expect(rules.map((event) => event.rule)).toEqual([
+      "secret-field",
+      "secret-field",
+      "secret-field",
+      "secret-field",
+    ])
     expect(rules[0]?.message).toContain('into an input type=search "q", which is a search box')
     expect(rules[1]?.message).toContain("which is a text area")
     expect(rules[2]?.message).toContain("which is free text")
@@ -258,7 +287,9 @@ describe("a page that echoes the password in another spelling", () => {
     )
     const [loud, spaced] = (await runtime.runPromise(
       BrowserDriver.use((driver) =>
-        driver.evaluate("return [document.querySelector('#loud').textContent, document.querySelector('#spaced').textContent]"),
+        driver.evaluate(
+          "return [document.querySelector('#loud').textContent, document.querySelector('#spaced').textContent]",
+        ),
       ),
     )) as [string, string]
     // The page did echo it: upper-cased, and its letters spaced out.

@@ -110,7 +110,9 @@ describe("the request guard stops every request that carries a secret to another
     expect(requests.some((request) => leaks(JSON.stringify(request)))).toBe(false)
     // CORS preflights name only the header, never its value; the requests they clear never leave.
     expect(
-      requests.filter((request) => request.method !== "OPTIONS").map((request) => `${request.method} ${request.url}`),
+      requests
+        .filter((request) => request.method !== "OPTIONS")
+        .map((request) => `${request.method} ${request.url}`),
     ).toEqual(["GET /harmless"])
     expect(answers.header).toMatch(/^failed/)
     expect(answers.xhr).toBe("failed")
@@ -139,7 +141,9 @@ describe("the request guard stops every request that carries a secret to another
     // The allowed origin got its POST and the redirecting POST; the hop to the other origin never left.
     const counts = await siteCounts()
     expect((counts.keystroke ?? 0) - (before.keystroke ?? 0)).toBe(1)
-    expect((counts["POST /hostile/redirect-post"] ?? 0) - (before["POST /hostile/redirect-post"] ?? 0)).toBe(1)
+    expect((counts["POST /hostile/redirect-post"] ?? 0) - (before["POST /hostile/redirect-post"] ?? 0)).toBe(
+      1,
+    )
   }, 60_000)
 
   it("stops with its scope: the same request goes out once the guard is released", async () => {
@@ -173,7 +177,9 @@ describe("a BiDi session", () => {
     try {
       const armed = await bidi.runPromise(
         Effect.scoped(
-          BrowserDriver.use((driver) => guardSecretRequests(driver, { values: [PASSWORD], origins: [site.url] })),
+          BrowserDriver.use((driver) =>
+            guardSecretRequests(driver, { values: [PASSWORD], origins: [site.url] }),
+          ),
         ),
       )
       expect("missing" in armed ? armed.missing : "").toContain(

@@ -154,7 +154,13 @@ export const concludeRun = (
     for (const request of context.secretGuard === undefined ? [] : yield* context.secretGuard.blocked) {
       const name = context.redactor.names[request.secret]
       const detail = blockedRequestMessage(request, name === undefined ? "a secret" : `<secret:${name}>`)
-      context.trace.emit({ type: "guardrail", step: -1, tool: "(after the run)", rule: "secret-origin", message: detail })
+      context.trace.emit({
+        type: "guardrail",
+        step: -1,
+        tool: "(after the run)",
+        rule: "secret-origin",
+        message: detail,
+      })
       context.secretRefusal ??= detail
     }
     if (context.secretRefusal !== undefined) {

@@ -168,7 +168,11 @@ export const makeSecretGuard = (driver: {
           guards.add(made)
           return made
         }),
-        (made) => Effect.andThen(Effect.sync(() => guards.delete(made)), release()),
+        (made) =>
+          Effect.andThen(
+            Effect.sync(() => guards.delete(made)),
+            release(),
+          ),
       )
       const enabled = yield* Effect.promise(() => Promise.all(handles.map(holdTab)))
       if (enabled.some((answer) => answer === undefined)) {
