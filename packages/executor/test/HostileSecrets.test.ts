@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { BrowserDriver, decodeAgentTask, LanguageModel, Store, ToolRegistry } from "@sextant/core"
 import {
   type AttackerOrigin,
@@ -146,7 +147,7 @@ const withRules = async (goal: string, startUrl: string) => {
 const withModel = async (
   startUrl: string,
   script: ReadonlyArray<{ name: string; args: Record<string, unknown> }>,
-  options: { readonly traceDirectory?: string } = {},
+  options: { readonly traceDirectory?: string; readonly failureShots?: boolean } = {},
 ) => {
   const since = attacker.requests.length
   const modelSince = model.requests.length
@@ -166,7 +167,9 @@ const withModel = async (
         tools: registry,
         noOpBackoffMs: 5,
         onEvent: (event) => events.push(event),
-        screenshots: "never",
+        ...(options.failureShots === true
+          ? { screenshots: "on-failure" as const, retry: { maxRetries: 0 } }
+          : { screenshots: "never" as const }),
         ...(options.traceDirectory === undefined ? {} : { traceDirectory: options.traceDirectory }),
       })
     }),
@@ -328,5 +331,40 @@ describe("a page that echoes the password in another spelling", () => {
     )
     expect(shown).not.toBe(masked)
     expect(base64).toBe(masked)
+  }, 60_000)
+
+  it("masks the echo in the screenshot taken when a step fails", async () => {
+    const directory = temporaryDirectory("sextant-echo-failure-")
+    const { events } = await withModel(
+      `${site.url}/hostile/echo`,
+      [
+        { name: "fill", args: { target: "#email", value: EMAIL } },
+        { name: "fill", args: { target: "#password", value: "<secret:password>" } },
+        { name: "click", args: { target: "#no-such-button" } },
+      ],
+      { traceDirectory: directory, failureShots: true },
+    )
+    const shot = events.flatMap((event) =>
+      event.type === "step-end" && event.screenshot !== undefined ? [event.screenshot] : [],
+    )[0]
+    expect(shot).toBeDefined()
+    const failure = readFileSync(shot as string).toString("base64")
+    const [shown, masked] = await runtime.runPromise(
+      BrowserDriver.use((driver) =>
+        Effect.gen(function* () {
+          yield* driver.evaluate(
+            "document.querySelector('#email').style.setProperty('-webkit-text-security', 'disc')",
+          )
+          const shown = yield* driver.screenshot()
+          yield* driver.evaluate(
+            "for (const id of ['#loud', '#spaced']) document.querySelector(id).style.setProperty('-webkit-text-security', 'disc', 'important')",
+          )
+          const masked = yield* driver.screenshot()
+          return [Buffer.from(shown).toString("base64"), Buffer.from(masked).toString("base64")] as const
+        }),
+      ),
+    )
+    expect(shown).not.toBe(masked)
+    expect(failure).toBe(masked)
   }, 60_000)
 })
