@@ -31,6 +31,18 @@ export interface SecretGuard {
    * are handled in order, so its first request is already inspected.
    */
   readonly holdNewTab: (targetId: string, send: TabSend, sessionId: string) => void
+  /**
+   * Whether a guard is in force: then every request of every tab pauses (all resource types), and a
+   * module that pauses some requests itself on the same session must not narrow the patterns
+   * (`Fetch.enable` again) or switch pausing off (`Fetch.disable`) while it holds.
+   */
+  readonly active: () => boolean
+  /**
+   * Whether a paused request (`Fetch.requestPaused` params) carries a secret to another origin; one
+   * that does is recorded for `blocked`. For a module that answers the paused requests of a session
+   * itself: it fails the request (`BlockedByClient`) when this says so, whatever it would have done.
+   */
+  readonly blocks: (params: Record<string, unknown>) => boolean
 }
 
 interface PausedRequest {
@@ -85,7 +97,8 @@ export const makeSecretGuard = (driver: {
   const tabs = new Map<string, { readonly send: TabSend; readonly stop: () => void }>()
   const origins = new Map<string, string>()
 
-  const inspect = (paused: PausedRequest, send: TabSend) => {
+  // Whether the paused request carries a secret to another origin; one that does is recorded.
+  const blocks = (paused: PausedRequest): boolean => {
     const { request } = paused
     const origin = originOf(request.url)
     origins.set(paused.requestId, origin)
@@ -109,10 +122,15 @@ export const makeSecretGuard = (driver: {
           paused.redirectedRequestId === undefined ? undefined : origins.get(paused.redirectedRequestId),
         secret,
       })
-      void send("Fetch.failRequest", { requestId: paused.requestId, errorReason: "BlockedByClient" })
-      return
+      return true
     }
-    void send("Fetch.continueRequest", { requestId: paused.requestId })
+    return false
+  }
+
+  const inspect = (paused: PausedRequest, send: TabSend) => {
+    if (blocks(paused))
+      void send("Fetch.failRequest", { requestId: paused.requestId, errorReason: "BlockedByClient" })
+    else void send("Fetch.continueRequest", { requestId: paused.requestId })
   }
 
   const onEvent = (send: TabSend) => (event: DevtoolsEvent) => {
@@ -187,5 +205,10 @@ export const makeSecretGuard = (driver: {
       return { blocked: Effect.sync(() => guard.blocked.splice(0)) }
     })
 
-  return { guardSecrets, holdNewTab }
+  return {
+    guardSecrets,
+    holdNewTab,
+    active: () => guards.size > 0,
+    blocks: (params) => blocks(params as unknown as PausedRequest),
+  }
 }
