@@ -73,19 +73,39 @@ const fieldProblem = (kind: SecretFieldKind): string | undefined => {
  * form that has a password field — and never a search box (`type=search`, `role=searchbox`, a form
  * with `role=search` or `method=get`, whose fields end up in the URL), a text area or free text
  * (`secret-field`). Read from the live page, not from what a run last saw. Answers why typing now is
- * refused, or `undefined` when it may be typed. The driver checks the origin again as it types
+ * refused, as a message, or `undefined` when it may be typed; {@link secretDestinationRefusal} answers
+ * the same with the rule that refused it. The driver checks the origin again as it types
  * (`ActOrigins`), and {@link guardSecretRequests} stops whatever the page sends afterwards.
  *
  * @example
  * ```ts
- * const refusal = yield* checkSecretDestination(driver, {
+ * const problem = yield* checkSecretDestination(driver, {
  *   allowed: ["http://127.0.0.1:4000"], field: { ref: "e3" }, actor: "act",
  *   secret: "<secret:password>", setting: "--allowed-origin",
  * })
- * if (refusal !== undefined) console.log(refusal.rule, refusal.message)
  * ```
  */
 export const checkSecretDestination = (
+  driver: BrowserDriverShape,
+  options: SecretDestinationOptions,
+): Effect.Effect<string | undefined> =>
+  Effect.map(secretDestinationRefusal(driver, options), (refusal) => refusal?.message)
+
+/**
+ * {@link checkSecretDestination} with the rule that refused: `secret-origin` (the secret would go to
+ * another origin) or `secret-field` (the field is no place for a secret), for an entry point that
+ * reports guardrail events by rule.
+ *
+ * @example
+ * ```ts
+ * const refusal = yield* secretDestinationRefusal(driver, {
+ *   allowed: ["http://127.0.0.1:4000"], field: { selector: "#q" }, actor: "fill",
+ *   secret: "<secret:password>", setting: "constraints.allowedOrigins",
+ * })
+ * refusal?.rule // "secret-field" for a search box
+ * ```
+ */
+export const secretDestinationRefusal = (
   driver: BrowserDriverShape,
   options: SecretDestinationOptions,
 ): Effect.Effect<SecretRefusal | undefined> =>

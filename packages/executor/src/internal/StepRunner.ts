@@ -22,7 +22,7 @@ import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedu
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
-import { blockedRequestMessage, checkSecretDestination, guardSecretRequests } from "../SecretPolicy.ts"
+import { blockedRequestMessage, guardSecretRequests, secretDestinationRefusal } from "../SecretPolicy.ts"
 import { type GuardViolation, installGuard, maskFields, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 
@@ -235,7 +235,7 @@ const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
 /**
  * Why typing the secret of `args` now would send it where it may not go, or undefined. A secret is bound
  * to the task's allowed origins (by default the start URL's; with no start URL and no list, the first
- * origin a secret is typed on). The rule itself is {@link checkSecretDestination}.
+ * origin a secret is typed on). The rule itself is `checkSecretDestination` (as {@link secretDestinationRefusal}).
  */
 const secretDestinationProblem = (
   context: RunContext,
@@ -248,7 +248,7 @@ const secretDestinationProblem = (
     const pageUrl = yield* context.driver.currentUrl.pipe(Effect.catch(() => Effect.succeed(context.lastUrl)))
     const page = webOrigin(pageUrl) ?? pageUrl
     const allowed = context.guardrails.allowedOrigins ?? context.secretOrigins ?? [page]
-    const refusal = yield* checkSecretDestination(context.driver, {
+    const refusal = yield* secretDestinationRefusal(context.driver, {
       allowed,
       field: target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
       actor: tool,
