@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Scope } from "effect"
 import type { DriverError } from "./Errors.ts"
 import type { Signal } from "./Observation.ts"
 import type { ActionOp, LookOptions, PageAction, PageSnapshot } from "./PageSnapshot.ts"
@@ -227,6 +227,39 @@ export interface DriverRecording {
   readonly exchanges: ReadonlyArray<RecordedExchange>
 }
 
+/** What {@link BrowserDriverShape.guardSecrets} guards: the secret values and the origins they may go to. */
+export interface SecretGuardOptions {
+  /** The secret values, as typed (every spelling of each is looked for, see `secretForms`). */
+  readonly values: ReadonlyArray<string>
+  /** The origins the secrets are bound to, e.g. `["http://127.0.0.1:4000"]`; a request there is never blocked. */
+  readonly origins: ReadonlyArray<string>
+}
+
+/**
+ * A request the page made that carried a secret to an origin the secrets are not bound to, and that the
+ * driver failed before it left the browser. It names where it was going, never the secret: its URL is
+ * not kept, since the secret may be in it.
+ */
+export interface BlockedRequest {
+  /** The origin the request was going to, e.g. `http://127.0.0.1:41235`. */
+  readonly origin: string
+  readonly method: string
+  /** Where the secret was found: the URL, the body or a header. */
+  readonly carriedIn: "url" | "body" | "header"
+  /** What kind of request it was (`Document`, `XHR`, `Fetch`, `Ping`, …), as the browser said. */
+  readonly resourceType: string
+  /** The origin of the response that redirected here, when the request is a redirect's next hop. */
+  readonly redirectedFrom?: string | undefined
+  /** The index, in `values`, of the secret it carried. */
+  readonly secret: number
+}
+
+/** A running request guard, as {@link BrowserDriverShape.guardSecrets} answers it; it ends with its scope. */
+export interface SecretRequestGuard {
+  /** Takes the requests blocked since the last call, oldest first. */
+  readonly blocked: Effect.Effect<ReadonlyArray<BlockedRequest>>
+}
+
 /**
  * The browser, as an agent uses it. Implemented by `@sextant/webdriverio`; fake layers in
  * `@sextant/testing`. Every operation fails with `DriverError` whose reason says what to do.
@@ -284,6 +317,17 @@ export interface BrowserDriverShape {
    * a driver without it records nothing.
    */
   readonly takeRecording?: Effect.Effect<DriverRecording> | undefined
+  /**
+   * Inspects every request every tab makes from now on until the scope closes (navigations, form
+   * posts, `fetch`/XHR, beacons, and each hop of a redirect) and fails, before it leaves the browser,
+   * any request that carries one of `values` in any spelling (`secretForms`) in its URL, body or
+   * headers to an origin not in `origins`. Blocked requests are read with the answer's `blocked`.
+   * Fails with `DriverError` (`InvalidArgument`, saying why) when the session cannot intercept requests; a driver
+   * without it cannot guard requests at all (the executor says so in the trace).
+   */
+  readonly guardSecrets?:
+    | ((options: SecretGuardOptions) => Effect.Effect<SecretRequestGuard, DriverError, Scope.Scope>)
+    | undefined
 }
 
 /**

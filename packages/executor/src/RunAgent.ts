@@ -19,6 +19,7 @@ import {
 } from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import {
+  closeRunScope,
   DEADLINE_BACKSTOP_MS,
   elapsedSince,
   makeRunContext,
@@ -358,6 +359,7 @@ const driveAgent = (
   })
   return run.pipe(
     withTabOrigins(context),
+    Effect.ensuring(closeRunScope(context)),
     Effect.onInterrupt(() =>
       finishRun(
         context,

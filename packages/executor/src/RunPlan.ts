@@ -23,6 +23,7 @@ import {
 } from "./internal/Finish.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import {
+  closeRunScope,
   DEADLINE_BACKSTOP_MS,
   elapsedSince,
   makeRunContext,
@@ -375,6 +376,7 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =
     }
     return finished
   }).pipe(
+    Effect.ensuring(closeRunScope(context)),
     Effect.onInterrupt(() =>
       finishRun(
         context,

@@ -328,22 +328,21 @@ describe("hostile pages with the model step policy: the other origin never recei
     expect(prompts.some((request) => leaks(JSON.stringify(request)))).toBe(false)
   }, 60_000)
 
-  it("shows the model and the store a GET form's URL with the password redacted", async () => {
-    const { result, prompts } = await withModel(`${site.url}/hostile/get-form`, [
+  it("refuses the password for a GET form, whose fields would put it into the next page's URL", async () => {
+    const { result, events, prompts } = await withModel(`${site.url}/hostile/get-form`, [
       { name: "fill", args: { target: "#email", value: EMAIL } },
       { name: "fill", args: { target: "#password", value: "<secret:password>" } },
       { name: "click", args: { target: "#login-btn" } },
       { name: "extract", args: { target: "#seen" } },
     ])
+    expect(guardrails(events)).toEqual(["secret-field"])
     expect(result.observations.some((observation) => observation.url?.includes("password=") === true)).toBe(
-      true,
+      false,
     )
     expect(prompts.length).toBeGreaterThan(4)
     expect(prompts.some((request) => leaks(JSON.stringify(request)))).toBe(false)
     expect(leaks(JSON.stringify(result))).toBe(false)
     const stored = await runtime.runPromise(Store.use((store) => store.listRecords(result.runId)))
-    expect(stored.length).toBeGreaterThan(0)
-    expect(stored.some((record) => record.source.includes("password=<secret:password>"))).toBe(true)
     expect(leaks(JSON.stringify(stored))).toBe(false)
   }, 60_000)
 

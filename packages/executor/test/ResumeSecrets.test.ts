@@ -52,3 +52,75 @@ describe("resume without the secrets a run needs", () => {
     }).pipe(Effect.provide(layer))
   })
 })
+
+describe("resume after a secret-origin event", () => {
+  it.effect("types no secret again and ends FAILED naming the origin", () => {
+    const fake = makeFakeBrowserDriver({
+      site: {
+        "/login": `<form method="post" action="/session"><input type="password" id="password"></form>`,
+      },
+    })
+    const layer = Layer.mergeAll(
+      Layer.succeed(BrowserDriver, fake.driver),
+      Layer.succeed(Planner, scriptedPlanner([]).planner),
+      layerMemoryStore,
+    )
+    return Effect.gen(function* () {
+      const task = yield* decodeAgentTask({
+        id: "task",
+        goal: "log in",
+        startUrl: `${ORIGIN}/login`,
+        inputs: { password: "<secret:password>" },
+        secretInputs: ["password"],
+      })
+      const plan = planOf("task", [
+        { tool: "navigate", args: { url: `${ORIGIN}/login` } },
+        { tool: "fill", args: { target: "#password", value: "<secret:password>" } },
+      ])
+      const store = yield* Store
+      yield* store.saveRun({
+        runId: "blocked-once",
+        task,
+        status: "RUNNING",
+        mode: "plan",
+        startedAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+        plan,
+      })
+      const observation = (ok: boolean, message?: string) => ({
+        tool: ok ? "navigate" : "fill",
+        ok,
+        data: undefined,
+        durationMs: 1,
+        at: new Date().toISOString(),
+        url: `${ORIGIN}/login`,
+        ...(message === undefined
+          ? {}
+          : {
+              message,
+              error: { tag: "AgentError", reason: "GuardrailViolation", message, retryable: false },
+            }),
+      })
+      const [first, second] = plan.steps
+      yield* store.saveStep("blocked-once", { ...first!, state: "succeeded", observation: observation(true) })
+      yield* store.appendObservation("blocked-once", 0, observation(true))
+      const blocked = observation(
+        false,
+        "guardrail 'secret-origin' stopped the step: click: a Document POST request to http://evil.test carried <secret:password> in its body: it was blocked before it left the browser, and the run types no secret again",
+      )
+      yield* store.saveStep("blocked-once", { ...second!, state: "failed", observation: blocked })
+      yield* store.appendObservation("blocked-once", 1, blocked)
+
+      const result = yield* resume("blocked-once", {
+        tools: testTools,
+        secrets: { password: "hunter2-long" },
+      })
+      assert.strictEqual(result.status, "FAILED")
+      assert.include(
+        result.summary.summary,
+        "secret-origin: click: a Document POST request to http://evil.test",
+      )
+      assert.isFalse(fake.calls.some((call) => call.method === "act" && call.value === "hunter2-long"))
+    }).pipe(Effect.provide(layer))
+  })
+})

@@ -1,3 +1,5 @@
+import { secretForms, WHOLE_TOKEN_BELOW } from "@sextant/core"
+
 /** Replaces secret values in text with placeholders. */
 export type Redact = (text: string) => string
 
@@ -12,67 +14,7 @@ export type Redact = (text: string) => string
  */
 export const secretPlaceholder = (name: string): string => `<secret:${name}>`
 
-/**
- * Secrets at least this long are hidden wherever they occur; shorter ones only where they stand alone.
- * A four-digit PIN or a two-character code also occurs inside unrelated text (`"42"` in the price
- * `$168.42`): replacing it there would corrupt the output and tell a reader the secret anyway.
- *
- * @example
- * ```ts
- * import { WHOLE_TOKEN_BELOW } from "@sextant/memory"
- * "4242".length < WHOLE_TOKEN_BELOW // true: hidden only where it stands alone
- * ```
- */
-export const WHOLE_TOKEN_BELOW = 6
-
-const toBase64 = (value: string): ReadonlyArray<string> => {
-  const bytes = new TextEncoder().encode(value)
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  const standard = btoa(binary)
-  const url = standard.replaceAll("+", "-").replaceAll("/", "_")
-  return [standard, standard.replace(/=+$/, ""), url.replace(/=+$/, "")]
-}
-
-const htmlEscaped = (value: string): string =>
-  value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;")
-
-const lowerHexEscapes = (value: string): string =>
-  value.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase())
-
-/**
- * Every spelling of `value` that a sink may hold: as typed, URL-encoded (`%20`, lower-case escapes,
- * `encodeURI`), form-encoded (`+` for a space), JSON-escaped, HTML-escaped and base64 (standard,
- * unpadded, URL-safe). Base64 is found when the secret is encoded on its own (a token in a header or a
- * URL); inside a longer base64 string its encoding depends on what precedes it.
- *
- * @example
- * ```ts
- * import { secretForms } from "@sextant/memory"
- * secretForms("a b").includes("a+b") // true
- * ```
- */
-export const secretForms = (value: string): ReadonlyArray<string> => {
-  const uri = encodeURIComponent(value)
-  const form = new URLSearchParams({ v: value }).toString().slice(2)
-  const forms = [
-    value,
-    uri,
-    lowerHexEscapes(uri),
-    encodeURI(value),
-    form,
-    lowerHexEscapes(form),
-    JSON.stringify(value).slice(1, -1),
-    htmlEscaped(value),
-    ...(value.length >= WHOLE_TOKEN_BELOW ? toBase64(value) : []),
-  ]
-  return [...new Set(forms)].filter((form) => form !== "")
-}
+export { secretForms, WHOLE_TOKEN_BELOW } from "@sextant/core"
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
@@ -81,7 +23,9 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * {@link secretForms}. Longer forms are replaced first, so a secret that contains another is hidden
  * whole. Secrets shorter than {@link WHOLE_TOKEN_BELOW} characters are replaced only where they stand
  * alone: not inside a word or a number (`pin=42&`, `"42"` and `code 42.` are hidden; `$168.42` and
- * `4210` are left as they are). Empty values are ignored.
+ * `4210` are left as they are). Echoes in another spelling are hidden too: upper-cased, spaced out or
+ * with separators between the characters (`"OPEN SESAME+42"`, `"o p e n s e s a m e"`), for secrets of
+ * at least {@link WHOLE_TOKEN_BELOW} letters and digits. Empty values are ignored.
  *
  * @example
  * ```ts
@@ -109,11 +53,50 @@ export const redactSecrets = (secrets: Readonly<Record<string, string>>): Redact
     )
     return (text: string) => text.replace(pattern, placeholder)
   })
+  const echoes = Object.entries(secrets)
+    .filter(([, value]) => value !== "")
+    .flatMap(([name, value]) =>
+      echoPatterns(value).map((pattern) => (text: string) => text.replace(pattern, secretPlaceholder(name))),
+    )
   return (text) => {
     let out = text
     for (const replace of replacers) out = replace(out)
+    for (const replace of echoes) out = replace(out)
     return out
   }
+}
+
+/**
+ * What may stand between the letters and digits of an echoed secret: up to three characters that are
+ * neither (`"o p e n"`, `"O-P-E-N"`, `"o.p.e.n"`).
+ */
+const SEPARATOR = "[^\\p{L}\\p{N}]{0,3}"
+
+/**
+ * Patterns for echoes of a secret a page shows in another spelling: in any letter case, with spaces or
+ * separators put between its characters, and, for a secret of at least ten letters and digits, for any
+ * run of at least 80% of them (a page that echoes `"o p e n s e s a m e"` of `"open sesame+42"`). Only
+ * secrets of at least {@link WHOLE_TOKEN_BELOW} letters and digits: a shorter one would match ordinary text.
+ */
+const echoPatterns = (value: string): ReadonlyArray<RegExp> => {
+  const characters = [...value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")]
+  const count = characters.length
+  if (count < WHOLE_TOKEN_BELOW) return []
+  const least = count < 10 ? count : Math.max(10, Math.ceil(count * 0.8))
+  const patterns: Array<RegExp> = []
+  for (let start = 0; start + least <= count; start++) {
+    const head = characters
+      .slice(start, start + least)
+      .map(escapeRegExp)
+      .join(SEPARATOR)
+    // The rest of the secret, as far as it goes on: (?:sep c (?:sep c …)?)?
+    let tail = ""
+    for (const character of characters.slice(start + least).reverse()) {
+      tail = `(?:${SEPARATOR}${escapeRegExp(character)}${tail})?`
+    }
+    patterns.push(new RegExp(`${head}${tail}`, "giu"))
+  }
+  return patterns
 }
 
 /** How rendering hides secrets: a redaction function, or the secret values by name. */

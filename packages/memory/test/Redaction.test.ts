@@ -15,4 +15,21 @@ describe("redactSecrets", () => {
     expect(toRedact({ token: "t0k3n" })("Bearer t0k3n")).toBe(`Bearer ${secretPlaceholder("token")}`)
     expect(toRedact(undefined)("t0k3n")).toBe("t0k3n")
   })
+
+  it("hides echoes of a secret in another case, spaced out or with separators between its characters", () => {
+    const redact = redactSecrets({ password: "open sesame+42" })
+    expect(redact("You typed: OPEN SESAME+42.")).toBe("You typed: <secret:password>.")
+    expect(redact("Spelled out: o p e n s e s a m e")).toBe("Spelled out: <secret:password>")
+    expect(redact("O-P-E-N-S-E-S-A-M-E-4-2 end")).toBe("<secret:password> end")
+    // Ten of its twelve letters and digits in a row are an echo too; other words in between are not.
+    expect(redact("open sesame, said Ali")).toBe("<secret:password>, said Ali")
+    expect(redact("open the sesame store")).toBe("open the sesame store")
+  })
+
+  it("matches a short secret's echo only whole, and leaves secrets under six letters and digits to exact spellings", () => {
+    expect(redactSecrets({ password: "hunter 2" })("HUNTER 2 and hunter")).toBe(
+      "<secret:password> and hunter",
+    )
+    expect(redactSecrets({ pin: "4242" })("PIN 4 2 4 2, code 4242")).toBe("PIN 4 2 4 2, code <secret:pin>")
+  })
 })

@@ -64,6 +64,7 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
     ...makeTabRecovery(driver),
     ...makeDialogOperations(driver),
     takeRecording: Effect.promise(() => driver.recorder.take()),
+    guardSecrets: (options) => driver.secretGuard.guardSecrets(options).pipe(driver.guard("guardSecrets")),
   })
 })
 

@@ -12,6 +12,7 @@ import {
 import { Clock, Effect } from "effect"
 import { checksControls, factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
 import { finishMetrics } from "../Metrics.ts"
+import { blockedRequestMessage } from "../SecretPolicy.ts"
 import type { EndReason } from "../Trace.ts"
 import { type RunContext, runRecord } from "./RunContext.ts"
 import type { StepOutcome } from "./StepRunner.ts"
@@ -143,10 +144,35 @@ export const partStepOf = (
  */
 export const concludeRun = (
   context: RunContext,
-  ended: { readonly ok: boolean; readonly endReason: EndReason; readonly detail: string },
-  summary: RunSummary,
+  endedAs: { readonly ok: boolean; readonly endReason: EndReason; readonly detail: string },
+  summarized: RunSummary,
 ): Effect.Effect<ExecutorRunResult, StoreError | AgentError> =>
   Effect.gen(function* () {
+    let ended = endedAs
+    let summary = summarized
+    // A request the page sent after the last step (a beacon on unload) may still have been blocked.
+    for (const request of context.secretGuard === undefined ? [] : yield* context.secretGuard.blocked) {
+      const name = context.redactor.names[request.secret]
+      const detail = blockedRequestMessage(request, name === undefined ? "a secret" : `<secret:${name}>`)
+      context.trace.emit({
+        type: "guardrail",
+        step: -1,
+        tool: "(after the run)",
+        rule: "secret-origin",
+        message: detail,
+      })
+      context.secretRefusal ??= detail
+    }
+    if (context.secretRefusal !== undefined) {
+      // No goal is met by a run whose page tried to take a secret elsewhere.
+      const cause = `secret-origin: ${context.secretRefusal}`
+      ended = {
+        ok: false,
+        endReason: ended.ok ? "goal-unmet" : ended.endReason,
+        detail: ended.detail === "" || ended.detail.includes(cause) ? cause : `${cause}; ${ended.detail}`,
+      }
+      summary = { ...summary, summary: `The run failed on ${cause}. ${summary.summary}` }
+    }
     let unmet: ReadonlyArray<UnmetPart> = []
     if (context.parts.length > 0) {
       const finalPage = yield* readFacts(context.driver, factsRequestFor(context.parts)).pipe(
@@ -178,6 +204,16 @@ export const concludeRun = (
           part: context.task.goal,
           check: "the run reaches the end of the goal",
           evidence: ended.detail === "" ? `the run ended (${ended.endReason})` : ended.detail,
+        },
+      ]
+    }
+    if (context.secretRefusal !== undefined && !unmet.some((item) => item.evidence === ended.detail)) {
+      unmet = [
+        ...unmet,
+        {
+          part: "keep every secret on the origins it is bound to",
+          check: "no secret-origin event",
+          evidence: ended.detail,
         },
       ]
     }

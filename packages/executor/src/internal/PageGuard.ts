@@ -143,6 +143,19 @@ if (element) {
   else {
     result.field = element.ownerDocument.defaultView ? element.ownerDocument.defaultView.origin : window.origin
     if (element.form) result.action = originOf(actionOf(element.form), element.ownerDocument.baseURI)
+    const form = element.form || (element.closest && element.closest("form"))
+    const attribute = (name) => (element.getAttribute && element.getAttribute(name)) || ""
+    result.kind = {
+      tag: element.localName,
+      type: element.localName === "input" ? (attribute("type") || "text").toLowerCase() : "",
+      autocomplete: attribute("autocomplete").toLowerCase(),
+      role: attribute("role").toLowerCase(),
+      editable: element.isContentEditable === true,
+      name: (attribute("name") || element.id || attribute("aria-label") || "").slice(0, 40),
+      formRole: form ? (form.getAttribute("role") || "").toLowerCase() : "",
+      formMethod: form ? (form.getAttribute("method") || "").toLowerCase() : "",
+      formPassword: form ? form.querySelector("input[type=password]") !== null : false,
+    }
   }
 }
 for (const form of Array.from(document.forms)) {
@@ -159,6 +172,23 @@ export interface GuardViolation {
   readonly page: string
 }
 
+/** What kind of field a secret would go into, as the page says. */
+export interface SecretFieldKind {
+  readonly tag: string
+  /** An input's `type`, lower-cased (`text` when absent); empty for other elements. */
+  readonly type: string
+  readonly autocomplete: string
+  readonly role: string
+  readonly editable: boolean
+  /** The field's name, id or label, for messages. */
+  readonly name: string
+  /** The role and the `method` attribute of the form the field is in; empty outside a form or when absent. */
+  readonly formRole: string
+  readonly formMethod: string
+  /** Whether the field's form has a password field. */
+  readonly formPassword: boolean
+}
+
 /** Where a secret would go, as {@link probeSecretTarget} found it. */
 export interface SecretTarget {
   readonly probed: boolean
@@ -166,6 +196,8 @@ export interface SecretTarget {
   readonly field?: string
   readonly action?: string
   readonly forms?: ReadonlyArray<string>
+  /** The field itself, when the target was found and is not a frame. */
+  readonly kind?: SecretFieldKind
 }
 
 /** Puts the guard into the page (best effort: a page that is loading gets it at the next step). */
@@ -196,14 +228,77 @@ export const probeSecretTarget = (
   )
 
 /**
- * Hides the values of text fields while a failure screenshot is taken (secrets typed into fields that
- * are not password fields would show), and gives them back afterwards. The secret values are not
- * handed to the page: every non-password field with a value is masked.
+ * Hides the values of text fields while a screenshot is taken (secrets typed into fields that are not
+ * password fields would show), and gives them back afterwards. The secret values are not handed to
+ * the page: every non-password field with a value is masked. With `redact` (the run's redaction),
+ * elements whose own text holds a secret in any spelling the redaction knows (a page that echoes it,
+ * upper-cased or spaced out) are masked too: the page hands its texts out, the run picks the ones to
+ * mask, so the secret never goes into the page.
  */
-export const maskFields = (driver: BrowserDriverShape, mask: boolean): Effect.Effect<void> =>
-  driver
-    .evaluate(
-      `
+export const maskFields = (
+  driver: BrowserDriverShape,
+  mask: boolean,
+  redact?: (text: string) => string,
+): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    yield* driver.evaluate(fieldsScript, [mask]).pipe(Effect.ignore)
+    if (redact === undefined) return
+    if (!mask) {
+      yield* driver.evaluate(unmaskTextsScript, []).pipe(Effect.ignore)
+      return
+    }
+    const answer = yield* driver.evaluate(textsScript, []).pipe(Effect.orElseSucceed(() => "[]"))
+    const texts = typeof answer === "string" ? (JSON.parse(answer) as Array<[number, string]>) : []
+    const secret = texts.flatMap(([index, text]) => (redact(text) === text ? [] : [index]))
+    if (secret.length > 0) yield* driver.evaluate(maskTextsScript, [secret]).pipe(Effect.ignore)
+  })
+
+// Every element with text of its own, in the page and its same-origin frames, kept in the page for
+// maskTextsScript; answered as [index, text] pairs.
+const textsScript = `
+if (typeof window === "undefined") return "[]"
+const elements = [], texts = []
+const visit = (win) => {
+  const walker = win.document.createTreeWalker(win.document.body || win.document.documentElement, 4)
+  const own = new Map()
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement
+    if (!parent || node.data.trim() === "" || parent.localName === "script" || parent.localName === "style") continue
+    own.set(parent, (own.get(parent) || "") + node.data)
+  }
+  for (const [element, text] of own) { texts.push([elements.length, text.slice(0, 2000)]); elements.push(element) }
+  for (let index = 0; index < win.frames.length; index++) { try { visit(win.frames[index]) } catch (error) {} }
+}
+visit(window)
+Object.defineProperty(window, "__sextantMaskTargets", { value: elements, configurable: true, enumerable: false })
+return JSON.stringify(texts)
+`
+
+const maskTextsScript = `
+const elements = window.__sextantMaskTargets || []
+for (const index of arguments[0]) {
+  const element = elements[index]
+  if (!element) continue
+  element.setAttribute("data-sextant-masked-text", element.style.getPropertyValue("-webkit-text-security") || "-")
+  element.style.setProperty("-webkit-text-security", "disc", "important")
+}
+`
+
+const unmaskTextsScript = `
+if (typeof window === "undefined") return
+const visit = (win) => {
+  for (const element of Array.from(win.document.querySelectorAll("[data-sextant-masked-text]"))) {
+    const before = element.getAttribute("data-sextant-masked-text")
+    if (before === "-") element.style.removeProperty("-webkit-text-security"); else element.style.setProperty("-webkit-text-security", before)
+    element.removeAttribute("data-sextant-masked-text")
+  }
+  for (let index = 0; index < win.frames.length; index++) { try { visit(win.frames[index]) } catch (error) {} }
+}
+visit(window)
+delete window.__sextantMaskTargets
+`
+
+const fieldsScript = `
 const mask = arguments[0]
 if (typeof window === "undefined") return
 const visit = (win) => {
@@ -219,7 +314,4 @@ const visit = (win) => {
   }
   for (let index = 0; index < win.frames.length; index++) { try { visit(win.frames[index]) } catch (error) {} }
 }
-visit(window)`,
-      [mask],
-    )
-    .pipe(Effect.ignore)
+visit(window)`

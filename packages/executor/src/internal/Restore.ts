@@ -76,6 +76,10 @@ export const restoreRun = Effect.fnUntraced(function* (
   }
   const observations = yield* store.listObservations(record.runId)
   context.tally.steps = observations.length
+  // A run whose page already tried to take a secret elsewhere types none again after a resume either.
+  const prefix = "guardrail 'secret-origin' stopped the step: "
+  const refusal = observations.find((observation) => observation.error?.message.startsWith(prefix) === true)
+  if (refusal?.error !== undefined) context.secretRefusal = refusal.error.message.slice(prefix.length)
   const lastUrl = observations.findLast((observation) => observation.ok && observation.url !== undefined)?.url
   if (
     lastUrl !== undefined &&

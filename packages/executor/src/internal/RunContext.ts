@@ -10,6 +10,7 @@ import {
   type PageSnapshot,
   type Plan,
   type RunRecord,
+  type SecretRequestGuard,
   Store,
   type StoreError,
   type StoreShape,
@@ -17,7 +18,7 @@ import {
   ToolRegistry,
   transition,
 } from "@sextant/core"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Exit, Scope } from "effect"
 import type { ExecutorOptions } from "../ExecutorOptions.ts"
 import type { PartStep } from "../Goals.ts"
 import { type Guardrails, makeGuardrails } from "../Guardrails.ts"
@@ -52,6 +53,17 @@ export interface RunContext {
   readonly guardKey: string
   /** Where secrets may be typed when the task names no origins: the first origin one was typed on. */
   secretOrigins: ReadonlyArray<string> | undefined
+  /** The driver's request guard, armed before the first secret is typed (see `SecretPolicy`). */
+  secretGuard: SecretRequestGuard | undefined
+  /** Why the driver guards no requests, once it said so. */
+  secretGuardMissing: string | undefined
+  /** Holds the request guard; closed when the run ends. */
+  readonly scope: Scope.Closeable
+  /**
+   * The first secret-origin event of the run, naming the origin: from then on the run types no
+   * secret again, and it ends FAILED with this as its cause.
+   */
+  secretRefusal: string | undefined
   /** Tabs that were open before the run acted, which the pop-up check leaves alone. */
   knownTabs: ReadonlySet<string> | undefined
   /** Tabs the driver closed before they loaded (off the allowed origins), not yet reported by a step. */
@@ -143,6 +155,10 @@ export const makeRunContext = Effect.fnUntraced(function* (
     lastStatus: undefined,
     guardKey: `__sextantGuard_${crypto.randomUUID().replaceAll("-", "")}`,
     secretOrigins: undefined,
+    secretGuard: undefined,
+    secretGuardMissing: undefined,
+    scope: yield* Scope.make(),
+    secretRefusal: undefined,
     knownTabs: undefined,
     closedPopups: [],
     parts: [],
@@ -150,6 +166,13 @@ export const makeRunContext = Effect.fnUntraced(function* (
   }
   return context
 })
+
+/** Ends what the run holds open (the driver's request guard); safe to call more than once. */
+export const closeRunScope = (context: RunContext): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    context.secretGuard = undefined
+    return Scope.close(context.scope, Exit.void)
+  })
 
 /** The run as the store keeps it; the task is stored redacted so secrets never reach the disk. */
 export const runRecord = (context: RunContext, result?: RunRecord["result"]): RunRecord => ({
@@ -176,12 +199,12 @@ export const takeScreenshot = (context: RunContext, label: string): Effect.Effec
   Effect.gen(function* () {
     const directory = context.options.screenshotDirectory ?? context.options.traceDirectory
     if (directory === undefined) return undefined
-    // Secrets typed into fields that are not password fields must not show.
+    // Secrets typed into fields that are not password fields, or echoed by the page, must not show.
     const mask = context.redactor.names.length > 0
-    if (mask) yield* maskFields(context.driver, true)
+    if (mask) yield* maskFields(context.driver, true, context.redactor.text)
     const png = yield* context.driver
       .screenshot()
-      .pipe(Effect.ensuring(mask ? maskFields(context.driver, false) : Effect.void))
+      .pipe(Effect.ensuring(mask ? maskFields(context.driver, false, context.redactor.text) : Effect.void))
     makeFolders(directory)
     // A step index comes round again after a replan: a later screenshot never overwrites an earlier one.
     let path = join(directory, `${context.runId}-${label}.png`)

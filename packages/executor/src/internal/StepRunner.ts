@@ -21,11 +21,11 @@ import {
   UploadDirs,
   webOrigin,
 } from "@sextant/core"
-import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedule } from "effect"
+import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedule, Scope } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
-import { checkSecretDestination } from "../SecretPolicy.ts"
+import { blockedRequestMessage, guardSecretRequests, secretDestinationRefusal } from "../SecretPolicy.ts"
 import { type GuardViolation, installGuard, maskFields, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 import { resumeOnNewTab } from "./TabRecovery.ts"
@@ -239,7 +239,7 @@ const describeArgs = (args: Readonly<Record<string, unknown>>): string => {
 /**
  * Why typing the secret of `args` now would send it where it may not go, or undefined. A secret is bound
  * to the task's allowed origins (by default the start URL's; with no start URL and no list, the first
- * origin a secret is typed on). The rule itself is {@link checkSecretDestination}.
+ * origin a secret is typed on). The rule itself is `checkSecretDestination` (as {@link secretDestinationRefusal}).
  */
 const secretDestinationProblem = (
   context: RunContext,
@@ -252,18 +252,53 @@ const secretDestinationProblem = (
     const pageUrl = yield* context.driver.currentUrl.pipe(Effect.catch(() => Effect.succeed(context.lastUrl)))
     const page = webOrigin(pageUrl) ?? pageUrl
     const allowed = context.guardrails.allowedOrigins ?? context.secretOrigins ?? [page]
-    const problem = yield* checkSecretDestination(context.driver, {
+    const refusal = yield* secretDestinationRefusal(context.driver, {
       allowed,
       field: target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
       actor: tool,
-      secret: context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret",
+      secret: secretShown(context),
       setting: "constraints.allowedOrigins",
       fallbackUrl: context.lastUrl,
     })
-    if (problem !== undefined) return { allowed, problem }
+    if (refusal !== undefined) return { allowed, refusal }
     if (context.guardrails.allowedOrigins === undefined) context.secretOrigins = allowed
-    return { allowed, problem: undefined }
+    return { allowed, refusal: undefined }
   })
+
+const secretShown = (context: RunContext, index?: number): string => {
+  const name = index === undefined ? undefined : context.redactor.names[index]
+  if (name !== undefined) return `<secret:${name}>`
+  return context.redactor.names.length === 1 ? `<secret:${context.redactor.names[0]}>` : "a secret"
+}
+
+/**
+ * Starts the driver's request guard the first time the run types a secret, bound to the origins the
+ * secret may go to; it holds until the run ends. A driver that cannot guard requests is said in the
+ * transcript once: the checks before typing still hold.
+ */
+const armRequestGuard = (context: RunContext, origins: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (context.secretGuard !== undefined || context.secretGuardMissing !== undefined) return
+    const values = context.redactor.names.map((name) => String(context.task.inputs[name]))
+    const armed = yield* guardSecretRequests(context.driver, { values, origins }).pipe(
+      Scope.provide(context.scope),
+    )
+    if ("guard" in armed) context.secretGuard = armed.guard
+    else {
+      context.secretGuardMissing = armed.missing
+      context.trace.line(`  requests are not guarded: ${armed.missing}`)
+    }
+  })
+
+/** The requests the driver blocked since the last call, as guardrail messages. */
+const blockedRequests = (context: RunContext, tool: string) =>
+  context.secretGuard === undefined
+    ? Effect.succeed([])
+    : Effect.map(context.secretGuard.blocked, (blocked) =>
+        blocked.map(
+          (request) => `${tool}: ${blockedRequestMessage(request, secretShown(context, request.secret))}`,
+        ),
+      )
 
 /** The `OriginRefused` reason of a driver error, also when a compound tool wrapped it. */
 const originRefusedIn = (error: unknown, depth = 0): { readonly message: string } | undefined => {
@@ -276,9 +311,11 @@ const originRefusedIn = (error: unknown, depth = 0): { readonly message: string 
 }
 
 const withMaskedFields =
-  (driver: RunContext["driver"]) =>
+  (context: RunContext) =>
   <A, E, R>(run: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.andThen(maskFields(driver, true), run).pipe(Effect.ensuring(maskFields(driver, false)))
+    Effect.andThen(maskFields(context.driver, true, context.redactor.text), run).pipe(
+      Effect.ensuring(maskFields(context.driver, false, context.redactor.text)),
+    )
 
 /** A pop-up the driver closed before it loaded anything, as the guardrails judge its URL. */
 const foreignPopup = (context: RunContext, url: string): GuardViolation => {
@@ -357,6 +394,10 @@ export const executeStep = (
     // A guardrail event that does not stop the step (a pop-up closed after the step ran).
     const note = (rule: string, error: AgentError) =>
       Effect.gen(function* () {
+        if (rule === "secret-origin" && error.reason._tag === "GuardrailViolation") {
+          // From now on the run types no secret, and it ends FAILED with this as its cause.
+          context.secretRefusal ??= error.reason.detail
+        }
         context.trace.emit({
           type: "guardrail",
           step: call.index,
@@ -373,6 +414,12 @@ export const executeStep = (
         refusedBy ??= rule
         yield* note(rule, error)
       })
+    const secretOriginEvent = (detail: string) =>
+      new AgentError({ reason: new GuardrailViolation({ rule: "secret-origin", detail }) })
+    // A request a page sent after the last step ended (a beacon, a delayed post) was blocked then.
+    for (const detail of yield* blockedRequests(context, "(between steps)")) {
+      yield* note("secret-origin", secretOriginEvent(detail))
+    }
 
     while (tool !== undefined) {
       attempts++
@@ -432,16 +479,32 @@ export const executeStep = (
       }
       let typing: ReadonlyArray<string> | undefined
       if (context.redactor.namesSecret(args)) {
-        const destination = yield* secretDestinationProblem(context, call.tool, args)
-        if (destination.problem !== undefined) {
+        if (context.secretRefusal !== undefined) {
+          // The page already tried to take a secret elsewhere: a replan or a retry never offers it again.
           yield* refuse(
             "secret-origin",
+            secretOriginEvent(
+              `${call.tool} would type ${secretShown(context)} again after the run's secret-origin event (${context.secretRefusal}): a run never types a secret again after one; start a new run once the page is trusted`,
+            ),
+          )
+          break
+        }
+        const destination = yield* secretDestinationProblem(context, call.tool, args)
+        if (destination.refusal !== undefined) {
+          yield* refuse(
+            destination.refusal.rule,
             new AgentError({
-              reason: new GuardrailViolation({ rule: "secret-origin", detail: destination.problem }),
+              reason: new GuardrailViolation({
+                rule: destination.refusal.rule,
+                detail: destination.refusal.message,
+              }),
             }),
           )
           break
         }
+        // Whatever the page sends once the secret is in (a redirect, a swapped action, a script's
+        // request) is inspected in the browser before it leaves.
+        yield* armRequestGuard(context, destination.allowed)
         // The page may still move before the keys go in: the driver checks again as it types.
         typing = destination.allowed
       }
@@ -478,7 +541,7 @@ export const executeStep = (
           Effect.provideService(SessionOrigins, { allowed: context.guardrails.allowedOrigins }),
           Effect.provideService(UploadDirs, { allowed: context.task.constraints.allowedUploadDirs }),
           // A screenshot a run with secrets takes must not show one typed into a plain text field.
-          masksFields ? withMaskedFields(context.driver) : (run) => run,
+          masksFields ? withMaskedFields(context) : (run) => run,
           Effect.timeoutOrElse({
             duration: Duration.millis(limitMs),
             orElse: () =>
@@ -496,6 +559,14 @@ export const executeStep = (
           }),
         ),
       )
+      const blocked = Cause.hasInterrupts(attempt._tag === "Failure" ? attempt.cause : Cause.empty)
+        ? []
+        : yield* blockedRequests(context, call.tool)
+      if (blocked.length > 0) {
+        for (const detail of blocked) yield* refuse("secret-origin", secretOriginEvent(detail))
+        context.lastSnapshot = undefined
+        break
+      }
       const refusedByDriver =
         attempt._tag === "Failure"
           ? originRefusedIn(Option.getOrUndefined(Cause.findErrorOption(attempt.cause)))

@@ -2,6 +2,7 @@ import {
   type ActionOp,
   type ActResult,
   type ActValue,
+  type BlockedRequest,
   BrowserDriver,
   type BrowserDriverShape,
   DriverError,
@@ -13,7 +14,9 @@ import {
   type PageElement,
   type PageSnapshot,
   ScriptError,
+  type SecretGuardOptions,
   type Signal,
+  secretIndexIn,
   type Target,
   type WaitCondition,
 } from "@sextant/core"
@@ -149,6 +152,33 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
   let refs = new Map<Element, string>()
   let nextRef = 1
   const history: Array<string> = []
+  // The request guards in force (guardSecrets), each with what it blocked and not yet taken.
+  const guards = new Set<{ readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }>()
+
+  // Like the real driver's guard: a request carrying a secret, in any spelling, to an origin the
+  // secrets are not bound to is failed before the site sees it.
+  const blockedBy = (request: FakeRequest, redirectedFrom?: string): boolean => {
+    const origin = new URL(request.url).origin
+    const body = new URLSearchParams(request.form).toString()
+    let blocked = false
+    for (const guard of guards) {
+      if (guard.options.origins.includes(origin)) continue
+      const inUrl = secretIndexIn(request.url, guard.options.values)
+      const inBody = inUrl === undefined ? secretIndexIn(body, guard.options.values) : undefined
+      const secret = inUrl ?? inBody
+      if (secret === undefined) continue
+      blocked = true
+      guard.blocked.push({
+        origin,
+        method: request.method,
+        carriedIn: inUrl === undefined ? "body" : "url",
+        resourceType: "Document",
+        redirectedFrom,
+        secret,
+      })
+    }
+    return blocked
+  }
 
   const resolve = (request: FakeRequest): FakeResponse | undefined => {
     if (typeof options.site === "function") return options.site(request)
@@ -160,14 +190,24 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
     return html === undefined ? undefined : { html }
   }
 
-  const load = (request: FakeRequest, depth = 0): NavigationResult | DriverErrorReason => {
+  const load = (
+    request: FakeRequest,
+    depth = 0,
+    redirectedFrom?: string,
+  ): NavigationResult | DriverErrorReason => {
+    if (blockedBy(request, redirectedFrom))
+      return new NavigationFailed({ url: new URL(request.url).origin, detail: "net::ERR_BLOCKED_BY_CLIENT" })
     requests.push(request)
     const response = resolve(request)
     if (response === undefined)
       return new NavigationFailed({ url: request.url, detail: "the fake site has no such page" })
     if ("redirect" in response) {
       if (depth > 5) return new NavigationFailed({ url: request.url, detail: "too many redirects" })
-      return load({ method: "GET", url: new URL(response.redirect, request.url).href, form: {} }, depth + 1)
+      return load(
+        { method: "GET", url: new URL(response.redirect, request.url).href, form: {} },
+        depth + 1,
+        new URL(request.url).origin,
+      )
     }
     currentUrl = request.url
     history.push(currentUrl)
@@ -390,6 +430,15 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
     closeTab: () => guarded({ method: "closeTab" }, () => undefined),
     dialog: Effect.suspend(() => guarded({ method: "dialog" }, () => undefined)),
     respondToDialog: () => guarded({ method: "respondToDialog" }, () => undefined),
+    guardSecrets: (guardOptions) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const guard = { options: guardOptions, blocked: [] as Array<BlockedRequest> }
+          guards.add(guard)
+          return guard
+        }),
+        (guard) => Effect.sync(() => guards.delete(guard)),
+      ).pipe(Effect.map((guard) => ({ blocked: Effect.sync(() => guard.blocked.splice(0)) }))),
   }
 
   return { driver, calls, requests, url: () => currentUrl }

