@@ -1,4 +1,4 @@
-import { BrowserDriver, decodeAgentTask, LanguageModel, ToolRegistry } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
 import {
   type AttackerOrigin,
   type FixtureSite,
@@ -33,7 +33,7 @@ let attacker: AttackerOrigin
 let model: OpenAiServer
 let script: ReadonlyArray<{ name: string; args: Record<string, unknown> }> = []
 let turn = 0
-let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | LanguageModel, unknown>
+let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | LanguageModel | Store, unknown>
 
 const isSummary = (request: RecordedRequest): boolean =>
   (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === "summary"
