@@ -99,7 +99,9 @@ describe(`the model step policy on "${GOAL}"`, () => {
       { tool_calls: [], taskComplete: true },
     ])
     // New items appeared on a page that names brass products: still no search for brass.
-    expect(result.observations.some((observation) => observation.tool === "click" && observation.ok)).toBe(true)
+    expect(result.observations.some((observation) => observation.tool === "click" && observation.ok)).toBe(
+      true,
+    )
     expect(result.status).toBe("FAILED")
     const unmet = result.summary.unmetParts ?? []
     expect(unmet.map((part) => part.part)).toEqual(['search for "brass"'])
