@@ -442,22 +442,29 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       const answer = search?.data as { resultCount?: number; noResults?: string } | undefined
       if (answer !== undefined && ((answer.resultCount ?? 0) > 0 || answer.noResults !== undefined))
         return undefined
-      if (typeof page === "string") return page
       // A page that merely shows the word (a product called "Brass Sextant") is no search: the term must
       // be in a search field or the URL, and a search must have been sent (a submitted form, results
-      // appearing, a "no results" page, or the term in the URL's query).
+      // appearing, a "no results" page, or the term in the URL's query). Any page the part went through
+      // may show it: a run that searched and then opened a result has left the results page.
       const term = check.query.trim().toLowerCase()
-      const inField = (page.searchValues ?? []).some((value) => value.toLowerCase().includes(term))
-      const url = readableUrl(page.url)
-      const inQuery = url.query.includes(term)
-      const named = inField || url.whole.includes(term)
-      const sent =
-        inQuery ||
-        page.noResults ||
+      const sentSignal = (step: PartStep) =>
+        step.signals.includes("FormSubmitted") || step.signals.includes("ResultsAppeared")
+      const searchedOn = (facts: PageFacts, sent: boolean) => {
+        const url = readableUrl(facts.url)
+        const inField = (facts.searchValues ?? []).some((value) => value.toLowerCase().includes(term))
+        return (inField || url.whole.includes(term)) && (sent || facts.noResults || url.query.includes(term))
+      }
+      const held =
+        steps.some((step) => step.ok && readableUrl(step.urlAfter).query.includes(term)) ||
         steps.some(
-          (step) => step.signals.includes("FormSubmitted") || step.signals.includes("ResultsAppeared"),
-        )
-      if (named && sent) return undefined
+          (step) => step.ok && step.facts !== undefined && searchedOn(step.facts, sentSignal(step)),
+        ) ||
+        (typeof page !== "string" && searchedOn(page, steps.some(sentSignal)))
+      if (held) return undefined
+      if (typeof page === "string") return page
+      const named =
+        (page.searchValues ?? []).some((value) => value.toLowerCase().includes(term)) ||
+        readableUrl(page.url).whole.includes(term)
       return named
         ? `no search for "${check.query}" was sent: nothing was submitted and no results appeared on ${page.url}`
         : `no search for "${check.query}" happened: no search field on ${page.url} holds it and the URL does not name it`

@@ -108,6 +108,20 @@ describe("search part (searched)", () => {
     ).toEqual([])
   })
 
+  it("holds when the run went through a results URL with the term and then opened a result", () => {
+    const results = step("click", ["FormSubmitted"], page("http://site.test/search?q=brass"))
+    const opened = step("click", ["NavigationOccurred"], page("http://site.test/products/7"))
+    // Steps of a model policy name no part and carry no page facts, only where they landed.
+    const bare = (from: PartStep): PartStep => ({ ...from, facts: undefined })
+    expect(
+      verifyParts([search], {
+        steps: [bare(results), bare(opened)],
+        records: [],
+        finalPage: page("http://site.test/products/7"),
+      }),
+    ).toEqual([])
+  })
+
   it("reads a URL with a malformed escape instead of failing", () => {
     const odd = page("http://site.test/search?q=%E0%A4%A")
     expect(judge([step("press", [], odd)])).toHaveLength(1)
