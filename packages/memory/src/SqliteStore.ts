@@ -86,6 +86,7 @@ const decode = <T>(
   text: string | null | undefined,
   runId: string,
   row: string,
+  asWritten: (value: unknown) => unknown = (value) => value,
 ): T | undefined => {
   if (text === null || text === undefined) return undefined
   let value: unknown
@@ -98,7 +99,7 @@ const decode = <T>(
       `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
     )
   }
-  const checked = schema.safeParse(value)
+  const checked = schema.safeParse(asWritten(value))
   if (!checked.success) {
     const issue = checked.error.issues[0]
     const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `
@@ -107,10 +108,40 @@ const decode = <T>(
   return value as T
 }
 
-const required = <T>(schema: z.ZodType, text: string | null | undefined, runId: string, row: string): T => {
+const required = <T>(
+  schema: z.ZodType,
+  text: string | null | undefined,
+  runId: string,
+  row: string,
+  asWritten?: (value: unknown) => unknown,
+): T => {
   if (text === null || text === undefined) throw new CorruptRow(runId, row, "is empty")
-  return decode<T>(schema, text, runId, row) as T
+  return decode<T>(schema, text, runId, row, asWritten) as T
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+// JSON drops a key whose value is undefined: an observation written with `data: undefined` comes back
+// without `data`, which its schema requires. These put it back (as null) for the check only.
+const observationAsWritten = (value: unknown): unknown =>
+  isRecord(value) && !("data" in value) ? { ...value, data: null } : value
+const stepAsWritten = (value: unknown): unknown =>
+  isRecord(value) && value.observation !== undefined
+    ? { ...value, observation: observationAsWritten(value.observation) }
+    : value
+const planAsWritten = (value: unknown): unknown =>
+  isRecord(value) && Array.isArray(value.steps) ? { ...value, steps: value.steps.map(stepAsWritten) } : value
+const resultAsWritten = (value: unknown): unknown =>
+  isRecord(value)
+    ? {
+        ...value,
+        ...(Array.isArray(value.observations)
+          ? { observations: value.observations.map(observationAsWritten) }
+          : {}),
+        ...(value.plan === undefined ? {} : { plan: planAsWritten(value.plan) }),
+      }
+    : value
 
 const RunMode = z.enum(["plan", "agent"])
 const AnyJson = z.unknown()
@@ -141,8 +172,8 @@ const toRunRecord = (row: RunRow): RunRecord => {
     mode: mode.data,
     startedAt: row.started_at,
     updatedAt: row.updated_at,
-    plan: decode<RunRecord["plan"]>(Plan, row.plan, runId, "runs.plan"),
-    result: decode<RunRecord["result"]>(RunResult, row.result, runId, "runs.result"),
+    plan: decode<RunRecord["plan"]>(Plan, row.plan, runId, "runs.plan", planAsWritten),
+    result: decode<RunRecord["result"]>(RunResult, row.result, runId, "runs.result", resultAsWritten),
   }
 }
 
@@ -337,7 +368,7 @@ const makeShape = (database: DatabaseSync): StoreShape => {
       query("listSteps")(() =>
         (
           statements.listSteps.all(runId) as unknown as ReadonlyArray<{ step_index: number; step: string }>
-        ).map((row) => required<Step>(Step, row.step, runId, `steps[${row.step_index}]`)),
+        ).map((row) => required<Step>(Step, row.step, runId, `steps[${row.step_index}]`, stepAsWritten)),
       ),
     appendObservation: (runId, stepIndex, observation) =>
       query("appendObservation")(() => {
@@ -356,7 +387,13 @@ const makeShape = (database: DatabaseSync): StoreShape => {
             observation: string
           }>
         ).map((row) =>
-          required<Observation>(Observation, row.observation, runId, `observations[id ${row.id}]`),
+          required<Observation>(
+            Observation,
+            row.observation,
+            runId,
+            `observations[id ${row.id}]`,
+            observationAsWritten,
+          ),
         ),
       ),
     appendRecords: (runId, records) =>

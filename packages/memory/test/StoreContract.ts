@@ -77,6 +77,36 @@ export const storeContract = (name: string, store: Layer.Layer<Store, StoreError
         assert.include(error.message, "no-such-run")
       }))
 
+    test("reads back a run, its steps and observations whose data was undefined when written", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        const bare: Observation = {
+          tool: "wait",
+          ok: true,
+          data: undefined,
+          durationMs: 1,
+          at: "2026-11-22T10:00:02.000Z",
+        }
+        const step = {
+          index: 0,
+          tool: "wait",
+          args: {},
+          successCriteria: [],
+          state: "succeeded" as const,
+          attempts: 1,
+        }
+        yield* store.saveRun({
+          ...run(runId),
+          plan: { taskId: runId, revision: 0, status: "running", steps: [{ ...step, observation: bare }] },
+        })
+        yield* store.saveStep(runId, { ...step, observation: bare })
+        yield* store.appendObservation(runId, 0, bare)
+        assert.strictEqual((yield* store.getRun(runId)).plan?.steps[0]?.observation?.tool, "wait")
+        assert.strictEqual((yield* store.listSteps(runId))[0]?.observation?.tool, "wait")
+        assert.strictEqual((yield* store.listObservations(runId))[0]?.tool, "wait")
+      }))
+
     test("leases a run to one owner until it expires, and names the holder to anyone else", () =>
       Effect.gen(function* () {
         const store = yield* Store
