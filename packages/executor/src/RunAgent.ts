@@ -7,7 +7,7 @@ import {
   Store,
   type StoreError,
 } from "@sextant/core"
-import { type FeedbackStepPolicy, goalPartsOf, type StepDecision } from "@sextant/planner"
+import type { FeedbackStepPolicy, StepDecision } from "@sextant/planner"
 import { Duration, Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
@@ -243,9 +243,7 @@ const driveAgent = (
     context.trace.line(`${resumed ? "resume" : "run"} ${context.runId}: ${task.goal}`)
     yield* context.store.saveRun(runRecord(context))
     yield* moveTo(context, "RUNNING")
-    // A policy that states no parts (the model policy) is still judged: the goal read by the rule
-    // grammar gives the parts, so a model that says "done" without doing the work does not complete.
-    context.parts = policy.parts?.(task.goal) ?? goalPartsOf(task.goal) ?? []
+    context.parts = policy.parts?.(task.goal) ?? []
     let startFailed: string | undefined
     if (!resumed && task.startUrl !== undefined) {
       const refused = context.guardrails.checkUrl(task.startUrl)
