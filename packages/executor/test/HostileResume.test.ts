@@ -142,3 +142,38 @@ describe("a long run", () => {
     }
   }, 30_000)
 })
+
+describe("a run whose lease another process took over", () => {
+  it("stops at its next renewal, fails naming the new holder and leaves the run to it", async () => {
+    const databasePath = join(directory, "takeover.db")
+    const runId = "taken-over"
+    const runtime = ManagedRuntime.make(leaseLayer(databasePath))
+    const other = ManagedRuntime.make(leaseLayer(databasePath))
+    try {
+      await runtime.runPromise(seedCrashedRun(runId, STEPS, DONE, 400))
+      const running = runtime.runPromise(
+        Effect.flip(resume(runId, { tools: [wait], leaseOwner: "stalled:1:aaaaaaaa", leaseTtlMs: 600 })),
+      )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      // What a stall past the expiry looks like from outside: the lease is free and someone takes it.
+      const takeover = await other.runPromise(
+        Store.use((store) =>
+          Effect.andThen(
+            store.releaseRun(runId, "stalled:1:aaaaaaaa"),
+            store.claimRun(runId, "rescuer:2:bbbbbbbb", 60_000),
+          ),
+        ),
+      )
+      const error = await running
+      expect(error._tag).toBe("StoreError")
+      expect(error.message).toContain(`held by rescuer:2:bbbbbbbb until ${takeover.expiresAt}`)
+      const record = await runtime.runPromise(Store.use((store) => store.getRun(runId)))
+      // The stalled process did not write CANCELLED over a run that is no longer its own.
+      expect(record.status).toBe("RUNNING")
+      expect((await storedObservations(runtime, runId)).length).toBeLessThan(STEPS)
+    } finally {
+      await runtime.dispose()
+      await other.dispose()
+    }
+  }, 30_000)
+})
