@@ -50,6 +50,14 @@ export interface CachedAction {
   readonly updatedAt: string
 }
 
+/** A run's lease: who may advance the run, and until when unless renewed. */
+export interface RunLease {
+  readonly runId: string
+  readonly owner: string
+  /** When the lease lapses unless renewed (ISO 8601). */
+  readonly expiresAt: string
+}
+
 /**
  * Durable state of runs: written step by step so a crash loses at most the step in flight.
  * Implemented on SQLite by `@sextant/memory` (and in memory for tests).
@@ -61,6 +69,26 @@ export interface StoreShape {
     readonly status?: TaskState
   }) => Effect.Effect<ReadonlyArray<RunRecord>, StoreError>
   readonly saveStep: (runId: string, step: Step) => Effect.Effect<void, StoreError>
+  /**
+   * Takes the run's lease for `owner` for `ttlMs`, in one atomic step: it succeeds only when the run is
+   * unclaimed, its lease has expired, or `owner` already holds it. Otherwise it fails with
+   * `StoreLeaseHeld` naming the holder and the expiry; a run not in the store fails with `StoreNotFound`.
+   * The lease is how exactly one process advances a run at a time.
+   *
+   * @example
+   * ```ts
+   * const lease = yield* store.claimRun("run-7", "worker-1:4711:ab12", 30_000)
+   * lease.expiresAt // "2026-11-27T20:00:30.000Z"
+   * ```
+   */
+  readonly claimRun: (runId: string, owner: string, ttlMs: number) => Effect.Effect<RunLease, StoreError>
+  /**
+   * Extends a lease `owner` still holds by `ttlMs` from now (also after it lapsed, as long as nobody
+   * else claimed the run since). Fails with `StoreLeaseHeld` when another owner took the run over.
+   */
+  readonly renewRun: (runId: string, owner: string, ttlMs: number) => Effect.Effect<RunLease, StoreError>
+  /** Gives the run's lease up when `owner` holds it; does nothing otherwise. */
+  readonly releaseRun: (runId: string, owner: string) => Effect.Effect<void, StoreError>
   readonly listSteps: (runId: string) => Effect.Effect<ReadonlyArray<Step>, StoreError>
   readonly appendObservation: (
     runId: string,

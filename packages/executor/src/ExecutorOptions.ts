@@ -19,6 +19,16 @@ export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
   /** The id of the run (the store's key). Default: a random UUID. */
   readonly runId?: string | undefined
   readonly retry?: RetryOptions | undefined
+  /**
+   * Who this process is when it claims a run's lease in the store. Default: `hostname:pid:random`,
+   * which is what a second process trying the same run is told.
+   */
+  readonly leaseOwner?: string | undefined
+  /**
+   * How long a run's lease lasts; the run renews it every third of that while it runs. A process that
+   * dies stops renewing, so its runs can be resumed elsewhere once this much time has passed. Default 30000.
+   */
+  readonly leaseTtlMs?: number | undefined
   /** Replans asked of the planner before a plan run gives up. Default 3. */
   readonly maxReplans?: number | undefined
   /** Failures of one step (its retries exhausted each time) before the planner is asked for a full plan instead of a partial one. Default 2. */

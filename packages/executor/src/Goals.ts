@@ -25,6 +25,8 @@ export interface PageFacts {
   readonly noResults: boolean
   /** A usable Next control is on the page. */
   readonly hasNext: boolean
+  /** What the page's search fields hold (search inputs, search boxes, fields of a search form). */
+  readonly searchValues?: ReadonlyArray<string> | undefined
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -58,6 +60,16 @@ const hasNext = [...document.querySelectorAll("a[href], button, [role=button], [
     visible(element) && !element.disabled && element.getAttribute("aria-disabled") !== "true" &&
     (/(^|\\s)next(\\s|$)/i.test(element.getAttribute("rel") || "") || nextPattern.test(clean(element.innerText || element.getAttribute("aria-label")))),
 );
+const searchValues = [];
+for (const field of document.querySelectorAll("input, textarea, [role=searchbox], [role=combobox]")) {
+  const value = typeof field.value === "string" ? field.value : clean(field.textContent);
+  if (value === "" || searchValues.length >= 5) continue;
+  const words = [field.getAttribute("type"), field.getAttribute("role"), field.getAttribute("name"), field.id,
+    field.getAttribute("aria-label"), field.getAttribute("placeholder")].join(" ").toLowerCase();
+  const form = field.closest("form");
+  const inSearchForm = form !== null && (form.getAttribute("role") === "search" || /search/i.test(form.getAttribute("action") || "") || form.closest("search") !== null);
+  if (/search|(^|s)(q|query|s|keywords?|term)(s|$)/.test(words) || inSearchForm || field.closest("search") !== null) searchValues.push(value.slice(0, 200));
+}
 const texts = {};
 for (const text of spec.texts) texts[text] = lower.includes(String(text).toLowerCase());
 const counts = {};
@@ -72,6 +84,7 @@ return JSON.stringify({
   errors: errors.slice(0, 5),
   noResults: /\\b(no (results|matches|products|items)|nothing (was )?found)\\b/i.test(body) || /没有(找到|结果)/.test(body),
   hasNext,
+  searchValues,
   texts,
   counts,
 });
@@ -354,6 +367,20 @@ const reportedChange = (step: PartStep): boolean =>
   step.data !== null &&
   (step.data as { changed?: unknown }).changed === true
 
+/** A URL as a person reads it, lower case: `+` and `%20` as spaces; a malformed escape is left as it is. */
+const readableUrl = (raw: string): { readonly whole: string; readonly query: string } => {
+  const decode = (text: string) => {
+    const spaced = text.replaceAll("+", " ")
+    try {
+      return decodeURIComponent(spaced).toLowerCase()
+    } catch {
+      return spaced.toLowerCase()
+    }
+  }
+  const parsed = URL.parse(raw)
+  return { whole: decode(raw), query: parsed === null ? "" : decode(`${parsed.search}${parsed.hash}`) }
+}
+
 /** Why a check does not hold, or undefined when it holds. */
 const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string | undefined => {
   // A policy that does not say which part a step works on (a replayed cache, a model policy) is
@@ -415,13 +442,32 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
       const answer = search?.data as { resultCount?: number; noResults?: string } | undefined
       if (answer !== undefined && ((answer.resultCount ?? 0) > 0 || answer.noResults !== undefined))
         return undefined
+      // A page that merely shows the word (a product called "Brass Sextant") is no search: the term must
+      // be in a search field or the URL, and a search must have been sent (a submitted form, results
+      // appearing, a "no results" page, or the term in the URL's query). Any page the part went through
+      // may show it: a run that searched and then opened a result has left the results page.
+      const term = check.query.trim().toLowerCase()
+      const sentSignal = (step: PartStep) =>
+        step.signals.includes("FormSubmitted") || step.signals.includes("ResultsAppeared")
+      const searchedOn = (facts: PageFacts, sent: boolean) => {
+        const url = readableUrl(facts.url)
+        const inField = (facts.searchValues ?? []).some((value) => value.toLowerCase().includes(term))
+        return (inField || url.whole.includes(term)) && (sent || facts.noResults || url.query.includes(term))
+      }
+      const held =
+        steps.some((step) => step.ok && readableUrl(step.urlAfter).query.includes(term)) ||
+        steps.some(
+          (step) => step.ok && step.facts !== undefined && searchedOn(step.facts, sentSignal(step)),
+        ) ||
+        (typeof page !== "string" && searchedOn(page, steps.some(sentSignal)))
+      if (held) return undefined
       if (typeof page === "string") return page
-      const mentioned =
-        page.texts[check.query] === true ||
-        decodeURIComponent(page.url).toLowerCase().includes(check.query.toLowerCase())
-      const results = steps.some((step) => step.signals.includes("ResultsAppeared")) || page.noResults
-      if (mentioned && results) return undefined
-      return `no results for "${check.query}" appeared: ${page.url} ${mentioned ? "mentions the query but shows no results" : "does not mention the query"}`
+      const named =
+        (page.searchValues ?? []).some((value) => value.toLowerCase().includes(term)) ||
+        readableUrl(page.url).whole.includes(term)
+      return named
+        ? `no search for "${check.query}" was sent: nothing was submitted and no results appeared on ${page.url}`
+        : `no search for "${check.query}" happened: no search field on ${page.url} holds it and the URL does not name it`
     }
     case "submitted": {
       const missing = needSteps()

@@ -17,6 +17,7 @@ import {
   partStepOf,
   recordPartStep,
 } from "./internal/Finish.ts"
+import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import {
   closeRunScope,
@@ -250,6 +251,7 @@ const driveAgent = (
   history: Array<string>,
   firstTurn: number,
   resumed: boolean,
+  lease: LeaseState,
 ) => {
   const task = context.task
   const run = Effect.gen(function* () {
@@ -361,12 +363,15 @@ const driveAgent = (
     withTabOrigins(context),
     Effect.ensuring(closeRunScope(context)),
     Effect.onInterrupt(() =>
-      finishRun(
-        context,
-        "CANCELLED",
-        "cancelled",
-        fallbackSummary(history, { endReason: "cancelled", completed: false }, "the run was interrupted"),
-      ).pipe(Effect.ignore),
+      // A run taken over by another process is theirs to finish: writing CANCELLED would clobber it.
+      lease.lost
+        ? Effect.void
+        : finishRun(
+            context,
+            "CANCELLED",
+            "cancelled",
+            fallbackSummary(history, { endReason: "cancelled", completed: false }, "the run was interrupted"),
+          ).pipe(Effect.ignore),
     ),
   )
 }
@@ -392,7 +397,11 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
   options: ExecutorOptions,
 ) {
   const context = yield* makeRunContext(task, "agent", options)
-  return yield* driveAgent(context, policy, [], 0, false)
+  // The row must exist before its lease can be claimed.
+  yield* context.store.saveRun(runRecord(context))
+  return yield* withRunLease(context.store, context.runId, options, (lease) =>
+    driveAgent(context, policy, [], 0, false, lease),
+  )
 }) as (
   task: AgentTask,
   policy: FeedbackStepPolicy,
@@ -418,25 +427,33 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
   },
 ) {
   const store = yield* Store
-  const record = yield* store.getRun(runId)
-  if (isFinished(record)) return record.result as ExecutorRunResult
-  const { context, steps } = yield* restoreRun(record, "agent", options)
-  const finished = steps.filter((step) => step.state === "succeeded" || step.state === "failed")
-  const history = finished.flatMap((step) => {
-    try {
-      const lines = JSON.parse(step.description ?? "[]") as unknown
-      return Array.isArray(lines) ? lines.filter((line): line is string => typeof line === "string") : []
-    } catch {
-      return []
-    }
-  })
-  let before = "about:blank"
-  for (const step of finished) {
-    if (step.observation === undefined) continue
-    context.partSteps.push(partStepOf(step.part, step.tool, step.observation, before, undefined, step.args))
-    before = step.observation.url ?? before
-  }
-  return yield* driveAgent(context, policy, history, finished.length, true)
+  // The lease first, then the record: a run another process is advancing is refused, and one that
+  // finished while this process waited answers its result instead of running again.
+  return yield* withRunLease(store, runId, options, (lease) =>
+    Effect.gen(function* () {
+      const record = yield* store.getRun(runId)
+      if (isFinished(record)) return record.result as ExecutorRunResult
+      const { context, steps } = yield* restoreRun(record, "agent", options)
+      const finished = steps.filter((step) => step.state === "succeeded" || step.state === "failed")
+      const history = finished.flatMap((step) => {
+        try {
+          const lines = JSON.parse(step.description ?? "[]") as unknown
+          return Array.isArray(lines) ? lines.filter((line): line is string => typeof line === "string") : []
+        } catch {
+          return []
+        }
+      })
+      let before = "about:blank"
+      for (const step of finished) {
+        if (step.observation === undefined) continue
+        context.partSteps.push(
+          partStepOf(step.part, step.tool, step.observation, before, undefined, step.args),
+        )
+        before = step.observation.url ?? before
+      }
+      return yield* driveAgent(context, policy, history, finished.length, true, lease)
+    }),
+  )
 }) as (
   runId: string,
   policy: FeedbackStepPolicy,

@@ -10,6 +10,7 @@ import {
   type Step,
   Store,
   type StoreError,
+  type StoreShape,
 } from "@sextant/core"
 import { type ModelUsage, Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
 import { Effect, Option } from "effect"
@@ -21,6 +22,7 @@ import {
   partStepOf,
   recordPartStep,
 } from "./internal/Finish.ts"
+import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { isFinished, restoreRun } from "./internal/Restore.ts"
 import {
   closeRunScope,
@@ -335,7 +337,7 @@ const refuse = (context: RunContext, why: string, suggestions: ReadonlyArray<str
   })
 
 /** Runs a plan in a prepared context and finishes the run, whatever happens (interruption included). */
-const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =>
+const execute = (context: RunContext, planner: PlannerShape, resumed: boolean, lease: LeaseState) =>
   Effect.gen(function* () {
     context.trace.emit({
       type: "run-start",
@@ -378,12 +380,15 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean) =
   }).pipe(
     Effect.ensuring(closeRunScope(context)),
     Effect.onInterrupt(() =>
-      finishRun(
-        context,
-        "CANCELLED",
-        "cancelled",
-        planSummary(context, false, "cancelled", "the run was interrupted"),
-      ).pipe(Effect.ignore),
+      // A run taken over by another process is theirs to finish: writing CANCELLED would clobber it.
+      lease.lost
+        ? Effect.void
+        : finishRun(
+            context,
+            "CANCELLED",
+            "cancelled",
+            planSummary(context, false, "cancelled", "the run was interrupted"),
+          ).pipe(Effect.ignore),
     ),
   )
 
@@ -409,11 +414,15 @@ export const runPlan = Effect.fn("Executor.runPlan")(function* (
   const context = yield* makeRunContext(task, "plan", options)
   yield* moveTo(context, "PLANNING")
   yield* context.store.saveRun(runRecord(context))
-  const checked = yield* Effect.result(validated(context, plan))
-  if (checked._tag === "Failure") return yield* refuse(context, checked.failure.message)
-  context.plan = { ...checked.success, status: "running" }
-  context.parts = checked.success.parts ?? []
-  return yield* execute(context, planner, false).pipe(withTabOrigins(context))
+  return yield* withRunLease(context.store, context.runId, options, (lease) =>
+    Effect.gen(function* () {
+      const checked = yield* Effect.result(validated(context, plan))
+      if (checked._tag === "Failure") return yield* refuse(context, checked.failure.message)
+      context.plan = { ...checked.success, status: "running" }
+      context.parts = checked.success.parts ?? []
+      return yield* execute(context, planner, false, lease).pipe(withTabOrigins(context))
+    }),
+  )
 }) as (
   task: AgentTask,
   plan: Plan,
@@ -437,27 +446,35 @@ export const planAndRun = Effect.fn("Executor.planAndRun")(function* (
   const context = yield* makeRunContext(task, "plan", options)
   yield* moveTo(context, "PLANNING")
   yield* context.store.saveRun(runRecord(context))
-  const before = yield* usageNow(planner)
-  const planned = yield* Effect.result(
-    Effect.flatMap(planner.plan(context.redactor.value(task)), (plan) => validated(context, plan)),
+  return yield* withRunLease(context.store, context.runId, options, (lease) =>
+    planThenExecute(context, planner, lease),
   )
-  yield* recordUsage(context, planner, "plan", before)
-  if (planned._tag === "Failure") {
-    const failure = planned.failure
-    const understood = !(failure._tag === "AgentError" && failure.reason._tag === "CannotPlan")
-    return yield* refuse(
-      context,
-      understood ? failure.message : `cannot understand "${task.goal}": ${failure.message}`,
-      understood ? [] : ["rephrase the goal, or use a model-backed planner"],
-    )
-  }
-  context.plan = { ...planned.success, status: "running" }
-  context.parts = planned.success.parts ?? []
-  return yield* execute(context, planner, false).pipe(withTabOrigins(context))
 }) as (
   task: AgentTask,
   options: ExecutorOptions,
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store | Planner>
+
+const planThenExecute = (context: RunContext, planner: PlannerShape, lease: LeaseState) =>
+  Effect.gen(function* () {
+    const task = context.task
+    const before = yield* usageNow(planner)
+    const planned = yield* Effect.result(
+      Effect.flatMap(planner.plan(context.redactor.value(task)), (plan) => validated(context, plan)),
+    )
+    yield* recordUsage(context, planner, "plan", before)
+    if (planned._tag === "Failure") {
+      const failure = planned.failure
+      const understood = !(failure._tag === "AgentError" && failure.reason._tag === "CannotPlan")
+      return yield* refuse(
+        context,
+        understood ? failure.message : `cannot understand "${task.goal}": ${failure.message}`,
+        understood ? [] : ["rephrase the goal, or use a model-backed planner"],
+      )
+    }
+    context.plan = { ...planned.success, status: "running" }
+    context.parts = planned.success.parts ?? []
+    return yield* execute(context, planner, false, lease).pipe(withTabOrigins(context))
+  })
 
 /** What `resume` needs besides the run id: the tools, and the values of secret inputs (the store keeps only placeholders). */
 export interface ResumeOptions extends Omit<ExecutorOptions, "runId"> {
@@ -477,43 +494,68 @@ export interface ResumeOptions extends Omit<ExecutorOptions, "runId"> {
 export const resume = Effect.fn("Executor.resume")(function* (runId: string, options: ResumeOptions) {
   const store = yield* Store
   const planner = yield* Planner
-  const record = yield* store.getRun(runId)
-  if (isFinished(record)) return record.result as ExecutorRunResult
-  if (record.mode === "agent") {
-    return yield* new AgentError({
-      reason: new InvalidInput({
-        what: "resume",
-        issues: [`run ${runId} is a step-wise run: resume it with resumeAgent(runId, policy, options)`],
-      }),
-    })
-  }
-  const { context, steps } = yield* restoreRun(record, "plan", options)
-  const stored = new Map(steps.map((step) => [step.index, step]))
-  const plan = record.plan as Plan
-  context.plan = {
-    ...plan,
-    status: "running",
-    steps: plan.steps.map((step) => {
-      const saved = stored.get(step.index)
-      // A step that was running when the process died is the one in flight: it runs again.
-      return saved?.state === "succeeded" && saved.tool === step.tool
-        ? saved
-        : { ...step, state: "pending" as const }
-    }),
-  }
-  context.parts = plan.parts ?? []
-  // The steps that ran before the crash are evidence for the goal checks too.
-  let before = "about:blank"
-  for (const step of context.plan.steps) {
-    const saved = stored.get(step.index)
-    if (saved?.observation === undefined || saved.state === "running") continue
-    context.partSteps.push(
-      partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
-    )
-    before = saved.observation.url ?? before
-  }
-  return yield* execute(context, planner, true).pipe(withTabOrigins(context))
+  // The lease first, then the record: a run another process is advancing is refused, and one that
+  // finished while this process waited answers its result instead of running again.
+  return yield* withRunLease(store, runId, options, (lease) =>
+    resumeHeld(store, planner, runId, options, lease),
+  )
 }) as (
   runId: string,
   options: ResumeOptions,
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store | Planner>
+
+const resumeHeld = (
+  store: StoreShape,
+  planner: PlannerShape,
+  runId: string,
+  options: ResumeOptions,
+  lease: LeaseState,
+) =>
+  Effect.gen(function* () {
+    const record = yield* store.getRun(runId)
+    if (isFinished(record)) return record.result as ExecutorRunResult
+    if (record.mode === "agent") {
+      return yield* new AgentError({
+        reason: new InvalidInput({
+          what: "resume",
+          issues: [`run ${runId} is a step-wise run: resume it with resumeAgent(runId, policy, options)`],
+        }),
+      })
+    }
+    const plan = record.plan
+    if (plan === undefined) {
+      return yield* new AgentError({
+        reason: new InvalidInput({
+          what: "resume",
+          issues: [
+            `run ${runId} has no stored plan (it stopped while ${record.status === "PLANNING" ? "planning" : `${record.status} before its plan was saved`}): start the task again with planAndRun`,
+          ],
+        }),
+      })
+    }
+    const { context, steps } = yield* restoreRun(record, "plan", options)
+    const stored = new Map(steps.map((step) => [step.index, step]))
+    context.plan = {
+      ...plan,
+      status: "running",
+      steps: plan.steps.map((step) => {
+        const saved = stored.get(step.index)
+        // A step that was running when the process died is the one in flight: it runs again.
+        return saved?.state === "succeeded" && saved.tool === step.tool
+          ? saved
+          : { ...step, state: "pending" as const }
+      }),
+    }
+    context.parts = plan.parts ?? []
+    // The steps that ran before the crash are evidence for the goal checks too.
+    let before = "about:blank"
+    for (const step of context.plan.steps) {
+      const saved = stored.get(step.index)
+      if (saved?.observation === undefined || saved.state === "running") continue
+      context.partSteps.push(
+        partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+      )
+      before = saved.observation.url ?? before
+    }
+    return yield* execute(context, planner, true, lease).pipe(withTabOrigins(context))
+  })

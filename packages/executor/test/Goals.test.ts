@@ -56,3 +56,74 @@ describe("open part (pageChanged)", () => {
     expect(judged([click({ ok: false, message: "no element" })])).toHaveLength(1)
   })
 })
+
+describe("search part (searched)", () => {
+  const search: GoalPart = {
+    kind: "search",
+    description: 'search for "brass"',
+    check: { type: "searched", query: "brass" },
+  }
+  const page = (url: string, overrides: Partial<PageFacts> = {}): PageFacts => ({
+    ...facts("Products", url),
+    texts: { brass: true },
+    ...overrides,
+  })
+  const step = (tool: string, signals: ReadonlyArray<string>, after: PageFacts): PartStep => ({
+    part: undefined,
+    tool,
+    ok: true,
+    data: { ok: true, changed: true, signals },
+    signals,
+    urlBefore: "http://site.test/products",
+    urlAfter: after.url,
+    facts: after,
+  })
+  const judge = (steps: ReadonlyArray<PartStep>) =>
+    verifyParts([search], { steps, records: [], finalPage: steps.at(-1)?.facts ?? page("about:blank") })
+
+  it("does not hold when the page only shows the word and new items appeared (no field, no URL names it)", () => {
+    const unmet = judge([step("click", ["ResultsAppeared"], page("http://site.test/products?page=2"))])
+    expect(unmet.map((part) => part.evidence)).toEqual([
+      'no search for "brass" happened: no search field on http://site.test/products?page=2 holds it and the URL does not name it',
+    ])
+  })
+
+  it("does not hold when the term is typed into the search field but nothing was sent", () => {
+    const typed = page("http://site.test/search", { searchValues: ["brass"] })
+    expect(judge([step("fill", [], typed)]).map((part) => part.evidence)).toEqual([
+      'no search for "brass" was sent: nothing was submitted and no results appeared on http://site.test/search',
+    ])
+  })
+
+  it("holds when the search field holds the term and the form was submitted", () => {
+    const sent = page("http://site.test/search", { searchValues: ["Brass"] })
+    expect(judge([step("click", ["FormSubmitted"], sent)])).toEqual([])
+  })
+
+  it("holds when the URL's query names the term (a search results URL), even with + for spaces", () => {
+    const part = { ...search, check: { type: "searched" as const, query: "brass lamp" } }
+    const results = page("http://site.test/search?q=Brass+lamp")
+    expect(
+      verifyParts([part], { steps: [step("press", [], results)], records: [], finalPage: results }),
+    ).toEqual([])
+  })
+
+  it("holds when the run went through a results URL with the term and then opened a result", () => {
+    const results = step("click", ["FormSubmitted"], page("http://site.test/search?q=brass"))
+    const opened = step("click", ["NavigationOccurred"], page("http://site.test/products/7"))
+    // Steps of a model policy name no part and carry no page facts, only where they landed.
+    const bare = (from: PartStep): PartStep => ({ ...from, facts: undefined })
+    expect(
+      verifyParts([search], {
+        steps: [bare(results), bare(opened)],
+        records: [],
+        finalPage: page("http://site.test/products/7"),
+      }),
+    ).toEqual([])
+  })
+
+  it("reads a URL with a malformed escape instead of failing", () => {
+    const odd = page("http://site.test/search?q=%E0%A4%A")
+    expect(judge([step("press", [], odd)])).toHaveLength(1)
+  })
+})

@@ -84,6 +84,8 @@ describe("resume after SIGKILL", () => {
       ),
     )
     try {
+      // The killed process holds the run's lease until it lapses (HostileResume covers the refusal).
+      await sleep(1_100)
       const result = await runtime.runPromise(resume(runId, { tools: testTools }))
       expect(result.status).toBe("COMPLETED")
       const steps = await runtime.runPromise(Store.use((service) => service.listSteps(runId)))

@@ -1,22 +1,28 @@
 import { randomUUID } from "node:crypto"
 import { DatabaseSync, type SQLInputValue } from "node:sqlite"
 import {
+  AgentTask,
   type CachedAction,
   type FrontierEntry,
   type FrontierStats,
-  type Observation,
+  Observation,
+  Plan,
+  type RunLease,
   type RunRecord,
-  type Step,
+  RunResult,
+  Step,
   Store,
   StoreBusy,
+  StoreCorrupt,
   type StoredRecord,
   StoreError,
   type StoreErrorReason,
+  StoreLeaseHeld,
   StoreNotFound,
   StoreQueryFailed,
   type StoreShape,
   StoreUnavailable,
-  type TaskState,
+  TaskState,
 } from "@sextant/core"
 import { Clock, Effect, Layer } from "effect"
 import { z } from "zod"
@@ -31,10 +37,22 @@ export const SqliteStoreOptions = z.object({
 })
 export type SqliteStoreOptions = z.input<typeof SqliteStoreOptions>
 
+/** A claim or renewal that found the run missing or held by someone else. */
+class LeaseRefused extends Error {
+  readonly reason: StoreLeaseHeld | StoreNotFound
+  constructor(reason: StoreLeaseHeld | StoreNotFound) {
+    super(reason.message)
+    this.reason = reason
+  }
+}
+
 const SQLITE_BUSY = 5
 const SQLITE_LOCKED = 6
 
 const toReason = (operation: string, error: unknown): StoreErrorReason => {
+  if (error instanceof CorruptRow)
+    return new StoreCorrupt({ runId: error.runId, row: error.row, detail: error.detail })
+  if (error instanceof LeaseRefused) return error.reason
   const sqlite = error as { errcode?: unknown; message?: unknown }
   const detail = typeof sqlite.message === "string" ? sqlite.message : String(error)
   if (typeof sqlite.errcode === "number") {
@@ -44,8 +62,89 @@ const toReason = (operation: string, error: unknown): StoreErrorReason => {
   return new StoreQueryFailed({ operation, detail })
 }
 
-const parseJson = (text: string | null | undefined): unknown =>
-  text === null || text === undefined ? undefined : JSON.parse(text)
+/** A row that cannot be read back as what it should be; `decode` turns it into a `StoreCorrupt` reason. */
+class CorruptRow extends Error {
+  readonly runId: string
+  readonly row: string
+  readonly detail: string
+  constructor(runId: string, row: string, detail: string) {
+    super(`${row} of run ${runId}: ${detail}`)
+    this.runId = runId
+    this.row = row
+    this.detail = detail
+  }
+}
+
+/**
+ * Reads one stored JSON value and checks it against its schema. The store is an edge like any other: a
+ * file edited by hand or written by another version must fail as a `StoreCorrupt` naming the run and
+ * the row, not reach the executor as a half-shaped object. The parsed JSON is returned as stored
+ * (the schema only checks it), so fields a caller added beyond the schema survive a round trip.
+ */
+const decode = <T>(
+  schema: z.ZodType,
+  text: string | null | undefined,
+  runId: string,
+  row: string,
+  asWritten: (value: unknown) => unknown = (value) => value,
+): T | undefined => {
+  if (text === null || text === undefined) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new CorruptRow(
+      runId,
+      row,
+      `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  const checked = schema.safeParse(asWritten(value))
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `
+    throw new CorruptRow(runId, row, `does not fit its schema (${where}${issue?.message ?? "invalid"})`)
+  }
+  return value as T
+}
+
+const required = <T>(
+  schema: z.ZodType,
+  text: string | null | undefined,
+  runId: string,
+  row: string,
+  asWritten?: (value: unknown) => unknown,
+): T => {
+  if (text === null || text === undefined) throw new CorruptRow(runId, row, "is empty")
+  return decode<T>(schema, text, runId, row, asWritten) as T
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+// JSON drops a key whose value is undefined: an observation written with `data: undefined` comes back
+// without `data`, which its schema requires. These put it back (as null) for the check only.
+const observationAsWritten = (value: unknown): unknown =>
+  isRecord(value) && !("data" in value) ? { ...value, data: null } : value
+const stepAsWritten = (value: unknown): unknown =>
+  isRecord(value) && value.observation !== undefined
+    ? { ...value, observation: observationAsWritten(value.observation) }
+    : value
+const planAsWritten = (value: unknown): unknown =>
+  isRecord(value) && Array.isArray(value.steps) ? { ...value, steps: value.steps.map(stepAsWritten) } : value
+const resultAsWritten = (value: unknown): unknown =>
+  isRecord(value)
+    ? {
+        ...value,
+        ...(Array.isArray(value.observations)
+          ? { observations: value.observations.map(observationAsWritten) }
+          : {}),
+        ...(value.plan === undefined ? {} : { plan: planAsWritten(value.plan) }),
+      }
+    : value
+
+const RunMode = z.enum(["plan", "agent"])
+const AnyJson = z.unknown()
 
 interface RunRow {
   run_id: string
@@ -58,16 +157,30 @@ interface RunRow {
   result: string | null
 }
 
-const toRunRecord = (row: RunRow): RunRecord => ({
-  runId: row.run_id,
-  task: parseJson(row.task) as RunRecord["task"],
-  status: row.status as TaskState,
-  mode: row.mode as RunRecord["mode"],
-  startedAt: row.started_at,
-  updatedAt: row.updated_at,
-  plan: parseJson(row.plan) as RunRecord["plan"],
-  result: parseJson(row.result) as RunRecord["result"],
-})
+const toRunRecord = (row: RunRow): RunRecord => {
+  const runId = row.run_id
+  const status = TaskState.safeParse(row.status)
+  if (!status.success)
+    throw new CorruptRow(runId, "runs.status", `${JSON.stringify(row.status)} is not a run state`)
+  const mode = RunMode.safeParse(row.mode)
+  if (!mode.success)
+    throw new CorruptRow(runId, "runs.mode", `${JSON.stringify(row.mode)} is not "plan" or "agent"`)
+  return {
+    runId,
+    task: required<RunRecord["task"]>(AgentTask, row.task, runId, "runs.task"),
+    status: status.data,
+    mode: mode.data,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    plan: decode<RunRecord["plan"]>(Plan, row.plan, runId, "runs.plan", planAsWritten),
+    result: decode<RunRecord["result"]>(RunResult, row.result, runId, "runs.result", resultAsWritten),
+  }
+}
+
+interface LeaseRow {
+  lease_owner: string | null
+  lease_expires_at: number | null
+}
 
 interface FrontierRow {
   url: string
@@ -113,14 +226,13 @@ const openDatabase = (options: z.output<typeof SqliteStoreOptions>): DatabaseSyn
 const makeShape = (database: DatabaseSync): StoreShape => {
   // Identifies this store's claims in the frontier table, for debugging who held a URL.
   const owner = `${process.pid}:${randomUUID()}`
-  const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString())
 
   const query =
     (method: string) =>
-    <A>(body: (timestamp: string) => A): Effect.Effect<A, StoreError> =>
-      Effect.flatMap(now, (timestamp) =>
+    <A>(body: (timestamp: string, millis: number) => A): Effect.Effect<A, StoreError> =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         Effect.try({
-          try: () => body(timestamp),
+          try: () => body(new Date(millis).toISOString(), millis),
           catch: (cause) => new StoreError({ method, reason: toReason(method, cause), cause }),
         }),
       )
@@ -137,11 +249,23 @@ const makeShape = (database: DatabaseSync): StoreShape => {
     listRunsByStatus: statement("SELECT * FROM runs WHERE status = ? ORDER BY started_at, run_id"),
     saveStep: statement(`INSERT INTO steps (run_id, step_index, step, updated_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (run_id, step_index) DO UPDATE SET step = excluded.step, updated_at = excluded.updated_at`),
-    listSteps: statement("SELECT step FROM steps WHERE run_id = ? ORDER BY step_index"),
+    // One statement decides a claim, so two processes claiming at once cannot both win.
+    claimRun: statement(`UPDATE runs SET lease_owner = ?, lease_expires_at = ?
+      WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at <= ?)
+      RETURNING lease_expires_at`),
+    // A lapsed lease nobody else took may still be renewed: nobody else advanced the run meanwhile.
+    renewRun: statement(`UPDATE runs SET lease_owner = ?, lease_expires_at = ?
+      WHERE run_id = ? AND (lease_owner = ? OR lease_owner IS NULL)
+      RETURNING lease_expires_at`),
+    releaseRun: statement(
+      "UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ?",
+    ),
+    leaseOf: statement("SELECT lease_owner, lease_expires_at FROM runs WHERE run_id = ?"),
+    listSteps: statement("SELECT step_index, step FROM steps WHERE run_id = ? ORDER BY step_index"),
     appendObservation: statement(
       "INSERT INTO observations (run_id, step_index, observation, at) VALUES (?, ?, ?, ?)",
     ),
-    listObservations: statement("SELECT observation FROM observations WHERE run_id = ? ORDER BY id"),
+    listObservations: statement("SELECT id, observation FROM observations WHERE run_id = ? ORDER BY id"),
     appendRecord: statement(
       "INSERT OR IGNORE INTO records (run_id, key, source, data, created_at) VALUES (?, ?, ?, ?, ?)",
     ),
@@ -171,6 +295,34 @@ const makeShape = (database: DatabaseSync): StoreShape => {
 
   const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
+  /** Why a claim or renewal did not take: the run is missing, or someone else holds it. */
+  const refusal = (runId: string): LeaseRefused => {
+    const row = statements.leaseOf.get(runId) as LeaseRow | undefined
+    if (row === undefined) return new LeaseRefused(new StoreNotFound({ what: "run", id: runId }))
+    return new LeaseRefused(
+      new StoreLeaseHeld({
+        runId,
+        owner: row.lease_owner ?? "nobody",
+        expiresAt: new Date(row.lease_expires_at ?? 0).toISOString(),
+      }),
+    )
+  }
+
+  const lease =
+    (method: "claimRun" | "renewRun") =>
+    (runId: string, holder: string, ttlMs: number): Effect.Effect<RunLease, StoreError> =>
+      query(method)((_timestamp, millis) =>
+        transaction(database, () => {
+          const expires = millis + Math.max(0, Math.round(ttlMs))
+          const taken =
+            method === "claimRun"
+              ? statements.claimRun.get(holder, expires, runId, holder, millis)
+              : statements.renewRun.get(holder, expires, runId, holder)
+          if (taken === undefined) throw refusal(runId)
+          return { runId, owner: holder, expiresAt: new Date(expires).toISOString() }
+        }),
+      )
+
   return {
     saveRun: (run) =>
       query("saveRun")((timestamp) => {
@@ -193,7 +345,7 @@ const makeShape = (database: DatabaseSync): StoreShape => {
             ? Effect.fail(
                 new StoreError({ method: "getRun", reason: new StoreNotFound({ what: "run", id: runId }) }),
               )
-            : Effect.succeed(toRunRecord(row)),
+            : query("getRun")(() => toRunRecord(row)),
       ),
     listRuns: (filter) =>
       query("listRuns")(() => {
@@ -206,11 +358,17 @@ const makeShape = (database: DatabaseSync): StoreShape => {
       query("saveStep")((timestamp) => {
         statements.saveStep.run(runId, step.index, JSON.stringify(step), timestamp)
       }),
+    claimRun: lease("claimRun"),
+    renewRun: lease("renewRun"),
+    releaseRun: (runId, holder) =>
+      query("releaseRun")(() => {
+        statements.releaseRun.run(runId, holder)
+      }),
     listSteps: (runId) =>
       query("listSteps")(() =>
-        (statements.listSteps.all(runId) as unknown as ReadonlyArray<{ step: string }>).map(
-          (row) => JSON.parse(row.step) as Step,
-        ),
+        (
+          statements.listSteps.all(runId) as unknown as ReadonlyArray<{ step_index: number; step: string }>
+        ).map((row) => required<Step>(Step, row.step, runId, `steps[${row.step_index}]`, stepAsWritten)),
       ),
     appendObservation: (runId, stepIndex, observation) =>
       query("appendObservation")(() => {
@@ -223,8 +381,19 @@ const makeShape = (database: DatabaseSync): StoreShape => {
       }),
     listObservations: (runId) =>
       query("listObservations")(() =>
-        (statements.listObservations.all(runId) as unknown as ReadonlyArray<{ observation: string }>).map(
-          (row) => JSON.parse(row.observation) as Observation,
+        (
+          statements.listObservations.all(runId) as unknown as ReadonlyArray<{
+            id: number
+            observation: string
+          }>
+        ).map((row) =>
+          required<Observation>(
+            Observation,
+            row.observation,
+            runId,
+            `observations[id ${row.id}]`,
+            observationAsWritten,
+          ),
         ),
       ),
     appendRecords: (runId, records) =>
@@ -247,7 +416,13 @@ const makeShape = (database: DatabaseSync): StoreShape => {
             source: string
             data: string
           }>
-        ).map((row): StoredRecord => ({ key: row.key, source: row.source, data: JSON.parse(row.data) })),
+        ).map(
+          (row): StoredRecord => ({
+            key: row.key,
+            source: row.source,
+            data: decode(AnyJson, row.data, runId, `records[${JSON.stringify(row.key)}]`),
+          }),
+        ),
       ),
     frontierAdd: (frontier, entries) =>
       query("frontierAdd")((timestamp) =>

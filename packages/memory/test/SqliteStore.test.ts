@@ -81,7 +81,7 @@ describe("SqliteStore on a file", () => {
         versions.map((row) => row.version),
         MIGRATIONS.map((migration) => migration.version),
       )
-      assert.strictEqual(LATEST_VERSION, 2)
+      assert.strictEqual(LATEST_VERSION, 3)
     }),
   )
 

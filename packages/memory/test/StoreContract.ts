@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type AgentTask, type Observation, type RunRecord, Store, type StoreError } from "@sextant/core"
-import { Effect, Exit, type Layer } from "effect"
+import { Clock, Effect, Exit, type Layer } from "effect"
+import { TestClock } from "effect/testing"
 
 let counter = 0
 /** A name no other test of the suite uses, so tests sharing one store stay independent. */
@@ -75,6 +76,118 @@ export const storeContract = (name: string, store: Layer.Layer<Store, StoreError
         const error = yield* Effect.flip(store.getRun("no-such-run"))
         assert.strictEqual(error.reason._tag, "StoreNotFound")
         assert.include(error.message, "no-such-run")
+      }))
+
+    test("reads back a run, its steps and observations whose data was undefined when written", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        const bare: Observation = {
+          tool: "wait",
+          ok: true,
+          data: undefined,
+          durationMs: 1,
+          at: "2026-11-22T10:00:02.000Z",
+        }
+        const step = {
+          index: 0,
+          tool: "wait",
+          args: {},
+          successCriteria: [],
+          state: "succeeded" as const,
+          attempts: 1,
+        }
+        yield* store.saveRun({
+          ...run(runId),
+          plan: { taskId: runId, revision: 0, status: "running", steps: [{ ...step, observation: bare }] },
+        })
+        yield* store.saveStep(runId, { ...step, observation: bare })
+        yield* store.appendObservation(runId, 0, bare)
+        assert.strictEqual((yield* store.getRun(runId)).plan?.steps[0]?.observation?.tool, "wait")
+        assert.strictEqual((yield* store.listSteps(runId))[0]?.observation?.tool, "wait")
+        assert.strictEqual((yield* store.listObservations(runId))[0]?.tool, "wait")
+      }))
+
+    test("leases a run to one owner until it expires, and names the holder to anyone else", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        yield* store.saveRun(run(runId))
+        const lease = yield* store.claimRun(runId, "host-a:100:aaaa", 30_000)
+        assert.strictEqual(lease.owner, "host-a:100:aaaa")
+        assert.strictEqual(Date.parse(lease.expiresAt), (yield* Clock.currentTimeMillis) + 30_000)
+        const refused = yield* Effect.flip(store.claimRun(runId, "host-b:200:bbbb", 30_000))
+        assert.strictEqual(refused.reason._tag, "StoreLeaseHeld")
+        assert.include(refused.message, "host-a:100:aaaa")
+        assert.include(refused.message, lease.expiresAt)
+        assert.isTrue(refused.isRetryable)
+        // Claiming again as the holder extends the lease; saving the run keeps it.
+        yield* TestClock.adjust(10_000)
+        yield* store.saveRun(run(runId, "RUNNING"))
+        const again = yield* store.claimRun(runId, "host-a:100:aaaa", 30_000)
+        assert.strictEqual(Date.parse(again.expiresAt), (yield* Clock.currentTimeMillis) + 30_000)
+        const stillRefused = yield* Effect.flip(store.claimRun(runId, "host-b:200:bbbb", 30_000))
+        assert.include(stillRefused.message, again.expiresAt)
+        // The holder died: once its lease lapses, another owner takes the run over.
+        yield* TestClock.adjust(30_000)
+        const takeover = yield* store.claimRun(runId, "host-b:200:bbbb", 30_000)
+        assert.strictEqual(takeover.owner, "host-b:200:bbbb")
+        const lost = yield* Effect.flip(store.renewRun(runId, "host-a:100:aaaa", 30_000))
+        assert.strictEqual(lost.reason._tag, "StoreLeaseHeld")
+        assert.include(lost.message, "host-b:200:bbbb")
+      }))
+
+    test("renews a held lease and frees a released one at once", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        yield* store.saveRun(run(runId))
+        yield* store.claimRun(runId, "owner-1", 1_000)
+        yield* TestClock.adjust(900)
+        const renewed = yield* store.renewRun(runId, "owner-1", 1_000)
+        assert.strictEqual(Date.parse(renewed.expiresAt), (yield* Clock.currentTimeMillis) + 1_000)
+        yield* TestClock.adjust(900)
+        // Renewed, so not expired yet: a second owner is still refused.
+        assert.strictEqual(
+          (yield* Effect.flip(store.claimRun(runId, "owner-2", 1_000))).reason._tag,
+          "StoreLeaseHeld",
+        )
+        // Releasing someone else's lease does nothing.
+        yield* store.releaseRun(runId, "owner-2")
+        assert.strictEqual(
+          (yield* Effect.flip(store.claimRun(runId, "owner-2", 1_000))).reason._tag,
+          "StoreLeaseHeld",
+        )
+        yield* store.releaseRun(runId, "owner-1")
+        const next = yield* store.claimRun(runId, "owner-2", 1_000)
+        assert.strictEqual(next.owner, "owner-2")
+      }))
+
+    test("gives a run to exactly one of many owners claiming at once", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const runId = unique("run")
+        yield* store.saveRun(run(runId))
+        const owners = Array.from({ length: 8 }, (_, index) => `owner-${index}`)
+        const claims = yield* Effect.forEach(
+          owners,
+          (owner) => Effect.result(store.claimRun(runId, owner, 60_000)),
+          {
+            concurrency: "unbounded",
+          },
+        )
+        const winners = claims.filter((claim) => claim._tag === "Success")
+        assert.strictEqual(winners.length, 1)
+        for (const claim of claims) {
+          if (claim._tag === "Failure") assert.strictEqual(claim.failure.reason._tag, "StoreLeaseHeld")
+        }
+      }))
+
+    test("refuses to lease a run it does not have", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const error = yield* Effect.flip(store.claimRun(unique("missing"), "owner-1", 1_000))
+        assert.strictEqual(error.reason._tag, "StoreNotFound")
       }))
 
     test("keeps one row per step index, the latest write winning, in index order", () =>

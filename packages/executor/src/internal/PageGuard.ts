@@ -4,7 +4,8 @@ import { Effect } from "effect"
 /**
  * The guard Sextant puts into the page before each step that may click, submit or navigate. It stops an
  * action in the page itself, in the same event that would carry it out, so nothing leaves before a
- * check: a click on a `javascript:` (or other non-http) link or a link to a disallowed origin, the
+ * check: a click on a `javascript:` (or other non-http) link — an HTML `<a>`/`<area>` or an SVG `<a>`
+ * by its `href` or `xlink:href` — or a link to a disallowed origin, the
  * submission of a form whose action (or the button's `formaction`) leaves the allowed origins — by a
  * click, Enter in a field, `requestSubmit()` or `form.submit()` — and `window.open`, which is refused
  * unless it names an allowed http(s) page. Every refusal is recorded for the executor to report.
@@ -39,15 +40,29 @@ const install = (win) => {
     node && node.localName && ((node.localName === "button" && node.type === "submit") ||
       (node.localName === "input" && (node.type === "submit" || node.type === "image")))
   const stop = (event) => { event.preventDefault(); event.stopImmediatePropagation() }
+  // Where a link goes. An SVG <a> may say it in SVG 2's href or the older xlink:href; a browser follows
+  // one of them, so each one present is checked.
+  const linkTargets = (node) => {
+    if (node.localName !== "a" && node.localName !== "area") return []
+    const targets = []
+    if (node.hasAttribute("href")) targets.push(node.getAttribute("href"))
+    if (node.namespaceURI === "http://www.w3.org/2000/svg") {
+      const xlink = node.getAttributeNS("http://www.w3.org/1999/xlink", "href")
+      if (xlink !== null) targets.push(xlink)
+    }
+    return targets
+  }
   win.addEventListener("click", (event) => {
     const path = event.composedPath ? event.composedPath() : [event.target]
     for (const node of path) {
       if (!node || !node.localName) continue
-      if ((node.localName === "a" || node.localName === "area") && node.hasAttribute("href")) {
-        const href = node.getAttribute("href")
-        if (href.trim().startsWith("#")) return
-        const problem = problemOf(href, node.baseURI)
-        if (problem) { stop(event); record("link", href, problem) }
+      const targets = linkTargets(node)
+      if (targets.length > 0) {
+        for (const href of targets) {
+          if (href.trim().startsWith("#")) continue
+          const problem = problemOf(href, node.baseURI)
+          if (problem) { stop(event); record("link", href, problem); return }
+        }
         return
       }
       if (isSubmitter(node) && node.form && node.form.method !== "dialog") {

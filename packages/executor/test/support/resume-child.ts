@@ -12,6 +12,8 @@ const [siteUrl = "", databasePath = "", runId = "", pages = "3"] = process.argv.
 const program = runPlan(resumeTask(siteUrl), resumePlan(siteUrl, Number(pages)), {
   tools: testTools,
   runId,
+  // Short, so the test's resume can take the run over soon after the kill.
+  leaseTtlMs: 1_000,
 }).pipe(
   Effect.provide(
     Layer.mergeAll(

@@ -80,6 +80,14 @@ CREATE TABLE action_cache (
 ALTER TABLE frontier ADD COLUMN claimed_by TEXT;
 `,
   },
+  {
+    version: 3,
+    description: "run leases: the owner advancing a run and when its claim lapses",
+    sql: `
+ALTER TABLE runs ADD COLUMN lease_owner TEXT;
+ALTER TABLE runs ADD COLUMN lease_expires_at INTEGER;
+`,
+  },
 ]
 
 /** The schema version a fully migrated database has. */

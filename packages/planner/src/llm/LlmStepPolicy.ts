@@ -20,6 +20,7 @@ import {
   type SummarizeInput,
   type ToolCall,
 } from "../Planner.ts"
+import { goalPartsOf } from "../rules/RulePlanner.ts"
 import { cut, stepPolicyInstructions, summaryInstructions } from "./Prompts.ts"
 
 /** The JSON Schema of a step answer, sent as structured output where the endpoint supports it. */
@@ -117,7 +118,8 @@ const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
  * line `skip unknown tool 'xyz'`; blank args are skipped with `skip 'click': blank args`; args that do not
  * fit the tool's schema with `skip 'click': invalid args: …`. Transport errors stay `LlmError`.
  *
- * `summarize` asks for the core `RunSummary`.
+ * `summarize` asks for the core `RunSummary`. `parts` is the goal read by the rule grammar
+ * (`goalPartsOf`): the executor checks them after the run, so the model's "done" alone completes nothing.
  *
  * @example
  * ```ts
@@ -210,7 +212,9 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
       return { ...object, usage: response.usage, modelCalls: 1 }
     }).pipe(Effect.withSpan("LlmStepPolicy.summarize"))
 
-  const shape: StepPolicyShape = { decide, summarize }
+  // The model's own "done" is not the judge: the goal's parts as the rule grammar reads them are, so a
+  // model that answers "done" without doing the work leaves a part unmet and the run FAILED.
+  const shape: StepPolicyShape = { decide, summarize, parts: goalPartsOf }
   return shape
 })
 

@@ -1354,6 +1354,22 @@ const parseSet = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Cl
   }
 }
 
+/** Words that say where a search looks ("the whole site"), not what it looks for. */
+const SEARCH_SCOPE_WORDS = [
+  "the",
+  "this",
+  "our",
+  "whole",
+  "entire",
+  "site",
+  "website",
+  "web",
+  "store",
+  "shop",
+  "catalog",
+  "catalogue",
+]
+
 const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   let tokens = after
   let field: TargetPhrase | undefined
@@ -1386,6 +1402,12 @@ const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
           ? { kind: "search", query: quoted.raw }
           : { kind: "search", query: quoted.raw, field: box },
     }
+  }
+  // "search the site for brass", "search this store for lamps": the words before "for" say where to
+  // search, not what; the query is what follows.
+  const scopeEnd = tokens.findIndex((token) => isWord(token, "for"))
+  if (scopeEnd > 0 && tokens.slice(0, scopeEnd).every((token) => isWord(token, ...SEARCH_SCOPE_WORDS))) {
+    tokens = tokens.slice(scopeEnd)
   }
   const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
   if (query === "") return { reason: "'search' needs what to search for, e.g. search for lantern" }

@@ -2,15 +2,17 @@ import {
   type CachedAction,
   type FrontierEntry,
   type Observation,
+  type RunLease,
   type RunRecord,
   type Step,
   Store,
   type StoredRecord,
   StoreError,
+  StoreLeaseHeld,
   StoreNotFound,
   type StoreShape,
 } from "@sextant/core"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 
 interface FrontierState {
   readonly entries: Map<string, FrontierEntry & { state: "pending" | "claimed" | "done" | "failed" }>
@@ -33,6 +35,40 @@ export const makeMemoryStore = (): StoreShape => {
   const records = new Map<string, Map<string, StoredRecord>>()
   const frontiers = new Map<string, FrontierState>()
   const cache = new Map<string, CachedAction>()
+  const leases = new Map<string, { owner: string; expiresAt: number }>()
+
+  // Each lease operation reads and writes the map in one synchronous step, so it is as atomic as the
+  // SQLite store's single UPDATE: two fibers claiming at once cannot both win.
+  const lease =
+    (method: "claimRun" | "renewRun") =>
+    (runId: string, owner: string, ttlMs: number): Effect.Effect<RunLease, StoreError> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.suspend(() => {
+          if (!runs.has(runId)) {
+            return Effect.fail(
+              new StoreError({ method, reason: new StoreNotFound({ what: "run", id: runId }) }),
+            )
+          }
+          const held = leases.get(runId)
+          const free =
+            held === undefined || held.owner === owner || (method === "claimRun" && held.expiresAt <= now)
+          if (!free) {
+            return Effect.fail(
+              new StoreError({
+                method,
+                reason: new StoreLeaseHeld({
+                  runId,
+                  owner: held.owner,
+                  expiresAt: new Date(held.expiresAt).toISOString(),
+                }),
+              }),
+            )
+          }
+          const expiresAt = now + Math.max(0, Math.round(ttlMs))
+          leases.set(runId, { owner, expiresAt })
+          return Effect.succeed({ runId, owner, expiresAt: new Date(expiresAt).toISOString() })
+        }),
+      )
 
   const frontier = (name: string): FrontierState => {
     let state = frontiers.get(name)
@@ -58,6 +94,12 @@ export const makeMemoryStore = (): StoreShape => {
       Effect.sync(() =>
         [...runs.values()].filter((run) => filter?.status === undefined || run.status === filter.status),
       ),
+    claimRun: lease("claimRun"),
+    renewRun: lease("renewRun"),
+    releaseRun: (runId, owner) =>
+      Effect.sync(() => {
+        if (leases.get(runId)?.owner === owner) leases.delete(runId)
+      }),
     saveStep: (runId, step) =>
       Effect.sync(() => {
         const byIndex = steps.get(runId) ?? new Map<number, Step>()
