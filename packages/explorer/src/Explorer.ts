@@ -4,18 +4,20 @@ import {
   BrowserDriver,
   type DriverError,
   type PageSnapshot,
+  type SecretRequestGuard,
   TaskConstraints,
   webOrigin,
 } from "@sextant/core"
 import {
   checkSecretDestination,
   defaultBlockedPatterns,
+  guardSecretRequests,
   makeGuardrails,
   makeRedactor,
   type Redactor,
 } from "@sextant/executor"
 import { diffScreens } from "@sextant/perception"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, type Scope } from "effect"
 import type { AppMap, AppPage, FormOutcome, SkippedUrl, Transition } from "./AppMap.ts"
 import { fillField, fillsField } from "./internal/Fill.ts"
 import { KEYWORDS } from "./internal/Keywords.ts"
@@ -198,10 +200,14 @@ try { const refused = sessionStorage.getItem(key); sessionStorage.removeItem(key
  * console.log(appMapToMermaid(map))
  * ```
  */
-export const explore = Effect.fn("Explorer.explore")(function* (
+export const explore = (startUrl: string, options: ExploreOptions = {}) =>
+  Effect.scoped(exploreScoped(startUrl, options))
+
+// The request guards armed while exploring end with this scope, when the exploration ends.
+const exploreScoped = Effect.fn("Explorer.explore")(function* (
   startUrl: string,
-  options: ExploreOptions = {},
-): Effect.fn.Return<AppMap, DriverError, BrowserDriver> {
+  options: ExploreOptions,
+): Effect.fn.Return<AppMap, DriverError, BrowserDriver | Scope.Scope> {
   const driver = yield* BrowserDriver
   const maxPages = options.maxPages ?? 30
   const maxDepth = options.maxDepth ?? 3
@@ -290,6 +296,45 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     skipped.push({ url, reason })
     emit({ type: "url-skip", url, reason })
   }
+
+  // The browser's request guards, armed the first time each secret is typed and held until the
+  // exploration ends: a request carrying a secret to an origin it is not bound to (a 307 hop, an
+  // action swapped on submit, a beacon) fails before it leaves the browser.
+  const guards: Array<{ readonly guard: SecretRequestGuard; readonly names: ReadonlyArray<string> }> = []
+  const guardedNames = new Set<string>()
+  let unguarded: string | undefined
+  /** The first blocked request, in words: after it the explorer types no secret again. */
+  let secretBlocked: string | undefined
+
+  const armGuard = (names: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      const fresh = names.filter((name) => !guardedNames.has(name))
+      if (fresh.length === 0 || unguarded !== undefined) return
+      const armed = yield* guardSecretRequests(driver, {
+        values: fresh.map((name) => secretsByName.get(name) as string),
+        origins: bound,
+      })
+      if ("missing" in armed) {
+        unguarded = armed.missing
+        return
+      }
+      guards.push({ guard: armed.guard, names: fresh })
+      for (const name of fresh) guardedNames.add(name)
+    })
+
+  /** The requests the guards blocked since the last call, in words (never their URLs). */
+  const takeBlocked = Effect.gen(function* () {
+    const said: Array<string> = []
+    for (const { guard, names } of guards)
+      for (const request of yield* guard.blocked) {
+        const name = names[request.secret]
+        said.push(
+          `a ${request.resourceType} ${request.method} request to ${request.origin}${request.redirectedFrom === undefined ? "" : ` (a redirect from ${request.redirectedFrom})`} carrying ${name === undefined ? "a secret" : `<secret:${name}>`} in its ${request.carriedIn} was blocked before it left the browser`,
+        )
+      }
+    secretBlocked ??= said[0]
+    return said
+  })
 
   const refusal = (url: string): string | undefined => {
     if (url === withoutHash(startUrl)) return undefined
@@ -382,6 +427,14 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     }
     const secrets = filling.filter((field) => secretOf(field.suggestedValue) !== undefined)
     const withSecret = `form "${form.name}" (${variant}) holds ${[...new Set(secrets.map((field) => field.suggestedValue))].join(", ")}`
+    if (secrets.length > 0) {
+      for (const said of yield* takeBlocked) skip(page.url, `${said}: the explorer types no secret again`)
+      if (secretBlocked !== undefined)
+        return skip(
+          page.url,
+          `${withSecret}, not filled: earlier in this exploration ${secretBlocked}, so the explorer types no secret again; explore again once the pages are trusted`,
+        )
+    }
     yield* driver.navigate(page.url)
     const before = yield* driver.look()
     if (secrets.length > 0) {
@@ -400,6 +453,7 @@ export const explore = Effect.fn("Explorer.explore")(function* (
       }
       const sendsTo = yield* submissionOrigin(submit.selector)
       if (sendsTo !== undefined) return skip(page.url, `${withSecret}, not filled: ${sendsTo}`)
+      yield* armGuard([...new Set(secrets.flatMap((field) => placeholderName(field.suggestedValue) ?? []))])
     }
     for (const field of filling) {
       const secret = secretOf(field.suggestedValue)
@@ -421,6 +475,12 @@ export const explore = Effect.fn("Explorer.explore")(function* (
     yield* driver.act({ selector: submit.selector }, "click")
     const after = yield* driver.look()
     const landed = withoutHash(after.url)
+    const blocked = yield* takeBlocked
+    if (blocked.length > 0)
+      return skip(
+        page.url,
+        `${secrets.length > 0 ? withSecret : `form "${form.name}" (${variant})`}; submitted, ${blocked.join("; ")}: the page is not recorded, and the explorer types no secret again`,
+      )
     if (secrets.length > 0) {
       if (!bound.includes(webOrigin(landed) ?? landed))
         return skip(
@@ -541,6 +601,13 @@ export const explore = Effect.fn("Explorer.explore")(function* (
       }
     }
   }
+  // A request sent after the last submission (a beacon on unload) may still have been blocked.
+  for (const said of yield* takeBlocked) skip(startUrl, `${said}: the explorer types no secret again`)
+  if (unguarded !== undefined)
+    skip(
+      startUrl,
+      `requests were not guarded while secrets were typed: ${unguarded}; a page that sends a typed secret elsewhere on submit or by redirect was stopped only by the form-action policy`,
+    )
   emit({ type: "explore-end", pages: pages.length, transitions: transitions.length, visits })
   const now = yield* Clock.currentTimeMillis
   const map: AppMap = {

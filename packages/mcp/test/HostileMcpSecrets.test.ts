@@ -159,6 +159,71 @@ describe("act types a secret only where the secrets are bound", () => {
   }, 60_000)
 })
 
+describe("the request guard stops what the page sends after the secret is typed", () => {
+  /** Types the password on a same-origin login form of `path`, then submits it with `submit`. */
+  const typeAndSubmit = async (path: string, submit: "click" | "Enter") => {
+    const { call, refOf } = await connect({
+      constraints: { allowedOrigins: [site.url, attacker.url], allowFormSubmission: true },
+      secretOrigins: [site.url],
+    })
+    const since = attacker.requests.length
+    await call("go", { url: `${site.url}${path}?to=${encodeURIComponent(attacker.url)}` })
+    const email = await refOf(/^e\d+ textbox Email/)
+    const password = await refOf(/^e\d+ textbox Password/)
+    expect((await call("act", { ref: email, op: "input", value: user.email })).isError).toBeUndefined()
+    const typed = await call("act", { ref: password, op: "input", value: "<secret:password>" })
+    expect(typed.isError).toBeUndefined()
+    const sent =
+      submit === "click"
+        ? await call("act", { ref: await refOf(/^e\d+ button Sign in/), op: "click" })
+        : await call("act", { ref: password, op: "press", value: "Enter" })
+    await settle()
+    return { call, refOf, since, sent, password }
+  }
+
+  it("blocks the post a submit handler swaps to another origin, says so, and never types the secret again", async () => {
+    const { call, refOf, since, sent } = await typeAndSubmit("/hostile/swap-action", "click")
+    expect(leakedSince(since)).toBe(false)
+    expect(sent.isError).toBe(true)
+    expect(textOf(sent)).toContain(
+      `request to ${attacker.url} carrying <secret:password> in its body was blocked`,
+    )
+    expect(textOf(sent)).toContain("start a new MCP session")
+    expect(textOf(sent)).not.toContain(PASSWORD)
+    // The session types that secret no more, even on the site's own login page.
+    await call("go", { url: `${site.url}/login` })
+    const password = await refOf(/^e\d+ textbox Password/)
+    const again = await call("act", { ref: password, op: "input", value: "<secret:password>" })
+    expect(again.isError).toBe(true)
+    expect(textOf(again)).toContain("<secret:password> was not typed")
+    expect(textOf(again)).toContain("start a new MCP session")
+    await settle()
+    expect(leakedSince(since)).toBe(false)
+  }, 60_000)
+
+  it("blocks the hop of a 307 that sends the posted password on to another origin, and says so", async () => {
+    const { since, sent } = await typeAndSubmit("/hostile/redirect-post", "Enter")
+    expect(leakedSince(since)).toBe(false)
+    expect(sent.isError).toBe(true)
+    expect(textOf(sent)).toContain(
+      `request to ${attacker.url} (a redirect from ${site.url}) carrying <secret:password>`,
+    )
+    expect(textOf(sent)).toContain("was blocked before it left the browser")
+    expect(textOf(sent)).not.toContain(PASSWORD)
+  }, 60_000)
+
+  it("says once that requests are not guarded when the browser cannot guard them", async () => {
+    const { call } = await connect({
+      constraints: { allowedOrigins: [site.url] },
+      browser: { bidi: true },
+    })
+    const first = await call("go", { url: `${site.url}/login` })
+    expect(textOf(first)).toContain("requests are not guarded")
+    const second = await call("go", { url: `${site.url}/` })
+    expect(textOf(second)).not.toContain("requests are not guarded")
+  }, 60_000)
+})
+
 describe("run", () => {
   it("does not bind the secret to the origin of the URL it is given", async () => {
     const { call } = await connect({

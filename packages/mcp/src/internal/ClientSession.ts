@@ -3,14 +3,21 @@ import {
   type BrowserDriverShape,
   decodeAgentTask,
   type PageSnapshot,
+  type SecretRequestGuard,
   type TaskConstraints,
 } from "@sextant/core"
-import { type Guardrails, makeGuardrails, makeRedactor, type Redactor } from "@sextant/executor"
+import {
+  type Guardrails,
+  guardSecretRequests,
+  makeGuardrails,
+  makeRedactor,
+  type Redactor,
+} from "@sextant/executor"
 import type { PlannerShape } from "@sextant/planner"
 import { launch, makeDriver } from "@sextant/webdriverio"
 import { Cause, Effect, Exit, Scope } from "effect"
 import { type ServerOptions, secretVariable } from "../ServerOptions.ts"
-import { makeSessionDriver } from "./SessionDriver.ts"
+import { makeSessionDriver, type SessionNotice, takeBlockedRequests } from "./SessionDriver.ts"
 
 /**
  * The state of one MCP client: its browser (launched on the first call that needs it and closed when the
@@ -33,6 +40,15 @@ export interface ClientSession {
   readonly secretOrigins: ReadonlyArray<string> | undefined
   /** Set once a secret was typed in this session: presses and clicks then check where their form posts. */
   secretTyped: boolean
+  /**
+   * The browser's request guard (`guardSecretRequests`), armed when the browser starts if the session
+   * has secrets bound to origins, and released when the session closes.
+   */
+  secretGuard: SecretRequestGuard | undefined
+  /** For each secret a blocked request carried, that request in words: the session never types it again. */
+  readonly secretsBlocked: Map<string, string>
+  /** What the next tool answer tells the client besides its own result (see `takeNotices`). */
+  readonly notices: Array<SessionNotice>
   /** Who plans the goals of `run`. */
   readonly planner: PlannerShape
   /** The browser, launched on first use, behind the secret rule (see `makeSessionDriver`). */
@@ -92,6 +108,22 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
       processes = [launched.chromedriverPid, launched.browserPid].filter(
         (pid): pid is number => pid !== undefined,
       )
+      // One policy for every entry point: besides the checks before typing, the browser fails any
+      // request that carries a secret elsewhere (a 307 hop, an action swapped on submit, a beacon)
+      // for as long as the session's browser lives.
+      const origins = session.secretOrigins ?? []
+      if (Object.keys(secrets).length > 0 && origins.length > 0) {
+        const armed = await Effect.runPromise(
+          Scope.provide(guardSecretRequests(driver, { values: Object.values(secrets), origins }), scope),
+        )
+        if ("guard" in armed) session.secretGuard = armed.guard
+        else {
+          session.notices.push({
+            text: `requests are not guarded: ${armed.missing}; a page that sends a typed secret elsewhere on submit or by redirect is not stopped`,
+            blocked: false,
+          })
+        }
+      }
       return { driver, scope, processes }
     } catch (error) {
       await Effect.runPromise(Scope.close(scope, Exit.void))
@@ -116,6 +148,9 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
     secretOrigins:
       options.secretOrigins ?? options.constraints.allowedOrigins?.map((origin) => new URL(origin).origin),
     secretTyped: false,
+    secretGuard: undefined,
+    secretsBlocked: new Map(),
+    notices: [],
     planner,
     driver,
     runDriver: async () => makeSessionDriver(await browser(), session, true),
@@ -128,6 +163,7 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
     close: async () => {
       if (closed) return
       closed = true
+      session.secretGuard = undefined
       const running = started
       started = undefined
       if (running === undefined) return
@@ -145,4 +181,14 @@ export const describeError = (error: unknown): string => {
   if (error instanceof AgentError) return error.message
   if (error instanceof Error) return error.message
   return String(error)
+}
+
+/**
+ * What the client must hear besides a tool's own answer, once: the requests the guard blocked since the
+ * last answer (each names the origin and the secret, never the URL) and a session whose requests are
+ * not guarded.
+ */
+export const takeNotices = async (session: ClientSession): Promise<ReadonlyArray<SessionNotice>> => {
+  await Effect.runPromise(takeBlockedRequests(session))
+  return session.notices.splice(0)
 }

@@ -2,12 +2,14 @@ import {
   ActOrigins,
   type ActResult,
   type ActValue,
+  type BlockedRequest,
   type BrowserDriverShape,
   DriverError,
   formatTarget,
   InvalidArgument,
   type NavigationResult,
   OriginRefused,
+  type SecretRequestGuard,
   type Target,
   type TaskConstraints,
 } from "@sextant/core"
@@ -30,7 +32,47 @@ export interface SessionGuardState {
   readonly quotas: TaskConstraints["quotas"]
   /** Set once a secret was typed in the session. */
   secretTyped: boolean
+  /**
+   * The browser's request guard, armed for the session's lifetime when it has secrets bound to origins;
+   * undefined before the browser starts, or when the driver cannot guard requests.
+   */
+  secretGuard: SecretRequestGuard | undefined
+  /** For each secret a blocked request carried, that request in words: the session never types it again. */
+  readonly secretsBlocked: Map<string, string>
+  /** What the next tool answer must tell the client (blocked requests, an unguarded session), oldest first. */
+  readonly notices: Array<SessionNotice>
 }
+
+/** A line the next tool answer adds; `blocked` when it reports a request the guard blocked (the answer is then an error). */
+export interface SessionNotice {
+  readonly text: string
+  readonly blocked: boolean
+}
+
+/** A request the browser blocked, in words: where it went and which secret it carried, never its URL. */
+export const blockedRequestText = (request: BlockedRequest, secret: string): string =>
+  `a ${request.resourceType} ${request.method} request to ${request.origin}${request.redirectedFrom === undefined ? "" : ` (a redirect from ${request.redirectedFrom})`} carrying ${secret} in its ${request.carriedIn} was blocked before it left the browser`
+
+/**
+ * Reads the requests the guard blocked since the last call: each becomes a notice for the next answer,
+ * and the secret it carried is never typed again in the session.
+ */
+export const takeBlockedRequests = (state: SessionGuardState): Effect.Effect<void> =>
+  state.secretGuard === undefined
+    ? Effect.void
+    : Effect.map(state.secretGuard.blocked, (blocked) => {
+        const names = Object.keys(state.secrets)
+        for (const request of blocked) {
+          const name = names[request.secret]
+          const secret = name === undefined ? "a secret" : `<secret:${name}>`
+          const said = blockedRequestText(request, secret)
+          state.notices.push({
+            text: `${said}: this session will not type ${secret} again; start a new MCP session to use it once the page is trusted`,
+            blocked: true,
+          })
+          if (name !== undefined && !state.secretsBlocked.has(name)) state.secretsBlocked.set(name, said)
+        }
+      })
 
 const refuse = (detail: string) => new DriverError({ method: "act", reason: new InvalidArgument({ detail }) })
 
@@ -82,7 +124,8 @@ const clickingOps: ReadonlyArray<string> = ["click", "check", "uncheck"]
  *   `checkSecretDestination` found the page, the field's document and its form's action on them, and
  *   with `ActOrigins` set so the driver checks again in the page as it types;
  * - once a secret was typed in the session, a press or a click in a form whose action is on another
- *   origin is refused before it is sent.
+ *   origin is refused before it is sent;
+ * - a secret a request blocked by the session's request guard carried is never typed again.
  * With `counted` (a `run`), every navigation, click and submission is charged to the session's quotas,
  * and refused once they are used up, so a run never starts the quotas afresh.
  */
@@ -128,6 +171,13 @@ export const makeSessionDriver = (
   const secretCheck = (target: Target, names: ReadonlyArray<string>) =>
     Effect.gen(function* () {
       const secret = names.map((name) => `<secret:${name}>`).join(", ")
+      yield* takeBlockedRequests(state)
+      const blocked = names.find((name) => state.secretsBlocked.has(name))
+      if (blocked !== undefined) {
+        return yield* refuse(
+          `<secret:${blocked}> was not typed: earlier in this session ${state.secretsBlocked.get(blocked)}, so the session never types it again; start a new MCP session to use it once the page is trusted`,
+        )
+      }
       const bound = state.secretOrigins
       if (bound === undefined || bound.length === 0) {
         return yield* refuse(
