@@ -1,19 +1,8 @@
-import { type BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { make as makeOpenAi } from "@sextant/openai"
-import { makeLlmStepPolicy } from "@sextant/planner"
-import {
-  layerMemoryStore,
-  type OpenAiServer,
-  type RecordedRequest,
-  Reply,
-  startOpenAiServer,
-} from "@sextant/testing"
-import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAgent } from "../src/index.ts"
+import { decodeAgentTask } from "@sextant/core"
+import { Reply } from "@sextant/testing"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { startRig } from "./support/HostileRig.ts"
 
 /**
  * A model that claims "done" for "search the site for brass" without searching, on a page that already
@@ -21,64 +10,23 @@ import { runAgent } from "../src/index.ts"
  * headless Chromium. The search part must need evidence that a search happened.
  */
 
-const tools = [...browserTools, ...compoundTools]
 const GOAL = "search the site for brass"
 
-let site: FixtureSite
-let model: OpenAiServer
-let script: ReadonlyArray<Record<string, unknown>> = []
-let turn = 0
-let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | Store | LanguageModel, unknown>
-
-const isSummary = (request: RecordedRequest): boolean =>
-  (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === "summary"
-
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0 })
-  model = await startOpenAiServer({
-    replies: (request) => {
-      if (isSummary(request)) {
-        return Reply.json({
-          taskComplete: true,
-          summary: "Searched the site for brass.",
-          keyFindings: ["Brass Sextant"],
-          nextSuggestions: [],
-        })
-      }
-      return Reply.json(script[turn++] ?? { tool_calls: [], taskComplete: true })
-    },
-  })
-  const language = Layer.effect(
-    LanguageModel,
-    makeOpenAi({ baseURL: model.baseURL, apiKey: "test-key", model: "test-model", maxRetries: 0 }),
-  )
-  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, language))
-  await runtime.runPromise(Effect.void)
-})
-
-afterAll(async () => {
-  await runtime?.dispose()
-  await model?.close()
-  await site?.close()
+const rig = startRig({
+  attacker: false,
+  summary: { taskComplete: true, summary: "Searched the site for brass.", keyFindings: ["Brass Sextant"] },
 })
 
 const runModel = (startPath: string, turns: ReadonlyArray<Record<string, unknown>>) => {
-  script = turns
-  turn = 0
+  rig.script((turn) => Reply.json(turns[turn] ?? { tool_calls: [], taskComplete: true }))
   const task = Effect.runSync(
     decodeAgentTask({
       goal: GOAL,
-      startUrl: `${site.url}${startPath}`,
+      startUrl: `${rig.site.url}${startPath}`,
       constraints: { maxSteps: 8, stepTimeoutMs: 8_000, maxDurationMs: 60_000, allowFormSubmission: true },
     }),
   )
-  return runtime.runPromise(
-    Effect.gen(function* () {
-      const registry = yield* ToolRegistry.make(tools)
-      const policy = yield* makeLlmStepPolicy({ registry })
-      return yield* runAgent(task, policy, { tools: registry, noOpBackoffMs: 5, screenshots: "never" })
-    }),
-  )
+  return rig.runModel(task, { screenshots: "never" })
 }
 
 describe(`the model step policy on "${GOAL}"`, () => {

@@ -1,17 +1,12 @@
 import { readFileSync } from "node:fs"
 import { decodeAgentTask, Store } from "@sextant/core"
-import {
-  type AttackerOrigin,
-  type FixtureSite,
-  startAttackerOrigin,
-  startFixtureSite,
-} from "@sextant/fixture-site"
 import { Planner } from "@sextant/planner"
 import { makeMemoryStore } from "@sextant/testing"
 import { layer as browserLayer } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { runAgent, runPlan, type TraceRecord } from "../src/index.ts"
+import { startSites } from "./support/HostileRig.ts"
 import { descendants } from "./support/Processes.ts"
 import { noReplanner, resumePlan, resumeTask } from "./support/ResumePlan.ts"
 import { scriptedPolicy, testTools } from "./support/TestTools.ts"
@@ -22,16 +17,7 @@ import { scriptedPolicy, testTools } from "./support/TestTools.ts"
  * origin and they must be closed before they send anything.
  */
 
-let site: FixtureSite
-let attacker: AttackerOrigin
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0 })
-  attacker = await startAttackerOrigin()
-})
-afterAll(async () => {
-  await attacker?.close()
-  await site?.close()
-})
+const sites = startSites()
 
 // Kills the renderer processes of the Chromium this test process started (found by their
 // `--type=renderer` command line among its descendants): the tab's page dies, the browser lives.
@@ -72,7 +58,7 @@ describe("a tab that crashes mid-run", () => {
     }
     const startedAt = Date.now()
     const result = await Effect.runPromise(
-      runPlan(resumeTask(site.url), resumePlan(site.url, 3), {
+      runPlan(resumeTask(sites.site.url), resumePlan(sites.site.url, 3), {
         tools: testTools,
         runId: "crashed-tab-plan",
         onEvent,
@@ -91,7 +77,7 @@ describe("a tab that crashes mid-run", () => {
     expect(messagesOf(events)).not.toContain("wait longer")
     // The page after the crash is the one the plan asked for, in the new tab.
     const lastNavigation = result.observations.filter((observation) => observation.tool === "navigate").at(-1)
-    expect(lastNavigation?.url).toBe(`${site.url}/products?page=3`)
+    expect(lastNavigation?.url).toBe(`${sites.site.url}/products?page=3`)
     const steps = await Effect.runPromise(store.listSteps("crashed-tab-plan"))
     expect(steps.every((step) => step.state === "succeeded")).toBe(true)
     expect(Date.now() - startedAt).toBeLessThan(60_000)
@@ -108,9 +94,9 @@ describe("a tab that crashes mid-run", () => {
       taskComplete,
     })
     const { policy, inputs } = scriptedPolicy([
-      turn("navigate", { url: `${site.url}/products?page=1` }),
+      turn("navigate", { url: `${sites.site.url}/products?page=1` }),
       turn("extract", { selector: "li[data-product-id]" }),
-      turn("navigate", { url: `${site.url}/products?page=2` }),
+      turn("navigate", { url: `${sites.site.url}/products?page=2` }),
       turn("extract", { selector: "li[data-product-id]" }, true),
     ])
     let killedAt = 0
@@ -121,7 +107,7 @@ describe("a tab that crashes mid-run", () => {
       }
     }
     const task = Effect.runSync(
-      decodeAgentTask({ goal: "read two pages of products", startUrl: `${site.url}/products` }),
+      decodeAgentTask({ goal: "read two pages of products", startUrl: `${sites.site.url}/products` }),
     )
     const result = await Effect.runPromise(
       runAgent(task, policy, { tools: testTools, runId: "crashed-tab-agent", onEvent }).pipe(
@@ -134,7 +120,7 @@ describe("a tab that crashes mid-run", () => {
     expect(result.observations.map((observation) => observation.ok)).toEqual([true, true, true, true])
     // The policy saw the page it had loaded, read again in the new tab, not a failed look.
     const afterCrash = inputs[1]!
-    expect(afterCrash.url).toBe(`${site.url}/products?page=1`)
+    expect(afterCrash.url).toBe(`${sites.site.url}/products?page=1`)
     expect(afterCrash.outline).not.toContain("look() failed")
     // The second page's products (13 to 24), read in the new tab.
     const extracted = result.observations[3]?.data as { items?: ReadonlyArray<{ key?: string }> } | undefined
@@ -150,8 +136,10 @@ describe("pop-ups to another origin", () => {
   }, async () => {
     const store = makeMemoryStore()
     const events: Array<TraceRecord> = []
-    const since = attacker.requests.length
-    const task = Effect.runSync(decodeAgentTask({ goal: "open the welcome page", startUrl: `${site.url}/` }))
+    const since = sites.attacker.requests.length
+    const task = Effect.runSync(
+      decodeAgentTask({ goal: "open the welcome page", startUrl: `${sites.site.url}/` }),
+    )
     await Effect.runPromise(
       runPlan(
         task,
@@ -163,7 +151,7 @@ describe("pop-ups to another origin", () => {
             {
               index: 0,
               tool: "navigate",
-              args: { url: `${site.url}/hostile/popups?to=${encodeURIComponent(attacker.url)}` },
+              args: { url: `${sites.site.url}/hostile/popups?to=${encodeURIComponent(sites.attacker.url)}` },
               successCriteria: [],
               state: "pending",
               attempts: 0,
@@ -181,9 +169,11 @@ describe("pop-ups to another origin", () => {
         { tools: testTools, onEvent: (event) => events.push(event) },
       ).pipe(Effect.provide(layerWith(store))),
     )
-    expect(attacker.requests.slice(since).map((request) => `${request.method} ${request.url}`)).toEqual([])
+    expect(sites.attacker.requests.slice(since).map((request) => `${request.method} ${request.url}`)).toEqual(
+      [],
+    )
     const popups = events.filter((event) => event.type === "guardrail" && event.rule === "popup")
     expect(popups.length).toBeGreaterThanOrEqual(1)
-    expect(JSON.stringify(popups)).toContain(`${attacker.url}/popup?index=0`)
+    expect(JSON.stringify(popups)).toContain(`${sites.attacker.url}/popup?index=0`)
   })
 })

@@ -1,20 +1,9 @@
-import { type BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { make as makeOpenAi } from "@sextant/openai"
-import { makeLlmStepPolicy } from "@sextant/planner"
-import {
-  layerMemoryStore,
-  type OpenAiServer,
-  type RecordedRequest,
-  Reply,
-  type ScriptedReply,
-  startOpenAiServer,
-} from "@sextant/testing"
+import { decodeAgentTask } from "@sextant/core"
+import { type RecordedRequest, Reply, type ScriptedReply } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAgent } from "../src/index.ts"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { isSummary, startRig } from "./support/HostileRig.ts"
 
 /**
  * Every way a step-wise run ends, with the model-backed step policy: the real openai SDK against the
@@ -22,75 +11,19 @@ import { runAgent } from "../src/index.ts"
  * model's step answers; the summary request is always answered with a valid summary.
  */
 
-let site: FixtureSite
-let server: OpenAiServer
-let stepReply: (turn: number, request: RecordedRequest) => ScriptedReply = () =>
-  Reply.json({ tool_calls: [] })
-let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | Store | LanguageModel, unknown>
-
-const isSummary = (request: RecordedRequest): boolean =>
-  (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name === "summary"
-
-beforeAll(async () => {
-  site = await startFixtureSite({ port: 0 })
-  let turn = 0
-  server = await startOpenAiServer({
-    replies: (request) => {
-      if (isSummary(request)) {
-        return Reply.json({
-          taskComplete: false,
-          summary: "scripted summary",
-          keyFindings: [],
-          nextSuggestions: [],
-        })
-      }
-      return stepReply(turn++, request)
-    },
-  })
-  const model = Layer.effect(
-    LanguageModel,
-    makeOpenAi({
-      baseURL: server.baseURL,
-      apiKey: "test-key",
-      model: "test-model",
-      maxRetries: 0,
-      retryBaseDelayMs: 5,
-    }),
-  )
-  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, model))
-  await runtime.runPromise(Effect.void)
-  // Each test restarts the turn count through a fresh step script.
-  resetTurns = () => {
-    turn = 0
-  }
-})
-
-let resetTurns = () => {}
-
-afterAll(async () => {
-  await runtime.dispose()
-  await server.close()
-  await site.close()
-})
+const rig = startRig({ attacker: false })
 
 const run = async (
   script: (turn: number, request: RecordedRequest) => ScriptedReply,
   constraints: Record<string, unknown> = {},
 ) => {
-  resetTurns()
-  stepReply = script
-  const before = server.requests.length
+  rig.script(script)
+  const before = rig.model.requests.length
   const task = Effect.runSync(
-    decodeAgentTask({ goal: "look around the shop", startUrl: `${site.url}/products`, constraints }),
+    decodeAgentTask({ goal: "look around the shop", startUrl: `${rig.site.url}/products`, constraints }),
   )
-  const result = await runtime.runPromise(
-    Effect.gen(function* () {
-      const registry = yield* ToolRegistry.make(browserTools)
-      const policy = yield* makeLlmStepPolicy({ registry })
-      return yield* runAgent(task, policy, { tools: registry, noOpBackoffMs: 5 })
-    }),
-  )
-  const requests = server.requests.slice(before)
+  const result = await rig.runModel(task, { tools: browserTools })
+  const requests = rig.model.requests.slice(before)
   return {
     result,
     steps: requests.filter((request) => !isSummary(request)),

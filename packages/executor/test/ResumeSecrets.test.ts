@@ -8,14 +8,20 @@ import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
 
+/** A fake browser serving `site`, a planner with nothing to plan, and the memory store. */
+const fakeShop = (site: Record<string, string>) => {
+  const fake = makeFakeBrowserDriver({ site })
+  const layer = Layer.mergeAll(
+    Layer.succeed(BrowserDriver, fake.driver),
+    Layer.succeed(Planner, scriptedPlanner([]).planner),
+    layerMemoryStore,
+  )
+  return { fake, layer }
+}
+
 describe("resume without the secrets a run needs", () => {
   it.effect("refuses to start, naming each missing secret, and touches no page", () => {
-    const fake = makeFakeBrowserDriver({ site: { "/login": "<form><input type=password></form>" } })
-    const layer = Layer.mergeAll(
-      Layer.succeed(BrowserDriver, fake.driver),
-      Layer.succeed(Planner, scriptedPlanner([]).planner),
-      layerMemoryStore,
-    )
+    const { fake, layer } = fakeShop({ "/login": "<form><input type=password></form>" })
     return Effect.gen(function* () {
       const task = yield* decodeAgentTask({
         id: "task",
@@ -55,16 +61,9 @@ describe("resume without the secrets a run needs", () => {
 
 describe("resume after a secret-origin event", () => {
   it.effect("types no secret again and ends FAILED naming the origin", () => {
-    const fake = makeFakeBrowserDriver({
-      site: {
-        "/login": `<form method="post" action="/session"><input type="password" id="password"></form>`,
-      },
+    const { fake, layer } = fakeShop({
+      "/login": `<form method="post" action="/session"><input type="password" id="password"></form>`,
     })
-    const layer = Layer.mergeAll(
-      Layer.succeed(BrowserDriver, fake.driver),
-      Layer.succeed(Planner, scriptedPlanner([]).planner),
-      layerMemoryStore,
-    )
     return Effect.gen(function* () {
       const task = yield* decodeAgentTask({
         id: "task",
