@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { decodeAgentTask, Store } from "@sextant/core"
+import { BrowserDriver, DriverError, decodeAgentTask, Store, Timeout } from "@sextant/core"
 import { Planner } from "@sextant/planner"
 import { makeMemoryStore } from "@sextant/testing"
 import { layer as browserLayer } from "@sextant/webdriverio"
@@ -81,6 +81,52 @@ describe("a tab that crashes mid-run", () => {
     const steps = await Effect.runPromise(store.listSteps("crashed-tab-plan"))
     expect(steps.every((step) => step.state === "succeeded")).toBe(true)
     expect(Date.now() - startedAt).toBeLessThan(60_000)
+  })
+
+  it("runPlan: a browser that cannot open a new tab ends the run as a crashed browser (resumable), not as a step to plan again", {
+    timeout: 120_000,
+  }, async () => {
+    const store = makeMemoryStore()
+    const events: Array<TraceRecord> = []
+    let killed: ReadonlyArray<number> = []
+    const onEvent = (event: TraceRecord) => {
+      events.push(event)
+      if (event.type === "step-end" && event.step === 1 && killed.length === 0) killed = killRenderers()
+    }
+    // The browser lives but no tab can be had: its recoverTab runs out of time, as a loaded machine's did.
+    const noNewTab = Layer.effect(
+      BrowserDriver,
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        return {
+          ...driver,
+          recoverTab: Effect.fail(
+            new DriverError({
+              method: "recoverTab",
+              reason: new Timeout({ operation: "recoverTab", timeoutMs: 30_000 }),
+            }),
+          ),
+        }
+      }),
+    ).pipe(Layer.provide(browserLayer({})))
+    const result = await Effect.runPromise(
+      runPlan(resumeTask(sites.site.url), resumePlan(sites.site.url, 3), {
+        tools: testTools,
+        runId: "crashed-tab-no-new-tab",
+        onEvent,
+      }).pipe(
+        Effect.provide(
+          Layer.mergeAll(noNewTab, Layer.succeed(Store, store), Layer.succeed(Planner, noReplanner)),
+        ),
+      ),
+    )
+    expect(killed.length).toBeGreaterThan(0)
+    expect(result.status).toBe("FAILED")
+    const failed = result.observations.find((observation) => !observation.ok)
+    expect(failed?.error?.reason).toBe("DriverCrashed")
+    expect(failed?.error?.message ?? "").toContain("no new tab could be opened")
+    // Ended at once as a dead browser: no replan, and nothing planned again after the failed step.
+    expect(events.some((event) => event.type === "replan")).toBe(false)
   })
 
   it("runAgent: the look after the crash moves to a new tab at the same page, and the policy's remaining turns complete", {

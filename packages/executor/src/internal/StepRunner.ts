@@ -4,6 +4,7 @@ import {
   type AnyTool,
   BudgetExceeded,
   type Criterion,
+  DriverCrashed,
   DriverError,
   DriverUnknown,
   GuardrailViolation,
@@ -728,9 +729,22 @@ export const executeStep = (
         // tab any more is gone as a whole, and its error ends the step (and the run).
         const moved = yield* Effect.result(resumeOnNewTab(context, lastError))
         if (moved._tag === "Failure") {
-          const why = (moved.failure as { readonly message?: unknown } | undefined)?.message
-          context.trace.line(`  could not continue in a new tab: ${String(why ?? moved.failure)}`)
-          lastError = moved.failure
+          const why = String(
+            (moved.failure as { readonly message?: unknown } | undefined)?.message ?? moved.failure,
+          )
+          context.trace.line(`  could not continue in a new tab: ${why}`)
+          // The browser could not give the run a tab: it is as good as gone, and the run ends as for a
+          // dead browser (resumable on a new one), not as a step that may be planned again.
+          lastError =
+            reasonTag(moved.failure) === "DriverCrashed"
+              ? moved.failure
+              : new DriverError({
+                  method: "recoverTab",
+                  reason: new DriverCrashed({
+                    detail: `the tab crashed and no new tab could be opened: ${why}`,
+                  }),
+                  cause: moved.failure,
+                })
           break
         }
       }
