@@ -1,5 +1,6 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
+import { misreading, needsModel } from "./Reading.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 
 /**
@@ -1107,6 +1108,13 @@ const parseType = (
       }
     }
   }
+  // "Enter the username "ann" and the password "x9" into the fields": each quoted literal goes into the
+  // field its words name.
+  const labelled = labelledLiterals(after)
+  if (labelled !== undefined && before.length === 0)
+    return {
+      commands: labelled.map(({ label, value }) => ({ kind: "type" as const, value, field: field(label)! })),
+    }
   // Chinese: 在 F 中 输入 X / F 输入 X / 把 X 输入到 F / A 和 B 都填 X
   if (before.length > 0) {
     if (isWord(before[0], "把", "将"))
@@ -1142,6 +1150,243 @@ const parseType = (
   const pairs = fieldValuePairs(after)
   if (pairs !== undefined && pairs.length > 1) return { commands: pairs }
   return command(valueText(after), undefined)
+}
+
+/** Words the grammar itself reads (verbs, fillers, roles, ordinals, keys, joining words): never content. */
+let grammarWords: ReadonlySet<string> | undefined
+const GRAMMAR_WORDS = (): ReadonlySet<string> =>
+  (grammarWords ??= new Set(
+    [
+      ...ENGLISH_VERBS.flatMap(([words]) => words),
+      ...FILLERS,
+      ...SOFT_FILLERS,
+      ...ALWAYS_SEPARATES,
+      ...SEPARATES_BEFORE_VERB,
+      ...ORDINAL_WORDS.keys(),
+      ...ENGLISH_NUMBERS.keys(),
+      ...ROLE_NOUNS.flatMap(([words]) => words),
+      ...KEYS.keys(),
+      ...ARTICLES,
+      ...PAIR_WORDS,
+      ...SEARCH_SCOPE_WORDS,
+      ...SCROLL_WORDS,
+      ...CHECKED_WORDS,
+      ...UNCHECKED_WORDS,
+      ...[...GENERIC_CLICK_VERBS].flatMap((verb) => verb.split(" ")),
+    ].map((word) => word.toLowerCase()),
+  ))
+
+/** Joining words a command can use without carrying them ("drag it onto", "make sure it is", "wait for"). */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  "it",
+  "them",
+  "from",
+  "of",
+  "for",
+  "by",
+  "onto",
+  "about",
+  "is",
+  "are",
+  "be",
+  "not",
+  "both",
+  "each",
+  "every",
+  "all",
+  "wait",
+  "until",
+  "appears",
+  "pixels",
+  "pixel",
+  "px",
+  "times",
+  "once",
+  "twice",
+  "accepting",
+  "agreeing",
+  "here",
+  "there",
+  "then",
+  "page",
+  "pages",
+  "please",
+  "me",
+  "i",
+  "we",
+  "want",
+  "would",
+  "like",
+  "using",
+  "via",
+  "so",
+  "your",
+  "our",
+  "their",
+  "pressing",
+  "clicking",
+  "clipboard",
+  "appear",
+  "appeared",
+  "shows",
+  "nothing",
+  "none",
+  "don't",
+  "dont",
+  "do",
+  "never",
+  "without",
+  "username",
+  "user",
+  "password",
+  "email",
+  "e-mail",
+  "with",
+])
+
+/** Names of modifier keys, read into a chord ("Ctrl+K", "Control+Shift+P"). */
+const CHORD_WORDS: ReadonlySet<string> = new Set([
+  "ctrl",
+  "control",
+  "shift",
+  "alt",
+  "option",
+  "cmd",
+  "command",
+  "meta",
+  "super",
+])
+
+/** Words read into a value rather than carried as typed: month names of a day, set-verbs of "<verb> the F to N". */
+const READ_WORDS: ReadonlySet<string> = new Set([
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+  "jan",
+  "feb",
+  "mar",
+  "apr",
+  "jun",
+  "jul",
+  "aug",
+  "sep",
+  "sept",
+  "oct",
+  "nov",
+  "dec",
+  "dim",
+  "bump",
+  "brighten",
+  "raise",
+  "lower",
+  "turn",
+  "crank",
+  "boost",
+  "reduce",
+  "increase",
+  "decrease",
+  "change",
+  "adjust",
+])
+
+/** Every word a command carries, lower-cased. */
+const wordsOfCommands = (value: unknown, into: Set<string>): Set<string> => {
+  if (typeof value === "string")
+    for (const word of value.toLowerCase().split(/[^\p{L}\p{N}'-]+/u)) into.add(word)
+  else if (Array.isArray(value)) for (const item of value) wordsOfCommands(item, into)
+  else if (typeof value === "object" && value !== null)
+    for (const item of Object.values(value)) wordsOfCommands(item, into)
+  return into
+}
+
+/**
+ * The content words of the instruction that no command carries and the grammar does not read itself
+ * ("book" in "book the flight on 12/03" read as a field): the reason to refuse, naming them, or undefined.
+ */
+const unplacedWords = (
+  tokens: ReadonlyArray<Token>,
+  commands: ReadonlyArray<Command>,
+): string | undefined => {
+  const carried = wordsOfCommands(commands, new Set())
+  const exempt = new Set<number>()
+  // "Edit the profile: set Nickname to Lin": a heading before a colon says what the steps are for.
+  const colon = tokens.findIndex((token) => token.value === ":" || token.value === "：")
+  if (colon > 0 && matchVerb(tokens, colon + 1) !== undefined)
+    for (let index = 0; index < colon; index += 1) exempt.add(index)
+  // "Open the command palette with Control+K": what the chord is for.
+  const chord = commands.some((command) => command.kind === "press" && command.key.includes("+"))
+  if (chord) {
+    const using = indexOfWord(tokens, ["with", "using"])
+    for (let index = 0; index < using; index += 1) exempt.add(index)
+  }
+  // "Click Save, not Cancel": what not to do is honoured by not doing it (or by an exclusion).
+  for (let index = 0; index < tokens.length; index += 1) {
+    if (!isWord(tokens[index], "not", "don't", "dont", "never", "without")) continue
+    for (let next = index + 1; next < tokens.length && tokens[next]!.kind !== "punct"; next += 1) {
+      if (isWord(tokens[next], "then", "and", "but")) break
+      exempt.add(next)
+    }
+  }
+  // "Paste the invite code shown on the page": where the copied text came from.
+  const pasted = commands.some((command) => command.kind === "paste")
+  const left = tokens
+    .filter(
+      (token, index) =>
+        !exempt.has(index) && !(pasted && isWord(token, "shown", "displayed", "code", "text")),
+    )
+    .filter((token) => token.kind === "word")
+    .flatMap((token) => token.value.split(/[^\p{L}\p{N}'-]+/u))
+    .filter(
+      (word) =>
+        !(chord && CHORD_WORDS.has(word)) &&
+        /\p{L}/u.test(word) &&
+        !GRAMMAR_WORDS().has(word) &&
+        !GRAMMAR_WORDS().has(singular(word)) &&
+        !FUNCTION_WORDS.has(word) &&
+        !READ_WORDS.has(word) &&
+        !carried.has(word),
+    )
+  return left.length === 0 ? undefined : `could not place: ${[...new Set(left)].join(", ")}`
+}
+
+/**
+ * "the username "ann" and the password "x9" (into the fields)": two or more quoted literals, each after
+ * the words naming its field, joined by "and" or commas, optionally followed by a destination that is
+ * only a role noun ("into the fields", "into the boxes"). Undefined when any literal has no field words
+ * or the destination names a field of its own.
+ */
+const labelledLiterals = (
+  tokens: ReadonlyArray<Token>,
+): ReadonlyArray<{ readonly label: ReadonlyArray<Token>; readonly value: string }> | undefined => {
+  if (tokens.filter((token) => token.kind === "quoted").length < 2) return undefined
+  const into = indexOfWord(tokens, ["into", "in"])
+  const head = into > 0 ? tokens.slice(0, into) : tokens
+  if (into > 0) {
+    const destination = parseTargetPhrase(stripFillers(tokens.slice(into + 1)))
+    if (destination.text !== undefined || destination.role === undefined) return undefined
+  }
+  const pairs: Array<{ label: ReadonlyArray<Token>; value: string }> = []
+  let label: Array<Token> = []
+  for (const token of head) {
+    if (token.kind === "quoted") {
+      const words = label.filter((word) => !isWord(word, "the", "your", "my", "a", "an"))
+      if (words.length === 0 || !words.every((word) => word.kind === "word")) return undefined
+      pairs.push({ label: words, value: token.value })
+      label = []
+    } else if (isWord(token, "and") || (token.kind === "punct" && [",", "，"].includes(token.value))) {
+      if (label.length > 0) return undefined
+    } else label.push(token)
+  }
+  return label.length === 0 && pairs.length > 1 ? pairs : undefined
 }
 
 /** A token that reads as a value rather than a word of a field's name: written, not said. */
@@ -1189,6 +1434,9 @@ const fieldThenValue = (
   // A field's name does not end on "a", "the", "as", "to" ("Export the document as a PDF" names no field).
   if (isWord(field.at(-1), "a", "an", "the", "as", "to", "of", "in", "for", "into", "with", "and", "or"))
     return undefined
+  // With no verb, "Book the flight from A to B on 12/03" is a sentence, not a field's name: an article
+  // after its first word says so.
+  if (!needsArticle && field.slice(1).some((token) => isWord(token, "the", "a", "an"))) return undefined
   return { field, value: valueText(tokens.slice(start)) }
 }
 
@@ -1208,7 +1456,14 @@ const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult
     isWord(token, "with", "and", "using", "on", "password", "accepting", "agreeing", "choosing", "for")
   const field = (text: string): TargetPhrase => ({ raw: text, text, role: "textbox" })
   const commands: Array<Command> = []
-  const as = indexOfWord(tokens, ["as"])
+  // "as Grace Hopper", "an account for Edsger Dijkstra": the name follows "as", or "for" before a capital.
+  const asWord = indexOfWord(tokens, ["as"])
+  const as =
+    asWord >= 0
+      ? asWord
+      : tokens.findIndex(
+          (token, index) => isWord(token, "for") && /^\p{Lu}/u.test(tokens[index + 1]?.raw ?? ""),
+        )
   if (as >= 0) {
     let end = as + 1
     while (!stops(tokens[end])) end += 1
@@ -1975,6 +2230,15 @@ const parseClause = (
       const listed = listedBoxes("check", after)
       if (listed !== undefined) return withVerb(listed)
       const checked = targetCommand("check", after, verbRaw)
+      // "Colors 里选中 Black": the place before the verb is the container, as for a click.
+      const place = before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
+      if (place.length > 0 && "command" in checked && checked.command.kind === "check")
+        return withVerb({
+          command: {
+            ...checked.command,
+            target: { ...checked.command.target, container: parseTargetPhrase(place) },
+          },
+        })
       if (
         "command" in checked &&
         checked.command.kind === "check" &&
@@ -2247,8 +2511,21 @@ const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined
 export const parseCommands = (text: string): ParseResult => {
   const tokens = tokenize(text)
   if (tokens.length === 0) return fail("the command is empty: say what to do, e.g. click Sign In")
+  // "Book the cheapest flight", "Type the sum of the two numbers": words that need a model are refused
+  // before any reading, with the leading word no verb names ("book") among the words not placed.
+  const leading = tokens[0]!
+  const unplaced =
+    leading.kind === "word" && matchVerb(tokens, 0) === undefined && isWord(tokens[1], "the", "a", "an")
+      ? [leading.value]
+      : []
+  const judged = needsModel(tokens, unplaced)
+  if (judged !== undefined) return fail(judged)
+  const read = (commands: ReadonlyArray<Command>): ParseResult => {
+    const wrong = misreading(text, tokens, commands) ?? unplacedWords(tokens, commands)
+    return wrong === undefined ? { ok: true, commands } : fail(wrong)
+  }
   const pairs = verblessPairs(tokens)
-  if (pairs !== undefined) return { ok: true, commands: pairs }
+  if (pairs !== undefined) return read(pairs)
   const commands: Array<Command> = []
   let previousVerb: readonly [Verb, string] | undefined
   let previousValue: string | undefined
@@ -2327,5 +2604,5 @@ export const parseCommands = (text: string): ParseResult => {
     if (result.verb !== undefined) previousVerb = result.verb
   }
   if (commands.length === 0) return fail(`nothing to do in "${text}"`)
-  return { ok: true, commands }
+  return read(commands)
 }

@@ -1,0 +1,220 @@
+import type { Command } from "./Command.ts"
+import type { Token } from "./Tokenizer.ts"
+
+/**
+ * Checks that a parse read the whole instruction: every quoted literal lands in exactly one slot, no
+ * description of a value is typed as if it were the value, and nothing that needs arithmetic,
+ * counting, comparison or judgement is quietly left out. Each check answers with the reason to refuse,
+ * naming what could not be placed, or `undefined` when the reading stands.
+ *
+ * A value is a literal when it is quoted or plainly written: a number, an e-mail, a date, a URL, or a
+ * short value with no description words. Anything else that describes a value ("the sum of the two
+ * numbers", "the word shown in bold", "the value of Phone from the table") is a reference to be read
+ * from the page, which the rules cannot do.
+ */
+
+/** Superlatives and other rankings: applying them means comparing what the page shows. */
+const RANKINGS = [
+  "cheapest",
+  "priciest",
+  "dearest",
+  "largest",
+  "biggest",
+  "smallest",
+  "highest",
+  "lowest",
+  "longest",
+  "shortest",
+  "fastest",
+  "slowest",
+  "newest",
+  "oldest",
+  "earliest",
+  "latest",
+  "nearest",
+  "closest",
+  "farthest",
+  "furthest",
+  "best",
+  "worst",
+  "heaviest",
+  "lightest",
+  "youngest",
+  "top-rated",
+  "best-selling",
+]
+
+/** Chinese rankings: 最 + a quality ("最便宜", "最大"); "最后" (last) and "最前" are positions, not rankings. */
+const CHINESE_RANKING = /最(便宜|贵|大|小|高|低|多|少|新|旧|早|晚|长|短|快|慢|好|差|近|远|热门|受欢迎)/u
+
+/** Chinese arithmetic, counting and comparison. */
+const CHINESE_WORK =
+  /(之和|总和|求和|相加|相减|之差|差值|乘积|相乘|平均|合计|一共有|总共有|多少个|有几个|计算|比较)/u
+
+/** Words that say a value is to be worked out: "the sum of …", "the total of …". */
+const ARITHMETIC = /\b(sum|total|difference|product|average|mean|quotient|remainder|count|number)\s+of\b/i
+
+/** "how many …", "count the …", "compare …", "whichever is …": counting and judgement by structure. */
+const JUDGEMENT =
+  /\b(how\s+many|how\s+much|count\s+(the|all|how)|compare|whichever|whoever|more\s+than|less\s+than|fewer\s+than|greater\s+than|add\s+up|multiply|subtract|divide|calculate|compute|work\s+out|figure\s+out)\b/i
+
+/** Nouns that describe a value ("the word", "the number") when something locates it. */
+const VALUE_NOUNS =
+  "word|words|text|number|value|date|name|code|phrase|amount|price|figure|string|letters|digits|answer|result|sentence|title|label"
+
+/** "… shown", "… below", "… in bold", "… from the table", "… of Phone": where a value is to be read. */
+const LOCATED = new RegExp(
+  `\\b(${VALUE_NOUNS})\\b.*\\b(shown|displayed|written|printed|given|listed|mentioned|below|above|bold|italic|italics|underlined|highlighted|from|of|on\\s+the\\s+page|in\\s+the\\s+(table|list|text|page|paragraph|heading|image|picture))\\b`,
+  "i",
+)
+
+/** Chinese descriptions of a value: "上面显示的数字", "表格中的电话", "加粗的词", "答案". */
+const CHINESE_REFERENCE = /(显示的|上面的|下面的|上方的|下方的|表格中|表格里|加粗|粗体|答案|结果|的值)/u
+
+/** "the most expensive", "the least popular": a ranking said in two words. */
+const MOST = /\bthe\s+(most|least)\s+\w+/i
+
+/** A value that is only a reference word: "the answer", "the result", "the solution". */
+const BARE_REFERENCE = /^(the\s+)?(answer|result|solution|total|sum|correct\s+\w+|right\s+\w+)$/i
+
+/** Where a selected text is described rather than quoted: "in the second paragraph". */
+const PLACE_OF_TEXT =
+  /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b|\b(paragraph|sentence|line|heading|caption)\b/i
+
+const normal = (text: string): string => text.toLowerCase().replace(/\s+/g, " ").trim()
+
+/** Every string a command carries (values, names, paths), to see where each literal went. */
+const slotsOf = (value: unknown, into: Array<string>): Array<string> => {
+  if (typeof value === "string") into.push(normal(value))
+  else if (Array.isArray(value)) for (const item of value) slotsOf(item, into)
+  else if (typeof value === "object" && value !== null)
+    for (const [key, item] of Object.entries(value)) if (key !== "kind") slotsOf(item, into)
+  return into
+}
+
+/** The values a command types or chooses (not the names of the controls it acts on). */
+const valuesOf = (command: Command): ReadonlyArray<string> => {
+  switch (command.kind) {
+    case "type":
+      return [command.value]
+    case "search":
+      return [command.query]
+    case "login":
+      return [command.username ?? "", command.password ?? ""]
+    case "select":
+      return command.options
+    case "selectText":
+      return [command.text]
+    default:
+      return []
+  }
+}
+
+/** The instruction with its quoted literals blanked, so description words inside quotes never count. */
+const unquoted = (tokens: ReadonlyArray<Token>): string =>
+  tokens
+    .map(
+      (token, index) =>
+        `${index > 0 && token.spaced ? " " : ""}${token.kind === "quoted" ? '""' : token.raw}`,
+    )
+    .join("")
+
+/**
+ * Refuses an instruction whose words need a model before any reading of it: a ranking ("the cheapest
+ * flight"), arithmetic ("the sum of"), counting or comparison ("how many", "compare"). Words inside
+ * quotes are literals and never count. `unplaced` are words of the instruction the grammar could not
+ * place, named in the reason too.
+ */
+export const needsModel = (
+  tokens: ReadonlyArray<Token>,
+  unplaced: ReadonlyArray<string> = [],
+): string | undefined => {
+  const text = unquoted(tokens)
+  const words = tokens.filter((token) => token.kind === "word").map((token) => token.value)
+  const rankings = words.filter((word) => RANKINGS.includes(word))
+  const chineseRanking = CHINESE_RANKING.exec(text)?.[0]
+  const most = MOST.exec(text)?.[0]
+  const named = [
+    ...rankings,
+    ...(most === undefined ? [] : [most.replace(/^the\s+/i, "")]),
+    ...(chineseRanking === undefined ? [] : [chineseRanking]),
+  ]
+  if (named.length > 0) {
+    const all = [...new Set([...named, ...unplaced])]
+    return `could not place: ${all.join(", ")} — needs a model to apply "${named[0]}": the rules cannot rank or compare what the page shows`
+  }
+  const work = JUDGEMENT.exec(text)?.[0] ?? CHINESE_WORK.exec(text)?.[0]
+  if (work !== undefined)
+    return `needs a model to work out "${work}": the rules cannot count, calculate or compare what the page shows`
+  return undefined
+}
+
+/** The reference as the instruction words it: from the value's first word to the end of its phrase. */
+const referencePhrase = (text: string, value: string): string => {
+  const at = text.toLowerCase().indexOf(value.toLowerCase())
+  if (at < 0) return value
+  const article = /\b(the|a|an)\s+$/i.exec(text.slice(0, at))?.[0] ?? ""
+  const rest = text.slice(at)
+  const end = rest.search(/\s+(into|to the|then)\s|[,;，；。]|\s+and\s+(press|click|submit|hit|tap)\b/i)
+  return `${article}${end < 0 ? rest : rest.slice(0, end)}`.trim()
+}
+
+/** Whether a value is plainly a literal: quoted, a number, an e-mail, a date, a URL, a placeholder. */
+const plainlyLiteral = (value: string, quoted: ReadonlyArray<string>): boolean =>
+  quoted.includes(normal(value)) ||
+  /^[-+]?[\d.,:/ %$€£¥-]+$/.test(value) ||
+  /^\S+@\S+\.\S+$/.test(value) ||
+  /^(https?:\/\/|www\.)\S+$/i.test(value) ||
+  /^(<secret:[^>]+>|\{\{[^}]+\}\})$/.test(value)
+
+/**
+ * Refuses a parse that misread the instruction: a quoted literal that is in no slot of its own (typed
+ * as part of a longer value, or dropped), a value that describes what to type instead of being it, a
+ * text to select that says where it is instead of what it is.
+ */
+export const misreading = (
+  text: string,
+  tokens: ReadonlyArray<Token>,
+  commands: ReadonlyArray<Command>,
+): string | undefined => {
+  const quoted = tokens.filter((token) => token.kind === "quoted").map((token) => normal(token.value))
+  const slots = slotsOf(commands, [])
+  const values = slotsOf(commands.map(valuesOf), [])
+  for (const literal of quoted) {
+    if (literal === "" || slots.includes(literal)) continue
+    // A quoted name inside a longer name of a control ('the card "Call supplier"') is still its name;
+    // a quoted value inside a longer value is two values run together.
+    const inside = values.find((slot) => slot.includes(literal))
+    if (inside !== undefined)
+      return `could not place the literal "${literal}": it was read as part of the value "${inside}"; give each value its own field, e.g. type "${literal}" into the Name field`
+    if (!slots.some((slot) => slot.includes(literal)))
+      return `could not place the literal "${literal}": no field, option or control of the instruction takes it; say where it goes, e.g. type "${literal}" into the Name field`
+  }
+  for (const command of commands) {
+    const value =
+      command.kind === "type" ? command.value : command.kind === "search" ? command.query : undefined
+    if (
+      value !== undefined &&
+      !plainlyLiteral(value, quoted) &&
+      (LOCATED.test(value) ||
+        BARE_REFERENCE.test(value) ||
+        ARITHMETIC.test(value) ||
+        CHINESE_REFERENCE.test(value))
+    ) {
+      const phrase = referencePhrase(text, value)
+      return `needs a model to work out "${phrase}": it describes a value to read from the page, not the value to type; quote the value to type it as written`
+    }
+    if (
+      command.kind === "selectText" &&
+      !quoted.includes(normal(command.text)) &&
+      PLACE_OF_TEXT.test(command.text)
+    ) {
+      const said = referencePhrase(text, command.text)
+      const phrase = /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b/i.test(said)
+        ? `the text ${said}`
+        : said
+      return `needs a model to find which text "${phrase}" means: it says where the text is, not what it says; quote the words to select`
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,184 @@
+import { decodeAgentTask } from "@sextant/core"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import type { Command } from "../src/rules/Command.ts"
+import { parseCommands } from "../src/rules/Grammar.ts"
+import { planWithRules } from "../src/rules/RulePlanner.ts"
+import { decideStep } from "../src/rules/RuleStepPolicy.ts"
+
+/**
+ * Instructions the rule agent once misread into a false COMPLETED: two values run into one, a
+ * description typed as if it were the value, a clause dropped. Each row is read in full — every quoted
+ * literal in exactly one slot — or refused with a reason that names what could not be placed.
+ */
+
+/** What a command types or acts on, in a short comparable form. */
+const slot = (command: Command): ReadonlyArray<unknown> => {
+  switch (command.kind) {
+    case "type":
+      return ["type", command.field?.text ?? command.field?.role, command.value]
+    case "search":
+      return ["search", command.query]
+    case "selectText":
+      return ["selectText", command.text]
+    case "click":
+    case "open":
+    case "check":
+      return [command.kind, command.target.text ?? command.target.role, command.target.ordinal]
+    case "select":
+      return ["select", command.options]
+    default:
+      return [command.kind]
+  }
+}
+
+type Row =
+  | { readonly text: string; readonly reads: ReadonlyArray<ReadonlyArray<unknown>> }
+  | { readonly text: string; readonly refuses: ReadonlyArray<string> }
+
+const ROWS: ReadonlyArray<Row> = [
+  // 1. Two values in one clause: each literal lands in its own field, or the literal is named.
+  {
+    text: 'Enter the username "ann" and the password "x9" into the fields and press Log in',
+    reads: [
+      ["type", "username", "ann"],
+      ["type", "password", "x9"],
+      ["click", "Log in", undefined],
+    ],
+  },
+  {
+    text: 'Type the email "ann@example.com" and the name "Ann Lee" into the fields',
+    reads: [
+      ["type", "email", "ann@example.com"],
+      ["type", "name", "Ann Lee"],
+    ],
+  },
+  { text: 'Type "ann" and "x9" into the fields', refuses: ['could not place the literal "ann"'] },
+  { text: 'Type "ann" "x9" into the Name field', refuses: ['could not place the literal "ann"'] },
+  {
+    text: '在用户名框输入 "ann"，在密码框输入 "x9"',
+    reads: [
+      ["type", "用户名", "ann"],
+      ["type", "密码", "x9"],
+    ],
+  },
+  // 2. A description is no value: refused with the reference named, never typed.
+  {
+    text: "Type the sum of the two numbers into the box",
+    refuses: ['needs a model to work out "the sum of the two numbers"'],
+  },
+  { text: "Enter the word shown in bold", refuses: ['needs a model to work out "the word shown in bold"'] },
+  { text: "Type the text below into the field", refuses: ['needs a model to work out "the text below"'] },
+  {
+    text: "Enter the value of Phone from the table",
+    refuses: ['needs a model to work out "the value of Phone from the table"'],
+  },
+  { text: "Type the answer into the box", refuses: ['needs a model to work out "the answer"'] },
+  {
+    text: "Type the total of the cart into the Amount field",
+    refuses: ['needs a model to work out "the total of the cart"'],
+  },
+  {
+    text: "Enter the number displayed above into the Code box",
+    refuses: ['needs a model to work out "the number displayed above"'],
+  },
+  {
+    text: "Type the date shown on the page into the Date field",
+    refuses: ['needs a model to work out "the date shown on the page"'],
+  },
+  { text: "在输入框中输入上面显示的数字", refuses: ['needs a model to work out "上面显示的数字"'] },
+  {
+    text: "How many items are in the cart? Type it into the box",
+    refuses: ['needs a model to work out "How many"'],
+  },
+  { text: "输入两个数字之和", refuses: ['needs a model to work out "之和"'] },
+  // A value that is quoted or plainly literal is typed as written, description words or not.
+  {
+    text: 'Type "the sum of the two numbers" into the box',
+    reads: [["type", "textbox", "the sum of the two numbers"]],
+  },
+  { text: "Type 3.14 into the Pi field", reads: [["type", "Pi", "3.14"]] },
+  { text: "Enter jane@example.com in the Email field", reads: [["type", "Email", "jane@example.com"]] },
+  { text: "Type hello world into the Message box", reads: [["type", "Message", "hello world"]] },
+  { text: "Search for red shoes", reads: [["search", "red shoes"]] },
+  // 3. Nothing dropped: a ranking the rules cannot apply, or words no slot takes, are refused by name.
+  {
+    text: "Book the cheapest one-way flight from A to B on 12/03",
+    refuses: ["could not place: cheapest, book", 'needs a model to apply "cheapest"'],
+  },
+  { text: "Book the flight from A to B on 12/03", refuses: ['no action word in "Book the flight'] },
+  { text: "Search for the cheapest lamp", refuses: ['needs a model to apply "cheapest"'] },
+  { text: "Click the most expensive product", refuses: ['needs a model to apply "most expensive"'] },
+  { text: "Select the largest size", refuses: ['needs a model to apply "largest"'] },
+  { text: "选择最便宜的航班", refuses: ['needs a model to apply "最便宜"'] },
+  {
+    text: "Highlight the text in the second paragraph",
+    refuses: ['needs a model to find which text "the text in the second paragraph" means'],
+  },
+  { text: 'Highlight "lorem ipsum"', reads: [["selectText", "lorem ipsum"]] },
+  { text: "Scroll down slowly", refuses: ["could not place: slowly"] },
+  {
+    text: 'Fill in the email "ann@example.com" and the name "Ann Lee"',
+    reads: [
+      ["type", "email", "ann@example.com"],
+      ["type", "name", "Ann Lee"],
+    ],
+  },
+  // Positions are not rankings: "最后一个" and "the last" are read, not refused.
+  { text: "点击最后一个链接", reads: [["click", "link", -1]] },
+  { text: "Click the last link", reads: [["click", "link", -1]] },
+]
+
+/** Words that describe a value; a plan must never type them unless they were quoted. */
+const DESCRIPTION = /\b(sum|total|answer|shown|below|above|bold|value of|displayed|cheapest)\b|之和|显示的/
+
+/** The planner's error for a goal; a plan instead makes `Effect.flip` fail, and the test with it. */
+const refusal = (goal: string) =>
+  Effect.runSync(
+    Effect.flip(
+      planWithRules(Effect.runSync(decodeAgentTask({ id: "m", goal, startUrl: "http://127.0.0.1:4000/" }))),
+    ),
+  )
+
+describe("misreads: the whole instruction is read, or refused with what could not be placed", () => {
+  for (const row of ROWS) {
+    if ("reads" in row)
+      it(`reads ${JSON.stringify(row.text)} into exactly its parts`, () => {
+        const parsed = parseCommands(row.text)
+        expect(parsed.ok ? parsed.commands.map(slot) : parsed.reason).toEqual(row.reads)
+      })
+    else
+      it(`refuses ${JSON.stringify(row.text)}, naming why`, () => {
+        const parsed = parseCommands(row.text)
+        expect(parsed.ok ? parsed.commands : undefined).toBeUndefined()
+        if (!parsed.ok) for (const words of row.refuses) expect(parsed.reason).toContain(words)
+      })
+  }
+
+  it("never plans, nor steps into, typing a description: the planner cannot plan and the policy stops", () => {
+    for (const row of ROWS) {
+      if (!("refuses" in row)) continue
+      expect(refusal(row.text).reason._tag, row.text).toBe("CannotPlan")
+      const decision = decideStep({
+        goal: row.text,
+        url: "/",
+        outline: '- textbox "Name" [ref=e1]',
+        history: [],
+      })
+      expect(decision.toolCalls, row.text).toEqual([])
+      expect(decision.taskComplete, row.text).toBe(false)
+    }
+  })
+
+  it("types no description as a value in any row it reads", () => {
+    for (const row of ROWS) {
+      const parsed = parseCommands(row.text)
+      if (!parsed.ok) continue
+      for (const command of parsed.commands) {
+        if (command.kind !== "type") continue
+        const quoted = row.text.includes(`"${command.value}"`)
+        if (!quoted) expect(command.value, row.text).not.toMatch(DESCRIPTION)
+      }
+    }
+  })
+})
