@@ -18,7 +18,7 @@ export type SecretNames = ReadonlyArray<string> | undefined
 
 /** Whether a placeholder's name is one of the secrets an export reads from the environment (never when no list is given). */
 export const isMarked = (name: string, secrets: SecretNames): boolean =>
-  secrets !== undefined && secrets.some((secret) => secret.toLowerCase() === name.toLowerCase())
+  secrets?.some((secret) => secret.toLowerCase() === name.toLowerCase()) === true
 
 /** The placeholders in `text` that are not one of `secrets`: exported as literal text. */
 export const unmarkedPlaceholders = (text: string, secrets: SecretNames): ReadonlyArray<string> =>
