@@ -94,10 +94,12 @@ export const matchingText = (text: string): MatchingText => {
   const start: Array<number> = []
   const end: Array<number> = []
   for (let index = 0; index < text.length; ) {
-    const character = String.fromCodePoint(text.codePointAt(index) as number)
+    const code = text.codePointAt(index) as number
+    const character = String.fromCodePoint(code)
     const next = index + character.length
-    if (!INVISIBLE.test(character)) {
-      const normal = character.normalize("NFKC")
+    // Below U+00A0 every character is its own NFKC form and none is invisible.
+    if (code < 0xa0 || !INVISIBLE.test(character)) {
+      const normal = code < 0xa0 ? character : character.normalize("NFKC")
       for (let unit = 0; unit < normal.length; unit++) {
         start.push(index)
         end.push(next)
@@ -108,6 +110,13 @@ export const matchingText = (text: string): MatchingText => {
   }
   return { text: out, start: (unit) => start[unit] as number, end: (unit) => end[unit] as number }
 }
+
+const INVISIBLE_ALL = /\p{Cf}/gu
+
+/** The text of {@link matchingText} without the map back (the whole text NFKC-normalised at once). */
+const normalised = (text: string): string =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range that needs no normalising
+  /[^\u0000-\u007f]/.test(text) ? text.normalize("NFKC").replace(INVISIBLE_ALL, "") : text
 
 const decodedOnce = (text: string): string => {
   try {
@@ -143,9 +152,8 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export const secretIndexIn = (carrier: string, values: ReadonlyArray<string>): number | undefined => {
   if (carrier === "") return undefined
   const once = decodedOnce(carrier)
-  const texts = [
-    ...new Set([carrier, once, decodedOnce(once)].flatMap((text) => [text, matchingText(text).text])),
-  ].map((text) => text.toLowerCase())
+  const decoded = [...new Set([carrier, once, decodedOnce(once)])]
+  const texts = [...new Set([...decoded, ...decoded.map(normalised)])].map((text) => text.toLowerCase())
   const compacted = texts.map(compact)
   for (const [index, value] of values.entries()) {
     if (value === "") continue
@@ -158,7 +166,7 @@ export const secretIndexIn = (carrier: string, values: ReadonlyArray<string>): n
       )
       if (alone.some((pattern) => texts.some((text) => pattern.test(text)))) return index
     }
-    const letters = compact(matchingText(value).text)
+    const letters = compact(normalised(value))
     if (letters.length >= WHOLE_TOKEN_BELOW && compacted.some((text) => text.includes(letters))) return index
   }
   return undefined
