@@ -62,6 +62,62 @@ export const secretForms = (value: string): ReadonlyArray<string> => {
   return [...new Set(forms)].filter((form) => form !== "")
 }
 
+/** A text as secrets are matched in, with where each of its UTF-16 units came from. */
+export interface MatchingText {
+  /** The text, NFKC-normalised character by character, with invisible format characters dropped. */
+  readonly text: string
+  /** For a unit of `text`, the index in the original of the character it came from. */
+  readonly start: (unit: number) => number
+  /** For a unit of `text`, the index in the original just after the character it came from. */
+  readonly end: (unit: number) => number
+}
+
+/** Invisible format characters: zero-width space, joiners (U+200B–U+200D), word joiner (U+2060), BOM (U+FEFF), soft hyphen (U+00AD) and the rest of category Cf. */
+const INVISIBLE = /^\p{Cf}$/u
+
+/**
+ * `text` as secrets are matched in: each character NFKC-normalised (full-width `ｏ` → `o`, `＋` → `+`,
+ * the ideographic space → a space, a ligature → its letters) and invisible format characters dropped
+ * (`o\u200bp` → `op`), with, for each unit of the result, the span of the original it came from, so a
+ * match can be replaced in the original. Plain ASCII comes back as it is.
+ *
+ * @example
+ * ```ts
+ * import { matchingText } from "@sextant/core"
+ * matchingText("ｏ\u200bｐ").text // "op"
+ * ```
+ */
+export const matchingText = (text: string): MatchingText => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range that needs no normalising
+  if (!/[^\u0000-\u007f]/.test(text)) return { text, start: (unit) => unit, end: (unit) => unit + 1 }
+  let out = ""
+  const start: Array<number> = []
+  const end: Array<number> = []
+  for (let index = 0; index < text.length; ) {
+    const code = text.codePointAt(index) as number
+    const character = String.fromCodePoint(code)
+    const next = index + character.length
+    // Below U+00A0 every character is its own NFKC form and none is invisible.
+    if (code < 0xa0 || !INVISIBLE.test(character)) {
+      const normal = code < 0xa0 ? character : character.normalize("NFKC")
+      for (let unit = 0; unit < normal.length; unit++) {
+        start.push(index)
+        end.push(next)
+      }
+      out += normal
+    }
+    index = next
+  }
+  return { text: out, start: (unit) => start[unit] as number, end: (unit) => end[unit] as number }
+}
+
+const INVISIBLE_ALL = /\p{Cf}/gu
+
+/** The text of {@link matchingText} without the map back (the whole text NFKC-normalised at once). */
+const normalised = (text: string): string =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range that needs no normalising
+  /[^\u0000-\u007f]/.test(text) ? text.normalize("NFKC").replace(INVISIBLE_ALL, "") : text
+
 const decodedOnce = (text: string): string => {
   try {
     return decodeURIComponent(text.replaceAll("+", " "))
@@ -78,9 +134,12 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /**
  * Which of `values` the text `carrier` holds (a request's URL, body or header), as its index, or
  * `undefined`. Looks for every spelling of {@link secretForms} in any letter case, in the text as it
- * is and URL-decoded (twice, for a value encoded again), and, for a secret of at least
+ * is and URL-decoded (twice, for a value encoded again), each also as {@link matchingText} (NFKC, so
+ * full-width letters count as letters; zero-width and other invisible characters dropped), and, for a secret of at least
  * {@link WHOLE_TOKEN_BELOW} letters and digits, for those letters and digits in order with anything
- * but letters and digits between them (`"O P E N-S E S A M E 4 2"` carries `"open sesame+42"`). A
+ * but letters and digits between them, any number of them (`"O P E N-S E S A M E 4 2"` and
+ * `"ｏｐｅｎ ｓｅｓａｍｅ＋４２"` carry `"open sesame+42"`). Reversed, interleaved, partial or
+ * base64-at-an-offset echoes are beyond what string matching can find. A
  * shorter secret counts only where it stands alone, not inside a longer number or word.
  *
  * @example
@@ -93,7 +152,8 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export const secretIndexIn = (carrier: string, values: ReadonlyArray<string>): number | undefined => {
   if (carrier === "") return undefined
   const once = decodedOnce(carrier)
-  const texts = [carrier, once, decodedOnce(once)].map((text) => text.toLowerCase())
+  const decoded = [...new Set([carrier, once, decodedOnce(once)])]
+  const texts = [...new Set([...decoded, ...decoded.map(normalised)])].map((text) => text.toLowerCase())
   const compacted = texts.map(compact)
   for (const [index, value] of values.entries()) {
     if (value === "") continue
@@ -106,7 +166,7 @@ export const secretIndexIn = (carrier: string, values: ReadonlyArray<string>): n
       )
       if (alone.some((pattern) => texts.some((text) => pattern.test(text)))) return index
     }
-    const letters = compact(value)
+    const letters = compact(normalised(value))
     if (letters.length >= WHOLE_TOKEN_BELOW && compacted.some((text) => text.includes(letters))) return index
   }
   return undefined

@@ -22,9 +22,11 @@ export interface Redactor {
   /** The secret input names, for messages. */
   readonly names: ReadonlyArray<string>
   /**
-   * Where `args` of `tool` name a secret (`<secret:name>`, or `{{inputs.name}}` of a secret input)
-   * outside a field value, as a message naming the argument; undefined when every secret goes into a
-   * field. See {@link secretFieldPaths}.
+   * Why the call must not run, as a message naming the argument: `args` of `tool` hold a placeholder
+   * `<secret:NAME>` where NAME is not one of the task's secrets (a page may get a model to write
+   * `<secret:github_token>`: it is never typed as text), or name a secret (`<secret:name>`, or
+   * `{{inputs.name}}` of a secret input) outside a field value. Undefined when every placeholder is a
+   * secret of the task and goes into a field. See {@link secretFieldPaths}.
    */
   readonly misplaced: (tool: string, args: Readonly<Record<string, unknown>>) => string | undefined
   /** Whether `args` name any secret at all (the call then types a secret into the page). */
@@ -145,6 +147,17 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
     namesSecret: (args) => stringsWithPaths(args).some(({ text }) => secretReference(text) !== undefined),
     misplaced: (tool, args) => {
       const allowed = secretFieldPaths[tool] ?? []
+      for (const { path, text } of stringsWithPaths(args)) {
+        for (const match of text.matchAll(placeholderPattern)) {
+          const name = match[1] as string
+          if (byName.has(name)) continue
+          const known =
+            byName.size === 0
+              ? "this task has no secrets"
+              : `its secrets are ${[...byName.keys()].map(secretPlaceholder).join(", ")}`
+          return `${tool} argument ${path.join(".")} holds ${match[0]}, which is not a secret of this task (${known}): a placeholder is replaced only by a secret the task was given, never typed as text; use one of the task's secrets or the plain value`
+        }
+      }
       for (const { path, text, key } of stringsWithPaths(args)) {
         const reference = secretReference(text)
         if (reference === undefined) continue

@@ -27,8 +27,9 @@ export interface ApiExportOptions {
   readonly cookieEnv?: string | undefined
   /**
    * The secrets of the run whose placeholders (`<secret:password>` in the redacted traffic) the tests
-   * read from `SEXTANT_SECRET_<NAME>`. Default: every placeholder. Nothing else in the traffic is read
-   * from the environment: `${env.NAME}` in a body or a URL is sent as those characters.
+   * read from `SEXTANT_SECRET_<NAME>`. Default: none. A placeholder of a name not listed (one a page
+   * got the model to type) is sent as those characters, like everything else in the traffic:
+   * `${env.NAME}` in a body or a URL is sent as those characters too.
    */
   readonly secrets?: ReadonlyArray<string> | undefined
 }
@@ -49,6 +50,30 @@ const parseJson = (
 
 const isJson = (contentType: string | undefined, body: string | undefined): boolean =>
   (contentType === undefined || /\bjson\b/i.test(contentType)) && parseJson(body).ok
+
+/**
+ * The path of a recorded URL as the test requests it on the base URL: leading slashes and backslashes
+ * become one `/` (`//attacker.example/collect` is a path on the recorded site, not another host), and a
+ * path that would still leave the base URL's origin is refused.
+ */
+const sameOriginPath = (url: URL): string => {
+  const path = `/${`${url.pathname}${url.search}`.replace(/^[/\\]+/, "")}`
+  const probe = "http://base.invalid"
+  if (new URL(path, probe).origin !== probe)
+    throw new Error(
+      `${url.href}: its path ${path} resolves to another host than the base URL, so a test would send the cookie and secrets there; not exported`,
+    )
+  return path
+}
+
+/** The generated `on(path)`: the URL a test requests, refused unless it is on the base URL's origin. */
+const onBaseSource = `/** The URL of \`path\` on the base URL; anything on another origin is never sent the cookie or a secret. */
+function on(path: string): URL {
+  const url = new URL(path, baseUrl)
+  const origin = new URL(baseUrl).origin
+  if (url.origin !== origin) throw new Error(\`\${path} resolves to \${url.origin}, not the base URL's origin \${origin}: not sent\`)
+  return url
+}`
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
@@ -109,8 +134,10 @@ export const schemaOf = (value: unknown, indent = "", siblings: ReadonlyArray<un
  * asserts the observed status and the shape of the answer (a zod schema inferred from the observed
  * JSON). The base URL comes from `API_BASE_URL` (vitest sets `BASE_URL` itself) and the cookie from an environment variable, so no session
  * or secret is written into the file; a secret the run sent (`<secret:password>` in a redacted trace) is
- * read from `SEXTANT_SECRET_PASSWORD` when the test runs (only placeholders: `${env.NAME}` in the
- * traffic is data). Every text from the traffic is written as an escaped string literal. Non-JSON exchanges (pages, scripts, images) are left out; the
+ * read from `SEXTANT_SECRET_PASSWORD` when the test runs, for the names in `options.secrets` only (an
+ * unlisted placeholder and `${env.NAME}` in the traffic are data). Every request goes to the base
+ * URL's origin: a recorded path starting with `//` or `\\` is made a path on the base URL, and the
+ * generated code refuses, before sending the cookie or a secret, any URL that resolves elsewhere. Every text from the traffic is written as an escaped string literal. Non-JSON exchanges (pages, scripts, images) are left out; the
  * same method and URL is tested once.
  *
  * @example
@@ -149,9 +176,8 @@ export const exportApiTests = (
   const tests = chosen.map((exchange) => {
     const url = new URL(exchange.url)
     // A placeholder in a URL arrives percent-encoded; the rest of the path is kept as it was sent.
-    const path = (url.pathname + url.search).replace(
-      /%3Csecret%3A([A-Za-z0-9_.-]+)%3E/gi,
-      (match, name: string) => (isMarked(name, options.secrets) ? `<secret:${name}>` : match),
+    const path = sameOriginPath(url).replace(/%3Csecret%3A([A-Za-z0-9_.-]+)%3E/gi, (match, name: string) =>
+      isMarked(name, options.secrets) ? `<secret:${name}>` : match,
     )
     const method = exchange.method.toUpperCase()
     const body = parseJson(exchange.responseBody)
@@ -163,7 +189,7 @@ export const exportApiTests = (
       "...cookieHeader",
     ]
     return `  it(${literal(`${method} ${path} answers ${exchange.status} with the observed shape`)}, async () => {
-    const response = await fetch(new URL(${expression(path)}, baseUrl), {
+    const response = await fetch(on(${expression(path)}), {
       method: ${literal(method)},
       headers: { ${headers.join(", ")} },${sendsBody ? `\n      body: ${expression(exchange.requestBody ?? "")},` : ""}
     })
@@ -181,6 +207,8 @@ import { z } from "zod"
 const baseUrl = process.env.API_BASE_URL ?? ${literal(origin)}
 const cookie = process.env[${literal(cookieEnv)}]
 const cookieHeader: Record<string, string> = cookie === undefined ? {} : { cookie }
+
+${onBaseSource}
 ${usesSecrets ? `\n${secretFunctionSource}\n` : ""}
 describe(${literal(name)}, () => {
 ${tests.join("\n\n")}

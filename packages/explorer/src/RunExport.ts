@@ -1,7 +1,7 @@
 import type { RecordedAction, RecordedElement } from "@sextant/core"
 import type { TraceRecord } from "@sextant/executor"
 import { ApiExchange } from "./ApiTestExport.ts"
-import { hasPlaceholder, placeholderVariable } from "./internal/EnvValues.ts"
+import { hasPlaceholder, placeholderVariable, unmarkedPlaceholders } from "./internal/EnvValues.ts"
 import type { Locator } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestStep, TestSuite } from "./TestSpec.ts"
 
@@ -17,8 +17,8 @@ export interface RunExportOptions {
   /**
    * The secrets the run was given, whose placeholders (`<secret:password>`: the redactor writes one
    * where the run typed a secret) become fields marked `variable: SEXTANT_SECRET_<NAME>`. Default:
-   * every placeholder. Everything else the run typed or waited for — `${env.NAME}` included — is
-   * written as literal text.
+   * none. A placeholder of a name not listed (one a page got the model to type) is written as literal
+   * text, with a note; so is everything else the run typed or waited for — `${env.NAME}` included.
    */
   readonly secrets?: ReadonlyArray<string> | undefined
 }
@@ -91,7 +91,8 @@ const LEFT_OUT: Record<string, string> = {
  * located by its strongest selector with its role and accessible name to fall back on (never a ref);
  * a wait for the URL after each action that navigated; and assertions for the end state the run
  * verified (the URL it ended on, and each `textPresent` goal check that held). Secrets stay
- * placeholders in the trace and become fields marked `variable: SEXTANT_SECRET_<NAME>`; every other
+ * placeholders in the trace and, for the names in `options.secrets` only, become fields marked
+ * `variable: SEXTANT_SECRET_<NAME>`; every other
  * typed value, option and text is literal data (`${env.NAME}` in it is never an environment read).
  *
  * Throws a `RunExportError` naming the step when the run recorded nothing, or used an operation a
@@ -142,6 +143,11 @@ export const runToTestSuite = (
     if (hasPlaceholder(value, options.secrets))
       throw new RunExportError(
         `step ${located.step}: ${located.action.op} on ${describeElement(located.action.element)} typed a secret inside other text; a test spec reads a secret only as a whole field value`,
+      )
+    const literal = unmarkedPlaceholders(value, options.secrets)
+    if (literal.length > 0)
+      notes.push(
+        `step ${located.step}: ${located.action.op} on ${describeElement(located.action.element)} typed ${[...new Set(literal)].join(", ")}, which is not a secret of the run${options.secrets === undefined || options.secrets.length === 0 ? " (no secrets were given)" : ` (its secrets: ${options.secrets.join(", ")})`}: written as literal text, never read from the environment`,
       )
     return { type: "FillForm", fields: [{ target, fieldType, value }] }
   }

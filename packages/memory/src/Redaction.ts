@@ -1,4 +1,4 @@
-import { secretForms, WHOLE_TOKEN_BELOW } from "@sextant/core"
+import { matchingText, secretForms, WHOLE_TOKEN_BELOW } from "@sextant/core"
 
 /** Replaces secret values in text with placeholders. */
 export type Redact = (text: string) => string
@@ -24,8 +24,11 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * whole. Secrets shorter than {@link WHOLE_TOKEN_BELOW} characters are replaced only where they stand
  * alone: not inside a word or a number (`pin=42&`, `"42"` and `code 42.` are hidden; `$168.42` and
  * `4210` are left as they are). Echoes in another spelling are hidden too: upper-cased, spaced out or
- * with separators between the characters (`"OPEN SESAME+42"`, `"o p e n s e s a m e"`), for secrets of
- * at least {@link WHOLE_TOKEN_BELOW} letters and digits. Empty values are ignored.
+ * with any number of separators between the characters (`"OPEN SESAME+42"`, `"o p e n s e s a m e"`),
+ * full-width (`"ｏｐｅｎ ｓｅｓａｍｅ＋４２"`: the text is NFKC-normalised for this) or with zero-width
+ * characters between the letters (dropped before matching), for secrets of at least
+ * {@link WHOLE_TOKEN_BELOW} letters and digits. Reversed, interleaved (`"oxpxexn"`), partial or
+ * base64-at-an-offset echoes are beyond string matching and are not hidden. Empty values are ignored.
  *
  * @example
  * ```ts
@@ -55,22 +58,50 @@ export const redactSecrets = (secrets: Readonly<Record<string, string>>): Redact
   })
   const echoes = Object.entries(secrets)
     .filter(([, value]) => value !== "")
-    .flatMap(([name, value]) =>
-      echoPatterns(value).map((pattern) => (text: string) => text.replace(pattern, secretPlaceholder(name))),
-    )
+    .flatMap(([name, value]) => echoPatterns(value).map((pattern) => ({ name, pattern })))
   return (text) => {
     let out = text
     for (const replace of replacers) out = replace(out)
-    for (const replace of echoes) out = replace(out)
-    return out
+    return echoes.length === 0 ? out : hideEchoes(out, echoes)
   }
 }
 
 /**
- * What may stand between the letters and digits of an echoed secret: up to three characters that are
- * neither (`"o p e n"`, `"O-P-E-N"`, `"o.p.e.n"`).
+ * Replaces each echo in `text` with its secret's placeholder. The echoes are found in
+ * {@link matchingText} (NFKC-normalised, invisible characters dropped: full-width letters and
+ * zero-width characters between letters hide nothing) and replaced where they came from in `text`.
  */
-const SEPARATOR = "[^\\p{L}\\p{N}]{0,3}"
+const hideEchoes = (
+  text: string,
+  echoes: ReadonlyArray<{ readonly name: string; readonly pattern: RegExp }>,
+): string => {
+  const seen = matchingText(text)
+  const spans: Array<{ from: number; to: number; name: string }> = []
+  for (const { name, pattern } of echoes) {
+    for (const match of seen.text.matchAll(pattern)) {
+      if (match[0] === "") continue
+      const index = match.index ?? 0
+      spans.push({ from: seen.start(index), to: seen.end(index + match[0].length - 1), name })
+    }
+  }
+  if (spans.length === 0) return text
+  spans.sort((left, right) => left.from - right.from || right.to - left.to)
+  let out = ""
+  let last = 0
+  for (const span of spans) {
+    if (span.to <= last) continue
+    // An echo that overlaps the one before extends the hidden part.
+    if (span.from >= last) out += text.slice(last, span.from) + secretPlaceholder(span.name)
+    last = span.to
+  }
+  return out + text.slice(last)
+}
+
+/**
+ * What may stand between the letters and digits of an echoed secret: any number of characters that
+ * are neither (`"o p e n"`, `"O-P-E-N"`, `"o    p"`); invisible ones are dropped before matching.
+ */
+const SEPARATOR = "[^\\p{L}\\p{N}]*"
 
 /**
  * Patterns for echoes of a secret a page shows in another spelling: in any letter case, with spaces or

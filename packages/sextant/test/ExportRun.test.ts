@@ -13,6 +13,8 @@ import { sink } from "./support/Sink.ts"
 // user's project.
 const directory = mkdtempSync(join(import.meta.dirname, "..", ".exported-"))
 const traces = join(directory, "traces")
+// The runs' task records: an export reads from the environment only the secrets a run's task was given.
+const store = join(directory, "sextant.db")
 const vitest = join(createRequire(import.meta.url).resolve("vitest/package.json"), "..", "vitest.mjs")
 let site: FixtureSite
 
@@ -29,7 +31,7 @@ const exportRun = async (source: string, to: string, out?: string) => {
   const stdout = sink()
   const stderr = sink()
   const code = await exportCommand(
-    { source, to, traceDir: traces, ...(out === undefined ? {} : { out }) },
+    { source, to, traceDir: traces, store, ...(out === undefined ? {} : { out }) },
     stdout.stream,
     stderr.stream,
   )
@@ -38,7 +40,7 @@ const exportRun = async (source: string, to: string, out?: string) => {
 
 /** Runs a goal on the fixture site with the run recorded into `traces`; answers its status and last URL. */
 const recordRun = async (runId: string, goal: string, startPath: string, recordTraffic: boolean) => {
-  const agent = createAgent({ store: "memory", traceDirectory: traces, recordTraffic })
+  const agent = createAgent({ store: { path: store }, traceDirectory: traces, recordTraffic })
   try {
     const result = await agent.run(
       {

@@ -9,14 +9,22 @@ export const secretEnvName = (name: string): string =>
 
 /**
  * Which secret placeholders (`<secret:name>`, written by the executor's redactor for the secrets a
- * run was given) an export reads from the environment: the names listed, or every placeholder when
- * no list is given. Any other text — `${env.NAME}` included — is data and stays as written.
+ * run was given) an export reads from the environment: only the names listed. With no list, none: a
+ * placeholder a page got the model to type (`<secret:github_token>` in a run that had only `password`)
+ * must not make the exported file read that variable. Any other text — an unlisted placeholder and
+ * `${env.NAME}` included — is data and stays as written.
  */
 export type SecretNames = ReadonlyArray<string> | undefined
 
-/** Whether a placeholder's name is one of the secrets an export reads from the environment. */
+/** Whether a placeholder's name is one of the secrets an export reads from the environment (never when no list is given). */
 export const isMarked = (name: string, secrets: SecretNames): boolean =>
-  secrets === undefined || secrets.some((secret) => secret.toLowerCase() === name.toLowerCase())
+  secrets?.some((secret) => secret.toLowerCase() === name.toLowerCase()) === true
+
+/** The placeholders in `text` that are not one of `secrets`: exported as literal text. */
+export const unmarkedPlaceholders = (text: string, secrets: SecretNames): ReadonlyArray<string> =>
+  [...text.matchAll(SECRET_PLACEHOLDER)]
+    .filter((match) => !isMarked(match[1] as string, secrets))
+    .map((match) => match[0])
 
 /** The variable a whole value stands for, when the value is exactly one marked secret placeholder. */
 export const placeholderVariable = (text: string, secrets: SecretNames): string | undefined => {

@@ -49,6 +49,7 @@ const ExportArguments = z.object({
   }),
   out: z.string().min(1).optional(),
   traceDir: z.string().min(1),
+  store: z.string().min(1).default(".sextant/sextant.db"),
 })
 
 /** Positional arguments, named `<url>` in messages; every other field is a flag (`--max-pages`). */
@@ -220,6 +221,28 @@ const exportSource = async (
 }
 
 /**
+ * The secret names of a stored run's task (its `secretInputs`), or why they are not known. Only these
+ * placeholders become environment reads in an export: one a page got the model to write
+ * (`<secret:github_token>` in a run whose only secret was `password`) stays text.
+ */
+const storedSecretNames = async (store: string, runId: string): Promise<ReadonlyArray<string> | string> => {
+  if (!existsSync(store)) return `there is no store at ${store}`
+  const [{ Store }, { SqliteStore }, { Effect }] = await Promise.all([
+    import("@sextant/core"),
+    import("@sextant/memory"),
+    import("effect"),
+  ])
+  const found = await Effect.runPromise(
+    Effect.gen(function* () {
+      return yield* (yield* Store).getRun(runId)
+    }).pipe(Effect.provide(SqliteStore.layer({ path: store })), Effect.result),
+  )
+  return found._tag === "Success"
+    ? found.success.task.secretInputs
+    : `${store} holds no task record of run ${runId}`
+}
+
+/**
  * `sextant export SOURCE --to wdio|api-tests|spec`: a spec or a recorded run as a standalone
  * WebdriverIO test, a recorded run's JSON traffic as API tests, or a recorded run as a test spec.
  */
@@ -229,6 +252,16 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
   const { exportApiTests, exportWdioScript, formatTestSuite, runExchanges, runToTestSuite } = await explorer()
   const { suite: spec, trace } = await exportSource(options.source, options.traceDir)
   let text: string
+  // A run's export reads from the environment only the secrets its stored task was given.
+  let secrets: ReadonlyArray<string> = []
+  if (trace !== undefined) {
+    const known = await storedSecretNames(options.store, options.source)
+    if (typeof known === "string")
+      err.write(
+        `sextant export: ${known}, so the run's secrets are not known: every <secret:NAME> in it is written as literal text, never read from the environment (--store names the store that holds the run)\n`,
+      )
+    else secrets = known
+  }
   if (trace === undefined) {
     if (options.to !== "wdio" || spec === undefined) {
       err.write(
@@ -245,9 +278,9 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
       )
       return 1
     }
-    text = exportApiTests(exchanges, { name: `${options.source} API` })
+    text = exportApiTests(exchanges, { name: `${options.source} API`, secrets })
   } else {
-    const { suite, notes } = runToTestSuite(trace)
+    const { suite, notes } = runToTestSuite(trace, { secrets })
     for (const note of notes) err.write(`sextant export: ${note}\n`)
     text = options.to === "spec" ? formatTestSuite(suite, "yaml") : exportWdioScript(suite)
   }
@@ -334,6 +367,11 @@ export const registerExplorerCommands = (program: Command): void => {
     .requiredOption("--to <target>", "wdio, api-tests (a run recorded with --record-traffic) or spec")
     .option("--out <file>", "write it here instead of standard output")
     .option("--trace-dir <dir>", "where the runs' traces are", ".sextant/traces")
+    .option(
+      "--store <path>",
+      "the SQLite store with the run's task: only its secrets are read from SEXTANT_SECRET_<NAME>",
+      ".sextant/sextant.db",
+    )
     .action(
       async (source: string, flags: Record<string, unknown>) =>
         await exitWith(() => exportCommand({ source, ...flags }, process.stdout, process.stderr))(),
