@@ -2,10 +2,12 @@ import {
   type AgentError,
   type AgentTask,
   type BrowserDriver,
+  DriverError,
   observeError,
   RunSummary,
   Store,
   type StoreError,
+  Timeout,
 } from "@sextant/core"
 import type { FeedbackStepPolicy, StepDecision } from "@sextant/planner"
 import { Duration, Effect, Option } from "effect"
@@ -29,9 +31,9 @@ import {
   runRecord,
 } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
-import { lookOrResume, withTabOrigins } from "./internal/TabRecovery.ts"
+import { lookOrResume, resumeOnNewTab, withTabOrigins } from "./internal/TabRecovery.ts"
 import { countModelCalls } from "./Metrics.ts"
-import { endsTheRun, permanentFailure, reasonTag } from "./RetryPolicy.ts"
+import { crashedTab, endsTheRun, permanentFailure, reasonTag } from "./RetryPolicy.ts"
 import type { EndReason } from "./Trace.ts"
 
 const STOP_TOOL = "stop"
@@ -264,7 +266,38 @@ const driveAgent = (
     if (!resumed && task.startUrl !== undefined) {
       const refused = context.guardrails.checkUrl(task.startUrl)
       if (refused === undefined) {
-        const opened = yield* Effect.result(context.driver.navigate(task.startUrl))
+        const startUrl = task.startUrl
+        const startLeftMs = Math.max(
+          0,
+          task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
+        )
+        // A tab left hung or crashed (by this run's start or an earlier run on the driver) is replaced
+        // by a new one first; the start page never outlasts the run's own deadline.
+        const opened = yield* Effect.result(
+          context.driver.navigate(startUrl).pipe(
+            Effect.catchIf(
+              (error) => crashedTab(error) !== undefined && context.driver.recoverTab !== undefined,
+              (error) =>
+                resumeOnNewTab(context, error).pipe(
+                  Effect.mapError((failed) => failed as DriverError),
+                  Effect.andThen(context.driver.navigate(startUrl)),
+                ),
+            ),
+            Effect.timeoutOrElse({
+              duration: startLeftMs,
+              orElse: () =>
+                Effect.fail(
+                  new DriverError({
+                    method: "navigate",
+                    reason: new Timeout({
+                      operation: `open the start page ${startUrl}`,
+                      timeoutMs: startLeftMs,
+                    }),
+                  }),
+                ),
+            }),
+          ),
+        )
         if (opened._tag === "Success") {
           context.lastUrl = opened.success.url
         } else {

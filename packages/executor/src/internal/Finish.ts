@@ -9,12 +9,12 @@ import {
   transition,
   type UnmetPart,
 } from "@sextant/core"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { checksControls, factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
 import { finishMetrics } from "../Metrics.ts"
 import { blockedRequestMessage } from "../SecretPolicy.ts"
 import type { EndReason } from "../Trace.ts"
-import { type RunContext, runRecord } from "./RunContext.ts"
+import { DEADLINE_BACKSTOP_MS, elapsedSince, type RunContext, runRecord } from "./RunContext.ts"
 import type { StepOutcome } from "./StepRunner.ts"
 
 /** A finished run: the core `RunResult` plus how it ended and where its transcript is. */
@@ -108,6 +108,9 @@ export const recordPartStep = (
     context.partSteps.push({ ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) })
   })
 
+/** The least time a run's final page read gets, even past its deadline, in ms. */
+const FINAL_READ_MIN_MS = 250
+
 /** The element a step's call acted on (`target`: a ref from look() or a selector), when it names one. */
 const actedTarget = (args: unknown): string | undefined => {
   if (typeof args !== "object" || args === null) return undefined
@@ -175,15 +178,39 @@ export const concludeRun = (
     }
     let unmet: ReadonlyArray<UnmetPart> = []
     if (context.parts.length > 0) {
-      const finalPage = yield* readFacts(context.driver, factsRequestFor(context.parts)).pipe(
-        Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
+      // The page may have stopped answering (a renderer busy without end): a final read waits no
+      // longer than the run may still take, so the run ends at its deadline all the same.
+      const finalRead = <A, E, R>(read: Effect.Effect<A | string, E, R>) =>
+        Effect.gen(function* () {
+          const leftMs = Math.max(
+            FINAL_READ_MIN_MS,
+            context.task.constraints.maxDurationMs +
+              DEADLINE_BACKSTOP_MS -
+              (yield* elapsedSince(context.startedAtMillis)),
+          )
+          return yield* read.pipe(
+            Effect.timeoutOption(leftMs),
+            Effect.map(
+              Option.getOrElse(
+                () =>
+                  `the page could not be read: it did not answer within ${leftMs} ms, before the run's deadline`,
+              ),
+            ),
+          )
+        })
+      const finalPage = yield* finalRead(
+        readFacts(context.driver, factsRequestFor(context.parts)).pipe(
+          Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
+        ),
       )
       const records = (yield* context.store.listRecords(context.runId)).map((record) => record.data)
       // The controls at the end, for a part whose steps did not say which part they worked on.
       const finalElements = context.parts.some((part) => checksControls(part.check))
-        ? yield* context.driver.look({ mode: "interactive" }).pipe(
-            Effect.map((snapshot) => Object.values(snapshot.elements)),
-            Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
+        ? yield* finalRead(
+            context.driver.look({ mode: "interactive" }).pipe(
+              Effect.map((snapshot) => Object.values(snapshot.elements)),
+              Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
+            ),
           )
         : undefined
       unmet = verifyParts(context.parts, { steps: context.partSteps, records, finalPage, finalElements })

@@ -119,9 +119,11 @@ export const openDriverContext = Effect.fnUntraced(function* (
   // Filled in once the session's first tab and the browser's socket are known.
   let currentTab = (): string | undefined => undefined
   let crashes: TabCrashes | undefined
+  let dialogOpen = (): boolean => false
   const livenessGuard = makeGuard(session, options, {
     reasonFor: (method) => crashes?.reasonFor(method, currentTab()),
     watched: () => crashes?.sockets !== undefined,
+    stoppedAnswering: async (method) => crashes?.stoppedAnswering(method, currentTab(), dialogOpen),
   })
   const popups = makePopupGuard()
   // Every call remembers where the caller lets new tabs go (TabOrigins), for the tabs it opens.
@@ -178,6 +180,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const channels: Channels = { bidi, cdp, sockets, tabEvents }
   const installer = installAndCallDeclaration(pageScriptSource)
   const dialogs = makeDialogs({ tracked, classicText: () => browser.getAlertText() })
+  dialogOpen = () => dialogs.pending() !== undefined
   const secretGuard = makeSecretGuard({ browser, sockets, tabEvents })
   const watchTab =
     tabEvents && sockets !== undefined

@@ -5,6 +5,8 @@ import type { DriverSession } from "../Session.ts"
 /** How long an unknown error waits for the browser's report that the tab crashed, in ms. */
 const crashReportMs = 500
 const crashReportPollMs = 25
+/** How long a call waits on a tab before the tab is asked whether it still answers, and between asks, in ms. */
+const hangCheckMs = 500
 
 /** Gives one driver operation its time limit (the command limit unless told) and the crash watch. */
 export type Guard = (
@@ -16,6 +18,8 @@ export type Guard = (
  * Liveness: every operation has a time limit, and on a launched session a dead ChromeDriver or
  * Chromium, or a crashed tab, fails it as DriverCrashed within `crashCheckMs`, naming what died,
  * instead of letting it wait out its limit or report the symptom ("invalid session id") as the cause.
+ * A tab that stopped answering (its renderer busy without end) fails a call waiting on it the same
+ * way, as a crashed tab, within about {@link hangCheckMs} plus two probes.
  */
 export const makeGuard = (
   session: Pick<DriverSession, "crashed">,
@@ -24,6 +28,8 @@ export const makeGuard = (
   tabs?: {
     readonly reasonFor: (method: string) => DriverCrashed | undefined
     readonly watched: () => boolean
+    /** Whether the current tab stopped answering (see TabCrashes): the reason, once it has. */
+    readonly stoppedAnswering?: (method: string) => Promise<DriverCrashed | undefined>
   },
 ): Guard => {
   const tabCrashed = tabs?.reasonFor
@@ -44,12 +50,27 @@ export const makeGuard = (
             if (crashed !== undefined) return yield* Effect.fail(crashed)
           }
         })
+  // A tab whose renderer is busy without end never answers, and the browser reports no crash: a call
+  // that waits on it asks the tab, and a tab that stopped answering fails the call as a crashed tab.
+  const stoppedAnswering = tabs?.stoppedAnswering
+  const hangWatch = (method: string): Effect.Effect<never, DriverError> =>
+    stoppedAnswering === undefined || tabs?.watched() !== true
+      ? Effect.never
+      : Effect.gen(function* () {
+          for (;;) {
+            yield* Effect.sleep(hangCheckMs)
+            const hung = yield* Effect.promise(() => stoppedAnswering(method))
+            if (hung !== undefined) return yield* Effect.fail(new DriverError({ method, reason: hung }))
+          }
+        })
   return (method, limitMs = options.commandTimeoutMs) =>
     (effect) =>
       Effect.suspend(() => {
         // A call on a session whose driver or browser already died fails before it is sent.
         const crashed = crashedError(method)
-        return crashed === undefined ? Effect.raceFirst(effect, crashWatch(method)) : Effect.fail(crashed)
+        return crashed === undefined
+          ? Effect.raceFirst(Effect.raceFirst(effect, crashWatch(method)), hangWatch(method))
+          : Effect.fail(crashed)
       }).pipe(
         Effect.timeoutOrElse({
           duration: limitMs,

@@ -14,7 +14,43 @@ export interface TabCrashes {
   readonly reasonFor: (method: string, context: string | undefined) => DriverCrashed | undefined
   /** The browser's DevTools sockets the crashes are heard on, which a recovery opens the new tab with. */
   readonly sockets: DevtoolsSockets | undefined
+  /**
+   * Whether the tab `context`, which a call `method` has been waiting on, stopped answering: a
+   * trivial script sent to it twice in a row got no answer within {@link hangProbeMs} each time (a
+   * renderer busy in an endless loop). Such a tab is from then on treated as crashed (every later call
+   * to it fails at once, and `recoverTab` replaces it). Answers the reason, or undefined while the
+   * tab answers, a dialog holds it (`dialogOpen`), the call acts on the browser, or nothing can ask.
+   */
+  readonly stoppedAnswering: (
+    method: string,
+    context: string | undefined,
+    dialogOpen: () => boolean,
+  ) => Promise<DriverCrashed | undefined>
+  /** The browser context of a hung tab closed here, for the tab that replaces it. */
+  readonly browserContextOf: (context: string) => string | undefined
 }
+
+/** How long one probe of a tab that a call waits on may go unanswered, in ms. */
+export const hangProbeMs = 1_500
+
+type Probe = "answered" | "silent" | "unknown"
+
+// One trivial script on the tab's own socket. It runs on the renderer's main thread, so a page busy
+// in a loop never answers it; a navigation or a closed page answers with an error, which is an answer.
+const probeTab = (sockets: DevtoolsSockets, context: string): Promise<Probe> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("silent"), hangProbeMs)
+    sockets.send(context, "Runtime.evaluate", { expression: "0", returnByValue: true }).then(
+      (answer) => {
+        clearTimeout(timer)
+        resolve(answer === undefined ? "unknown" : "answered")
+      },
+      () => {
+        clearTimeout(timer)
+        resolve("unknown")
+      },
+    )
+  })
 
 /**
  * Calls that act on the browser rather than on the current tab: a crashed current tab does not fail
@@ -30,6 +66,8 @@ const browserWide: ReadonlySet<string> = new Set(["tabs", "switchTab", "closeTab
 export const watchTabCrashes = (sockets: DevtoolsSockets | undefined, timeoutMs: number) =>
   Effect.gen(function* () {
     const crashed = new Map<string, string>()
+    // The browser contexts of the hung tabs closed before their recovery asked for them.
+    const closedContexts = new Map<string, string>()
     const tabCrashes: TabCrashes = {
       reasonFor: (method, context) => {
         if (context === undefined || browserWide.has(method)) return undefined
@@ -37,6 +75,31 @@ export const watchTabCrashes = (sockets: DevtoolsSockets | undefined, timeoutMs:
         return detail === undefined ? undefined : new DriverCrashed({ detail, tab: context })
       },
       sockets,
+      stoppedAnswering: async (method, context, dialogOpen) => {
+        if (sockets === undefined || context === undefined || crashed.has(context))
+          return tabCrashes.reasonFor(method, context)
+        // Twice: the first probe may also wait for the tab's socket to connect.
+        for (let probe = 0; probe < 2; probe++)
+          if ((await probeTab(sockets, context)) !== "silent") return undefined
+        // A page showing an alert does not run scripts either, but it is waiting, not hung.
+        if (dialogOpen() || crashed.has(context)) return tabCrashes.reasonFor(method, context)
+        crashed.set(
+          context,
+          `the tab stopped answering: its page kept the renderer busy (a script running without end), and a trivial script got no answer in ${(2 * hangProbeMs) / 1000} s`,
+        )
+        // Closed at once (the browser's socket closes even a busy tab): a WebDriver command still
+        // waiting on it would otherwise hold up every later command of the session, the calls that
+        // list tabs and open the new one included. Its browser context is kept for the new tab.
+        const info = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargetInfo", { targetId: context })) as
+          | TargetInfoAnswer
+          | undefined
+        const browserContextId = info?.result?.targetInfo?.browserContextId
+        if (typeof browserContextId === "string") closedContexts.set(context, browserContextId)
+        await sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: context })
+        // A call that acts on the browser goes on, now that nothing holds it up.
+        return tabCrashes.reasonFor(method, context)
+      },
+      browserContextOf: (context) => closedContexts.get(context),
     }
     if (sockets === undefined) return tabCrashes
     yield* Effect.acquireRelease(
@@ -75,6 +138,7 @@ const openBeside = async (
   driver: Pick<DriverContext, "browser" | "bidi">,
   sockets: DevtoolsSockets | undefined,
   crashed: string,
+  closedContext: string | undefined,
 ): Promise<string> => {
   const { browser, bidi } = driver
   if (bidi) {
@@ -92,7 +156,7 @@ const openBeside = async (
     const info = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargetInfo", { targetId: crashed })) as
       | TargetInfoAnswer
       | undefined
-    const browserContextId = info?.result?.targetInfo?.browserContextId
+    const browserContextId = info?.result?.targetInfo?.browserContextId ?? closedContext
     const opened = (await sockets.send(BROWSER_ENDPOINT, "Target.createTarget", {
       url: "about:blank",
       ...(typeof browserContextId === "string" ? { browserContextId } : {}),
@@ -128,7 +192,7 @@ export const makeTabRecovery = (
   const recoverTab: Effect.Effect<TabInfo, DriverError> = Effect.gen(function* () {
     const crashed = state.context
     const handle = yield* Effect.tryPromise({
-      try: () => openBeside(driver, tabCrashes.sockets, crashed),
+      try: () => openBeside(driver, tabCrashes.sockets, crashed, tabCrashes.browserContextOf(crashed)),
       catch: toDriverError("recoverTab", { target: crashed }),
     })
     yield* Effect.tryPromise({
