@@ -83,6 +83,12 @@ export interface PlannerShape {
     context?: PlanContext,
   ) => Effect.Effect<Plan, PlannerError>
   readonly usage?: Effect.Effect<ModelUsage> | undefined
+  /**
+   * The planner reads the page it plans for: the executor opens the task's start URL first and passes
+   * that page (`PlanContext.snapshot`) to `plan`, so a model plans on the page's outline, not on
+   * `about:blank`. Unset for the rule planner, which plans from the goal's words alone.
+   */
+  readonly readsPage?: boolean | undefined
 }
 
 /** The `Planner` service. */
