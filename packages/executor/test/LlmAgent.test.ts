@@ -3,7 +3,7 @@ import { type RecordedRequest, Reply, type ScriptedReply } from "@sextant/testin
 import { browserTools } from "@sextant/tools"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { isSummary, startRig } from "./support/HostileRig.ts"
+import { EMAIL, isSummary, startRig, taskFor } from "./support/HostileRig.ts"
 
 /**
  * Every way a step-wise run ends, with the model-backed step policy: the real openai SDK against the
@@ -113,4 +113,22 @@ describe("runAgent with the model step policy ends", () => {
     expect(steps.length).toBe(2)
     expect(result.metrics.llmCalls).toBe(steps.length + summaries.length)
   })
+})
+
+describe("runAgent with the model step policy and task inputs", () => {
+  it("shows the model the task's inputs (a secret as its placeholder), so a log-in with them completes", async () => {
+    const before = rig.model.requests.length
+    rig.script((turn) =>
+      turn === 0
+        ? call("login", { username: EMAIL, password: "<secret:password>" }, { taskComplete: true })
+        : Reply.json({ tool_calls: [], method: "close" }),
+    )
+    // Alice's real password on the fixture site, a secret input.
+    const result = await rig.runModel(taskFor("log in", `${rig.site.url}/login`, "wonderland"))
+    const first = rig.model.requests.slice(before).find((request) => !isSummary(request))
+    expect(first?.text).toContain(`- email: "${EMAIL}"`)
+    expect(first?.text).toContain("- password: <secret:password>")
+    expect(JSON.stringify(rig.model.requests.slice(before))).not.toContain("wonderland")
+    expect(result.status).toBe("COMPLETED")
+  }, 60_000)
 })

@@ -114,6 +114,11 @@ export interface DecideInput {
   readonly history: ReadonlyArray<string>
   /** A screenshot as a data URL (`data:image/png;base64,…`), sent only to models that take images. */
   readonly screenshot?: string | undefined
+  /**
+   * The task's inputs (`AgentTask.inputs`), each secret value as its `<secret:name>` placeholder (the
+   * executor puts the value back for the tool only), so a goal such as "log in" can use them.
+   */
+  readonly inputs?: Readonly<Record<string, unknown>> | undefined
 }
 
 /**

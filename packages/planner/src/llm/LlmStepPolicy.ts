@@ -61,6 +61,23 @@ const argsOf = (raw: unknown): unknown => {
   }
 }
 
+/**
+ * The task's inputs as prompt lines (`- email: "alice@example.com"`); a secret arrives as its
+ * `<secret:name>` placeholder and is shown so, unquoted, for the model to pass on as it is.
+ */
+const inputLines = (inputs: DecideInput["inputs"]): ReadonlyArray<string> => {
+  const entries = Object.entries(inputs ?? {})
+  if (entries.length === 0) return []
+  return [
+    "Inputs:",
+    ...entries.map(([name, value]) =>
+      typeof value === "string" && /^<secret:[^>]+>$/.test(value)
+        ? `- ${name}: ${value}`
+        : `- ${name}: ${JSON.stringify(value)}`,
+    ),
+  ]
+}
+
 interface ReadAnswer {
   readonly calls: ReadonlyArray<ToolCall>
   readonly taskComplete: boolean
@@ -111,7 +128,8 @@ const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
  * Builds the model-backed step policy (step-wise agents).
  *
  * `decide` sends a small system prompt (instructions + `ToolRegistry.renderCatalog()`) and a user
- * message with the last `historyWindow` (8) history lines, the goal, the URL and the outline (plus the
+ * message with the last `historyWindow` (8) history lines, the goal, the task's inputs (secrets as
+ * `<secret:name>` placeholders), the URL and the outline (plus the
  * screenshot as an image part when the model takes images). The model answers
  * `{"tool_calls":[{"name":"click","args":{…}}],"taskComplete":false}`; calls come back in order (the
  * executor runs only the first). Malformed JSON is a no-op; an unknown tool is skipped with the history
@@ -147,6 +165,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
         `History (last ${historyWindow}):`,
         recent.length === 0 ? "(none yet)" : recent.map((line) => `- ${line}`).join("\n"),
         `Goal: ${input.goal}`,
+        ...inputLines(input.inputs),
         `URL: ${input.url}`,
         "Page:",
         cut(input.outline, maxOutlineChars),
