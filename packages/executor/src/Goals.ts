@@ -439,9 +439,10 @@ const SHOWN_KINDS = new Set<GoalPart["kind"]>(["navigate", "scroll", "back"])
 
 /**
  * Why an action part is not done, or `undefined` when the page shows its effect. "Its actions
- * succeeded" is never enough on its own: the page must have moved or changed (the act result's diff),
- * a NoOp is not done, a menu path `A > B` is done only when B was clicked, and a navigation, scroll or
- * back is done when the page it leaves is shown (not `about:blank`).
+ * succeeded" is never enough on its own: the action must report what it did to the page (the act
+ * result's diff) or the page must have moved; a NoOp leaves an expand, collapse, close or menu path
+ * undone; a menu path `A > B` is done only when B was clicked; a navigation, scroll or back is done
+ * when the page it leaves is shown (not `about:blank`).
  */
 const judgeEffect = (
   part: GoalPart,
@@ -472,7 +473,13 @@ const judgeEffect = (
     return last.urlAfter === "" || last.urlAfter === "about:blank"
       ? `${last.tool} left the browser on ${last.urlAfter === "" ? "no page" : "about:blank"}`
       : undefined
-  if (effects.includes("none")) return `${last.tool} changed nothing on ${last.urlAfter} (no visible change)`
+  if (effects.includes("none")) {
+    // A part whose words promise a visible change (expand, collapse, close, a menu path) is not done
+    // when the page shows none. A plain press of a named button may act where the page does not show
+    // it (a server records it): the act diff's NoOp does not refute that click.
+    const promisesChange = path !== undefined || /^(expand|collapse|close)\s/i.test(part.description)
+    return promisesChange ? `${last.tool} changed nothing on ${last.urlAfter} (no visible change)` : undefined
+  }
   return `${last.tool} reported no change on ${last.urlAfter}, and the page did not move`
 }
 
