@@ -132,3 +132,42 @@ describe("runAgent with the model step policy and task inputs", () => {
     expect(result.status).toBe("COMPLETED")
   }, 60_000)
 })
+
+describe("runAgent with the model step policy and commit controls", () => {
+  it("never presses a commit control (Delete) the goal does not ask for, while looking for something", async () => {
+    const before = rig.model.requests.length
+    let deleteRef: string | undefined
+    rig.script((turn, request) => {
+      if (turn === 0) {
+        deleteRef = /"Delete"[^\n]*\[ref=(e\d+)\]/.exec(request.text)?.[1]
+        return call("click", { target: deleteRef ?? "e0" })
+      }
+      return Reply.json({ tool_calls: [], method: "close" })
+    })
+    const result = await rig.runModel(
+      Effect.runSync(
+        decodeAgentTask({ goal: "find the Archive option", startUrl: `${rig.site.url}/gallery/buttons` }),
+      ),
+      { tools: browserTools },
+    )
+    expect(deleteRef).toMatch(/^e\d+$/)
+    expect(result.observations.map((observation) => observation.tool)).not.toContain("click")
+    const second = rig.model.requests.slice(before).filter((request) => !isSummary(request))[1]
+    expect(second?.text).toContain(
+      `skip 'click': "Delete" commits something and the goal does not ask for it`,
+    )
+  }, 60_000)
+
+  it("presses it when the goal asks for it", async () => {
+    rig.script((turn, request) =>
+      turn === 0
+        ? call("click", { target: /"Delete"[^\n]*\[ref=(e\d+)\]/.exec(request.text)?.[1] ?? "e0" })
+        : Reply.json({ tool_calls: [], method: "close" }),
+    )
+    const result = await rig.runModel(
+      Effect.runSync(decodeAgentTask({ goal: "click Delete", startUrl: `${rig.site.url}/gallery/buttons` })),
+      { tools: browserTools },
+    )
+    expect(result.observations.map((observation) => observation.tool)).toContain("click")
+  }, 60_000)
+})
