@@ -216,6 +216,19 @@ describe("runAgent in Chromium: a part is done when the page shows it", () => {
     expect(JSON.stringify(result.summary.unmetParts)).toContain('holds \\"\\", not \\"2024-05-14\\"')
   }, 90_000)
 
+  it("is COMPLETED when a date typed as 01/09/2015 shows as 2015-01-09 in a date field", async () => {
+    const result = await runGoal('Type "01/09/2015" into Preferred date', "/forms/contact")
+    const value = await runtime.runPromise(
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        return yield* driver.evaluate("return document.querySelector('input[type=date]').value", [])
+      }),
+    )
+    expect(value).toBe("2015-01-09")
+    expect(result.summary.unmetParts).toEqual([])
+    expect(result.status).toBe("COMPLETED")
+  }, 90_000)
+
   it("is COMPLETED when both named boxes are checked on the page", async () => {
     const result = await runGoal("Check Music and Sports", "/gallery/checkboxes")
     const checked = await runtime.runPromise(
