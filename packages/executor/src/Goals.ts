@@ -200,25 +200,63 @@ const asDay = (text: string): string | undefined => {
   return day === undefined ? undefined : isoDay(day)
 }
 
-/** A time of day in minutes ("9:05", "09:05", "9:05 pm"), or undefined. */
+/** A time of day in minutes ("9:05", "09:05", "9:05 pm", "9 pm"), or undefined. */
 const asMinutes = (text: string): number | undefined => {
-  const match = /^(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*([ap])?\.?m?\.?$/i.exec(text.trim())
-  if (match === null) return undefined
-  const hours = (Number(match[1]) % 12) + (match[3]?.toLowerCase() === "p" ? 12 : 0)
-  return (match[3] === undefined ? Number(match[1]) : hours) * 60 + Number(match[2])
+  const match = /^(\d{1,2})(?::(\d{2})(?::\d{2}(?:\.\d+)?)?)?\s*(?:([ap])\.?m\.?)?$/i.exec(text.trim())
+  if (match === null || (match[2] === undefined && match[3] === undefined)) return undefined
+  const meridiem = match[3]?.toLowerCase()
+  const hours =
+    meridiem === undefined ? Number(match[1]) : (Number(match[1]) % 12) + (meridiem === "p" ? 12 : 0)
+  return hours * 60 + Number(match[2] ?? 0)
 }
 
 /**
- * Whether a field's value is what was typed: the same words; the same digits for a number or a code;
- * for a date or time input (which keeps its own format), the same day or the same time.
+ * The days a numeric date may mean, as ISO days: `01/09/2015` is January 9 (month first) or
+ * September 1 (day first); `13/01/2015` only January 13. Other forms go through `readCalendarDay`.
+ */
+const daysOf = (text: string): ReadonlyArray<string> => {
+  const iso = asDay(text)
+  if (iso !== undefined) return [iso]
+  const match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text.trim())
+  if (match === null) return []
+  const [first, second, year] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const valid = (month: number, day: number) =>
+    month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()
+  const pad = (value: number) => String(value).padStart(2, "0")
+  const readings = [
+    ...(valid(first, second) ? [`${year}-${pad(first)}-${pad(second)}`] : []),
+    ...(valid(second, first) ? [`${year}-${pad(second)}-${pad(first)}`] : []),
+  ]
+  return [...new Set(readings)]
+}
+
+/** A number as written by a person or shown by a field ("1,250.50", "$40", "40.00"), or undefined. */
+const asNumber = (text: string): number | undefined => {
+  const match = /^([-+]?)\s*[$€£¥]?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*[$€£¥%]?$/.exec(text.trim())
+  if (match === null) return undefined
+  return Number(`${match[1]}${match[2]!.replaceAll(",", "")}${match[3] ?? ""}`)
+}
+
+/**
+ * Whether a field's value is what was typed, both read in normalised form: the same words (case and
+ * spacing aside); the same digits for a code; the same number ("1,250.50" and "1250.5"); the same day
+ * for a date, whatever its format (`01/09/2015` and `2015-01-09`); the same time of day.
  */
 const holdsValue = (actual: string, wanted: string): boolean => {
   const have = normalizedValue(actual)
   const want = normalizedValue(wanted)
   if (have === want) return true
   const digits = (text: string) => text.replace(/\D/g, "")
+  const haveDays = daysOf(have)
+  const wantDays = daysOf(want)
+  if (haveDays.length > 0 || wantDays.length > 0) {
+    // Two numeric dates that could each be read both ways are the same only as the same digits.
+    if (haveDays.length > 1 && wantDays.length > 1) return digits(have) === digits(want)
+    return haveDays.some((day) => wantDays.includes(day))
+  }
+  const number = asNumber(want)
+  if (number !== undefined && asNumber(have) !== undefined) return asNumber(have) === number
   if (digits(want).length >= 4 && digits(have) === digits(want)) return true
-  if (/^\d{4}-\d{2}-\d{2}$/.test(have) && asDay(wanted) === have) return true
   const minutes = asMinutes(have)
   return minutes !== undefined && asMinutes(wanted) === minutes
 }
@@ -381,8 +419,73 @@ const readableUrl = (raw: string): { readonly whole: string; readonly query: str
   return { whole: decode(raw), query: parsed === null ? "" : decode(`${parsed.search}${parsed.hash}`) }
 }
 
+/** What a step did to the page: changed it, changed nothing (NoOp), or said nothing about it. */
+const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "none" | "unknown" => {
+  if (step.urlAfter !== step.urlBefore) return "changed"
+  if (step.signals.includes("NoOp")) return "none"
+  const changed =
+    typeof step.data === "object" && step.data !== null
+      ? (step.data as { changed?: unknown }).changed
+      : undefined
+  if (changed === true) return "changed"
+  if (changed === false) return "none"
+  if (before !== undefined && step.facts !== undefined && before.heading !== step.facts.heading)
+    return "changed"
+  return "unknown"
+}
+
+/** Kinds whose page postcondition is the page they leave shown: a navigation, a scroll, going back. */
+const SHOWN_KINDS = new Set<GoalPart["kind"]>(["navigate", "scroll", "back"])
+
+/**
+ * Why an action part is not done, or `undefined` when the page shows its effect. "Its actions
+ * succeeded" is never enough on its own: the action must report what it did to the page (the act
+ * result's diff) or the page must have moved; a NoOp leaves an expand, collapse, close or menu path
+ * undone; a menu path `A > B` is done only when B was clicked; a navigation, scroll or back is done
+ * when the page it leaves is shown (not `about:blank`).
+ */
+const judgeEffect = (
+  part: GoalPart,
+  steps: ReadonlyArray<PartStep>,
+  all: ReadonlyArray<PartStep>,
+): string | undefined => {
+  const done = steps.filter((step) => step.ok)
+  const last = done.at(-1)
+  if (last === undefined) return "no step of this part succeeded"
+  // A menu path as the grammar describes it ("click File > Export"): its last item must be the one clicked.
+  const path = /^(?:click|select|choose|open)\s+(.+\s>\s.+)$/i.exec(part.description)?.[1]
+  if (path !== undefined) {
+    const items = path.split(/\s+>\s+/).map((item) => item.replace(/^"|"$/g, "").trim())
+    const end = items.at(-1) ?? ""
+    const clicked = done.flatMap((step) => (step.actedElement === undefined ? [] : [step.actedElement]))
+    if (clicked.length > 0 && !clicked.some((element) => textScore(element, end) >= NAME_FIT))
+      return `the menu path ${items.join(" > ")} stopped before "${end}": the last item clicked was "${clicked.at(-1)?.name}"`
+  }
+  const effects = done.map((step) => {
+    const position = all.indexOf(step)
+    const before = all
+      .slice(0, Math.max(0, position))
+      .findLast((earlier) => earlier.facts !== undefined)?.facts
+    return effectOf(step, before)
+  })
+  if (effects.includes("changed")) return undefined
+  if (SHOWN_KINDS.has(part.kind))
+    return last.urlAfter === "" || last.urlAfter === "about:blank"
+      ? `${last.tool} left the browser on ${last.urlAfter === "" ? "no page" : "about:blank"}`
+      : undefined
+  if (effects.includes("none")) {
+    // A part whose words promise a visible change (expand, collapse, close, a menu path) is not done
+    // when the page shows none. A plain press of a named button may act where the page does not show
+    // it (a server records it): the act diff's NoOp does not refute that click.
+    const promisesChange = path !== undefined || /^(expand|collapse|close)\s/i.test(part.description)
+    return promisesChange ? `${last.tool} changed nothing on ${last.urlAfter} (no visible change)` : undefined
+  }
+  return `${last.tool} reported no change on ${last.urlAfter}, and the page did not move`
+}
+
 /** Why a check does not hold, or undefined when it holds. */
-const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string | undefined => {
+const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | undefined => {
+  const check = part.check
   // A policy that does not say which part a step works on (a replayed cache, a model policy) is
   // judged on all of its steps.
   const attributed = evidence.steps.some((step) => step.part !== undefined)
@@ -394,7 +497,7 @@ const judge = (check: GoalCheck, index: number, evidence: GoalEvidence): string 
   const needSteps = (): string | undefined => (last === undefined ? "no step worked on this part" : failed)
   switch (check.type) {
     case "actionsSucceeded":
-      return needSteps()
+      return needSteps() ?? judgeEffect(part, steps, evidence.steps)
     case "loggedIn": {
       const missing = needSteps()
       if (missing !== undefined) return missing
@@ -547,7 +650,7 @@ export const verifyParts = (
   evidence: GoalEvidence,
 ): ReadonlyArray<UnmetPart> =>
   parts.flatMap((part, index) => {
-    const why = judge(part.check, index, evidence)
+    const why = judge(part, index, evidence)
     return why === undefined
       ? []
       : [{ part: part.description, check: describeGoalCheck(part.check), evidence: why }]

@@ -122,6 +122,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
           url: context.redactor.text(context.lastUrl),
           outline: outline.length > maxOutline ? `${outline.slice(0, maxOutline)}\n… (outline cut)` : outline,
           history: context.redactor.value([...history]),
+          inputs: context.redactor.value(context.task.inputs),
         }),
       )
       if (decided._tag === "Failure") {

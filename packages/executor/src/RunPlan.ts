@@ -454,12 +454,44 @@ export const planAndRun = Effect.fn("Executor.planAndRun")(function* (
   options: ExecutorOptions,
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store | Planner>
 
+/**
+ * The start page for a planner that reads the page (a model): the task's start URL opened (when the
+ * guardrails allow it) and looked at, so the model plans on its outline rather than on about:blank.
+ * A page that cannot be opened or read leaves the planner without one; the plan's own steps open it.
+ */
+const startPage = (context: RunContext, planner: PlannerShape) =>
+  Effect.gen(function* () {
+    const url = context.task.startUrl
+    if (planner.readsPage !== true || url === undefined) return undefined
+    if (context.guardrails.checkUrl(url) !== undefined) return undefined
+    const opened = yield* Effect.result(context.driver.navigate(url))
+    if (opened._tag === "Failure") {
+      context.trace.line(
+        `start page for the planner failed: ${context.redactor.text(opened.failure.message)}`,
+      )
+      return undefined
+    }
+    context.lastUrl = opened.success.url
+    context.guardrails.landed(context.lastUrl)
+    const looked = yield* Effect.result(context.driver.look({ mode: "interactive" }))
+    if (looked._tag === "Failure") return undefined
+    context.lastSnapshot = looked.success
+    return looked.success
+  })
+
 const planThenExecute = (context: RunContext, planner: PlannerShape, lease: LeaseState) =>
   Effect.gen(function* () {
     const task = context.task
+    const page = yield* startPage(context, planner)
     const before = yield* usageNow(planner)
     const planned = yield* Effect.result(
-      Effect.flatMap(planner.plan(context.redactor.value(task)), (plan) => validated(context, plan)),
+      Effect.flatMap(
+        planner.plan(
+          context.redactor.value(task),
+          page === undefined ? undefined : { snapshot: context.redactor.value(page) },
+        ),
+        (plan) => validated(context, plan),
+      ),
     )
     yield* recordUsage(context, planner, "plan", before)
     if (planned._tag === "Failure") {

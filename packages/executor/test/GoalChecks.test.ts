@@ -216,6 +216,19 @@ describe("runAgent in Chromium: a part is done when the page shows it", () => {
     expect(JSON.stringify(result.summary.unmetParts)).toContain('holds \\"\\", not \\"2024-05-14\\"')
   }, 90_000)
 
+  it("is COMPLETED when a date typed as 01/09/2015 shows as 2015-01-09 in a date field", async () => {
+    const result = await runGoal('Type "01/09/2015" into Preferred date', "/forms/contact")
+    const value = await runtime.runPromise(
+      Effect.gen(function* () {
+        const driver = yield* BrowserDriver
+        return yield* driver.evaluate("return document.querySelector('input[type=date]').value", [])
+      }),
+    )
+    expect(value).toBe("2015-01-09")
+    expect(result.summary.unmetParts).toEqual([])
+    expect(result.status).toBe("COMPLETED")
+  }, 90_000)
+
   it("is COMPLETED when both named boxes are checked on the page", async () => {
     const result = await runGoal("Check Music and Sports", "/gallery/checkboxes")
     const checked = await runtime.runPromise(
@@ -230,4 +243,35 @@ describe("runAgent in Chromium: a part is done when the page shows it", () => {
     // Whatever the policy managed, the status says what the page shows.
     expect(result.status === "COMPLETED").toBe(checked.includes("Music") && checked.includes("Sports"))
   }, 90_000)
+})
+
+describe("field values are compared in normalised form", () => {
+  const field = (value: string) => [element({ ref: "e3", role: "textbox", name: "Start date", value })]
+  const fill = (value: string): GoalPart => ({
+    kind: "fill",
+    description: `type ${value} into Start date`,
+    check: { type: "fieldValue", target: "Start date", value },
+  })
+
+  it("holds a date typed as 01/09/2015 that the field shows as 2015-01-09", () => {
+    expect(judged(fill("01/09/2015"), field("2015-01-09"))).toEqual([])
+    expect(judged(fill("2015-01-09"), field("01/09/2015"))).toEqual([])
+    expect(judged(fill("9 January 2015"), field("2015-01-09"))).toEqual([])
+    // Another day is still a mismatch.
+    expect(judged(fill("01/09/2015"), field("2015-01-10"))).toEqual([
+      'textbox "Start date" holds "2015-01-10", not "01/09/2015", on http://127.0.0.1/form',
+    ])
+    // 13/01/2015 can only be day-first.
+    expect(judged(fill("13/01/2015"), field("2015-01-13"))).toEqual([])
+    expect(judged(fill("13/01/2015"), field("2015-13-01"))).toHaveLength(1)
+  })
+
+  it("holds numbers, times, case and spacing written another way, and nothing else", () => {
+    expect(judged(fill("1,250.50"), field("1250.5"))).toEqual([])
+    expect(judged(fill("$40"), field("40.00"))).toEqual([])
+    expect(judged(fill("9:05 PM"), field("21:05"))).toEqual([])
+    expect(judged(fill("  New   York "), field("new york"))).toEqual([])
+    expect(judged(fill("40"), field("41"))).toHaveLength(1)
+    expect(judged(fill("9:05 PM"), field("09:05"))).toHaveLength(1)
+  })
 })

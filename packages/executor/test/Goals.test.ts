@@ -127,3 +127,78 @@ describe("search part (searched)", () => {
     expect(judge([step("press", [], odd)])).toHaveLength(1)
   })
 })
+
+describe("action parts (actionsSucceeded) are judged by what the page shows", () => {
+  const part = (kind: GoalPart["kind"], description: string): GoalPart => ({
+    kind,
+    description,
+    check: { type: "actionsSucceeded" },
+  })
+  const unmetOf = (goal: GoalPart, steps: ReadonlyArray<PartStep>) =>
+    verifyParts([goal], { steps, records: [], finalPage: facts("Settings") }).map((unmet) => unmet.evidence)
+  const noOp = { data: { ok: true, changed: false, signals: ["NoOp"] }, signals: ["NoOp"] }
+
+  it("is not done when an expand, collapse or close shows no change on the page (NoOp)", () => {
+    expect(unmetOf(part("click", 'expand "Shipping details"'), [click(noOp)])).toEqual([
+      "click changed nothing on http://site.test/tabs (no visible change)",
+    ])
+    expect(unmetOf(part("click", 'close "Cookie banner"'), [click(noOp)])).toHaveLength(1)
+    // A press of a named button may act where the page does not show it (a server records it).
+    expect(unmetOf(part("click", 'click "Archive"'), [click(noOp)])).toEqual([])
+  })
+
+  it("is done when the action changed the page, or moved it", () => {
+    expect(unmetOf(part("click", 'click "Expand all"'), [click({})])).toEqual([])
+    expect(
+      unmetOf(part("back", "go back"), [
+        click({
+          tool: "back",
+          data: { url: "http://site.test/", title: "Home" },
+          urlBefore: "http://site.test/x",
+        }),
+      ]),
+    ).toEqual([])
+  })
+
+  it("is not done when the action reports nothing about the page and nothing moved", () => {
+    expect(unmetOf(part("other", "drag"), [click({ tool: "drag", data: { done: true } })])).toEqual([
+      "drag reported no change on http://site.test/tabs, and the page did not move",
+    ])
+  })
+
+  it("counts a menu path done only when its last item was reached", () => {
+    const item = (name: string) => ({
+      ref: name,
+      role: "menuitem",
+      name,
+      tag: "div",
+      attributes: {},
+      visible: true,
+      selectors: [],
+      frame: [],
+    })
+    const path = part("click", "click File > Export")
+    // Only "File" was clicked: the menu opened, but Export was never reached.
+    expect(unmetOf(path, [click({ acted: "File", actedElement: item("File") })])).toEqual([
+      'the menu path File > Export stopped before "Export": the last item clicked was "File"',
+    ])
+    expect(
+      unmetOf(path, [
+        click({ acted: "File", actedElement: item("File") }),
+        click({ acted: "Export", actedElement: item("Export") }),
+      ]),
+    ).toEqual([])
+  })
+
+  it("holds a navigation when the page it opened is shown", () => {
+    const go = click({ tool: "navigate", data: { url: "http://site.test/tabs", title: "Tabs" } })
+    expect(
+      unmetOf(part("navigate", "go to http://site.test/tabs"), [{ ...go, urlBefore: "about:blank" }]),
+    ).toEqual([])
+    expect(
+      unmetOf(part("navigate", "go to http://site.test/tabs"), [
+        { ...go, urlBefore: "about:blank", urlAfter: "about:blank" },
+      ]),
+    ).toEqual(["navigate left the browser on about:blank"])
+  })
+})

@@ -3,7 +3,7 @@ import { type RecordedRequest, Reply, type ScriptedReply } from "@sextant/testin
 import { browserTools } from "@sextant/tools"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { isSummary, startRig } from "./support/HostileRig.ts"
+import { EMAIL, isSummary, startRig, taskFor } from "./support/HostileRig.ts"
 
 /**
  * Every way a step-wise run ends, with the model-backed step policy: the real openai SDK against the
@@ -113,4 +113,61 @@ describe("runAgent with the model step policy ends", () => {
     expect(steps.length).toBe(2)
     expect(result.metrics.llmCalls).toBe(steps.length + summaries.length)
   })
+})
+
+describe("runAgent with the model step policy and task inputs", () => {
+  it("shows the model the task's inputs (a secret as its placeholder), so a log-in with them completes", async () => {
+    const before = rig.model.requests.length
+    rig.script((turn) =>
+      turn === 0
+        ? call("login", { username: EMAIL, password: "<secret:password>" }, { taskComplete: true })
+        : Reply.json({ tool_calls: [], method: "close" }),
+    )
+    // Alice's real password on the fixture site, a secret input.
+    const result = await rig.runModel(taskFor("log in", `${rig.site.url}/login`, "wonderland"))
+    const first = rig.model.requests.slice(before).find((request) => !isSummary(request))
+    expect(first?.text).toContain(`- email: "${EMAIL}"`)
+    expect(first?.text).toContain("- password: <secret:password>")
+    expect(JSON.stringify(rig.model.requests.slice(before))).not.toContain("wonderland")
+    expect(result.status).toBe("COMPLETED")
+  }, 60_000)
+})
+
+describe("runAgent with the model step policy and commit controls", () => {
+  it("never presses a commit control (Delete) the goal does not ask for, while looking for something", async () => {
+    const before = rig.model.requests.length
+    let deleteRef: string | undefined
+    rig.script((turn, request) => {
+      if (turn === 0) {
+        deleteRef = /"Delete"[^\n]*\[ref=(e\d+)\]/.exec(request.text)?.[1]
+        return call("click", { target: deleteRef ?? "e0" })
+      }
+      return Reply.json({ tool_calls: [], method: "close" })
+    })
+    const result = await rig.runModel(
+      Effect.runSync(
+        decodeAgentTask({ goal: "find the Archive option", startUrl: `${rig.site.url}/gallery/buttons` }),
+      ),
+      { tools: browserTools },
+    )
+    expect(deleteRef).toMatch(/^e\d+$/)
+    expect(result.observations.map((observation) => observation.tool)).not.toContain("click")
+    const second = rig.model.requests.slice(before).filter((request) => !isSummary(request))[1]
+    expect(second?.text).toContain(
+      `skip 'click': "Delete" commits something and the goal does not ask for it`,
+    )
+  }, 60_000)
+
+  it("presses it when the goal asks for it", async () => {
+    rig.script((turn, request) =>
+      turn === 0
+        ? call("click", { target: /"Delete"[^\n]*\[ref=(e\d+)\]/.exec(request.text)?.[1] ?? "e0" })
+        : Reply.json({ tool_calls: [], method: "close" }),
+    )
+    const result = await rig.runModel(
+      Effect.runSync(decodeAgentTask({ goal: "click Delete", startUrl: `${rig.site.url}/gallery/buttons` })),
+      { tools: browserTools },
+    )
+    expect(result.observations.map((observation) => observation.tool)).toContain("click")
+  }, 60_000)
 })

@@ -12,24 +12,28 @@ import { type GuardRule, validatePlanForTask } from "./Validator.ts"
 
 /** Options of the hybrid planner. */
 export interface HybridPlannerOptions {
-  /** Tried first (usually `RulePlanner`); its `CannotPlan` hands the goal to `model`. */
+  /** Tried first (usually `RulePlanner`); its refusal (or a plan the validator refuses) hands the goal to `model`. */
   readonly rules: PlannerShape
-  /** Asked when the rules cannot handle the goal (usually the LLM planner). */
+  /** Asked when the rules refuse the goal and for every replan (usually the LLM planner). */
   readonly model: PlannerShape
   readonly registry: ToolRegistry
   /** Guard rules for the validator (default: the login guard). */
   readonly guards?: ReadonlyArray<GuardRule>
 }
 
-const isCannotPlan = (error: PlannerError): boolean =>
-  error._tag === "AgentError" && error.reason._tag === "CannotPlan"
+/** The rules refused the goal, or the validator refused the rules' plan: the model gets the goal. */
+const rulesRefused = (error: PlannerError): boolean =>
+  error._tag === "AgentError" && (error.reason._tag === "CannotPlan" || error.reason._tag === "PlanRejected")
 
 /**
- * Rules first, the model when the rules cannot handle the goal, the validator always.
+ * Rules first, the model whenever the rules refuse or their plan fails, the validator always.
  *
- * `plan` asks `rules`; only an `AgentError`/`CannotPlan` from them sends the goal to `model` (any other
- * error is returned as it is). `replan` does the same. Whatever planner answered, the plan goes through
- * `validatePlan` with the task's constraints. `usage` is the model planner's.
+ * `plan` asks `rules` and validates their plan; an `AgentError` with `CannotPlan` (the grammar does not
+ * read the goal) or `PlanRejected` (the validator refused the rule plan) sends the goal to `model`, with
+ * the same context (the start page's outline, which the executor opens first: `readsPage`). Any other
+ * error is returned as it is. `replan` always asks `model`: a plan that failed while running would only
+ * come back the same from the rules. Whatever planner answered, the plan goes through `validatePlan`
+ * with the task's constraints. `usage` is the model planner's.
  *
  * @example
  * ```ts
@@ -49,26 +53,26 @@ export const makeHybridPlanner = (options: HybridPlannerOptions): PlannerShape =
       ...(options.guards === undefined ? {} : { guards: options.guards }),
     })
 
-  const firstRulesThenModel = <E extends PlannerError>(
-    fromRules: Effect.Effect<Plan, E>,
-    fromModel: () => Effect.Effect<Plan, PlannerError>,
-  ): Effect.Effect<Plan, PlannerError> =>
-    Effect.catch(fromRules, (error: PlannerError) => (isCannotPlan(error) ? fromModel() : Effect.fail(error)))
-
   return {
     plan: (task, context?: PlanContext) =>
-      firstRulesThenModel(options.rules.plan(task, context), () => options.model.plan(task, context)).pipe(
+      options.rules.plan(task, context).pipe(
         Effect.flatMap((plan) => validate(task, plan)),
+        Effect.catch((error: PlannerError) =>
+          rulesRefused(error)
+            ? options.model.plan(task, context).pipe(Effect.flatMap((plan) => validate(task, plan)))
+            : Effect.fail(error),
+        ),
         Effect.withSpan("HybridPlanner.plan"),
       ),
+    // A rule plan that failed while running: the rules would give the same steps again, so the model
+    // plans the rest from the page the run is on.
     replan: (task, plan, failure: StepFailure, mode: ReplanMode, context?: PlanContext) =>
-      firstRulesThenModel(options.rules.replan(task, plan, failure, mode, context), () =>
-        options.model.replan(task, plan, failure, mode, context),
-      ).pipe(
+      options.model.replan(task, plan, failure, mode, context).pipe(
         Effect.flatMap((next) => validate(task, next)),
         Effect.withSpan("HybridPlanner.replan"),
       ),
     usage: options.model.usage,
+    readsPage: options.model.readsPage,
   }
 }
 

@@ -83,6 +83,12 @@ export interface PlannerShape {
     context?: PlanContext,
   ) => Effect.Effect<Plan, PlannerError>
   readonly usage?: Effect.Effect<ModelUsage> | undefined
+  /**
+   * The planner reads the page it plans for: the executor opens the task's start URL first and passes
+   * that page (`PlanContext.snapshot`) to `plan`, so a model plans on the page's outline, not on
+   * `about:blank`. Unset for the rule planner, which plans from the goal's words alone.
+   */
+  readonly readsPage?: boolean | undefined
 }
 
 /** The `Planner` service. */
@@ -108,6 +114,11 @@ export interface DecideInput {
   readonly history: ReadonlyArray<string>
   /** A screenshot as a data URL (`data:image/png;base64,…`), sent only to models that take images. */
   readonly screenshot?: string | undefined
+  /**
+   * The task's inputs (`AgentTask.inputs`), each secret value as its `<secret:name>` placeholder (the
+   * executor puts the value back for the tool only), so a goal such as "log in" can use them.
+   */
+  readonly inputs?: Readonly<Record<string, unknown>> | undefined
 }
 
 /**

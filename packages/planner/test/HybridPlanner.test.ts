@@ -15,6 +15,9 @@ const taskOf = (goal: string) =>
     }),
   )
 
+const loginPlan = Reply.json({
+  steps: [{ tool: "login", args: { username: "alice", password: "<secret:password>" }, part: 1 }],
+})
 const modelPlan = Reply.json({ steps: [{ tool: "extract", args: { selector: ".total" } }] })
 
 describe("hybrid planner", () => {
@@ -66,8 +69,8 @@ describe("hybrid planner", () => {
     ),
   )
 
-  it.live("validates rule plans too, and does not ask the model when the rules fail for another reason", () =>
-    withScriptedModel([modelPlan], (server) =>
+  it.live("asks the model when the validator refuses the rule plan, and for every replan", () =>
+    withScriptedModel([modelPlan, modelPlan], (server) =>
       Effect.gen(function* () {
         const badRules: PlannerShape = {
           plan: (task) =>
@@ -90,15 +93,42 @@ describe("hybrid planner", () => {
         }
         const model = yield* makeLlmPlanner({ registry })
         const planner = makeHybridPlanner({ rules: badRules, model, registry })
-        const rejected = yield* Effect.flip(planner.plan(taskOf("warp away")))
-        expect(rejected.reason._tag).toBe("PlanRejected")
         const task = taskOf("warp away")
-        const plan = { taskId: task.id, revision: 0, status: "draft" as const, steps: [] }
-        const replanError = yield* Effect.flip(
-          planner.replan(task, plan, { stepIndex: 0, error: "x" }, "full"),
-        )
-        expect(replanError.reason._tag).toBe("PlanRejected")
+        // The rule plan has an unknown tool: the validator refuses it and the model plans instead.
+        const plan = yield* planner.plan(task)
+        expect(plan.steps.map((step) => step.tool)).toEqual(["extract"])
+        expect(server.requests).toHaveLength(1)
+        // A plan that failed while running is replanned by the model, never by the rules again.
+        const replanned = yield* planner.replan(task, plan, { stepIndex: 0, error: "x" }, "full")
+        expect(replanned.steps.map((step) => step.tool)).toEqual(["extract"])
+        expect(server.requests).toHaveLength(2)
+        expect(planner.readsPage).toBe(true)
+      }),
+    ),
+  )
+
+  it.live("replans a failed rule plan with the model, not the rules", () =>
+    withScriptedModel([loginPlan], (server) =>
+      Effect.gen(function* () {
+        const planner = makeHybridPlanner({
+          rules: makeRulePlanner(),
+          model: yield* makeLlmPlanner({ registry }),
+          registry,
+        })
+        const task = taskOf("log in")
+        const plan = yield* planner.plan(task)
         expect(server.requests).toHaveLength(0)
+        const next = yield* planner.replan(
+          task,
+          plan,
+          { stepIndex: 1, error: "login form not found" },
+          "partial",
+        )
+        expect(server.requests).toHaveLength(1)
+        expect(server.requests[0]?.text).toContain("login form not found")
+        // The validator adds the login guard after the model's login.
+        expect(next.steps.map((step) => step.tool)).toEqual(["navigate", "login", "waitFor"])
+        expect(next.revision).toBe(plan.revision + 1)
       }),
     ),
   )

@@ -208,7 +208,7 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
       })
     }).pipe(Effect.withSpan("LlmPlanner.replan"))
 
-  const shape: PlannerShape = { plan, replan, usage: Ref.get(usage) }
+  const shape: PlannerShape = { plan, replan, usage: Ref.get(usage), readsPage: true }
   return shape
 })
 

@@ -61,6 +61,51 @@ const argsOf = (raw: unknown): unknown => {
   }
 }
 
+/**
+ * The task's inputs as prompt lines (`- email: "alice@example.com"`); a secret arrives as its
+ * `<secret:name>` placeholder and is shown so, unquoted, for the model to pass on as it is.
+ */
+const inputLines = (inputs: DecideInput["inputs"]): ReadonlyArray<string> => {
+  const entries = Object.entries(inputs ?? {})
+  if (entries.length === 0) return []
+  return [
+    "Inputs:",
+    ...entries.map(([name, value]) =>
+      typeof value === "string" && /^<secret:[^>]+>$/.test(value)
+        ? `- ${name}: ${value}`
+        : `- ${name}: ${JSON.stringify(value)}`,
+    ),
+  ]
+}
+
+/** Words of a control that commits something the user may not want: pressed only when the goal asks. */
+const COMMIT_WORDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/\bsubmit\b|提交/i, /\bsubmit|提交/i],
+  [/\bbuy\b|购买/i, /\bbuy|购买|买/i],
+  [/\bsend\b|发送/i, /\bsend|发送|发/i],
+  [/\bdelete\b|删除/i, /\bdelete|删除|删/i],
+  [/\bpay\b|支付|付款/i, /\bpay|支付|付款/i],
+  [/\bplace\s+order\b|下单/i, /\bplace\s+(the\s+|an?\s+)?order|下单/i],
+]
+
+/**
+ * Why a call must not run: it presses a commit control (Submit, Buy, Send, Delete, Pay, Place order)
+ * that the goal does not ask for — a policy looking for something never commits on the way. The
+ * control is read from the outline line of the call's ref (`- button "Buy now" [ref=e7]`).
+ */
+const unaskedCommit = (call: ToolCall, outline: string, goal: string): string | undefined => {
+  const args = isRecord(call.args) ? call.args : {}
+  const ref = [args.target, args.ref].find((value): value is string => typeof value === "string")
+  if (ref === undefined) return undefined
+  const line = outline.split("\n").find((text) => text.includes(`[ref=${ref}]`) || text.includes(`[${ref}]`))
+  const name = line === undefined ? undefined : /"([^"]*)"/.exec(line)?.[1]
+  if (name === undefined) return undefined
+  const commit = COMMIT_WORDS.find(([control, asked]) => control.test(name) && !asked.test(goal))
+  return commit === undefined
+    ? undefined
+    : `skip '${call.name}': "${name}" commits something and the goal does not ask for it`
+}
+
 interface ReadAnswer {
   readonly calls: ReadonlyArray<ToolCall>
   readonly taskComplete: boolean
@@ -111,12 +156,16 @@ const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
  * Builds the model-backed step policy (step-wise agents).
  *
  * `decide` sends a small system prompt (instructions + `ToolRegistry.renderCatalog()`) and a user
- * message with the last `historyWindow` (8) history lines, the goal, the URL and the outline (plus the
+ * message with the last `historyWindow` (8) history lines, the goal, the task's inputs (secrets as
+ * `<secret:name>` placeholders), the URL and the outline (plus the
  * screenshot as an image part when the model takes images). The model answers
  * `{"tool_calls":[{"name":"click","args":{…}}],"taskComplete":false}`; calls come back in order (the
  * executor runs only the first). Malformed JSON is a no-op; an unknown tool is skipped with the history
  * line `skip unknown tool 'xyz'`; blank args are skipped with `skip 'click': blank args`; args that do not
- * fit the tool's schema with `skip 'click': invalid args: …`. Transport errors stay `LlmError`.
+ * fit the tool's schema with `skip 'click': invalid args: …`. A call on a commit control (Submit, Buy,
+ * Send, Delete, Pay, Place order, by its outline name) that the goal does not ask for is skipped with
+ * `skip 'click': "Buy now" commits something and the goal does not ask for it`. Transport errors stay
+ * `LlmError`.
  *
  * `summarize` asks for the core `RunSummary`. `parts` is the goal read by the rule grammar
  * (`goalPartsOf`): the executor checks them after the run, so the model's "done" alone completes nothing.
@@ -147,6 +196,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
         `History (last ${historyWindow}):`,
         recent.length === 0 ? "(none yet)" : recent.map((line) => `- ${line}`).join("\n"),
         `Goal: ${input.goal}`,
+        ...inputLines(input.inputs),
         `URL: ${input.url}`,
         "Page:",
         cut(input.outline, maxOutlineChars),
@@ -182,11 +232,12 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
         }
       }
       const read = readAnswer(answer.success.text, options.registry)
+      const refused = read.calls.map((call) => unaskedCommit(call, input.outline, input.goal))
       const decision: StepDecision = {
-        toolCalls: read.calls,
+        toolCalls: read.calls.filter((_, index) => refused[index] === undefined),
         taskComplete: read.taskComplete,
         ...(read.method === undefined ? {} : { method: read.method }),
-        history: read.history,
+        history: [...read.history, ...refused.filter((line) => line !== undefined)],
         usage: answer.success.usage,
         modelCalls: 1,
       }
