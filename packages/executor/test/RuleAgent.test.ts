@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { decodeAgentTask } from "@sextant/core"
 import { FIXTURE_PRODUCTS, FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
 import { makeRuleStepPolicy } from "@sextant/planner"
@@ -52,4 +55,43 @@ describe("runAgent with the rule step policy", () => {
     },
     90_000,
   )
+
+  it("logs in with the task's inputs, typing the secret password as its placeholder, and never records the password", async () => {
+    const site = await startFixtureSite({ port: 0 })
+    try {
+      const user = FIXTURE_USERS[0]!
+      const traceDirectory = mkdtempSync(join(tmpdir(), "sextant-rule-inputs-"))
+      const task = Effect.runSync(
+        decodeAgentTask({
+          goal: "log in",
+          startUrl: `${site.url}/login`,
+          inputs: { email: user.email, password: user.password },
+          secretInputs: ["password"],
+          constraints: { allowFormSubmission: true, maxSteps: 8 },
+        }),
+      )
+      const result = await runtime.runPromise(
+        runAgent(task, makeRuleStepPolicy(), { tools: browserTools, traceDirectory }),
+      )
+      expect(result.status).toBe("COMPLETED")
+      expect(result.summary.taskComplete).toBe(true)
+      const paths = result.observations.map(
+        (observation) => new URL(observation.url ?? "about:blank").pathname,
+      )
+      expect(paths).toContain("/dashboard")
+      expect(JSON.stringify(result)).not.toContain(user.password)
+      // The trace records the password field filled with the placeholder, never the value.
+      const trace = readFileSync(result.tracePath ?? "", "utf8")
+      expect(trace).toContain(user.email)
+      expect(trace).toMatch(/"name":"Password"[^\n]*"value":"<secret:password>"/)
+      const files = readdirSync(traceDirectory, { recursive: true, withFileTypes: true }).filter((entry) =>
+        entry.isFile(),
+      )
+      expect(files.length).toBeGreaterThan(0)
+      for (const file of files)
+        expect(readFileSync(join(file.parentPath, file.name)).includes(user.password)).toBe(false)
+    } finally {
+      await site.close()
+    }
+  }, 60_000)
 })

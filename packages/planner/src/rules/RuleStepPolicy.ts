@@ -13,7 +13,7 @@ import {
   type SummaryDecision,
   type ToolCall,
 } from "../Planner.ts"
-import { describeCommand } from "./Command.ts"
+import { type Command, describeCommand } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"
@@ -324,6 +324,36 @@ const copiedBefore = (history: ReadonlyArray<string>): string | undefined => {
   }
 }
 
+/** A non-empty string or number input under the first of `keys` that has one, as the rule planner reads it. */
+const inputString = (
+  inputs: Readonly<Record<string, unknown>> | undefined,
+  ...keys: ReadonlyArray<string>
+): string | undefined => {
+  for (const key of keys) {
+    const value = inputs?.[key]
+    if (typeof value === "string" && value !== "") return value
+    if (typeof value === "number") return String(value)
+  }
+  return undefined
+}
+
+/**
+ * A "log in" clause with the credentials the goal leaves out taken from the task's inputs (username,
+ * email, user or login; password), as the rule planner does. A secret input arrives as its
+ * `<secret:name>` placeholder: the policy types the placeholder and the executor puts the value back
+ * for the tool only, so the value never reaches the history.
+ */
+const withInputs = (command: Command, inputs: Readonly<Record<string, unknown>> | undefined): Command => {
+  if (command.kind !== "login" || inputs === undefined) return command
+  const username = command.username ?? inputString(inputs, "username", "email", "user", "login")
+  const password = command.password ?? inputString(inputs, "password")
+  return {
+    ...command,
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+  }
+}
+
 const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(text)} to appear`
 
 /**
@@ -347,7 +377,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
       usage: noUsage,
     }
   }
-  const commands = parsed.commands
+  const commands = parsed.commands.map((command) => withInputs(command, input.inputs))
   // The element of the last call, from its history line (`4. fill({"target":"e15",…}) -> ok`).
   const near = input.history
     .toReversed()
