@@ -94,13 +94,29 @@ const label = (element: PageElement): string => `${element.role} "${element.name
 
 const MINIMUM_TEXT_SCORE = 40
 
-/** Elements that open a hidden part of the page: collapsed sections and tabs not selected. */
+/**
+ * Words of controls that commit something (send a form, spend money, delete data). Such a control may
+ * also say `expanded=false` (a "Submit ▾" split button, a "Delete" disclosure), but pressing it is
+ * never a way of looking for something: it is pressed only when the instruction names it.
+ */
+const COMMIT_WORDS =
+  /\b(?:submit|buy|send|delete|pay|place\s+order|check\s*out|confirm|remove)\b|提交|购买|发送|删除|支付|下单|确认/iu
+
+/** Whether a control commits something by its name (Submit, Buy now, Place order, 提交 …). */
+const isCommit = (element: PageElement): boolean => COMMIT_WORDS.test(element.name.normalize("NFKC"))
+
+/**
+ * Elements that open a hidden part of the page: collapsed sections and tabs not selected. A commit
+ * control (Submit, Buy, Delete, 提交 …) is never one of them, whatever state it shows: it is pressed
+ * only when the instruction names it, which grounding handles, never while looking for something.
+ */
 const revealers = (elements: ReadonlyArray<PageElement>): ReadonlyArray<PageElement> =>
   elements.filter(
     (element) =>
       element.disabled !== true &&
       ((element.expanded === false && element.attributes["aria-haspopup"] === undefined) ||
-        (element.role === "tab" && element.selected !== true)),
+        (element.role === "tab" && element.selected !== true)) &&
+      !isCommit(element),
   )
 
 /**

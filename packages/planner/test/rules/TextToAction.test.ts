@@ -189,6 +189,41 @@ describe("widgets", () => {
     })
   })
 
+  it("never presses a collapsed commit control (Submit, Buy, Delete, 提交 …) while looking for something", () => {
+    const commits = [
+      "Submit",
+      "Buy now",
+      "Send",
+      "Delete",
+      "Pay",
+      "Place order",
+      "Checkout",
+      "Check out",
+      "Confirm",
+      "Remove",
+      "提交",
+      "立即购买",
+      "发送",
+      "删除",
+      "支付",
+      "下单",
+      "确认",
+    ].map((name) => element("button", name, { expanded: false }))
+    const commitTab = element("tab", "Confirm & pay", { selected: false })
+    // With nothing but commit controls to open, the search ends without pressing any of them.
+    for (const text of ["click Return policy", "click Shipping options", "select Express"]) {
+      const decision = decide(text, [...commits, commitTab])
+      expect(decision.type, text).toBe("complete")
+    }
+    // A harmless collapsed section is still opened, even when commit controls come before it.
+    const more = element("button", "More options", { expanded: false })
+    expect(decide("click Return policy", [...commits, more])).toMatchObject({
+      type: "action",
+      final: false,
+      action: { locator: more.ref, method: "click" },
+    })
+  })
+
   it("switches to a tab whose panel may hold the target", () => {
     const overview = element("tab", "Overview", { selected: true })
     const specs = element("tab", "Specs", { selected: false })
