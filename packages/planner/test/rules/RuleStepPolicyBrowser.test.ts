@@ -1,4 +1,5 @@
 import { BrowserDriver, type Target } from "@sextant/core"
+import { startLoopbackServer } from "@sextant/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { ToolCall } from "../../src/Planner.ts"
@@ -194,4 +195,40 @@ describe("rule step policy in Chromium", () => {
     expect(result.completed).toBe(true)
     expect(result.state).toEqual({ title: "Exported PDF", colors: ["Red", "Green", "Blue"], toppings: 0 })
   }, 120_000)
+
+  it("looks for a hidden item by opening a harmless section, never a collapsed commit control", async () => {
+    // Collapsed controls that commit (each records its press) come before a harmless section that
+    // hides the wanted link.
+    const html = `<!doctype html><title>Cart</title><main>
+      ${["Place order", "Delete cart", "提交"]
+        .map(
+          (name) =>
+            `<button aria-expanded="false" onclick="window.pressed = [...(window.pressed ?? []), this.textContent]; this.setAttribute('aria-expanded', 'true')">${name}</button>`,
+        )
+        .join("\n")}
+      <button aria-expanded="false" aria-controls="more" onclick="document.getElementById('more').hidden = false; this.setAttribute('aria-expanded', 'true')">More options</button>
+      <div id="more" hidden><a href="#gift" onclick="window.gift = true">Gift wrap</a></div>
+    </main>`
+    const server = await startLoopbackServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      response.end(html)
+    })
+    try {
+      const result = await runtime.runPromise(
+        Effect.gen(function* () {
+          const outcome = yield* runGoal("click Gift wrap", `${server.url}/cart`, 6)
+          return {
+            ...outcome,
+            pressed: yield* pageState("return window.pressed ?? []"),
+            gift: yield* pageState("return window.gift === true"),
+          }
+        }),
+      )
+      expect(result.pressed).toEqual([])
+      expect(result.gift).toBe(true)
+      expect(result.completed).toBe(true)
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
 })
