@@ -140,6 +140,40 @@ describe("decideStep", () => {
     ])
   })
 
+  it("logs in with the task's inputs when the goal names no credentials, the goal's own words first", () => {
+    const inputs = { email: "alice@example.com", password: "<secret:password>" }
+    const first = decideStep({ goal: "log in", url: "/login", outline: LOGIN, history: [], inputs })
+    expect(first.toolCalls).toEqual([{ name: "fill", args: { target: "e3", value: "alice@example.com" } }])
+    const filled = LOGIN.replace(
+      '[required]\n    - textbox "Password"',
+      '[required]: alice@example.com\n    - textbox "Password"',
+    )
+    const second = decideStep({
+      goal: "log in",
+      url: "/login",
+      outline: filled,
+      history: first.history,
+      inputs,
+    })
+    expect(second.toolCalls).toEqual([{ name: "fill", args: { target: "e4", value: "<secret:password>" } }])
+    expect(
+      decideStep(
+        {
+          goal: "log in",
+          url: "/login",
+          outline: LOGIN,
+          history: [],
+          inputs: { username: "bob", password: 1234 },
+        },
+        { loginTool: true },
+      ).toolCalls,
+    ).toEqual([{ name: "login", args: { username: "bob", password: "1234" } }])
+    expect(
+      decideStep({ goal: "log in as carol@example.com", url: "/login", outline: LOGIN, history: [], inputs })
+        .toolCalls,
+    ).toEqual([{ name: "fill", args: { target: "e3", value: "carol@example.com" } }])
+  })
+
   it("reads progress only from its newest line, so a short history window is enough", () => {
     const history = [
       "navigate ok",
