@@ -130,42 +130,31 @@ describe("explore with submitForms and a password", () => {
     expect(appMapToJson(map)).toContain('"suggestedValue": "<secret:Password>"')
   }, 60_000)
 
-  it("does not let a 307 from the site's own form action carry the password to another origin", async () => {
-    const { map, events, requests } = await exploreOnce(hostile("/hostile/redirect-post"), {
-      Email: EMAIL,
-      Password: PASSWORD,
-    })
-    expect(requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
-    expect(requests.map((request) => `${request.method} ${request.url}`)).not.toContain("POST /collect")
-    expect(map.pages.every((page) => !page.url.startsWith(attacker.url))).toBe(true)
-    expect(
-      map.skipped.some(
-        (entry) =>
-          entry.reason.includes("<secret:Password>") &&
-          (entry.reason.includes(`request to ${attacker.url}`) || entry.reason.includes("form-action")),
-      ),
-    ).toBe(true)
-    expect(holds(artefacts(map, events))).toBe(false)
-  }, 60_000)
-
-  it("does not let a submit handler swap the site's own form action to another origin", async () => {
-    const { map, events, requests } = await exploreOnce(hostile("/hostile/swap-action"), {
-      Email: EMAIL,
-      Password: PASSWORD,
-    })
-    expect(requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
-    expect(requests.map((request) => `${request.method} ${request.url}`)).not.toContain("POST /collect")
-    expect(map.pages.every((page) => !page.url.startsWith(attacker.url))).toBe(true)
-    // Refused by the page's form-action policy or blocked by the request guard: either way it is said.
-    expect(
-      map.skipped.some(
-        (entry) =>
-          entry.reason.includes("<secret:Password>") &&
-          (entry.reason.includes(`request to ${attacker.url}`) || entry.reason.includes("form-action")),
-      ),
-    ).toBe(true)
-    expect(holds(artefacts(map, events))).toBe(false)
-  }, 60_000)
+  it.each([
+    ["a 307 from the site's own form action", "/hostile/redirect-post"],
+    ["a submit handler that swaps the site's own form action", "/hostile/swap-action"],
+  ])(
+    "does not let %s carry the password to another origin",
+    async (_, path) => {
+      const { map, events, requests } = await exploreOnce(hostile(path), {
+        Email: EMAIL,
+        Password: PASSWORD,
+      })
+      expect(requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
+      expect(requests.map((request) => `${request.method} ${request.url}`)).not.toContain("POST /collect")
+      expect(map.pages.every((page) => !page.url.startsWith(attacker.url))).toBe(true)
+      // Refused by the page's form-action policy or blocked by the request guard: either way it is said.
+      expect(
+        map.skipped.some(
+          (entry) =>
+            entry.reason.includes("<secret:Password>") &&
+            (entry.reason.includes(`request to ${attacker.url}`) || entry.reason.includes("form-action")),
+        ),
+      ).toBe(true)
+      expect(holds(artefacts(map, events))).toBe(false)
+    },
+    60_000,
+  )
 
   it("blocks a beacon that carries the password to another origin when the form is submitted, and says so", async () => {
     const { map, events, requests } = await exploreOnce(`${beaconing.url}/`, {

@@ -1,4 +1,4 @@
-import { isoDay, readCalendarDay } from "@sextant/core"
+import { isoDay, MONTH_NAMES, readCalendarDay } from "@sextant/core"
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
 import { misreading, needsModel } from "./Reading.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
@@ -1259,18 +1259,7 @@ const CHORD_WORDS: ReadonlySet<string> = new Set([
 
 /** Words read into a value rather than carried as typed: month names of a day, set-verbs of "<verb> the F to N". */
 const READ_WORDS: ReadonlySet<string> = new Set([
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
+  ...MONTH_NAMES,
   "jan",
   "feb",
   "mar",
