@@ -171,8 +171,8 @@ export const makeSecretGuard = (driver: {
 
   /**
    * WebSockets do not pause (Fetch sees no WebSocket handshake, and `Network.setBlockedURLs` does not
-   * stop them): the tab's document gets a Content-Security-Policy `<meta>` whose `connect-src` is its
-   * own origin and the origins every guard allows, added from an isolated world (the page's overrides
+   * stop them): the tab's document gets a Content-Security-Policy `<meta>` whose `connect-src` lets
+   * WebSockets reach only its own origin and the origins every guard allows, added from an isolated world (the page's overrides
    * of the DOM do not reach it); a policy added at run time holds for every later connection, and
    * stays until the document goes (at the guard's release the tab leaves it).
    */
@@ -180,10 +180,11 @@ export const makeSecretGuard = (driver: {
     const allowed = [...new Set([...guards].flatMap((guard) => guard.options.origins))].filter((origin) =>
       [...guards].every((guard) => guard.options.origins.includes(origin)),
     )
-    const sources = allowed.flatMap((origin) =>
-      /^https?:\/\//.test(origin) ? [origin, origin.replace(/^http/, "ws")] : [],
+    const webSockets = allowed.flatMap((origin) =>
+      /^https?:\/\//.test(origin) ? [origin.replace(/^http/, "ws")] : [],
     )
-    const policy = `connect-src 'self' ${sources.join(" ")}`.trim()
+    // http(s) stays open to the policy: those requests pause, and one with a secret is reported.
+    const policy = `connect-src 'self' http: https: ${webSockets.join(" ")}`.trim()
     const expression = `(() => {
       const meta = document.createElement("meta")
       meta.httpEquiv = "Content-Security-Policy"
