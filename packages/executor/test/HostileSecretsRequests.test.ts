@@ -95,7 +95,11 @@ describe("the request guard stops every request that carries a secret to another
         Effect.gen(function* () {
           const driver = yield* BrowserDriver
           yield* driver.navigate(`${site.url}/hostile/search-form`)
-          const armed = yield* guardSecretRequests(driver, { values: [PASSWORD], origins: [site.url] })
+          const armed = yield* guardSecretRequests(driver, {
+            values: [PASSWORD],
+            origins: [site.url],
+            strict: true,
+          })
           if (!("guard" in armed)) throw new Error(armed.missing)
           const answers = JSON.parse(
             String(yield* driver.evaluate(exfiltrate, [attacker.url, site.url, PASSWORD])),

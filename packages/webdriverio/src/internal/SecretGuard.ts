@@ -126,20 +126,18 @@ export const makeSecretGuard = (driver: {
   >()
   const origins = new Map<string, string>()
 
-  // Whether the paused request goes to an origin a guard does not allow: every such request is
-  // failed (strict: after a secret is typed the page may reach only the secrets' origins), and one
-  // that carries a secret is recorded for `blocked`.
+  // Whether the paused request must fail: it carries a secret to an origin a guard does not bind it
+  // to (recorded for `blocked`), or a strict guard does not allow its origin, whatever it carries.
   const blocks = (paused: PausedRequest): boolean => {
     const { request } = paused
     const origin = originOf(request.url)
     origins.set(paused.requestId, origin)
     if (origins.size > REMEMBERED_REQUESTS) origins.delete(origins.keys().next().value as string)
     if (LOCAL_SCHEMES.includes(origin)) return false
-    let foreign = false
-    for (const guard of guards) if (!guard.options.origins.includes(origin)) foreign = true
-    if (!foreign) return false
-    carriesSecret(paused, origin)
-    return true
+    if (carriesSecret(paused, origin)) return true
+    for (const guard of guards)
+      if (guard.options.strict === true && !guard.options.origins.includes(origin)) return true
+    return false
   }
 
   // Whether the request carries a secret to an origin a guard does not bind it to; if so it is recorded.
