@@ -333,6 +333,8 @@ export const makeSecretGuard = (driver: {
         ),
       )
       for (const [, tab] of held) tab.stop()
+      // A guard armed meanwhile has held the tabs again: switching pausing off would undo it.
+      if (guards.size > 0) return
       // A closed tab answers nothing: each disable is best effort.
       await Promise.all(
         held.flatMap(([, tab]) =>
