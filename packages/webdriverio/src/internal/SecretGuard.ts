@@ -333,14 +333,17 @@ export const makeSecretGuard = (driver: {
         ),
       )
       for (const [, tab] of held) tab.stop()
-      // A guard armed meanwhile has held the tabs again: switching pausing off would undo it.
-      if (guards.size > 0) return
+      // A guard armed meanwhile has held the tabs again: switching pausing off would undo it (each
+      // step checks before it sends; commands on one session are handled in order).
+      const rearmed = () => guards.size > 0 || tabs.size > 0
+      if (rearmed()) return
       // A closed tab answers nothing: each disable is best effort.
       await Promise.all(
         held.flatMap(([, tab]) =>
           [tab.send, ...tab.children()].map((send) => send("Fetch.disable", {}).catch(() => undefined)),
         ),
       )
+      if (rearmed()) return
       await Promise.all(
         held.map(([, tab]) => tab.send("Target.setAutoAttach", NO_AUTO_ATTACH).catch(() => undefined)),
       )
