@@ -233,6 +233,12 @@ export interface SecretGuardOptions {
   readonly values: ReadonlyArray<string>
   /** The origins the secrets are bound to, e.g. `["http://127.0.0.1:4000"]`; a request there is never blocked. */
   readonly origins: ReadonlyArray<string>
+  /**
+   * Strict: every request to an origin not in `origins` is blocked, whatever it carries (a secret in
+   * an encoding no matcher knows, or split across requests, cannot leave); only those that carried a
+   * secret are reported in `blocked`. Off by default: then only requests that carry a secret are.
+   */
+  readonly strict?: boolean
 }
 
 /**

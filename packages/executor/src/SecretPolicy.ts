@@ -144,6 +144,8 @@ export interface SecretRequestOptions {
   readonly values: ReadonlyArray<string>
   /** The origins they are bound to. */
   readonly origins: ReadonlyArray<string>
+  /** Block every request to another origin, not only those carrying a secret (`SecretGuardOptions.strict`). */
+  readonly strict?: boolean
 }
 
 /**

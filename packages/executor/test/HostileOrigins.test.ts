@@ -138,7 +138,9 @@ describe("hostile pages with the model step policy: the other origin never recei
       { name: "click", args: { target: "#login-btn" } },
     ])
     expect(guardrails(events)).toContain("secret-origin")
-    expect(attacker.paths.some((path) => path.startsWith("GET /login"))).toBe(true)
+    // The guard armed with the first fill: the move to the other origin is a request it blocks (strict
+    // once armed), so that origin's page never even loads.
+    expect(attacker.paths.some((path) => path.startsWith("GET /login"))).toBe(false)
     expect(attacker.leaked).toBe(false)
     expect(attacker.paths.filter((path) => path.startsWith("POST"))).toEqual([])
   }, 60_000)
@@ -224,6 +226,9 @@ describe("hostile pages with the model step policy: the other origin never recei
     const [shown, masked] = await rig.runtime.runPromise(
       BrowserDriver.use((driver) =>
         Effect.gen(function* () {
+          // The run's end left the page for about:blank: the field is typed again, without a run.
+          yield* driver.navigate(`${rig.site.url}/hostile/plain-field`)
+          yield* driver.act({ selector: "#code" }, "input", PASSWORD)
           expect(yield* driver.evaluate("return document.querySelector('#code').value")).toBe(PASSWORD)
           const shown = yield* driver.screenshot()
           yield* driver.evaluate(
@@ -249,6 +254,9 @@ describe("hostile pages with the model step policy: the other origin never recei
     const [shown, masked] = await rig.runtime.runPromise(
       BrowserDriver.use((driver) =>
         Effect.gen(function* () {
+          // The run's end left the page for about:blank: the field is typed again, without a run.
+          yield* driver.navigate(`${rig.site.url}/hostile/plain-field`)
+          yield* driver.act({ selector: "#code" }, "input", PASSWORD)
           expect(yield* driver.evaluate("return document.querySelector('#code').value")).toBe(PASSWORD)
           const shown = yield* driver.screenshot()
           yield* driver.evaluate(

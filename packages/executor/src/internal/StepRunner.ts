@@ -281,7 +281,8 @@ const armRequestGuard = (context: RunContext, origins: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     if (context.secretGuard !== undefined || context.secretGuardMissing !== undefined) return
     const values = context.redactor.names.map((name) => String(context.task.inputs[name]))
-    const armed = yield* guardSecretRequests(context.driver, { values, origins }).pipe(
+    // Strict: from the first secret typed, the page may reach only the secrets' origins.
+    const armed = yield* guardSecretRequests(context.driver, { values, origins, strict: true }).pipe(
       Scope.provide(context.scope),
     )
     if ("guard" in armed) context.secretGuard = armed.guard

