@@ -318,7 +318,9 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
     // next steps (most of its time is those two starting); its output is printed when it is awaited below.
     const exportStarted = performance.now()
     const script = exportWdioScript(
-      runToTestSuite(readRunTrace(join(traces, `${login.result.runId}.jsonl`))).suite,
+      // The run's own secret names: only their placeholders become environment reads in the script.
+      runToTestSuite(readRunTrace(join(traces, `${login.result.runId}.jsonl`)), { secrets: ["password"] })
+        .suite,
     )
     const scriptPath = join(output, "login.wdio.ts")
     writeFileSync(scriptPath, script)
