@@ -473,13 +473,15 @@ const judgeEffect = (
     return last.urlAfter === "" || last.urlAfter === "about:blank"
       ? `${last.tool} left the browser on ${last.urlAfter === "" ? "no page" : "about:blank"}`
       : undefined
+  // A part whose words promise a visible change (expand, collapse, close, a menu path) is not done
+  // when the page shows none. A plain press of a named button may act where the page does not show it
+  // (a server records it, a status line fills in later): neither the act diff's NoOp nor a tool that
+  // reports nothing about the page (clickTextMatches) refutes that click.
+  const promisesChange = path !== undefined || /^(expand|collapse|close)\s/i.test(part.description)
   if (effects.includes("none")) {
-    // A part whose words promise a visible change (expand, collapse, close, a menu path) is not done
-    // when the page shows none. A plain press of a named button may act where the page does not show
-    // it (a server records it): the act diff's NoOp does not refute that click.
-    const promisesChange = path !== undefined || /^(expand|collapse|close)\s/i.test(part.description)
     return promisesChange ? `${last.tool} changed nothing on ${last.urlAfter} (no visible change)` : undefined
   }
+  if (part.kind === "click" && !promisesChange) return undefined
   return `${last.tool} reported no change on ${last.urlAfter}, and the page did not move`
 }
 

@@ -145,6 +145,10 @@ describe("action parts (actionsSucceeded) are judged by what the page shows", ()
     expect(unmetOf(part("click", 'close "Cookie banner"'), [click(noOp)])).toHaveLength(1)
     // A press of a named button may act where the page does not show it (a server records it).
     expect(unmetOf(part("click", 'click "Archive"'), [click(noOp)])).toEqual([])
+    // Nor does a tool that reports nothing about the page; an expand through it still needs a change.
+    const silent = click({ tool: "clickTextMatches", data: { clicked: 1 } })
+    expect(unmetOf(part("click", 'click "Add to cart"'), [silent])).toEqual([])
+    expect(unmetOf(part("click", 'expand "Shipping details"'), [silent])).toHaveLength(1)
   })
 
   it("is done when the action changed the page, or moved it", () => {
