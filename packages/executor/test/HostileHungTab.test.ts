@@ -2,24 +2,19 @@
 // browser reports no crash. The run must still end at its deadline, and the driver must stay usable.
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
-import { make as makeOpenAi } from "@sextant/openai"
+import { BrowserDriver, decodeAgentTask, ToolRegistry } from "@sextant/core"
 import { makeLlmStepPolicy } from "@sextant/planner"
-import { layerMemoryStore, type OpenAiServer, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAgent } from "../src/index.ts"
+import { callsThenStop, startScriptedModel, type ToolCall } from "./support/HostileRig.ts"
 
 const MAX_DURATION_MS = 8_000
 
 let site: Server
 let siteUrl = ""
-let model: OpenAiServer
-let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | Store | LanguageModel, unknown>
-let script: ReadonlyArray<{ readonly name: string; readonly args: Record<string, unknown> }> = []
-let turn = 0
+const scripted = startScriptedModel({ taskComplete: true, summary: "s" })
 
 const page = (
   busy: boolean,
@@ -34,28 +29,13 @@ beforeAll(async () => {
   })
   await new Promise<void>((ready) => site.listen(0, "127.0.0.1", ready))
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-  model = await startOpenAiServer({
-    replies: (request) =>
-      (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ===
-      "summary"
-        ? Reply.json({ taskComplete: true, summary: "s", keyFindings: [], nextSuggestions: [] })
-        : Reply.json({ tool_calls: [script[turn++] ?? { name: "stop", args: {} }] }),
-  })
-  const language = Layer.effect(
-    LanguageModel,
-    makeOpenAi({ baseURL: model.baseURL, apiKey: "k", model: "m", maxRetries: 0 }),
-  )
-  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, language))
 }, 60_000)
 afterAll(async () => {
-  await runtime?.dispose()
-  await model?.close()
   site?.close()
 })
 
-const run = (path: string, steps: typeof script, goal = "read the heading") => {
-  script = steps
-  turn = 0
+const run = (path: string, steps: ReadonlyArray<ToolCall>, goal = "read the heading") => {
+  scripted.script(callsThenStop(steps))
   const task = Effect.runSync(
     decodeAgentTask({
       goal,
@@ -63,7 +43,7 @@ const run = (path: string, steps: typeof script, goal = "read the heading") => {
       constraints: { maxSteps: 20, stepTimeoutMs: 5_000, maxDurationMs: MAX_DURATION_MS },
     }),
   )
-  return runtime.runPromise(
+  return scripted.runtime.runPromise(
     Effect.gen(function* () {
       const registry = yield* ToolRegistry.make([...browserTools])
       const policy = yield* makeLlmStepPolicy({ registry })
@@ -79,7 +59,9 @@ const run = (path: string, steps: typeof script, goal = "read the heading") => {
 }
 
 const handles = () =>
-  runtime.runPromise(BrowserDriver.use((driver) => driver.tabs)).then((tabs) => tabs.map((tab) => tab.handle))
+  scripted.runtime
+    .runPromise(BrowserDriver.use((driver) => driver.tabs))
+    .then((tabs) => tabs.map((tab) => tab.handle))
 
 describe("a tab whose page loops without end", () => {
   it("ends the run within maxDurationMs + 2 s, closes the hung tab, and the next run on the driver does its steps", {

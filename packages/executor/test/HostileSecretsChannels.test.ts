@@ -9,22 +9,17 @@
 import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type BrowserDriver, decodeAgentTask, LanguageModel, type Store, ToolRegistry } from "@sextant/core"
+import { decodeAgentTask, ToolRegistry } from "@sextant/core"
 import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
-import { make as makeOpenAi } from "@sextant/openai"
 import { makeLlmStepPolicy } from "@sextant/planner"
-import { layerMemoryStore, type OpenAiServer, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { runAgent } from "../src/index.ts"
+import { callsThenStop, startScriptedModel } from "./support/HostileRig.ts"
 
 const PASSWORD = "open sesame+42"
 let attacker: AttackerOrigin
-let model: OpenAiServer
-let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver | Store | LanguageModel, unknown>
-let turn = 0
 let site: Server
 let other: Server
 let siteUrl = ""
@@ -62,6 +57,14 @@ let sent = false
 setInterval(() => { const pw = document.getElementById('password').value; if (!sent && pw.length >= 14) { sent = true; SEND(pw) } }, 50)
 </script></body></html>`
 
+// The model fills the form, the password as its placeholder, reads the heading, then stops.
+const calls = [
+  { name: "fill", args: { target: "#email", value: "a@example.com" } },
+  { name: "fill", args: { target: "#password", value: "<secret:password>" } },
+  { name: "extract", args: { target: "h1" } },
+]
+const scripted = startScriptedModel({ taskComplete: true, summary: "s" })
+
 beforeAll(async () => {
   attacker = await startAttackerOrigin()
   other = createServer((_, res) => {
@@ -96,34 +99,15 @@ beforeAll(async () => {
     res.end(page(new URL(req.url ?? "/", "http://x").searchParams.get("k") ?? ""))
   })
   siteUrl = `http://127.0.0.1:${await listen(site)}`
-  const script = [
-    { name: "fill", args: { target: "#email", value: "a@example.com" } },
-    { name: "fill", args: { target: "#password", value: "<secret:password>" } },
-    { name: "extract", args: { target: "h1" } },
-  ]
-  model = await startOpenAiServer({
-    replies: (request) =>
-      (request.responseFormat as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ===
-      "summary"
-        ? Reply.json({ taskComplete: true, summary: "s", keyFindings: [], nextSuggestions: [] })
-        : Reply.json({ tool_calls: [script[turn++] ?? { name: "stop", args: {} }] }),
-  })
-  const language = Layer.effect(
-    LanguageModel,
-    makeOpenAi({ baseURL: model.baseURL, apiKey: "k", model: "m", maxRetries: 0 }),
-  )
-  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, language))
 }, 60_000)
 afterAll(async () => {
-  await runtime?.dispose()
-  await model?.close()
   await attacker?.close()
   site?.close()
   other?.close()
 })
 
 const signIn = async (kind: string, wait = 1_000) => {
-  turn = 0
+  scripted.script(callsThenStop(calls))
   const since = attacker.requests.length
   const task = Effect.runSync(
     decodeAgentTask({
@@ -134,7 +118,7 @@ const signIn = async (kind: string, wait = 1_000) => {
       constraints: { allowFormSubmission: true, maxSteps: 6, stepTimeoutMs: 8_000, maxDurationMs: 30_000 },
     }),
   )
-  const result = await runtime.runPromise(
+  const result = await scripted.runtime.runPromise(
     Effect.gen(function* () {
       const registry = yield* ToolRegistry.make([...browserTools, ...compoundTools])
       const policy = yield* makeLlmStepPolicy({ registry })

@@ -159,9 +159,13 @@ export type RigRuntime = ManagedRuntime.ManagedRuntime<
   unknown
 >
 
-/** Starts the rig for the current test file; see the module comment. */
-export const startRig = (options: RigOptions = {}) => {
-  const sites = startSites(options)
+/**
+ * Starts the scripted OpenAI-compatible server and a runtime over it (the browser, an in-memory store,
+ * the openai model, the rule planner) for the current test file, registering the hooks that start and
+ * close them. The model answers a summary request with `summary` and a step request with what
+ * {@link ScriptedModel.script} last set (from turn 0).
+ */
+export const startScriptedModel = (summary: RigOptions["summary"] = {}) => {
   let model: OpenAiServer | undefined
   let runtime: RigRuntime | undefined
   let stepReply: StepReply = () => Reply.json({ tool_calls: [] })
@@ -172,9 +176,9 @@ export const startRig = (options: RigOptions = {}) => {
       replies: (request) =>
         isSummary(request)
           ? Reply.json({
-              taskComplete: options.summary?.taskComplete ?? false,
-              summary: options.summary?.summary ?? "scripted summary",
-              keyFindings: options.summary?.keyFindings ?? [],
+              taskComplete: summary.taskComplete ?? false,
+              summary: summary.summary ?? "scripted summary",
+              keyFindings: summary.keyFindings ?? [],
               nextSuggestions: [],
             })
           : stepReply(turn++, request),
@@ -204,6 +208,29 @@ export const startRig = (options: RigOptions = {}) => {
     turn = 0
   })
 
+  return {
+    get model(): OpenAiServer {
+      return started(model, "scripted model server")
+    },
+    get runtime(): RigRuntime {
+      return started(runtime, "runtime")
+    },
+    /** Answers the model's step requests with `reply` from turn 0 on. */
+    script: (reply: StepReply): void => {
+      stepReply = reply
+      turn = 0
+    },
+  }
+}
+
+/** The scripted model and runtime {@link startScriptedModel} returns. */
+export type ScriptedModel = ReturnType<typeof startScriptedModel>
+
+/** Starts the rig for the current test file; see the module comment. */
+export const startRig = (options: RigOptions = {}) => {
+  const sites = startSites(options)
+  const scripted = startScriptedModel(options.summary)
+
   const rig = {
     get site(): FixtureSite {
       return sites.site
@@ -212,17 +239,14 @@ export const startRig = (options: RigOptions = {}) => {
       return sites.attacker
     },
     get model(): OpenAiServer {
-      return started(model, "scripted model server")
+      return scripted.model
     },
     get runtime(): RigRuntime {
-      return started(runtime, "runtime")
+      return scripted.runtime
     },
 
     /** Answers the model's step requests with `reply` from turn 0 on. */
-    script: (reply: StepReply): void => {
-      stepReply = reply
-      turn = 0
-    },
+    script: scripted.script,
 
     /** A hostile fixture page that sends what it takes to the attacker origin. */
     hostile: (path: string): string =>
