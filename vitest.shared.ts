@@ -1,4 +1,11 @@
-import { defineProject, type UserWorkspaceConfig } from "vitest/config"
+import { configDefaults, defineProject, type UserWorkspaceConfig } from "vitest/config"
+
+/**
+ * Which tests a run takes. The default set is the README's test command and needs no server. The slow
+ * set (`SEXTANT_TEST_SET=slow`, `pnpm test:slow`) is every `*.slow.test.ts`: tests that start Redis,
+ * PostgreSQL or a Selenium Grid through `scripts/services`; `.ci/run` runs it after the default set.
+ */
+const slowSet = process.env.SEXTANT_TEST_SET === "slow"
 
 /**
  * The settings every package's vitest project shares: workspace packages resolve to their `src/`
@@ -10,7 +17,8 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
     ssr: { resolve: { conditions: ["sextant-source", "import", "module", "node", "default"] } },
     test: {
       name,
-      include: ["test/**/*.test.ts"],
+      include: slowSet ? ["test/**/*.slow.test.ts"] : ["test/**/*.test.ts"],
+      exclude: slowSet ? configDefaults.exclude : [...configDefaults.exclude, "test/**/*.slow.test.ts"],
       environment: "node",
       testTimeout: 30_000,
       hookTimeout: 60_000,
