@@ -1,7 +1,35 @@
-import { isoDay, MONTH_NAMES, readCalendarDay } from "@sextant/core"
+import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
+import type { Verb } from "./lang/Lexicon.ts"
 import { misreading, needsModel } from "./Reading.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
+import {
+  ALWAYS_SEPARATES,
+  ARTICLES,
+  CHECKED_WORDS,
+  CHINESE_NEGATIONS,
+  CHINESE_NUMERALS,
+  CHINESE_VERBS,
+  CHORD,
+  ENGLISH_NUMBERS,
+  ENGLISH_VERBS,
+  FILLERS,
+  FUNCTION_WORDS,
+  GENERIC_CLICK_VERBS,
+  KEYS,
+  ORDINAL_WORDS,
+  PAIR_WORDS,
+  PASSWORD_WORDS,
+  READ_WORDS,
+  ROLE_NOUNS,
+  SCROLL_TO,
+  SCROLL_WORDS,
+  SEARCH_SCOPE_WORDS,
+  SEPARATES_BEFORE_VERB,
+  SOFT_FILLERS,
+  UNCHECKED_WORDS,
+  USER_WORDS,
+} from "./Vocabulary.ts"
 
 /**
  * The rule grammar: a command → clauses → one `Command` each.
@@ -22,437 +50,8 @@ export type ParseResult =
   | { readonly ok: true; readonly commands: ReadonlyArray<Command> }
   | { readonly ok: false; readonly reason: string }
 
-type Verb =
-  | "navigate"
-  | "open"
-  | "login"
-  | "search"
-  | "type"
-  | "set"
-  | "click"
-  | "select"
-  | "check"
-  | "uncheck"
-  | "expand"
-  | "collapse"
-  | "hover"
-  | "close"
-  | "submit"
-  | "press"
-  | "scroll"
-  | "back"
-  | "nextPage"
-  | "previousPage"
-  | "extract"
-  | "switch"
-  | "ensure"
-  | "focus"
-  | "drag"
-  | "selectText"
-  | "copy"
-  | "paste"
-  | "apply"
-  | "signUp"
-
-/** English verb phrases, longest first so "log in" wins over "log". */
-const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = (
-  [
-    [["go", "to", "the", "next", "page"], "nextPage"],
-    [["go", "to", "the", "previous", "page"], "previousPage"],
-    [["go", "to", "next", "page"], "nextPage"],
-    [["go", "to", "previous", "page"], "previousPage"],
-    [["go", "back"], "back"],
-    [["return", "to"], "back"],
-    [["navigate", "back"], "back"],
-    [["go", "to"], "navigate"],
-    [["navigate", "to"], "navigate"],
-    [["browse", "to"], "navigate"],
-    [["head", "to"], "navigate"],
-    [["goto"], "navigate"],
-    [["visit"], "navigate"],
-    [["load"], "navigate"],
-    [["navigate"], "navigate"],
-    [["open"], "open"],
-    [["log", "in", "to"], "login"],
-    [["log", "into"], "login"],
-    [["log", "in"], "login"],
-    [["log", "on"], "login"],
-    [["sign", "in"], "login"],
-    [["sign", "into"], "login"],
-    [["login"], "login"],
-    [["signin"], "login"],
-    [["search", "for"], "search"],
-    [["look", "for"], "search"],
-    [["look", "up"], "search"],
-    [["search"], "search"],
-    [["find"], "search"],
-    [["fill", "in"], "type"],
-    [["fill", "out"], "type"],
-    [["key", "in"], "type"],
-    [["type", "in"], "type"],
-    [["type"], "type"],
-    [["enter"], "type"],
-    [["input"], "type"],
-    [["write"], "type"],
-    [["fill"], "type"],
-    [["put"], "type"],
-    [["insert"], "type"],
-    [["set"], "set"],
-    [["change"], "set"],
-    [["adjust"], "set"],
-    [["double", "click"], "click"],
-    [["click", "on"], "click"],
-    [["tap", "on"], "click"],
-    [["click"], "click"],
-    [["tap"], "click"],
-    [["hit"], "click"],
-    [["push"], "click"],
-    [["press"], "click"],
-    [["select"], "select"],
-    [["choose"], "select"],
-    [["pick"], "select"],
-    [["check"], "check"],
-    [["tick"], "check"],
-    [["mark"], "check"],
-    [["uncheck"], "uncheck"],
-    [["untick"], "uncheck"],
-    [["unmark"], "uncheck"],
-    [["expand"], "expand"],
-    [["unfold"], "expand"],
-    [["collapse"], "collapse"],
-    [["fold"], "collapse"],
-    [["hover", "over"], "hover"],
-    [["hover", "on"], "hover"],
-    [["mouse", "over"], "hover"],
-    [["hover"], "hover"],
-    [["close"], "close"],
-    [["dismiss"], "close"],
-    [["submit"], "submit"],
-    [["send"], "submit"],
-    [["scroll"], "scroll"],
-    [["back"], "back"],
-    [["next", "page"], "nextPage"],
-    [["previous", "page"], "previousPage"],
-    [["prev", "page"], "previousPage"],
-    [["extract"], "extract"],
-    [["collect"], "extract"],
-    [["scrape"], "extract"],
-    [["gather"], "extract"],
-    [["grab"], "extract"],
-    [["get"], "extract"],
-    [["list"], "extract"],
-    [["switch", "to"], "switch"],
-    [["make", "sure"], "ensure"],
-    [["ensure"], "ensure"],
-    [["follow"], "click"],
-    [["reject"], "click"],
-    [["decline"], "click"],
-    [["accept"], "check"],
-    [["agree", "to"], "check"],
-    [["turn", "on"], "check"],
-    [["switch", "on"], "check"],
-    [["enable"], "check"],
-    [["activate"], "check"],
-    [["turn", "off"], "uncheck"],
-    [["switch", "off"], "uncheck"],
-    // "Switch my plan to Pro": a setting changed to a value (after "switch to", "switch on", "switch off").
-    [["switch"], "set"],
-    [["disable"], "uncheck"],
-    [["deactivate"], "uncheck"],
-    [["focus", "on"], "focus"],
-    [["focus"], "focus"],
-    [["put", "the", "cursor", "in"], "focus"],
-    [["put", "the", "cursor", "into"], "focus"],
-    [["drag", "and", "drop"], "drag"],
-    [["drag"], "drag"],
-    [["move"], "drag"],
-    [["highlight"], "selectText"],
-    [["copy"], "copy"],
-    [["paste"], "paste"],
-    [["apply"], "apply"],
-    [["sign", "up"], "signUp"],
-    [["register"], "signUp"],
-    [["create", "an", "account"], "signUp"],
-    [["create", "account"], "signUp"],
-    [["redeem"], "apply"],
-    [["select", "the", "text"], "selectText"],
-    [["select", "the", "words"], "selectText"],
-    [["select", "the", "phrase"], "selectText"],
-    [["increase"], "set"],
-    [["decrease"], "set"],
-    [["raise"], "set"],
-    [["lower"], "set"],
-    [["turn"], "set"],
-  ] as Array<readonly [ReadonlyArray<string>, Verb]>
-).toSorted((left, right) => right[0].length - left[0].length)
-
-const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map<string, Verb>([
-  ["前往", "navigate"],
-  ["访问", "navigate"],
-  ["转到", "navigate"],
-  ["跳转到", "navigate"],
-  ["导航到", "navigate"],
-  ["打开", "open"],
-  ["登录", "login"],
-  ["登陆", "login"],
-  ["登入", "login"],
-  ["搜索", "search"],
-  ["搜", "search"],
-  ["查找", "search"],
-  ["查询", "search"],
-  ["输入", "type"],
-  ["填写", "type"],
-  ["填入", "type"],
-  ["键入", "type"],
-  ["设置", "set"],
-  ["设定", "set"],
-  ["点击", "click"],
-  ["单击", "click"],
-  ["点一下", "click"],
-  ["点", "click"],
-  ["按下", "click"],
-  ["按", "click"],
-  ["选择", "select"],
-  ["选取", "select"],
-  ["勾选", "check"],
-  ["选中", "check"],
-  ["取消勾选", "uncheck"],
-  ["取消选中", "uncheck"],
-  ["展开", "expand"],
-  ["收起", "collapse"],
-  ["折叠", "collapse"],
-  ["悬停", "hover"],
-  ["关闭", "close"],
-  ["提交", "submit"],
-  ["滚动", "scroll"],
-  ["滚到", "scroll"],
-  ["滑动", "scroll"],
-  ["返回", "back"],
-  ["后退", "back"],
-  ["下一页", "nextPage"],
-  ["翻页", "nextPage"],
-  ["上一页", "previousPage"],
-  ["提取", "extract"],
-  ["采集", "extract"],
-  ["抓取", "extract"],
-  ["获取", "extract"],
-  ["收集", "extract"],
-  ["切换到", "switch"],
-  ["切换", "switch"],
-  ["填", "type"],
-  ["填成", "set"],
-  ["填为", "set"],
-  ["改成", "set"],
-  ["改为", "set"],
-  ["设为", "set"],
-  ["设成", "set"],
-  ["调到", "set"],
-  ["调成", "set"],
-  ["调为", "set"],
-  ["选", "select"],
-  ["确保", "ensure"],
-  ["保证", "ensure"],
-  ["拖到", "drag"],
-  ["拖动", "drag"],
-  ["拖", "drag"],
-  ["移到", "drag"],
-  ["移动到", "drag"],
-  ["聚焦", "focus"],
-  ["高亮", "selectText"],
-  ["选中文字", "selectText"],
-  ["选中文本", "selectText"],
-  ["复制", "copy"],
-  ["拷贝", "copy"],
-  ["粘贴", "paste"],
-  ["黏贴", "paste"],
-])
-
-const ALWAYS_SEPARATES = new Set(["then", ";", "；", "。", "然后", "接着", "之后", "afterwards", "finally"])
-const SEPARATES_BEFORE_VERB = new Set(["and", "but", ",", "，", "、", "并", "并且", "再", "和", "also", "&"])
-/** Words that are fillers only before a verb or a comma ("first, click …"), not in a label ("First name"). */
-const SOFT_FILLERS = new Set(["first", "now", "finally", "then", "also"])
-const FILLERS = new Set([
-  "could",
-  "can",
-  "would",
-  "you",
-  "kindly",
-  "just",
-  "依次",
-  "帮我",
-  "please",
-  "now",
-  "also",
-  "then",
-  "and",
-  "first",
-  "finally",
-  "请",
-  "先",
-  "再",
-  "一下",
-])
-
-const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map([
-  ["first", 1],
-  ["second", 2],
-  ["third", 3],
-  ["fourth", 4],
-  ["fifth", 5],
-  ["sixth", 6],
-  ["seventh", 7],
-  ["eighth", 8],
-  ["ninth", 9],
-  ["tenth", 10],
-  ["last", -1],
-  ["1st", 1],
-  ["2nd", 2],
-  ["3rd", 3],
-])
-
-const CHINESE_NUMERALS: ReadonlyMap<string, number> = new Map([
-  ["一", 1],
-  ["二", 2],
-  ["两", 2],
-  ["三", 3],
-  ["四", 4],
-  ["五", 5],
-  ["六", 6],
-  ["七", 7],
-  ["八", 8],
-  ["九", 9],
-  ["十", 10],
-])
-
-const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map([
-  ["one", 1],
-  ["two", 2],
-  ["three", 3],
-  ["four", 4],
-  ["five", 5],
-  ["six", 6],
-  ["seven", 7],
-  ["eight", 8],
-  ["nine", 9],
-  ["ten", 10],
-])
-
-/** Role nouns, longest first. */
-const ROLE_NOUNS: ReadonlyArray<readonly [ReadonlyArray<string>, RoleHint]> = (
-  [
-    [["radio", "button"], "radio"],
-    [["check", "box"], "checkbox"],
-    [["text", "box"], "textbox"],
-    [["text", "field"], "textbox"],
-    [["input", "field"], "textbox"],
-    [["input", "box"], "textbox"],
-    [["search", "box"], "textbox"],
-    [["search", "field"], "textbox"],
-    [["search", "bar"], "textbox"],
-    [["drop", "down"], "combobox"],
-    [["dropdown", "menu"], "combobox"],
-    [["select", "box"], "combobox"],
-    [["menu", "item"], "menuitem"],
-    [["list", "box"], "listbox"],
-    [["button"], "button"],
-    [["btn"], "button"],
-    [["link"], "link"],
-    [["hyperlink"], "link"],
-    [["field"], "textbox"],
-    [["textbox"], "textbox"],
-    [["textfield"], "textbox"],
-    [["input"], "textbox"],
-    [["box"], "textbox"],
-    [["checkbox"], "checkbox"],
-    [["radio"], "radio"],
-    [["dropdown"], "combobox"],
-    [["combobox"], "combobox"],
-    [["select"], "combobox"],
-    [["listbox"], "listbox"],
-    [["list"], "listbox"],
-    [["option"], "option"],
-    [["tab"], "tab"],
-    [["menuitem"], "menuitem"],
-    [["menu"], "menuitem"],
-    [["dialog"], "dialog"],
-    [["modal"], "dialog"],
-    [["popup"], "dialog"],
-    [["section"], "section"],
-    [["accordion"], "section"],
-    [["panel"], "section"],
-    [["result"], "result"],
-    [["item"], "result"],
-    [["heading"], "heading"],
-    [["title"], "heading"],
-    [["form"], "form"],
-    [["image"], "image"],
-    [["icon"], "image"],
-    [["spinner"], "spinbutton"],
-    [["slider"], "slider"],
-    [["row"], "row"],
-    [["按钮"], "button"],
-    [["链接"], "link"],
-    [["输入框"], "textbox"],
-    [["文本框"], "textbox"],
-    [["搜索框"], "textbox"],
-    [["框"], "textbox"],
-    [["复选框"], "checkbox"],
-    [["单选按钮"], "radio"],
-    [["单选框"], "radio"],
-    [["下拉框"], "combobox"],
-    [["下拉菜单"], "combobox"],
-    [["下拉列表"], "combobox"],
-    [["列表"], "listbox"],
-    [["选项"], "option"],
-    [["标签页"], "tab"],
-    [["选项卡"], "tab"],
-    [["标签"], "tab"],
-    [["菜单项"], "menuitem"],
-    [["菜单"], "menuitem"],
-    [["对话框"], "dialog"],
-    [["弹窗"], "dialog"],
-    [["区域"], "section"],
-    [["部分"], "section"],
-    [["结果"], "result"],
-    [["表单"], "form"],
-    [["图标"], "image"],
-    [["图片"], "image"],
-  ] as Array<readonly [ReadonlyArray<string>, RoleHint]>
-).toSorted((left, right) => right[0].length - left[0].length)
-
 /** Plural role nouns ("buttons", "results") read as their singular. */
 const singular = (word: string): string => (word.endsWith("s") && word.length > 3 ? word.slice(0, -1) : word)
-
-const KEYS: ReadonlyMap<string, string> = new Map([
-  ["enter", "Enter"],
-  ["return", "Enter"],
-  ["tab", "Tab"],
-  ["escape", "Escape"],
-  ["esc", "Escape"],
-  ["space", "Space"],
-  ["backspace", "Backspace"],
-  ["delete", "Delete"],
-  ["up", "ArrowUp"],
-  ["down", "ArrowDown"],
-  ["left", "ArrowLeft"],
-  ["right", "ArrowRight"],
-  ["arrowup", "ArrowUp"],
-  ["arrowdown", "ArrowDown"],
-  ["arrowleft", "ArrowLeft"],
-  ["arrowright", "ArrowRight"],
-  ["pageup", "PageUp"],
-  ["pagedown", "PageDown"],
-  ["home", "Home"],
-  ["end", "End"],
-  ["回车", "Enter"],
-  ["回车键", "Enter"],
-  ["空格", "Space"],
-  ["空格键", "Space"],
-  ["退格", "Backspace"],
-  ["退格键", "Backspace"],
-])
-
-const ARTICLES = new Set(["the", "a", "an", "on", "at", "this", "that", "its", "my"])
 
 const isWord = (token: Token | undefined, ...words: ReadonlyArray<string>): boolean =>
   token !== undefined && (token.kind === "word" || token.kind === "keyword") && words.includes(token.value)
@@ -489,9 +88,6 @@ const segmentAt = (tokens: ReadonlyArray<Token>, start: number): ReadonlyArray<T
   while (end < tokens.length && !isSeparator(tokens[end]!)) end += 1
   return tokens.slice(start, end)
 }
-
-/** Words that join a field and its value ("Email with x", "x into Email", "Email: x"). */
-const PAIR_WORDS = ["with", "into", "in", "as", "to", ":"]
 
 /** A Chinese verb written as one keyword ("勾选", "点击"). */
 const isChineseVerb = (token: Token | undefined): boolean =>
@@ -531,9 +127,6 @@ const startsPair = (
       head.slice(1).some((token) => token.value === word),
   )
 }
-
-/** Chinese negations, read off the text whatever the segmenter made of them. */
-const CHINESE_NEGATIONS = ["千万不要", "不要", "不用", "不必", "无需", "请勿", "不许", "别", "勿", "不"]
 
 /**
  * How many tokens at `index` say "do not" ("don't", "do not", "never", "不要", "别", "请勿"), or 0. Only a
@@ -985,23 +578,8 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
     return token.raw
   }
   tokens.forEach((token, index) => {
-    if (isWord(token, "password", "pass", "pw", "passwd", "密码")) password ??= valueAt(index + 1)
-    else if (
-      isWord(
-        token,
-        "as",
-        "user",
-        "username",
-        "email",
-        "account",
-        "用户名",
-        "用户",
-        "账号",
-        "帐号",
-        "邮箱",
-        "以",
-      )
-    ) {
+    if (isWord(token, ...PASSWORD_WORDS)) password ??= valueAt(index + 1)
+    else if (isWord(token, "as", "以", ...USER_WORDS.filter((word) => !["e-mail", "login"].includes(word)))) {
       const value = valueAt(index + 1)
       if (value !== undefined && !isWord(tokens[index + 1], "password", "密码")) username ??= value
     }
@@ -1176,117 +754,6 @@ const GRAMMAR_WORDS = (): ReadonlySet<string> =>
     ].map((word) => word.toLowerCase()),
   ))
 
-/** Joining words a command can use without carrying them ("drag it onto", "make sure it is", "wait for"). */
-const FUNCTION_WORDS: ReadonlySet<string> = new Set([
-  "it",
-  "them",
-  "from",
-  "of",
-  "for",
-  "by",
-  "onto",
-  "about",
-  "is",
-  "are",
-  "be",
-  "not",
-  "both",
-  "each",
-  "every",
-  "all",
-  "wait",
-  "until",
-  "appears",
-  "pixels",
-  "pixel",
-  "px",
-  "times",
-  "once",
-  "twice",
-  "accepting",
-  "agreeing",
-  "here",
-  "there",
-  "then",
-  "page",
-  "pages",
-  "please",
-  "me",
-  "i",
-  "we",
-  "want",
-  "would",
-  "like",
-  "using",
-  "via",
-  "so",
-  "your",
-  "our",
-  "their",
-  "pressing",
-  "clicking",
-  "clipboard",
-  "appear",
-  "appeared",
-  "shows",
-  "nothing",
-  "none",
-  "don't",
-  "dont",
-  "do",
-  "never",
-  "without",
-  "username",
-  "user",
-  "password",
-  "email",
-  "e-mail",
-  "with",
-])
-
-/** Names of modifier keys, read into a chord ("Ctrl+K", "Control+Shift+P"). */
-const CHORD_WORDS: ReadonlySet<string> = new Set([
-  "ctrl",
-  "control",
-  "shift",
-  "alt",
-  "option",
-  "cmd",
-  "command",
-  "meta",
-  "super",
-])
-
-/** Words read into a value rather than carried as typed: month names of a day, set-verbs of "<verb> the F to N". */
-const READ_WORDS: ReadonlySet<string> = new Set([
-  ...MONTH_NAMES,
-  "jan",
-  "feb",
-  "mar",
-  "apr",
-  "jun",
-  "jul",
-  "aug",
-  "sep",
-  "sept",
-  "oct",
-  "nov",
-  "dec",
-  "dim",
-  "bump",
-  "brighten",
-  "raise",
-  "lower",
-  "turn",
-  "crank",
-  "boost",
-  "reduce",
-  "increase",
-  "decrease",
-  "change",
-  "adjust",
-])
-
 /** Every word a command carries, lower-cased. */
 const wordsOfCommands = (value: unknown, into: Set<string>): Set<string> => {
   if (typeof value === "string")
@@ -1336,7 +803,7 @@ const unplacedWords = (
     .flatMap((token) => token.value.split(/[^\p{L}\p{N}'-]+/u))
     .filter(
       (word) =>
-        !(chord && CHORD_WORDS.has(word)) &&
+        !(chord && CHORD.has(word)) &&
         /\p{L}/u.test(word) &&
         !GRAMMAR_WORDS().has(word) &&
         !GRAMMAR_WORDS().has(singular(word)) &&
@@ -1598,22 +1065,6 @@ const parseSet = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Cl
   }
 }
 
-/** Words that say where a search looks ("the whole site"), not what it looks for. */
-const SEARCH_SCOPE_WORDS = [
-  "the",
-  "this",
-  "our",
-  "whole",
-  "entire",
-  "site",
-  "website",
-  "web",
-  "store",
-  "shop",
-  "catalog",
-  "catalogue",
-]
-
 const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   let tokens = after
   let field: TargetPhrase | undefined
@@ -1709,35 +1160,6 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
   }
 }
 
-const SCROLL_WORDS = new Set([
-  "down",
-  "up",
-  "to",
-  "the",
-  "bottom",
-  "top",
-  "end",
-  "start",
-  "beginning",
-  "of",
-  "all",
-  "way",
-  "inside",
-  "in",
-  "within",
-  "through",
-  "底部",
-  "顶部",
-  "到",
-  "中",
-  "里",
-  "内",
-  "在",
-  "滚到",
-  "向下",
-  "向上",
-])
-
 /** The element a scroll happens inside: "inside the Change log", "the end of the terms", "the terms box", "在 X 中". */
 const scrollWithin = (
   before: ReadonlyArray<Token>,
@@ -1789,14 +1211,12 @@ const parseScrollOnPage = (after: ReadonlyArray<Token>): ClauseResult => {
   const withCount = (command: Command & { kind: "scroll" }): ClauseResult => ({
     command: countValue === undefined ? command : { ...command, count: countValue },
   })
-  if (words.some((word) => ["top", "顶部", "顶端", "最上面", "beginning", "start"].includes(word)))
-    return { command: { kind: "scroll", to: "top" } }
-  if (words.some((word) => ["bottom", "底部", "底端", "最下面", "end"].includes(word)))
+  if (words.some((word) => SCROLL_TO.top.includes(word))) return { command: { kind: "scroll", to: "top" } }
+  if (words.some((word) => SCROLL_TO.bottom.includes(word)))
     return { command: { kind: "scroll", to: "bottom" } }
-  if (words.some((word) => ["middle", "center", "centre", "中间"].includes(word)))
+  if (words.some((word) => SCROLL_TO.middle.includes(word)))
     return { command: { kind: "scroll", to: "middle" } }
-  if (words.some((word) => ["up", "向上", "往上", "upward", "upwards"].includes(word)))
-    return withCount({ kind: "scroll", direction: "up" })
+  if (words.some((word) => SCROLL_TO.up.includes(word))) return withCount({ kind: "scroll", direction: "up" })
   const toIndex = indexOfWord(after, ["to", "到"])
   if (toIndex >= 0 && toIndex < after.length - 1)
     return { command: { kind: "scroll", target: parseTargetPhrase(after.slice(toIndex + 1)) } }
@@ -1868,30 +1288,6 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
   }
 }
 
-/** Verbs that only say "click": the control's name is in the target, not in the verb. */
-const GENERIC_CLICK_VERBS = new Set([
-  "click",
-  "click on",
-  "tap",
-  "tap on",
-  "hit",
-  "push",
-  "press",
-  "double click",
-  "follow",
-  "check",
-  "tick",
-  "mark",
-  "点击",
-  "单击",
-  "点一下",
-  "点",
-  "按下",
-  "按",
-  "勾选",
-  "选中",
-])
-
 const looksLikeAddress = (tokens: ReadonlyArray<Token>): string | undefined => {
   const url = tokens.find((token) => token.kind === "url")
   return url?.raw
@@ -1939,31 +1335,6 @@ const listedBoxes = (kind: "check" | "uncheck", tokens: ReadonlyArray<Token>): C
   return { commands: names.map((name) => ({ kind, target: parseTargetPhrase(name) })) }
 }
 
-const CHECKED_WORDS = [
-  "checked",
-  "ticked",
-  "selected",
-  "on",
-  "enabled",
-  "marked",
-  "已勾选",
-  "被勾选",
-  "已选中",
-  "勾选",
-  "选中",
-]
-const UNCHECKED_WORDS = [
-  "unchecked",
-  "unticked",
-  "unselected",
-  "off",
-  "disabled",
-  "未勾选",
-  "没有勾选",
-  "没有被勾选",
-  "未选中",
-]
-
 /** "make sure A and B are checked", "确保 X 没有被勾选": a check or uncheck per named box. */
 const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
   const tokens = after.filter((token) => token.kind !== "punct")
@@ -2008,22 +1379,12 @@ const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
 /** "Ctrl+K", "Control+Shift+p", "⌘K": a key chord as the driver names it. */
 const chordOf = (tokens: ReadonlyArray<Token>): string | undefined => {
   const text = tokens.map((token) => token.raw).join("")
-  const match = /^(?:(?:ctrl|control|cmd|command|meta|alt|option|shift)\+)+[\w]+$/i.exec(text)
-  if (match === null) return undefined
-  const names: Record<string, string> = {
-    ctrl: "Control",
-    control: "Control",
-    cmd: "Meta",
-    command: "Meta",
-    meta: "Meta",
-    alt: "Alt",
-    option: "Alt",
-    shift: "Shift",
-  }
+  const modifiers = [...CHORD.keys()].join("|")
+  if (!new RegExp(`^(?:(?:${modifiers})\\+)+[\\w]+$`, "i").test(text)) return undefined
   const parts = text.split("+")
   const key = parts.pop()!
   return [
-    ...parts.map((part) => names[part.toLowerCase()] ?? part),
+    ...parts.map((part) => CHORD.get(part.toLowerCase()) ?? part),
     KEYS.get(key.toLowerCase()) ?? (key.length === 1 ? key.toLowerCase() : key),
   ].join("+")
 }

@@ -1,5 +1,6 @@
 import type { PageElement } from "@sextant/core"
 import type { RoleHint, TargetPhrase } from "./Command.ts"
+import { GLOSSARY as LANGUAGE_GLOSSARY, NEXT_WORDS, PREVIOUS_WORDS } from "./Vocabulary.ts"
 
 /**
  * Grounding: which element of a `look()` a phrase means.
@@ -146,92 +147,7 @@ const containsWords = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<st
  * and "在密码框中输入" finds "Password". A translated match scores a little below the same match in
  * the page's own words.
  */
-export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
-  ["登录", ["sign in", "log in", "login"]],
-  ["登陆", ["sign in", "log in", "login"]],
-  ["注册", ["sign up", "register"]],
-  ["退出", ["sign out", "log out", "logout"]],
-  ["退出登录", ["sign out", "log out"]],
-  ["密码", ["password"]],
-  ["邀请码", ["invite code", "invitation code"]],
-  ["邮箱", ["email", "e-mail"]],
-  ["电子邮件", ["email", "e-mail"]],
-  ["用户名", ["username", "user name"]],
-  ["账号", ["username", "account", "email"]],
-  ["搜索", ["search"]],
-  ["查找", ["search", "find"]],
-  ["提交", ["submit", "send"]],
-  ["发送", ["send", "submit"]],
-  ["确定", ["ok", "confirm"]],
-  ["确认", ["confirm", "ok"]],
-  ["取消", ["cancel"]],
-  ["关闭", ["close"]],
-  ["保存", ["save"]],
-  ["删除", ["delete", "remove"]],
-  ["姓名", ["name", "full name"]],
-  ["名字", ["name"]],
-  ["电话", ["phone", "telephone"]],
-  ["手机", ["phone", "mobile"]],
-  ["留言", ["message"]],
-  ["消息", ["message"]],
-  ["主题", ["topic", "subject"]],
-  ["日期", ["date"]],
-  ["时间", ["time"]],
-  ["数量", ["quantity"]],
-  ["国家", ["country"]],
-  ["颜色", ["colors", "color"]],
-  ["尺寸", ["sizes", "size"]],
-  ["订阅", ["subscribe", "newsletter"]],
-  ["首页", ["home"]],
-  ["主页", ["home"]],
-  ["商品", ["products", "product"]],
-  ["产品", ["products", "product"]],
-  ["联系", ["contact"]],
-  ["联系我们", ["contact", "contact us"]],
-  ["下一页", ["next", "next page"]],
-  ["上一页", ["previous", "previous page"]],
-  ["加入购物车", ["add to cart"]],
-  ["购物车", ["cart"]],
-  ["打开对话框", ["open dialog"]],
-  ["红色", ["red"]],
-  ["绿色", ["green"]],
-  ["蓝色", ["blue"]],
-  ["黑色", ["black"]],
-  ["白色", ["white"]],
-  ["黄色", ["yellow"]],
-  ["小号", ["small"]],
-  ["中号", ["medium"]],
-  ["大号", ["large"]],
-  ["显示通知", ["show notification"]],
-  ["邮箱地址", ["email address", "email"]],
-  ["电子邮箱", ["email address", "email"]],
-  ["地址", ["address"]],
-  ["城市", ["city", "your city"]],
-  ["开始日期", ["start date"]],
-  ["结束日期", ["end date"]],
-  ["入住日期", ["check-in", "check in"]],
-  ["退房日期", ["check-out", "check out"]],
-  ["会议时间", ["meeting time"]],
-  ["提醒", ["reminder"]],
-  ["音量", ["volume"]],
-  ["亮度", ["brightness"]],
-  ["语言", ["language"]],
-  ["目的地", ["destination"]],
-  ["付款方式", ["payment method", "payment"]],
-  ["支付方式", ["payment method", "payment"]],
-  ["配送方式", ["shipping speed", "shipping"]],
-  ["尺码", ["size", "t-shirt size"]],
-  ["套餐", ["plan"]],
-  ["时区", ["time zone", "timezone"]],
-  ["机场", ["airport", "home airport"]],
-  ["全名", ["full name", "name"]],
-  ["优惠码", ["coupon code", "coupon", "promo code"]],
-  ["邀请码", ["invite code"]],
-  ["备注", ["notes", "note"]],
-  ["昵称", ["nickname"]],
-  ["页脚", ["footer"]],
-  ["图标", ["icon"]],
-])
+export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = LANGUAGE_GLOSSARY
 
 const TEXT_ATTRIBUTES = [
   "aria-label",
@@ -575,7 +491,10 @@ const CHROME_REGIONS = new Set([
   "aside",
   "complementary",
 ])
-const PAGINATION = /^(next|previous|prev|first|last|more|\d+|[«»‹›<>←→]+|下一页|上一页|首页|末页)(\s*page)?$/i
+const PAGINATION = new RegExp(
+  `^(next|previous|prev|first|last|more|\\d+|[«»‹›<>←→]+|${[...NEXT_WORDS, ...PREVIOUS_WORDS].filter((word) => /\p{Script=Han}/u.test(word)).join("|")}|首页|末页)(\\s*page)?$`,
+  "i",
+)
 
 /** A result is a link in the page's content: not in navigation, a header or a footer, and not pagination. */
 const looksLikeResult = (element: PageElement, ancestry: Ancestry | undefined): boolean => {

@@ -1,5 +1,6 @@
 import type { Command } from "./Command.ts"
 import type { Token } from "./Tokenizer.ts"
+import { CHINESE_RANKING, CHINESE_REFERENCE, CHINESE_WORK, JUDGEMENT, RANKINGS } from "./Vocabulary.ts"
 
 /**
  * Checks that a parse read the whole instruction: every quoted literal lands in exactly one slot, no
@@ -13,50 +14,8 @@ import type { Token } from "./Tokenizer.ts"
  * from the page, which the rules cannot do.
  */
 
-/** Superlatives and other rankings: applying them means comparing what the page shows. */
-const RANKINGS = [
-  "cheapest",
-  "priciest",
-  "dearest",
-  "largest",
-  "biggest",
-  "smallest",
-  "highest",
-  "lowest",
-  "longest",
-  "shortest",
-  "fastest",
-  "slowest",
-  "newest",
-  "oldest",
-  "earliest",
-  "latest",
-  "nearest",
-  "closest",
-  "farthest",
-  "furthest",
-  "best",
-  "worst",
-  "heaviest",
-  "lightest",
-  "youngest",
-  "top-rated",
-  "best-selling",
-]
-
-/** Chinese rankings: 最 + a quality ("最便宜", "最大"); "最后" (last) and "最前" are positions, not rankings. */
-const CHINESE_RANKING = /最(便宜|贵|大|小|高|低|多|少|新|旧|早|晚|长|短|快|慢|好|差|近|远|热门|受欢迎)/u
-
-/** Chinese arithmetic, counting and comparison. */
-const CHINESE_WORK =
-  /(之和|总和|求和|相加|相减|之差|差值|乘积|相乘|平均|合计|一共有|总共有|多少个|有几个|计算|比较)/u
-
 /** Words that say a value is to be worked out: "the sum of …", "the total of …". */
 const ARITHMETIC = /\b(sum|total|difference|product|average|mean|quotient|remainder|count|number)\s+of\b/i
-
-/** "how many …", "count the …", "compare …", "whichever is …": counting and judgement by structure. */
-const JUDGEMENT =
-  /\b(how\s+many|how\s+much|count\s+(the|all|how)|compare|whichever|whoever|more\s+than|less\s+than|fewer\s+than|greater\s+than|add\s+up|multiply|subtract|divide|calculate|compute|work\s+out|figure\s+out)\b/i
 
 /** Nouns that describe a value ("the word", "the number") when something locates it. */
 const VALUE_NOUNS =
@@ -67,9 +26,6 @@ const LOCATED = new RegExp(
   `\\b(${VALUE_NOUNS})\\b.*\\b(shown|displayed|written|printed|given|listed|mentioned|below|above|bold|italic|italics|underlined|highlighted|from|of|on\\s+the\\s+page|in\\s+the\\s+(table|list|text|page|paragraph|heading|image|picture))\\b`,
   "i",
 )
-
-/** Chinese descriptions of a value: "上面显示的数字", "表格中的电话", "加粗的词", "答案". */
-const CHINESE_REFERENCE = /(显示的|上面的|下面的|上方的|下方的|表格中|表格里|加粗|粗体|答案|结果|的值)/u
 
 /** "the most expensive", "the least popular": a ranking said in two words. */
 const MOST = /\bthe\s+(most|least)\s+\w+/i

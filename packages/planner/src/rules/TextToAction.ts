@@ -7,7 +7,6 @@ import {
   type Ancestry,
   ancestryFromOutline,
   canTake,
-  GLOSSARY,
   type GroundedElement,
   groundTarget,
   type Intent,
@@ -15,6 +14,19 @@ import {
   normalizeText,
   textScore,
 } from "./Grounding.ts"
+import {
+  CLOSE_WORDS,
+  COMMIT_WORDS,
+  GLOSSARY,
+  NEXT_WORDS,
+  PREVIOUS_WORDS,
+  SEARCH_WORDS,
+  SUBMIT_WORDS,
+  USER_WORDS,
+} from "./Vocabulary.ts"
+
+/** Whether a control commits something by its name (Submit, Buy now, Place order, 提交 …): from the language data. */
+const isCommit = (element: PageElement): boolean => COMMIT_WORDS.test(element.name.normalize("NFKC"))
 
 /** The locator of page-level actions (navigate, scroll, back, press a key), as in `PageSnapshot.actions`. */
 export const PAGE_LOCATOR = "_page"
@@ -99,12 +111,6 @@ const MINIMUM_TEXT_SCORE = 40
  * also say `expanded=false` (a "Submit ▾" split button, a "Delete" disclosure), but pressing it is
  * never a way of looking for something: it is pressed only when the instruction names it.
  */
-const COMMIT_WORDS =
-  /\b(?:submit|buy|send|delete|pay|place\s+order|check\s*out|confirm|remove)\b|提交|购买|发送|删除|支付|下单|确认/iu
-
-/** Whether a control commits something by its name (Submit, Buy now, Place order, 提交 …). */
-const isCommit = (element: PageElement): boolean => COMMIT_WORDS.test(element.name.normalize("NFKC"))
-
 /**
  * Elements that open a hidden part of the page: collapsed sections and tabs not selected. A commit
  * control (Submit, Buy, Delete, 提交 …) is never one of them, whatever state it shows: it is pressed
@@ -440,8 +446,6 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
   )
 }
 
-const SEARCH_WORDS = ["search", "query", "q", "keyword", "keywords", "搜索", "查找", "find"]
-
 const findSearchBox = (view: PageView): PageElement | undefined => {
   const editable = view.elements.filter((element) => canTake(element, "type") && element.disabled !== true)
   return (
@@ -458,33 +462,6 @@ const findSearchBox = (view: PageView): PageElement | undefined => {
     )
   )
 }
-
-const SUBMIT_WORDS = [
-  "submit",
-  "send",
-  "search",
-  "go",
-  "sign in",
-  "log in",
-  "login",
-  "save",
-  "continue",
-  "ok",
-  "confirm",
-  "apply",
-  "register",
-  "sign up",
-  "create account",
-  "create",
-  "order",
-  "checkout",
-  "pay",
-  "提交",
-  "搜索",
-  "登录",
-  "确定",
-  "发送",
-]
 
 /**
  * The submit control: a `type=submit` button, else a button named like one (exactly, then as a word of
@@ -519,20 +496,6 @@ const distance = (from: PageElement, to: PageElement): number => {
   const dy = to.box.y - from.box.y
   return Math.abs(to.box.x - from.box.x) + (dy < 0 ? 4 * -dy : dy)
 }
-
-const USER_WORDS = [
-  "email",
-  "e-mail",
-  "username",
-  "user",
-  "login",
-  "account",
-  "邮箱",
-  "用户名",
-  "账号",
-  "帐号",
-  "用户",
-]
 
 const findUserField = (view: PageView): PageElement | undefined => {
   const editable = view.elements.filter(
@@ -641,20 +604,6 @@ const decideLogin = (
   return action(submit, "click", `log in with ${label(submit)}`, [], false, "submitted")
 }
 
-const NEXT_WORDS = ["next", "next page", "下一页", "›", "»", "→", "next ›", "next »", "older"]
-const PREVIOUS_WORDS = [
-  "previous",
-  "prev",
-  "previous page",
-  "上一页",
-  "‹",
-  "«",
-  "←",
-  "‹ previous",
-  "« previous",
-  "newer",
-]
-
 /** The pager link or button: `rel`, or a name such as Next / 下一页 / »; one in the viewport first. */
 const findPager = (view: PageView, words: ReadonlyArray<string>, rel: string): PageElement | undefined =>
   view.elements
@@ -699,8 +648,6 @@ const byVerb = (verb: string | undefined, target: TargetPhrase, view: PageView):
   }
   return undefined
 }
-
-const CLOSE_WORDS = ["close", "x", "×", "✕", "✖", "dismiss", "cancel", "关闭", "取消", "close dialog"]
 
 /** What `decide` needs besides the command and the page: sub-steps of the command already done. */
 export interface DecideState {

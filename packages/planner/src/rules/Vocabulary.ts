@@ -1,0 +1,110 @@
+import type { RoleHint } from "./Command.ts"
+import { en } from "./lang/en.ts"
+import type { Lexicon, Messages, Verb } from "./lang/Lexicon.ts"
+import { zh } from "./lang/zh.ts"
+
+/**
+ * The grammar's word tables, built from the language data (`lang/en.ts`, `lang/zh.ts`). A command may
+ * mix both languages, so the grammar reads the union; the messages follow the instruction's language.
+ */
+
+export const LANGUAGES: ReadonlyArray<Lexicon> = [en, zh]
+const all = <T>(pick: (lexicon: Lexicon) => ReadonlyArray<T>): ReadonlyArray<T> => LANGUAGES.flatMap(pick)
+const table = <T>(pick: (lexicon: Lexicon) => Readonly<Record<string, T>>): ReadonlyMap<string, T> =>
+  new Map(LANGUAGES.flatMap((lexicon) => Object.entries(pick(lexicon))))
+const HAN = /\p{Script=Han}/u
+
+/** English verb phrases as words, longest first so "log in" wins over "log". */
+export const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]> = Object.entries(en.verbs)
+  .flatMap(([verb, phrases]) => phrases.map((phrase) => [phrase.split(" "), verb as Verb] as const))
+  .toSorted((left, right) => right[0].length - left[0].length)
+/** Chinese verbs: each one word of the tokenizer's lexicon. */
+export const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map(
+  Object.entries(zh.verbs).flatMap(([verb, words]) => words.map((word) => [word, verb as Verb] as const)),
+)
+export const GENERIC_CLICK_VERBS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.genericClickVerbs))
+export const ALWAYS_SEPARATES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.separators.always))
+export const SEPARATES_BEFORE_VERB: ReadonlySet<string> = new Set(
+  all((lexicon) => lexicon.separators.beforeVerb),
+)
+export const FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.fillers))
+export const SOFT_FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.softFillers))
+export const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map(Object.entries(en.ordinals))
+export const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(Object.entries(en.numbers))
+export const CHINESE_NUMERALS: ReadonlyMap<string, number> = new Map(Object.entries(zh.numbers))
+/** Role nouns as words, longest first. */
+export const ROLE_NOUNS: ReadonlyArray<readonly [ReadonlyArray<string>, RoleHint]> = LANGUAGES.flatMap(
+  (lexicon) =>
+    Object.entries(lexicon.roles).flatMap(([role, nouns]) =>
+      nouns.map((noun) => [noun.split(" "), role as RoleHint] as const),
+    ),
+).toSorted((left, right) => right[0].length - left[0].length)
+export const KEYS: ReadonlyMap<string, string> = table((lexicon) => lexicon.keys)
+export const CHORD: ReadonlyMap<string, string> = table((lexicon) => lexicon.chord)
+export const ARTICLES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.articles))
+export const PAIR_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pairWords)
+export const CHINESE_NEGATIONS: ReadonlyArray<string> = zh.negations
+export const CHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.checked)
+export const UNCHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.unchecked)
+export const SCROLL_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.scrollWords))
+export const SCROLL_TO = {
+  top: all((lexicon) => lexicon.scrollTo.top),
+  bottom: all((lexicon) => lexicon.scrollTo.bottom),
+  middle: all((lexicon) => lexicon.scrollTo.middle),
+  up: all((lexicon) => lexicon.scrollTo.up),
+}
+export const SEARCH_SCOPE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.searchScope)
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.functionWords))
+export const READ_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.readWords))
+export const USER_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.userWords)
+export const PASSWORD_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.passwordWords)
+
+/** Page words for grounding: the pager, submit, search, close and commit controls. */
+export const NEXT_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pager.next)
+export const PREVIOUS_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pager.previous)
+export const SUBMIT_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.submitWords)
+export const SEARCH_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.searchWords)
+export const CLOSE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.closeWords)
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+const alternatives = (words: ReadonlyArray<string>): string =>
+  words.map((word) => escapeRegExp(word).replace(/ /g, "\\s*")).join("|")
+/** A control that commits something by its name (Submit, Buy now, Place order, 提交 …). */
+export const COMMIT_WORDS = new RegExp(
+  `\\b(?:${alternatives(en.commitWords)})\\b|${alternatives(zh.commitWords)}`,
+  "iu",
+)
+export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = table((lexicon) => lexicon.glossary)
+
+/** Rankings and work that need a model (Reading). */
+export const RANKINGS: ReadonlyArray<string> = en.rankings
+export const CHINESE_RANKING = new RegExp(alternatives(zh.rankings), "u")
+export const CHINESE_WORK = new RegExp(`(${alternatives(zh.work)})`, "u")
+export const JUDGEMENT = new RegExp(
+  `\\b(${en.work.map((word) => escapeRegExp(word).replace(/ /g, "\\s+")).join("|")})\\b`,
+  "i",
+)
+export const CHINESE_REFERENCE = new RegExp(`(${alternatives(zh.references)})`, "u")
+
+/**
+ * The tokenizer's Chinese lexicon, longest first: every Chinese verb, connective, role noun, state,
+ * ordinal and particle of the data. A verb can never be missing from it.
+ */
+export const CHINESE_LEXICON: ReadonlyArray<string> = [
+  ...new Set(
+    [
+      ...CHINESE_VERBS.keys(),
+      ...zh.separators.always,
+      ...zh.separators.beforeVerb,
+      ...Object.values(zh.roles).flat(),
+      ...zh.checked,
+      ...zh.unchecked,
+      ...zh.particles,
+    ].filter((word) => HAN.test(word)),
+  ),
+].toSorted((left, right) => right.length - left.length)
+
+/** The messages of the instruction's language: Chinese when it starts with Chinese. */
+export const messagesFor = (text: string): Messages => {
+  const first = /[\p{L}\p{N}]/u.exec(text.replace(/["“「『'‘][^"”」』'’]*["”」』'’]/gu, " "))?.[0]
+  return first !== undefined && HAN.test(first) ? zh.messages : en.messages
+}

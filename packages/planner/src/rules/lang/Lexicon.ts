@@ -1,0 +1,164 @@
+import type { CommandKind, RoleHint } from "../Command.ts"
+
+/**
+ * The shape of one language's data for the rule grammar: the words it reads, the sentence templates
+ * it matches and the messages it answers with. `en.ts` and `zh.ts` hold the data; the grammar's code
+ * (tokenizer, clause splitting, slot filling, grounding) reads only these tables.
+ */
+
+/** What a verb phrase asks for. Several verbs become one command kind ("switch to" is a click on a tab). */
+export type Verb =
+  | "navigate"
+  | "open"
+  | "login"
+  | "search"
+  | "type"
+  | "set"
+  | "click"
+  | "select"
+  | "check"
+  | "uncheck"
+  | "expand"
+  | "collapse"
+  | "hover"
+  | "close"
+  | "submit"
+  | "press"
+  | "scroll"
+  | "back"
+  | "nextPage"
+  | "previousPage"
+  | "extract"
+  | "switch"
+  | "ensure"
+  | "focus"
+  | "drag"
+  | "selectText"
+  | "copy"
+  | "paste"
+  | "apply"
+  | "signUp"
+
+/**
+ * The types a template's slot can have. A slot is named `{name}` or `{name:type}`; with no type, the
+ * name is looked up in `SLOT_TYPES`.
+ * - `target`: an element named in words (`the Save button`, `第二个链接`), read by the target reader;
+ * - `container`: an element that holds the target (`the dialog`, `对话框`);
+ * - `value`: a literal to type or choose, written as typed (quoted or plain);
+ * - `reference`: words pointing back at something already named (`it`, `它`);
+ * - `ordinal`: a position (`first`, `第二个`);
+ * - `quantity`: a number of times or pages (`3`, `three`, `三`);
+ * - `key`: a key name (`Enter`, `回车`);
+ * - `action`: the words of a verb;
+ * - `condition`: a state to end in (`checked`, `已勾选`).
+ */
+export type SlotType =
+  | "target"
+  | "container"
+  | "value"
+  | "reference"
+  | "ordinal"
+  | "quantity"
+  | "key"
+  | "action"
+  | "condition"
+
+/**
+ * A sentence template, written the way Home Assistant writes intent sentences:
+ * - words must be there (`scroll`), compared lower-cased;
+ * - `(a|b c)` is one of the alternatives; `[the]` is optional;
+ * - `<click>` is any phrase of that verb in the language's `verbs`;
+ * - `{target}` or `{field:target}` is a named slot of a type (a run of one or more tokens).
+ *
+ * The command has `kind`, the fields of `fixed` and one field per slot named after the slot.
+ * `examples` are sentences with the fields they must read to: a generated test runs each one.
+ */
+export interface Template {
+  readonly kind: CommandKind
+  readonly sentences: ReadonlyArray<string>
+  readonly fixed?: Readonly<Record<string, unknown>>
+  readonly examples: ReadonlyArray<readonly [string, Readonly<Record<string, unknown>>]>
+}
+
+/** The messages the grammar answers with, in the language of the instruction. */
+export interface Messages {
+  readonly empty: string
+  readonly noAction: (text: string) => string
+  readonly nothingToDo: (text: string) => string
+  readonly needsWhat: (verb: string) => string
+  readonly couldNotPlace: (words: ReadonlyArray<string>) => string
+  readonly needsModelToRank: (words: ReadonlyArray<string>, ranking: string) => string
+  readonly needsModelToWork: (work: string) => string
+  readonly needsModelToRead: (phrase: string) => string
+  readonly needsModelToFindText: (phrase: string) => string
+  readonly literalInValue: (literal: string, value: string) => string
+  readonly literalNowhere: (literal: string) => string
+  readonly negated: (said: string) => string
+}
+
+/** One language's words and templates. Lists are plain words (English phrases split on spaces). */
+export interface Lexicon {
+  /** Verb phrases per verb ("log in", "登录"). */
+  readonly verbs: Readonly<Partial<Record<Verb, ReadonlyArray<string>>>>
+  /** Verbs that only say "click": the control's name is in the target, not in the verb. */
+  readonly genericClickVerbs: ReadonlyArray<string>
+  /** Connectives: always end a clause / end one only before a verb. */
+  readonly separators: { readonly always: ReadonlyArray<string>; readonly beforeVerb: ReadonlyArray<string> }
+  /** Words that carry nothing ("please", "请"); `soft` ones only before a verb or a comma. */
+  readonly fillers: ReadonlyArray<string>
+  readonly softFillers: ReadonlyArray<string>
+  /** Ordinal words and their positions (-1 is the last). */
+  readonly ordinals: Readonly<Record<string, number>>
+  /** Number words (quantities). */
+  readonly numbers: Readonly<Record<string, number>>
+  /** Role nouns per role ("radio button", "按钮"). */
+  readonly roles: Readonly<Partial<Record<RoleHint, ReadonlyArray<string>>>>
+  /** Key names and the key the driver presses. */
+  readonly keys: Readonly<Record<string, string>>
+  /** Words before a name that are not part of it ("the", "my"). */
+  readonly articles: ReadonlyArray<string>
+  /** Words that join a field and its value ("with", "into", ":"). */
+  readonly pairWords: ReadonlyArray<string>
+  /** Negations ("don't", "不要"). */
+  readonly negations: ReadonlyArray<string>
+  /** States of a box ("checked", "已勾选" / "unchecked", "未勾选"). */
+  readonly checked: ReadonlyArray<string>
+  readonly unchecked: ReadonlyArray<string>
+  /** Words of a scroll that name no element ("down", "底部"). */
+  readonly scrollWords: ReadonlyArray<string>
+  /** Where a scroll goes. */
+  readonly scrollTo: {
+    readonly top: ReadonlyArray<string>
+    readonly bottom: ReadonlyArray<string>
+    readonly middle: ReadonlyArray<string>
+    readonly up: ReadonlyArray<string>
+  }
+  /** Words that name the site's search box rather than a field ("on the site"). */
+  readonly searchScope: ReadonlyArray<string>
+  /** Words a command reads without carrying them ("it", "onto", "times"). */
+  readonly functionWords: ReadonlyArray<string>
+  /** Modifier keys of a chord and the name the driver gives them. */
+  readonly chord: Readonly<Record<string, string>>
+  /** Words read into a value rather than carried as typed (month names, set-verbs). */
+  readonly readWords: ReadonlyArray<string>
+  /** Page words: the pager ("Next", "下一页"), submit, search, close, user-name and commit controls. */
+  readonly pager: { readonly next: ReadonlyArray<string>; readonly previous: ReadonlyArray<string> }
+  readonly submitWords: ReadonlyArray<string>
+  readonly searchWords: ReadonlyArray<string>
+  readonly closeWords: ReadonlyArray<string>
+  readonly userWords: ReadonlyArray<string>
+  readonly passwordWords: ReadonlyArray<string>
+  /** Names of controls that commit something (Submit, Buy, 提交): never pressed while looking. */
+  readonly commitWords: ReadonlyArray<string>
+  /** Rankings and work the rules cannot do: superlatives, arithmetic, counting, comparison. */
+  readonly rankings: ReadonlyArray<string>
+  readonly work: ReadonlyArray<string>
+  /** Words that describe a value to read from the page rather than being it. */
+  readonly references: ReadonlyArray<string>
+  /** Particles and other words the tokenizer cuts out of a Han run (Chinese only). */
+  readonly particles: ReadonlyArray<string>
+  /** Labels pages carry in English, by the words of this language ("登录" → "sign in"). */
+  readonly glossary: Readonly<Record<string, ReadonlyArray<string>>>
+  readonly messages: Messages
+  readonly templates: ReadonlyArray<Template>
+}
