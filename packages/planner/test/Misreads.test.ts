@@ -86,12 +86,13 @@ const ROWS: ReadonlyArray<Row> = [
     text: "Type the date shown on the page into the Date field",
     refuses: ['needs a model to work out "the date shown on the page"'],
   },
-  { text: "在输入框中输入上面显示的数字", refuses: ['needs a model to work out "上面显示的数字"'] },
+  // A Chinese instruction is refused in Chinese (the messages of lang/zh.ts), naming the same words.
+  { text: "在输入框中输入上面显示的数字", refuses: ["需要模型来算出“上面显示的数字”", "要从页面读取的值"] },
   {
     text: "How many items are in the cart? Type it into the box",
     refuses: ['needs a model to work out "How many"'],
   },
-  { text: "输入两个数字之和", refuses: ['needs a model to work out "之和"'] },
+  { text: "输入两个数字之和", refuses: ["需要模型来算出“之和”"] },
   // A value that is quoted or plainly literal is typed as written, description words or not.
   {
     text: 'Type "the sum of the two numbers" into the box',
@@ -110,7 +111,7 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Search for the cheapest lamp", refuses: ['needs a model to apply "cheapest"'] },
   { text: "Click the most expensive product", refuses: ['needs a model to apply "most expensive"'] },
   { text: "Select the largest size", refuses: ['needs a model to apply "largest"'] },
-  { text: "选择最便宜的航班", refuses: ['needs a model to apply "最便宜"'] },
+  { text: "选择最便宜的航班", refuses: ["无法安放：最便宜", "需要模型来判断“最便宜”"] },
   {
     text: "Highlight the text in the second paragraph",
     refuses: ['needs a model to find which text "the text in the second paragraph" means'],

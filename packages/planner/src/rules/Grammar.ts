@@ -1,7 +1,8 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
-import type { Verb } from "./lang/Lexicon.ts"
+import type { Hint, Messages, Verb } from "./lang/Lexicon.ts"
 import { misreading, needsModel } from "./Reading.ts"
+import { compileTemplates, matchTemplates, type SlotFiller } from "./Templates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 import {
   ALWAYS_SEPARATES,
@@ -17,6 +18,8 @@ import {
   FUNCTION_WORDS,
   GENERIC_CLICK_VERBS,
   KEYS,
+  LANGUAGES,
+  messagesFor,
   ORDINAL_WORDS,
   PAIR_WORDS,
   PASSWORD_WORDS,
@@ -44,6 +47,8 @@ import {
  *
  * A clause after "then" that has no verb repeats the verb before it ("click ONE then TWO").
  */
+
+const TEMPLATES = compileTemplates(LANGUAGES)
 
 /** The grammar's answer: the commands, or why it could not read the text. */
 export type ParseResult =
@@ -564,6 +569,11 @@ type ClauseResult =
   | { readonly command: Command }
   | { readonly commands: ReadonlyArray<Command> }
   | { readonly reason: string }
+  /** What the verb needs, said by the language data in the clause's language. */
+  | { readonly hint: Hint }
+
+/** A clause read, or refused with its reason in words. */
+type ClauseRead = Exclude<ClauseResult, { hint: Hint }>
 
 const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   const tokens = [...before, ...after]
@@ -644,7 +654,7 @@ const parseType = (
     return target.role === undefined ? { ...target, role: "textbox" } : target
   }
   const command = (value: string, target: TargetPhrase | undefined): ClauseResult => {
-    if (value === "") return { reason: `'${verbRaw}' needs a value to type, e.g. type "hello" into Search` }
+    if (value === "") return { reason: messagesFor(joinTokens([...before, ...after])).needsValue(verbRaw) }
     return {
       command: target === undefined ? { kind: "type", value } : { kind: "type", value, field: target },
     }
@@ -771,6 +781,7 @@ const wordsOfCommands = (value: unknown, into: Set<string>): Set<string> => {
 const unplacedWords = (
   tokens: ReadonlyArray<Token>,
   commands: ReadonlyArray<Command>,
+  say: Messages,
 ): string | undefined => {
   const carried = wordsOfCommands(commands, new Set())
   const exempt = new Set<number>()
@@ -811,7 +822,7 @@ const unplacedWords = (
         !READ_WORDS.has(word) &&
         !carried.has(word),
     )
-  return left.length === 0 ? undefined : `could not place: ${[...new Set(left)].join(", ")}`
+  return left.length === 0 ? undefined : say.couldNotPlace([...new Set(left)])
 }
 
 /**
@@ -957,8 +968,7 @@ const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult
         .some((word) => isWord(word, "accept", "accepting", "agree", "agreeing")),
   )
   if (terms >= 0) commands.push({ kind: "check", target: { raw: "terms", text: "terms" } })
-  if (commands.length === 0)
-    return { reason: `'${verbRaw}' needs what to fill in, e.g. sign up as Ada Lovelace with ada@example.com` }
+  if (commands.length === 0) return { hint: "signUp" }
   commands.push({ kind: "submit" })
   return { commands }
 }
@@ -1052,7 +1062,7 @@ const parseSet = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Cl
     }
   }
   const to = lastIndexOfWord(after, ["to", "为", "成", "="])
-  if (to <= 0) return { reason: "'set' needs a field and a value, e.g. set Quantity to 3" }
+  if (to <= 0) return { hint: "set" }
   // "turn the brightness down to 2", "increase rooms up to 3"
   const fieldEnd = isWord(after[to - 1], "up", "down") && to > 1 ? to - 1 : to
   const target = parseTargetPhrase(after.slice(0, fieldEnd))
@@ -1105,7 +1115,7 @@ const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
     tokens = tokens.slice(scopeEnd)
   }
   const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
-  if (query === "") return { reason: "'search' needs what to search for, e.g. search for lantern" }
+  if (query === "") return { hint: "search" }
   return { command: field === undefined ? { kind: "search", query } : { kind: "search", query, field } }
 }
 
@@ -1152,8 +1162,7 @@ const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>):
             (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
           ),
         )
-  if (options.length === 0 && target.ordinal === undefined)
-    return { reason: "'select' needs what to select, e.g. select Red from Color" }
+  if (options.length === 0 && target.ordinal === undefined) return { hint: "select" }
   return {
     command:
       list === undefined ? { kind: "select", options, target } : { kind: "select", options, list, target },
@@ -1275,8 +1284,7 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
     list.filter((token) => !isWord(token, "all", "each", "every", "the", "所有", "全部", "每个", "上"))
   const fields = splitList(clean(fieldTokens))
   const items = valueText(clean(itemTokens))
-  if (fields.length === 0)
-    return { reason: "'extract' needs what to extract, e.g. extract the names and prices of the products" }
+  if (fields.length === 0) return { hint: "extract" }
   return {
     command: {
       kind: "extract",
@@ -1294,29 +1302,60 @@ const looksLikeAddress = (tokens: ReadonlyArray<Token>): string | undefined => {
 }
 
 const targetCommand = (
-  kind: "click" | "open" | "check" | "uncheck" | "expand" | "collapse" | "hover" | "close",
+  kind: "click" | "open" | "check" | "uncheck",
   tokens: ReadonlyArray<Token>,
   verbRaw: string,
-): ClauseResult => {
-  // "悬停在 Help 图标上": the place words around what is hovered are not part of its name.
-  const over =
-    kind === "hover" && isWord(tokens[0], "在", "到") && tokens.length > 1
-      ? tokens.slice(1, isWord(tokens[tokens.length - 1], "上", "上面", "上方") ? -1 : undefined)
-      : tokens
-  // "close it with Escape", "close the dialog by pressing Esc": the key is how, the press is the action.
-  if (kind === "close") {
-    const how = tokens.findLastIndex((token) => isWord(token, "with", "by", "using", "via"))
-    const rest =
-      how < 0 ? [] : tokens.slice(how + 1).filter((token) => !isWord(token, "pressing", "the", "key", "a"))
-    const key = rest.length === 1 ? KEYS.get(rest[0]!.value.toLowerCase()) : undefined
-    if (key !== undefined) return { command: { kind: "press", key } }
-  }
-  const target = parseTargetPhrase(over)
-  if (target.raw === "" && target.role === undefined && target.ordinal === undefined) {
-    if (kind === "close") return { command: { kind, target: { raw: "dialog", role: "dialog" } } }
-    return { reason: `'${verbRaw}' needs what to ${verbRaw}, e.g. ${verbRaw} "Save"` }
-  }
+): ClauseRead => {
+  const target = parseTargetPhrase(tokens)
+  if (target.raw === "" && target.role === undefined && target.ordinal === undefined)
+    return { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) }
   return { command: { kind, target } }
+}
+
+/** Verbs read by the language data's sentence templates alone. */
+const TEMPLATED: ReadonlySet<Verb> = new Set(
+  TEMPLATES.flatMap(({ verbs }) => [...verbs]).filter(
+    (verb) => !["click", "check", "uncheck", "open", "navigate"].includes(verb),
+  ),
+)
+
+/** Fills a template's slot from its tokens, or refuses them (undefined). */
+const fillSlot: SlotFiller = (type, tokens) => {
+  const words = tokens.map((token) => token.value)
+  switch (type) {
+    case "target":
+    case "container": {
+      const target = parseTargetPhrase(tokens)
+      return target.raw === "" && target.role === undefined && target.ordinal === undefined
+        ? undefined
+        : target
+    }
+    case "key":
+      return words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : chordOf(tokens)
+    case "quantity": {
+      if (tokens.length !== 1) return undefined
+      const token = tokens[0]!
+      return token.kind === "number"
+        ? Number(token.value)
+        : (ENGLISH_NUMBERS.get(token.value) ?? chineseNumber(token.value))
+    }
+    case "ordinal":
+      return words.length === 1 ? ORDINAL_WORDS.get(words[0]!) : undefined
+    case "reference":
+      return words.every((word) => ["it", "them", "that", "this", "它", "它们"].includes(word))
+        ? true
+        : undefined
+    case "condition":
+      return words.every((word) => CHECKED_WORDS.includes(word))
+        ? "check"
+        : words.every((word) => UNCHECKED_WORDS.includes(word))
+          ? "uncheck"
+          : undefined
+    default: {
+      const value = valueText(tokens)
+      return value === "" ? undefined : value
+    }
+  }
 }
 
 /** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */
@@ -1367,12 +1406,10 @@ const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
       break
     end -= 1
   }
-  if (state === undefined)
-    return { reason: "'make sure' needs a state, e.g. make sure Newsletter is checked" }
+  if (state === undefined) return { hint: "ensureState" }
   const kind = (state === "check") !== negated ? "check" : "uncheck"
   const targets = splitFields(tokens.slice(0, end)).map((part) => parseTargetPhrase(part))
-  if (targets.length === 0)
-    return { reason: "'make sure' needs what to check, e.g. make sure Newsletter is checked" }
+  if (targets.length === 0) return { hint: "ensureWhat" }
   return { commands: targets.map((target) => ({ kind, target })) }
 }
 
@@ -1411,7 +1448,7 @@ const parseDrag = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): C
     return { command: { kind: "drag", source, offset } }
   }
   const to = lastIndexOfWord(after, ["to", "onto", "into", "over"])
-  if (to <= 0) return { reason: "'drag' needs where to, e.g. drag Report to Done" }
+  if (to <= 0) return { hint: "drag" }
   // "move the Volume slider to 25": a value, not a place.
   const rest = after.slice(to + 1)
   if (rest.length === 1 && rest[0]!.kind === "number") {
@@ -1428,7 +1465,7 @@ const parseDrag = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): C
 }
 
 /** A clause with no verb that pairs fields and values: "First name: Ada, Last name: Hopper". */
-const parsePairs = (tokens: ReadonlyArray<Token>): ClauseResult | undefined => {
+const parsePairs = (tokens: ReadonlyArray<Token>): ClauseRead | undefined => {
   const colon = tokens.findIndex((token) => token.value === ":")
   if (colon <= 0 || colon === tokens.length - 1) return undefined
   const value = valueText(tokens.slice(colon + 1))
@@ -1443,7 +1480,7 @@ const parseClause = (
   clause: ReadonlyArray<Token>,
   previousVerb: readonly [Verb, string] | undefined,
   previousValue?: string,
-): ClauseResult & { verb?: readonly [Verb, string] } => {
+): ClauseRead & { verb?: readonly [Verb, string] } => {
   const tokens = stripFillers(clause)
   if (tokens.length === 0) return { reason: "an empty clause" }
   // The verb may follow a Chinese prefix ("在搜索框中输入", "用 X 和 Y 登录").
@@ -1486,9 +1523,7 @@ const parseClause = (
     )
       return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     if (previousVerb === undefined)
-      return {
-        reason: `no action word in "${joinTokens(tokens)}": start with one such as click, type, search, select, go to, 点击, 输入, 搜索`,
-      }
+      return { reason: messagesFor(joinTokens(tokens)).noAction(joinTokens(tokens)) }
     verbName = previousVerb[0]
     verbRaw = previousVerb[1]
     after = tokens
@@ -1499,7 +1534,16 @@ const parseClause = (
     after = tokens.slice(verbAt + verb[1])
     // A Chinese verb after a prefix that is itself a verb ("用 … 登录") is fine; an English clause starts with its verb.
   }
-  const withVerb = (result: ClauseResult) => ({ ...result, verb: [verbName, verbRaw] as const })
+  const say = messagesFor(joinTokens(tokens))
+  const withVerb = (result: ClauseResult) =>
+    "hint" in result ? { reason: say.hints[result.hint] } : { ...result, verb: [verbName, verbRaw] as const }
+  if (TEMPLATED.has(verbName)) {
+    const verbTokens = verb === undefined ? tokenize(verbRaw) : tokens.slice(verbAt, verbAt + verb[1])
+    const command = matchTemplates(TEMPLATES, verbName, [...verbTokens, ...after], fillSlot)
+    return withVerb(
+      command === undefined ? { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) } : { command },
+    )
+  }
   switch (verbName) {
     case "navigate":
     case "open": {
@@ -1599,102 +1643,32 @@ const parseClause = (
     }
     case "ensure":
       return withVerb(parseEnsure(after))
-    case "focus": {
-      const target = parseTargetPhrase(after)
-      return withVerb({ command: { kind: "focus", target } })
-    }
     case "drag":
       return withVerb(parseDrag(before, after))
-    case "selectText": {
-      const quoted = after.find((token) => token.kind === "quoted")
-      const text =
-        quoted?.raw ??
-        valueText(after.filter((token) => !isWord(token, "text", "words", "phrase", "文字", "文本")))
-      if (text === "")
-        return { reason: "'highlight' needs the words to select, e.g. highlight \"quick brown fox\"" }
-      return withVerb({ command: { kind: "selectText", text } })
-    }
-    case "copy": {
-      // "copy X (to the clipboard)", "复制 X": what is read is the text the page shows for X.
-      const clipboard = indexOfWord(after, ["to", "into", "到"])
-      const named =
-        clipboard > 0 && after.slice(clipboard + 1).some((token) => isWord(token, "clipboard", "剪贴板"))
-          ? after.slice(0, clipboard)
-          : after
-      const target = parseTargetPhrase(named)
-      if (target.raw === "") return { reason: "'copy' needs what to copy, e.g. copy the invite code" }
-      return withVerb({ command: { kind: "copy", target } })
-    }
     case "apply":
       return withVerb(parseApply(after, verbRaw))
     case "signUp":
       return withVerb(parseSignUp(after, verbRaw))
-    case "paste": {
-      // "paste it into the Invite code field", "粘贴到 Invite code 中": the field after the preposition.
-      const at = indexOfWord(after, ["into", "in", "to", "onto", "到", "在", "至"])
-      const place = at < 0 ? after : after.slice(at + 1)
-      const end = isWord(place[place.length - 1], "中", "里", "内", "上") ? -1 : undefined
-      const words = place.slice(0, end)
-      const what = words.filter((token) => !isWord(token, "it", "that", "this", "them", "它"))
-      return withVerb({
-        command: what.length === 0 ? { kind: "paste" } : { kind: "paste", field: parseTargetPhrase(what) },
-      })
-    }
     case "uncheck":
       return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))
-    case "expand":
-    case "collapse":
-    case "hover":
-    case "close":
-      return withVerb(targetCommand(verbName, after, verbRaw))
     case "switch": {
       const target = parseTargetPhrase(after)
       return withVerb({
         command: { kind: "click", target: target.role === undefined ? { ...target, role: "tab" } : target },
       })
     }
-    case "submit": {
-      const form = stripFillers(after)
-      if (form.length === 0 || form.every((token) => isWord(token, "the", "form", "表单", "it")))
-        return withVerb({ command: { kind: "submit" } })
-      return withVerb({ command: { kind: "submit", form: parseTargetPhrase(form) } })
-    }
     case "press":
       return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll":
       return withVerb(parseScroll(after, before))
-    case "back": {
-      // "go back", "go back to the previous page": the browser's history. "go back to the Profile tab",
-      // "返回 Profile 标签": the named place, which is never dropped for a history step.
-      const place = stripFillers(isWord(after[0], "to", "到") ? after.slice(1) : after)
-      const history =
-        place.length === 0 ||
-        place.every((token) =>
-          isWord(
-            token,
-            "the",
-            "previous",
-            "last",
-            "page",
-            "earlier",
-            "one",
-            "上",
-            "一",
-            "页",
-            "上一页",
-            "前一页",
-            "页面",
-          ),
-        )
-      if (history) return withVerb({ command: { kind: "back" } })
-      return withVerb({ command: { kind: "click", target: parseTargetPhrase(place) } })
-    }
     case "nextPage":
       return withVerb({ command: { kind: "nextPage" } })
     case "previousPage":
       return withVerb({ command: { kind: "previousPage" } })
     case "extract":
       return withVerb(parseExtract(before, after))
+    default:
+      return { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) }
   }
 }
 
@@ -1785,9 +1759,7 @@ const negatedStep = (
   previousValue: string | undefined,
 ): { readonly add?: Command; readonly replace?: Command } | { readonly reason: string } => {
   const said = joinTokens(words)
-  const refused = {
-    reason: `"${said}" says what not to do, which the rules cannot check: say only what to do (e.g. uncheck X, or click X, not the one in the footer)`,
-  }
+  const refused = { reason: messagesFor(said).negated(said) }
   const parsed = parseClause(words, previousVerb, previousValue)
   if ("reason" in parsed || !("command" in parsed)) return refused
   const command = parsed.command
@@ -1860,7 +1832,8 @@ const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined
  */
 export const parseCommands = (text: string): ParseResult => {
   const tokens = tokenize(text)
-  if (tokens.length === 0) return fail("the command is empty: say what to do, e.g. click Sign In")
+  const say = messagesFor(text)
+  if (tokens.length === 0) return fail(say.empty)
   // "Book the cheapest flight", "Type the sum of the two numbers": words that need a model are refused
   // before any reading, with the leading word no verb names ("book") among the words not placed.
   const leading = tokens[0]!
@@ -1868,10 +1841,10 @@ export const parseCommands = (text: string): ParseResult => {
     leading.kind === "word" && matchVerb(tokens, 0) === undefined && isWord(tokens[1], "the", "a", "an")
       ? [leading.value]
       : []
-  const judged = needsModel(tokens, unplaced)
+  const judged = needsModel(tokens, unplaced, say)
   if (judged !== undefined) return fail(judged)
   const read = (commands: ReadonlyArray<Command>): ParseResult => {
-    const wrong = misreading(text, tokens, commands) ?? unplacedWords(tokens, commands)
+    const wrong = misreading(text, tokens, commands, say) ?? unplacedWords(tokens, commands, say)
     return wrong === undefined ? { ok: true, commands } : fail(wrong)
   }
   const pairs = verblessPairs(tokens)
@@ -1953,6 +1926,6 @@ export const parseCommands = (text: string): ParseResult => {
     referent = undefined
     if (result.verb !== undefined) previousVerb = result.verb
   }
-  if (commands.length === 0) return fail(`nothing to do in "${text}"`)
+  if (commands.length === 0) return fail(say.nothingToDo(text))
   return read(commands)
 }

@@ -1,4 +1,5 @@
 import type { Command } from "./Command.ts"
+import type { Messages } from "./lang/Lexicon.ts"
 import type { Token } from "./Tokenizer.ts"
 import { CHINESE_RANKING, CHINESE_REFERENCE, CHINESE_WORK, JUDGEMENT, RANKINGS } from "./Vocabulary.ts"
 
@@ -83,7 +84,8 @@ const unquoted = (tokens: ReadonlyArray<Token>): string =>
  */
 export const needsModel = (
   tokens: ReadonlyArray<Token>,
-  unplaced: ReadonlyArray<string> = [],
+  unplaced: ReadonlyArray<string>,
+  say: Messages,
 ): string | undefined => {
   const text = unquoted(tokens)
   const words = tokens.filter((token) => token.kind === "word").map((token) => token.value)
@@ -96,12 +98,10 @@ export const needsModel = (
     ...(chineseRanking === undefined ? [] : [chineseRanking]),
   ]
   if (named.length > 0) {
-    const all = [...new Set([...named, ...unplaced])]
-    return `could not place: ${all.join(", ")} — needs a model to apply "${named[0]}": the rules cannot rank or compare what the page shows`
+    return say.needsModelToRank([...new Set([...named, ...unplaced])], named[0]!)
   }
   const work = JUDGEMENT.exec(text)?.[0] ?? CHINESE_WORK.exec(text)?.[0]
-  if (work !== undefined)
-    return `needs a model to work out "${work}": the rules cannot count, calculate or compare what the page shows`
+  if (work !== undefined) return say.needsModelToWork(work)
   return undefined
 }
 
@@ -132,6 +132,7 @@ export const misreading = (
   text: string,
   tokens: ReadonlyArray<Token>,
   commands: ReadonlyArray<Command>,
+  say: Messages,
 ): string | undefined => {
   const quoted = tokens.filter((token) => token.kind === "quoted").map((token) => normal(token.value))
   const slots = slotsOf(commands, [])
@@ -141,10 +142,8 @@ export const misreading = (
     // A quoted name inside a longer name of a control ('the card "Call supplier"') is still its name;
     // a quoted value inside a longer value is two values run together.
     const inside = values.find((slot) => slot.includes(literal))
-    if (inside !== undefined)
-      return `could not place the literal "${literal}": it was read as part of the value "${inside}"; give each value its own field, e.g. type "${literal}" into the Name field`
-    if (!slots.some((slot) => slot.includes(literal)))
-      return `could not place the literal "${literal}": no field, option or control of the instruction takes it; say where it goes, e.g. type "${literal}" into the Name field`
+    if (inside !== undefined) return say.literalInValue(literal, inside)
+    if (!slots.some((slot) => slot.includes(literal))) return say.literalNowhere(literal)
   }
   for (const command of commands) {
     const value =
@@ -158,7 +157,7 @@ export const misreading = (
         CHINESE_REFERENCE.test(value))
     ) {
       const phrase = referencePhrase(text, value)
-      return `needs a model to work out "${phrase}": it describes a value to read from the page, not the value to type; quote the value to type it as written`
+      return say.needsModelToRead(phrase)
     }
     if (
       command.kind === "selectText" &&
@@ -169,7 +168,7 @@ export const misreading = (
       const phrase = /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b/i.test(said)
         ? `the text ${said}`
         : said
-      return `needs a model to find which text "${phrase}" means: it says where the text is, not what it says; quote the words to select`
+      return say.needsModelToFindText(phrase)
     }
   }
   return undefined

@@ -68,7 +68,8 @@ export type SlotType =
  * - words must be there (`scroll`), compared lower-cased;
  * - `(a|b c)` is one of the alternatives; `[the]` is optional;
  * - `<click>` is any phrase of that verb in the language's `verbs`;
- * - `{target}` or `{field:target}` is a named slot of a type (a run of one or more tokens).
+ * - `{target}` or `{field:target}` is a named slot of a type (a run of one or more tokens, the longest
+ *   first); a slot named `{_…}` is read (it must fill) but carries nothing, and takes the fewest tokens.
  *
  * The command has `kind`, the fields of `fixed` and one field per slot named after the slot.
  * `examples` are sentences with the fields they must read to: a generated test runs each one.
@@ -94,7 +95,13 @@ export interface Messages {
   readonly literalInValue: (literal: string, value: string) => string
   readonly literalNowhere: (literal: string) => string
   readonly negated: (said: string) => string
+  readonly needsValue: (verb: string) => string
+  /** What a verb needs, with an example: `set`, `search`, `select`, `extract`, `ensureState`, `ensureWhat`, `drag`, `signUp`. */
+  readonly hints: Readonly<Record<Hint, string>>
 }
+
+/** The verbs whose missing words have a hint of their own. */
+export type Hint = "set" | "search" | "select" | "extract" | "ensureState" | "ensureWhat" | "drag" | "signUp"
 
 /** One language's words and templates. Lists are plain words (English phrases split on spaces). */
 export interface Lexicon {

@@ -432,6 +432,131 @@ export const en: Lexicon = {
       `could not place the literal "${literal}": no field, option or control of the instruction takes it; say where it goes, e.g. type "${literal}" into the Name field`,
     negated: (said) =>
       `"${said}" says what not to do, which the rules cannot check: say only what to do (e.g. uncheck X, or click X, not the one in the footer)`,
+    needsValue: (verb) => `'${verb}' needs a value to type, e.g. type "hello" into Search`,
+    hints: {
+      set: "'set' needs a field and a value, e.g. set Quantity to 3",
+      search: "'search' needs what to search for, e.g. search for lantern",
+      select: "'select' needs what to select, e.g. select Red from Color",
+      extract: "'extract' needs what to extract, e.g. extract the names and prices of the products",
+      ensureState: "'make sure' needs a state, e.g. make sure Newsletter is checked",
+      ensureWhat: "'make sure' needs what to check, e.g. make sure Newsletter is checked",
+      drag: "'drag' needs where to, e.g. drag Report to Done",
+      signUp: "'sign up' needs what to fill in, e.g. sign up as Ada Lovelace with ada@example.com",
+    },
   },
-  templates: [],
+  templates: [
+    {
+      kind: "nextPage",
+      sentences: ["<nextPage> [of (results|the results)]"],
+      examples: [
+        ["next page", {}],
+        ["go to the next page", {}],
+      ],
+    },
+    {
+      kind: "previousPage",
+      sentences: ["<previousPage> [of (results|the results)]"],
+      examples: [["go to the previous page", {}]],
+    },
+    {
+      kind: "back",
+      sentences: ["<back>", "<back> [to] [the] (previous|last|earlier) [(page|one)]", "<back> [to] the page"],
+      examples: [
+        ["go back", {}],
+        ["go back to the previous page", {}],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<back> [to] {target}"],
+      examples: [["go back to the Profile tab", { target: { text: "Profile", role: "tab" } }]],
+    },
+    {
+      kind: "submit",
+      sentences: ["<submit> [the] [(form|it)]"],
+      examples: [
+        ["submit", {}],
+        ["submit the form", {}],
+      ],
+    },
+    {
+      kind: "submit",
+      sentences: ["<submit> {form}"],
+      examples: [["submit the Newsletter form", { form: { text: "Newsletter", role: "form" } }]],
+    },
+    {
+      kind: "focus",
+      sentences: ["<focus> {target}"],
+      examples: [["Focus the Notes field", { target: { text: "Notes", role: "textbox" } }]],
+    },
+    {
+      kind: "hover",
+      sentences: ["<hover> {target}"],
+      examples: [
+        ["hover over Products", { target: { text: "Products" } }],
+        ["hover over the Help icon", { target: { text: "Help", role: "image" } }],
+      ],
+    },
+    {
+      kind: "expand",
+      sentences: ["<expand> {target}"],
+      examples: [["expand the Shipping section", { target: { text: "Shipping", role: "section" } }]],
+    },
+    {
+      kind: "collapse",
+      sentences: ["<collapse> {target}"],
+      examples: [["collapse Details", { target: { text: "Details" } }]],
+    },
+    {
+      kind: "press",
+      sentences: ["<close> [{_what:target}] (with|by|using|via) [pressing] [(the|a)] {key} [key]"],
+      examples: [
+        ["close it with Escape", { key: "Escape" }],
+        ["close the dialog by pressing Esc", { key: "Escape" }],
+      ],
+    },
+    {
+      kind: "close",
+      sentences: ["<close>"],
+      fixed: { target: { raw: "dialog", role: "dialog" } },
+      examples: [["close", {}]],
+    },
+    {
+      kind: "close",
+      sentences: ["<close> {target}"],
+      examples: [
+        ["close the dialog", { target: { role: "dialog" } }],
+        ["dismiss the modal", { target: { role: "dialog" } }],
+        ["close the cookie banner", { target: { text: "cookie banner" } }],
+      ],
+    },
+    {
+      kind: "copy",
+      sentences: ["<copy> {target} (to|into) [the] clipboard", "<copy> {target}"],
+      examples: [
+        ["copy the order number to the clipboard", { target: { text: "order number" } }],
+        ["Copy the invite code", { target: { text: "invite code" } }],
+      ],
+    },
+    {
+      kind: "paste",
+      sentences: ["<paste> [(it|that|this|them)]"],
+      examples: [["paste it", {}]],
+    },
+    {
+      kind: "paste",
+      sentences: ["<paste> [{_what:target}] (into|in|to|onto) {field}", "<paste> {field}"],
+      examples: [
+        ["paste it into the Invite code field", { field: { text: "Invite code", role: "textbox" } }],
+      ],
+    },
+    {
+      kind: "selectText",
+      sentences: ["<selectText> [the] [(text|words|phrase)] {text}"],
+      examples: [
+        ['highlight "quick brown fox"', { text: "quick brown fox" }],
+        ['select the text "lorem ipsum"', { text: "lorem ipsum" }],
+      ],
+    },
+  ],
 }

@@ -308,8 +308,106 @@ export const zh: Lexicon = {
       `无法安放引号中的值“${literal}”：它被读成了值“${value}”的一部分；请为每个值指明字段，例如 在 姓名 中输入 “${literal}”`,
     literalNowhere: (literal) =>
       `无法安放引号中的值“${literal}”：指令中没有字段、选项或控件接收它；请说明放在哪里，例如 在 姓名 中输入 “${literal}”`,
+    needsValue: (verb) => `“${verb}”需要要输入的值，例如 在 搜索框 中输入 “台灯”`,
+    hints: {
+      set: "“设为”需要字段和值，例如 把 数量 设为 3",
+      search: "“搜索”需要搜索的内容，例如 搜索 台灯",
+      select: "“选择”需要要选的选项，例如 从 颜色 中选择 红色",
+      extract: "“提取”需要要提取的内容，例如 提取所有商品的名称和价格",
+      ensureState: "“确保”需要一个状态，例如 确保 订阅 已勾选",
+      ensureWhat: "“确保”需要要检查的对象，例如 确保 订阅 已勾选",
+      drag: "“拖”需要目标位置，例如 把 报告 拖到 完成",
+      signUp: "“注册”需要要填写的内容，例如 用 张三 和 zhang@example.com 注册",
+    },
     negated: (said) =>
       `“${said}”说的是不要做什么，规则无法核实：请只说要做什么（例如 取消勾选 X，或 点击 X，不是页脚里的那个）`,
   },
-  templates: [],
+  templates: [
+    {
+      kind: "nextPage",
+      sentences: ["<nextPage>"],
+      examples: [
+        ["下一页", {}],
+        ["翻页", {}],
+      ],
+    },
+    { kind: "previousPage", sentences: ["<previousPage>"], examples: [["上一页", {}]] },
+    {
+      kind: "back",
+      sentences: ["<back>", "<back> [到] (上一页|页面|前 一 页|上 一 页)"],
+      examples: [
+        ["返回", {}],
+        ["返回上一页", {}],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<back> [到] {target}"],
+      examples: [["返回 Profile 标签", { target: { text: "Profile", role: "tab" } }]],
+    },
+    {
+      kind: "submit",
+      sentences: ["<submit> [表单]"],
+      examples: [
+        ["提交", {}],
+        ["提交表单", {}],
+      ],
+    },
+    {
+      kind: "submit",
+      sentences: ["<submit> {form}"],
+      examples: [["提交 Newsletter 表单", { form: { text: "Newsletter", role: "form" } }]],
+    },
+    {
+      kind: "focus",
+      sentences: ["<focus> {target}"],
+      examples: [["聚焦 备注 输入框", { target: { text: "备注", role: "textbox" } }]],
+    },
+    {
+      kind: "hover",
+      sentences: ["<hover> (在|到) {target} (上|上面|上方)", "<hover> (在|到) {target}", "<hover> {target}"],
+      examples: [["悬停在 Help 图标上", { target: { text: "Help", role: "image" } }]],
+    },
+    {
+      kind: "expand",
+      sentences: ["<expand> {target}"],
+      examples: [["展开 常见问题", { target: { text: "常见问题" } }]],
+    },
+    {
+      kind: "collapse",
+      sentences: ["<collapse> {target}"],
+      examples: [["收起 详情", { target: { text: "详情" } }]],
+    },
+    {
+      kind: "close",
+      sentences: ["<close>"],
+      fixed: { target: { raw: "dialog", role: "dialog" } },
+      examples: [["关闭", {}]],
+    },
+    {
+      kind: "close",
+      sentences: ["<close> {target}"],
+      examples: [["关闭对话框", { target: { role: "dialog" } }]],
+    },
+    {
+      kind: "copy",
+      sentences: ["<copy> {target} 到 剪贴板", "<copy> {target}"],
+      examples: [["复制邀请码", { target: { text: "邀请码" } }]],
+    },
+    { kind: "paste", sentences: ["<paste> [它]"], examples: [["粘贴", {}]] },
+    {
+      kind: "paste",
+      sentences: [
+        "<paste> [它] (到|在|至) {field} (中|里|内|上)",
+        "<paste> [它] (到|在|至) {field}",
+        "<paste> {field}",
+      ],
+      examples: [["粘贴到 Invite code 中", { field: { text: "Invite code" } }]],
+    },
+    {
+      kind: "selectText",
+      sentences: ["<selectText> [(文字|文本)] {text}"],
+      examples: [["高亮 “快速的棕色狐狸”", { text: "快速的棕色狐狸" }]],
+    },
+  ],
 }
