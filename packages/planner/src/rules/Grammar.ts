@@ -1204,32 +1204,12 @@ const scrollWithin = (
   return parseTargetPhrase(words)
 }
 
-const parseScroll = (after: ReadonlyArray<Token>, before: ReadonlyArray<Token> = []): ClauseResult => {
+/** "scroll the terms box to the bottom", "在 X 中滚动到底部": a scroll inside an element, or undefined. */
+const scrollInside = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Command | undefined => {
   const within = scrollWithin(before, after)
-  if (within !== undefined && (within.text !== undefined || within.role !== undefined)) {
-    const top = after.some((token) => isWord(token, "top", "顶部", "beginning", "start", "up", "向上"))
-    return { command: { kind: "scroll", to: top ? "top" : "bottom", within } }
-  }
-  return parseScrollOnPage([...before, ...after])
-}
-
-const parseScrollOnPage = (after: ReadonlyArray<Token>): ClauseResult => {
-  const words = after.map((token) => token.value)
-  const count = after.find((token) => token.kind === "number")
-  const countValue = count === undefined ? undefined : Number(count.value)
-  const withCount = (command: Command & { kind: "scroll" }): ClauseResult => ({
-    command: countValue === undefined ? command : { ...command, count: countValue },
-  })
-  if (words.some((word) => SCROLL_TO.top.includes(word))) return { command: { kind: "scroll", to: "top" } }
-  if (words.some((word) => SCROLL_TO.bottom.includes(word)))
-    return { command: { kind: "scroll", to: "bottom" } }
-  if (words.some((word) => SCROLL_TO.middle.includes(word)))
-    return { command: { kind: "scroll", to: "middle" } }
-  if (words.some((word) => SCROLL_TO.up.includes(word))) return withCount({ kind: "scroll", direction: "up" })
-  const toIndex = indexOfWord(after, ["to", "到"])
-  if (toIndex >= 0 && toIndex < after.length - 1)
-    return { command: { kind: "scroll", target: parseTargetPhrase(after.slice(toIndex + 1)) } }
-  return withCount({ kind: "scroll", direction: "down" })
+  if (within === undefined || (within.text === undefined && within.role === undefined)) return undefined
+  const top = after.some((token) => isWord(token, "top", "顶部", "beginning", "start", "up", "向上"))
+  return { kind: "scroll", to: top ? "top" : "bottom", within }
 }
 
 /** The page limit of "every page": the most the pagination tool visits. */
@@ -1315,7 +1295,7 @@ const targetCommand = (
 /** Verbs read by the language data's sentence templates alone. */
 const TEMPLATED: ReadonlySet<Verb> = new Set(
   TEMPLATES.flatMap(({ verbs }) => [...verbs]).filter(
-    (verb) => !["click", "check", "uncheck", "open", "navigate"].includes(verb),
+    (verb) => !["click", "check", "uncheck", "open", "navigate", "scroll", "drag"].includes(verb),
   ),
 )
 
@@ -1341,6 +1321,8 @@ const fillSlot: SlotFiller = (type, tokens) => {
     }
     case "ordinal":
       return words.length === 1 ? ORDINAL_WORDS.get(words[0]!) : undefined
+    case "number":
+      return tokens.length === 1 && tokens[0]!.kind === "number" ? tokens[0]!.raw : undefined
     case "reference":
       return words.every((word) => ["it", "them", "that", "this", "它", "它们"].includes(word))
         ? true
@@ -1426,42 +1408,21 @@ const chordOf = (tokens: ReadonlyArray<Token>): string | undefined => {
   ].join("+")
 }
 
-/** "drag A to B", "move A onto B", "drag A 100 pixels to the right", "把 A 拖到 B". */
-const parseDrag = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
-  if (before.length > 0) {
-    const source = parseTargetPhrase(before.filter((token) => !isWord(token, "把", "将")))
-    const target = parseTargetPhrase(after.filter((token) => !isWord(token, "到", "上", "里", "中")))
-    return { command: { kind: "drag", source, target } }
-  }
+/** "drag A 100 pixels to the right": a drag by an offset in CSS pixels, or undefined. */
+const dragBy = (after: ReadonlyArray<Token>): Command | undefined => {
   const pixels = after.findIndex(
     (token, index) => token.kind === "number" && isWord(after[index + 1], "pixels", "pixel", "px", "像素"),
   )
-  if (pixels >= 0) {
-    const amount = Number(after[pixels]!.value)
-    const direction =
-      after.slice(pixels).find((token) => isWord(token, "right", "left", "up", "down"))?.value ?? "right"
-    const offset = {
-      x: direction === "right" ? amount : direction === "left" ? -amount : 0,
-      y: direction === "down" ? amount : direction === "up" ? -amount : 0,
-    }
-    const source = parseTargetPhrase(after.slice(0, isWord(after[pixels - 1], "by") ? pixels - 1 : pixels))
-    return { command: { kind: "drag", source, offset } }
+  if (pixels < 0) return undefined
+  const amount = Number(after[pixels]!.value)
+  const direction =
+    after.slice(pixels).find((token) => isWord(token, "right", "left", "up", "down"))?.value ?? "right"
+  const offset = {
+    x: direction === "right" ? amount : direction === "left" ? -amount : 0,
+    y: direction === "down" ? amount : direction === "up" ? -amount : 0,
   }
-  const to = lastIndexOfWord(after, ["to", "onto", "into", "over"])
-  if (to <= 0) return { hint: "drag" }
-  // "move the Volume slider to 25": a value, not a place.
-  const rest = after.slice(to + 1)
-  if (rest.length === 1 && rest[0]!.kind === "number") {
-    const field = parseTargetPhrase(after.slice(0, to))
-    return { command: { kind: "type", value: rest[0]!.raw, field } }
-  }
-  return {
-    command: {
-      kind: "drag",
-      source: parseTargetPhrase(after.slice(0, to)),
-      target: parseTargetPhrase(after.slice(to + 1)),
-    },
-  }
+  const source = parseTargetPhrase(after.slice(0, isWord(after[pixels - 1], "by") ? pixels - 1 : pixels))
+  return { kind: "drag", source, offset }
 }
 
 /** A clause with no verb that pairs fields and values: "First name: Ada, Last name: Hopper". */
@@ -1537,13 +1498,17 @@ const parseClause = (
   const say = messagesFor(joinTokens(tokens))
   const withVerb = (result: ClauseResult) =>
     "hint" in result ? { reason: say.hints[result.hint] } : { ...result, verb: [verbName, verbRaw] as const }
-  if (TEMPLATED.has(verbName)) {
+  // The clause as the templates read it: whole, then from its verb (a Chinese clause may say more before it).
+  const templated = (): ClauseRead | undefined => {
     const verbTokens = verb === undefined ? tokenize(verbRaw) : tokens.slice(verbAt, verbAt + verb[1])
-    const command = matchTemplates(TEMPLATES, verbName, [...verbTokens, ...after], fillSlot)
-    return withVerb(
-      command === undefined ? { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) } : { command },
-    )
+    const command =
+      (before.length > 0 ? matchTemplates(TEMPLATES, verbName, tokens, fillSlot) : undefined) ??
+      matchTemplates(TEMPLATES, verbName, [...verbTokens, ...after], fillSlot)
+    return command === undefined ? undefined : { command }
   }
+  // No sentence of the verb fits: the words no slot took, or what the verb needs.
+  const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
+  if (TEMPLATED.has(verbName)) return withVerb(templated() ?? unread())
   switch (verbName) {
     case "navigate":
     case "open": {
@@ -1643,8 +1608,10 @@ const parseClause = (
     }
     case "ensure":
       return withVerb(parseEnsure(after))
-    case "drag":
-      return withVerb(parseDrag(before, after))
+    case "drag": {
+      const by = before.length === 0 ? dragBy(after) : undefined
+      return withVerb(by === undefined ? (templated() ?? { hint: "drag" }) : { command: by })
+    }
     case "apply":
       return withVerb(parseApply(after, verbRaw))
     case "signUp":
@@ -1659,8 +1626,10 @@ const parseClause = (
     }
     case "press":
       return withVerb({ command: { kind: "press", key: valueText(after) } })
-    case "scroll":
-      return withVerb(parseScroll(after, before))
+    case "scroll": {
+      const inside = scrollInside(before, after)
+      return withVerb(inside === undefined ? (templated() ?? unread()) : { command: inside })
+    }
     case "nextPage":
       return withVerb({ command: { kind: "nextPage" } })
     case "previousPage":

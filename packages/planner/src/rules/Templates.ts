@@ -73,7 +73,7 @@ const compile = (sentence: string, lexicon: Lexicon, verbs: Set<Verb>): Readonly
           options.at(-1)!.push({ slot, type: type ?? SLOT_TYPES[slot] ?? "value" })
         } else {
           const phrases = lexicon.verbs[name as Verb] ?? []
-          if (options.length === 1 && options[0]!.length === 0) verbs.add(name as Verb)
+          verbs.add(name as Verb)
           options
             .at(-1)!
             .push({ alt: phrases.map((phrase) => phrase.split(" ").map((part) => ({ word: part }))) })

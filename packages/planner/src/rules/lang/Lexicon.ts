@@ -48,6 +48,7 @@ export type Verb =
  * - `reference`: words pointing back at something already named (`it`, `它`);
  * - `ordinal`: a position (`first`, `第二个`);
  * - `quantity`: a number of times or pages (`3`, `three`, `三`);
+ * - `number`: one number written in digits, kept as written (`25`, a value for a slider);
  * - `key`: a key name (`Enter`, `回车`);
  * - `action`: the words of a verb;
  * - `condition`: a state to end in (`checked`, `已勾选`).
@@ -59,6 +60,7 @@ export type SlotType =
   | "reference"
   | "ordinal"
   | "quantity"
+  | "number"
   | "key"
   | "action"
   | "condition"

@@ -558,5 +558,70 @@ export const en: Lexicon = {
         ['select the text "lorem ipsum"', { text: "lorem ipsum" }],
       ],
     },
+    {
+      kind: "scroll",
+      fixed: { to: "top" },
+      sentences: ["<scroll> [(up|down)] [all the way] [back] to the (top|beginning|start) [of the page]"],
+      examples: [["scroll to the top", {}]],
+    },
+    {
+      kind: "scroll",
+      fixed: { to: "bottom" },
+      sentences: ["<scroll> [(up|down)] [all the way] to the (bottom|end) [of the page]"],
+      examples: [["scroll to the bottom", {}]],
+    },
+    {
+      kind: "scroll",
+      fixed: { to: "middle" },
+      sentences: ["<scroll> [(up|down)] to the (middle|center|centre) [of the page]"],
+      examples: [["scroll to the middle", {}]],
+    },
+    {
+      kind: "scroll",
+      fixed: { direction: "up" },
+      sentences: [
+        "<scroll> [the page] (up|upward|upwards) [{count} (times|time)]",
+        "<scroll> [the page] (up|upward|upwards) (once|a bit|a little)",
+      ],
+      examples: [
+        ["scroll up", {}],
+        ["scroll up 2 times", { count: 2 }],
+      ],
+    },
+    {
+      kind: "scroll",
+      sentences: ["<scroll> [(up|down)] (to|until) [you see] {target}"],
+      examples: [
+        ["scroll to the Reviews heading", { target: { text: "Reviews", role: "heading" } }],
+        ["scroll down to Item 12", { target: { role: "result", ordinal: 12 } }],
+      ],
+    },
+    {
+      kind: "scroll",
+      fixed: { direction: "down" },
+      sentences: [
+        "<scroll> [the page] [(down|downward|downwards)] [{count} (times|time)]",
+        "<scroll> [the page] [(down|downward|downwards)] (once|a bit|a little)",
+      ],
+      examples: [
+        ["scroll down", {}],
+        ["scroll down 3 times", { count: 3 }],
+      ],
+    },
+    {
+      kind: "type",
+      sentences: ["<drag> {field} (to|onto|into|over) {value:number}"],
+      examples: [
+        ["move the Volume slider to 25", { value: "25", field: { text: "Volume", role: "slider" } }],
+      ],
+    },
+    {
+      kind: "drag",
+      sentences: ["<drag> {source} (to|onto|into|over) {target}"],
+      examples: [
+        ["Drag Fix login bug to Done", { source: { text: "Fix login bug" }, target: { text: "Done" } }],
+        ['Drag the card "Call supplier" onto In progress', { target: { text: "In progress" } }],
+      ],
+    },
   ],
 }

@@ -409,5 +409,51 @@ export const zh: Lexicon = {
       sentences: ["<selectText> [(文字|文本)] {text}"],
       examples: [["高亮 “快速的棕色狐狸”", { text: "快速的棕色狐狸" }]],
     },
+    {
+      kind: "scroll",
+      fixed: { to: "top" },
+      sentences: ["[(向上|往上)] <scroll> [到] [页面] (顶部|顶端|最上面)"],
+      examples: [
+        ["滚到顶部", {}],
+        ["滚动到页面顶部", {}],
+      ],
+    },
+    {
+      kind: "scroll",
+      fixed: { to: "bottom" },
+      sentences: ["[(向下|往下)] <scroll> [到] [页面] (底部|底端|最下面)"],
+      examples: [["滚动到底部", {}]],
+    },
+    {
+      kind: "scroll",
+      fixed: { to: "middle" },
+      sentences: ["<scroll> [到] [页面] 中间"],
+      examples: [["滚动到中间", {}]],
+    },
+    {
+      kind: "scroll",
+      fixed: { direction: "up" },
+      sentences: ["(向上|往上) <scroll> [{count} 次]", "<scroll> (向上|往上)"],
+      examples: [["向上滚动", {}]],
+    },
+    {
+      kind: "scroll",
+      fixed: { direction: "down" },
+      sentences: ["(向下|往下) <scroll> [{count} 次]", "<scroll> [(向下|往下)]"],
+      examples: [["向下滚动", {}]],
+    },
+    {
+      kind: "scroll",
+      sentences: ["<scroll> 到 {target}"],
+      examples: [["滚动到 评论 区域", { target: { text: "评论", role: "section" } }]],
+    },
+    {
+      kind: "drag",
+      sentences: ["(把|将) {source} <drag> {target}", "{source} <drag> {target}"],
+      examples: [
+        ["把 Call supplier 拖到 Done", { source: { text: "Call supplier" }, target: { text: "Done" } }],
+        ["把 Write report 移到 Done", { source: { text: "Write report" }, target: { text: "Done" } }],
+      ],
+    },
   ],
 }
