@@ -1034,47 +1034,6 @@ const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult 
   }
 }
 
-/** "set Quantity to 3", "set the date to 2026-01-31", "把数量设置为 3". */
-const parseSet = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
-  if (before.length > 0 && isWord(before[0], "把", "将")) {
-    const value = valueText(after.filter((token) => !isWord(token, "为", "成", "to")))
-    return {
-      command: {
-        kind: "type",
-        value,
-        field: {
-          ...parseTargetPhrase(before.slice(1)),
-          role: parseTargetPhrase(before.slice(1)).role ?? "textbox",
-        },
-      },
-    }
-  }
-  if (before.length > 0) {
-    const target = parseTargetPhrase(
-      before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")),
-    )
-    return {
-      command: {
-        kind: "type",
-        value: valueText(after.filter((token) => !isWord(token, "为", "成", "到"))),
-        field: target.role === undefined ? { ...target, role: "textbox" } : target,
-      },
-    }
-  }
-  const to = lastIndexOfWord(after, ["to", "为", "成", "="])
-  if (to <= 0) return { hint: "set" }
-  // "turn the brightness down to 2", "increase rooms up to 3"
-  const fieldEnd = isWord(after[to - 1], "up", "down") && to > 1 ? to - 1 : to
-  const target = parseTargetPhrase(after.slice(0, fieldEnd))
-  return {
-    command: {
-      kind: "type",
-      value: valueText(after.slice(to + 1)),
-      field: target.role === undefined ? { ...target, role: "textbox" } : target,
-    },
-  }
-}
-
 const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   let tokens = after
   let field: TargetPhrase | undefined
@@ -1295,7 +1254,7 @@ const targetCommand = (
 /** Verbs read by the language data's sentence templates alone. */
 const TEMPLATED: ReadonlySet<Verb> = new Set(
   TEMPLATES.flatMap(({ verbs }) => [...verbs]).filter(
-    (verb) => !["click", "check", "uncheck", "open", "navigate", "scroll", "drag"].includes(verb),
+    (verb) => !["click", "check", "uncheck", "open", "navigate", "scroll", "drag", "set"].includes(verb),
   ),
 )
 
@@ -1536,7 +1495,7 @@ const parseClause = (
     case "type":
       return withVerb(parseType(before, after, verbRaw, previousValue))
     case "set":
-      return withVerb(parseSet(before, after))
+      return withVerb(templated() ?? { hint: "set" })
     case "click": {
       const keyTokens = after.filter((token) => !isWord(token, "the", "key", "键"))
       const chordEnd = keyTokens.findIndex((token) => token.kind === "keyword" || token.kind === "text")
@@ -1618,12 +1577,6 @@ const parseClause = (
       return withVerb(parseSignUp(after, verbRaw))
     case "uncheck":
       return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))
-    case "switch": {
-      const target = parseTargetPhrase(after)
-      return withVerb({
-        command: { kind: "click", target: target.role === undefined ? { ...target, role: "tab" } : target },
-      })
-    }
     case "press":
       return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll": {

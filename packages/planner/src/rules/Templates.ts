@@ -147,12 +147,22 @@ export const matchTemplates = (
     matchNodes(nodes, tokens, 0, slots, (at) => {
       if (at !== tokens.length) return false
       const filled: Record<string, unknown> = { kind: template.kind, ...template.fixed }
-      for (const [name, span] of Object.entries(slots)) {
+      // "field.container" fills the container of the field slot: after the slot it belongs to.
+      const entries = Object.entries(slots).toSorted(
+        ([left], [right]) => Number(left.includes(".")) - Number(right.includes(".")),
+      )
+      for (const [name, span] of entries) {
         const node = findSlot(nodes, name)
         const value = fill(node?.type ?? "value", span)
         if (value === undefined) return false
         // A reference, or a slot named "_…", is read but carries nothing into the command.
-        if (node?.type !== "reference" && !name.startsWith("_")) filled[name] = value
+        if (node?.type === "reference" || name.startsWith("_")) continue
+        const [head, inner] = name.split(".") as [string, string | undefined]
+        const own =
+          template.defaults?.[head] === undefined
+            ? value
+            : { ...template.defaults[head], ...(value as object) }
+        filled[head] = inner === undefined ? own : { ...(filled[head] as object), [inner]: value }
       }
       command = filled
       return true

@@ -80,6 +80,8 @@ export interface Template {
   readonly kind: CommandKind
   readonly sentences: ReadonlyArray<string>
   readonly fixed?: Readonly<Record<string, unknown>>
+  /** Fields a slot's value takes when it does not say them itself (a field named with no role is a text box). */
+  readonly defaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   readonly examples: ReadonlyArray<readonly [string, Readonly<Record<string, unknown>>]>
 }
 

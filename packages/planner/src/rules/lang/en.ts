@@ -623,5 +623,24 @@ export const en: Lexicon = {
         ['Drag the card "Call supplier" onto In progress', { target: { text: "In progress" } }],
       ],
     },
+    {
+      kind: "type",
+      defaults: { field: { role: "textbox" } },
+      sentences: ["<set> {field} (up|down) (to|=) {value}", "<set> {field} (to|=) {value}"],
+      examples: [
+        ["Set Quantity to 3", { value: "3", field: { text: "Quantity", role: "textbox" } }],
+        ["Turn the brightness down to 2", { value: "2", field: { text: "brightness" } }],
+        ["Switch my plan to Pro", { value: "Pro", field: { text: "plan" } }],
+      ],
+    },
+    {
+      kind: "click",
+      defaults: { target: { role: "tab" } },
+      sentences: ["<switch> {target}"],
+      examples: [
+        ["Switch to the Notifications tab", { target: { text: "Notifications", role: "tab" } }],
+        ["switch to Billing", { target: { text: "Billing", role: "tab" } }],
+      ],
+    },
   ],
 }

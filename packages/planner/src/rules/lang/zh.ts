@@ -455,5 +455,30 @@ export const zh: Lexicon = {
         ["把 Write report 移到 Done", { source: { text: "Write report" }, target: { text: "Done" } }],
       ],
     },
+    {
+      kind: "type",
+      defaults: { field: { role: "textbox" } },
+      sentences: [
+        "在 {field.container:container} (中|里|内) (把|将) {field} <set> [(为|成)] {value}",
+        "(把|将) {field} <set> [(为|成|to)] {value}",
+        "[在] {field} [(于|中|里|内|的)] <set> [(为|成|到)] {value}",
+        "<set> {field} (为|成) {value}",
+      ],
+      examples: [
+        ["把 Quantity 设为 5", { value: "5", field: { text: "Quantity", role: "textbox" } }],
+        ["音量调到 30", { value: "30", field: { text: "音量" } }],
+        ["把数量设置为 3", { value: "3", field: { text: "数量" } }],
+        [
+          "在 Newsletter 表单里把名字填为 Ada Lovelace",
+          { value: "Ada Lovelace", field: { text: "名字", container: { text: "Newsletter", role: "form" } } },
+        ],
+      ],
+    },
+    {
+      kind: "click",
+      defaults: { target: { role: "tab" } },
+      sentences: ["<switch> {target}"],
+      examples: [["切换到 Billing 标签页", { target: { text: "Billing", role: "tab" } }]],
+    },
   ],
 }
