@@ -25,7 +25,6 @@ import {
   PASSWORD_WORDS,
   READ_WORDS,
   ROLE_NOUNS,
-  SCROLL_TO,
   SCROLL_WORDS,
   SEARCH_SCOPE_WORDS,
   SEPARATES_BEFORE_VERB,
@@ -1251,12 +1250,22 @@ const targetCommand = (
   return { command: { kind, target } }
 }
 
-/** Verbs read by the language data's sentence templates alone. */
-const TEMPLATED: ReadonlySet<Verb> = new Set(
-  TEMPLATES.flatMap(({ verbs }) => [...verbs]).filter(
-    (verb) => !["click", "check", "uncheck", "open", "navigate", "scroll", "drag", "set"].includes(verb),
-  ),
-)
+/** Verbs read by the language data's sentence templates alone (the others have code for some slots). */
+const TEMPLATED: ReadonlySet<Verb> = new Set<Verb>([
+  "back",
+  "nextPage",
+  "previousPage",
+  "submit",
+  "focus",
+  "hover",
+  "expand",
+  "collapse",
+  "close",
+  "copy",
+  "paste",
+  "selectText",
+  "switch",
+])
 
 /** Fills a template's slot from its tokens, or refuses them (undefined). */
 const fillSlot: SlotFiller = (type, tokens) => {
@@ -1270,7 +1279,7 @@ const fillSlot: SlotFiller = (type, tokens) => {
         : target
     }
     case "key":
-      return words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : chordOf(tokens)
+      return (words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : undefined) ?? chordOf(tokens)
     case "quantity": {
       if (tokens.length !== 1) return undefined
       const token = tokens[0]!
@@ -1467,7 +1476,11 @@ const parseClause = (
   }
   // No sentence of the verb fits: the words no slot took, or what the verb needs.
   const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
-  if (TEMPLATED.has(verbName)) return withVerb(templated() ?? unread())
+  // Templates first, for every verb but a scroll inside an element and a drag by pixels, which code reads
+  // before them; the code below reads the slots that need logic.
+  const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
+  if (fromTemplate !== undefined) return withVerb(fromTemplate)
+  if (TEMPLATED.has(verbName)) return withVerb(unread())
   switch (verbName) {
     case "navigate":
     case "open": {
@@ -1495,7 +1508,7 @@ const parseClause = (
     case "type":
       return withVerb(parseType(before, after, verbRaw, previousValue))
     case "set":
-      return withVerb(templated() ?? { hint: "set" })
+      return withVerb({ hint: "set" })
     case "click": {
       const keyTokens = after.filter((token) => !isWord(token, "the", "key", "键"))
       const chordEnd = keyTokens.findIndex((token) => token.kind === "keyword" || token.kind === "text")

@@ -93,6 +93,7 @@ export const compileTemplates = (languages: ReadonlyArray<Lexicon>): ReadonlyArr
       template.sentences.map((sentence) => {
         const verbs = new Set<Verb>()
         const nodes = compile(sentence, lexicon, verbs)
+        if (template.verb !== undefined) verbs.add(template.verb)
         return { template, verbs, nodes }
       }),
     ),

@@ -47,12 +47,6 @@ export const CHINESE_NEGATIONS: ReadonlyArray<string> = zh.negations
 export const CHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.checked)
 export const UNCHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.unchecked)
 export const SCROLL_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.scrollWords))
-export const SCROLL_TO = {
-  top: all((lexicon) => lexicon.scrollTo.top),
-  bottom: all((lexicon) => lexicon.scrollTo.bottom),
-  middle: all((lexicon) => lexicon.scrollTo.middle),
-  up: all((lexicon) => lexicon.scrollTo.up),
-}
 export const SEARCH_SCOPE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.searchScope)
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.functionWords))
 export const READ_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.readWords))

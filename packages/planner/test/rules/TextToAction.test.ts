@@ -436,8 +436,20 @@ describe("rule text-to-action: words that name no element", () => {
   it("acts on nothing when parsing leaves no text, kind or position for the target, instead of the first element", () => {
     const link = element("link", "/login")
     const notes = element("textbox", "Notes")
-    const decision = decide("让 Notes 输入框获得焦点", [link, notes])
+    // What the grammar once made of "让 Notes 输入框获得焦点" (a click on a container's nothing); the
+    // phrasing is read since (a focus on the Notes box, below), so the empty target is given as such.
+    const decision = decideCommand(
+      {
+        kind: "click",
+        target: { raw: "", container: { raw: "让 Notes 输入框获得焦", text: "让 Notes 输入框获得焦" } },
+      },
+      { elements: [link, notes] },
+    )
     expect(decision).toMatchObject({ type: "complete" })
     expect(decision.type === "complete" ? decision.summary : "").toContain("no element is named")
+    expect(decide("让 Notes 输入框获得焦点", [link, notes])).toMatchObject({
+      type: "action",
+      action: { locator: notes.ref },
+    })
   })
 })

@@ -78,6 +78,8 @@ export type SlotType =
  */
 export interface Template {
   readonly kind: CommandKind
+  /** The verb whose clauses it reads, when its sentences name none with `<verb>` ("print the page"). */
+  readonly verb?: Verb
   readonly sentences: ReadonlyArray<string>
   readonly fixed?: Readonly<Record<string, unknown>>
   /** Fields a slot's value takes when it does not say them itself (a field named with no role is a text box). */
@@ -137,13 +139,6 @@ export interface Lexicon {
   readonly unchecked: ReadonlyArray<string>
   /** Words of a scroll that name no element ("down", "底部"). */
   readonly scrollWords: ReadonlyArray<string>
-  /** Where a scroll goes. */
-  readonly scrollTo: {
-    readonly top: ReadonlyArray<string>
-    readonly bottom: ReadonlyArray<string>
-    readonly middle: ReadonlyArray<string>
-    readonly up: ReadonlyArray<string>
-  }
   /** Words that name the site's search box rather than a field ("on the site"). */
   readonly searchScope: ReadonlyArray<string>
   /** Words a command reads without carrying them ("it", "onto", "times"). */

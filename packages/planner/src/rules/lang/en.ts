@@ -10,7 +10,7 @@ export const en: Lexicon = {
     previousPage: ["go to the previous page", "go to previous page", "previous page", "prev page"],
     back: ["go back", "return to", "navigate back", "back"],
     navigate: ["go to", "navigate to", "browse to", "head to", "goto", "visit", "load", "navigate"],
-    open: ["open"],
+    open: ["open", "bring up"],
     login: ["log in to", "log into", "log in", "log on", "sign in", "sign into", "login", "signin"],
     search: ["search for", "look for", "look up", "search", "find"],
     type: [
@@ -40,6 +40,8 @@ export const en: Lexicon = {
       "follow",
       "reject",
       "decline",
+      "claim",
+      "print",
     ],
     select: ["select", "choose", "pick"],
     check: ["check", "tick", "mark", "accept", "agree to", "turn on", "switch on", "enable", "activate"],
@@ -191,12 +193,6 @@ export const en: Lexicon = {
     "within",
     "through",
   ],
-  scrollTo: {
-    top: ["top", "beginning", "start"],
-    bottom: ["bottom", "end"],
-    middle: ["middle", "center", "centre"],
-    up: ["up", "upward", "upwards"],
-  },
   searchScope: [
     "the",
     "this",
@@ -276,6 +272,9 @@ export const en: Lexicon = {
     "email",
     "e-mail",
     "with",
+    "keyboard",
+    "shortcut",
+    "rid",
   ],
   chord: {
     ctrl: "Control",
@@ -641,6 +640,46 @@ export const en: Lexicon = {
         ["Switch to the Notifications tab", { target: { text: "Notifications", role: "tab" } }],
         ["switch to Billing", { target: { text: "Billing", role: "tab" } }],
       ],
+    },
+    {
+      kind: "click",
+      sentences: ["<click> {target} for me"],
+      examples: [
+        ["Could you hit the Publish button for me?", { target: { text: "Publish", role: "button" } }],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<click> (into|inside) {target}"],
+      examples: [["Click into the Invite code field", { target: { text: "Invite code", role: "textbox" } }]],
+    },
+    {
+      kind: "click",
+      verb: "click",
+      fixed: { target: { raw: "Print", text: "Print" } },
+      sentences: ["print [(the|this)] [(page|document)]"],
+      examples: [["Print the page", {}]],
+    },
+    {
+      kind: "press",
+      sentences: ["<open> [{_what:target}] (using|with|via|by pressing) [the] [keyboard] [shortcut] {key}"],
+      examples: [["Bring up the command palette using the keyboard shortcut Ctrl+K", { key: "Control+k" }]],
+    },
+    {
+      kind: "click",
+      fixed: { target: { raw: "Accept", text: "Accept" } },
+      sentences: ["<extract> rid of {target.container:container} by accepting (it|them)"],
+      examples: [
+        [
+          "Get rid of the cookie popup by accepting it",
+          { target: { text: "Accept", container: { text: "cookie", role: "dialog" } } },
+        ],
+      ],
+    },
+    {
+      kind: "close",
+      sentences: ["<extract> rid of {target}"],
+      examples: [["Get rid of the cookie popup", { target: { text: "cookie", role: "dialog" } }]],
     },
   ],
 }
