@@ -1280,6 +1280,8 @@ const fillSlot: SlotFiller = (type, tokens) => {
     }
     case "key":
       return (words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : undefined) ?? chordOf(tokens)
+    case "chord":
+      return chordOf(tokens)
     case "quantity": {
       if (tokens.length !== 1) return undefined
       const token = tokens[0]!
@@ -1486,19 +1488,6 @@ const parseClause = (
     case "open": {
       const url = looksLikeAddress(after)
       if (url !== undefined) return withVerb({ command: { kind: "navigate", url } })
-      if (
-        isWord(after[0], "下一页") ||
-        (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "next"))
-      )
-        return withVerb({ command: { kind: "nextPage" } })
-      if (
-        isWord(after[0], "上一页") ||
-        (isWord(after[after.length - 1], "page") && isWord(after[after.length - 2], "previous", "prev"))
-      )
-        return withVerb({ command: { kind: "previousPage" } })
-      const withAt = lastIndexOfWord(after, ["with", "using", "by"])
-      const chord = withAt >= 0 ? chordOf(after.slice(withAt + 1)) : undefined
-      if (chord !== undefined) return withVerb({ command: { kind: "press", key: chord } })
       return withVerb(targetCommand("open", after, verbRaw))
     }
     case "login":
@@ -1510,27 +1499,6 @@ const parseClause = (
     case "set":
       return withVerb({ hint: "set" })
     case "click": {
-      const keyTokens = after.filter((token) => !isWord(token, "the", "key", "键"))
-      const chordEnd = keyTokens.findIndex((token) => token.kind === "keyword" || token.kind === "text")
-      const chord = chordOf(chordEnd < 0 ? keyTokens : keyTokens.slice(0, chordEnd))
-      if (
-        chord !== undefined &&
-        (verbRaw.toLowerCase() === "press" || verbRaw.toLowerCase() === "hit" || verbRaw.startsWith("按"))
-      )
-        return withVerb({ command: { kind: "press", key: chord } })
-      const key = keyTokens.length === 1 ? KEYS.get(keyTokens[0]!.value) : undefined
-      if (
-        key !== undefined &&
-        (verbRaw.toLowerCase() === "press" || verbRaw.toLowerCase() === "hit" || verbRaw.startsWith("按"))
-      )
-        return withVerb({ command: { kind: "press", key } })
-      const said = after
-        .filter((token) => !isWord(token, "the", "a", "button", "link", "按钮", "链接"))
-        .map((token) => token.value)
-        .join(" ")
-      if (["下一页", "next page", "next"].includes(said)) return withVerb({ command: { kind: "nextPage" } })
-      if (["上一页", "previous page", "prev page", "previous"].includes(said))
-        return withVerb({ command: { kind: "previousPage" } })
       if (before.length > 0) {
         const container = parseTargetPhrase(
           before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")),

@@ -681,5 +681,39 @@ export const en: Lexicon = {
       sentences: ["<extract> rid of {target}"],
       examples: [["Get rid of the cookie popup", { target: { text: "cookie", role: "dialog" } }]],
     },
+    {
+      kind: "press",
+      verb: "click",
+      sentences: ["(press|hit) [the] {key:chord} [key]", "(press|hit) [the] {key} [key]"],
+      examples: [
+        ["press Enter", { key: "Enter" }],
+        ["press Ctrl+K", { key: "Control+k" }],
+        ["hit the escape key", { key: "Escape" }],
+      ],
+    },
+    {
+      kind: "nextPage",
+      sentences: [
+        "<click> [(the|a)] (next|next page) [(button|link)]",
+        "(<open>|<navigate>) [{_what:target}] next page",
+      ],
+      examples: [
+        ["click Next", {}],
+        ["click the next page link", {}],
+      ],
+    },
+    {
+      kind: "previousPage",
+      sentences: [
+        "<click> [(the|a)] (previous|previous page|prev page) [(button|link)]",
+        "(<open>|<navigate>) [{_what:target}] (previous|prev) page",
+      ],
+      examples: [["click Previous", {}]],
+    },
+    {
+      kind: "press",
+      sentences: ["(<open>|<navigate>) [{_what:target}] (with|using|by) {key:chord}"],
+      examples: [["open the command palette with Ctrl+K", { key: "Control+k" }]],
+    },
   ],
 }

@@ -557,5 +557,27 @@ export const zh: Lexicon = {
       sentences: ["让 {target} <focus>"],
       examples: [["让 Notes 输入框获得焦点", { target: { text: "Notes", role: "textbox" } }]],
     },
+    {
+      kind: "press",
+      verb: "click",
+      sentences: ["(按|按下) {key:chord} [键] [{_for:target}]", "(按|按下) {key} [键]"],
+      examples: [
+        ["按回车", { key: "Enter" }],
+        ["按 Ctrl+K", { key: "Control+k" }],
+      ],
+    },
+    {
+      kind: "nextPage",
+      sentences: ["<click> 下一页 [(按钮|链接)]", "(<open>|<navigate>) 下一页 [{_rest}]"],
+      examples: [
+        ["点击下一页", {}],
+        ["打开下一页", {}],
+      ],
+    },
+    {
+      kind: "previousPage",
+      sentences: ["<click> 上一页 [(按钮|链接)]", "(<open>|<navigate>) 上一页 [{_rest}]"],
+      examples: [["点击上一页", {}]],
+    },
   ],
 }
