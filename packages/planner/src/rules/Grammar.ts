@@ -1033,50 +1033,6 @@ const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult 
   }
 }
 
-const parseSearch = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
-  let tokens = after
-  let field: TargetPhrase | undefined
-  if (before.length > 0) {
-    const stripped = before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
-    if (stripped.length > 0) field = parseTargetPhrase(stripped)
-  }
-  const inIndex = lastIndexOfWord(tokens, ["in", "on", "using"])
-  if (inIndex > 0 && parseTargetPhrase(tokens.slice(inIndex + 1)).role !== undefined) {
-    field = parseTargetPhrase(tokens.slice(inIndex + 1))
-    tokens = tokens.slice(0, inIndex)
-  }
-  // A quoted query is taken verbatim, whatever words surround it: 'Search articles for "agents"',
-  // 'look up articles about "web automation"'. The words before its "for"/"about" name the box.
-  const quotedAt = tokens.findIndex((token) => token.kind === "quoted")
-  const quoted = tokens[quotedAt]
-  if (
-    quoted !== undefined &&
-    tokens.length > 1 &&
-    tokens.filter((token) => token.kind === "quoted").length === 1
-  ) {
-    const joint = quotedAt - 1
-    const box =
-      field === undefined && joint > 0 && isWord(tokens[joint], "for", "about", "on", "named", "called")
-        ? parseTargetPhrase(tokens.slice(0, joint))
-        : field
-    return {
-      command:
-        box === undefined
-          ? { kind: "search", query: quoted.raw }
-          : { kind: "search", query: quoted.raw, field: box },
-    }
-  }
-  // "search the site for brass", "search this store for lamps": the words before "for" say where to
-  // search, not what; the query is what follows.
-  const scopeEnd = tokens.findIndex((token) => isWord(token, "for"))
-  if (scopeEnd > 0 && tokens.slice(0, scopeEnd).every((token) => isWord(token, ...SEARCH_SCOPE_WORDS))) {
-    tokens = tokens.slice(scopeEnd)
-  }
-  const query = valueText(tokens.filter((token, index) => !(index === 0 && isWord(token, "for"))))
-  if (query === "") return { hint: "search" }
-  return { command: field === undefined ? { kind: "search", query } : { kind: "search", query, field } }
-}
-
 const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
   let tokens = after
   let list: TargetPhrase | undefined
@@ -1282,6 +1238,12 @@ const fillSlot: SlotFiller = (type, tokens) => {
       return (words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : undefined) ?? chordOf(tokens)
     case "chord":
       return chordOf(tokens)
+    case "quoted":
+      return tokens.length === 1 && tokens[0]!.kind === "quoted" ? tokens[0]!.raw : undefined
+    case "control": {
+      const target = parseTargetPhrase(tokens)
+      return target.role === undefined ? undefined : target
+    }
     case "quantity": {
       if (tokens.length !== 1) return undefined
       const token = tokens[0]!
@@ -1493,7 +1455,7 @@ const parseClause = (
     case "login":
       return withVerb(parseLogin(before, after))
     case "search":
-      return withVerb(parseSearch(before, after))
+      return withVerb({ hint: "search" })
     case "type":
       return withVerb(parseType(before, after, verbRaw, previousValue))
     case "set":

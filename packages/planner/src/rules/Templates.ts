@@ -10,7 +10,7 @@ import type { Token } from "./Tokenizer.ts"
 
 type Node =
   | { readonly word: string }
-  | { readonly alt: ReadonlyArray<ReadonlyArray<Node>> }
+  | { readonly alt: ReadonlyArray<ReadonlyArray<Node>>; readonly atomic?: true }
   | { readonly optional: ReadonlyArray<Node> }
   | { readonly slot: string; readonly type: SlotType }
 
@@ -74,9 +74,13 @@ const compile = (sentence: string, lexicon: Lexicon, verbs: Set<Verb>): Readonly
         } else {
           const phrases = lexicon.verbs[name as Verb] ?? []
           verbs.add(name as Verb)
+          // A verb is its longest phrase that fits, as the clause splitter read it ("search for", not "search").
+          const words = phrases.map((phrase) =>
+            phrase.split(" ").map((part) => ({ word: part.toLowerCase() })),
+          )
           options
             .at(-1)!
-            .push({ alt: phrases.map((phrase) => phrase.split(" ").map((part) => ({ word: part }))) })
+            .push({ alt: words.toSorted((left, right) => right.length - left.length), atomic: true })
         }
       } else word += character
     }
@@ -113,6 +117,12 @@ const matchNodes = (
     return token !== undefined && token.kind !== "quoted" && token.value === node.word
       ? matchNodes(rest, tokens, at + 1, slots, done)
       : false
+  }
+  if ("alt" in node && node.atomic === true) {
+    const option = node.alt.find((words) =>
+      words.every((word, offset) => "word" in word && tokens[at + offset]?.value === word.word),
+    )
+    return option !== undefined && matchNodes(rest, tokens, at + option.length, slots, done)
   }
   if ("alt" in node)
     return node.alt.some((option) => matchNodes([...option, ...rest], tokens, at, slots, done))

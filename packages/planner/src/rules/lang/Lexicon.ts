@@ -49,6 +49,7 @@ export type Verb =
  * - `ordinal`: a position (`first`, `第二个`);
  * - `quantity`: a number of times or pages (`3`, `three`, `三`);
  * - `number`: one number written in digits, kept as written (`25`, a value for a slider);
+ * - `quoted`: one quoted literal, taken as written; `control`: an element named with its kind (`the search box`);
  * - `key`: a key name or a chord (`Enter`, `回车`, `Ctrl+K`); `chord`: a chord only (`Control+Shift+p`);
  * - `action`: the words of a verb;
  * - `condition`: a state to end in (`checked`, `已勾选`).
@@ -63,6 +64,8 @@ export type SlotType =
   | "number"
   | "key"
   | "chord"
+  | "quoted"
+  | "control"
   | "action"
   | "condition"
 

@@ -715,5 +715,29 @@ export const en: Lexicon = {
       sentences: ["(<open>|<navigate>) [{_what:target}] (with|using|by) {key:chord}"],
       examples: [["open the command palette with Ctrl+K", { key: "Control+k" }]],
     },
+    {
+      kind: "search",
+      sentences: [
+        "<search> {field} (for|about|on|named|called) {query:quoted}",
+        "<search> [{_what}] [(for|about|on|named|called)] {query:quoted} (in|on|using) {field:control}",
+        "<search> [{_before}] {query:quoted} [{_after}]",
+        "<search> [for] {query} (in|on|using) {field:control}",
+      ],
+      examples: [
+        ['Search articles for "agents"', { query: "agents", field: { text: "articles" } }],
+        ["search for lamps in the search box", { query: "lamps", field: { role: "textbox" } }],
+      ],
+    },
+    {
+      kind: "search",
+      sentences: [
+        "<search> [(the|this|our)] [(whole|entire)] [(web|online)] (site|website|web|store|shop|catalog|catalogue) for {query}",
+        "<search> [for] {query}",
+      ],
+      examples: [
+        ["search for lantern", { query: "lantern" }],
+        ["search the whole site for brass", { query: "brass" }],
+      ],
+    },
   ],
 }

@@ -579,5 +579,13 @@ export const zh: Lexicon = {
       sentences: ["<click> 上一页 [(按钮|链接)]", "(<open>|<navigate>) 上一页 [{_rest}]"],
       examples: [["点击上一页", {}]],
     },
+    {
+      kind: "search",
+      sentences: ["[在] {field} [(于|中|里|内|的)] <search> {query}", "<search> {query}"],
+      examples: [
+        ["在搜索框中搜索台灯", { query: "台灯", field: { role: "textbox" } }],
+        ["搜索 黄铜 罗盘", { query: "黄铜 罗盘" }],
+      ],
+    },
   ],
 }
