@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { createConnection } from "node:net"
 import pg from "pg"
@@ -95,13 +96,35 @@ describe("services started for tests", () => {
     expect(existsSync(postgres.dir)).toBe(false)
   })
 
-  it("startGrid registers two nodes ready at the hub, a killed node's process is gone, and stop leaves no process", async () => {
+  it("startGrid registers two nodes ready at the hub that run the system Chromium, a killed node's process is gone, and stop leaves no process", async () => {
     const grid = await startGrid({ nodes: 2 })
     const status = (await (await fetch(`${grid.url}/status`)).json()) as Status
     expect(status.value.ready).toBe(true)
     expect(status.value.nodes.map((node) => node.availability)).toEqual(["UP", "UP"])
     expect(status.value.nodes.map((node) => node.id).sort()).toEqual(grid.nodes.map((node) => node.id).sort())
     expect(new Set(grid.nodes.map((node) => node.url)).size).toBe(2)
+
+    // A WebDriver session through the hub runs the system Chromium headless, with nothing downloaded.
+    const json = { "content-type": "application/json; charset=utf-8" }
+    const created = (await (
+      await fetch(`${grid.url}/session`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ capabilities: { alwaysMatch: { browserName: "chrome" } } }),
+      })
+    ).json()) as { value: { sessionId: string; capabilities: { browserVersion: string } } }
+    const session = `${grid.url}/session/${created.value.sessionId}`
+    const chromiumVersion = execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8" })
+    expect(chromiumVersion).toContain(created.value.capabilities.browserVersion)
+    await fetch(`${session}/url`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ url: "data:text/html,<title>through the grid</title>" }),
+    })
+    expect(((await (await fetch(`${session}/title`)).json()) as { value: string }).value).toBe(
+      "through the grid",
+    )
+    await fetch(session, { method: "DELETE" })
 
     const tree = processTree(grid.pids)
     expect(tree.length).toBeGreaterThanOrEqual(3)
