@@ -43,6 +43,10 @@ export const KEYS: ReadonlyMap<string, string> = table((lexicon) => lexicon.keys
 export const CHORD: ReadonlyMap<string, string> = table((lexicon) => lexicon.chord)
 export const ARTICLES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.articles))
 export const PAIR_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pairWords)
+export const DIRECTIONS: ReadonlyMap<string, "right" | "left" | "up" | "down"> = table(
+  (lexicon) => lexicon.directions,
+)
+export const AGAIN: ReadonlyArray<string> = all((lexicon) => lexicon.again)
 export const CHINESE_NEGATIONS: ReadonlyArray<string> = zh.negations
 export const CHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.checked)
 export const UNCHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.unchecked)

@@ -136,6 +136,10 @@ export interface Lexicon {
   readonly articles: ReadonlyArray<string>
   /** Words that join a field and its value ("with", "into", ":"). */
   readonly pairWords: ReadonlyArray<string>
+  /** The ways a drag goes ("right", "向右"): the word and its direction. */
+  readonly directions: Readonly<Record<string, "right" | "left" | "up" | "down">>
+  /** Saying a value again ("type it again", "再输入一次"): the value typed before goes into the place named. */
+  readonly again: ReadonlyArray<string>
   /** Negations ("don't", "不要"). */
   readonly negations: ReadonlyArray<string>
   /** States of a box ("checked", "已勾选" / "unchecked", "未勾选"). */

@@ -172,6 +172,8 @@ export const en: Lexicon = {
   },
   articles: ["the", "a", "an", "on", "at", "this", "that", "its", "my"],
   pairWords: ["with", "into", "in", "as", "to", ":"],
+  directions: { right: "right", left: "left", up: "up", down: "down" },
+  again: ["again", "once more"],
   negations: ["don't", "dont", "never", "don’t", "not", "without"],
   checked: ["checked", "ticked", "selected", "on", "enabled", "marked"],
   unchecked: ["unchecked", "unticked", "unselected", "off", "disabled"],
