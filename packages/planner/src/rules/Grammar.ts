@@ -22,15 +22,19 @@ import {
   KEYS,
   LANGUAGES,
   messagesFor,
+  NAME_MARKERS,
   ORDINAL_WORDS,
   PAIR_WORDS,
   PASSWORD_WORDS,
+  PLACE_WORDS,
   READ_WORDS,
   ROLE_NOUNS,
   SCROLL_WORDS,
   SEARCH_SCOPE_WORDS,
   SEPARATES_BEFORE_VERB,
   SOFT_FILLERS,
+  STATE_LINKS,
+  STATE_NEGATIONS,
   UNCHECKED_WORDS,
   USER_WORDS,
 } from "./Vocabulary.ts"
@@ -503,18 +507,7 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
       }
     }
     if (
-      isWord(
-        token,
-        "labelled",
-        "labeled",
-        "named",
-        "called",
-        "titled",
-        "saying",
-        "after",
-        "beside",
-        "below",
-      ) ||
+      isWord(token, ...NAME_MARKERS) ||
       (isWord(token, "with") && isWord(tokens[index + 1], "text", "label")) ||
       (isWord(token, "next") && isWord(tokens[index + 1], "to"))
     ) {
@@ -1324,26 +1317,8 @@ const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
     const token = tokens[end - 1]!
     if (isWord(token, ...CHECKED_WORDS) && state === undefined) state = "check"
     else if (isWord(token, ...UNCHECKED_WORDS) && state === undefined) state = "uncheck"
-    else if (isWord(token, "not", "isn't", "aren't", "没有", "不", "未")) negated = true
-    else if (
-      !isWord(
-        token,
-        "is",
-        "are",
-        "be",
-        "stays",
-        "remains",
-        "it",
-        "them",
-        "已",
-        "被",
-        "是",
-        "的",
-        "都",
-        "状态",
-      )
-    )
-      break
+    else if (isWord(token, ...STATE_NEGATIONS)) negated = true
+    else if (!isWord(token, ...STATE_LINKS)) break
     end -= 1
   }
   if (state === undefined) return { hint: "ensureState" }
@@ -1627,9 +1602,6 @@ const waitedFor = (
   return { target: bare.slice(start, appeared), rest: bare.slice(rest) }
 }
 
-/** Words that name a part of a page rather than a control: "the footer", "顶部导航", "the dialog". */
-const PLACE_WORDS =
-  /\b(?:footer|header|nav|navigation|menu|sidebar|side bar|dialog|modal|popup|pop-up|banner|toolbar|top|bottom|panel|section|form)\b|页脚|页眉|顶部|底部|导航|侧栏|侧边栏|弹窗|对话框|菜单|表单/i
 const CONTAINER_ROLES = new Set([
   "dialog",
   "form",

@@ -89,6 +89,10 @@ export const zh: Lexicon = {
   },
   articles: [],
   pairWords: [],
+  nameMarkers: [],
+  stateLinks: ["已", "被", "是", "的", "都", "状态"],
+  stateNegations: ["没有", "不", "未"],
+  placeWords: ["页脚", "页眉", "顶部", "底部", "导航", "侧栏", "侧边栏", "弹窗", "对话框", "菜单", "表单"],
   directions: {
     向右: "right",
     往右: "right",
