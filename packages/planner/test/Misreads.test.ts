@@ -27,6 +27,10 @@ const slot = (command: Command): ReadonlyArray<unknown> => {
       return [command.kind, command.target.text ?? command.target.role, command.target.ordinal]
     case "select":
       return ["select", command.options]
+    case "drag":
+      return ["drag", command.source.text, command.offset ?? command.target?.text]
+    case "scroll":
+      return ["scroll", command.to, command.within?.text]
     default:
       return [command.kind]
   }
@@ -125,6 +129,23 @@ const ROWS: ReadonlyArray<Row> = [
       ["type", "name", "Ann Lee"],
     ],
   },
+  // 4. A value that runs on into a step of its own, a place said before a verb, a Chinese word no slot
+  // carries: read where the words go, or refused by name; never typed, dragged to or scrolled inside.
+  { text: "把昵称改成 Bob 并保存", refuses: ["无法安放：并保存"] },
+  {
+    text: "Change my nickname to Ada99 via Edit profile and save it",
+    refuses: ["could not place: via, Edit, profile, and, save, it"],
+  },
+  {
+    text: "请把新密码设置为 Maple77，并在确认框里再输入一次",
+    reads: [
+      ["type", "新密码", "Maple77"],
+      ["type", "确认", "Maple77"],
+    ],
+  },
+  { text: "把 Move me 方块向右拖动 100 像素", reads: [["drag", "Move me 方块", { x: 100, y: 0 }]] },
+  { text: "把 Change log 滚动到最后", reads: [["scroll", "bottom", "Change log"]] },
+  { text: "快速返回", refuses: ["无法安放：快速"] },
   // Positions are not rankings: "最后一个" and "the last" are read, not refused.
   { text: "点击最后一个链接", reads: [["click", "link", -1]] },
   { text: "Click the last link", reads: [["click", "link", -1]] },

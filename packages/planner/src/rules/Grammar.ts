@@ -5,6 +5,7 @@ import { misreading, needsModel } from "./Reading.ts"
 import { compileTemplates, matchTemplates, type SlotFiller } from "./Templates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 import {
+  AGAIN,
   ALWAYS_SEPARATES,
   ARTICLES,
   CHECKED_WORDS,
@@ -12,6 +13,7 @@ import {
   CHINESE_NUMERALS,
   CHINESE_VERBS,
   CHORD,
+  DIRECTIONS,
   ENGLISH_NUMBERS,
   ENGLISH_VERBS,
   FILLERS,
@@ -20,15 +22,19 @@ import {
   KEYS,
   LANGUAGES,
   messagesFor,
+  NAME_MARKERS,
   ORDINAL_WORDS,
   PAIR_WORDS,
   PASSWORD_WORDS,
+  PLACE_WORDS,
   READ_WORDS,
   ROLE_NOUNS,
   SCROLL_WORDS,
   SEARCH_SCOPE_WORDS,
   SEPARATES_BEFORE_VERB,
   SOFT_FILLERS,
+  STATE_LINKS,
+  STATE_NEGATIONS,
   UNCHECKED_WORDS,
   USER_WORDS,
 } from "./Vocabulary.ts"
@@ -501,18 +507,7 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
       }
     }
     if (
-      isWord(
-        token,
-        "labelled",
-        "labeled",
-        "named",
-        "called",
-        "titled",
-        "saying",
-        "after",
-        "beside",
-        "below",
-      ) ||
+      isWord(token, ...NAME_MARKERS) ||
       (isWord(token, "with") && isWord(tokens[index + 1], "text", "label")) ||
       (isWord(token, "next") && isWord(tokens[index + 1], "to"))
     ) {
@@ -755,6 +750,8 @@ const GRAMMAR_WORDS = (): ReadonlySet<string> =>
       ...KEYS.keys(),
       ...ARTICLES,
       ...PAIR_WORDS,
+      ...AGAIN.flatMap((words) => words.split(" ")),
+      ...DIRECTIONS.keys(),
       ...SEARCH_SCOPE_WORDS,
       ...SCROLL_WORDS,
       ...CHECKED_WORDS,
@@ -793,15 +790,32 @@ const unplacedWords = (
   if (chord) {
     const using = indexOfWord(tokens, ["with", "using"])
     for (let index = 0; index < using; index += 1) exempt.add(index)
+    // "按 Ctrl+K 打开命令面板": in Chinese, what the chord is for comes after it.
+    const key = tokens.findIndex((token) => token.value.includes("+"))
+    for (let index = key + 1; key >= 0 && index < tokens.length; index += 1)
+      if (tokens[index]!.kind === "text") exempt.add(index)
   }
+  // "…，帮我导出一下": a closing remark restating the clause before it.
+  const remark = tokens.findIndex((token) => isWord(token, "帮我", "帮忙"))
+  const remarkEnd = tokens.findIndex((token, index) => index > remark && isWord(token, "一下"))
+  for (let index = remark; remark >= 0 && index <= remarkEnd; index += 1) exempt.add(index)
   // "Click Save, not Cancel": what not to do is honoured by not doing it (or by an exclusion).
   for (let index = 0; index < tokens.length; index += 1) {
-    if (!isWord(tokens[index], "not", "don't", "dont", "never", "without")) continue
+    const negation = negationLength(tokens, index)
+    if (negation > 0) for (let part = index; part < index + negation; part += 1) exempt.add(part)
+    if (!isWord(tokens[index], "not", "don't", "dont", "never", "without") && negation === 0) continue
     for (let next = index + 1; next < tokens.length && tokens[next]!.kind !== "punct"; next += 1) {
       if (isWord(tokens[next], "then", "and", "but")) break
       exempt.add(next)
     }
   }
+  // A run of Chinese is cut where the lexicon knows a word ("页脚" may read "页" + "脚"), so a Chinese
+  // word is placed when a command carries it inside a longer string, or it is a numeral of an ordinal
+  // or a date ("第二个", "2024年5月20日").
+  const carriedText = JSON.stringify(commands).toLowerCase()
+  const chineseCarried = (word: string): boolean =>
+    carriedText.includes(word) ||
+    [...word].every((character) => CHINESE_NUMERALS.has(character) || "第个年月日".includes(character))
   // "Paste the invite code shown on the page": where the copied text came from.
   const pasted = commands.some((command) => command.kind === "paste")
   const left = tokens
@@ -809,7 +823,7 @@ const unplacedWords = (
       (token, index) =>
         !exempt.has(index) && !(pasted && isWord(token, "shown", "displayed", "code", "text")),
     )
-    .filter((token) => token.kind === "word")
+    .filter((token) => token.kind === "word" || (token.kind === "text" && !chineseCarried(token.value)))
     .flatMap((token) => token.value.split(/[^\p{L}\p{N}'-]+/u))
     .filter(
       (word) =>
@@ -1088,7 +1102,12 @@ const scrollWithin = (
   before: ReadonlyArray<Token>,
   after: ReadonlyArray<Token>,
 ): TargetPhrase | undefined => {
-  const chinese = before.filter((token) => !SCROLL_WORDS.has(token.value) && !isWord(token, "往下", "往上"))
+  const chinese = before.filter(
+    (token, index) =>
+      !SCROLL_WORDS.has(token.value) &&
+      !isWord(token, "往下", "往上") &&
+      !(index === 0 && isWord(token, "把", "将")),
+  )
   if (chinese.length > 0) return parseTargetPhrase(chinese)
   const marker = after.findIndex(
     (token, index) =>
@@ -1298,26 +1317,8 @@ const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
     const token = tokens[end - 1]!
     if (isWord(token, ...CHECKED_WORDS) && state === undefined) state = "check"
     else if (isWord(token, ...UNCHECKED_WORDS) && state === undefined) state = "uncheck"
-    else if (isWord(token, "not", "isn't", "aren't", "没有", "不", "未")) negated = true
-    else if (
-      !isWord(
-        token,
-        "is",
-        "are",
-        "be",
-        "stays",
-        "remains",
-        "it",
-        "them",
-        "已",
-        "被",
-        "是",
-        "的",
-        "都",
-        "状态",
-      )
-    )
-      break
+    else if (isWord(token, ...STATE_NEGATIONS)) negated = true
+    else if (!isWord(token, ...STATE_LINKS)) break
     end -= 1
   }
   if (state === undefined) return { hint: "ensureState" }
@@ -1341,19 +1342,27 @@ const chordOf = (tokens: ReadonlyArray<Token>): string | undefined => {
 }
 
 /** "drag A 100 pixels to the right": a drag by an offset in CSS pixels, or undefined. */
-const dragBy = (after: ReadonlyArray<Token>): Command | undefined => {
+const dragBy = (before: ReadonlyArray<Token>, verbAfter: ReadonlyArray<Token>): Command | undefined => {
+  // "把 Move me 方块向右拖动 100 像素": the thing dragged and the way it goes are said before the verb.
+  const moved = isWord(before[0], "把", "将") ? before.slice(1) : before.length === 0 ? [] : undefined
+  if (moved === undefined) return undefined
+  const after = [...moved, ...verbAfter]
   const pixels = after.findIndex(
     (token, index) => token.kind === "number" && isWord(after[index + 1], "pixels", "pixel", "px", "像素"),
   )
   if (pixels < 0) return undefined
   const amount = Number(after[pixels]!.value)
-  const direction =
-    after.slice(pixels).find((token) => isWord(token, "right", "left", "up", "down"))?.value ?? "right"
+  const isWay = (token: Token) => isWord(token, ...DIRECTIONS.keys())
+  const way = after.slice(pixels).find(isWay) ?? after.slice(0, pixels).find(isWay)
+  const direction = way === undefined ? "right" : DIRECTIONS.get(way.value)!
   const offset = {
     x: direction === "right" ? amount : direction === "left" ? -amount : 0,
     y: direction === "down" ? amount : direction === "up" ? -amount : 0,
   }
-  const source = parseTargetPhrase(after.slice(0, isWord(after[pixels - 1], "by") ? pixels - 1 : pixels))
+  const end = after.findIndex(
+    (token, index) => index === pixels || (index < pixels && token.kind === "keyword" && isWay(token)),
+  )
+  const source = parseTargetPhrase(after.slice(0, isWord(after[end - 1], "by") ? end - 1 : end))
   return { kind: "drag", source, offset }
 }
 
@@ -1511,7 +1520,7 @@ const parseClause = (
     case "ensure":
       return withVerb(parseEnsure(after))
     case "drag": {
-      const by = before.length === 0 ? dragBy(after) : undefined
+      const by = dragBy(before, after)
       return withVerb(by === undefined ? (templated() ?? { hint: "drag" }) : { command: by })
     }
     case "apply":
@@ -1593,9 +1602,6 @@ const waitedFor = (
   return { target: bare.slice(start, appeared), rest: bare.slice(rest) }
 }
 
-/** Words that name a part of a page rather than a control: "the footer", "顶部导航", "the dialog". */
-const PLACE_WORDS =
-  /\b(?:footer|header|nav|navigation|menu|sidebar|side bar|dialog|modal|popup|pop-up|banner|toolbar|top|bottom|panel|section|form)\b|页脚|页眉|顶部|底部|导航|侧栏|侧边栏|弹窗|对话框|菜单|表单/i
 const CONTAINER_ROLES = new Set([
   "dialog",
   "form",
@@ -1671,6 +1677,17 @@ const withReferent = (command: Command, referent: TargetPhrase): Command => {
   return { ...command, target: referent } as Command
 }
 
+/** "输入一次", "type it again": a typing clause whose only words say to type the same value again. */
+const repeatsTyping = (tokens: ReadonlyArray<Token>): boolean => {
+  const verb = matchVerb(tokens, 0)
+  if (verb === undefined || verb[0] !== "type") return false
+  const rest = tokens
+    .slice(verb[1])
+    .map((token) => token.value)
+    .filter((word) => word !== "it")
+  return rest.length > 0 && AGAIN.includes(rest.join(" "))
+}
+
 /** The place a clause names ("in the Shipping tab", "在 Shipping 标签页中"), or undefined when it names none. */
 const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined => {
   if (isWord(tokens[0], "in", "on", "inside", "within")) return tokens.slice(1)
@@ -1719,7 +1736,7 @@ export const parseCommands = (text: string): ParseResult => {
   let previousValue: string | undefined
   let pendingContainer: TargetPhrase | undefined
   let referent: TargetPhrase | undefined
-  const clauses = splitClauses(tokens)
+  const clauses = [...splitClauses(tokens)]
   for (const [position, written] of clauses.entries()) {
     // "Wait for Load results and click it", "等 Load results 按钮出现后点击它": the thing waited for is
     // what "it" names next; the policy waits by itself for a target that is not on the page yet.
@@ -1746,6 +1763,18 @@ export const parseCommands = (text: string): ParseResult => {
     // a command when the clause reads as none.
     const typing = previousVerb !== undefined && (previousVerb[0] === "type" || previousVerb[0] === "set")
     const place = placeOf(bare)
+    // "…，并在确认框里再输入一次": the value typed before, typed again into the place named.
+    const next = stripFillers(clauses[position + 1] ?? [])
+    if (typing && place !== undefined && previousValue !== undefined && repeatsTyping(next)) {
+      const field = parseTargetPhrase(place)
+      commands.push({
+        kind: "type",
+        value: previousValue,
+        field: { ...field, role: field.role ?? "textbox" },
+      })
+      clauses.splice(position + 1, 1)
+      continue
+    }
     if (!typing && place !== undefined && position < clauses.length - 1) {
       const asCommand = bare.some((_, index) => matchVerb(bare, index) !== undefined)
         ? parseClause(clause, previousVerb, previousValue)

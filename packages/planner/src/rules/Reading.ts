@@ -38,6 +38,10 @@ const BARE_REFERENCE = /^(the\s+)?(answer|result|solution|total|sum|correct\s+\w
 const PLACE_OF_TEXT =
   /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b|\b(paragraph|sentence|line|heading|caption)\b/i
 
+/** Where an unquoted value runs on into another step: "… 并保存", "… via Edit profile", "… and save it". */
+const STEP_IN_VALUE =
+  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then)\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them)$)/iu
+
 const normal = (text: string): string => text.toLowerCase().replace(/\s+/g, " ").trim()
 
 /** Every string a command carries (values, names, paths), to see where each literal went. */
@@ -159,6 +163,10 @@ export const misreading = (
       const phrase = referencePhrase(text, value)
       return say.needsModelToRead(phrase)
     }
+    // "把昵称改成 Bob 并保存", "Change it to Ada99 via Edit profile and save it": a value that runs on into
+    // a step of its own would type the step; the words after the value are refused by name.
+    const step = value === undefined || quoted.includes(normal(value)) ? undefined : STEP_IN_VALUE.exec(value)
+    if (step != null) return say.couldNotPlace(step[0].split(/[\s,，]+/u).filter((word) => word !== ""))
     if (
       command.kind === "selectText" &&
       !quoted.includes(normal(command.text)) &&

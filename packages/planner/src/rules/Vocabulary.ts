@@ -43,6 +43,15 @@ export const KEYS: ReadonlyMap<string, string> = table((lexicon) => lexicon.keys
 export const CHORD: ReadonlyMap<string, string> = table((lexicon) => lexicon.chord)
 export const ARTICLES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.articles))
 export const PAIR_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pairWords)
+export const NAME_MARKERS: ReadonlyArray<string> = all((lexicon) => lexicon.nameMarkers)
+export const STATE_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.stateLinks)
+export const STATE_NEGATIONS: ReadonlyArray<string> = all((lexicon) => lexicon.stateNegations)
+/** Names of parts of a page: English as whole words, Chinese anywhere. */
+export const PLACE_WORDS = new RegExp(`\\b(?:${en.placeWords.join("|")})\\b|${zh.placeWords.join("|")}`, "i")
+export const DIRECTIONS: ReadonlyMap<string, "right" | "left" | "up" | "down"> = table(
+  (lexicon) => lexicon.directions,
+)
+export const AGAIN: ReadonlyArray<string> = all((lexicon) => lexicon.again)
 export const CHINESE_NEGATIONS: ReadonlyArray<string> = zh.negations
 export const CHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.checked)
 export const UNCHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.unchecked)

@@ -136,6 +136,18 @@ export interface Lexicon {
   readonly articles: ReadonlyArray<string>
   /** Words that join a field and its value ("with", "into", ":"). */
   readonly pairWords: ReadonlyArray<string>
+  /** Words before a control's name ("the button labelled Save", "the field next to …"). */
+  readonly nameMarkers: ReadonlyArray<string>
+  /** Words between the boxes and their state in "make sure A is checked" ("is", "are", "已", "被"). */
+  readonly stateLinks: ReadonlyArray<string>
+  /** Words that turn a state round in "make sure A is not checked" ("not", "没有"). */
+  readonly stateNegations: ReadonlyArray<string>
+  /** Words naming a part of a page rather than a control ("footer", "页脚"), for what not to click. */
+  readonly placeWords: ReadonlyArray<string>
+  /** The ways a drag goes ("right", "向右"): the word and its direction. */
+  readonly directions: Readonly<Record<string, "right" | "left" | "up" | "down">>
+  /** Saying a value again ("type it again", "再输入一次"): the value typed before goes into the place named. */
+  readonly again: ReadonlyArray<string>
   /** Negations ("don't", "不要"). */
   readonly negations: ReadonlyArray<string>
   /** States of a box ("checked", "已勾选" / "unchecked", "未勾选"). */
