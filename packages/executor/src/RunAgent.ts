@@ -15,12 +15,13 @@ import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
   concludeRun,
   type ExecutorRunResult,
+  endInDoubt,
   finishRun,
   partStepOf,
   recordPartStep,
 } from "./internal/Finish.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
-import { isFinished, restoreRun } from "./internal/Restore.ts"
+import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
   closeRunScope,
   DEADLINE_BACKSTOP_MS,
@@ -468,6 +469,12 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
       const record = yield* store.getRun(runId)
       if (isFinished(record)) return record.result as ExecutorRunResult
       const { context, steps } = yield* restoreRun(record, "agent", options)
+      // The turn in flight is decided again, unless its click or submission may have reached the site.
+      const doubt = stepInDoubt(steps, context.registry)
+      if (doubt !== undefined)
+        return yield* endInDoubt(context, doubt, inDoubtDetail(doubt)).pipe(
+          Effect.ensuring(closeRunScope(context)),
+        )
       const finished = steps.filter((step) => step.state === "succeeded" || step.state === "failed")
       const history = finished.flatMap((step) => {
         try {

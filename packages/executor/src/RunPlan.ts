@@ -18,12 +18,13 @@ import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
   concludeRun,
   type ExecutorRunResult,
+  endInDoubt,
   finishRun,
   partStepOf,
   recordPartStep,
 } from "./internal/Finish.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
-import { isFinished, restoreRun } from "./internal/Restore.ts"
+import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
   closeRunScope,
   DEADLINE_BACKSTOP_MS,
@@ -566,13 +567,22 @@ const resumeHeld = (
       })
     }
     const { context, steps } = yield* restoreRun(record, "plan", options)
+    // A click or submission in flight at the crash may have reached the site: it is not run again.
+    const doubt = stepInDoubt(steps, context.registry)
+    if (doubt !== undefined) {
+      context.plan = { ...plan, status: "failed" }
+      return yield* endInDoubt(context, doubt, inDoubtDetail(doubt)).pipe(
+        Effect.ensuring(closeRunScope(context)),
+      )
+    }
     const stored = new Map(steps.map((step) => [step.index, step]))
     context.plan = {
       ...plan,
       status: "running",
       steps: plan.steps.map((step) => {
         const saved = stored.get(step.index)
-        // A step that was running when the process died is the one in flight: it runs again.
+        // A step that was running when the process died is the one in flight: it runs again (one that
+        // acts and is not idempotent was refused above).
         return saved?.state === "succeeded" && saved.tool === step.tool
           ? saved
           : { ...step, state: "pending" as const }
