@@ -5,16 +5,17 @@ import { InvalidQueueUrl, QueueError, QueueUnavailable } from "./QueueError.ts"
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
 
 /**
- * Checks a queue URL: `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). Returns the URL
- * as given; throws a {@link QueueError} (`InvalidQueueUrl`) saying what is wrong.
+ * Checks a queue URL: `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). Returns it
+ * parsed; throws a {@link QueueError} (`InvalidQueueUrl`) saying what is wrong.
  *
  * @example
  * ```ts
- * parseQueueUrl("redis://127.0.0.1:6379") // "redis://127.0.0.1:6379"
+ * parseQueueUrl("redis://127.0.0.1:6379").port // "6379"
  * ```
  */
 export const parseQueueUrl = (url: string, method = "queue"): URL => {
   const invalid = (detail: string) => new QueueError({ method, reason: new InvalidQueueUrl({ url, detail }) })
+  if (/^[^/:@]+:\d+$/.test(url)) throw invalid("it has no redis:// scheme")
   let parsed: URL
   try {
     parsed = new URL(url)
