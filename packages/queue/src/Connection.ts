@@ -41,30 +41,41 @@ export const connectRedis = async (
   timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
 ): Promise<Redis> => {
   parseQueueUrl(url, method)
+  let connected = false
   const redis = new Redis(url, {
     maxRetriesPerRequest: null,
     lazyConnect: true,
     connectTimeout: timeoutMs,
-    // Reconnect with a short backoff once connected; the first connection's failure is reported below.
-    retryStrategy: (times) => Math.min(times * 200, 2_000),
+    // Reconnect with a short backoff once connected; a first connection that fails is reported at once.
+    retryStrategy: (times) => (connected ? Math.min(times * 200, 2_000) : null),
   })
   // ioredis reports connection trouble as events; without a listener Node would print them.
-  redis.on("error", () => undefined)
+  let lastError: Error | undefined
+  redis.on("error", (error: Error) => {
+    lastError = error
+  })
+  let timer: ReturnType<typeof setTimeout> | undefined
   try {
     await Promise.race([
-      redis.connect().then(() => redis.ping()),
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs),
-      ),
+      redis.connect().then(async () => {
+        await redis.ping()
+        connected = true
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+      }),
     ])
+    clearTimeout(timer)
     return redis
   } catch (error) {
+    clearTimeout(timer)
     redis.disconnect()
     throw new QueueError({
       method,
       reason: new QueueUnavailable({
         url: redacted(url),
-        detail: error instanceof Error ? error.message : String(error),
+        // ioredis rejects with "Connection is closed"; the socket's own error says why.
+        detail: (lastError ?? (error instanceof Error ? error : new Error(String(error)))).message,
       }),
       cause: error,
     })

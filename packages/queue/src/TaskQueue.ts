@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { AgentTask, type AgentTaskInput } from "@sextant/core"
+import { AgentTask, type AgentTaskInput, formatIssues } from "@sextant/core"
 import { type Job, Queue, QueueEvents } from "bullmq"
 import type { Redis } from "ioredis"
 import { connectRedis } from "./Connection.ts"
@@ -143,9 +143,7 @@ export const openTaskQueue = async (options: TaskQueueOptions): Promise<TaskQueu
         method: "enqueue",
         reason: new InvalidQueueInput({
           what: "task",
-          issues: parsed.error.issues.map(
-            (issue) => `task${issue.path.map((part) => `.${String(part)}`).join("")}: ${issue.message}`,
-          ),
+          issues: formatIssues("task", parsed.error, input),
         }),
       })
     }

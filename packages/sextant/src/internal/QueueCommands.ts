@@ -246,6 +246,26 @@ export const enqueueTasks = async (
       },
     ]
   }
+  // Every task is checked before Redis is asked, so a bad file adds nothing.
+  const { AgentTask, formatIssues } = await import("@sextant/core")
+  const problems = tasks.flatMap((task, index) => {
+    const checked = AgentTask.safeParse(task)
+    if (checked.success) return []
+    const where =
+      options.file === undefined
+        ? ""
+        : tasks.length > 1
+          ? `${options.file} task ${index}: `
+          : `${options.file}: `
+    return formatIssues("task", checked.error, task).map((issue) => `${where}${issue}`)
+  })
+  if (problems.length > 0)
+    return usageError(
+      "enqueue",
+      problems.map((message) => ({ field: options.file === undefined ? "goal" : "file", message })),
+      err,
+      ["file"],
+    )
   if (options.runId !== undefined && tasks.length > 1)
     return usageError(
       "enqueue",
