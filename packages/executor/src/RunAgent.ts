@@ -16,9 +16,11 @@ import {
   concludeRun,
   type ExecutorRunResult,
   endInDoubt,
+  evidenceOf,
   finishRun,
   partStepOf,
   recordPartStep,
+  withStoredEvidence,
 } from "./internal/Finish.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
@@ -173,7 +175,9 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       // The element as the policy saw it when it chose it: a control an action hides (a dialog's button) is gone after.
       const seenBefore = context.lastSnapshot
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
-      yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore, call.args, seenBefore)
+      const evidence = evidenceOf(
+        yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore, call.args, seenBefore),
+      )
       // A policy that learns from its steps (the action cache) records a step only once it succeeded.
       if (policy.observeOutcome !== undefined) {
         yield* policy.observeOutcome({
@@ -207,6 +211,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
           state: outcome.ok ? "succeeded" : "failed",
           attempts: outcome.attempts,
           observation: outcome.observation,
+          ...(evidence === undefined ? {} : { evidence }),
         },
         outcome,
       )
@@ -488,7 +493,10 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
       for (const step of finished) {
         if (step.observation === undefined) continue
         context.partSteps.push(
-          partStepOf(step.part, step.tool, step.observation, before, undefined, step.args),
+          withStoredEvidence(
+            partStepOf(step.part, step.tool, step.observation, before, undefined, step.args),
+            step.evidence,
+          ),
         )
         before = step.observation.url ?? before
       }

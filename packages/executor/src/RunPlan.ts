@@ -19,9 +19,11 @@ import {
   concludeRun,
   type ExecutorRunResult,
   endInDoubt,
+  evidenceOf,
   finishRun,
   partStepOf,
   recordPartStep,
+  withStoredEvidence,
 } from "./internal/Finish.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
@@ -165,7 +167,9 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         args: next.args,
         criteria: next.successCriteria,
       })
-      yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore, next.args)
+      const evidence = evidenceOf(
+        yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore, next.args),
+      )
       executed++
       const finished: Step = {
         ...next,
@@ -177,7 +181,8 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         ...plan,
         steps: plan.steps.map((step) => (step.index === next.index ? finished : step)),
       }
-      yield* persistStep(context, finished, outcome)
+      // The page evidence goes to the store only: the plan a replan sees stays as it was.
+      yield* persistStep(context, evidence === undefined ? finished : { ...finished, evidence }, outcome)
       if (outcome.ok) continue
       if (reasonTag(outcome.error) === "BudgetExceeded") {
         return {
@@ -583,9 +588,10 @@ const resumeHeld = (
         const saved = stored.get(step.index)
         // A step that was running when the process died is the one in flight: it runs again (one that
         // acts and is not idempotent was refused above).
-        return saved?.state === "succeeded" && saved.tool === step.tool
-          ? saved
-          : { ...step, state: "pending" as const }
+        if (saved?.state !== "succeeded" || saved.tool !== step.tool)
+          return { ...step, state: "pending" as const }
+        const { evidence: _evidence, ...done } = saved
+        return done
       }),
     }
     context.parts = plan.parts ?? []
@@ -595,7 +601,10 @@ const resumeHeld = (
       const saved = stored.get(step.index)
       if (saved?.observation === undefined || saved.state === "running") continue
       context.partSteps.push(
-        partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+        withStoredEvidence(
+          partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+          saved.evidence,
+        ),
       )
       before = saved.observation.url ?? before
     }

@@ -131,6 +131,8 @@ export const openTaskQueue = async (options: TaskQueueOptions): Promise<TaskQueu
   const openEvents = async () => {
     if (events === undefined) {
       events = new QueueEvents(name, { connection: connection.duplicate() })
+      // Each follower adds its own listeners; many runs followed at once are not a leak.
+      events.setMaxListeners(0)
       await events.waitUntilReady()
     }
     return events

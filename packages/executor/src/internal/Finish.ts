@@ -106,8 +106,36 @@ export const recordPartStep = (
           )
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args)
     const actedElement = step.acted === undefined ? undefined : seenBefore?.elements[step.acted]
-    context.partSteps.push({ ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) })
+    const recorded: PartStep = { ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) }
+    context.partSteps.push(recorded)
+    return recorded
   })
+
+/** The page evidence of a part step, as a step keeps it in the store (`Step.evidence`). */
+export const evidenceOf = (step: PartStep): Record<string, unknown> | undefined => {
+  const evidence = {
+    ...(step.facts === undefined ? {} : { facts: step.facts }),
+    ...(step.elements === undefined ? {} : { elements: step.elements }),
+    ...(step.actedElement === undefined ? {} : { actedElement: step.actedElement }),
+  }
+  return Object.keys(evidence).length === 0 ? undefined : evidence
+}
+
+/** A stored step's part step with the page evidence it was saved with (see {@link evidenceOf}). */
+export const withStoredEvidence = (
+  step: PartStep,
+  evidence: Readonly<Record<string, unknown>> | undefined,
+): PartStep =>
+  evidence === undefined
+    ? step
+    : {
+        ...step,
+        ...(evidence.facts === undefined ? {} : { facts: evidence.facts as PartStep["facts"] }),
+        ...(Array.isArray(evidence.elements) ? { elements: evidence.elements as PartStep["elements"] } : {}),
+        ...(evidence.actedElement === undefined
+          ? {}
+          : { actedElement: evidence.actedElement as PartStep["actedElement"] }),
+      }
 
 /** The least time a run's final page read gets, even past its deadline, in ms. */
 const FINAL_READ_MIN_MS = 250
