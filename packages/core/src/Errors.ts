@@ -468,7 +468,11 @@ export class StoreUnavailable extends Data.TaggedClass("StoreUnavailable")<{
 }> {
   readonly isRetryable = false
   get message(): string {
-    return `the store at ${this.location} cannot be used (${this.detail}): check the path and its permissions`
+    // A database URL (postgres://…) or a file path: the advice fits the kind of location.
+    const advice = this.location.includes("://")
+      ? "check the URL and that the database server is running and reachable"
+      : "check the path and its permissions"
+    return `the store at ${this.location} cannot be used (${this.detail}): ${advice}`
   }
 }
 

@@ -6,17 +6,26 @@ import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it } from "@effect/vitest"
 import { Store } from "@sextant/core"
 import { layerMemoryStore } from "@sextant/testing"
+import { storeContract } from "@sextant/testing/store-contract"
 import { Effect } from "effect"
 import { afterAll } from "vitest"
 import { LATEST_VERSION, MIGRATIONS, migrate } from "../src/internal/Migrations.ts"
 import * as SqliteStore from "../src/SqliteStore.ts"
-import { storeContract } from "./StoreContract.ts"
 
 const folder = mkdtempSync(join(tmpdir(), "sextant-store-"))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 storeContract("in-memory SQLite", SqliteStore.layerMemory)
-storeContract("SQLite file", SqliteStore.layer({ path: join(folder, "contract.db") }))
+const contractFile = join(folder, "contract.db")
+storeContract("SQLite file", SqliteStore.layer({ path: contractFile }), {
+  // Another connection to the same file, as a second process would open it.
+  twin: SqliteStore.layer({ path: contractFile }),
+  damageTask: async (runId) => {
+    const database = new DatabaseSync(contractFile)
+    database.prepare("UPDATE runs SET task = '{not json' WHERE run_id = ?").run(runId)
+    database.close()
+  },
+})
 // The fake users test their agents with must behave as the real store does.
 storeContract("the in-memory fake of @sextant/testing", layerMemoryStore)
 

@@ -36,7 +36,7 @@ export const SextantConfigSchema = z
     browser: z.union([LaunchOptions.strict(), z.object({ connect: ConnectOptions }).strict()]).optional(),
     /** Constraints every task gets unless it sets its own. */
     constraints: TaskConstraints.partial().strict().optional(),
-    /** The SQLite store file (default `.sextant/sextant.db`). */
+    /** The SQLite store file (default `.sextant/sextant.db`), or a `postgres://` URL for a PostgreSQL store. */
     store: z.string().min(1).optional(),
     /** Where traces, transcripts and screenshots go (default `.sextant/traces`). */
     traceDirectory: z.string().min(1).optional(),

@@ -14,7 +14,8 @@ import {
   type PlanInput,
   type RunResult,
   Store,
-  type StoreError,
+  StoreError,
+  StoreUnavailable,
   TaskConstraints,
   type TaskConstraintsInput,
   type TaskState,
@@ -56,6 +57,7 @@ import {
 } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { z } from "zod"
+import { displayStore, isPostgresUrl } from "./internal/StoreLocation.ts"
 
 /**
  * An extra tool for the agent: a tool made with `defineTool` from `@sextant/core` (or exported by a tool
@@ -106,8 +108,18 @@ export interface CreateAgentOptions {
   readonly planner?: "rules" | "model" | "hybrid" | undefined
   /** An OpenAI-compatible endpoint for the model planner and the model step policy. */
   readonly model?: OpenAiOptionsInput | undefined
-  /** The durable store: an SQLite file (default `.sextant/sextant.db`), or `"memory"` (so is the path `":memory:"`). */
-  readonly store?: { readonly path: string } | "memory" | undefined
+  /**
+   * The durable store: an SQLite file (default `.sextant/sextant.db`), `"memory"` (so is the path
+   * `":memory:"`), or PostgreSQL shared by agents on many machines: `"postgres://user:password@host:5432/db"`
+   * or `{ url: "postgres://…" }` (`@sextant/postgres`, loaded only then).
+   */
+  readonly store?:
+    | { readonly path: string }
+    | { readonly url: string }
+    | "memory"
+    | `postgres://${string}`
+    | `postgresql://${string}`
+    | undefined
   /** Constraints every task gets unless it sets its own. */
   readonly constraints?: TaskConstraintsInput | undefined
   /** Where traces, transcripts and screenshots go (default `.sextant/traces`); `false` writes none. */
@@ -212,7 +224,17 @@ const OptionsSchema = z.object({
   browser: z.record(z.string(), z.unknown()).optional(),
   planner: z.enum(["rules", "model", "hybrid"]).optional(),
   model: z.record(z.string(), z.unknown()).optional(),
-  store: z.union([z.literal("memory"), z.object({ path: z.string().min(1) })]).optional(),
+  store: z
+    .union([
+      z.literal("memory"),
+      z.string().refine(isPostgresUrl, {
+        message:
+          'must be "memory", { path: "store.db" }, or a PostgreSQL URL (postgres://user:password@host:5432/db)',
+      }),
+      z.object({ path: z.string().min(1) }).strict(),
+      z.object({ url: z.string().min(1) }).strict(),
+    ])
+    .optional(),
   constraints: z.record(z.string(), z.unknown()).optional(),
   traceDirectory: z.union([z.string().min(1), z.literal(false)]).optional(),
   concurrency: z.number().int().positive().optional(),
@@ -287,6 +309,48 @@ const usableStoreFile = (path: string): string => {
   }
 }
 
+/**
+ * The field a PostgreSQL store came from, for messages: `options.store` or `options.store.url`. The URL
+ * must parse and name a host; whether the server answers is known when the store opens.
+ */
+const checkPostgresUrl = (field: string, url: string): void => {
+  const parsed = URL.canParse(url.trim()) ? new URL(url.trim()) : undefined
+  if (parsed === undefined || !isPostgresUrl(url) || parsed.hostname === "") {
+    throw invalidOption(
+      field,
+      `${displayStore(url)} is not a PostgreSQL URL: write it as postgres://user:password@host:5432/database`,
+    )
+  }
+}
+
+/**
+ * The PostgreSQL store, with `@sextant/postgres` (and `pg`) imported only now, so SQLite users never load
+ * them. A server that cannot be reached fails when the store opens, naming the option it came from.
+ */
+const postgresStoreLayer = (field: string, url: string): Layer.Layer<Store, StoreError> => {
+  const location = `${displayStore(url)} (${field})`
+  const unavailable = (detail: string, cause?: unknown) =>
+    new StoreError({ method: "open", reason: new StoreUnavailable({ location, detail }), cause })
+  return Layer.effect(
+    Store,
+    Effect.gen(function* () {
+      const { PostgresStore } = yield* Effect.tryPromise({
+        try: () => import("@sextant/postgres"),
+        catch: (cause) =>
+          unavailable(
+            `cannot load @sextant/postgres (${cause instanceof Error ? cause.message : String(cause)}): install it next to sextant-agent`,
+            cause,
+          ),
+      })
+      return yield* PostgresStore.make({ url: url.trim() }).pipe(
+        Effect.mapError((error) =>
+          error.reason._tag === "StoreUnavailable" ? unavailable(error.reason.detail, error) : error,
+        ),
+      )
+    }),
+  )
+}
+
 const notAnObject = (what: string, value: unknown) =>
   new AgentError({
     reason: new InvalidInput({
@@ -330,23 +394,35 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       ...((settings.tools ?? []) as ReadonlyArray<AnyTool>),
     ]),
   )
+  const store = settings.store
+  const postgres =
+    typeof store === "string" && store !== "memory"
+      ? { field: "options.store", url: store }
+      : typeof store === "object" && "url" in store
+        ? { field: "options.store.url", url: store.url }
+        : undefined
+  if (postgres !== undefined) checkPostgresUrl(postgres.field, postgres.url)
   // SQLite's own name for a database in memory is taken as such, never as a file called ":memory:".
   const storePath =
-    settings.store === "memory" || (typeof settings.store === "object" && settings.store.path === ":memory:")
+    postgres !== undefined ||
+    store === "memory" ||
+    (typeof store === "object" && "path" in store && store.path === ":memory:")
       ? undefined
-      : resolve(typeof settings.store === "object" ? settings.store.path : ".sextant/sextant.db")
-  if (storePath !== undefined && typeof settings.store === "object") usableStoreFile(storePath)
+      : resolve(typeof store === "object" && "path" in store ? store.path : ".sextant/sextant.db")
+  if (storePath !== undefined && typeof store === "object") usableStoreFile(storePath)
   if (typeof settings.traceDirectory === "string")
     usableFolder("options.traceDirectory", resolve(settings.traceDirectory))
   const storeLayer =
-    storePath === undefined
-      ? SqliteStore.layerMemory
-      : Layer.unwrap(
-          Effect.sync(() => {
-            makeFolders(dirname(storePath))
-            return SqliteStore.layer({ path: storePath })
-          }),
-        )
+    postgres !== undefined
+      ? postgresStoreLayer(postgres.field, postgres.url)
+      : storePath === undefined
+        ? SqliteStore.layerMemory
+        : Layer.unwrap(
+            Effect.sync(() => {
+              makeFolders(dirname(storePath))
+              return SqliteStore.layer({ path: storePath })
+            }),
+          )
   // The rule planner plans `use <tool> on …` for the extra tools (checked above to have a zod input).
   const ruleTools = (settings.tools ?? []) as unknown as ReadonlyArray<RuleTool>
   const plannerKind = settings.planner ?? (settings.model === undefined ? "rules" : "hybrid")

@@ -2,6 +2,7 @@ import type { Command } from "commander"
 import { z } from "zod"
 import type { CreateAgentOptions } from "../createAgent.ts"
 import type { SextantConfig } from "../SextantConfig.ts"
+import { displayStore, storeIssue, storeOption } from "./StoreLocation.ts"
 
 /** The flags every command that builds an agent shares (run, resume, runs). */
 export const AgentFlags = z.object({
@@ -39,7 +40,10 @@ export const addAgentFlags = (command: Command, options: { readonly browser?: bo
     )
     .option("--planner <kind>", "rules, model or hybrid (default: hybrid with a model, rules without)")
     .option("--config <path>", "a sextant.config.ts (default: ./sextant.config.ts when it exists)")
-    .option("--store <path>", "the SQLite store (default .sextant/sextant.db)")
+    .option(
+      "--store <path|url>",
+      "the SQLite store file (default .sextant/sextant.db), or a postgres:// URL for a PostgreSQL store",
+    )
     .option("--trace-dir <dir>", "where traces, transcripts and screenshots go (default .sextant/traces)")
   if (options.browser !== false) {
     command
@@ -56,6 +60,7 @@ export const addAgentFlags = (command: Command, options: { readonly browser?: bo
 /** An agent's options from the flags, the environment and the config file, and which planner runs. */
 export interface ResolvedAgent {
   readonly options: CreateAgentOptions
+  /** The store as messages show it (a URL's password replaced by `***`). */
   readonly store: string
   /** One line for a person: which planner runs, and with which model. */
   readonly plannerLine: string
@@ -98,9 +103,11 @@ export const resolveAgent = (
     !z.url({ protocol: /^https?$/ }).safeParse(baseURL).success
   )
     issues.push({ field: "baseUrl", message: `OPENAI_BASE_URL is not an http or https URL: ${baseURL}` })
+  const store = flags.store ?? config?.store ?? ".sextant/sextant.db"
+  const badStore = storeIssue(store)
+  if (badStore !== undefined) issues.push({ field: "store", message: badStore })
   if (issues.length > 0) return issues
 
-  const store = flags.store ?? config?.store ?? ".sextant/sextant.db"
   const modelOptions =
     model === undefined || apiKey === undefined
       ? undefined
@@ -114,7 +121,7 @@ export const resolveAgent = (
   }
   const endpoint = baseURL ?? "https://api.openai.com/v1"
   return {
-    store,
+    store: displayStore(store),
     plannerLine:
       kind === "rules"
         ? modelOptions === undefined
@@ -124,7 +131,7 @@ export const resolveAgent = (
           ? `planner: hybrid (rules first, then the model ${model} at ${endpoint})`
           : `planner: model (${model} at ${endpoint})`,
     options: {
-      store: store === ":memory:" ? "memory" : { path: store },
+      store: storeOption(store),
       traceDirectory: flags.traceDir ?? config?.traceDirectory ?? ".sextant/traces",
       planner: kind,
       ...(modelOptions === undefined ? {} : { model: modelOptions }),

@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
+import { storeOption } from "./StoreLocation.ts"
 
 const ReportArguments = z.object({
   runId: z.string().regex(/^[A-Za-z0-9._:-]+$/, "a run id has letters, digits, '.', '_', ':' or '-'"),
@@ -24,7 +25,7 @@ export const reportRun = async (
   const options = parsed.data
   // Loaded here, not at start: `sextant --help` and usage errors need none of the agent's modules.
   const { createAgent } = await import("../createAgent.ts")
-  const agent = createAgent({ store: { path: options.store }, traceDirectory: options.traceDir })
+  const agent = createAgent({ store: storeOption(options.store), traceDirectory: options.traceDir })
   try {
     const path = await agent.report(options.runId, options.out)
     out.write(`${path}\n`)
@@ -43,7 +44,7 @@ export const registerReport = (program: Command): void => {
     .command("report")
     .description("write one self-contained HTML report of a stored run and print its path")
     .argument("<run>", "the run id (printed by sextant run, the file name of its trace)")
-    .option("--store <path>", "the SQLite store", ".sextant/sextant.db")
+    .option("--store <path|url>", "the SQLite store file, or a postgres:// URL", ".sextant/sextant.db")
     .option("--trace-dir <dir>", "where the run's trace and screenshots are", ".sextant/traces")
     .option("--out <file>", "the report file (default .sextant/reports/<run>.html)")
     .action(async (runId: string, flags: Record<string, unknown>) => {

@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs"
 import type { Writable } from "node:stream"
+import { isStoreError } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
 import { configOrReport } from "./RunCommand.ts"
+import { displayStore, isPostgresUrl, storeIssue, storeOption } from "./StoreLocation.ts"
 
 const STATES = ["CREATED", "PLANNING", "RUNNING", "WAITING", "COMPLETED", "FAILED", "CANCELLED"] as const
 
@@ -29,14 +31,17 @@ export const listRuns = async (
   const loaded = await configOrReport("runs", parsed.data.config, err)
   if (loaded === undefined) return 2
   const store = parsed.data.store ?? loaded.config?.store ?? ".sextant/sextant.db"
-  // Listing reads: a store that does not exist is reported, not created.
-  if (!existsSync(store)) {
+  const badStore = storeIssue(store)
+  if (badStore !== undefined) return usageError("runs", [{ field: "store", message: badStore }], err)
+  const shown = displayStore(store)
+  // Listing reads: a store file that does not exist is reported, not created.
+  if (!isPostgresUrl(store) && !existsSync(store)) {
     if (parsed.data.json) out.write("[]\n")
     else out.write(`no runs: there is no store at ${store} (--store names another)\n`)
     return 0
   }
   const { createAgent } = await import("../createAgent.ts")
-  const agent = createAgent({ store: { path: store }, traceDirectory: false })
+  const agent = createAgent({ store: storeOption(store), traceDirectory: false })
   try {
     const runs = await agent.runs(parsed.data.status === undefined ? {} : { status: parsed.data.status })
     if (parsed.data.json) {
@@ -45,7 +50,7 @@ export const listRuns = async (
     }
     if (runs.length === 0) {
       out.write(
-        `no runs in ${store}${parsed.data.status === undefined ? "" : ` with status ${parsed.data.status}`}\n`,
+        `no runs in ${shown}${parsed.data.status === undefined ? "" : ` with status ${parsed.data.status}`}\n`,
       )
       return 0
     }
@@ -62,6 +67,11 @@ export const listRuns = async (
     )
     return 0
   } catch (error) {
+    if (isStoreError(error) && error.reason._tag === "StoreUnavailable") {
+      // Name the flag the store came from, not createAgent's option.
+      err.write(`sextant runs: --store ${shown}: cannot open the store: ${error.reason.detail}\n`)
+      return 1
+    }
     err.write(`sextant runs: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   } finally {
@@ -74,7 +84,10 @@ export const registerRuns = (program: Command): void => {
   program
     .command("runs")
     .description("list the runs in the store, newest first")
-    .option("--store <path>", "the SQLite store (default .sextant/sextant.db)")
+    .option(
+      "--store <path|url>",
+      "the SQLite store file (default .sextant/sextant.db), or a postgres:// URL for a PostgreSQL store",
+    )
     .option("--status <state>", "only runs in this state (completed, failed, cancelled, running, …)")
     .option("--config <path>", "a sextant.config.ts (default: ./sextant.config.ts when it exists)")
     .option("--json", "print the runs as JSON", false)

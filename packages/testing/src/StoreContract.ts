@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type AgentTask, type Observation, type RunRecord, Store, type StoreError } from "@sextant/core"
-import { Clock, Effect, Exit, type Layer } from "effect"
+import { Clock, Context, Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
 
 let counter = 0
@@ -43,11 +43,38 @@ const observation = (tool: string, at: string): Observation => ({
   at,
 })
 
+/** What a store can offer the contract beyond its layer. */
+export interface StoreContractOptions {
+  /**
+   * A second, independent store on the same database (another connection, as another machine would
+   * have). With it, the suite races two instances for the same run and the same frontier URLs and
+   * checks that exactly one wins each.
+   */
+  readonly twin?: Layer.Layer<Store, StoreError>
+  /**
+   * Overwrites the stored task of `runId` with text that is not JSON, straight in the database. With it,
+   * the suite checks that reading the run fails with `StoreCorrupt` naming the run and the row.
+   */
+  readonly damageTask?: (runId: string) => Promise<void>
+}
+
 /**
- * The behaviour every `Store` implementation must have. `provide` gives each test a store; tests use
- * unique run ids and frontier names, so one store may serve the whole suite.
+ * The behaviour every `Store` implementation must have, as a vitest suite (`@effect/vitest`). Each test
+ * builds `store` afresh and uses unique run ids and frontier names, so one database may serve the whole
+ * suite. Import it from `@sextant/testing/store-contract` (it needs vitest; the main entry does not).
+ *
+ * @example
+ * ```ts
+ * import { storeContract } from "@sextant/testing/store-contract"
+ * import { SqliteStore } from "@sextant/memory"
+ * storeContract("SQLite file", SqliteStore.layer({ path }), { twin: SqliteStore.layer({ path }) })
+ * ```
  */
-export const storeContract = (name: string, store: Layer.Layer<Store, StoreError>): void => {
+export const storeContract = (
+  name: string,
+  store: Layer.Layer<Store, StoreError>,
+  options: StoreContractOptions = {},
+): void => {
   describe(`Store contract: ${name}`, () => {
     const test = <A, E>(title: string, body: () => Effect.Effect<A, E, Store>) =>
       it.effect(title, () => body().pipe(Effect.provide(store)))
@@ -342,5 +369,129 @@ export const storeContract = (name: string, store: Layer.Layer<Store, StoreError
         yield* store.putCachedAction({ ...action, fingerprint: "f2" })
         assert.strictEqual((yield* store.getCachedAction(key))?.hits, 1)
       }))
+
+    const { twin, damageTask } = options
+    if (twin !== undefined) {
+      /** Both stores at once, each built on its own (its own connection to the shared database). */
+      const both = Effect.gen(function* () {
+        const first = Context.get(yield* Layer.build(store), Store)
+        const second = Context.get(yield* Layer.build(twin), Store)
+        return [first, second] as const
+      })
+
+      it.effect("gives a run to exactly one owner when two store instances claim it at once", () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const [first, second] = yield* both
+            for (let round = 0; round < 5; round++) {
+              const runId = unique("raced-run")
+              yield* first.saveRun(run(runId))
+              const claims = yield* Effect.forEach(
+                Array.from({ length: 8 }, (_, index) => index),
+                (index) =>
+                  Effect.result(
+                    (index % 2 === 0 ? first : second).claimRun(
+                      runId,
+                      `machine-${index % 2}:owner-${index}`,
+                      60_000,
+                    ),
+                  ),
+                { concurrency: "unbounded" },
+              )
+              const winners = claims.flatMap((claim) =>
+                claim._tag === "Success" ? [claim.success.owner] : [],
+              )
+              assert.strictEqual(winners.length, 1, `round ${round}: ${winners.length} owners won`)
+              for (const claim of claims) {
+                if (claim._tag === "Failure") {
+                  assert.strictEqual(claim.failure.reason._tag, "StoreLeaseHeld")
+                  assert.include(claim.failure.message, winners[0]!)
+                }
+              }
+              // Both instances see the same holder.
+              const held = yield* Effect.flip(second.claimRun(runId, "someone-else", 1_000))
+              assert.include(held.message, winners[0]!)
+            }
+          }),
+        ),
+      )
+
+      it.effect("hands each frontier URL to exactly one of two store instances claiming at once", () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const [first, second] = yield* both
+            const frontier = unique("raced-frontier")
+            const urls = Array.from({ length: 60 }, (_, index) => `http://127.0.0.1/item/${index}`)
+            yield* first.frontierAdd(
+              frontier,
+              urls.map((url) => ({ url, depth: 0 })),
+            )
+            const drain = (instance: typeof first) =>
+              Effect.gen(function* () {
+                const mine: Array<string> = []
+                for (;;) {
+                  const batch = yield* instance.frontierClaim(frontier, 3)
+                  if (batch.length === 0) return mine
+                  for (const entry of batch) {
+                    mine.push(entry.url)
+                    yield* instance.frontierComplete(frontier, entry.url, true)
+                  }
+                }
+              })
+            const claimed = yield* Effect.all([drain(first), drain(second), drain(first), drain(second)], {
+              concurrency: "unbounded",
+            })
+            const all = claimed.flat()
+            assert.strictEqual(all.length, urls.length, "every URL claimed once, none twice")
+            assert.deepStrictEqual([...new Set(all)].sort(), [...urls].sort())
+            assert.deepStrictEqual(yield* second.frontierStats(frontier), {
+              pending: 0,
+              claimed: 0,
+              done: urls.length,
+              failed: 0,
+            })
+          }),
+        ),
+      )
+
+      it.effect("counts a record two store instances add at once as new only once", () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const [first, second] = yield* both
+            const runId = unique("raced-records")
+            const records = Array.from({ length: 20 }, (_, index) => ({
+              key: String(index),
+              source: "http://127.0.0.1/",
+              data: { index },
+            }))
+            const added = yield* Effect.all(
+              [first.appendRecords(runId, records), second.appendRecords(runId, records)],
+              { concurrency: "unbounded" },
+            )
+            assert.strictEqual(added[0] + added[1], 20)
+            assert.strictEqual((yield* first.listRecords(runId)).length, 20)
+          }),
+        ),
+      )
+    }
+
+    if (damageTask !== undefined) {
+      test("fails with StoreCorrupt naming the run and the row when a stored row is damaged", () =>
+        Effect.gen(function* () {
+          const store = yield* Store
+          const runId = unique("damaged-run")
+          yield* store.saveRun(run(runId))
+          yield* Effect.tryPromise(() => damageTask(runId))
+          const error = yield* Effect.flip(store.getRun(runId))
+          assert.strictEqual(error.reason._tag, "StoreCorrupt")
+          assert.include(error.message, runId)
+          assert.include(error.message, "runs.task")
+          const listed = yield* Effect.flip(store.listRuns())
+          assert.strictEqual(listed.reason._tag, "StoreCorrupt")
+          // Saving the run again rewrites the row, so the other tests sharing the database can list runs.
+          yield* store.saveRun(run(runId))
+          assert.strictEqual((yield* store.getRun(runId)).runId, runId)
+        }))
+    }
   })
 }
