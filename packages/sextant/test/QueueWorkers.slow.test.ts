@@ -5,12 +5,12 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { openTaskQueue, type QueuedRun } from "@sextant/queue"
-import { type RunningService, startRedis } from "@sextant/testing"
+import { type RunningService, startPostgres, startRedis } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
 
 // Acceptance of the queue: 20 tasks, each submitting its own value through the fixture site's contact
-// form, run by two `sextant worker` processes sharing Redis and one store; one worker is SIGKILLed in
+// form, run by two `sextant worker` processes sharing Redis and one PostgreSQL store; one worker is SIGKILLed in
 // the middle of a task. The end: 20 COMPLETED runs, none twice, and the site's own log shows each
 // value submitted exactly once.
 
@@ -19,12 +19,14 @@ const TASKS = 20
 
 let site: FixtureSite
 let redis: RunningService
+let postgres: RunningService
 let directory: string
 const workers: Array<{ child: ChildProcess; log: () => string; name: string }> = []
 
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
   redis = await startRedis()
+  postgres = await startPostgres()
   directory = mkdtempSync(join(tmpdir(), "sextant-queue-acceptance-"))
 })
 
@@ -65,6 +67,7 @@ afterAll(async () => {
     if (worker.child.exitCode === null && worker.child.pid !== undefined) killTree(worker.child.pid)
   await site?.close()
   await redis?.stop()
+  await postgres?.stop()
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true })
 })
 
@@ -104,7 +107,8 @@ const submittedValue = (index: number) => `queue-value-${index}`
 
 describe("two sextant workers on one Redis queue and one store", () => {
   it("complete 20 submitting tasks exactly once each although one worker is SIGKILLed mid-task", async () => {
-    const store = join(directory, "store.db")
+    // One PostgreSQL store shared by both workers (and read here at the end).
+    const store = postgres.url
     // Each task submits its value, then opens a slow page (1.5 s): the kill lands after the submission,
     // in a step that has no side effect, while the task is active.
     const tasks = Array.from({ length: TASKS }, (_, index) => ({
@@ -179,7 +183,7 @@ describe("two sextant workers on one Redis queue and one store", () => {
       watching.abort()
       await queue.close()
     }
-    const summaries = createAgent({ store: { path: store }, traceDirectory: false })
+    const summaries = createAgent({ store: { url: store }, traceDirectory: false })
     const notCompleted = (await summaries.runs()).filter((run) => run.status !== "COMPLETED")
     await summaries.close()
     const logs = `${first.name}:\n${first.log()}\n${second.name}:\n${second.log()}\nnot completed: ${JSON.stringify(notCompleted, null, 1)}`
@@ -192,7 +196,7 @@ describe("two sextant workers on one Redis queue and one store", () => {
     expect(survivor.log()).toContain(`run ${killedRun}: COMPLETED (resumed)`)
 
     // The store: 20 runs, each COMPLETED, each run id once, exactly the enqueued ones.
-    const agent = createAgent({ store: { path: store }, traceDirectory: false })
+    const agent = createAgent({ store: { url: store }, traceDirectory: false })
     try {
       const stored = await agent.runs()
       expect(stored.map((run) => run.status)).toEqual(added.map(() => "COMPLETED"))
