@@ -41,7 +41,7 @@ describe("the task queue", () => {
   it("refuses a task that does not fit core's AgentTask schema, naming the field", async () => {
     const queue = await open("refuse")
     await expect(queue.enqueue({ goal: " ", startUrl: "ftp://x" } as never)).rejects.toThrow(
-      /task\.goal: describe the goal in words; task\.startUrl: /,
+      /task\.goal: describe the goal in words \(got " "\); task\.startUrl: .*\(got "ftp:\/\/x"\)/,
     )
     await expect(queue.enqueue({ goal: "go", constraints: { maxStep: 3 } } as never)).rejects.toThrow(
       /task\.constraints/,
