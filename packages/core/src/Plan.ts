@@ -39,6 +39,11 @@ export const Step = z.object({
   state: StepState.default("pending"),
   attempts: z.number().int().nonnegative().default(0),
   observation: Observation.optional(),
+  /**
+   * What the goal checks read of the page right after the step (its facts and controls), kept with the
+   * step so that a resumed run can still judge the parts done before its process died.
+   */
+  evidence: z.record(z.string(), z.unknown()).optional(),
 })
 export type Step = z.output<typeof Step>
 export type StepInput = z.input<typeof Step>

@@ -15,12 +15,15 @@ import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
   concludeRun,
   type ExecutorRunResult,
+  endInDoubt,
+  evidenceOf,
   finishRun,
   partStepOf,
   recordPartStep,
+  withStoredEvidence,
 } from "./internal/Finish.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
-import { isFinished, restoreRun } from "./internal/Restore.ts"
+import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
   closeRunScope,
   DEADLINE_BACKSTOP_MS,
@@ -172,7 +175,9 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       // The element as the policy saw it when it chose it: a control an action hides (a dialog's button) is gone after.
       const seenBefore = context.lastSnapshot
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
-      yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore, call.args, seenBefore)
+      const evidence = evidenceOf(
+        yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore, call.args, seenBefore),
+      )
       // A policy that learns from its steps (the action cache) records a step only once it succeeded.
       if (policy.observeOutcome !== undefined) {
         yield* policy.observeOutcome({
@@ -206,6 +211,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
           state: outcome.ok ? "succeeded" : "failed",
           attempts: outcome.attempts,
           observation: outcome.observation,
+          ...(evidence === undefined ? {} : { evidence }),
         },
         outcome,
       )
@@ -468,6 +474,12 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
       const record = yield* store.getRun(runId)
       if (isFinished(record)) return record.result as ExecutorRunResult
       const { context, steps } = yield* restoreRun(record, "agent", options)
+      // The turn in flight is decided again, unless its click or submission may have reached the site.
+      const doubt = stepInDoubt(steps, context.registry)
+      if (doubt !== undefined)
+        return yield* endInDoubt(context, doubt, inDoubtDetail(doubt)).pipe(
+          Effect.ensuring(closeRunScope(context)),
+        )
       const finished = steps.filter((step) => step.state === "succeeded" || step.state === "failed")
       const history = finished.flatMap((step) => {
         try {
@@ -481,7 +493,10 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
       for (const step of finished) {
         if (step.observation === undefined) continue
         context.partSteps.push(
-          partStepOf(step.part, step.tool, step.observation, before, undefined, step.args),
+          withStoredEvidence(
+            partStepOf(step.part, step.tool, step.observation, before, undefined, step.args),
+            step.evidence,
+          ),
         )
         before = step.observation.url ?? before
       }

@@ -18,12 +18,15 @@ import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
   concludeRun,
   type ExecutorRunResult,
+  endInDoubt,
+  evidenceOf,
   finishRun,
   partStepOf,
   recordPartStep,
+  withStoredEvidence,
 } from "./internal/Finish.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
-import { isFinished, restoreRun } from "./internal/Restore.ts"
+import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
   closeRunScope,
   DEADLINE_BACKSTOP_MS,
@@ -164,7 +167,9 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         args: next.args,
         criteria: next.successCriteria,
       })
-      yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore, next.args)
+      const evidence = evidenceOf(
+        yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore, next.args),
+      )
       executed++
       const finished: Step = {
         ...next,
@@ -176,7 +181,8 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         ...plan,
         steps: plan.steps.map((step) => (step.index === next.index ? finished : step)),
       }
-      yield* persistStep(context, finished, outcome)
+      // The page evidence goes to the store only: the plan a replan sees stays as it was.
+      yield* persistStep(context, evidence === undefined ? finished : { ...finished, evidence }, outcome)
       if (outcome.ok) continue
       if (reasonTag(outcome.error) === "BudgetExceeded") {
         return {
@@ -566,16 +572,26 @@ const resumeHeld = (
       })
     }
     const { context, steps } = yield* restoreRun(record, "plan", options)
+    // A click or submission in flight at the crash may have reached the site: it is not run again.
+    const doubt = stepInDoubt(steps, context.registry)
+    if (doubt !== undefined) {
+      context.plan = { ...plan, status: "failed" }
+      return yield* endInDoubt(context, doubt, inDoubtDetail(doubt)).pipe(
+        Effect.ensuring(closeRunScope(context)),
+      )
+    }
     const stored = new Map(steps.map((step) => [step.index, step]))
     context.plan = {
       ...plan,
       status: "running",
       steps: plan.steps.map((step) => {
         const saved = stored.get(step.index)
-        // A step that was running when the process died is the one in flight: it runs again.
-        return saved?.state === "succeeded" && saved.tool === step.tool
-          ? saved
-          : { ...step, state: "pending" as const }
+        // A step that was running when the process died is the one in flight: it runs again (one that
+        // acts and is not idempotent was refused above).
+        if (saved?.state !== "succeeded" || saved.tool !== step.tool)
+          return { ...step, state: "pending" as const }
+        const { evidence: _evidence, ...done } = saved
+        return done
       }),
     }
     context.parts = plan.parts ?? []
@@ -585,7 +601,10 @@ const resumeHeld = (
       const saved = stored.get(step.index)
       if (saved?.observation === undefined || saved.state === "running") continue
       context.partSteps.push(
-        partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+        withStoredEvidence(
+          partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+          saved.evidence,
+        ),
       )
       before = saved.observation.url ?? before
     }

@@ -23,6 +23,8 @@ export type EndReason =
   | "plan-failed"
   | "goal-unmet"
   | "cancelled"
+  /** A resumed run whose in-flight step may already have acted (clicked, submitted): not repeated, FAILED for review. */
+  | "needs-review"
 
 /** One event of a run's trace, one JSON object per line of `<traceDirectory>/<runId>.jsonl`. */
 export type TraceEvent =

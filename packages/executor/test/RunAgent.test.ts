@@ -309,6 +309,50 @@ describe("resumeAgent", () => {
   })
 })
 
+describe("resumeAgent after a death mid-click", () => {
+  it.effect(
+    "does not click again when the turn in flight clicks: the run ends FAILED (needs-review) naming it",
+    () => {
+      const store = makeMemoryStore()
+      const first = makeFakeBrowserDriver({ site: PAGES })
+      const crashing = scriptedPolicy([
+        call("click", { target: "#to-products" }),
+        () => Effect.die("the process died"),
+      ])
+      const second = makeFakeBrowserDriver({ site: PAGES })
+      const resumed = scriptedPolicy([
+        call("click", { target: "#home" }),
+        { ...call("stop", {}), taskComplete: true },
+      ])
+      return Effect.gen(function* () {
+        yield* Effect.exit(
+          runAgent(task(), crashing.policy, { tools: testTools, runId: "died-mid-click" }).pipe(
+            Effect.provideService(BrowserDriver, first.driver),
+          ),
+        )
+        // What the loop writes before it runs a turn's call: the process died right after.
+        yield* store.saveStep("died-mid-click", {
+          index: 1,
+          tool: "click",
+          args: { target: "#home" },
+          successCriteria: [],
+          state: "running",
+          attempts: 0,
+        })
+        const result = yield* resumeAgent("died-mid-click", resumed.policy, { tools: testTools }).pipe(
+          Effect.provideService(BrowserDriver, second.driver),
+        )
+        assert.strictEqual(result.status, "FAILED")
+        assert.strictEqual(result.endReason, "needs-review")
+        assert.strictEqual(result.summary.unmetParts?.[0]?.part, "step 1 (click)")
+        // The policy was not asked, and nothing was clicked on the new browser.
+        assert.strictEqual(resumed.inputs.length, 0)
+        assert.isFalse(second.calls.some((entry) => entry.method === "act"))
+      }).pipe(Effect.provideService(Store, store))
+    },
+  )
+})
+
 describe("secrets in prompts", () => {
   it.effect(
     "the policy sees only the placeholder, even when the page echoes the secret, while the site gets the value",

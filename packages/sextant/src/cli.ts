@@ -5,6 +5,7 @@ import { registerExplorerCommands } from "./internal/ExplorerCommands.ts"
 import { registerFixtures } from "./internal/FixturesCommand.ts"
 import { registerLook } from "./internal/LookCommand.ts"
 import { registerMcp } from "./internal/McpCommand.ts"
+import { registerQueueCommands } from "./internal/QueueCommands.ts"
 import { registerRepl } from "./internal/Repl.ts"
 import { registerReport } from "./internal/ReportCommand.ts"
 import { registerResume } from "./internal/ResumeCommand.ts"
@@ -37,6 +38,7 @@ registerFixtures(program)
 registerExplorerCommands(program)
 registerMcp(program)
 registerReport(program)
+registerQueueCommands(program)
 
 try {
   await program.parseAsync(process.argv)

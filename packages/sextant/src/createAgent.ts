@@ -188,7 +188,12 @@ export interface Agent extends AsyncDisposable {
   /** Continues a run (plan or step-wise) whose process died, without repeating its completed steps. */
   readonly resume: (
     runId: string,
-    options?: { readonly secrets?: Readonly<Record<string, string>>; readonly signal?: AbortSignal },
+    options?: {
+      readonly secrets?: Readonly<Record<string, string>>
+      readonly signal?: AbortSignal
+      /** Called with every trace event of the resumed run as it happens. */
+      readonly onEvent?: (event: TraceRecord) => void
+    },
   ) => Promise<AgentRunResult>
   /** The runs in the store, newest first (optionally only those in one state, e.g. `FAILED`). */
   readonly runs: (filter?: { readonly status?: TaskState }) => Promise<ReadonlyArray<AgentRunRecord>>
@@ -611,7 +616,12 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       .runPromise(
         Effect.gen(function* () {
           const record = yield* (yield* Store).getRun(runId)
-          const options = { tools: registry, traceDirectory, secrets: resumeOptions?.secrets }
+          const options = {
+            tools: registry,
+            traceDirectory,
+            secrets: resumeOptions?.secrets,
+            onEvent: resumeOptions?.onEvent,
+          }
           if (record.mode === "plan") return yield* resume(runId, options)
           const policy = yield* StepPolicy
           return yield* resumeAgent(runId, policy, options)

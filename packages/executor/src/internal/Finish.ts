@@ -4,6 +4,7 @@ import {
   type PageSnapshot,
   type RunResult,
   type RunSummary,
+  type Step,
   type StoreError,
   type TaskState,
   transition,
@@ -105,8 +106,36 @@ export const recordPartStep = (
           )
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args)
     const actedElement = step.acted === undefined ? undefined : seenBefore?.elements[step.acted]
-    context.partSteps.push({ ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) })
+    const recorded: PartStep = { ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) }
+    context.partSteps.push(recorded)
+    return recorded
   })
+
+/** The page evidence of a part step, as a step keeps it in the store (`Step.evidence`). */
+export const evidenceOf = (step: PartStep): Record<string, unknown> | undefined => {
+  const evidence = {
+    ...(step.facts === undefined ? {} : { facts: step.facts }),
+    ...(step.elements === undefined ? {} : { elements: step.elements }),
+    ...(step.actedElement === undefined ? {} : { actedElement: step.actedElement }),
+  }
+  return Object.keys(evidence).length === 0 ? undefined : evidence
+}
+
+/** A stored step's part step with the page evidence it was saved with (see {@link evidenceOf}). */
+export const withStoredEvidence = (
+  step: PartStep,
+  evidence: Readonly<Record<string, unknown>> | undefined,
+): PartStep =>
+  evidence === undefined
+    ? step
+    : {
+        ...step,
+        ...(evidence.facts === undefined ? {} : { facts: evidence.facts as PartStep["facts"] }),
+        ...(Array.isArray(evidence.elements) ? { elements: evidence.elements as PartStep["elements"] } : {}),
+        ...(evidence.actedElement === undefined
+          ? {}
+          : { actedElement: evidence.actedElement as PartStep["actedElement"] }),
+      }
 
 /** The least time a run's final page read gets, even past its deadline, in ms. */
 const FINAL_READ_MIN_MS = 250
@@ -261,4 +290,38 @@ export const concludeRun = (
               : unmet.map((item) => `${item.part}: ${item.check}`),
         }
     return yield* finishRun(context, ok ? "COMPLETED" : "FAILED", endReason, final)
+  })
+
+/**
+ * Ends a resumed run whose in-flight step may already have acted (see `stepInDoubt`): the step is not
+ * run again; the run is FAILED with end reason `needs-review`, and its summary names the step as the
+ * unmet part, so nobody reads the run as done and nothing is clicked or submitted twice.
+ */
+export const endInDoubt = (context: RunContext, step: Step, detail: string) =>
+  Effect.gen(function* () {
+    context.trace.emit({
+      type: "run-start",
+      taskId: context.task.id,
+      goal: context.task.goal,
+      mode: context.mode,
+      resumed: true,
+    })
+    context.trace.line(`resume ${context.runId}: ${detail}`)
+    if (context.state !== "RUNNING" && context.state !== "WAITING") context.state = "RUNNING"
+    return yield* finishRun(context, "FAILED", "needs-review", {
+      taskComplete: false,
+      summary: `Not resumed: ${detail}.`,
+      keyFindings: [`step ${step.index} (${step.tool}) was in flight when the run's process died`],
+      nextSuggestions: [
+        `check on the site whether step ${step.index} (${step.tool}) took effect before starting the task again`,
+      ],
+      unmetParts: [
+        {
+          part: `step ${step.index} (${step.tool})`,
+          check: "the step ran to its end exactly once",
+          evidence:
+            "the step had started when the process running it died; whether it clicked or submitted is unknown",
+        },
+      ],
+    })
   })

@@ -5,6 +5,7 @@ import {
   type RunRecord,
   type Step,
   type TaskState,
+  type ToolRegistry,
 } from "@sextant/core"
 import { Effect } from "effect"
 import type { ExecutorOptions } from "../ExecutorOptions.ts"
@@ -23,6 +24,26 @@ export const endedByCrash = (record: RunRecord): boolean =>
 /** True when a stored run already ended (and has its result) and cannot be continued. */
 export const isFinished = (record: RunRecord): boolean =>
   !LIVE.includes(record.status) && record.result !== undefined && !endedByCrash(record)
+
+/**
+ * The step a crash left in doubt: one the store shows as `running` (it had started when the process
+ * died) whose tool acts on the world and may not be repeated blindly (it clicks, submits or navigates
+ * and is not `idempotent`). Whether its click or submission reached the site before the crash cannot be
+ * told from the store, so `resume` must not run it again: it ends the run for review instead.
+ */
+export const stepInDoubt = (steps: ReadonlyArray<Step>, registry: ToolRegistry): Step | undefined =>
+  steps.find((step) => {
+    if (step.state !== "running") return false
+    const tool = registry.tools.find((candidate) => candidate.name === step.tool)
+    // A tool the registry no longer has is unknown: it is in doubt rather than assumed harmless.
+    if (tool === undefined) return true
+    const acts = tool.effects.navigates || tool.effects.submits || tool.effects.clicks
+    return acts && !tool.effects.idempotent
+  })
+
+/** What a run whose step is in doubt says: which step, why it was not repeated, what to check. */
+export const inDoubtDetail = (step: Step): string =>
+  `step ${step.index} (${step.tool}) had started when the process running it died and may already have clicked or submitted: it is not repeated, so the run needs review: check the site for its effect and start the task again only if it did not happen`
 
 /**
  * Rebuilds the context of a run whose process died: the task with its secrets given again (the store

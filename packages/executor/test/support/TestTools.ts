@@ -119,6 +119,23 @@ export const planOf = (
 
 export const testTools = [navigate, click, fill, submit, extract, wait]
 
+/** Fills the fixture site's sign-in form and submits it, in one step (as the compound `login` tool does). */
+export const signIn = defineTool({
+  name: "signIn",
+  description: "Type an email and a password into the sign-in form and submit it.",
+  input: z.object({ email: z.string(), password: z.string() }),
+  output: ActOutput,
+  effects: { clicks: true, submits: true },
+  run: ({ email, password }) =>
+    BrowserDriver.use((driver) =>
+      Effect.gen(function* () {
+        yield* driver.act(parseTarget("#email"), "input", email)
+        yield* driver.act(parseTarget("#password"), "input", password)
+        return yield* driver.act(parseTarget("#login-btn"), "click")
+      }),
+    ).pipe(Effect.map((result) => ({ ...result, signals: [...result.signals] }))),
+})
+
 /** A planner that answers replans from a script and records every request. */
 export const scriptedPlanner = (replans: ReadonlyArray<(plan: Plan) => Plan>) => {
   const requests: Array<{ mode: string; stepIndex: number; error: unknown }> = []

@@ -91,7 +91,41 @@ export const registerRuns = (program: Command): void => {
     .option("--status <state>", "only runs in this state (completed, failed, cancelled, running, …)")
     .option("--config <path>", "a sextant.config.ts (default: ./sextant.config.ts when it exists)")
     .option("--json", "print the runs as JSON", false)
+    .option(
+      "--queue <url>",
+      "list a Redis queue's jobs instead (waiting, active, delayed, completed, failed)",
+    )
+    .option("--queue-name <name>", "the BullMQ queue (default sextant-tasks)")
+    .option("--follow <run>", "with --queue: print the run's events live until it ends")
     .action(async (flags: Record<string, unknown>) => {
+      if (flags.queue !== undefined || flags.follow !== undefined || flags.queueName !== undefined) {
+        const { queue, queueName, follow, json, ...rest } = flags
+        const stray = Object.entries(rest).filter(([, value]) => value !== undefined)
+        if (stray.length > 0) {
+          process.exitCode = usageError(
+            "runs",
+            stray.map(([field]) => ({ field, message: "lists the store's runs: leave it out with --queue" })),
+            process.stderr,
+          )
+          return
+        }
+        const { listQueueRuns } = await import("./QueueCommands.ts")
+        // Ctrl-C stops following; the run goes on on its worker.
+        const controller = new AbortController()
+        const stop = () => controller.abort()
+        process.once("SIGINT", stop)
+        try {
+          process.exitCode = await listQueueRuns(
+            { queue, queueName, follow, json },
+            process.stdout,
+            process.stderr,
+            controller.signal,
+          )
+        } finally {
+          process.off("SIGINT", stop)
+        }
+        return
+      }
       process.exitCode = await listRuns(flags, process.stdout, process.stderr)
     })
 }

@@ -1,0 +1,154 @@
+import { type RunningService, startRedis } from "@sextant/testing"
+import { Redis } from "ioredis"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type FollowEvent,
+  openTaskQueue,
+  startTaskWorker,
+  type TaskQueue,
+  type TaskRunner,
+  type TaskWorker,
+} from "../src/index.ts"
+
+let redis: RunningService
+const opened: Array<{ close: () => Promise<void> }> = []
+
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(async () => {
+  for (const item of opened.reverse()) await item.close()
+  await redis?.stop()
+})
+
+const open = async (name: string): Promise<TaskQueue> => {
+  const queue = await openTaskQueue({ url: redis.url, name })
+  opened.push(queue)
+  return queue
+}
+const work = async (
+  name: string,
+  runner: TaskRunner,
+  extra: { workerName?: string; env?: Record<string, string> } = {},
+): Promise<TaskWorker> => {
+  const worker = await startTaskWorker({ url: redis.url, name, runner, ...extra })
+  opened.push(worker)
+  return worker
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe("the task queue", () => {
+  it("refuses a task that does not fit core's AgentTask schema, naming the field", async () => {
+    const queue = await open("refuse")
+    await expect(queue.enqueue({ goal: " ", startUrl: "ftp://x" } as never)).rejects.toThrow(
+      /task\.goal: describe the goal in words \(got " "\); task\.startUrl: .*\(got "ftp:\/\/x"\)/,
+    )
+    await expect(queue.enqueue({ goal: "go", constraints: { maxStep: 3 } } as never)).rejects.toThrow(
+      /task\.constraints/,
+    )
+    expect(await queue.list()).toEqual([])
+  })
+
+  it("uses the run id as the job id, adds a run id only once, and lists jobs by state", async () => {
+    const queue = await open("ids")
+    const first = await queue.enqueue({ goal: "extract the products" }, { runId: "run-a" })
+    const again = await queue.enqueue({ goal: "extract the products again" }, { runId: "run-a" })
+    expect(first).toMatchObject({ runId: "run-a", added: true })
+    expect(again).toMatchObject({ runId: "run-a", added: false })
+    expect((await queue.list()).map((run) => [run.runId, run.state, run.goal])).toEqual([
+      ["run-a", "waiting", "extract the products"],
+    ])
+    await expect(queue.get("run-zzz")).rejects.toThrow(/no job for run "run-zzz"/)
+  })
+
+  it("keeps secret values out of Redis; the worker fills them from SEXTANT_SECRET_<NAME>", async () => {
+    const queue = await open("secrets")
+    const seen: Array<unknown> = []
+    await queue.enqueue(
+      { goal: "log in", inputs: { user: "alice", password: "wonderland-77" }, secretInputs: ["password"] },
+      { runId: "secret-run" },
+    )
+    const raw = new Redis(redis.url)
+    const stored = JSON.stringify(await raw.hgetall("bull:secrets:secret-run"))
+    raw.disconnect()
+    expect(stored).toContain("alice")
+    expect(stored).not.toContain("wonderland-77")
+    await work(
+      "secrets",
+      {
+        run: async (task) => {
+          seen.push(task.inputs)
+          return { status: "COMPLETED", resumed: false }
+        },
+      },
+      { env: { SEXTANT_SECRET_PASSWORD: "from-the-worker-env" } },
+    )
+    const end = await queue.follow("secret-run", () => undefined)
+    expect(end.kind).toBe("completed")
+    expect(seen).toEqual([{ user: "alice", password: "from-the-worker-env" }])
+  })
+
+  it("fails a job at once, naming the variable, when the worker lacks a secret", async () => {
+    const queue = await open("no-secret")
+    await queue.enqueue(
+      { goal: "log in", inputs: { password: "x" }, secretInputs: ["password"] },
+      { runId: "needs-secret" },
+    )
+    await work("no-secret", { run: async () => ({ status: "COMPLETED", resumed: false }) }, { env: {} })
+    const end = await queue.follow("needs-secret", () => undefined)
+    expect(end).toEqual({
+      kind: "failed",
+      reason: expect.stringMatching(/needs the secret input password: .*SEXTANT_SECRET_PASSWORD set/),
+    })
+    expect((await queue.get("needs-secret")).attempts).toBe(1)
+  })
+
+  it("lets a follower watch a run's events live, then its end", async () => {
+    const queue = await open("follow")
+    await queue.enqueue({ goal: "three steps" }, { runId: "watched" })
+    const seen: Array<FollowEvent> = []
+    const times: Array<number> = []
+    const following = queue.follow("watched", (event) => {
+      seen.push(event)
+      times.push(Date.now())
+    })
+    await work(
+      "follow",
+      {
+        run: async (_task, { runId, onEvent }) => {
+          onEvent({ type: "run-start", goal: "three steps" })
+          for (let step = 0; step < 3; step++) {
+            onEvent({ type: "step-start", step, tool: "click" })
+            await sleep(300)
+            onEvent({ type: "step-end", step, tool: "click", ok: true })
+          }
+          onEvent({ type: "run-end", status: "COMPLETED", endReason: "completed" })
+          return { status: "COMPLETED", summary: `ran ${runId}`, resumed: false }
+        },
+      },
+      { workerName: "worker-one" },
+    )
+    const end = await following
+    expect(end).toEqual({
+      kind: "completed",
+      result: expect.objectContaining({ runId: "watched", status: "COMPLETED", worker: "worker-one" }),
+    })
+    const events = seen.flatMap((event) => (event.kind === "event" ? [event.event] : []))
+    expect(events.map((event) => `${event.type}${event.step ?? ""}`)).toEqual([
+      "run-start",
+      "step-start0",
+      "step-end0",
+      "step-start1",
+      "step-end1",
+      "step-start2",
+      "step-end2",
+      "run-end",
+    ])
+    expect(events.every((event) => event.worker === "worker-one")).toBe(true)
+    // Live: the first step's end reached the follower well before the run ended.
+    const firstEnd =
+      times[seen.findIndex((event) => event.kind === "event" && event.event.type === "step-end")] ?? 0
+    expect((times.at(-1) ?? 0) - firstEnd).toBeGreaterThan(400)
+    expect((await queue.get("watched")).status).toBe("COMPLETED")
+  })
+})

@@ -1,0 +1,3 @@
+import { sextantProject } from "../../vitest.shared.ts"
+
+export default sextantProject("queue")
