@@ -8,6 +8,7 @@ import { type Agent, type AgentRunResult, createAgent } from "../src/index.ts"
  * `createAgent` in plan and step-wise mode. Every task's status is asserted, no task the site cannot
  * satisfy may end COMPLETED, and every FAILED run names at least one unmet part with evidence.
  * One fixture site and one browser (the user's own, `browser: { from }`) serve every run.
+ * It takes about five minutes on two cores, so it is in the slow set (`pnpm test:slow`, run by `.ci/run`).
  */
 
 let site: FixtureSite
