@@ -3,7 +3,7 @@ import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { TaskConstraints } from "@sextant/core"
-import { ConnectOptions, LaunchOptions } from "@sextant/webdriverio"
+import { ConnectOptions, GridOptions, LaunchOptions } from "@sextant/webdriverio"
 import { z } from "zod"
 import type { AgentTool, BrowserOptions } from "./createAgent.ts"
 
@@ -32,8 +32,17 @@ export const SextantConfigSchema = z
     model: ModelConfig.optional(),
     /** Who plans: `rules`, `model` or `hybrid` (default: hybrid with a model, rules without). */
     planner: z.enum(["rules", "model", "hybrid"]).optional(),
-    /** The local browser's launch options, or `{ connect: … }` for a remote WebDriver endpoint. */
-    browser: z.union([LaunchOptions.strict(), z.object({ connect: ConnectOptions }).strict()]).optional(),
+    /**
+     * The local browser's launch options, `{ grid: "http://host:4444", … }` for a Selenium Grid 4, or
+     * `{ connect: … }` for another remote WebDriver endpoint.
+     */
+    browser: z
+      .union([
+        LaunchOptions.strict(),
+        GridOptions.omit({ url: true }).extend({ grid: GridOptions.shape.url }).strict(),
+        z.object({ connect: ConnectOptions }).strict(),
+      ])
+      .optional(),
     /** Constraints every task gets unless it sets its own. */
     constraints: TaskConstraints.partial().strict().optional(),
     /** The SQLite store file (default `.sextant/sextant.db`). */

@@ -87,6 +87,12 @@ export const summaryLines = (result: AgentRunResult, artefacts: Artefacts, store
   if (result.transcriptPath !== undefined) lines.push(`transcript: ${result.transcriptPath}`)
   for (const screenshot of artefacts.screenshots) lines.push(`screenshot: ${screenshot}`)
   lines.push(`store: ${store} (run ${result.runId})`)
+  // A run its browser was lost under (a crash, a grid node gone) continues where it stopped.
+  const lastFailure = result.observations.findLast((observation) => !observation.ok)
+  if (result.status === "FAILED" && lastFailure?.error?.reason === "DriverCrashed")
+    lines.push(
+      `the browser was lost mid-run; continue it on a new browser with: sextant resume ${result.runId}${store === ".sextant/sextant.db" ? "" : ` --store ${store}`}`,
+    )
   return lines.join("\n")
 }
 
