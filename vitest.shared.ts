@@ -14,7 +14,10 @@ const slowSet = process.env.SEXTANT_TEST_SET === "slow"
 export const sextantProject = (name: string, overrides: UserWorkspaceConfig["test"] = {}) =>
   defineProject({
     resolve: { conditions: ["sextant-source", "import", "module", "node", "default"] },
-    ssr: { resolve: { conditions: ["sextant-source", "import", "module", "node", "default"] } },
+    // Vitest hands these to Node as `--conditions` for the test process, where they apply to native
+    // `require()` too: "import" there would make a CommonJS package's `require("pg-pool")` load its ESM
+    // build (pg fails with "Class extends value [object Module]"). Vite adds import/require by itself.
+    ssr: { resolve: { conditions: ["sextant-source", "module", "node", "default"] } },
     test: {
       name,
       include: slowSet ? ["test/**/*.slow.test.ts"] : ["test/**/*.test.ts"],
