@@ -120,9 +120,11 @@ export const makeGuard = (
             probe !== undefined &&
             (error.reason._tag === "DriverUnknown" ||
               error.reason._tag === "SessionClosed" ||
-              error.reason._tag === "Timeout")
+              error.reason._tag === "Timeout" ||
+              error.reason._tag === "DriverCrashed")
           )
-            // The symptom of a lost remote session ("Unable to execute request", a timeout): ask.
+            // The symptom of a lost remote session ("Unable to execute request", a closed BiDi
+            // socket, a timeout): ask the remote end, whose answer names what was lost.
             return Effect.flatMap(lostAs(method, error), (lost) => Effect.fail(lost ?? error))
           if (crashed !== undefined || tabs?.watched() !== true || error.reason._tag !== "DriverUnknown")
             return Effect.fail(crashed ?? error)
