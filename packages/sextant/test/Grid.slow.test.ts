@@ -123,7 +123,9 @@ describe("createAgent({ browser: { grid } })", () => {
       JSON.stringify(results.map((result) => [result.endReason, result.summary])),
     ).toEqual(["COMPLETED", "COMPLETED"])
     // Both nodes held a session while the two runs ran.
-    expect([...seen.keys()].sort(), JSON.stringify([...seen])).toEqual(grid.nodes.map((node) => node.id).sort())
+    expect([...seen.keys()].sort(), JSON.stringify([...seen])).toEqual(
+      grid.nodes.map((node) => node.id).sort(),
+    )
   })
 
   it("a node killed mid-run ends the run FAILED with DriverCrashed naming the node; resume completes it on the other node without running a finished step again", {
@@ -227,7 +229,9 @@ describe("createAgent({ browser: { grid } })", () => {
       },
     )
     expect(result.status).toBe("FAILED")
-    const refused = result.observations.find((observation) => observation.error?.reason === "GuardrailViolation")
+    const refused = result.observations.find(
+      (observation) => observation.error?.reason === "GuardrailViolation",
+    )
     expect(refused?.message).toContain("secret-unguarded")
     expect(refused?.message).toContain("cannot be guarded")
     // The page (which sends every keystroke home) never saw the secret in any request.
