@@ -1,8 +1,14 @@
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
 import { type RunningGrid, startGrid } from "@sextant/testing"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { createAgent, type TraceRecord } from "../src/index.ts"
+import { lookAt } from "../src/internal/LookCommand.ts"
+import { runGoal } from "../src/internal/RunCommand.ts"
+import { summaryLines } from "../src/internal/RunOutput.ts"
+import { sink } from "./support/Sink.ts"
 
 // Browsers on a Selenium Grid 4 of a hub and two nodes (system Chromium and ChromeDriver), as a user
 // with `browser: { grid }` or `--grid` gets them.
@@ -180,6 +186,10 @@ describe("createAgent({ browser: { grid } })", () => {
     expect(lost?.error?.reason).toBe("DriverCrashed")
     expect(lost?.message, JSON.stringify(failed.observations)).toContain(`Selenium Grid node`)
     expect(lost?.message).toContain(`(id ${killed?.id})`)
+    // What `sextant run --grid` prints under it: how to continue, on the grid again.
+    expect(summaryLines(failed, { screenshots: [] }, ".sextant/sextant.db", grid.url)).toContain(
+      `the browser was lost mid-run; continue it on a new browser with: sextant resume grid-node-lost --grid ${grid.url}`,
+    )
     // Seen within seconds, not after the step's time limit.
     expect(endedAt - (killed?.at ?? 0)).toBeLessThan(15_000)
     expect(loads("/crash-1")).toBe(1)
@@ -238,5 +248,47 @@ describe("createAgent({ browser: { grid } })", () => {
     const sent = site.requests.slice(before)
     expect(sent.some((request) => request.url.startsWith("/keys"))).toBe(true)
     for (const request of sent) expect(`${request.url}\n${request.body}`).not.toContain(secret)
+  })
+
+  it("sextant run --grid and sextant look --grid open their browser on the grid", {
+    timeout: 120_000,
+  }, async () => {
+    const before = site.requests.length
+    const traces = mkdtempSync(join(tmpdir(), "sextant-grid-cli-"))
+    onTestFinished(() => rmSync(traces, { recursive: true, force: true }))
+    const out = sink()
+    const err = sink()
+    const code = await runGoal(
+      {
+        goal: `go to ${site.url}/cli-run`,
+        startUrl: `${site.url}/cli-run`,
+        mode: "plan",
+        input: [],
+        secret: [],
+        allowSubmit: false,
+        allowedOrigin: [],
+        store: ":memory:",
+        traceDir: traces,
+        json: false,
+        headless: true,
+        grid: grid.url,
+      },
+      out.stream,
+      err.stream,
+    )
+    expect(code, `${out.text()}\n${err.text()}`).toBe(0)
+    expect(out.text()).toContain("COMPLETED")
+    const look = sink()
+    const lookCode = await lookAt(
+      { url: `${site.url}/cli-look`, interactive: false, json: false, headless: true, grid: grid.url },
+      look.stream,
+      sink().stream,
+    )
+    expect(lookCode).toBe(0)
+    expect(look.text()).toContain(`- h1 "Partner page"`)
+    // The grid's browsers loaded them (the site logs each load).
+    expect(site.requests.slice(before).map((request) => request.url)).toEqual(
+      expect.arrayContaining(["/cli-run", "/cli-look"]),
+    )
   })
 })

@@ -684,6 +684,8 @@ const describeFetchError = (cause: unknown): string => {
   const inner = (cause as { readonly cause?: { readonly code?: unknown; readonly message?: unknown } } | null)
     ?.cause
   if (typeof inner?.code === "string") return inner.code
+  // fetch refuses some ports itself (9, 25, …: the Fetch standard's bad ports) before connecting.
+  if (typeof inner?.message === "string" && inner.message !== "") return inner.message
   if (cause instanceof Error && cause.name === "TimeoutError")
     return `no answer within ${STATUS_TIMEOUT_MS} ms`
   return cause instanceof Error ? cause.message : String(cause)

@@ -61,7 +61,7 @@ export const resumeRun = async (
     out.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `${summaryLines(result, follow.artefacts, resolved.store)}\n`,
+        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid)}\n`,
     )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {

@@ -129,7 +129,7 @@ export const runGoal = async (
     out.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `${summaryLines(result, follow.artefacts, resolved.store)}\n`,
+        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid)}\n`,
     )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
