@@ -26,6 +26,26 @@ const ModelConfig = z
   })
   .strict()
 
+const LaunchConfig = LaunchOptions.strict()
+const GridConfig = GridOptions.omit({ url: true }).extend({ grid: GridOptions.shape.url }).strict()
+const ConnectConfig = z.object({ connect: ConnectOptions }).strict()
+
+/**
+ * The problems of a `browser` that fits none of its forms, from the form its keys choose (`grid`,
+ * `connect`, else the launch options): `browser.grid: must be …`, not zod's bare "Invalid input".
+ */
+const browserIssues = (value: unknown): ReadonlyArray<string> => {
+  if (typeof value !== "object" || value === null)
+    return ["browser: must be an object of launch options, { grid: … } or { connect: … }"]
+  const form = "grid" in value ? GridConfig : "connect" in value ? ConnectConfig : LaunchConfig
+  const parsed = form.safeParse(value)
+  return parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => `${["browser", ...issue.path.map(String)].join(".")}: ${issue.message}`,
+      )
+}
+
 /** What `sextant.config.ts` may hold; every field is optional. */
 export const SextantConfigSchema = z
   .object({
@@ -36,13 +56,7 @@ export const SextantConfigSchema = z
      * The local browser's launch options, `{ grid: "http://host:4444", … }` for a Selenium Grid 4, or
      * `{ connect: … }` for another remote WebDriver endpoint.
      */
-    browser: z
-      .union([
-        LaunchOptions.strict(),
-        GridOptions.omit({ url: true }).extend({ grid: GridOptions.shape.url }).strict(),
-        z.object({ connect: ConnectOptions }).strict(),
-      ])
-      .optional(),
+    browser: z.union([LaunchConfig, GridConfig, ConnectConfig]).optional(),
     /** Constraints every task gets unless it sets its own. */
     constraints: TaskConstraints.partial().strict().optional(),
     /** The SQLite store file (default `.sextant/sextant.db`). */
@@ -171,14 +185,20 @@ export const loadConfig = async (
   }
   const parsed = SextantConfigSchema.safeParse(module.default)
   if (!parsed.success) {
-    throw new ConfigError(
-      file,
-      parsed.error.issues.map((issue) =>
-        issue.path.length === 0
-          ? `export default defineConfig({ … }): ${issue.message}`
-          : `${issue.path.join(".")}: ${issue.message}`,
+    const config = module.default as { readonly browser?: unknown }
+    throw new ConfigError(file, [
+      ...new Set(
+        parsed.error.issues.flatMap((issue) =>
+          issue.path[0] === "browser"
+            ? browserIssues(config.browser)
+            : [
+                issue.path.length === 0
+                  ? `export default defineConfig({ … }): ${issue.message}`
+                  : `${issue.path.join(".")}: ${issue.message}`,
+              ],
+        ),
       ),
-    )
+    ])
   }
   const loadedTools =
     parsed.data.tools === undefined ? undefined : await loadToolPackages(parsed.data.tools, file)

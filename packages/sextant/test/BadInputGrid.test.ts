@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { isAgentError, isDriverError } from "@sextant/core"
 import { type LoopbackServer, startLoopbackServer } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
 import { lookAt } from "../src/internal/LookCommand.ts"
 import { runGoal } from "../src/internal/RunCommand.ts"
+import { ConfigError, loadConfig } from "../src/SextantConfig.ts"
 import { sink } from "./support/Sink.ts"
 
 // A grid that cannot give a session — a value that is no URL, nothing listening, a server that is no
@@ -174,5 +178,53 @@ describe("createAgent({ browser: { grid } })", () => {
     expect(String((failure as Error).message)).toContain(
       `the Selenium Grid at ${firefoxOnly.url} has no node that offers Chrome (its nodes offer: firefox): start a node with Chromium and ChromeDriver`,
     )
+  })
+})
+
+describe("browser: { grid } in sextant.config.ts", () => {
+  let folder: string
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), "sextant-grid-config-"))
+  })
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true })
+  })
+  const configFile = (name: string, body: string) => {
+    const file = join(folder, `${name}.config.ts`)
+    writeFileSync(file, `export default ${body}\n`)
+    return file
+  }
+
+  it("a grid that is no URL is a ConfigError naming browser.grid, not zod's bare Invalid input", async () => {
+    const file = configFile("bad-grid", `{ browser: { grid: "grid.internal:4444" } }`)
+    const failure = await loadConfig(file).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(ConfigError)
+    expect((failure as ConfigError).issues).toEqual([
+      "browser.grid: must be the grid's http or https URL, e.g. http://127.0.0.1:4444",
+    ])
+  })
+
+  it("a grid from the config that has no Chrome node: exit 2 naming the config's browser.grid", async () => {
+    const file = configFile("firefox-grid", `{ browser: { grid: ${JSON.stringify(firefoxOnly.url)} } }`)
+    const err = sink()
+    const code = await runGoal({ ...base, config: file }, sink().stream, err.stream)
+    expect(code, err.text()).toBe(2)
+    expect(err.text()).toContain(`sextant run: ${file}: browser.grid ${firefoxOnly.url}: `)
+    expect(err.text()).toContain("has no node that offers Chrome")
+  })
+
+  it("--chromedriver with a grid from the config: exit 2 naming --chromedriver", async () => {
+    const file = configFile("grid-chromedriver", `{ browser: { grid: ${JSON.stringify(firefoxOnly.url)} } }`)
+    const err = sink()
+    const code = await runGoal(
+      { ...base, config: file, chromedriver: "/usr/bin/chromedriver" },
+      sink().stream,
+      err.stream,
+    )
+    expect(code).toBe(2)
+    expect(err.text()).toContain("--chromedriver: a grid's nodes run their own ChromeDriver")
   })
 })

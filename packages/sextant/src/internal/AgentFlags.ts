@@ -108,7 +108,8 @@ export const resolveAgent = (
     !z.url({ protocol: /^https?$/ }).safeParse(baseURL).success
   )
     issues.push({ field: "baseUrl", message: `OPENAI_BASE_URL is not an http or https URL: ${baseURL}` })
-  if (flags.grid !== undefined && flags.chromedriver !== undefined)
+  const onGrid = flags.grid !== undefined || (config?.browser !== undefined && "grid" in config.browser)
+  if (onGrid && flags.chromedriver !== undefined)
     issues.push({
       field: "chromedriver",
       message: "a grid's nodes run their own ChromeDriver: leave out --chromedriver with --grid",

@@ -133,7 +133,8 @@ export const withInterrupt = async (
 
 /**
  * A grid that gave no session (nothing answers at the URL, no node offers Chrome, a bad value): one
- * line naming `--grid` and what to do, and the usage exit code, 2; undefined for any other error.
+ * line naming where the grid was given (`--grid <url>`, or `<config>: browser.grid <url>`) and what to
+ * do, and the usage exit code, 2; undefined for any other error.
  */
 export const gridProblem = (
   command: string,
@@ -142,6 +143,18 @@ export const gridProblem = (
   err: Writable,
 ): number | undefined => {
   if (grid === undefined || !isDriverError(error) || error.method !== "connectGrid") return undefined
-  err.write(`sextant ${command}: --grid ${grid}: ${error.reason.message}\n`)
+  err.write(`sextant ${command}: ${grid}: ${error.reason.message}\n`)
   return 2
+}
+
+/** Where the grid of a command was given, for {@link gridProblem}: the flag, else the config's field. */
+export const gridSource = (
+  flag: string | undefined,
+  config: { readonly path?: string | undefined; readonly browser?: object | undefined } | undefined,
+): string | undefined => {
+  if (flag !== undefined) return `--grid ${flag}`
+  const browser = config?.browser as { readonly grid?: unknown } | undefined
+  return typeof browser?.grid === "string"
+    ? `${config?.path ?? "the config"}: browser.grid ${browser.grid}`
+    : undefined
 }

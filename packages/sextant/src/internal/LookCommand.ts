@@ -46,7 +46,7 @@ export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: W
   try {
     agent = await openPageAgent(parsed.data)
   } catch (error) {
-    const badGrid = gridProblem("look", error, grid, err)
+    const badGrid = gridProblem("look", error, grid === undefined ? undefined : `--grid ${grid}`, err)
     if (badGrid !== undefined) return badGrid
     err.write(`sextant look: ${messageOf(error)}\n`)
     return 1

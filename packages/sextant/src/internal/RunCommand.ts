@@ -4,7 +4,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
-import { gridProblem, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { gridProblem, gridSource, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
@@ -141,7 +141,7 @@ export const runGoal = async (
       )
       return 130
     }
-    const badGrid = gridProblem("run", error, options.grid, err)
+    const badGrid = gridProblem("run", error, gridSource(options.grid, loaded.config), err)
     if (badGrid !== undefined) return badGrid
     err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
