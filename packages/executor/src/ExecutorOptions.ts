@@ -45,4 +45,11 @@ export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
   readonly maxConsecutiveGenerationErrors?: number | undefined
   /** Outline characters handed to a step policy per turn. Default 12000. */
   readonly maxOutlineChars?: number | undefined
+  /**
+   * Type a secret only into a browser whose requests are guarded (`BrowserDriver.guardSecrets`
+   * armed): a step that would type one where the guard cannot be armed (a grid session, a driver
+   * without the capability) is refused (`secret-unguarded`) and nothing is typed. Default false: the
+   * run types it after the checks before typing, and its transcript says requests were not guarded.
+   */
+  readonly requireRequestGuard?: boolean | undefined
 }

@@ -191,8 +191,9 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           detail: `the run took longer than maxDurationMs (${context.task.constraints.maxDurationMs} ms): step ${next.index} (${next.tool}) was cut at the deadline`,
         }
       }
-      if (outcome.refusedBy === "secret-origin") {
-        // A new plan would type the secret again into the same page: the run stops instead.
+      if (outcome.refusedBy === "secret-origin" || outcome.refusedBy === "secret-unguarded") {
+        // A new plan would type the secret again into the same page (or the same unguarded
+        // browser): the run stops instead.
         return {
           ok: false,
           endReason: "plan-failed" as EndReason,

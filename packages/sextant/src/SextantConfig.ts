@@ -3,7 +3,7 @@ import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { TaskConstraints } from "@sextant/core"
-import { ConnectOptions, LaunchOptions } from "@sextant/webdriverio"
+import { ConnectOptions, GridOptions, LaunchOptions } from "@sextant/webdriverio"
 import { z } from "zod"
 import type { AgentTool, BrowserOptions } from "./createAgent.ts"
 
@@ -26,14 +26,37 @@ const ModelConfig = z
   })
   .strict()
 
+const LaunchConfig = LaunchOptions.strict()
+const GridConfig = GridOptions.omit({ url: true }).extend({ grid: GridOptions.shape.url }).strict()
+const ConnectConfig = z.object({ connect: ConnectOptions }).strict()
+
+/**
+ * The problems of a `browser` that fits none of its forms, from the form its keys choose (`grid`,
+ * `connect`, else the launch options): `browser.grid: must be …`, not zod's bare "Invalid input".
+ */
+const browserIssues = (value: unknown): ReadonlyArray<string> => {
+  if (typeof value !== "object" || value === null)
+    return ["browser: must be an object of launch options, { grid: … } or { connect: … }"]
+  const form = "grid" in value ? GridConfig : "connect" in value ? ConnectConfig : LaunchConfig
+  const parsed = form.safeParse(value)
+  return parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => `${["browser", ...issue.path.map(String)].join(".")}: ${issue.message}`,
+      )
+}
+
 /** What `sextant.config.ts` may hold; every field is optional. */
 export const SextantConfigSchema = z
   .object({
     model: ModelConfig.optional(),
     /** Who plans: `rules`, `model` or `hybrid` (default: hybrid with a model, rules without). */
     planner: z.enum(["rules", "model", "hybrid"]).optional(),
-    /** The local browser's launch options, or `{ connect: … }` for a remote WebDriver endpoint. */
-    browser: z.union([LaunchOptions.strict(), z.object({ connect: ConnectOptions }).strict()]).optional(),
+    /**
+     * The local browser's launch options, `{ grid: "http://host:4444", … }` for a Selenium Grid 4, or
+     * `{ connect: … }` for another remote WebDriver endpoint.
+     */
+    browser: z.union([LaunchConfig, GridConfig, ConnectConfig]).optional(),
     /** Constraints every task gets unless it sets its own. */
     constraints: TaskConstraints.partial().strict().optional(),
     /** The SQLite store file (default `.sextant/sextant.db`), or a `postgres://` URL for a PostgreSQL store. */
@@ -162,14 +185,20 @@ export const loadConfig = async (
   }
   const parsed = SextantConfigSchema.safeParse(module.default)
   if (!parsed.success) {
-    throw new ConfigError(
-      file,
-      parsed.error.issues.map((issue) =>
-        issue.path.length === 0
-          ? `export default defineConfig({ … }): ${issue.message}`
-          : `${issue.path.join(".")}: ${issue.message}`,
+    const config = module.default as { readonly browser?: unknown }
+    throw new ConfigError(file, [
+      ...new Set(
+        parsed.error.issues.flatMap((issue) =>
+          issue.path[0] === "browser"
+            ? browserIssues(config.browser)
+            : [
+                issue.path.length === 0
+                  ? `export default defineConfig({ … }): ${issue.message}`
+                  : `${issue.path.join(".")}: ${issue.message}`,
+              ],
+        ),
       ),
-    )
+    ])
   }
   const loadedTools =
     parsed.data.tools === undefined ? undefined : await loadToolPackages(parsed.data.tools, file)

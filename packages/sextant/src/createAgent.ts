@@ -50,10 +50,12 @@ import {
 import { browserTools, compoundTools, FetchHttpSession } from "@sextant/tools"
 import {
   type ConnectOptions,
+  GridOptions,
   type LaunchOptions,
   layer as launchLayer,
   layerConnect,
   layerFromBrowser,
+  layerGrid,
 } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { z } from "zod"
@@ -80,8 +82,21 @@ export interface AgentTool {
 }
 
 /**
- * Where the browser comes from: the local Chromium (the default), a remote WebDriver endpoint, or a
- * WebdriverIO browser you already have (`from`), which the agent drives and leaves open.
+ * Browsers on a Selenium Grid 4: `grid` is the grid's URL, and the rest are the session's options
+ * (`chromePath` on the node, `args`, `windowSize`, `headers`, …; see `GridOptions` of
+ * `@sextant/webdriverio`). Each run opens its own session, which the grid places on a node.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ browser: { grid: "http://grid.internal:4444" } })
+ * ```
+ */
+export type GridBrowserOptions = { readonly grid: string } & Omit<GridOptions, "url">
+
+/**
+ * Where the browser comes from: the local Chromium (the default), a Selenium Grid (`grid`), a remote
+ * WebDriver endpoint, or a WebdriverIO browser you already have (`from`), which the agent drives and
+ * leaves open.
  *
  * @example
  * ```ts
@@ -94,14 +109,17 @@ export interface AgentTool {
  */
 export type BrowserOptions =
   | LaunchOptions
+  | GridBrowserOptions
   | { readonly connect: ConnectOptions }
   | { readonly from: WebdriverIO.Browser }
 
 /** Options of {@link createAgent}; every field has a default, so `createAgent()` works as it is. */
 export interface CreateAgentOptions {
   /**
-   * The browser: local headless Chromium (default) with launch options, `{ connect: … }` for a grid, or
-   * `{ from: browser }` to drive a WebdriverIO browser you already have (left open after every run).
+   * The browser: local headless Chromium (default) with launch options, `{ grid: "http://host:4444" }`
+   * for a Selenium Grid 4 (a run with secrets types none there: the grid cannot guard requests),
+   * `{ connect: … }` for another remote WebDriver endpoint, or `{ from: browser }` to drive a
+   * WebdriverIO browser you already have (left open after every run).
    */
   readonly browser?: BrowserOptions | undefined
   /** Who plans: `rules` (default without a model), `model`, or `hybrid` (rules first; the default with a model). */
@@ -469,15 +487,36 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       }),
     })
   }
+  const grid =
+    browser !== undefined && "grid" in browser
+      ? (() => {
+          const { grid: url, ...rest } = browser
+          const parsed = GridOptions.safeParse({ ...rest, url })
+          if (!parsed.success) {
+            throw new AgentError({
+              reason: new InvalidInput({
+                what: "createAgent options",
+                issues: parsed.error.issues.map(
+                  (issue) =>
+                    `options.browser.${issue.path[0] === "url" ? "grid" : issue.path.join(".")}: ${issue.message}`,
+                ),
+              }),
+            })
+          }
+          return { ...rest, url } as GridOptions
+        })()
+      : undefined
   // One browser of the user's is one session: its tasks take turns.
   const ownBrowser = browser !== undefined && "from" in browser
   const recording = settings.recordTraffic === true ? { recordTraffic: true } : {}
   const browserLayer = () =>
     browser !== undefined && "from" in browser
       ? layerFromBrowser(browser.from, recording)
-      : browser !== undefined && "connect" in browser
-        ? layerConnect({ ...browser.connect, driver: recording })
-        : launchLayer({ ...browser, driver: recording })
+      : grid !== undefined
+        ? layerGrid({ ...grid, driver: recording })
+        : browser !== undefined && "connect" in browser
+          ? layerConnect({ ...browser.connect, driver: recording })
+          : launchLayer({ ...browser, driver: recording })
   const traceDirectory =
     settings.traceDirectory === false ? undefined : resolve(settings.traceDirectory ?? ".sextant/traces")
 
@@ -508,6 +547,9 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     traceDirectory,
     onEvent: run?.onEvent,
     ...(settings.screenshots === undefined ? {} : { screenshots: settings.screenshots }),
+    // A grid keeps the browser's DevTools port on its node: the request guard cannot be armed there,
+    // and a secret is never typed into a browser whose requests go unguarded.
+    ...(grid === undefined ? {} : { requireRequestGuard: true }),
   })
 
   const withReport = <E, R>(
@@ -621,6 +663,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             traceDirectory,
             secrets: resumeOptions?.secrets,
             onEvent: resumeOptions?.onEvent,
+            ...(grid === undefined ? {} : { requireRequestGuard: true }),
           }
           if (record.mode === "plan") return yield* resume(runId, options)
           const policy = yield* StepPolicy

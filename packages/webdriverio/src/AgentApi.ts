@@ -11,7 +11,14 @@ import {
 } from "@sextant/core"
 import { Effect, Exit, Scope } from "effect"
 import type { DriverOptions } from "./DriverOptions.ts"
-import { fromBrowser, type LaunchOptions, launch, launchOptionsFor } from "./Session.ts"
+import {
+  connectGrid,
+  fromBrowser,
+  type GridOptions,
+  type LaunchOptions,
+  launch,
+  launchOptionsFor,
+} from "./Session.ts"
 import { makeDriver } from "./WebdriverioDriver.ts"
 
 /** A failed call: the error in words, what kind it was, and whether trying again may help. */
@@ -298,6 +305,34 @@ export const launchPageAgent = async (
       Effect.flatMap(launch(launchOptionsFor(options, options.driver)), (session) =>
         makeDriver(session, options.driver),
       ),
+      scope,
+    ),
+  ).catch(async (error: unknown) => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw error
+  })
+  return promised(agentApiOf(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
+}
+
+/**
+ * Opens a headless Chromium session on a Selenium Grid 4 ({@link connectGrid}) and returns the agent
+ * API over it with Promises; `close()` ends the grid session.
+ *
+ * @example
+ * ```ts
+ * import { gridPageAgent } from "@sextant/webdriverio"
+ * await using agent = await gridPageAgent({ url: "http://grid.internal:4444" })
+ * await agent.go("https://example.com/")
+ * console.log((await agent.look()).tree)
+ * ```
+ */
+export const gridPageAgent = async (
+  options: GridOptions & { readonly driver?: DriverOptions },
+): Promise<PageAgent> => {
+  const scope = await Effect.runPromise(Scope.make())
+  const driver = await Effect.runPromise(
+    Scope.provide(
+      Effect.flatMap(connectGrid(options), (session) => makeDriver(session, options.driver)),
       scope,
     ),
   ).catch(async (error: unknown) => {

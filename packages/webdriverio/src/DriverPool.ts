@@ -2,7 +2,14 @@ import { type BrowserDriverShape, DriverError, InvalidArgument } from "@sextant/
 import { Effect, Exit, Scope, Semaphore } from "effect"
 import { z } from "zod"
 import type { DriverOptions } from "./DriverOptions.ts"
-import { type DriverSession, type LaunchOptions, launch, launchOptionsFor } from "./Session.ts"
+import {
+  connectGrid,
+  type DriverSession,
+  type GridOptions,
+  type LaunchOptions,
+  launch,
+  launchOptionsFor,
+} from "./Session.ts"
 import { makeDriver } from "./WebdriverioDriver.ts"
 
 /** Options of {@link createDriverPool}. */
@@ -15,6 +22,8 @@ export const DriverPoolOptions = z.object({
 export type DriverPoolOptions = z.input<typeof DriverPoolOptions> & {
   /** How each session is launched. */
   readonly launch?: LaunchOptions
+  /** Open each session on this Selenium Grid instead of launching it (see {@link connectGrid}). */
+  readonly grid?: GridOptions
   /** How each session's driver looks and waits. */
   readonly driver?: DriverOptions
 }
@@ -40,7 +49,7 @@ interface Entry extends PooledDriver {
 }
 
 /**
- * A pool of launched sessions. A session whose browser no longer answers (crashed, killed) is
+ * A pool of launched sessions (or of sessions on a Selenium Grid, `grid`). A session whose browser no longer answers (crashed, killed) is
  * closed and replaced before anyone gets it. Closing the pool's scope ends every session.
  *
  * @example
@@ -84,7 +93,10 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
   const open = Effect.gen(function* () {
     const scope = yield* Scope.make()
     const built = yield* Effect.gen(function* () {
-      const session = yield* launch(launchOptionsFor(input.launch ?? {}, input.driver))
+      const session =
+        input.grid === undefined
+          ? yield* launch(launchOptionsFor(input.launch ?? {}, input.driver))
+          : yield* connectGrid(input.grid)
       const driver = yield* makeDriver(session, input.driver ?? {})
       return { session, driver }
     }).pipe(

@@ -3,7 +3,7 @@ import { DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
 import { Effect } from "effect"
 import { remote } from "webdriverio"
 import { z } from "zod"
-import { toDriverError } from "./DriverErrors.ts"
+import { errorCode, toDriverError } from "./DriverErrors.ts"
 import { ownBidiCommands } from "./internal/BidiCommands.ts"
 import { BROWSER_ENDPOINT, devtoolsSockets } from "./internal/DevtoolsSocket.ts"
 import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
@@ -145,9 +145,25 @@ export interface DriverSession {
   readonly browserPid?: number
   /**
    * For a launched session: what died (`"ChromeDriver (pid 812) exited"`), or undefined while
-   * ChromeDriver and Chromium both run. Reading it costs one `/proc` lookup per process.
+   * ChromeDriver and Chromium both run. Reading it costs one `/proc` lookup per process. For a
+   * connected session: what was lost, once {@link DriverSession.probe} found out.
    */
   readonly crashed?: () => string | undefined
+  /**
+   * For a connected session: asks the remote end whether the session still answers, and says what was
+   * lost when it does not (`"the Selenium Grid node http://10.0.0.7:5555 … no longer answers"`); from
+   * then on `crashed` says it too. Undefined when it answers, or cannot tell (the question timed out).
+   */
+  readonly probe?: () => Promise<string | undefined>
+  /** For a session on a Selenium Grid: the grid, and the node the session landed on. */
+  readonly grid?: GridPlacement
+}
+
+/** Where a grid session runs: the grid's URL and the node that holds it (from the grid's `/status`). */
+export interface GridPlacement {
+  readonly url: string
+  /** The node's id and URI as the grid reports them; undefined when the grid does not list the session. */
+  readonly node?: { readonly id: string; readonly uri: string } | undefined
 }
 
 const invalidOptions = (what: string, error: z.ZodError): DriverError =>
@@ -443,11 +459,25 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
  */
 export const connect = Effect.fn("webdriverio.connect")(function* (input: ConnectOptions) {
   const options = yield* decode(ConnectOptions, "connect", input)
+  const endpoint = `${options.protocol}://${options.hostname}:${options.port}${options.path}`
+  return yield* openRemote(
+    options,
+    (sessionId, answer) => `the WebDriver session ${sessionId} at ${endpoint} no longer answers (${answer})`,
+  )
+})
+
+/** Opens the session of {@link connect}; `lostAs` words what a probe found lost. */
+const openRemote = Effect.fnUntraced(function* (
+  options: z.output<typeof ConnectOptions>,
+  lostAs: (sessionId: string, answer: string) => string,
+) {
   const capabilities = options.capabilities ?? {
     browserName: "chrome",
     unhandledPromptBehavior: "ignore",
     "goog:chromeOptions": { args: [...defaultChromeArgs] },
   }
+  // What was lost once a probe found the session gone: then closing does not wait for it.
+  let lost: string | undefined
   const browser = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
@@ -482,10 +512,53 @@ export const connect = Effect.fn("webdriverio.connect")(function* (input: Connec
           : mapped
       },
     }),
-    (opened) => endSession(opened),
+    (opened) => endSession(opened, () => lost),
   )
-  return { browser, kind: "connected" } satisfies DriverSession as DriverSession
+  return {
+    browser,
+    kind: "connected",
+    crashed: () => lost,
+    probe: async () => {
+      if (lost === undefined) {
+        const answer = await probeSession(browser)
+        if (answer !== undefined) lost = lostAs(browser.sessionId, answer)
+      }
+      return lost
+    },
+  } satisfies DriverSession as DriverSession
 })
+
+/** How long {@link probeSession} waits for the remote end's answer, in ms. */
+const PROBE_TIMEOUT_MS = 3_000
+
+/**
+ * Asks a remote session for its window handle (one Classic command, which the remote end answers at
+ * once unless a page load holds it): answers the W3C code and detail when the remote end says the
+ * session is gone or cannot be reached, and undefined when it answers, or only the window is gone, or
+ * the question timed out (a page still loading is no lost session).
+ */
+const probeSession = async (browser: WebdriverIO.Browser): Promise<string | undefined> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    await Promise.race([
+      browser.getWindowHandle(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, PROBE_TIMEOUT_MS)
+      }),
+    ])
+    return undefined
+  } catch (error) {
+    const found = errorCode(error)
+    if (found === undefined) return undefined
+    return found.code === "unknown error" ||
+      found.code === "invalid session id" ||
+      found.code === "connection lost"
+      ? `${found.code}: ${found.detail}`
+      : undefined
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /**
  * Wraps a WebdriverIO browser you already have (e.g. `browser` inside a WDIO test). Sextant never
@@ -508,3 +581,225 @@ export {
 
 /** Options of {@link launch} with defaults applied. */
 export type ResolvedLaunchOptions = z.output<typeof LaunchOptions>
+
+/** Options of {@link connectGrid}: a Selenium Grid 4 and the Chromium sessions Sextant asks it for. */
+export const GridOptions = z.object({
+  /** The grid's URL (the hub or router), e.g. `http://grid.internal:4444`; `user:password@` becomes Basic auth. */
+  url: z.url({
+    protocol: /^https?$/,
+    error: "must be the grid's http or https URL, e.g. http://127.0.0.1:4444",
+  }),
+  /**
+   * The Chromium binary on the node (`goog:chromeOptions.binary`). Default: none sent, so the node's
+   * own stereotype or ChromeDriver's search decides (a node started as in the README says `/usr/bin/chromium`).
+   */
+  chromePath: z.string().min(1).optional(),
+  /** Run without a window (default true). */
+  headless: z.boolean().default(true),
+  /** Extra Chromium flags, after Sextant's defaults. */
+  args: z.array(z.string()).default([]),
+  /** The viewport size in CSS pixels. */
+  windowSize: z
+    .object({ width: z.number().int().positive(), height: z.number().int().positive() })
+    .default({ width: 1280, height: 800 }),
+  /** Ask for a WebDriver BiDi channel, which the grid proxies (default true). */
+  bidi: z.boolean().default(true),
+  /** Further capabilities merged into the request (`platformName`, `se:name`, …). */
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  /** Request headers, e.g. the grid's authentication. */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** How long the grid may take to start a session (it queues requests while every slot is busy), in ms. */
+  startTimeoutMs: z.number().int().positive().default(60_000),
+  logLevel: logLevel.default("silent"),
+})
+export type GridOptions = z.input<typeof GridOptions>
+
+const GridStatus = z.object({
+  value: z.object({
+    ready: z.boolean().optional(),
+    message: z.string().optional(),
+    nodes: z.array(
+      z.object({
+        id: z.string(),
+        uri: z.string(),
+        availability: z.string().optional(),
+        slots: z
+          .array(
+            z.object({
+              stereotype: z.record(z.string(), z.unknown()).optional(),
+              session: z.object({ sessionId: z.string() }).nullable().optional(),
+            }),
+          )
+          .default([]),
+      }),
+    ),
+  }),
+})
+type GridStatus = z.output<typeof GridStatus>
+
+/** How long the grid's `/status` may take to answer, in ms. */
+const STATUS_TIMEOUT_MS = 5_000
+
+const gridFailure = (detail: string, cause?: unknown) =>
+  new DriverError({ method: "connectGrid", reason: new InvalidArgument({ detail }), cause })
+
+/** The grid's URL without credentials or a trailing slash, as messages name it. */
+const shownUrl = (url: URL): string => `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`
+
+/** Reads the grid's `/status`, or fails saying the URL holds no Selenium Grid. */
+const gridStatus = (url: URL, headers: Record<string, string>) =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const response = await fetch(`${shownUrl(url)}/status`, {
+        headers,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(STATUS_TIMEOUT_MS)]),
+      })
+      return { status: response.status, body: await response.text() }
+    },
+    catch: (cause) =>
+      gridFailure(
+        `no Selenium Grid answers at ${shownUrl(url)} (GET /status: ${describeFetchError(cause)}): start the grid, or give the URL and port its hub or router listens on`,
+        cause,
+      ),
+  }).pipe(
+    Effect.flatMap(({ status, body }) => {
+      let json: unknown
+      try {
+        json = JSON.parse(body)
+      } catch {
+        json = undefined
+      }
+      const parsed = GridStatus.safeParse(json)
+      return parsed.success
+        ? Effect.succeed(parsed.data)
+        : Effect.fail(
+            gridFailure(
+              `${shownUrl(url)} is not a Selenium Grid 4 (GET /status answered HTTP ${status}${parsed.error.issues[0] === undefined ? "" : `, ${parsed.error.issues[0].path.join(".")}: ${parsed.error.issues[0].message}`}): give the URL of the grid's hub or router, e.g. http://grid.internal:4444`,
+            ),
+          )
+    }),
+  )
+
+const describeFetchError = (cause: unknown): string => {
+  const inner = (cause as { readonly cause?: { readonly code?: unknown; readonly message?: unknown } } | null)
+    ?.cause
+  if (typeof inner?.code === "string") return inner.code
+  // fetch refuses some ports itself (9, 25, …: the Fetch standard's bad ports) before connecting.
+  if (typeof inner?.message === "string" && inner.message !== "") return inner.message
+  if (cause instanceof Error && cause.name === "TimeoutError")
+    return `no answer within ${STATUS_TIMEOUT_MS} ms`
+  return cause instanceof Error ? cause.message : String(cause)
+}
+
+/** What the grid's nodes that are up offer, by browser name, for the message when none offers Chrome. */
+const offered = (status: GridStatus): ReadonlyArray<string> =>
+  status.value.nodes.flatMap((node) =>
+    node.availability === undefined || node.availability === "UP"
+      ? node.slots.map((slot) => String(slot.stereotype?.browserName ?? "(no browserName)"))
+      : [],
+  )
+
+/** The node holding `sessionId`, as the grid's status lists it. */
+export const gridNodeOf = (status: unknown, sessionId: string): GridPlacement["node"] => {
+  const parsed = GridStatus.safeParse(status)
+  if (!parsed.success) return undefined
+  const node = parsed.data.value.nodes.find((candidate) =>
+    candidate.slots.some((slot) => slot.session?.sessionId === sessionId),
+  )
+  return node === undefined ? undefined : { id: node.id, uri: node.uri }
+}
+
+/**
+ * Opens a headless Chromium session on a Selenium Grid 4 in a Scope: the grid is asked first whether it
+ * answers and has a node that offers Chrome (so a wrong URL or a grid without such a node fails at
+ * once, saying what to do, instead of waiting in the grid's queue), then for a session with Sextant's
+ * Chromium flags; the session knows the node it landed on (`session.grid.node`). A node lost while the
+ * session runs fails the driver's calls with `DriverCrashed` naming the node; a new session lands on
+ * a node that is still up. The Chrome DevTools features that need the browser's debugger port (the
+ * request guard of `guardSecrets`, tab-crash events) are not available through a grid: the port is
+ * the node's own loopback. `guardSecrets` says so rather than guard nothing.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { connectGrid, makeDriver } from "@sextant/webdriverio"
+ * const program = Effect.scoped(
+ *   Effect.gen(function* () {
+ *     const session = yield* connectGrid({ url: "http://grid.internal:4444" })
+ *     const driver = yield* makeDriver(session)
+ *     yield* driver.navigate("https://example.com/")
+ *     return session.grid?.node?.uri
+ *   }),
+ * )
+ * ```
+ */
+export const connectGrid = Effect.fn("webdriverio.connectGrid")(function* (input: GridOptions) {
+  const options = yield* decode(GridOptions, "connectGrid", input)
+  const url = new URL(options.url)
+  const basic: Record<string, string> =
+    url.username === ""
+      ? {}
+      : {
+          Authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`,
+        }
+  const headers = { ...basic, ...(options.headers ?? {}) }
+  const shown = shownUrl(url)
+  const status = yield* gridStatus(url, headers)
+  const browsers = offered(status)
+  if (!browsers.some((name) => name.toLowerCase() === "chrome")) {
+    return yield* gridFailure(
+      browsers.length === 0
+        ? `the Selenium Grid at ${shown} has no node that is up: start a node with Chromium and ChromeDriver (java -jar selenium-server.jar node --hub …) and try again`
+        : `the Selenium Grid at ${shown} has no node that offers Chrome (its nodes offer: ${[...new Set(browsers)].join(", ")}): start a node with Chromium and ChromeDriver`,
+    )
+  }
+  const args = [
+    ...(options.headless ? defaultChromeArgs : defaultChromeArgs.filter((arg) => arg !== "--headless=new")),
+    `--window-size=${options.windowSize.width},${options.windowSize.height}`,
+    ...options.args,
+  ]
+  // Named once the session exists and the grid says where it landed.
+  let where = `on the Selenium Grid at ${shown}`
+  const session = yield* openRemote(
+    {
+      hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port),
+      path: url.pathname === "" ? "/" : url.pathname,
+      protocol: url.protocol === "https:" ? "https" : "http",
+      bidi: options.bidi,
+      logLevel: options.logLevel,
+      ...(Object.keys(headers).length === 0 ? {} : { headers }),
+      capabilities: {
+        browserName: "chrome",
+        unhandledPromptBehavior: "ignore",
+        "goog:chromeOptions": {
+          args,
+          ...(options.chromePath === undefined ? {} : { binary: options.chromePath }),
+        },
+        ...(options.capabilities ?? {}),
+      },
+    },
+    (sessionId, answer) =>
+      `session ${sessionId} ${where} no longer answers: the node is gone or lost its browser (${answer})`,
+  ).pipe(
+    Effect.timeoutOrElse({
+      duration: options.startTimeoutMs,
+      orElse: () =>
+        Effect.fail(
+          new DriverError({
+            method: "connectGrid",
+            reason: new DriverCrashed({
+              detail: `the Selenium Grid at ${shown} started no session within ${options.startTimeoutMs} ms (every node that offers Chrome may be busy): try again later, add nodes, or raise startTimeoutMs`,
+            }),
+          }),
+        ),
+    }),
+  )
+  yield* fitViewport(session.browser, options.windowSize)
+  const placed = yield* gridStatus(url, headers).pipe(
+    Effect.map((answer) => gridNodeOf(answer, session.browser.sessionId)),
+    Effect.orElseSucceed(() => undefined),
+  )
+  if (placed !== undefined) where = `on the Selenium Grid node ${placed.uri} (id ${placed.id})`
+  return { ...session, grid: { url: shown, node: placed } } satisfies DriverSession as DriverSession
+})

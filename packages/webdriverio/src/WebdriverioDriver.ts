@@ -13,8 +13,10 @@ import { makeWaits } from "./internal/Waits.ts"
 import {
   type ConnectOptions,
   connect,
+  connectGrid,
   type DriverSession,
   fromBrowser,
+  type GridOptions,
   type LaunchOptions,
   launch,
   launchOptionsFor,
@@ -107,6 +109,24 @@ export const layerConnect = (
   Layer.effect(
     BrowserDriver,
     Effect.flatMap(connect(options), (session) => makeDriver(session, options.driver)),
+  )
+
+/**
+ * The `BrowserDriver` on a headless Chromium session of a Selenium Grid 4 ({@link connectGrid}); the
+ * session ends with the layer.
+ *
+ * @example
+ * ```ts
+ * import { layerGrid } from "@sextant/webdriverio"
+ * const grid = layerGrid({ url: "http://grid.internal:4444" })
+ * ```
+ */
+export const layerGrid = (
+  options: GridOptions & { readonly driver?: DriverOptions },
+): Layer.Layer<BrowserDriver, DriverError> =>
+  Layer.effect(
+    BrowserDriver,
+    Effect.flatMap(connectGrid(options), (session) => makeDriver(session, options.driver)),
   )
 
 /**

@@ -507,6 +507,18 @@ export const executeStep = (
         // Whatever the page sends once the secret is in (a redirect, a swapped action, a script's
         // request) is inspected in the browser before it leaves.
         yield* armRequestGuard(context, destination.allowed)
+        if (context.options.requireRequestGuard === true && context.secretGuard === undefined) {
+          yield* refuse(
+            "secret-unguarded",
+            new AgentError({
+              reason: new GuardrailViolation({
+                rule: "secret-unguarded",
+                detail: `${call.tool} would type ${secretShown(context)} into a browser whose requests cannot be guarded (${context.secretGuardMissing ?? "no request guard"}): nothing was typed; run the task where requests can be guarded (a local Chromium), or without the secret`,
+              }),
+            }),
+          )
+          break
+        }
         // The page may still move before the keys go in: the driver checks again as it types.
         typing = destination.allowed
       }

@@ -20,6 +20,12 @@ export const AgentFlags = z.object({
   chrome: z.string().min(1).optional(),
   chromedriver: z.string().min(1).optional(),
   headless: z.boolean().default(true),
+  grid: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be the Selenium Grid's http or https URL, e.g. --grid http://127.0.0.1:4444",
+    })
+    .optional(),
 })
 export type AgentFlags = z.output<typeof AgentFlags>
 
@@ -53,6 +59,10 @@ export const addAgentFlags = (command: Command, options: { readonly browser?: bo
         "ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)",
       )
       .option("--no-headless", "show the browser window")
+      .option(
+        "--grid <url>",
+        "open the browser on a Selenium Grid 4 (its hub or router URL) instead of the local Chromium",
+      )
   }
   return command
 }
@@ -106,6 +116,12 @@ export const resolveAgent = (
   const store = flags.store ?? config?.store ?? ".sextant/sextant.db"
   const badStore = storeIssue(store)
   if (badStore !== undefined) issues.push({ field: "store", message: badStore })
+  const onGrid = flags.grid !== undefined || (config?.browser !== undefined && "grid" in config.browser)
+  if (onGrid && flags.chromedriver !== undefined)
+    issues.push({
+      field: "chromedriver",
+      message: "a grid's nodes run their own ChromeDriver: leave out --chromedriver with --grid",
+    })
   if (issues.length > 0) return issues
 
   const modelOptions =
@@ -113,12 +129,23 @@ export const resolveAgent = (
       ? undefined
       : { ...(fromConfig?.options ?? {}), model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) }
   const kind = planner ?? (modelOptions === undefined ? "rules" : "hybrid")
-  const browser = {
-    ...(config?.browser ?? {}),
-    headless: flags.headless && config?.browser?.headless !== false,
-    ...(flags.chrome === undefined ? {} : { chromePath: flags.chrome }),
-    ...(flags.chromedriver === undefined ? {} : { chromedriverPath: flags.chromedriver }),
-  }
+  const headless = flags.headless && config?.browser?.headless !== false
+  const configBrowser = config?.browser ?? {}
+  // --grid replaces the config's browser, keeping the grid options it has when it names a grid too.
+  const browser =
+    flags.grid !== undefined
+      ? {
+          ...("grid" in configBrowser ? configBrowser : {}),
+          grid: flags.grid,
+          headless,
+          ...(flags.chrome === undefined ? {} : { chromePath: flags.chrome }),
+        }
+      : {
+          ...configBrowser,
+          headless,
+          ...(flags.chrome === undefined ? {} : { chromePath: flags.chrome }),
+          ...(flags.chromedriver === undefined ? {} : { chromedriverPath: flags.chromedriver }),
+        }
   const endpoint = baseURL ?? "https://api.openai.com/v1"
   return {
     store: displayStore(store),

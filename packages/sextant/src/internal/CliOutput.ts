@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream"
+import { isDriverError } from "@sextant/core"
 import type { z } from "zod"
 
 /** `startUrl` → `--start-url`: messages name the flag a person typed, not the field behind it. */
@@ -128,4 +129,32 @@ export const withInterrupt = async (
     process.off("SIGINT", onSignal)
     process.off("SIGTERM", onSignal)
   }
+}
+
+/**
+ * A grid that gave no session (nothing answers at the URL, no node offers Chrome, a bad value): one
+ * line naming where the grid was given (`--grid <url>`, or `<config>: browser.grid <url>`) and what to
+ * do, and the usage exit code, 2; undefined for any other error.
+ */
+export const gridProblem = (
+  command: string,
+  error: unknown,
+  grid: string | undefined,
+  err: Writable,
+): number | undefined => {
+  if (grid === undefined || !isDriverError(error) || error.method !== "connectGrid") return undefined
+  err.write(`sextant ${command}: ${grid}: ${error.reason.message}\n`)
+  return 2
+}
+
+/** Where the grid of a command was given, for {@link gridProblem}: the flag, else the config's field. */
+export const gridSource = (
+  flag: string | undefined,
+  config: { readonly path?: string | undefined; readonly browser?: object | undefined } | undefined,
+): string | undefined => {
+  if (flag !== undefined) return `--grid ${flag}`
+  const browser = config?.browser as { readonly grid?: unknown } | undefined
+  return typeof browser?.grid === "string"
+    ? `${config?.path ?? "the config"}: browser.grid ${browser.grid}`
+    : undefined
 }

@@ -2,8 +2,8 @@ import type { Writable } from "node:stream"
 import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
-import { issuesOf, usageError } from "./CliOutput.ts"
-import { repl } from "./Repl.ts"
+import { gridProblem, issuesOf, usageError } from "./CliOutput.ts"
+import { openPageAgent, repl } from "./Repl.ts"
 
 const LookArguments = z.object({
   url: z.url({
@@ -15,6 +15,12 @@ const LookArguments = z.object({
   chrome: z.string().min(1).optional(),
   chromedriver: z.string().min(1).optional(),
   headless: z.boolean(),
+  grid: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be the Selenium Grid's http or https URL, e.g. --grid http://127.0.0.1:4444",
+    })
+    .optional(),
 })
 
 // Sextant's errors are Errors whose message says what to do.
@@ -24,16 +30,24 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: Writable): Promise<number> => {
   const parsed = LookArguments.safeParse(raw)
   if (!parsed.success) return usageError("look", issuesOf(parsed.error), err, ["url"])
-  const { url, chrome, chromedriver, headless } = parsed.data
+  const { url, chromedriver, grid } = parsed.data
+  if (grid !== undefined && chromedriver !== undefined)
+    return usageError(
+      "look",
+      [
+        {
+          field: "chromedriver",
+          message: "a grid's nodes run their own ChromeDriver: leave out --chromedriver with --grid",
+        },
+      ],
+      err,
+    )
   let agent: PageAgent
   try {
-    const { launchPageAgent } = await import("@sextant/webdriverio")
-    agent = await launchPageAgent({
-      headless,
-      ...(chrome === undefined ? {} : { chromePath: chrome }),
-      ...(chromedriver === undefined ? {} : { chromedriverPath: chromedriver }),
-    })
+    agent = await openPageAgent(parsed.data)
   } catch (error) {
+    const badGrid = gridProblem("look", error, grid === undefined ? undefined : `--grid ${grid}`, err)
+    if (badGrid !== undefined) return badGrid
     err.write(`sextant look: ${messageOf(error)}\n`)
     return 1
   }
@@ -78,6 +92,7 @@ export const registerLook = (program: Command): void => {
       "ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)",
     )
     .option("--no-headless", "show the browser window")
+    .option("--grid <url>", "open the page on a Selenium Grid 4 (its hub or router URL)")
     .action(async (url: string, flags: Record<string, unknown>) => {
       if (flags.interactive === true) {
         const parsed = LookArguments.safeParse({ url, ...flags })

@@ -11,7 +11,31 @@ const ReplArguments = z.object({
   chrome: z.string().min(1).optional(),
   chromedriver: z.string().min(1).optional(),
   headless: z.boolean(),
+  grid: z
+    .url({
+      protocol: /^https?$/,
+      error: "must be the Selenium Grid's http or https URL, e.g. --grid http://127.0.0.1:4444",
+    })
+    .optional(),
 })
+
+/** The page agent the look flags ask for: on the grid of `--grid`, else on the local Chromium. */
+export const openPageAgent = async (flags: {
+  readonly chrome?: string | undefined
+  readonly chromedriver?: string | undefined
+  readonly headless: boolean
+  readonly grid?: string | undefined
+}): Promise<PageAgent> => {
+  const { gridPageAgent, launchPageAgent } = await import("@sextant/webdriverio")
+  const { chrome, chromedriver, headless, grid } = flags
+  return grid === undefined
+    ? launchPageAgent({
+        headless,
+        ...(chrome === undefined ? {} : { chromePath: chrome }),
+        ...(chromedriver === undefined ? {} : { chromedriverPath: chromedriver }),
+      })
+    : gridPageAgent({ url: grid, headless, ...(chrome === undefined ? {} : { chromePath: chrome }) })
+}
 
 const help = `commands:
   look                         the page outline with refs
@@ -143,19 +167,14 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
     process.exitCode = 2
     return
   }
-  const { chrome, chromedriver, headless } = parsed.data
+
   const out = process.stdout
   const interactive = process.stdin.isTTY === true
   out.write("starting Chromium…\n")
   let agent: PageAgent
   try {
     // Loaded when the prompt opens, so --help and usage errors answer at once.
-    const { launchPageAgent } = await import("@sextant/webdriverio")
-    agent = await launchPageAgent({
-      headless,
-      ...(chrome === undefined ? {} : { chromePath: chrome }),
-      ...(chromedriver === undefined ? {} : { chromedriverPath: chromedriver }),
-    })
+    agent = await openPageAgent(parsed.data)
   } catch (error) {
     process.stderr.write(`sextant repl: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exitCode = 1
@@ -203,5 +222,6 @@ export const registerRepl = (program: Command): void => {
       "ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)",
     )
     .option("--no-headless", "show the browser window")
+    .option("--grid <url>", "open the browser on a Selenium Grid 4 (its hub or router URL)")
     .action(repl)
 }

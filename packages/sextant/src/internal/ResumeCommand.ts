@@ -2,7 +2,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
-import { issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { gridProblem, gridSource, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { configOrReport, readSecrets } from "./RunCommand.ts"
 import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
 
@@ -61,7 +61,7 @@ export const resumeRun = async (
     out.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `${summaryLines(result, follow.artefacts, resolved.store)}\n`,
+        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid)}\n`,
     )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
@@ -73,6 +73,8 @@ export const resumeRun = async (
       )
       return 130
     }
+    const badGrid = gridProblem("resume", error, gridSource(options.grid, loaded.config), err)
+    if (badGrid !== undefined) return badGrid
     err.write(`sextant resume: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   } finally {

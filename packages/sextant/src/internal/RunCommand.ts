@@ -4,7 +4,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
-import { issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { gridProblem, gridSource, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
@@ -129,7 +129,7 @@ export const runGoal = async (
     out.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `${summaryLines(result, follow.artefacts, resolved.store)}\n`,
+        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid)}\n`,
     )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
@@ -141,6 +141,8 @@ export const runGoal = async (
       )
       return 130
     }
+    const badGrid = gridProblem("run", error, gridSource(options.grid, loaded.config), err)
+    if (badGrid !== undefined) return badGrid
     err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   } finally {

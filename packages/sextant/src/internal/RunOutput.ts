@@ -70,7 +70,13 @@ export const followRun = (err: Writable) => {
 }
 
 /** The lines a person reads after a run: outcome, summary, records as a table, where the files are. */
-export const summaryLines = (result: AgentRunResult, artefacts: Artefacts, store: string): string => {
+export const summaryLines = (
+  result: AgentRunResult,
+  artefacts: Artefacts,
+  store: string,
+  /** The grid the run's browser was on, which `resume` needs again (`--grid`). */
+  grid?: string,
+): string => {
   const lines = [
     `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`,
     result.summary.summary,
@@ -87,6 +93,12 @@ export const summaryLines = (result: AgentRunResult, artefacts: Artefacts, store
   if (result.transcriptPath !== undefined) lines.push(`transcript: ${result.transcriptPath}`)
   for (const screenshot of artefacts.screenshots) lines.push(`screenshot: ${screenshot}`)
   lines.push(`store: ${store} (run ${result.runId})`)
+  // A run its browser was lost under (a crash, a grid node gone) continues where it stopped.
+  const lastFailure = result.observations.findLast((observation) => !observation.ok)
+  if (result.status === "FAILED" && lastFailure?.error?.reason === "DriverCrashed")
+    lines.push(
+      `the browser was lost mid-run; continue it on a new browser with: sextant resume ${result.runId}${store === ".sextant/sextant.db" ? "" : ` --store ${store}`}${grid === undefined ? "" : ` --grid ${grid}`}`,
+    )
   return lines.join("\n")
 }
 

@@ -135,9 +135,12 @@ export const openDriverContext = Effect.fnUntraced(function* (
   )
   // Only a session that tracks dialogs uses the tab's own socket: a script sent there while an alert
   // is open would wait for it instead of failing as ChromeDriver's endpoint does. BiDi tracks them;
-  // without BiDi, a Chromium Sextant launched tracks them on the tabs' sockets themselves.
+  // without BiDi, a Chromium Sextant launched tracks them on the tabs' sockets themselves. A grid
+  // session's debugger address is its node's own loopback: its sockets are not this machine's to open
+  // (on a grid whose node shares this machine they would open, and a test would prove what a real grid
+  // cannot do).
   const opened =
-    cdp && (bidi || session.kind === "launched")
+    cdp && session.grid === undefined && (bidi || session.kind === "launched")
       ? yield* Effect.acquireRelease(
           Effect.sync(() => devtoolsSockets(browser)),
           (made) => Effect.sync(() => made.close()),
@@ -181,7 +184,7 @@ export const openDriverContext = Effect.fnUntraced(function* (
   const installer = installAndCallDeclaration(pageScriptSource)
   const dialogs = makeDialogs({ tracked, classicText: () => browser.getAlertText() })
   dialogOpen = () => dialogs.pending() !== undefined
-  const secretGuard = makeSecretGuard({ browser, sockets, tabEvents })
+  const secretGuard = makeSecretGuard({ browser, sockets, tabEvents, grid: session.grid?.url })
   const watchTab =
     tabEvents && sockets !== undefined
       ? yield* watchTabs(sockets, dialogs, options.commandTimeoutMs)

@@ -7,6 +7,8 @@ const crashReportMs = 500
 const crashReportPollMs = 25
 /** How long a call waits on a tab before the tab is asked whether it still answers, and between asks, in ms. */
 const hangCheckMs = 500
+/** How long a call on a remote session waits before the remote end is asked whether the session still exists, and between asks, in ms. */
+const remoteCheckMs = 2_000
 
 /** Gives one driver operation its time limit (the command limit unless told) and the crash watch. */
 export type Guard = (
@@ -22,7 +24,7 @@ export type Guard = (
  * way, as a crashed tab, within about {@link hangCheckMs} plus two probes.
  */
 export const makeGuard = (
-  session: Pick<DriverSession, "crashed">,
+  session: Pick<DriverSession, "crashed" | "probe">,
   options: { readonly commandTimeoutMs: number; readonly crashCheckMs: number },
   /** Crashed tabs (see TabCrashes): the reason a call `method` fails with, and whether they are watched at all. */
   tabs?: {
@@ -63,13 +65,40 @@ export const makeGuard = (
             if (hung !== undefined) return yield* Effect.fail(new DriverError({ method, reason: hung }))
           }
         })
+  // A remote session (a grid node, a remote ChromeDriver) has no process to watch: a call that waits
+  // asks the remote end whether the session still exists; a node that died fails the call at once
+  // rather than leaving it to wait out its limit (a BiDi command to a dead grid node gets no answer).
+  const probe = session.probe
+  const lostAs = (method: string, cause?: unknown): Effect.Effect<DriverError | undefined> =>
+    probe === undefined
+      ? Effect.succeed(undefined)
+      : Effect.map(
+          Effect.promise(() => probe()),
+          (lost) =>
+            lost === undefined
+              ? undefined
+              : new DriverError({ method, reason: new DriverCrashed({ detail: lost }), cause }),
+        )
+  const remoteWatch = (method: string): Effect.Effect<never, DriverError> =>
+    probe === undefined
+      ? Effect.never
+      : Effect.gen(function* () {
+          for (;;) {
+            yield* Effect.sleep(remoteCheckMs)
+            const lost = yield* lostAs(method)
+            if (lost !== undefined) return yield* Effect.fail(lost)
+          }
+        })
   return (method, limitMs = options.commandTimeoutMs) =>
     (effect) =>
       Effect.suspend(() => {
         // A call on a session whose driver or browser already died fails before it is sent.
         const crashed = crashedError(method)
         return crashed === undefined
-          ? Effect.raceFirst(Effect.raceFirst(effect, crashWatch(method)), hangWatch(method))
+          ? Effect.raceFirst(
+              Effect.raceFirst(Effect.raceFirst(effect, crashWatch(method)), hangWatch(method)),
+              remoteWatch(method),
+            )
           : Effect.fail(crashed)
       }).pipe(
         Effect.timeoutOrElse({
@@ -86,6 +115,17 @@ export const makeGuard = (
         // Whatever the symptom ("invalid session id", a closed socket), a dead process is the cause.
         Effect.catch((error: DriverError) => {
           const crashed = crashedError(method, error)
+          if (
+            crashed === undefined &&
+            probe !== undefined &&
+            (error.reason._tag === "DriverUnknown" ||
+              error.reason._tag === "SessionClosed" ||
+              error.reason._tag === "Timeout" ||
+              error.reason._tag === "DriverCrashed")
+          )
+            // The symptom of a lost remote session ("Unable to execute request", a closed BiDi
+            // socket, a timeout): ask the remote end, whose answer names what was lost.
+            return Effect.flatMap(lostAs(method, error), (lost) => Effect.fail(lost ?? error))
           if (crashed !== undefined || tabs?.watched() !== true || error.reason._tag !== "DriverUnknown")
             return Effect.fail(crashed ?? error)
           // ChromeDriver may answer for a crashed tab ("tab crashed", an unknown error) a moment

@@ -116,6 +116,8 @@ export const makeSecretGuard = (driver: {
   readonly browser: WebdriverIO.Browser
   readonly sockets: DevtoolsSockets | undefined
   readonly tabEvents: boolean
+  /** The grid a session runs on, which keeps the browser's DevTools port on its node. */
+  readonly grid?: string | undefined
 }): SecretGuard => {
   const { browser, sockets } = driver
   const guards = new Set<{ readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }>()
@@ -351,6 +353,14 @@ export const makeSecretGuard = (driver: {
 
   const guardSecrets: SecretGuard["guardSecrets"] = (options) =>
     Effect.gen(function* () {
+      if (driver.grid !== undefined) {
+        return yield* fail(
+          "guardSecrets",
+          new InvalidArgument({
+            detail: `guarding requests needs the browser's Chrome DevTools port, which the Selenium Grid at ${driver.grid} keeps on its node (the grid proxies WebDriver and BiDi, not the tabs' DevTools sockets): requests of a grid session cannot be guarded; type secrets in a Chromium Sextant launches on this machine`,
+          }),
+        )
+      }
       if (!driver.tabEvents || sockets === undefined) {
         return yield* fail(
           "guardSecrets",
