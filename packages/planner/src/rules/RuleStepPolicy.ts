@@ -14,6 +14,7 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { type Command, describeCommand } from "./Command.ts"
+import { extractionFoundNoList, linkToObject } from "./Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { elementsFromOutline } from "./Outline.ts"
@@ -354,6 +355,9 @@ const withInputs = (command: Command, inputs: Readonly<Record<string, unknown>> 
   }
 }
 
+const followingLine = (name: string) =>
+  `${MARKER} no list to extract here: following the link ${JSON.stringify(name)} that names it`
+
 const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(text)} to appear`
 
 /**
@@ -423,6 +427,24 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   const maxSkips = options.maxSkips ?? 20
   for (let skips = 0; skips <= maxSkips && progress.done < commands.length; skips += 1) {
     const command = commands[progress.done]!
+    // The extraction found no list here ("log in and extract the products" lands on a dashboard): the
+    // one link whose words name the goal's object leads to it, followed once.
+    if (command.kind === "extract" && extractionFoundNoList(input.history)) {
+      const link = linkToObject(command, view.elements)
+      if (link !== undefined && !input.history.includes(followingLine(link.name))) {
+        return {
+          toolCalls: [{ name: "click", args: { target: link.ref } }],
+          taskComplete: false,
+          part: progress.done,
+          history: [
+            ...notes,
+            followingLine(link.name),
+            progressLine(progress, commands.length, describeCommand(command)),
+          ],
+          usage: noUsage,
+        }
+      }
+    }
     const clipboard = copiedBefore(input.history)
     const decision: CommandDecision = decideCommand(command, view, {
       done: progress.parts,
