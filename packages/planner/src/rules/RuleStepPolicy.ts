@@ -1,4 +1,4 @@
-import type { PageElement } from "@sextant/core"
+import type { GoalPart, PageElement } from "@sextant/core"
 import { isoDay, readCalendarDay } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { absoluteUrl } from "../internal/Url.ts"
@@ -17,6 +17,7 @@ import { type Command, describeCommand } from "./Command.ts"
 import { extractionFoundNoList, linkToObject } from "./Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
+import { readGoalOnPage } from "./Intent.ts"
 import { elementsFromOutline } from "./Outline.ts"
 import { fieldName, goalPartsOf } from "./RulePlanner.ts"
 import {
@@ -358,6 +359,35 @@ const withInputs = (command: Command, inputs: Readonly<Record<string, unknown>> 
 const followingLine = (name: string) =>
   `${MARKER} no list to extract here: following the link ${JSON.stringify(name)} that names it`
 
+const READING = `${MARKER} read on the page as `
+
+interface GoalReading {
+  readonly goal: string
+  readonly commands: ReadonlyArray<string>
+}
+
+const readingLine = (reading: GoalReading) => `${READING}${JSON.stringify(reading)}`
+
+/** The reading of the goal on the page written down by an earlier turn, if any. */
+const readingIn = (history: ReadonlyArray<string>): GoalReading | undefined => {
+  const line = history.findLast((entry) => entry.startsWith(READING))
+  if (line === undefined) return undefined
+  try {
+    const value = JSON.parse(line.slice(READING.length)) as Partial<GoalReading>
+    return typeof value.goal === "string" && Array.isArray(value.commands)
+      ? { goal: value.goal, commands: value.commands.filter((one) => typeof one === "string") }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The parts of a goal read on the page: the same parts, with the same page checks, as the goal the
+ * reading wrote down (a box's state, a field's value, an option chosen, a press that took).
+ */
+const readingParts = (reading: GoalReading): ReadonlyArray<GoalPart> => goalPartsOf(reading.goal) ?? []
+
 const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(text)} to appear`
 
 /**
@@ -371,6 +401,37 @@ const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(te
  * ```
  */
 export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = {}): StepDecision => {
+  // A goal with clauses that name a control or a state but no action ("Print the page", "I want
+  // overnight shipping"): read on the page once, then followed as the goal the reading wrote down.
+  const earlier = readingIn(input.history)
+  const reading =
+    earlier ??
+    (() => {
+      const elements = elementsFromOutline(input.outline)
+      return readGoalOnPage(input.goal, elements, ancestryFromOutline(input.outline), parseCommands)
+    })()
+  if (reading !== undefined && "goal" in reading) {
+    const inner = decideWords({ ...input, goal: reading.goal }, options)
+    return {
+      ...inner,
+      history: earlier === undefined ? [readingLine(reading), ...inner.history] : inner.history,
+      parts: readingParts(reading),
+    }
+  }
+  if (reading !== undefined) {
+    return {
+      toolCalls: [],
+      taskComplete: false,
+      method: "close",
+      history: [`${MARKER} cannot understand "${input.goal}": ${reading.reason}`],
+      usage: noUsage,
+    }
+  }
+  return decideWords(input, options)
+}
+
+/** Decides one turn for a goal the grammar reads from its words alone. */
+const decideWords = (input: DecideInput, options: RuleStepPolicyOptions): StepDecision => {
   const parsed = parseCommands(input.goal)
   if (!parsed.ok) {
     return {
@@ -528,7 +589,10 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
 
 /** Summarizes a run from the policy's own progress lines. */
 export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
-  const parsed = parseCommands(input.goal)
+  const reading = readingIn(input.history)
+  const parsed = parseCommands(reading?.goal ?? input.goal)
+  // The page was read for the goal and could not settle it: that refusal says the most.
+  const refused = input.history.findLast((line) => line.startsWith(`${MARKER} cannot understand `))
   const total = parsed.ok ? parsed.commands.length : 0
   const progress = readProgress(input.history)
   const complete = parsed.ok && progress.done >= total
@@ -537,7 +601,7 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
     taskComplete: complete,
     summary: parsed.ok
       ? `${progress.done} of ${total} parts of "${input.goal}" done${input.url === undefined ? "" : `; now on ${input.url}`}`
-      : `cannot understand "${input.goal}": ${parsed.reason}`,
+      : (refused?.slice(MARKER.length + 1) ?? `cannot understand "${input.goal}": ${parsed.reason}`),
     keyFindings: parsed.ok
       ? parsed.commands.slice(0, progress.done).map((command) => `done: ${describeCommand(command)}`)
       : [],
