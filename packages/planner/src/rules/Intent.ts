@@ -151,6 +151,10 @@ const COMMIT_WORDS = new Set(
 
 const quoted = (text: string): string | undefined => (text.includes('"') ? undefined : `"${text}"`)
 
+/** Words that make a value a description of one to look up ("the one on my card", "same as above"). */
+const REFERENCE =
+  /\b(?:the|my|your|his|her|their|our|this|that|same|shown|above|below|from|of the|value|whatever)\b|上面|下面|显示的|那个|这个/i
+
 const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
   "zero one two three four five six seven eight nine ten".split(" ").map((word, index) => [word, index]),
 )
@@ -166,7 +170,12 @@ const valueFor = (clause: string, label: string): string | undefined => {
     `${escaped}s?\\s*(?:is|should be|must be|=|:|：|为|是|填|填写|改成|改为)\\s*(.+?)\\s*$`,
     "iu",
   ).exec(clause)
-  if (after !== null) return after[1]!.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()
+  if (after !== null) {
+    const said = after[1]!.trim()
+    const unquoted = said.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()
+    // A value said without quotes that reads as a description ("the one on my card") is no literal.
+    return unquoted === said && REFERENCE.test(said) ? `\u0000${said}` : unquoted
+  }
   const before = new RegExp(
     `^(?:.*\\s)?(\\d+|${[...NUMBER_WORDS.keys()].join("|")})\\s+${escaped}s?\\b`,
     "iu",
@@ -213,6 +222,8 @@ export const readIntent = (
   })
   if (filled.length === 1) {
     const { field, label, value } = filled[0]!
+    // "My last name is the one on my card": a description is never typed as the value.
+    if (value.startsWith("\u0000")) return { reason: `needs a model to work out "${value.slice(1)}"` }
     const name = quoted(label)
     const text = quoted(value)
     if (name !== undefined && text !== undefined) {
