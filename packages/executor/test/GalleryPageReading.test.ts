@@ -101,4 +101,24 @@ describe("rule agent reads an instruction with no action word on the page", () =
     expect(status).toBe("FAILED")
     expect(result.summary.unmetParts?.map((part) => part.part)).toEqual(['uncheck "Travel"'])
   }, 60_000)
+
+  for (const goal of [
+    "Paste the invite code displayed on this page into the Invite code field",
+    "把页面上显示的邀请码粘贴到 Invite code 中",
+  ]) {
+    it(`reads the value the page shows for a reference and types that, not the words: ${goal}`, async () => {
+      const { status, verdict } = await runOnGallery(goal, "keys", { inviteCode: "JOIN-4821" })
+      expect(verdict.unmet).toEqual([])
+      expect(status).toBe("COMPLETED")
+    }, 60_000)
+  }
+
+  it("refuses to paste when nothing was copied and the goal does not say the text is on the page", async () => {
+    const { status, verdict, result } = await runOnGallery("Paste it into the Invite code field", "keys", {
+      inviteCode: "JOIN-4821",
+    })
+    expect(verdict.achieved).toBe(false)
+    expect(status).toBe("FAILED")
+    expect(result.observations.filter((observation) => observation.tool === "fill")).toEqual([])
+  }, 60_000)
 })

@@ -359,6 +359,21 @@ const withInputs = (command: Command, inputs: Readonly<Record<string, unknown>> 
 const followingLine = (name: string) =>
   `${MARKER} no list to extract here: following the link ${JSON.stringify(name)} that names it`
 
+/** Words that say the text to paste is on the page: "the invite code shown on the page". */
+const SHOWN_ON_PAGE = /\b(?:shown|displayed|written|printed)\b|\bon (?:the|this) page\b|页面上|显示的|页面中/i
+
+/**
+ * The text a "paste … into F" clause means when nothing was copied before and the goal says the text
+ * is on the page ("Paste the invite code shown on the page into the Invite code box"): the value the
+ * page's text gives for F's words ("Your invite code: JOIN-4821"). Read from the page's text lines,
+ * never from the field itself; undefined when the page shows no such line (the paste is then refused
+ * as before).
+ */
+const shownForPaste = (command: Command, goal: string, view: PageView): string | undefined => {
+  if (command.kind !== "paste" || command.field === undefined || !SHOWN_ON_PAGE.test(goal)) return undefined
+  return copiedText(command.field, { ...view, elements: [] })?.text
+}
+
 const READING = `${MARKER} read on the page as `
 
 interface GoalReading {
@@ -506,7 +521,7 @@ const decideWords = (input: DecideInput, options: RuleStepPolicyOptions): StepDe
         }
       }
     }
-    const clipboard = copiedBefore(input.history)
+    const clipboard = copiedBefore(input.history) ?? shownForPaste(command, input.goal, view)
     const decision: CommandDecision = decideCommand(command, view, {
       done: progress.parts,
       loginTool: options.loginTool === true,
@@ -560,7 +575,12 @@ const decideWords = (input: DecideInput, options: RuleStepPolicyOptions): StepDe
           parts: part === undefined ? progress.parts : new Set([...progress.parts, part]),
         }
     const last = decision.final && next.done === commands.length
-    const copied = command.kind === "copy" ? copiedText(command.target, view)?.text : undefined
+    const copied =
+      command.kind === "copy"
+        ? copiedText(command.target, view)?.text
+        : command.kind === "paste" && copiedBefore(input.history) === undefined
+          ? clipboard
+          : undefined
     return {
       toolCalls: [toolCallFor(decision.action, input.url)],
       // Done is said on the next turn, once this call has run without failing.
