@@ -121,4 +121,20 @@ describe("rule agent reads an instruction with no action word on the page", () =
     expect(status).toBe("FAILED")
     expect(result.observations.filter((observation) => observation.tool === "fill")).toEqual([])
   }, 60_000)
+
+  it("reaches an item behind the menu the page names ('My profile via the Account menu' → Account > My profile)", async () => {
+    const { status, verdict } = await runOnGallery("My profile via the Account menu", "hover", {
+      profileLink: true,
+    })
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
+  it("is FAILED, not COMPLETED, when a menu path stops at a submenu only partly named by its end (File > Export ▸)", async () => {
+    const { status, verdict } = await runOnGallery("click File > Export as PNG image", "menus", {
+      exportPng: true,
+    })
+    expect(verdict.achieved).toBe(false)
+    expect(status).toBe("FAILED")
+  }, 60_000)
 })

@@ -187,6 +187,41 @@ const valueFor = (clause: string, label: string): string | undefined => {
   return undefined
 }
 
+const VIA_MENU = /^(.+?)\s+(?:via|through|from|in|under|using)\s+(?:the\s+|my\s+)?(.+?)\s+menu$/i
+
+/**
+ * "Sign out via the Account menu", "Export as PNG image via the File menu": an item behind a menu the
+ * page shows by name, reached by the menu path `Account > Sign out`. Only when the menu is one control
+ * of the page and the item is not already shown (then it is pressed like any control).
+ */
+const menuPath = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  const match = VIA_MENU.exec(clause.trim().replace(/[.!。]$/, ""))
+  if (match === null) return undefined
+  const item = match[1]!.trim()
+  const menuWords = contentWords(match[2]!)
+  const itemWords = contentWords(item)
+  if (menuWords.length === 0 || itemWords.length === 0 || /[">]/.test(item)) return undefined
+  const candidates = candidatesOf(elements, ancestry).filter((candidate) => candidate.kind === "press")
+  const shown = candidates.some(
+    (candidate) => uncovered(itemWords, { ...candidate, around: [] }).length === 0,
+  )
+  if (shown) return undefined
+  const menus = candidates.filter(
+    (candidate) =>
+      uncovered(menuWords, { ...candidate, around: [] }).length === 0 &&
+      candidate.own.every((own) => menuWords.some((word) => sameWord(own, word))),
+  )
+  if (menus.length !== 1) return undefined
+  const menu = nameOf(menus[0]!.element)
+    .replace(/\s*[▾▼⌄∨›>]+\s*$/u, "")
+    .trim()
+  return menu === "" || menu.includes(">") ? undefined : { command: `click ${menu} > ${item}` }
+}
+
 /**
  * Reads a clause that has no action word as one action on a control of the page, or refuses.
  *
@@ -238,6 +273,8 @@ export const readIntent = (
       reason: `"${clause}" names more than one field: ${filled.map((one) => `"${one.label}"`).join(", ")}`,
     }
   if (words.length === 0) return { reason: `"${clause}" names nothing on the page` }
+  const path = menuPath(clause, elements, ancestry)
+  if (path !== undefined) return path
   const stateWords = words.filter((word) => !TICK_WORDS.has(word))
   const fits = candidatesOf(elements, ancestry).filter((candidate) => {
     const said = candidate.kind === "box" ? stateWords : words
