@@ -24,7 +24,7 @@ const FILLER = new Set(
     "i i'd id i'm im me my we us our you your it its it's this that these those the a an to of for in on at " +
     "by as with via using from into onto and or but so then please just now also is are be been being was " +
     "should would could can will shall must may might want wants wanted like need needs let let's lets " +
-    "do does make get go have has had use there here one ones thing page please kindly mine " +
+    "do does make get go have has had use there here one ones thing page please kindly mine too also " +
     "box field control button link option setting value area widget list dropdown drop-down menu input " +
     "textarea radio checkbox select choose pick set accordingly read see view visit"
   ).split(" "),
@@ -36,6 +36,9 @@ const TICK_WORDS = new Set(
 )
 const NEGATION =
   /\b(?:not|no|never|un-?tick(?:ed)?|un-?check(?:ed)?|off|disable[d]?|shouldn't|don't|doesn't|isn't|mustn't|won't|without)\b|n't\b|不要|不|取消|别/i
+
+/** Words that only negate: they say which state, never which control. */
+const NEGATION_WORDS = new Set(["not", "no", "never", "without", "off"])
 
 /** Chinese words the page's English controls carry, and Chinese particles that name nothing. */
 const CHINESE: ReadonlyArray<readonly [RegExp, string]> = [
@@ -64,7 +67,7 @@ const contentWords = (text: string): ReadonlyArray<string> => {
     .replace(/\b(\w+)n't\b/gi, "$1 not")
     .replace(/'(?:d|m|s|re|ll|ve)\b/gi, "")
   for (const [pattern, replacement] of CHINESE) english = english.replace(pattern, replacement)
-  return wordsOf(english).filter((word) => !FILLER.has(word) && word !== "not" && word !== "t")
+  return wordsOf(english).filter((word) => !FILLER.has(word) && !NEGATION_WORDS.has(word) && word !== "t")
 }
 
 /** Whether two words are the same word for a person (case, plural, a shared stem of 4+ letters). */
@@ -237,7 +240,33 @@ export const readIntent = (
   elements: ReadonlyArray<PageElement>,
   ancestry?: Ancestry,
 ): IntentReading => {
-  const negated = NEGATION.test(clause)
+  const whole = readOne(clause, elements, ancestry)
+  if ("command" in whole) return whole
+  // "I'd like music and cooking", "Music, Travel": one control per item, each read on its own, or none.
+  const lead = /^(?:i'?d like|i want|i'?ll take|i need|give me|please)\s+/i.exec(clause)?.[0] ?? ""
+  const items = clause
+    .slice(lead.length)
+    .split(/\s*(?:,|、|，|;|\band\b|\bplus\b|和|及|以及)\s*/i)
+    .map((item) => item.trim())
+    .filter((item) => item !== "")
+  if (items.length < 2 || items.length > 6) return whole
+  // "Travel and Sports shouldn't be ticked": a negated predicate at the end is said of every item;
+  // "Music, not Sports" negates only the item it leads.
+  const leading = /^(?:but\s+)?(?:not|no|never|不要|不|别)\b/i
+  const predicate = items.some((item) => NEGATION.test(item) && !leading.test(item))
+  const readings = items.map((item) => readOne(item, elements, ancestry, predicate))
+  if (!readings.every((reading) => "command" in reading)) return whole
+  const commands = readings.map((reading) => (reading as { command: string }).command)
+  return new Set(commands).size === commands.length ? { command: commands.join(", then ") } : whole
+}
+
+const readOne = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry?: Ancestry,
+  negatedAll = false,
+): IntentReading => {
+  const negated = negatedAll || NEGATION.test(clause)
   const words = contentWords(clause)
   // A field named in the clause with a literal value beside it: fill it (or choose the value in it).
   const fields = elements.filter(

@@ -48,6 +48,16 @@ describe("reading an instruction with no action word on the page", () => {
     expect(read("Country should be Sweden")).toEqual({ command: 'select "Sweden" from "Country"' })
   })
 
+  it("reads a list one control per item, a negated predicate said of every item, a leading 'not' of its own item", () => {
+    expect(read("I'd like Remember me and the terms")).toEqual({
+      command: 'check "Remember me", then check "I agree to the terms"',
+    })
+    expect(read("Remember me and the terms shouldn't be ticked")).toEqual({
+      command: 'uncheck "Remember me", then uncheck "I agree to the terms"',
+    })
+    expect(read("No remember me please")).toEqual({ command: 'uncheck "Remember me"' })
+  })
+
   it("refuses a value that describes what to type instead of saying it", () => {
     expect(read("My last name is the one on my card")).toEqual({
       reason: 'needs a model to work out "the one on my card"',
