@@ -137,4 +137,10 @@ describe("rule agent reads an instruction with no action word on the page", () =
     expect(verdict.achieved).toBe(false)
     expect(status).toBe("FAILED")
   }, 60_000)
+
+  it("fills the field whose label names the kind of value said ('Meeting at 9:45 pm' → Meeting time 21:45)", async () => {
+    const { status, verdict } = await runOnGallery("Meeting at 9:45 pm", "datetime", { meetingTime: "21:45" })
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
 })

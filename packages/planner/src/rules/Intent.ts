@@ -225,6 +225,48 @@ const menuPath = (
   return menu === "" || menu.includes(">") ? undefined : { command: `click ${menu} > ${item}` }
 }
 
+/** Values whose kind a field's label names: a time for "Meeting time", a day for "Start date". */
+const KINDS: ReadonlyArray<{
+  readonly words: RegExp
+  readonly value: RegExp
+  readonly as?: (said: string) => string
+}> = [
+  {
+    words: /\btime\b|时间/i,
+    value: /\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?=\s|$)|\b(\d{1,2}):(\d{2})\b/i,
+    as: (said) => {
+      const match = /(\d{1,2})(?::(\d{2}))?\s*([ap])?/i.exec(said)!
+      let hours = Number(match[1])
+      const half = match[3]?.toLowerCase()
+      if (half === "p" && hours < 12) hours += 12
+      if (half === "a" && hours === 12) hours = 0
+      return `${String(hours).padStart(2, "0")}:${match[2] ?? "00"}`
+    },
+  },
+  { words: /\bdate\b|\bday\b|日期/i, value: /\b\d{4}-\d{1,2}-\d{1,2}\b/ },
+  { words: /\be-?mail\b|邮箱/i, value: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/ },
+]
+
+/**
+ * "Meeting at 3:15 pm": a value of the kind the field's label names (a time for "Meeting time"), with
+ * the label's other words said. Undefined when the clause holds no such value.
+ */
+const valueOfKind = (
+  clause: string,
+  label: string,
+): { readonly value: string; readonly said: string } | undefined => {
+  for (const kind of KINDS) {
+    if (!kind.words.test(label)) continue
+    const said = kind.value.exec(clause)?.[0]
+    if (said === undefined) continue
+    const others = namingWords(label.replace(kind.words, " "))
+    const rest = contentWords(clause.replace(said, " "))
+    if (others.length === 0 || !others.every((word) => rest.some((one) => sameWord(one, word)))) continue
+    return { value: kind.as === undefined ? said : kind.as(said), said }
+  }
+  return undefined
+}
+
 /**
  * Reads a clause that has no action word as one action on a control of the page, or refuses.
  *
@@ -274,12 +316,14 @@ const readOne = (
   )
   const filled = fields.flatMap((field) => {
     const label = nameOf(field)
-    const value = valueFor(clause, label)
-    if (value === undefined || value === "") return []
+    const literal = valueFor(clause, label)
+    const found = literal === undefined ? valueOfKind(clause, label) : { value: literal, said: literal }
+    if (found === undefined || found.value === "") return []
+    const value = found.value
     const rest = words.filter(
       (word) =>
         !namingWords(label).some((own) => sameWord(own, word)) &&
-        !wordsOf(value).some((own) => sameWord(own, word)) &&
+        !wordsOf(found.said).some((own) => sameWord(own, word)) &&
         NUMBER_WORDS.get(word) !== Number(value),
     )
     return rest.length === 0 ? [{ field, label, value }] : []

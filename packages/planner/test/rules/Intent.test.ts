@@ -58,6 +58,16 @@ describe("reading an instruction with no action word on the page", () => {
     expect(read("No remember me please")).toEqual({ command: 'uncheck "Remember me"' })
   })
 
+  it("fills a field whose label names the kind of the value said, in the field's form (a time as HH:MM)", () => {
+    const outline = `- form:
+  - textbox "Start date" [ref=e13]
+  - textbox "Meeting time" [ref=e15]`
+    expect(read("Meeting at 3:15 pm", outline)).toEqual({ command: 'type "15:15" into "Meeting time"' })
+    expect(read("Lunch at 1 pm", outline)).toEqual({
+      reason: 'no control on the page is named by "lunch", "1", "pm"',
+    })
+  })
+
   it("refuses a value that describes what to type instead of saying it", () => {
     expect(read("My last name is the one on my card")).toEqual({
       reason: 'needs a model to work out "the one on my card"',
