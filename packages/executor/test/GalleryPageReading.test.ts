@@ -143,4 +143,10 @@ describe("rule agent reads an instruction with no action word on the page", () =
     expect(verdict.unmet).toEqual([])
     expect(status).toBe("COMPLETED")
   }, 60_000)
+
+  it("puts the caret in a field a click names by its kind ('Click into the Notes field')", async () => {
+    const { status, verdict } = await runOnGallery("Click into the Notes field", "keys", { focused: "notes" })
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
 })

@@ -520,7 +520,9 @@ export const groundTarget = (
 ): ReadonlyArray<GroundedElement> => {
   const scored: Array<GroundedElement & { readonly order: number; readonly text: number }> = []
   elements.forEach((element, order) => {
-    if (!canTake(element, options.intent)) return
+    // "Click into the Invite code field": a click aimed at a field by its kind puts the caret in it.
+    const intoField = options.intent === "click" && target.role === "textbox" && canTake(element, "type")
+    if (!canTake(element, options.intent) && !intoField) return
     const reasons: Array<string> = []
     let score = 0
     const fromText = target.text === undefined ? 0 : textScore(element, target.text)
