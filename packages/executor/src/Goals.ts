@@ -458,7 +458,11 @@ const judgeEffect = (
     const items = path.split(/\s+>\s+/).map((item) => item.replace(/^"|"$/g, "").trim())
     const end = items.at(-1) ?? ""
     const clicked = done.flatMap((step) => (step.actedElement === undefined ? [] : [step.actedElement]))
-    if (clicked.length > 0 && !clicked.some((element) => textScore(element, end) >= NAME_FIT))
+    // An item that opens a menu of its own ("Export ▸", with an expanded state) only partly named by
+    // the end ("Export as PNG image") leads on to it: the path stopped there.
+    const reached = (element: PageElement) =>
+      textScore(element, end) >= (element.expanded === undefined ? NAME_FIT : WHOLE_WORDS)
+    if (clicked.length > 0 && !clicked.some(reached))
       return `the menu path ${items.join(" > ")} stopped before "${end}": the last item clicked was "${clicked.at(-1)?.name}"`
   }
   const effects = done.map((step) => {

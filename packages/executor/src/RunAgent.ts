@@ -144,6 +144,10 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         context.trace.emit({ type: "llm-call", purpose: "decide", tokens: decision.usage })
       }
       history.push(...decision.history.map(context.redactor.text))
+      // Parts the policy could read only on the page ("Print the page") are checked like any others:
+      // a run whose goal had no parts is otherwise judged by the policy's own word.
+      if (context.parts.length === 0 && decision.parts !== undefined && decision.parts.length > 0)
+        context.parts = [...decision.parts]
       if (decision.method === "close")
         return {
           endReason: "closed",

@@ -141,6 +141,12 @@ export interface StepDecision {
   readonly part?: number | undefined
   /** Model requests this decision sent to the endpoint (counted even when it reported no usage). */
   readonly modelCalls?: number | undefined
+  /**
+   * The goal's parts as the policy read them on the page, when `parts(goal)` could not read them from
+   * the words alone ("Print the page": which control is meant is the page's to say). The executor
+   * checks these parts after the run as it would the ones `parts` gives.
+   */
+  readonly parts?: ReadonlyArray<GoalPart> | undefined
 }
 
 /** What `summarize` sees at the end of a step-wise run. */

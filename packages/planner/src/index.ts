@@ -17,6 +17,7 @@ export type { Command, CommandKind, RoleHint, TargetPhrase } from "./rules/Comma
 export { type ParseResult, parseCommands } from "./rules/Grammar.ts"
 // The executor's goal checks score names the way grounding does.
 export { canTake, type Intent, textScore } from "./rules/Grounding.ts"
+export { type IntentReading, readGoalOnPage, readIntent } from "./rules/Intent.ts"
 export * from "./rules/Outline.ts"
 export * from "./rules/RulePlanner.ts"
 export * from "./rules/RuleStepPolicy.ts"

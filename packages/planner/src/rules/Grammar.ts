@@ -1796,6 +1796,21 @@ export const parseCommands = (text: string): ParseResult => {
       referent = undefined
       continue
     }
+    // "在搜索框输入 lantern 并搜索", "type lantern and search": a bare "search" sends what was just typed.
+    const typed = commands.at(-1)
+    if (
+      typed?.kind === "type" &&
+      bare.length > 0 &&
+      matchVerb(bare, 0)?.[0] === "search" &&
+      matchVerb(bare, 0)?.[1] === bare.length
+    ) {
+      commands[commands.length - 1] = {
+        kind: "search",
+        query: typed.value,
+        ...(typed.field === undefined ? {} : { field: typed.field }),
+      }
+      continue
+    }
     const result = parseClause(clause, previousVerb, previousValue)
     // "File → Export → CSV，帮我复制一下", "…, please do it": a closing remark that names its verb and
     // nothing else restates the clause before it.

@@ -149,6 +149,9 @@ const containsWords = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<st
  */
 export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = LANGUAGE_GLOSSARY
 
+/** The attributes that carry what a person reads as a field's label. */
+const LABEL_ATTRIBUTES = ["label", "aria-label", "placeholder", "title"] as const
+
 const TEXT_ATTRIBUTES = [
   "aria-label",
   "placeholder",
@@ -168,11 +171,24 @@ const TEXT_ATTRIBUTES = [
 export const textScore = (element: PageElement, text: string): number => {
   const direct = directTextScore(element, text)
   if (direct >= 92) return direct
-  const translations = GLOSSARY.get(text.trim()) ?? []
+  const translations = GLOSSARY.get(text.trim()) ?? glossaryHead(text.trim())
   return translations.reduce(
     (best, translation) => Math.max(best, directTextScore(element, translation) * 0.95),
     direct,
   )
+}
+
+/**
+ * The English words of a Chinese compound the glossary does not hold, by its longest known ending,
+ * which names the thing ("常用机场" → 机场 → airport; "账单邮编" → 邮编 → postcode).
+ */
+const glossaryHead = (text: string): ReadonlyArray<string> => {
+  if (!/^\p{Script=Han}{3,}$/u.test(text)) return []
+  for (let start = 1; start <= text.length - 2; start += 1) {
+    const known = GLOSSARY.get(text.slice(start))
+    if (known !== undefined) return known
+  }
+  return []
 }
 
 const directTextScore = (element: PageElement, text: string): number => {
@@ -191,6 +207,15 @@ const directTextScore = (element: PageElement, text: string): number => {
   if (containsWords(nameWords, wantedWords)) return 60 + 30 * (wantedWords.length / nameWords.length)
   if (nameWords.length > 0 && containsWords(wantedWords, nameWords))
     return 50 + 30 * (nameWords.length / wantedWords.length)
+  // A field with no name of its own is labelled by what a person reads beside it (the text line
+  // above it, a placeholder): "Country should be …", "ZIP code 旁边的输入框" name it by those words.
+  if (name === "") {
+    for (const key of LABEL_ATTRIBUTES) {
+      const labelWords = wordsOf(element.attributes[key] ?? "")
+      if (labelWords.length > 0 && containsWords(wantedWords, labelWords))
+        return 50 + 30 * (labelWords.length / wantedWords.length)
+    }
+  }
   const haystacks = [name, ...attributeTexts].filter((value) => value !== "")
   const substring = haystacks.find((value) => value.includes(wanted))
   if (substring !== undefined && wanted.length >= 2) return 40 + 30 * (wanted.length / substring.length)
@@ -409,7 +434,9 @@ export const groundTarget = (
 ): ReadonlyArray<GroundedElement> => {
   const scored: Array<GroundedElement & { readonly order: number; readonly text: number }> = []
   elements.forEach((element, order) => {
-    if (!canTake(element, options.intent)) return
+    // "Click into the Invite code field": a click aimed at a field by its kind puts the caret in it.
+    const intoField = options.intent === "click" && target.role === "textbox" && canTake(element, "type")
+    if (!canTake(element, options.intent) && !intoField) return
     const reasons: Array<string> = []
     let score = 0
     const fromText = target.text === undefined ? 0 : textScore(element, target.text)

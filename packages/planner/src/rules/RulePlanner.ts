@@ -17,6 +17,7 @@ import {
   type StepFailure,
 } from "../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "./Command.ts"
+import { objectPattern } from "./Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { listedNames } from "./Grounding.ts"
 import { planWithToolClauses, type RuleTool } from "./ToolClauses.ts"
@@ -386,6 +387,51 @@ export const planWithRules = (task: AgentTask): Effect.Effect<Plan, AgentError> 
     })
   })
 
+/**
+ * The steps to plan again, with a click on the link that names the goal's object before the
+ * extraction, when the extraction failed for want of a list on its page ("log in and extract the
+ * products" lands on a dashboard one link away from them). Once: a part that already followed a link
+ * is planned as it is.
+ */
+const followToObject = (
+  task: AgentTask,
+  plan: Plan,
+  failure: StepFailure,
+  steps: ReadonlyArray<Plan["steps"][number]>,
+): ReadonlyArray<Plan["steps"][number]> => {
+  const failed = plan.steps[failure.stepIndex]
+  const noList =
+    failed !== undefined &&
+    (failed.tool === "extractList" || failed.tool === "pagination") &&
+    (typeof failure.error === "string"
+      ? /no repeated items/.test(failure.error)
+      : failure.error.reason === "ListNotFound")
+  if (!noList || failed.part === undefined) return steps
+  if (plan.steps.some((item) => item.part === failed.part && item.tool === "clickTextMatches")) return steps
+  const parsed = parseCommands(task.goal)
+  const description = plan.parts?.[failed.part]?.description
+  const command = parsed.ok
+    ? parsed.commands.find(
+        (one): one is Extract<Command, { kind: "extract" }> =>
+          one.kind === "extract" && describeCommand(one) === description,
+      )
+    : undefined
+  const pattern = command === undefined ? undefined : objectPattern(command)
+  const at = steps.findIndex((item) => item.part === failed.part)
+  if (pattern === undefined || at < 0) return steps
+  const follow = {
+    tool: "clickTextMatches",
+    args: { pattern, selector: "a[href]" },
+    description: `follow the link that names ${command?.items ?? command?.fields.join(", ")}`,
+    successCriteria: [],
+    part: failed.part,
+    index: 0,
+    state: "pending" as const,
+    attempts: 0,
+  }
+  return [...steps.slice(0, at), follow, ...steps.slice(at)]
+}
+
 const replanWithRules = (
   task: AgentTask,
   plan: Plan,
@@ -401,9 +447,10 @@ const replanWithRules = (
     const failedPart = plan.steps[failure.stepIndex]?.part
     const partial = failedPart !== undefined
     const kept = partial ? plan.steps.filter((item) => item.part !== undefined && item.part < failedPart) : []
-    const rest = partial
+    const planned = partial
       ? fresh.steps.filter((item) => item.part === undefined || item.part >= failedPart)
       : fresh.steps
+    const rest = followToObject(task, plan, failure, planned)
     return Plan.parse({
       taskId: task.id,
       revision: plan.revision + 1,

@@ -1,4 +1,4 @@
-import type { PageElement } from "@sextant/core"
+import type { GoalPart, PageElement } from "@sextant/core"
 import { isoDay, readCalendarDay } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { absoluteUrl } from "../internal/Url.ts"
@@ -14,8 +14,10 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { type Command, describeCommand } from "./Command.ts"
+import { extractionFoundNoList, linkToObject } from "./Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
+import { readGoalOnPage } from "./Intent.ts"
 import { elementsFromOutline } from "./Outline.ts"
 import { fieldName, goalPartsOf } from "./RulePlanner.ts"
 import {
@@ -354,6 +356,53 @@ const withInputs = (command: Command, inputs: Readonly<Record<string, unknown>> 
   }
 }
 
+const followingLine = (name: string) =>
+  `${MARKER} no list to extract here: following the link ${JSON.stringify(name)} that names it`
+
+/** Words that say the text to paste is on the page: "the invite code shown on the page". */
+const SHOWN_ON_PAGE = /\b(?:shown|displayed|written|printed)\b|\bon (?:the|this) page\b|页面上|显示的|页面中/i
+
+/**
+ * The text a "paste … into F" clause means when nothing was copied before and the goal says the text
+ * is on the page ("Paste the invite code shown on the page into the Invite code box"): the value the
+ * page's text gives for F's words ("Your invite code: JOIN-4821"). Read from the page's text lines,
+ * never from the field itself; undefined when the page shows no such line (the paste is then refused
+ * as before).
+ */
+const shownForPaste = (command: Command, goal: string, view: PageView): string | undefined => {
+  if (command.kind !== "paste" || command.field === undefined || !SHOWN_ON_PAGE.test(goal)) return undefined
+  return copiedText(command.field, { ...view, elements: [] })?.text
+}
+
+const READING = `${MARKER} read on the page as `
+
+interface GoalReading {
+  readonly goal: string
+  readonly commands: ReadonlyArray<string>
+}
+
+const readingLine = (reading: GoalReading) => `${READING}${JSON.stringify(reading)}`
+
+/** The reading of the goal on the page written down by an earlier turn, if any. */
+const readingIn = (history: ReadonlyArray<string>): GoalReading | undefined => {
+  const line = history.findLast((entry) => entry.startsWith(READING))
+  if (line === undefined) return undefined
+  try {
+    const value = JSON.parse(line.slice(READING.length)) as Partial<GoalReading>
+    return typeof value.goal === "string" && Array.isArray(value.commands)
+      ? { goal: value.goal, commands: value.commands.filter((one) => typeof one === "string") }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The parts of a goal read on the page: the same parts, with the same page checks, as the goal the
+ * reading wrote down (a box's state, a field's value, an option chosen, a press that took).
+ */
+const readingParts = (reading: GoalReading): ReadonlyArray<GoalPart> => goalPartsOf(reading.goal) ?? []
+
 const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(text)} to appear`
 
 /**
@@ -367,6 +416,37 @@ const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(te
  * ```
  */
 export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = {}): StepDecision => {
+  // A goal with clauses that name a control or a state but no action ("Print the page", "I want
+  // overnight shipping"): read on the page once, then followed as the goal the reading wrote down.
+  const earlier = readingIn(input.history)
+  const reading =
+    earlier ??
+    (() => {
+      const elements = elementsFromOutline(input.outline)
+      return readGoalOnPage(input.goal, elements, ancestryFromOutline(input.outline), parseCommands)
+    })()
+  if (reading !== undefined && "goal" in reading) {
+    const inner = decideWords({ ...input, goal: reading.goal }, options)
+    return {
+      ...inner,
+      history: earlier === undefined ? [readingLine(reading), ...inner.history] : inner.history,
+      parts: readingParts(reading),
+    }
+  }
+  if (reading !== undefined) {
+    return {
+      toolCalls: [],
+      taskComplete: false,
+      method: "close",
+      history: [`${MARKER} cannot understand "${input.goal}": ${reading.reason}`],
+      usage: noUsage,
+    }
+  }
+  return decideWords(input, options)
+}
+
+/** Decides one turn for a goal the grammar reads from its words alone. */
+const decideWords = (input: DecideInput, options: RuleStepPolicyOptions): StepDecision => {
   const parsed = parseCommands(input.goal)
   if (!parsed.ok) {
     return {
@@ -423,7 +503,25 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   const maxSkips = options.maxSkips ?? 20
   for (let skips = 0; skips <= maxSkips && progress.done < commands.length; skips += 1) {
     const command = commands[progress.done]!
-    const clipboard = copiedBefore(input.history)
+    // The extraction found no list here ("log in and extract the products" lands on a dashboard): the
+    // one link whose words name the goal's object leads to it, followed once.
+    if (command.kind === "extract" && extractionFoundNoList(input.history)) {
+      const link = linkToObject(command, view.elements)
+      if (link !== undefined && !input.history.includes(followingLine(link.name))) {
+        return {
+          toolCalls: [{ name: "click", args: { target: link.ref } }],
+          taskComplete: false,
+          part: progress.done,
+          history: [
+            ...notes,
+            followingLine(link.name),
+            progressLine(progress, commands.length, describeCommand(command)),
+          ],
+          usage: noUsage,
+        }
+      }
+    }
+    const clipboard = copiedBefore(input.history) ?? shownForPaste(command, input.goal, view)
     const decision: CommandDecision = decideCommand(command, view, {
       done: progress.parts,
       loginTool: options.loginTool === true,
@@ -477,7 +575,12 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
           parts: part === undefined ? progress.parts : new Set([...progress.parts, part]),
         }
     const last = decision.final && next.done === commands.length
-    const copied = command.kind === "copy" ? copiedText(command.target, view)?.text : undefined
+    const copied =
+      command.kind === "copy"
+        ? copiedText(command.target, view)?.text
+        : command.kind === "paste" && copiedBefore(input.history) === undefined
+          ? clipboard
+          : undefined
     return {
       toolCalls: [toolCallFor(decision.action, input.url)],
       // Done is said on the next turn, once this call has run without failing.
@@ -506,7 +609,10 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
 
 /** Summarizes a run from the policy's own progress lines. */
 export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
-  const parsed = parseCommands(input.goal)
+  const reading = readingIn(input.history)
+  const parsed = parseCommands(reading?.goal ?? input.goal)
+  // The page was read for the goal and could not settle it: that refusal says the most.
+  const refused = input.history.findLast((line) => line.startsWith(`${MARKER} cannot understand `))
   const total = parsed.ok ? parsed.commands.length : 0
   const progress = readProgress(input.history)
   const complete = parsed.ok && progress.done >= total
@@ -515,7 +621,7 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
     taskComplete: complete,
     summary: parsed.ok
       ? `${progress.done} of ${total} parts of "${input.goal}" done${input.url === undefined ? "" : `; now on ${input.url}`}`
-      : `cannot understand "${input.goal}": ${parsed.reason}`,
+      : (refused?.slice(MARKER.length + 1) ?? `cannot understand "${input.goal}": ${parsed.reason}`),
     keyFindings: parsed.ok
       ? parsed.commands.slice(0, progress.done).map((command) => `done: ${describeCommand(command)}`)
       : [],

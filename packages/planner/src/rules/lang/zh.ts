@@ -265,6 +265,7 @@ export const zh: Lexicon = {
     密码: ["password"],
     邀请码: ["invite code"],
     邮箱: ["email", "e-mail"],
+    邮政编码: ["postcode", "zip code", "postal code"],
     电子邮件: ["email", "e-mail"],
     用户名: ["username", "user name"],
     账号: ["username", "account", "email"],

@@ -1,0 +1,458 @@
+import type { PageElement } from "@sextant/core"
+import type { Ancestry } from "./Grounding.ts"
+import { normalizeText } from "./Grounding.ts"
+
+/**
+ * Instructions that name a control or a state instead of an action ("Print the page", "I want
+ * overnight shipping", "Travel shouldn't be ticked", "My last name is Hamilton", 拒绝所有 Cookie): the
+ * grammar finds no action word in them, so the page decides. The clause's content words are matched
+ * against the page's controls — button and link names, radio and option labels with their group, box
+ * labels, field labels with a literal value — and the one control whose words cover them all says the
+ * action: press it, choose it, tick or untick it, fill it. The reading is written as a command the
+ * grammar knows (`click "Print"`, `select "Overnight"`, `uncheck "Travel"`,
+ * `type "Hamilton" into "Last name"`), so its goal part carries the same page check as the command
+ * said in words. Anything less than one control covering every content word is refused with the
+ * words that could not be placed.
+ */
+
+/** What one clause was read as on the page, or why it could not be. */
+export type IntentReading = { readonly command: string } | { readonly reason: string }
+
+/** Words that say the person wants something, or hold the sentence together: no target in them. */
+const FILLER = new Set(
+  (
+    "i i'd id i'm im me my we us our you your it its it's this that these those the a an to of for in on at " +
+    "by as with via using from into onto and or but so then please just now also is are be been being was " +
+    "should would could can will shall must may might want wants wanted like need needs let let's lets " +
+    "do does make get go have has had use there here one ones thing page please kindly mine too also " +
+    "box field control button link option setting value area widget list dropdown drop-down menu input " +
+    "textarea radio checkbox select choose pick set accordingly read see view visit"
+  ).split(" "),
+)
+
+/** Words that only say which state a box should end in. */
+const TICK_WORDS = new Set(
+  "tick ticked check checked select selected on enabled enable turned turn mark marked box".split(" "),
+)
+const NEGATION =
+  /\b(?:not|no|never|un-?tick(?:ed)?|un-?check(?:ed)?|off|disable[d]?|shouldn't|don't|doesn't|isn't|mustn't|won't|without)\b|n't\b|不要|不|取消|别/i
+
+/** Words that only negate: they say which state, never which control. */
+const NEGATION_WORDS = new Set(["not", "no", "never", "without", "off"])
+
+/** Chinese words the page's English controls carry, and Chinese particles that name nothing. */
+const CHINESE: ReadonlyArray<readonly [RegExp, string]> = [
+  [/拒绝/g, " reject "],
+  [/接受|同意/g, " accept "],
+  [/所有|全部/g, " all "],
+  [/勾上|勾选|选中|打勾|打钩/g, " tick "],
+  [/取消/g, " not "],
+  [/发布/g, " publish "],
+  [/打印/g, " print "],
+  [/保存/g, " save "],
+  [/草稿/g, " draft "],
+  [/(?:请|把|将|我|要|想|的|一下|帮我|给我|吧|了|上|先|再)/g, " "],
+]
+
+/** The words of a text, lower case; each remaining Han character stands as a word of its own. */
+const wordsOf = (text: string): ReadonlyArray<string> =>
+  normalizeText(text.replace(/[’']/g, "'").replace(/(\p{Script=Han})/gu, " $1 "))
+    .split(" ")
+    .filter((word) => word !== "")
+
+/** The content words of a clause: what names a control, with fillers and state words left out. */
+const contentWords = (text: string): ReadonlyArray<string> => {
+  let english = text
+    .replace(/[’]/g, "'")
+    .replace(/\b(\w+)n't\b/gi, "$1 not")
+    .replace(/'(?:d|m|s|re|ll|ve)\b/gi, "")
+  for (const [pattern, replacement] of CHINESE) english = english.replace(pattern, replacement)
+  return wordsOf(english).filter((word) => !FILLER.has(word) && !NEGATION_WORDS.has(word) && word !== "t")
+}
+
+/** Whether two words are the same word for a person (case, plural, a shared stem of 4+ letters). */
+const sameWord = (one: string, other: string): boolean => {
+  if (one === other) return true
+  const stem = (word: string) => word.replace(/(?:ies|es|s|ed|ing)$/, "")
+  if (stem(one) === stem(other) && stem(one).length >= 3) return true
+  const [short, long] = one.length <= other.length ? [one, other] : [other, one]
+  return short.length >= 3 && long.startsWith(short) && long.length - short.length <= 4
+}
+
+interface Candidate {
+  readonly element: PageElement
+  /** The words the candidate itself is named by. */
+  readonly own: ReadonlyArray<string>
+  /** Words of the groups and sections around it, which may be said too. */
+  readonly around: ReadonlyArray<string>
+  readonly kind: "press" | "box" | "choose" | "option"
+  /** For an option of a list: the option's text and the list's name. */
+  readonly option?: string
+}
+
+const PRESS_ROLES = new Set(["button", "link", "menuitem", "tab", "clickable"])
+const BOX_ROLES = new Set(["checkbox", "switch"])
+const FIELD_ROLES = new Set(["textbox", "searchbox", "spinbutton", "combobox", "slider"])
+
+const nameOf = (element: PageElement): string =>
+  element.name !== "" ? element.name : (element.attributes.label ?? element.attributes["aria-label"] ?? "")
+
+/** The words naming a control, without the fillers a clause would drop too ("I agree to the terms"). */
+const namingWords = (text: string): ReadonlyArray<string> => {
+  const words = wordsOf(text)
+  const kept = words.filter((word) => !FILLER.has(word))
+  return kept.length === 0 ? words : kept
+}
+
+const candidatesOf = (
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): ReadonlyArray<Candidate> => {
+  const around = (element: PageElement) =>
+    (ancestry?.get(element.ref) ?? []).flatMap((container) => wordsOf(container.name))
+  return elements.flatMap((element): Array<Candidate> => {
+    if (element.disabled === true) return []
+    const name = nameOf(element)
+    const own = namingWords(name)
+    if (PRESS_ROLES.has(element.role) && own.length > 0)
+      return [{ element, own, around: around(element), kind: "press" }]
+    if (BOX_ROLES.has(element.role) && own.length > 0)
+      return [{ element, own, around: around(element), kind: "box" }]
+    if ((element.role === "radio" || element.role === "option") && own.length > 0)
+      return [{ element, own, around: around(element), kind: "choose" }]
+    if (element.options !== undefined && element.options.length > 0)
+      return element.options.map((option) => ({
+        element,
+        own: namingWords(option),
+        around: [...own, ...around(element)],
+        kind: "option" as const,
+        option,
+      }))
+    return []
+  })
+}
+
+/** The clause's words that the candidate's own words and its surroundings do not cover. */
+const uncovered = (words: ReadonlyArray<string>, candidate: Candidate): ReadonlyArray<string> =>
+  words.filter(
+    (word) =>
+      !candidate.own.some((own) => sameWord(own, word)) &&
+      !candidate.around.some((own) => sameWord(own, word)),
+  )
+
+/** The candidate's own words the clause does not say. */
+const unsaid = (words: ReadonlyArray<string>, candidate: Candidate): ReadonlyArray<string> =>
+  candidate.own.filter((own) => !words.some((word) => sameWord(own, word)))
+
+/** Words of controls that commit something: such a control is pressed only when its word is said. */
+const COMMIT_WORDS = new Set(
+  (
+    "submit send buy purchase order pay checkout delete remove erase destroy confirm subscribe unsubscribe " +
+    "register publish post book transfer sign apply place cancel"
+  ).split(" "),
+)
+
+const quoted = (text: string): string | undefined => (text.includes('"') ? undefined : `"${text}"`)
+
+/** Words that make a value a description of one to look up ("the one on my card", "same as above"). */
+const REFERENCE =
+  /\b(?:the|my|your|his|her|their|our|this|that|same|shown|above|below|from|of the|value|whatever)\b|上面|下面|显示的|那个|这个/i
+
+const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
+  "zero one two three four five six seven eight nine ten".split(" ").map((word, index) => [word, index]),
+)
+
+/**
+ * A literal value in the clause next to a field's words: "My last name is Hamilton" (after "is",
+ * "be", "to", "=", ":" or 为/是/填), "Two rooms" (a number word before them), "5 guests". Undefined when
+ * the clause holds no such value.
+ */
+const valueFor = (clause: string, label: string): string | undefined => {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+")
+  const after = new RegExp(
+    `${escaped}s?\\s*(?:is|should be|must be|=|:|：|为|是|填|填写|改成|改为)\\s*(.+?)\\s*$`,
+    "iu",
+  ).exec(clause)
+  if (after !== null) {
+    const said = after[1]!.trim()
+    const unquoted = said.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()
+    // A value said without quotes that reads as a description ("the one on my card") is no literal.
+    return unquoted === said && REFERENCE.test(said) ? `\u0000${said}` : unquoted
+  }
+  const before = new RegExp(
+    `^(?:.*\\s)?(\\d+|${[...NUMBER_WORDS.keys()].join("|")})\\s+${escaped}s?\\b`,
+    "iu",
+  ).exec(clause)
+  if (before !== null) {
+    const word = before[1]!.toLowerCase()
+    return NUMBER_WORDS.has(word) ? String(NUMBER_WORDS.get(word)) : word
+  }
+  return undefined
+}
+
+const VIA_MENU = /^(.+?)\s+(?:via|through|from|in|under|using)\s+(?:the\s+|my\s+)?(.+?)\s+menu$/i
+
+/**
+ * "Sign out via the Account menu", "Export as PNG image via the File menu": an item behind a menu the
+ * page shows by name, reached by the menu path `Account > Sign out`. Only when the menu is one control
+ * of the page and the item is not already shown (then it is pressed like any control).
+ */
+const menuPath = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  const match = VIA_MENU.exec(clause.trim().replace(/[.!。]$/, ""))
+  if (match === null) return undefined
+  const item = match[1]!.trim()
+  const menuWords = contentWords(match[2]!)
+  const itemWords = contentWords(item)
+  if (menuWords.length === 0 || itemWords.length === 0 || /[">]/.test(item)) return undefined
+  const candidates = candidatesOf(elements, ancestry).filter((candidate) => candidate.kind === "press")
+  const shown = candidates.some(
+    (candidate) => uncovered(itemWords, { ...candidate, around: [] }).length === 0,
+  )
+  if (shown) return undefined
+  const menus = candidates.filter(
+    (candidate) =>
+      uncovered(menuWords, { ...candidate, around: [] }).length === 0 &&
+      candidate.own.every((own) => menuWords.some((word) => sameWord(own, word))),
+  )
+  if (menus.length !== 1) return undefined
+  const menu = nameOf(menus[0]!.element)
+    .replace(/\s*[▾▼⌄∨›>]+\s*$/u, "")
+    .trim()
+  return menu === "" || menu.includes(">") ? undefined : { command: `click ${menu} > ${item}` }
+}
+
+/** Values whose kind a field's label names: a time for "Meeting time", a day for "Start date". */
+const KINDS: ReadonlyArray<{
+  readonly words: RegExp
+  readonly value: RegExp
+  readonly as?: (said: string) => string
+}> = [
+  {
+    words: /\btime\b|时间/i,
+    value: /\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?=\s|$)|\b(\d{1,2}):(\d{2})\b/i,
+    as: (said) => {
+      const match = /(\d{1,2})(?::(\d{2}))?\s*([ap])?/i.exec(said)!
+      let hours = Number(match[1])
+      const half = match[3]?.toLowerCase()
+      if (half === "p" && hours < 12) hours += 12
+      if (half === "a" && hours === 12) hours = 0
+      return `${String(hours).padStart(2, "0")}:${match[2] ?? "00"}`
+    },
+  },
+  { words: /\bdate\b|\bday\b|日期/i, value: /\b\d{4}-\d{1,2}-\d{1,2}\b/ },
+  { words: /\be-?mail\b|邮箱/i, value: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/ },
+]
+
+/**
+ * "Meeting at 3:15 pm": a value of the kind the field's label names (a time for "Meeting time"), with
+ * the label's other words said. Undefined when the clause holds no such value.
+ */
+const valueOfKind = (
+  clause: string,
+  label: string,
+): { readonly value: string; readonly said: string } | undefined => {
+  for (const kind of KINDS) {
+    if (!kind.words.test(label)) continue
+    const said = kind.value.exec(clause)?.[0]
+    if (said === undefined) continue
+    const others = namingWords(label.replace(kind.words, " "))
+    const rest = contentWords(clause.replace(said, " "))
+    if (others.length === 0 || !others.every((word) => rest.some((one) => sameWord(one, word)))) continue
+    return { value: kind.as === undefined ? said : kind.as(said), said }
+  }
+  return undefined
+}
+
+/**
+ * Reads a clause that has no action word as one action on a control of the page, or refuses.
+ *
+ * @example
+ * ```ts
+ * import { readIntent } from "@sextant/planner"
+ * readIntent("I want overnight shipping", elements, ancestry) // { command: 'select "Overnight"' }
+ * readIntent("Claim the prize", elements, ancestry) // { reason: 'no control on the page is named by "claim", "prize"' }
+ * ```
+ */
+export const readIntent = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry?: Ancestry,
+): IntentReading => {
+  const whole = readOne(clause, elements, ancestry)
+  if ("command" in whole) return whole
+  // "I'd like music and cooking", "Music, Travel": one control per item, each read on its own, or none.
+  const lead = /^(?:i'?d like|i want|i'?ll take|i need|give me|please)\s+/i.exec(clause)?.[0] ?? ""
+  const items = clause
+    .slice(lead.length)
+    .split(/\s*(?:,|、|，|;|\band\b|\bplus\b|和|及|以及)\s*/i)
+    .map((item) => item.trim())
+    .filter((item) => item !== "")
+  if (items.length < 2 || items.length > 6) return whole
+  // "Travel and Sports shouldn't be ticked": a negated predicate at the end is said of every item;
+  // "Music, not Sports" negates only the item it leads.
+  const leading = /^(?:but\s+)?(?:not|no|never|不要|不|别)\b/i
+  const predicate = items.some((item) => NEGATION.test(item) && !leading.test(item))
+  const readings = items.map((item) => readOne(item, elements, ancestry, predicate))
+  if (!readings.every((reading) => "command" in reading)) return whole
+  const commands = readings.map((reading) => (reading as { command: string }).command)
+  return new Set(commands).size === commands.length ? { command: commands.join(", then ") } : whole
+}
+
+const readOne = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry?: Ancestry,
+  negatedAll = false,
+): IntentReading => {
+  const negated = negatedAll || NEGATION.test(clause)
+  const words = contentWords(clause)
+  // A field named in the clause with a literal value beside it: fill it (or choose the value in it).
+  const fields = elements.filter(
+    (element) => FIELD_ROLES.has(element.role) && element.disabled !== true && nameOf(element) !== "",
+  )
+  const filled = fields.flatMap((field) => {
+    const label = nameOf(field)
+    const literal = valueFor(clause, label)
+    const found = literal === undefined ? valueOfKind(clause, label) : { value: literal, said: literal }
+    if (found === undefined || found.value === "") return []
+    const value = found.value
+    const rest = words.filter(
+      (word) =>
+        !namingWords(label).some((own) => sameWord(own, word)) &&
+        !wordsOf(found.said).some((own) => sameWord(own, word)) &&
+        NUMBER_WORDS.get(word) !== Number(value),
+    )
+    return rest.length === 0 ? [{ field, label, value }] : []
+  })
+  if (filled.length === 1) {
+    const { field, label, value } = filled[0]!
+    // "My last name is the one on my card": a description is never typed as the value.
+    if (value.startsWith("\u0000")) return { reason: `needs a model to work out "${value.slice(1)}"` }
+    const name = quoted(label)
+    const text = quoted(value)
+    if (name !== undefined && text !== undefined) {
+      const options = field.options ?? []
+      const option = options.find((one) => normalizeText(one) === normalizeText(value))
+      if (option !== undefined) return { command: `select ${quoted(option) ?? text} from ${name}` }
+      return { command: `type ${text} into ${name}` }
+    }
+  }
+  if (filled.length > 1)
+    return {
+      reason: `"${clause}" names more than one field: ${filled.map((one) => `"${one.label}"`).join(", ")}`,
+    }
+  if (words.length === 0) return { reason: `"${clause}" names nothing on the page` }
+  const path = menuPath(clause, elements, ancestry)
+  if (path !== undefined) return path
+  const stateWords = words.filter((word) => !TICK_WORDS.has(word))
+  const fits = candidatesOf(elements, ancestry).filter((candidate) => {
+    const said = candidate.kind === "box" ? stateWords : words
+    if (
+      uncovered(said, candidate).length > 0 ||
+      !candidate.own.some((own) => said.some((word) => sameWord(own, word)))
+    )
+      return false
+    // A control that commits something (Submit, Pay, Delete, …) is pressed only when its word is said.
+    return !(candidate.kind === "press" && unsaid(said, candidate).some((word) => COMMIT_WORDS.has(word)))
+  })
+  // The closest fit names the control with the fewest of its own words left unsaid.
+  const closeness = (candidate: Candidate) => unsaid(words, candidate).length
+  const best = Math.min(...fits.map(closeness))
+  const chosen = fits.filter((candidate) => closeness(candidate) === best)
+  // An option listed by its list and shown as an option element of it is one choice.
+  const distinct = new Map(
+    chosen.map((candidate) => [
+      candidate.kind === "option" || candidate.kind === "choose"
+        ? `choose|${normalizeText(candidate.option ?? nameOf(candidate.element))}`
+        : candidate.element.ref,
+      candidate,
+    ]),
+  )
+  for (const candidate of chosen) {
+    const key = `choose|${normalizeText(candidate.option ?? nameOf(candidate.element))}`
+    if (candidate.kind === "option" && distinct.has(key)) distinct.set(key, candidate)
+  }
+  if (distinct.size === 0) {
+    return {
+      reason: `no control on the page is named by ${words.map((word) => `"${word}"`).join(", ")}`,
+    }
+  }
+  if (distinct.size > 1) {
+    return {
+      reason: `"${clause}" fits more than one control: ${[...distinct.values()]
+        .slice(0, 4)
+        .map((candidate) => `${candidate.element.role} "${candidate.option ?? nameOf(candidate.element)}"`)
+        .join(", ")}`,
+    }
+  }
+  const candidate = [...distinct.values()][0]!
+  const name = quoted(candidate.option ?? nameOf(candidate.element))
+  if (name === undefined) return { reason: `the control for "${clause}" has a quote in its name` }
+  switch (candidate.kind) {
+    case "box":
+      return { command: `${negated ? "uncheck" : "check"} ${name}` }
+    case "press":
+      return negated
+        ? { reason: `"${clause}" says what not to press, which needs no action` }
+        : { command: `click ${name}` }
+    case "choose":
+      return negated ? { reason: `"${clause}" says what not to choose` } : { command: `select ${name}` }
+    case "option": {
+      if (negated) return { reason: `"${clause}" says what not to choose` }
+      const list = quoted(nameOf(candidate.element))
+      return { command: list === undefined ? `select ${name}` : `select ${name} from ${list}` }
+    }
+  }
+}
+
+const NO_ACTION = /^no action word in "(.*)": start with/s
+
+/** "…, please fill it in", "— select it": a closing clause that only restates the clause before it. */
+const RESTATED =
+  /^\s*[,，;；—–-]?\s*(?:and\s+|then\s+)?(?:please\s+)?(?:fill|enter|type|select|choose|set|tick|check|do|pick|put)\s+(?:it|that|this)(?:\s+in)?\s*(?:please)?\s*[.!。！]?\s*$/i
+
+/**
+ * A goal whose clauses without an action word are read on the page (see {@link readIntent}), as the
+ * goal the grammar then reads, with the commands the page decided; or why a clause could not be read;
+ * or undefined when the grammar needs no page for it (it reads the goal, or refuses it for another
+ * reason).
+ *
+ * @example
+ * ```ts
+ * import { readGoalOnPage } from "@sextant/planner"
+ * readGoalOnPage("Print the page", elements, ancestry) // { goal: 'click "Print"', commands: ['click "Print"'] }
+ * ```
+ */
+export const readGoalOnPage = (
+  goal: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+  parse: (text: string) => { readonly ok: true } | { readonly ok: false; readonly reason: string },
+):
+  | { readonly goal: string; readonly commands: ReadonlyArray<string> }
+  | { readonly reason: string }
+  | undefined => {
+  let current = goal
+  const commands: Array<string> = []
+  // One clause per round: each reading lets the grammar go on to the next clause.
+  for (let round = 0; round < 8; round += 1) {
+    const parsed = parse(current)
+    if (parsed.ok) return round === 0 ? undefined : { goal: current, commands }
+    const clause = NO_ACTION.exec(parsed.reason)?.[1]
+    if (clause === undefined) return round === 0 ? undefined : { reason: parsed.reason }
+    const at = current.indexOf(clause)
+    const normalized = at < 0 ? current.normalize("NFKC") : current
+    const position = normalized.indexOf(clause)
+    if (position < 0) return { reason: parsed.reason }
+    const reading = readIntent(clause, elements, ancestry)
+    if ("reason" in reading) return { reason: `${parsed.reason}; read on the page, ${reading.reason}` }
+    commands.push(reading.command)
+    const rest = normalized.slice(position + clause.length)
+    current = `${normalized.slice(0, position)}${reading.command}${RESTATED.test(rest) ? "" : rest}`
+  }
+  return { reason: `"${goal}" has too many clauses without an action word to read on the page` }
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest"
+import { ancestryFromOutline } from "../../src/rules/Grounding.ts"
+import { readIntent } from "../../src/rules/Intent.ts"
+import { elementsFromOutline } from "../../src/rules/Outline.ts"
+import { decideStep, summarizeRun } from "../../src/rules/RuleStepPolicy.ts"
+
+/** Pages as `look()` outlines them, the way the step policy sees them. */
+const CHECKOUT = `- main:
+  - h1 "Checkout options"
+  - group "Shipping speed":
+    - radio "Standard" [ref=e13] [checked]
+    - radio "Express" [ref=e14]
+    - radio "Overnight" [ref=e15]
+  - group "Payment method":
+    - radio "Card" [ref=e17] [checked]
+    - radio "PayPal" [ref=e18]
+  - group "Account":
+    - checkbox "I agree to the terms" [ref=e20]
+    - checkbox "Remember me" [ref=e21] [checked]
+  - textbox "Last name" [ref=e22]
+  - combobox "Country" [ref=e23]: Choose… [options: Choose…|Norway|Sweden]
+  - button "Delete account" [ref=e24]
+  - button "Print" [ref=e25]
+  - button "Print preview" [ref=e26]`
+
+const read = (clause: string, outline = CHECKOUT) =>
+  readIntent(clause, elementsFromOutline(outline), ancestryFromOutline(outline))
+
+const decide = (goal: string, outline = CHECKOUT) =>
+  decideStep({ goal, url: "http://shop.test/", outline, history: [] })
+
+describe("reading an instruction with no action word on the page", () => {
+  it("presses the control named with the fewest of its words left unsaid ('Print the page' → Print, not Print preview)", () => {
+    expect(read("Print the page")).toEqual({ command: 'click "Print"' })
+  })
+
+  it("chooses a radio named with its group ('I want overnight shipping')", () => {
+    expect(read("I want overnight shipping")).toEqual({ command: 'select "Overnight"' })
+  })
+
+  it("unticks a box the instruction says should not be ticked, ticks one it names", () => {
+    expect(read("Remember me shouldn't be ticked")).toEqual({ command: 'uncheck "Remember me"' })
+    expect(read("I agree to the terms — tick that box")).toEqual({ command: 'check "I agree to the terms"' })
+  })
+
+  it("fills a field its label names with the literal beside it, and chooses a value its list holds", () => {
+    expect(read("My last name is Hamilton")).toEqual({ command: 'type "Hamilton" into "Last name"' })
+    expect(read("Country should be Sweden")).toEqual({ command: 'select "Sweden" from "Country"' })
+  })
+
+  it("reads a list one control per item, a negated predicate said of every item, a leading 'not' of its own item", () => {
+    expect(read("I'd like Remember me and the terms")).toEqual({
+      command: 'check "Remember me", then check "I agree to the terms"',
+    })
+    expect(read("Remember me and the terms shouldn't be ticked")).toEqual({
+      command: 'uncheck "Remember me", then uncheck "I agree to the terms"',
+    })
+    expect(read("No remember me please")).toEqual({ command: 'uncheck "Remember me"' })
+  })
+
+  it("fills a field whose label names the kind of the value said, in the field's form (a time as HH:MM)", () => {
+    const outline = `- form:
+  - textbox "Start date" [ref=e13]
+  - textbox "Meeting time" [ref=e15]`
+    expect(read("Meeting at 3:15 pm", outline)).toEqual({ command: 'type "15:15" into "Meeting time"' })
+    expect(read("Lunch at 1 pm", outline)).toEqual({
+      reason: 'no control on the page is named by "lunch", "1", "pm"',
+    })
+  })
+
+  it("refuses a value that describes what to type instead of saying it", () => {
+    expect(read("My last name is the one on my card")).toEqual({
+      reason: 'needs a model to work out "the one on my card"',
+    })
+  })
+
+  it("never presses a control that commits something whose word was not said ('my account' is not Delete account)", () => {
+    expect(read("my account please")).toEqual({
+      reason: 'no control on the page is named by "account"',
+    })
+  })
+
+  it("refuses words no control covers, naming them", () => {
+    expect(read("Claim the prize")).toEqual({ reason: 'no control on the page is named by "claim", "prize"' })
+  })
+
+  it("refuses when two controls fit equally", () => {
+    const outline = `- main:
+  - button "Fewer rooms" [ref=e1]
+  - spinbutton "Rooms" [ref=e2]: 1
+  - button "More rooms" [ref=e3]`
+    const reading = read("Rooms please", outline)
+    expect("reason" in reading && reading.reason).toContain("fits more than one control")
+  })
+})
+
+describe("the rule step policy on a goal read on the page", () => {
+  it("acts on the control the page chose, writes the reading down, and gives the part a page check", () => {
+    const decision = decide(
+      "Travel shouldn't be ticked",
+      `- group "Interests":
+  - checkbox "Music" [ref=e13]
+  - checkbox "Travel" [ref=e15] [checked]`,
+    )
+    expect(decision.toolCalls).toEqual([{ name: "uncheck", args: { target: "e15" } }])
+    expect(decision.history[0]).toContain('read on the page as {"goal":"uncheck \\"Travel\\""')
+    expect(decision.parts?.map((part) => part.check)).toEqual([
+      { type: "controlState", targets: ["Travel"], checked: false },
+    ])
+  })
+
+  it("gives a field a value check and an option a chosen check", () => {
+    expect(
+      decide("Last name should be Lovelace, please fill it in").parts?.map((part) => part.check),
+    ).toEqual([{ type: "fieldValue", target: "Last name", value: "Lovelace" }])
+    expect(decide("Pay with PayPal, please").parts?.map((part) => part.check)).toEqual([
+      { type: "optionsChosen", options: ["PayPal"] },
+    ])
+  })
+
+  it("follows the reading written down on later turns, not a new reading of a changed page", () => {
+    const first = decide("Print the page")
+    const history = [...first.history, `1. click({"target":"e25"}) -> ok`]
+    const later = decideStep({
+      goal: "Print the page",
+      url: "http://shop.test/",
+      outline: "- main:",
+      history,
+    })
+    expect(later.taskComplete).toBe(true)
+    expect(
+      summarizeRun({ goal: "Print the page", history: [...history, ...later.history] }).taskComplete,
+    ).toBe(true)
+  })
+
+  it("closes with the page's reason when the page does not settle the clause", () => {
+    const decision = decide("The golden prize for me, please")
+    expect(decision.method).toBe("close")
+    expect(decision.toolCalls).toEqual([])
+    expect(decision.parts).toBeUndefined()
+    expect(decision.history.at(-1)).toContain('no control on the page is named by "golden", "prize"')
+  })
+})

@@ -1,0 +1,116 @@
+import { spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const CLI = join(import.meta.dirname, "..", "src", "cli.ts")
+let site: FixtureSite
+let directory: string
+
+beforeAll(async () => {
+  site = await startFixtureSite({ port: 0 })
+  directory = mkdtempSync(join(tmpdir(), "sextant-cli-readme-"))
+})
+
+afterAll(async () => {
+  await site.close()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const sextant = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=sextant-source",
+        CLI,
+        ...args,
+        "--json",
+        "--store",
+        join(directory, "cli.db"),
+        "--trace-dir",
+        join(directory, "traces"),
+      ],
+      { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    )
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += String(chunk)))
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
+    child.on("exit", (code) => resolve({ code, stdout, stderr }))
+  })
+
+const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
+
+describe("the README's sextant run examples on the fixture site", () => {
+  for (const mode of ["plan", "agent"] as const) {
+    it(`"log in and extract the products" (${mode} mode) follows the dashboard's link that names the products and extracts them`, async () => {
+      const result = await sextant(
+        [
+          "run",
+          "log in and extract the products",
+          "--mode",
+          mode,
+          "--start-url",
+          `${site.url}/login`,
+          "--input",
+          `username=${alice.email}`,
+          "--secret",
+          "password",
+          "--allow-submit",
+        ],
+        { SEXTANT_SECRET_PASSWORD: alice.password },
+      )
+      expect(result.code, result.stderr).toBe(0)
+      const parsed = JSON.parse(result.stdout) as { status: string; output: ReadonlyArray<unknown> }
+      expect(parsed.status).toBe("COMPLETED")
+      expect(parsed.output).toHaveLength(PRODUCTS_PER_PAGE)
+      expect(result.stdout + result.stderr).not.toContain(alice.password)
+    }, 90_000)
+  }
+
+  it('"log in and extract the articles" finds no link naming articles and ends FAILED, not COMPLETED', async () => {
+    const result = await sextant(
+      [
+        "run",
+        "log in and extract the articles",
+        "--mode",
+        "agent",
+        "--max-steps",
+        "3",
+        "--start-url",
+        `${site.url}/login`,
+        "--input",
+        `username=${alice.email}`,
+        "--secret",
+        "password",
+        "--allow-submit",
+      ],
+      { SEXTANT_SECRET_PASSWORD: alice.password },
+    )
+    expect(result.code, result.stderr).toBe(1)
+    const parsed = JSON.parse(result.stdout) as { status: string }
+    expect(parsed.status).toBe("FAILED")
+    expect(result.stderr).not.toContain("following the link")
+  }, 90_000)
+
+  for (const mode of ["plan", "agent"] as const) {
+    it(`"在搜索框输入 lantern 并搜索" (${mode} mode) types lantern into the search box and sends the search`, async () => {
+      const result = await sextant([
+        "run",
+        "在搜索框输入 lantern 并搜索",
+        "--mode",
+        mode,
+        "--start-url",
+        `${site.url}/search`,
+        "--allow-submit",
+      ])
+      expect(result.code, result.stderr).toBe(0)
+      const parsed = JSON.parse(result.stdout) as { status: string; url?: string }
+      expect(parsed.status).toBe("COMPLETED")
+      expect(result.stdout).toContain("q=lantern")
+    }, 90_000)
+  }
+})
