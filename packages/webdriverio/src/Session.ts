@@ -3,9 +3,10 @@ import { DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
 import { Effect } from "effect"
 import { remote } from "webdriverio"
 import { z } from "zod"
+import type { RunningChromedriver, SharedChromedriver } from "./Chromedriver.ts"
 import { toDriverError } from "./DriverErrors.ts"
 import { ownBidiCommands } from "./internal/BidiCommands.ts"
-import { BROWSER_ENDPOINT, devtoolsSockets } from "./internal/DevtoolsSocket.ts"
+import { switchToFreshContext } from "./internal/BrowserContexts.ts"
 import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
 import {
   browserProcess,
@@ -13,9 +14,12 @@ import {
   OWNER_ENV,
   ownerId,
   profileFolderPrefix,
+  type StartedChromedriver,
   startChromedriver,
+  stopBrowser,
   stopProcesses,
   sweepOnce,
+  trackBrowser,
 } from "./internal/Processes.ts"
 import { startWatchdog } from "./internal/Watchdog.ts"
 
@@ -104,6 +108,16 @@ export const LaunchOptions = z.object({
   /** WebdriverIO's own log level (default `silent`). */
   logLevel: logLevel.default("silent"),
   /**
+   * A ChromeDriver shared by several sessions ({@link startSharedChromedriver}); without it the
+   * launch starts a ChromeDriver of its own, ended with the session.
+   */
+  chromedriver: z
+    .custom<SharedChromedriver>(
+      (value) => typeof value === "object" && value !== null && "running" in value && "binary" in value,
+      { message: "expected a shared ChromeDriver from startSharedChromedriver" },
+    )
+    .optional(),
+  /**
    * End ChromeDriver and Chromium within moments when this Node process dies without closing the
    * session, even by SIGKILL (default true): a tiny detached watchdog per launch notices the process
    * is gone and ends them, instead of leaving them to the next launch's reaper.
@@ -139,7 +153,12 @@ export interface DriverSession {
   readonly kind: "launched" | "connected" | "wrapped"
   /** The temporary Chromium profile of a launched session. */
   readonly profileDir?: string
-  /** The process id of the ChromeDriver a launched session started. */
+  /**
+   * The browser context (a DevTools `browserContextId`, or a BiDi user context) a launched session's
+   * tabs live in: off the record, cookies, storage and cache of its own.
+   */
+  readonly browserContext?: string
+  /** The process id of the ChromeDriver a launched session runs on (its own, or the shared one). */
   readonly chromedriverPid?: number
   /** The process id of the Chromium browser process of a launched session. */
   readonly browserPid?: number
@@ -181,6 +200,17 @@ const executable = (path: string, envVar: string, what: string): Effect.Effect<s
         cause,
       }),
   })
+
+// A launch's own ChromeDriver, seen as the running ChromeDriver a session checks.
+const ownChromedriver = (started: StartedChromedriver): RunningChromedriver => ({
+  port: started.port,
+  pid: started.process.pid,
+  exited: () => {
+    const child = started.process
+    if (child.exitCode === null && child.signalCode === null && isRunning(child.pid ?? 0)) return undefined
+    return `ChromeDriver (pid ${child.pid}) exited${child.signalCode === null ? "" : ` on ${child.signalCode}`}`
+  },
+})
 
 /** The binaries a launch would use, after options and environment variables. */
 export const resolveBinaries = (options: { chromePath?: string; chromedriverPath?: string } = {}) => ({
@@ -238,61 +268,15 @@ const fitViewport = (
     catch: toDriverError("launch"),
   })
 
-/** How long a launch waits for Chromium to drop the first tab it closed. */
-const FIRST_TAB_GONE_MS = 2_000
-
 /**
- * Moves the session into a tab of a fresh browser context (off the record, as every Playwright
- * context is: a BiDi user context, or one made on the browser's DevTools socket) and closes the
- * first tab. The profile's own context keeps a disk cache and a cookie
- * store that cost Chromium's network service about 22 ms of CPU per real-page load; a launched
- * profile is thrown away on close anyway, so nothing it could keep is lost.
+ * Moves the session into a tab of a fresh browser context and closes the first tab. The profile's
+ * own context keeps a disk cache and a cookie store that cost Chromium's network service about 22 ms
+ * of CPU per real-page load; a launched profile is thrown away on close anyway, so nothing it could
+ * keep is lost. Answers the context's id.
  */
 const freshContext = (browser: WebdriverIO.Browser, bidi: boolean) =>
   Effect.tryPromise({
-    try: async () => {
-      const first = await browser.getWindowHandle()
-      if (bidi) {
-        const { userContext } = (await browser.browserCreateUserContext({})) as { userContext: string }
-        const { context } = (await browser.browsingContextCreate({ type: "tab", userContext })) as {
-          context: string
-        }
-        await browser.switchToWindow(context)
-        await browser.browsingContextClose({ context: first })
-        return
-      }
-      // Without BiDi, the browser's own DevTools socket makes the context (kept after the socket
-      // closes) and its tab; ChromeDriver finds the tab by its handle, the DevTools target id.
-      const sockets = devtoolsSockets(browser)
-      try {
-        const made = (await sockets.send(BROWSER_ENDPOINT, "Target.createBrowserContext", {
-          disposeOnDetach: false,
-        })) as { readonly result?: { readonly browserContextId?: unknown } } | undefined
-        const browserContextId = made?.result?.browserContextId
-        if (typeof browserContextId !== "string") {
-          throw new Error("Chromium did not make a fresh browser context (Target.createBrowserContext)")
-        }
-        const opened = (await sockets.send(BROWSER_ENDPOINT, "Target.createTarget", {
-          url: "about:blank",
-          browserContextId,
-        })) as { readonly result?: { readonly targetId?: unknown } } | undefined
-        const tab = opened?.result?.targetId
-        if (typeof tab !== "string") throw new Error("Chromium did not open a tab in the fresh context")
-        await browser.switchToWindow(tab)
-        await sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: first })
-        // The browser answers before the tab is gone; the session starts with one tab listed.
-        const gone = Date.now() + FIRST_TAB_GONE_MS
-        while (Date.now() < gone) {
-          const listed = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargets", {})) as
-            | { readonly result?: { readonly targetInfos?: ReadonlyArray<{ readonly targetId?: unknown }> } }
-            | undefined
-          if (!(listed?.result?.targetInfos ?? []).some((target) => target.targetId === first)) break
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-      } finally {
-        sockets.close()
-      }
-    },
+    try: async () => switchToFreshContext(browser, bidi, { tab: await browser.getWindowHandle() }),
     catch: toDriverError("launch"),
   })
 
@@ -328,7 +312,11 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
   const options = yield* decode(LaunchOptions, "launch", input)
   const binaries = resolveBinaries(options)
   const chrome = yield* executable(binaries.chrome, "SEXTANT_CHROME", "Chromium")
-  const chromedriverPath = yield* executable(binaries.chromedriver, "SEXTANT_CHROMEDRIVER", "ChromeDriver")
+  const shared = options.chromedriver
+  const chromedriverPath =
+    shared === undefined
+      ? yield* executable(binaries.chromedriver, "SEXTANT_CHROMEDRIVER", "ChromeDriver")
+      : shared.binary
   // Browsers left by a Sextant process that was killed outright are ended before a new one starts.
   yield* Effect.sync(sweepOnce)
 
@@ -336,11 +324,22 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     Effect.sync(() => mkdtempSync(profileFolderPrefix())),
     (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true })),
   )
-  const chromedriver = yield* Effect.acquireRelease(
-    startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
-    (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
-  )
-  if (options.watchdog && chromedriver.process.pid !== undefined) {
+  // A shared ChromeDriver outlives the session: closing ends only this session's Chromium.
+  const chromedriver: RunningChromedriver =
+    shared === undefined
+      ? yield* Effect.acquireRelease(
+          startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
+          (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
+        ).pipe(Effect.map(ownChromedriver))
+      : yield* Effect.acquireRelease(
+          Effect.sync(() => trackBrowser(profileDir)),
+          (untrack) =>
+            Effect.sync(() => {
+              stopBrowser(profileDir)
+              untrack()
+            }),
+        ).pipe(Effect.andThen(shared.running))
+  if (options.watchdog && chromedriver.pid !== undefined) {
     yield* Effect.acquireRelease(
       Effect.sync(() => startWatchdog(profileDir, `${OWNER_ENV}=${ownerId()}`)),
       (watchdog) => Effect.sync(() => watchdog?.release()),
@@ -353,16 +352,10 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     ...options.args,
   ]
   let browserPid: number | undefined
-  const chromedriverPid = chromedriver.process.pid
+  const chromedriverPid = chromedriver.pid
   const crashed = (): string | undefined => {
-    const driverProcess = chromedriver.process
-    if (
-      driverProcess.exitCode !== null ||
-      driverProcess.signalCode !== null ||
-      !isRunning(chromedriverPid ?? 0)
-    ) {
-      return `ChromeDriver (pid ${chromedriverPid}) exited${driverProcess.signalCode === null ? "" : ` on ${driverProcess.signalCode}`}`
-    }
+    const driverExit = chromedriver.exited()
+    if (driverExit !== undefined) return driverExit
     if (browserPid !== undefined && !isRunning(browserPid)) return `Chromium (pid ${browserPid}) exited`
     return undefined
   }
@@ -412,13 +405,14 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     (opened) => endSession(opened, crashed),
   )
   if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
-  yield* freshContext(browser, options.bidi)
+  const browserContext = yield* freshContext(browser, options.bidi)
   yield* fitViewport(browser, options.windowSize)
   browserPid = browserProcess(profileDir)
   return {
     browser,
     kind: "launched",
     profileDir,
+    browserContext,
     chromedriverPid,
     ...(browserPid === undefined ? {} : { browserPid }),
     crashed,
