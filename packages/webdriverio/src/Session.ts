@@ -6,7 +6,9 @@ import { z } from "zod"
 import type { RunningChromedriver, SharedChromedriver } from "./Chromedriver.ts"
 import { toDriverError } from "./DriverErrors.ts"
 import { ownBidiCommands } from "./internal/BidiCommands.ts"
-import { switchToFreshContext } from "./internal/BrowserContexts.ts"
+import { closeAndWait, listTabs, openContextTab, switchToFreshContext } from "./internal/BrowserContexts.ts"
+import { chromedriverDisabledFeatures, chromedriverSwitches, startChromium } from "./internal/Chromium.ts"
+import { devtoolsSocketsAt } from "./internal/DevtoolsSocket.ts"
 import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
 import {
   browserProcess,
@@ -253,12 +255,14 @@ const takeOverCommands = (browser: WebdriverIO.Browser): WebdriverIO.Browser => 
 const fitViewport = (
   browser: WebdriverIO.Browser,
   size: { readonly width: number; readonly height: number },
+  binary: string,
 ) =>
   Effect.tryPromise({
     try: async () => {
       const [innerWidth, innerHeight, outerWidth, outerHeight] = (await browser.execute(
         "return [window.innerWidth, window.innerHeight, window.outerWidth, window.outerHeight]",
       )) as [number, number, number, number]
+      windowFrames.set(binary, { width: outerWidth - innerWidth, height: outerHeight - innerHeight })
       if (innerWidth === size.width && innerHeight === size.height) return
       await browser.setWindowSize(
         size.width + outerWidth - innerWidth,
@@ -267,6 +271,10 @@ const fitViewport = (
     },
     catch: toDriverError("launch"),
   })
+
+// The size of the browser's own frame around the viewport, per binary and headless mode, as the last
+// launch measured it: the next launch's window is sized with it and needs no resize.
+const windowFrames = new Map<string, { readonly width: number; readonly height: number }>()
 
 /**
  * Moves the session into a tab of a fresh browser context and closes the first tab. The profile's
@@ -324,34 +332,69 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     Effect.sync(() => mkdtempSync(profileFolderPrefix())),
     (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true })),
   )
-  // A shared ChromeDriver outlives the session: closing ends only this session's Chromium.
-  const chromedriver: RunningChromedriver =
-    shared === undefined
-      ? yield* Effect.acquireRelease(
-          startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
-          (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
-        ).pipe(Effect.map(ownChromedriver))
-      : yield* Effect.acquireRelease(
-          Effect.sync(() => trackBrowser(profileDir)),
-          (untrack) =>
-            Effect.sync(() => {
-              stopBrowser(profileDir)
-              untrack()
-            }),
-        ).pipe(Effect.andThen(shared.running))
-  if (options.watchdog && chromedriver.pid !== undefined) {
+  // Sextant starts Chromium itself while ChromeDriver starts, and ChromeDriver attaches to it
+  // (`debuggerAddress`); a BiDi session has ChromeDriver launch Chromium, as its mapper needs.
+  const attach = !options.bidi
+  // Ends the browser with the session, and on Node's exit, when no ChromeDriver of its own does.
+  if (shared !== undefined || attach) {
+    yield* Effect.acquireRelease(
+      Effect.sync(() => trackBrowser(profileDir)),
+      (untrack) =>
+        Effect.sync(() => {
+          stopBrowser(profileDir)
+          untrack()
+        }),
+    )
+  }
+  if (options.watchdog) {
     yield* Effect.acquireRelease(
       Effect.sync(() => startWatchdog(profileDir, `${OWNER_ENV}=${ownerId()}`)),
       (watchdog) => Effect.sync(() => watchdog?.release()),
     )
   }
+  const frame = windowFrames.get(`${chrome} ${options.headless}`)
   const args = [
-    ...(options.headless ? defaultChromeArgs : defaultChromeArgs.filter((arg) => arg !== "--headless=new")),
-    `--window-size=${options.windowSize.width},${options.windowSize.height}`,
+    ...(options.headless
+      ? defaultChromeArgs
+      : defaultChromeArgs.filter((arg) => arg !== "--headless=new")
+    ).map((arg) =>
+      attach && arg.startsWith("--disable-features=")
+        ? `${arg},${chromedriverDisabledFeatures.join(",")}`
+        : arg,
+    ),
+    ...(attach ? chromedriverSwitches : []),
+    // The window is sized so the viewport comes out right at once when an earlier launch measured
+    // the browser's frame; otherwise fitViewport corrects it.
+    `--window-size=${options.windowSize.width + (frame?.width ?? 0)},${options.windowSize.height + (frame?.height ?? 0)}`,
     `--user-data-dir=${profileDir}`,
     ...options.args,
   ]
-  let browserPid: number | undefined
+  // A shared ChromeDriver outlives the session: closing ends only this session's Chromium.
+  const [chromedriver, chromium] = yield* Effect.all(
+    [
+      shared === undefined
+        ? Effect.acquireRelease(
+            startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
+            (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
+          ).pipe(Effect.map(ownChromedriver))
+        : shared.running,
+      attach
+        ? Effect.tryPromise({
+            try: () => startChromium(chrome, args, profileDir, options.startTimeoutMs),
+            catch: (cause) =>
+              new DriverError({
+                method: "launch",
+                reason: new DriverCrashed({
+                  detail: `Chromium at ${chrome} did not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+                }),
+                cause,
+              }),
+          })
+        : Effect.succeed(undefined),
+    ],
+    { concurrency: 2 },
+  )
+  let browserPid: number | undefined = chromium?.process.pid
   const chromedriverPid = chromedriver.pid
   const crashed = (): string | undefined => {
     const driverExit = chromedriver.exited()
@@ -361,7 +404,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
   }
   // WebdriverIO's own preload scripts come out of the sessions Sextant launches (LibraryPreloads).
   const preloads = options.bidi ? watchLibraryPreloads() : undefined
-  const browser = yield* Effect.acquireRelease(
+  const session = Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
         remote(
@@ -375,7 +418,10 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
               webSocketUrl: options.bidi,
               "wdio:enforceWebDriverClassic": !options.bidi,
               unhandledPromptBehavior: "ignore",
-              "goog:chromeOptions": { binary: chrome, args },
+              "goog:chromeOptions":
+                chromium === undefined
+                  ? { binary: chrome, args }
+                  : { debuggerAddress: chromium.debuggerAddress },
             },
           },
           preloads?.modifier,
@@ -404,10 +450,37 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     ),
     (opened) => endSession(opened, crashed),
   )
-  if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
-  const browserContext = yield* freshContext(browser, options.bidi)
-  yield* fitViewport(browser, options.windowSize)
-  browserPid = browserProcess(profileDir)
+  let browser: WebdriverIO.Browser
+  let browserContext: string
+  if (chromium === undefined) {
+    browser = yield* session
+    if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
+    browserContext = yield* freshContext(browser, options.bidi)
+  } else {
+    // The session's tab and its fresh context are made on the browser's socket while ChromeDriver
+    // attaches; the first tab is closed once the session is in the new one.
+    const sockets = devtoolsSocketsAt(chromium.debuggerAddress)
+    ;[browser, browserContext] = yield* Effect.gen(function* () {
+      const [attached, made] = yield* Effect.all(
+        [session, Effect.tryPromise({ try: () => openContextTab(sockets), catch: toDriverError("launch") })],
+        { concurrency: 2 },
+      )
+      yield* Effect.tryPromise({
+        try: async () => {
+          await attached.switchToWindow(made.tab)
+          for (const other of await listTabs(sockets)) {
+            if (typeof other.targetId === "string" && other.targetId !== made.tab) {
+              await closeAndWait(sockets, { tab: other.targetId })
+            }
+          }
+        },
+        catch: toDriverError("launch"),
+      })
+      return [attached, made.context] as const
+    }).pipe(Effect.ensuring(Effect.sync(() => sockets.close())))
+  }
+  yield* fitViewport(browser, options.windowSize, `${chrome} ${options.headless}`)
+  browserPid ??= browserProcess(profileDir)
   return {
     browser,
     kind: "launched",
