@@ -1,5 +1,5 @@
 import { type BrowserDriverShape, DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
-import { Effect, Exit, Fiber, Scope, Semaphore } from "effect"
+import { Clock, Effect, Exit, Fiber, Scope, Semaphore } from "effect"
 import { z } from "zod"
 import { type SharedChromedriver, startSharedChromedriver } from "./Chromedriver.ts"
 import { toDriverError } from "./DriverErrors.ts"
@@ -16,6 +16,13 @@ export const DriverPoolOptions = z.object({
   warm: z.number().int().nonnegative().default(0),
   /** How long the health check before handing out a session may take, in ms. */
   healthTimeoutMs: z.number().int().positive().default(3_000),
+  /**
+   * A slot made ready for its next holder within this many ms is handed out after a look at its
+   * processes only (ChromeDriver and Chromium still run): making it ready just talked to the browser.
+   * A slot idle for longer is asked for its URL first (the health check), which finds a browser that
+   * hangs, in ms.
+   */
+  recheckAfterMs: z.number().int().nonnegative().default(1_000),
   /**
    * Run every browser of the pool on one ChromeDriver (default true), started with the pool and
    * replaced when it dies; false starts one ChromeDriver per browser.
@@ -55,6 +62,8 @@ export interface DriverPool {
 interface Lease {
   readonly driver: BrowserDriverShape
   readonly scope: Scope.Closeable
+  /** When it was made ready, in ms since the epoch. */
+  readonly readyAt: number
 }
 
 /** One slot: a warm browser, its current context and the driver being made ready for the next holder. */
@@ -70,7 +79,7 @@ interface Entry {
 /**
  * A pool of warm launched browsers. A session is handed out in a browser context of its own,
  * prepared while the slot was idle (a new context and tab, the previous holder's context closed, the
- * driver started), so an acquire costs one health check. A session whose browser or ChromeDriver no
+ * driver started), so an acquire costs a look at its processes (plus a health check after a long idle). A session whose browser or ChromeDriver no
  * longer answers is closed and replaced before anyone gets it. Closing the pool's scope ends every
  * browser and the ChromeDriver.
  *
@@ -175,7 +184,7 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
         Scope.provide(scope),
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))),
       )
-      return { driver, scope }
+      return { driver, scope, readyAt: yield* Clock.currentTimeMillis }
     })
 
   const open = Effect.gen(function* () {
@@ -217,7 +226,9 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
     Effect.gen(function* () {
       const prepared = yield* Effect.exit(Fiber.join(entry.next))
       if (Exit.isFailure(prepared)) return undefined
-      if (yield* healthy(entry)) return prepared.value
+      const idleMs = (yield* Clock.currentTimeMillis) - prepared.value.readyAt
+      const running = entry.session.crashed?.() === undefined
+      if (running && (idleMs < options.recheckAfterMs || (yield* healthy(entry)))) return prepared.value
       yield* Scope.close(prepared.value.scope, Exit.void)
       return undefined
     })
