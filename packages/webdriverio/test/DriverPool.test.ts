@@ -101,4 +101,41 @@ describe("createDriverPool", () => {
     for (const profile of profiles) expect(pgrep(profile)).toEqual([])
     for (const pid of drivers) expect(isRunning(pid)).toBe(false)
   }, 120_000)
+
+  it("asks a slot idle past recheckAfterMs for its URL and replaces a browser that stopped answering", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    let stopped: number | undefined
+    try {
+      const pool = await Effect.runPromise(
+        Scope.provide(
+          createDriverPool({ size: 1, warm: 1, recheckAfterMs: 0, healthTimeoutMs: 1_000 }),
+          scope,
+        ),
+      )
+      const first = await Effect.runPromise(Effect.scoped(Effect.map(pool.acquire, ({ session }) => session)))
+      // The slot makes the next holder's context after the release; let it finish before the browser hangs.
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      stopped = browserProcess(first.profileDir!)
+      expect(stopped).toBeTypeOf("number")
+      process.kill(stopped!, "SIGSTOP")
+
+      const second = await Effect.runPromise(
+        Effect.scoped(
+          Effect.flatMap(pool.acquire, ({ session, driver }) =>
+            Effect.map(driver.navigate("data:text/html,<title>answers</title>"), (result) => ({
+              session,
+              title: result.title,
+            })),
+          ),
+        ),
+      )
+      expect(second.title).toBe("answers")
+      expect(second.session.profileDir).not.toBe(first.profileDir)
+      expect(await Effect.runPromise(pool.replaced)).toBe(1)
+      expect(pgrep(first.profileDir!)).toEqual([])
+    } finally {
+      if (stopped !== undefined && isRunning(stopped)) process.kill(stopped, "SIGKILL")
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 120_000)
 })
