@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
-import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio } from "./Browsers.ts"
+import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio, VIEWPORT } from "./Browsers.ts"
 import { corpusSections, measureCorpus, sharedCorpusFolder } from "./CorpusSection.ts"
 import { judgeGoals } from "./Goals.ts"
 import { gallerySection } from "./gallery/GallerySection.ts"
@@ -15,11 +15,18 @@ import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
 import { measurePages, PAGES } from "./PageView.ts"
 import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
+import { measureScale, type ScaleResult, scaleSections } from "./ScaleSection.ts"
 import { openSextant } from "./SextantDriver.ts"
 import { measureSoak } from "./Soak.ts"
 import { soakSections } from "./SoakReport.ts"
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..")
+
+/** Cold-start pairs of `--section scale` when `--runs` is not given. */
+const SCALE_PAIRS = 10
+
+/** Pool acquires per row of `--section scale`. */
+const SCALE_ACQUIRES = 60
 
 /** The soak's size when `--tasks` is not given: the published run. */
 const SOAK_TASKS = 200
@@ -29,6 +36,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
        pnpm bench --section honesty
        pnpm bench --section explorer [--readme]
        pnpm bench --section soak [--tasks N] [--seed N]
+       pnpm bench --section scale [--runs N] [--readme]
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
@@ -45,6 +53,8 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
               soak (N tasks, default 200, pool of 4, seeded faults: killed ChromeDriver, Chromium or
               tab renderer, 500/429, slow pages, a page that never finishes loading, alerts, bad model
               output), written to results/soak.* (another --tasks or --seed: results/soak-partial.*)
+              scale (cold start beside Playwright, --runs pairs, default 10, at least 8; pool acquire,
+              60 per row), written to results/scale.* (--readme: also the README)
   --tasks N   soak tasks (default 200)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
@@ -100,13 +110,15 @@ const main = async (): Promise<number> => {
   if (values.corpus) return corpusOnly(values)
   if (values.section !== undefined) {
     if (values.section === "explorer") return runExplorerOnly(values.readme === true)
+    if (values.section === "scale")
+      return runScaleOnly(positiveInteger("runs", values.runs, SCALE_PAIRS, 8), values.readme === true)
     if (values.section === "soak")
       return runSoakOnly(
         positiveInteger("tasks", values.tasks, SOAK_TASKS, 1),
         positiveInteger("seed", values.seed, 0, 0),
       )
     if (values.section !== "honesty")
-      throw new UsageError(`--section must be honesty, explorer or soak, got "${values.section}"`)
+      throw new UsageError(`--section must be honesty, explorer, soak or scale, got "${values.section}"`)
     return runHonestyOnly()
   }
   if (values.only !== undefined) return runGalleryOnly(values)
@@ -261,6 +273,47 @@ const runSoakOnly = async (tasks: number, seed: number): Promise<number> => {
   const name = tasks === SOAK_TASKS && seed === 0 ? "soak" : "soak-partial"
   await writeFile(join(results, `${name}.json`), `${JSON.stringify({ command, ...result }, null, 2)}\n`)
   await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
+  return 0
+}
+
+/**
+ * `--section scale`: cold start (launch → first page read) beside Playwright, and the warm pool's
+ * acquire; results/scale.* (`--readme`: also the README's scale block).
+ */
+const runScaleOnly = async (pairs: number, readme: boolean): Promise<number> => {
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const started = performance.now()
+  const site = await startFixtureSite({ port: 0, seed: 0 })
+  const path = "/login"
+  let result: ScaleResult
+  try {
+    result = await measureScale(
+      `${site.url}${path}`,
+      { pairs, acquires: SCALE_ACQUIRES },
+      `the fixture site's ${path} (@sextant/fixture-site, seed ${site.seed}) on 127.0.0.1, system Chromium and ChromeDriver, viewport ${VIEWPORT.width}×${VIEWPORT.height}`,
+      progress,
+    )
+  } finally {
+    await site.close()
+  }
+  const leftover = await leftoverBrowsers()
+  if (leftover.length > 0)
+    throw new BenchError(
+      "closing the browsers",
+      "this run",
+      `processes ${leftover.join(", ")} are still alive`,
+    )
+  const command = `pnpm bench --section scale${pairs === SCALE_PAIRS ? "" : ` --runs ${pairs}`}`
+  const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+  const tables = renderSections(scaleSections(result))
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  await mkdir(results, { recursive: true })
+  await writeFile(join(results, "scale.json"), `${JSON.stringify({ command, ...result }, null, 2)}\n`)
+  await writeFile(join(results, "scale.md"), `${header}\n\n${tables}\n`)
+  if (readme) await updateReadme(`${header}\n\n${tables}`, "scale")
   return 0
 }
 

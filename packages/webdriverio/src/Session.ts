@@ -3,9 +3,12 @@ import { DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
 import { Effect } from "effect"
 import { remote } from "webdriverio"
 import { z } from "zod"
+import type { RunningChromedriver, SharedChromedriver } from "./Chromedriver.ts"
 import { errorCode, toDriverError } from "./DriverErrors.ts"
 import { ownBidiCommands } from "./internal/BidiCommands.ts"
-import { BROWSER_ENDPOINT, devtoolsSockets } from "./internal/DevtoolsSocket.ts"
+import { closeAndWait, listTabs, openContextTab, switchToFreshContext } from "./internal/BrowserContexts.ts"
+import { chromedriverDisabledFeatures, chromedriverSwitches, startChromium } from "./internal/Chromium.ts"
+import { devtoolsSocketsAt } from "./internal/DevtoolsSocket.ts"
 import { watchLibraryPreloads } from "./internal/LibraryPreloads.ts"
 import {
   browserProcess,
@@ -13,9 +16,12 @@ import {
   OWNER_ENV,
   ownerId,
   profileFolderPrefix,
+  type StartedChromedriver,
   startChromedriver,
+  stopBrowser,
   stopProcesses,
   sweepOnce,
+  trackBrowser,
 } from "./internal/Processes.ts"
 import { startWatchdog } from "./internal/Watchdog.ts"
 
@@ -104,6 +110,16 @@ export const LaunchOptions = z.object({
   /** WebdriverIO's own log level (default `silent`). */
   logLevel: logLevel.default("silent"),
   /**
+   * A ChromeDriver shared by several sessions ({@link startSharedChromedriver}); without it the
+   * launch starts a ChromeDriver of its own, ended with the session.
+   */
+  chromedriver: z
+    .custom<SharedChromedriver>(
+      (value) => typeof value === "object" && value !== null && "running" in value && "binary" in value,
+      { message: "expected a shared ChromeDriver from startSharedChromedriver" },
+    )
+    .optional(),
+  /**
    * End ChromeDriver and Chromium within moments when this Node process dies without closing the
    * session, even by SIGKILL (default true): a tiny detached watchdog per launch notices the process
    * is gone and ends them, instead of leaving them to the next launch's reaper.
@@ -139,7 +155,12 @@ export interface DriverSession {
   readonly kind: "launched" | "connected" | "wrapped"
   /** The temporary Chromium profile of a launched session. */
   readonly profileDir?: string
-  /** The process id of the ChromeDriver a launched session started. */
+  /**
+   * The browser context (a DevTools `browserContextId`, or a BiDi user context) a launched session's
+   * tabs live in: off the record, cookies, storage and cache of its own.
+   */
+  readonly browserContext?: string
+  /** The process id of the ChromeDriver a launched session runs on (its own, or the shared one). */
   readonly chromedriverPid?: number
   /** The process id of the Chromium browser process of a launched session. */
   readonly browserPid?: number
@@ -198,6 +219,17 @@ const executable = (path: string, envVar: string, what: string): Effect.Effect<s
       }),
   })
 
+// A launch's own ChromeDriver, seen as the running ChromeDriver a session checks.
+const ownChromedriver = (started: StartedChromedriver): RunningChromedriver => ({
+  port: started.port,
+  pid: started.process.pid,
+  exited: () => {
+    const child = started.process
+    if (child.exitCode === null && child.signalCode === null && isRunning(child.pid ?? 0)) return undefined
+    return `ChromeDriver (pid ${child.pid}) exited${child.signalCode === null ? "" : ` on ${child.signalCode}`}`
+  },
+})
+
 /** The binaries a launch would use, after options and environment variables. */
 export const resolveBinaries = (options: { chromePath?: string; chromedriverPath?: string } = {}) => ({
   chrome: options.chromePath ?? process.env.SEXTANT_CHROME ?? "/usr/bin/chromium",
@@ -239,12 +271,14 @@ const takeOverCommands = (browser: WebdriverIO.Browser): WebdriverIO.Browser => 
 const fitViewport = (
   browser: WebdriverIO.Browser,
   size: { readonly width: number; readonly height: number },
+  binary: string,
 ) =>
   Effect.tryPromise({
     try: async () => {
       const [innerWidth, innerHeight, outerWidth, outerHeight] = (await browser.execute(
         "return [window.innerWidth, window.innerHeight, window.outerWidth, window.outerHeight]",
       )) as [number, number, number, number]
+      windowFrames.set(binary, { width: outerWidth - innerWidth, height: outerHeight - innerHeight })
       if (innerWidth === size.width && innerHeight === size.height) return
       await browser.setWindowSize(
         size.width + outerWidth - innerWidth,
@@ -254,61 +288,19 @@ const fitViewport = (
     catch: toDriverError("launch"),
   })
 
-/** How long a launch waits for Chromium to drop the first tab it closed. */
-const FIRST_TAB_GONE_MS = 2_000
+// The size of the browser's own frame around the viewport, per binary and headless mode, as the last
+// launch measured it: the next launch's window is sized with it and needs no resize.
+const windowFrames = new Map<string, { readonly width: number; readonly height: number }>()
 
 /**
- * Moves the session into a tab of a fresh browser context (off the record, as every Playwright
- * context is: a BiDi user context, or one made on the browser's DevTools socket) and closes the
- * first tab. The profile's own context keeps a disk cache and a cookie
- * store that cost Chromium's network service about 22 ms of CPU per real-page load; a launched
- * profile is thrown away on close anyway, so nothing it could keep is lost.
+ * Moves the session into a tab of a fresh browser context and closes the first tab. The profile's
+ * own context keeps a disk cache and a cookie store that cost Chromium's network service about 22 ms
+ * of CPU per real-page load; a launched profile is thrown away on close anyway, so nothing it could
+ * keep is lost. Answers the context's id.
  */
 const freshContext = (browser: WebdriverIO.Browser, bidi: boolean) =>
   Effect.tryPromise({
-    try: async () => {
-      const first = await browser.getWindowHandle()
-      if (bidi) {
-        const { userContext } = (await browser.browserCreateUserContext({})) as { userContext: string }
-        const { context } = (await browser.browsingContextCreate({ type: "tab", userContext })) as {
-          context: string
-        }
-        await browser.switchToWindow(context)
-        await browser.browsingContextClose({ context: first })
-        return
-      }
-      // Without BiDi, the browser's own DevTools socket makes the context (kept after the socket
-      // closes) and its tab; ChromeDriver finds the tab by its handle, the DevTools target id.
-      const sockets = devtoolsSockets(browser)
-      try {
-        const made = (await sockets.send(BROWSER_ENDPOINT, "Target.createBrowserContext", {
-          disposeOnDetach: false,
-        })) as { readonly result?: { readonly browserContextId?: unknown } } | undefined
-        const browserContextId = made?.result?.browserContextId
-        if (typeof browserContextId !== "string") {
-          throw new Error("Chromium did not make a fresh browser context (Target.createBrowserContext)")
-        }
-        const opened = (await sockets.send(BROWSER_ENDPOINT, "Target.createTarget", {
-          url: "about:blank",
-          browserContextId,
-        })) as { readonly result?: { readonly targetId?: unknown } } | undefined
-        const tab = opened?.result?.targetId
-        if (typeof tab !== "string") throw new Error("Chromium did not open a tab in the fresh context")
-        await browser.switchToWindow(tab)
-        await sockets.send(BROWSER_ENDPOINT, "Target.closeTarget", { targetId: first })
-        // The browser answers before the tab is gone; the session starts with one tab listed.
-        const gone = Date.now() + FIRST_TAB_GONE_MS
-        while (Date.now() < gone) {
-          const listed = (await sockets.send(BROWSER_ENDPOINT, "Target.getTargets", {})) as
-            | { readonly result?: { readonly targetInfos?: ReadonlyArray<{ readonly targetId?: unknown }> } }
-            | undefined
-          if (!(listed?.result?.targetInfos ?? []).some((target) => target.targetId === first)) break
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-      } finally {
-        sockets.close()
-      }
-    },
+    try: async () => switchToFreshContext(browser, bidi, { tab: await browser.getWindowHandle() }),
     catch: toDriverError("launch"),
   })
 
@@ -344,7 +336,11 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
   const options = yield* decode(LaunchOptions, "launch", input)
   const binaries = resolveBinaries(options)
   const chrome = yield* executable(binaries.chrome, "SEXTANT_CHROME", "Chromium")
-  const chromedriverPath = yield* executable(binaries.chromedriver, "SEXTANT_CHROMEDRIVER", "ChromeDriver")
+  const shared = options.chromedriver
+  const chromedriverPath =
+    shared === undefined
+      ? yield* executable(binaries.chromedriver, "SEXTANT_CHROMEDRIVER", "ChromeDriver")
+      : shared.binary
   // Browsers left by a Sextant process that was killed outright are ended before a new one starts.
   yield* Effect.sync(sweepOnce)
 
@@ -352,39 +348,79 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     Effect.sync(() => mkdtempSync(profileFolderPrefix())),
     (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true })),
   )
-  const chromedriver = yield* Effect.acquireRelease(
-    startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
-    (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
-  )
-  if (options.watchdog && chromedriver.process.pid !== undefined) {
+  // Sextant starts Chromium itself while ChromeDriver starts, and ChromeDriver attaches to it
+  // (`debuggerAddress`); a BiDi session has ChromeDriver launch Chromium, as its mapper needs.
+  const attach = !options.bidi
+  // Ends the browser with the session, and on Node's exit, when no ChromeDriver of its own does.
+  if (shared !== undefined || attach) {
+    yield* Effect.acquireRelease(
+      Effect.sync(() => trackBrowser(profileDir)),
+      (untrack) =>
+        Effect.sync(() => {
+          stopBrowser(profileDir)
+          untrack()
+        }),
+    )
+  }
+  if (options.watchdog) {
     yield* Effect.acquireRelease(
       Effect.sync(() => startWatchdog(profileDir, `${OWNER_ENV}=${ownerId()}`)),
       (watchdog) => Effect.sync(() => watchdog?.release()),
     )
   }
+  const frame = windowFrames.get(`${chrome} ${options.headless}`)
   const args = [
-    ...(options.headless ? defaultChromeArgs : defaultChromeArgs.filter((arg) => arg !== "--headless=new")),
-    `--window-size=${options.windowSize.width},${options.windowSize.height}`,
+    ...(options.headless
+      ? defaultChromeArgs
+      : defaultChromeArgs.filter((arg) => arg !== "--headless=new")
+    ).map((arg) =>
+      attach && arg.startsWith("--disable-features=")
+        ? `${arg},${chromedriverDisabledFeatures.join(",")}`
+        : arg,
+    ),
+    ...(attach ? chromedriverSwitches : []),
+    // The window is sized so the viewport comes out right at once when an earlier launch measured
+    // the browser's frame; otherwise fitViewport corrects it.
+    `--window-size=${options.windowSize.width + (frame?.width ?? 0)},${options.windowSize.height + (frame?.height ?? 0)}`,
     `--user-data-dir=${profileDir}`,
     ...options.args,
   ]
-  let browserPid: number | undefined
-  const chromedriverPid = chromedriver.process.pid
+  // A shared ChromeDriver outlives the session: closing ends only this session's Chromium.
+  const [chromedriver, chromium] = yield* Effect.all(
+    [
+      shared === undefined
+        ? Effect.acquireRelease(
+            startChromedriver(chromedriverPath, profileDir, options.startTimeoutMs),
+            (started) => Effect.sync(() => stopProcesses(started.process, profileDir)),
+          ).pipe(Effect.map(ownChromedriver))
+        : shared.running,
+      attach
+        ? Effect.tryPromise({
+            try: () => startChromium(chrome, args, profileDir, options.startTimeoutMs),
+            catch: (cause) =>
+              new DriverError({
+                method: "launch",
+                reason: new DriverCrashed({
+                  detail: `Chromium at ${chrome} did not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+                }),
+                cause,
+              }),
+          })
+        : Effect.succeed(undefined),
+    ],
+    { concurrency: 2 },
+  )
+  let browserPid: number | undefined = chromium?.process.pid
+  const chromedriverPid = chromedriver.pid
   const crashed = (): string | undefined => {
-    const driverProcess = chromedriver.process
-    if (
-      driverProcess.exitCode !== null ||
-      driverProcess.signalCode !== null ||
-      !isRunning(chromedriverPid ?? 0)
-    ) {
-      return `ChromeDriver (pid ${chromedriverPid}) exited${driverProcess.signalCode === null ? "" : ` on ${driverProcess.signalCode}`}`
-    }
+    const driverExit = chromedriver.exited()
+    if (driverExit !== undefined) return driverExit
     if (browserPid !== undefined && !isRunning(browserPid)) return `Chromium (pid ${browserPid}) exited`
     return undefined
   }
   // WebdriverIO's own preload scripts come out of the sessions Sextant launches (LibraryPreloads).
   const preloads = options.bidi ? watchLibraryPreloads() : undefined
-  const browser = yield* Effect.acquireRelease(
+  const session = Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
         remote(
@@ -398,7 +434,10 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
               webSocketUrl: options.bidi,
               "wdio:enforceWebDriverClassic": !options.bidi,
               unhandledPromptBehavior: "ignore",
-              "goog:chromeOptions": { binary: chrome, args },
+              "goog:chromeOptions":
+                chromium === undefined
+                  ? { binary: chrome, args }
+                  : { debuggerAddress: chromium.debuggerAddress },
             },
           },
           preloads?.modifier,
@@ -427,14 +466,42 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
     ),
     (opened) => endSession(opened, crashed),
   )
-  if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
-  yield* freshContext(browser, options.bidi)
-  yield* fitViewport(browser, options.windowSize)
-  browserPid = browserProcess(profileDir)
+  let browser: WebdriverIO.Browser
+  let browserContext: string
+  if (chromium === undefined) {
+    browser = yield* session
+    if (preloads !== undefined) yield* Effect.promise(() => preloads.remove(browser))
+    browserContext = yield* freshContext(browser, options.bidi)
+  } else {
+    // The session's tab and its fresh context are made on the browser's socket while ChromeDriver
+    // attaches; the first tab is closed once the session is in the new one.
+    const sockets = devtoolsSocketsAt(chromium.debuggerAddress)
+    ;[browser, browserContext] = yield* Effect.gen(function* () {
+      const [attached, made] = yield* Effect.all(
+        [session, Effect.tryPromise({ try: () => openContextTab(sockets), catch: toDriverError("launch") })],
+        { concurrency: 2 },
+      )
+      yield* Effect.tryPromise({
+        try: async () => {
+          await attached.switchToWindow(made.tab)
+          for (const other of await listTabs(sockets)) {
+            if (typeof other.targetId === "string" && other.targetId !== made.tab) {
+              await closeAndWait(sockets, { tab: other.targetId })
+            }
+          }
+        },
+        catch: toDriverError("launch"),
+      })
+      return [attached, made.context] as const
+    }).pipe(Effect.ensuring(Effect.sync(() => sockets.close())))
+  }
+  yield* fitViewport(browser, options.windowSize, `${chrome} ${options.headless}`)
+  browserPid ??= browserProcess(profileDir)
   return {
     browser,
     kind: "launched",
     profileDir,
+    browserContext,
     chromedriverPid,
     ...(browserPid === undefined ? {} : { browserPid }),
     crashed,
@@ -795,7 +862,7 @@ export const connectGrid = Effect.fn("webdriverio.connectGrid")(function* (input
         ),
     }),
   )
-  yield* fitViewport(session.browser, options.windowSize)
+  yield* fitViewport(session.browser, options.windowSize, `grid ${shown}`)
   const placed = yield* gridStatus(url, headers).pipe(
     Effect.map((answer) => gridNodeOf(answer, session.browser.sessionId)),
     Effect.orElseSucceed(() => undefined),

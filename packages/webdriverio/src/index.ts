@@ -4,6 +4,7 @@
  * action, a session pool, and the agent API (look, act, go, wait, eval).
  */
 export * from "./AgentApi.ts"
+export * from "./Chromedriver.ts"
 export * from "./DriverErrors.ts"
 export * from "./DriverOptions.ts"
 export * from "./DriverPool.ts"

@@ -103,7 +103,15 @@ const socketUrl = async (address: string, context: string): Promise<unknown> => 
  */
 export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets => {
   const address = debuggerAddress(browser)
-  if (address === undefined || typeof WebSocket !== "function") return unavailable
+  return address === undefined ? unavailable : devtoolsSocketsAt(address, browser)
+}
+
+/**
+ * The DevTools sockets of the Chromium whose debugger listens at `address` (`127.0.0.1:9222`), before
+ * any WebDriver session exists; `browser`, when given, hears every command sent (request counts).
+ */
+export const devtoolsSocketsAt = (address: string, browser?: WebdriverIO.Browser): DevtoolsSockets => {
+  if (typeof WebSocket !== "function") return unavailable
   const tabs = new Map<string, Promise<TabSocket | undefined>>()
   const listeners = new Map<string, Set<(event: DevtoolsEvent) => void>>()
   let closed = false
@@ -192,9 +200,12 @@ export const devtoolsSockets = (browser: WebdriverIO.Browser): DevtoolsSockets =
     const id = ++nextId
     return new Promise<{ readonly result: unknown } | undefined>((resolve) => {
       open.pending.set(id, { resolve })
-      ;(browser as unknown as { emit?: (event: string, data: unknown) => void }).emit?.(devtoolsSocketEvent, {
-        method,
-      })
+      ;(browser as unknown as { emit?: (event: string, data: unknown) => void } | undefined)?.emit?.(
+        devtoolsSocketEvent,
+        {
+          method,
+        },
+      )
       open.socket.send(
         JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }),
       )

@@ -195,11 +195,27 @@ const kill = (pid: number): void => {
 }
 
 // Processes and profiles still to end if Node exits without closing its scopes (Ctrl-C, a crash):
-// the exit hook runs synchronously, so nothing outlives the process that started it.
-const live = new Map<ChildProcess, string>()
+// the exit hook runs synchronously, so nothing outlives the process that started it. A shared
+// ChromeDriver has no profile of its own.
+const live = new Map<ChildProcess, string | undefined>()
 let hooked = false
+// Browsers of sessions on a shared ChromeDriver, by profile: no ChromeDriver of their own ends them.
+const liveBrowsers = new Set<string>()
 const endAllNow = () => {
+  for (const profileDir of liveBrowsers) stopBrowser(profileDir)
   for (const [child, profileDir] of live) stopProcesses(child, profileDir)
+}
+
+/**
+ * Ends the browser of `profileDir` if Node exits before the session closes; the answer stops that
+ * (call it once the browser was ended another way).
+ */
+export const trackBrowser = (profileDir: string): (() => void) => {
+  hookExit()
+  liveBrowsers.add(profileDir)
+  return () => {
+    liveBrowsers.delete(profileDir)
+  }
 }
 const hookExit = () => {
   if (hooked) return
@@ -220,10 +236,19 @@ const hookExit = () => {
 /**
  * Ends ChromeDriver, then any Chromium process started with the profile, then removes the profile.
  * Chromium is found by its `--user-data-dir`, so a ChromeDriver that died first leaves nothing behind.
+ * Without a profile (a shared ChromeDriver) only ChromeDriver is ended.
  */
-export const stopProcesses = (child: ChildProcess, profileDir: string): void => {
+export const stopProcesses = (child: ChildProcess, profileDir: string | undefined): void => {
   live.delete(child)
   if (child.exitCode === null && child.pid !== undefined) kill(child.pid)
+  if (profileDir !== undefined) stopBrowser(profileDir)
+}
+
+/**
+ * Ends every Chromium process started with the profile, then removes the profile: a session's
+ * browser, when its ChromeDriver is shared and keeps running.
+ */
+export const stopBrowser = (profileDir: string): void => {
   // Chromium may still be forking helpers while it dies: look again until none is left.
   const deadline = Date.now() + stopTimeoutMs
   for (;;) {
@@ -259,10 +284,13 @@ const waitReady = async (port: number, child: ChildProcess, timeoutMs: number): 
   throw new Error(`ChromeDriver did not answer on port ${port} within ${timeoutMs} ms`)
 }
 
-/** Starts ChromeDriver on a free 127.0.0.1 port and waits until it answers `/status`. */
+/**
+ * Starts ChromeDriver on a free 127.0.0.1 port and waits until it answers `/status`. `profileDir` is
+ * the profile of the one session it serves (ended with it), or undefined for a shared ChromeDriver.
+ */
 export const startChromedriver = (
   binary: string,
-  profileDir: string,
+  profileDir: string | undefined,
   timeoutMs: number,
 ): Effect.Effect<StartedChromedriver, DriverError> =>
   Effect.tryPromise({
