@@ -58,7 +58,12 @@ const TEMPLATES = compileTemplates(LANGUAGES)
 /** The grammar's answer: the commands, or why it could not read the text. */
 export type ParseResult =
   | { readonly ok: true; readonly commands: ReadonlyArray<Command> }
-  | { readonly ok: false; readonly reason: string }
+  | {
+      readonly ok: false
+      readonly reason: string
+      /** The clause the refusal is about when it has no action word (the words a page may still place). */
+      readonly noActionIn?: string
+    }
 
 /** Plural role nouns ("buttons", "results") read as their singular. */
 const singular = (word: string): string => (word.endsWith("s") && word.length > 3 ? word.slice(0, -1) : word)
@@ -557,12 +562,13 @@ const splitList = (tokens: ReadonlyArray<Token>): ReadonlyArray<string> => {
   return items.filter((item) => item !== "")
 }
 
-const fail = (reason: string): ParseResult => ({ ok: false, reason })
+const fail = (reason: string, noActionIn?: string): ParseResult =>
+  noActionIn === undefined ? { ok: false, reason } : { ok: false, reason, noActionIn }
 
 type ClauseResult =
   | { readonly command: Command }
   | { readonly commands: ReadonlyArray<Command> }
-  | { readonly reason: string }
+  | { readonly reason: string; readonly noActionIn?: string }
   /** What the verb needs, said by the language data in the clause's language. */
   | { readonly hint: Hint }
 
@@ -1425,7 +1431,10 @@ const parseClause = (
     )
       return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     if (previousVerb === undefined)
-      return { reason: messagesFor(joinTokens(tokens)).noAction(joinTokens(tokens)) }
+      return {
+        reason: messagesFor(joinTokens(tokens)).noAction(joinTokens(tokens)),
+        noActionIn: joinTokens(tokens),
+      }
     verbName = previousVerb[0]
     verbRaw = previousVerb[1]
     after = tokens
@@ -1824,7 +1833,7 @@ export const parseCommands = (text: string): ParseResult => {
       !clause.some((token) => isWord(token, "then", "然后", "再", "接着"))
     )
       continue
-    if ("reason" in result) return fail(result.reason)
+    if ("reason" in result) return fail(result.reason, result.noActionIn)
     const produced = "commands" in result ? result.commands : [result.command]
     for (const produced1 of produced) {
       const command = referent === undefined ? produced1 : withReferent(produced1, referent)

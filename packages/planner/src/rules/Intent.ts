@@ -409,8 +409,6 @@ const readOne = (
   }
 }
 
-const NO_ACTION = /^no action word in "(.*)": start with/s
-
 /** "…, please fill it in", "— select it": a closing clause that only restates the clause before it. */
 const RESTATED =
   /^\s*[,，;；—–-]?\s*(?:and\s+|then\s+)?(?:please\s+)?(?:fill|enter|type|select|choose|set|tick|check|do|pick|put)\s+(?:it|that|this)(?:\s+in)?\s*(?:please)?\s*[.!。！]?\s*$/i
@@ -431,7 +429,9 @@ export const readGoalOnPage = (
   goal: string,
   elements: ReadonlyArray<PageElement>,
   ancestry: Ancestry | undefined,
-  parse: (text: string) => { readonly ok: true } | { readonly ok: false; readonly reason: string },
+  parse: (
+    text: string,
+  ) => { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly noActionIn?: string },
 ):
   | { readonly goal: string; readonly commands: ReadonlyArray<string> }
   | { readonly reason: string }
@@ -442,7 +442,7 @@ export const readGoalOnPage = (
   for (let round = 0; round < 8; round += 1) {
     const parsed = parse(current)
     if (parsed.ok) return round === 0 ? undefined : { goal: current, commands }
-    const clause = NO_ACTION.exec(parsed.reason)?.[1]
+    const clause = parsed.noActionIn
     if (clause === undefined) return round === 0 ? undefined : { reason: parsed.reason }
     const at = current.indexOf(clause)
     const normalized = at < 0 ? current.normalize("NFKC") : current

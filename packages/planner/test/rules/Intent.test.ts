@@ -30,6 +30,12 @@ const decide = (goal: string, outline = CHECKOUT) =>
   decideStep({ goal, url: "http://shop.test/", outline, history: [] })
 
 describe("reading an instruction with no action word on the page", () => {
+  it("reads a Chinese clause with no action word on the page too, though the grammar refuses it in Chinese", () => {
+    const decision = decide("打印 Print preview")
+    expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e26" } }])
+    expect(decision.history[0]).toContain("read on the page as")
+  })
+
   it("presses the control named with the fewest of its words left unsaid ('Print the page' → Print, not Print preview)", () => {
     expect(read("Print the page")).toEqual({ command: 'click "Print"' })
   })

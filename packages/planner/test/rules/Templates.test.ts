@@ -42,10 +42,15 @@ describe("language data", () => {
   )
 
   it("answers a Chinese instruction's refusal in Chinese and an English one in English", () => {
-    expect(parseCommands("今天天气很好")).toEqual({ ok: false, reason: zh.messages.noAction("今天天气很好") })
+    expect(parseCommands("今天天气很好")).toEqual({
+      ok: false,
+      reason: zh.messages.noAction("今天天气很好"),
+      noActionIn: "今天天气很好",
+    })
     expect(parseCommands("the weather is nice")).toEqual({
       ok: false,
       reason: en.messages.noAction("the weather is nice"),
+      noActionIn: "the weather is nice",
     })
     expect(parseCommands("搜索")).toEqual({ ok: false, reason: zh.messages.hints.search })
     expect(parseCommands("search")).toEqual({ ok: false, reason: en.messages.hints.search })
