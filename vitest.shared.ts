@@ -29,7 +29,8 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       // both cores busy (vitest's default on two cores is one at a time); three made timing-bound
       // tests (liveness, dialogs, live regions) miss their limits on this machine. With `projects`,
       // vitest takes this from each project; the same value in the root config is ignored.
-      maxWorkers: 2,
+      // The slow set runs one file at a time: its files start grids, worker processes and many browsers.
+      maxWorkers: slowSet ? 1 : 2,
       ...overrides,
     },
   })
