@@ -69,12 +69,14 @@ describe("rule agent reads an instruction with no action word on the page", () =
     expect(result.summary.summary).toContain("fits more than one control")
   }, 60_000)
 
-  it("is FAILED and does nothing when no control covers the words ('Claim the prize')", async () => {
-    const { status, verdict, result } = await runOnGallery("Claim the prize", "moving", { claimOffer: true })
+  it("is FAILED and does nothing when no control covers the words ('The golden prize for me, please')", async () => {
+    const { status, verdict, result } = await runOnGallery("The golden prize for me, please", "moving", {
+      claimOffer: true,
+    })
     expect(verdict.achieved).toBe(false)
     expect(status).toBe("FAILED")
     expect(result.observations).toEqual([])
-    expect(result.summary.summary).toContain('no control on the page is named by "claim", "prize"')
+    expect(result.summary.summary).toContain('no control on the page is named by "golden", "prize"')
   }, 60_000)
 
   it("checks the parts a policy read on the page: a policy that says done while the box is still ticked is FAILED", async () => {

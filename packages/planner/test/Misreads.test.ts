@@ -58,6 +58,8 @@ const ROWS: ReadonlyArray<Row> = [
     ],
   },
   { text: 'Type "ann" and "x9" into the fields', refuses: ['could not place the literal "ann"'] },
+  // Where a paste's text comes from is read on the page by the step policy (or refused there).
+  { text: "把页面上显示的邀请码粘贴到 Invite code 中", reads: [["paste"]] },
   { text: 'Type "ann" "x9" into the Name field', refuses: ['could not place the literal "ann"'] },
   {
     text: '在用户名框输入 "ann"，在密码框输入 "x9"',

@@ -822,13 +822,24 @@ const unplacedWords = (
   const chineseCarried = (word: string): boolean =>
     carriedText.includes(word) ||
     [...word].every((character) => CHINESE_NUMERALS.has(character) || "第个年月日".includes(character))
-  // "Paste the invite code shown on the page": where the copied text came from.
-  const pasted = commands.some((command) => command.kind === "paste")
-  const left = tokens
-    .filter(
-      (token, index) =>
-        !exempt.has(index) && !(pasted && isWord(token, "shown", "displayed", "code", "text")),
+  // "Paste the invite code shown on the page into …", "把页面上显示的邀请码粘贴到 …": where the text to paste
+  // comes from (the step policy reads it on the page, or refuses) — the words between the verb and the
+  // field's marker, or between 把 and the verb.
+  if (commands.some((command) => command.kind === "paste")) {
+    const verb = tokens.findIndex(
+      (token) =>
+        CHINESE_VERBS.get(token.value) === "paste" ||
+        ENGLISH_VERBS.some(
+          ([words, name]) => name === "paste" && words.join(" ") === token.value.toLowerCase(),
+        ),
     )
+    const into = tokens.findIndex((token, index) => index > verb && isWord(token, "into", "in", "to", "onto"))
+    for (let index = verb + 1; verb >= 0 && index < into; index += 1) exempt.add(index)
+    const ba = tokens.findIndex((token, index) => index < verb && isWord(token, "把", "将"))
+    for (let index = ba + 1; ba >= 0 && index < verb; index += 1) exempt.add(index)
+  }
+  const left = tokens
+    .filter((_, index) => !exempt.has(index))
     .filter((token) => token.kind === "word" || (token.kind === "text" && !chineseCarried(token.value)))
     .flatMap((token) => token.value.split(/[^\p{L}\p{N}'-]+/u))
     .filter(
