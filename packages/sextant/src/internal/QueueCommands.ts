@@ -64,6 +64,33 @@ const reportQueueError = (command: string, error: unknown, err: Writable): numbe
   return 1
 }
 
+/**
+ * Loads `@sextant/queue`, opens the queue the options name, answers what `body` answers and closes the
+ * queue; a queue error on the way (opening or in `body`) is written as one line and answers its exit code.
+ */
+const withQueue = async (
+  command: string,
+  options: { readonly queue: string; readonly queueName?: string | undefined },
+  err: Writable,
+  body: (queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>) => Promise<number>,
+): Promise<number> => {
+  const queueModule = await loadQueue(command, err)
+  if (queueModule === undefined) return 2
+  let queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>
+  try {
+    queue = await queueModule.openTaskQueue({ url: options.queue, name: options.queueName })
+  } catch (error) {
+    return reportQueueError(command, error, err)
+  }
+  try {
+    return await body(queue)
+  } catch (error) {
+    return reportQueueError(command, error, err)
+  } finally {
+    await queue.close()
+  }
+}
+
 const WorkerArguments = AgentFlags.extend({
   queue: queueUrl,
   queueName,
@@ -272,15 +299,7 @@ export const enqueueTasks = async (
       [{ field: "runId", message: "names one run: the file holds several tasks" }],
       err,
     )
-  const queueModule = await loadQueue("enqueue", err)
-  if (queueModule === undefined) return 2
-  let queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>
-  try {
-    queue = await queueModule.openTaskQueue({ url: options.queue, name: options.queueName })
-  } catch (error) {
-    return reportQueueError("enqueue", error, err)
-  }
-  try {
+  return withQueue("enqueue", options, err, async (queue) => {
     const added = []
     for (const [index, task] of tasks.entries()) {
       try {
@@ -308,11 +327,7 @@ export const enqueueTasks = async (
       for (const task of added)
         out.write(`${task.runId}${task.added ? "" : " (already queued)"}  ${task.goal}\n`)
     return 0
-  } catch (error) {
-    return reportQueueError("enqueue", error, err)
-  } finally {
-    await queue.close()
-  }
+  })
 }
 
 const QueueRunsArguments = z.object({
@@ -332,15 +347,7 @@ export const listQueueRuns = async (
   const parsed = QueueRunsArguments.safeParse(raw)
   if (!parsed.success) return usageError("runs", issuesOf(parsed.error), err)
   const options = parsed.data
-  const queueModule = await loadQueue("runs", err)
-  if (queueModule === undefined) return 2
-  let queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>
-  try {
-    queue = await queueModule.openTaskQueue({ url: options.queue, name: options.queueName })
-  } catch (error) {
-    return reportQueueError("runs", error, err)
-  }
-  try {
+  return withQueue("runs", options, err, async (queue) => {
     if (options.follow !== undefined) {
       const end = await queue.follow(
         options.follow,
@@ -390,11 +397,7 @@ export const listQueueRuns = async (
       )}\n`,
     )
     return 0
-  } catch (error) {
-    return reportQueueError("runs", error, err)
-  } finally {
-    await queue.close()
-  }
+  })
 }
 
 /** Adds `sextant worker` and `sextant enqueue`. */
