@@ -273,17 +273,19 @@ export const enqueueTasks = async (
       },
     ]
   }
+  /** Where task `index` came from, as a message prefix: the file, and which task when it holds several. */
+  const taskPlace = (index: number): string =>
+    options.file === undefined
+      ? ""
+      : tasks.length > 1
+        ? `${options.file} task ${index}: `
+        : `${options.file}: `
   // Every task is checked before Redis is asked, so a bad file adds nothing.
   const { AgentTask, formatIssues } = await import("@sextant/core")
   const problems = tasks.flatMap((task, index) => {
     const checked = AgentTask.safeParse(task)
     if (checked.success) return []
-    const where =
-      options.file === undefined
-        ? ""
-        : tasks.length > 1
-          ? `${options.file} task ${index}: `
-          : `${options.file}: `
+    const where = taskPlace(index)
     return formatIssues("task", checked.error, task).map((issue) => `${where}${issue}`)
   })
   if (problems.length > 0)
@@ -307,12 +309,7 @@ export const enqueueTasks = async (
           await queue.enqueue(task as never, options.runId === undefined ? {} : { runId: options.runId }),
         )
       } catch (error) {
-        const where =
-          options.file === undefined
-            ? ""
-            : tasks.length > 1
-              ? `${options.file} task ${index}: `
-              : `${options.file}: `
+        const where = taskPlace(index)
         const reason = (error as { reason?: { _tag?: unknown; issues?: ReadonlyArray<string> } }).reason
         if (reason?._tag === "InvalidQueueInput") {
           for (const issue of reason.issues ?? []) err.write(`sextant enqueue: ${where}${issue}\n`)
