@@ -1,19 +1,20 @@
 import { randomUUID } from "node:crypto"
 import { DatabaseSync, type SQLInputValue } from "node:sqlite"
 import {
-  AgentTask,
+  type ActionRow,
   type CachedAction,
-  type FrontierEntry,
+  corruptRowReason,
+  decodeRowJson,
+  type FrontierRow,
   type FrontierStats,
   Observation,
-  Plan,
+  observationAsWritten,
   type RunLease,
-  type RunRecord,
-  RunResult,
+  type RunRow,
+  requireRowJson,
   Step,
   Store,
   StoreBusy,
-  StoreCorrupt,
   type StoredRecord,
   StoreError,
   type StoreErrorReason,
@@ -22,7 +23,10 @@ import {
   StoreQueryFailed,
   type StoreShape,
   StoreUnavailable,
-  TaskState,
+  stepAsWritten,
+  toCachedAction,
+  toFrontierEntry,
+  toRunRecord,
 } from "@sextant/core"
 import { Clock, Effect, Layer } from "effect"
 import { z } from "zod"
@@ -50,8 +54,8 @@ const SQLITE_BUSY = 5
 const SQLITE_LOCKED = 6
 
 const toReason = (operation: string, error: unknown): StoreErrorReason => {
-  if (error instanceof CorruptRow)
-    return new StoreCorrupt({ runId: error.runId, row: error.row, detail: error.detail })
+  const corrupt = corruptRowReason(error)
+  if (corrupt !== undefined) return corrupt
   if (error instanceof LeaseRefused) return error.reason
   const sqlite = error as { errcode?: unknown; message?: unknown }
   const detail = typeof sqlite.message === "string" ? sqlite.message : String(error)
@@ -62,145 +66,11 @@ const toReason = (operation: string, error: unknown): StoreErrorReason => {
   return new StoreQueryFailed({ operation, detail })
 }
 
-/** A row that cannot be read back as what it should be; `decode` turns it into a `StoreCorrupt` reason. */
-class CorruptRow extends Error {
-  readonly runId: string
-  readonly row: string
-  readonly detail: string
-  constructor(runId: string, row: string, detail: string) {
-    super(`${row} of run ${runId}: ${detail}`)
-    this.runId = runId
-    this.row = row
-    this.detail = detail
-  }
-}
-
-/**
- * Reads one stored JSON value and checks it against its schema. The store is an edge like any other: a
- * file edited by hand or written by another version must fail as a `StoreCorrupt` naming the run and
- * the row, not reach the executor as a half-shaped object. The parsed JSON is returned as stored
- * (the schema only checks it), so fields a caller added beyond the schema survive a round trip.
- */
-const decode = <T>(
-  schema: z.ZodType,
-  text: string | null | undefined,
-  runId: string,
-  row: string,
-  asWritten: (value: unknown) => unknown = (value) => value,
-): T | undefined => {
-  if (text === null || text === undefined) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    throw new CorruptRow(
-      runId,
-      row,
-      `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    )
-  }
-  const checked = schema.safeParse(asWritten(value))
-  if (!checked.success) {
-    const issue = checked.error.issues[0]
-    const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `
-    throw new CorruptRow(runId, row, `does not fit its schema (${where}${issue?.message ?? "invalid"})`)
-  }
-  return value as T
-}
-
-const required = <T>(
-  schema: z.ZodType,
-  text: string | null | undefined,
-  runId: string,
-  row: string,
-  asWritten?: (value: unknown) => unknown,
-): T => {
-  if (text === null || text === undefined) throw new CorruptRow(runId, row, "is empty")
-  return decode<T>(schema, text, runId, row, asWritten) as T
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-// JSON drops a key whose value is undefined: an observation written with `data: undefined` comes back
-// without `data`, which its schema requires. These put it back (as null) for the check only.
-const observationAsWritten = (value: unknown): unknown =>
-  isRecord(value) && !("data" in value) ? { ...value, data: null } : value
-const stepAsWritten = (value: unknown): unknown =>
-  isRecord(value) && value.observation !== undefined
-    ? { ...value, observation: observationAsWritten(value.observation) }
-    : value
-const planAsWritten = (value: unknown): unknown =>
-  isRecord(value) && Array.isArray(value.steps) ? { ...value, steps: value.steps.map(stepAsWritten) } : value
-const resultAsWritten = (value: unknown): unknown =>
-  isRecord(value)
-    ? {
-        ...value,
-        ...(Array.isArray(value.observations)
-          ? { observations: value.observations.map(observationAsWritten) }
-          : {}),
-        ...(value.plan === undefined ? {} : { plan: planAsWritten(value.plan) }),
-      }
-    : value
-
-const RunMode = z.enum(["plan", "agent"])
 const AnyJson = z.unknown()
-
-interface RunRow {
-  run_id: string
-  task: string
-  status: string
-  mode: string
-  started_at: string
-  updated_at: string
-  plan: string | null
-  result: string | null
-}
-
-const toRunRecord = (row: RunRow): RunRecord => {
-  const runId = row.run_id
-  const status = TaskState.safeParse(row.status)
-  if (!status.success)
-    throw new CorruptRow(runId, "runs.status", `${JSON.stringify(row.status)} is not a run state`)
-  const mode = RunMode.safeParse(row.mode)
-  if (!mode.success)
-    throw new CorruptRow(runId, "runs.mode", `${JSON.stringify(row.mode)} is not "plan" or "agent"`)
-  return {
-    runId,
-    task: required<RunRecord["task"]>(AgentTask, row.task, runId, "runs.task"),
-    status: status.data,
-    mode: mode.data,
-    startedAt: row.started_at,
-    updatedAt: row.updated_at,
-    plan: decode<RunRecord["plan"]>(Plan, row.plan, runId, "runs.plan", planAsWritten),
-    result: decode<RunRecord["result"]>(RunResult, row.result, runId, "runs.result", resultAsWritten),
-  }
-}
 
 interface LeaseRow {
   lease_owner: string | null
   lease_expires_at: number | null
-}
-
-interface FrontierRow {
-  url: string
-  depth: number
-  parent: string | null
-}
-
-const toFrontierEntry = (row: FrontierRow): FrontierEntry =>
-  row.parent === null
-    ? { url: row.url, depth: row.depth }
-    : { url: row.url, depth: row.depth, parent: row.parent }
-
-interface ActionRow {
-  key: string
-  instruction: string
-  fingerprint: string
-  action: string
-  locators: string
-  hits: number
-  updated_at: string
 }
 
 const openDatabase = (options: z.output<typeof SqliteStoreOptions>): DatabaseSync => {
@@ -368,7 +238,9 @@ const makeShape = (database: DatabaseSync): StoreShape => {
       query("listSteps")(() =>
         (
           statements.listSteps.all(runId) as unknown as ReadonlyArray<{ step_index: number; step: string }>
-        ).map((row) => required<Step>(Step, row.step, runId, `steps[${row.step_index}]`, stepAsWritten)),
+        ).map((row) =>
+          requireRowJson<Step>(Step, row.step, runId, `steps[${row.step_index}]`, stepAsWritten),
+        ),
       ),
     appendObservation: (runId, stepIndex, observation) =>
       query("appendObservation")(() => {
@@ -387,7 +259,7 @@ const makeShape = (database: DatabaseSync): StoreShape => {
             observation: string
           }>
         ).map((row) =>
-          required<Observation>(
+          requireRowJson<Observation>(
             Observation,
             row.observation,
             runId,
@@ -420,7 +292,7 @@ const makeShape = (database: DatabaseSync): StoreShape => {
           (row): StoredRecord => ({
             key: row.key,
             source: row.source,
-            data: decode(AnyJson, row.data, runId, `records[${JSON.stringify(row.key)}]`),
+            data: decodeRowJson(AnyJson, row.data, runId, `records[${JSON.stringify(row.key)}]`),
           }),
         ),
       ),
@@ -476,16 +348,7 @@ const makeShape = (database: DatabaseSync): StoreShape => {
     getCachedAction: (key) =>
       query("getCachedAction")((): CachedAction | undefined => {
         const row = statements.getCachedAction.get(key) as ActionRow | undefined
-        if (row === undefined) return undefined
-        return {
-          key: row.key,
-          instruction: row.instruction,
-          fingerprint: row.fingerprint,
-          action: JSON.parse(row.action),
-          locators: JSON.parse(row.locators),
-          hits: row.hits,
-          updatedAt: row.updated_at,
-        }
+        return row === undefined ? undefined : toCachedAction(row)
       }),
     putCachedAction: (action) =>
       query("putCachedAction")((timestamp) => {

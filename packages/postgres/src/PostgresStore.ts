@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 import {
+  type ActionRow,
   type CachedAction,
-  type FrontierEntry,
+  corruptRowReason,
+  decodeRowJson,
+  type FrontierRow as FrontierRowColumns,
   type FrontierStats,
   Observation,
+  observationAsWritten,
   type RunLease,
+  type RunRow,
+  requireRowJson,
   Step,
   Store,
   StoreBusy,
-  StoreCorrupt,
   type StoredRecord,
   StoreError,
   type StoreErrorReason,
@@ -18,20 +23,15 @@ import {
   StoreQueryFailed,
   type StoreShape,
   StoreUnavailable,
+  stepAsWritten,
+  toCachedAction,
+  toFrontierEntry,
+  toRunRecord,
 } from "@sextant/core"
 import { Clock, Effect, Layer } from "effect"
 import pg from "pg"
 import { z } from "zod"
 import { migrate, quoteIdentifier } from "./internal/Migrations.ts"
-import {
-  CorruptRow,
-  decode,
-  observationAsWritten,
-  type RunRow,
-  required,
-  stepAsWritten,
-  toRunRecord,
-} from "./internal/Rows.ts"
 
 /** Options of the PostgreSQL store. */
 export const PostgresStoreOptions = z.object({
@@ -117,8 +117,8 @@ const isConnectionError = (error: unknown): boolean => {
 }
 
 const toReason = (operation: string, location: string, error: unknown): StoreErrorReason => {
-  if (error instanceof CorruptRow)
-    return new StoreCorrupt({ runId: error.runId, row: error.row, detail: error.detail })
+  const corrupt = corruptRowReason(error)
+  if (corrupt !== undefined) return corrupt
   if (error instanceof Refused) return error.reason
   const code = (error as { code?: unknown }).code
   if (typeof code === "string" && BUSY_CODES.has(code)) return new StoreBusy({ detail: describe(error) })
@@ -131,26 +131,8 @@ interface LeaseRow {
   lease_expires_at: string | null
 }
 
-interface FrontierRow {
+interface FrontierRow extends FrontierRowColumns {
   id: string
-  url: string
-  depth: number
-  parent: string | null
-}
-
-const toFrontierEntry = (row: FrontierRow): FrontierEntry =>
-  row.parent === null
-    ? { url: row.url, depth: row.depth }
-    : { url: row.url, depth: row.depth, parent: row.parent }
-
-interface ActionRow {
-  key: string
-  instruction: string
-  fingerprint: string
-  action: string
-  locators: string
-  hits: number
-  updated_at: string
 }
 
 type Queryable = Pick<pg.Pool, "query">
@@ -299,7 +281,9 @@ const makeShape = (pool: pg.Pool, location: string): StoreShape => {
             "SELECT step_index, step FROM steps WHERE run_id = $1 ORDER BY step_index",
             [runId],
           )
-        ).rows.map((row) => required<Step>(Step, row.step, runId, `steps[${row.step_index}]`, stepAsWritten)),
+        ).rows.map((row) =>
+          requireRowJson<Step>(Step, row.step, runId, `steps[${row.step_index}]`, stepAsWritten),
+        ),
       ),
     appendObservation: (runId, stepIndex, observation) =>
       query("appendObservation")(async (db) => {
@@ -316,7 +300,7 @@ const makeShape = (pool: pg.Pool, location: string): StoreShape => {
             [runId],
           )
         ).rows.map((row) =>
-          required<Observation>(
+          requireRowJson<Observation>(
             Observation,
             row.observation,
             runId,
@@ -356,7 +340,7 @@ const makeShape = (pool: pg.Pool, location: string): StoreShape => {
           (row): StoredRecord => ({
             key: row.key,
             source: row.source,
-            data: decode(z.unknown(), row.data, runId, `records[${JSON.stringify(row.key)}]`),
+            data: decodeRowJson(z.unknown(), row.data, runId, `records[${JSON.stringify(row.key)}]`),
           }),
         ),
       ),
@@ -438,16 +422,7 @@ const makeShape = (pool: pg.Pool, location: string): StoreShape => {
             [key],
           )
         ).rows[0]
-        if (row === undefined) return undefined
-        return {
-          key: row.key,
-          instruction: row.instruction,
-          fingerprint: row.fingerprint,
-          action: JSON.parse(row.action),
-          locators: JSON.parse(row.locators),
-          hits: row.hits,
-          updatedAt: row.updated_at,
-        }
+        return row === undefined ? undefined : toCachedAction(row)
       }),
     putCachedAction: (action) =>
       query("putCachedAction")(async (db, timestamp) => {

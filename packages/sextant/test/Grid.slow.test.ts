@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
-import { type RunningGrid, startGrid } from "@sextant/testing"
+import { descendantPids, type RunningGrid, startGrid } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { createAgent, type TraceRecord } from "../src/index.ts"
 import { lookAt } from "../src/internal/LookCommand.ts"
@@ -46,32 +46,6 @@ const busyNodes = async (): Promise<Map<string, number>> => {
     if (sessions > 0) busy.set(node.id, sessions)
   }
   return busy
-}
-
-/** Every process below `pid`, read from /proc (the node's ChromeDriver and Chromium). */
-const descendants = (pid: number): Array<number> => {
-  const parents = new Map<number, number>()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]))
-    } catch {
-      // exited while reading
-    }
-  }
-  const tree = new Set([pid])
-  let grew = true
-  while (grew) {
-    grew = false
-    for (const [child, parent] of parents)
-      if (tree.has(parent) && !tree.has(child)) {
-        tree.add(child)
-        grew = true
-      }
-  }
-  tree.delete(pid)
-  return [...tree]
 }
 
 /**
@@ -154,7 +128,7 @@ describe("createAgent({ browser: { grid } })", () => {
       if (event.type === "step-end" && event.step === 2 && killed === undefined && holder !== undefined) {
         const node = grid.nodes.find((candidate) => candidate.id === holder)
         if (node === undefined) return
-        const below = descendants(node.pid)
+        const below = descendantPids(node.pid)
         killed = { id: node.id, at: Date.now(), after: site.requests.length }
         killing = node.kill().then(() => {
           // Its ChromeDriver and Chromium, orphaned by the kill, are ended too (this test started them).

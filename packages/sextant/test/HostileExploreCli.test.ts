@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import {
   type AttackerOrigin,
   type FixtureSite,
@@ -10,6 +8,7 @@ import {
   startFixtureSite,
 } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runCli } from "./support/Cli.ts"
 
 /**
  * `sextant explore --submit-forms` with a password, as the security review ran it: against a form that
@@ -17,25 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
  * never receives the password, and nothing the command prints or writes holds it.
  */
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const PASSWORD = "open sesame+42&x"
-
-const runCli = (args: ReadonlyArray<string>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=sextant-source", cli, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => {
-      stdout += String(chunk)
-    })
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk)
-    })
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
-  })
 
 const spellings = (value: string): Array<string> => {
   const uri = encodeURIComponent(value)

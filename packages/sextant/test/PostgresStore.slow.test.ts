@@ -1,14 +1,12 @@
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { type RunningService, startPostgres } from "@sextant/testing"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
+import { runCli } from "./support/Cli.ts"
 
 // A run stored in PostgreSQL through createAgent({ store: "postgres://…" }), then listed by the CLI
 // with `sextant runs --store postgres://…`, the way a second machine would see it.
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const alice = FIXTURE_USERS[0]!
 let site: FixtureSite
 let postgres: RunningService
@@ -21,23 +19,6 @@ afterAll(async () => {
   await site?.close()
   await postgres?.stop()
 })
-
-const runCli = (
-  args: ReadonlyArray<string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=sextant-source", cli, ...args])
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => {
-      stdout += String(chunk)
-    })
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk)
-    })
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
-  })
 
 describe("a PostgreSQL store through createAgent and the CLI", () => {
   it("stores a run in PostgreSQL with createAgent and lists it with `sextant runs --store postgres://…`", async () => {

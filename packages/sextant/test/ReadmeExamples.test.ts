@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runCli } from "./support/Cli.ts"
 
-const CLI = join(import.meta.dirname, "..", "src", "cli.ts")
 let site: FixtureSite
 let directory: string
 
@@ -20,49 +19,35 @@ afterAll(async () => {
 })
 
 const sextant = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--conditions=sextant-source",
-        CLI,
-        ...args,
-        "--json",
-        "--store",
-        join(directory, "cli.db"),
-        "--trace-dir",
-        join(directory, "traces"),
-      ],
-      { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-    )
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += String(chunk)))
-    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
-    child.on("exit", (code) => resolve({ code, stdout, stderr }))
-  })
+  runCli(
+    [...args, "--json", "--store", join(directory, "cli.db"), "--trace-dir", join(directory, "traces")],
+    { env },
+  )
 
 const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
+
+/** `sextant run <goal> <flags>` from the login page, with alice's user name and her password as a secret. */
+const runAsAlice = (goal: string, flags: ReadonlyArray<string>) =>
+  sextant(
+    [
+      "run",
+      goal,
+      ...flags,
+      "--start-url",
+      `${site.url}/login`,
+      "--input",
+      `username=${alice.email}`,
+      "--secret",
+      "password",
+      "--allow-submit",
+    ],
+    { SEXTANT_SECRET_PASSWORD: alice.password },
+  )
 
 describe("the README's sextant run examples on the fixture site", () => {
   for (const mode of ["plan", "agent"] as const) {
     it(`"log in and extract the products" (${mode} mode) follows the dashboard's link that names the products and extracts them`, async () => {
-      const result = await sextant(
-        [
-          "run",
-          "log in and extract the products",
-          "--mode",
-          mode,
-          "--start-url",
-          `${site.url}/login`,
-          "--input",
-          `username=${alice.email}`,
-          "--secret",
-          "password",
-          "--allow-submit",
-        ],
-        { SEXTANT_SECRET_PASSWORD: alice.password },
-      )
+      const result = await runAsAlice("log in and extract the products", ["--mode", mode])
       expect(result.code, result.stderr).toBe(0)
       const parsed = JSON.parse(result.stdout) as { status: string; output: ReadonlyArray<unknown> }
       expect(parsed.status).toBe("COMPLETED")
@@ -72,24 +57,12 @@ describe("the README's sextant run examples on the fixture site", () => {
   }
 
   it('"log in and extract the articles" finds no link naming articles and ends FAILED, not COMPLETED', async () => {
-    const result = await sextant(
-      [
-        "run",
-        "log in and extract the articles",
-        "--mode",
-        "agent",
-        "--max-steps",
-        "3",
-        "--start-url",
-        `${site.url}/login`,
-        "--input",
-        `username=${alice.email}`,
-        "--secret",
-        "password",
-        "--allow-submit",
-      ],
-      { SEXTANT_SECRET_PASSWORD: alice.password },
-    )
+    const result = await runAsAlice("log in and extract the articles", [
+      "--mode",
+      "agent",
+      "--max-steps",
+      "3",
+    ])
     expect(result.code, result.stderr).toBe(1)
     const parsed = JSON.parse(result.stdout) as { status: string }
     expect(parsed.status).toBe("FAILED")

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runCli } from "./support/Cli.ts"
 
-const CLI = join(import.meta.dirname, "..", "src", "cli.ts")
 let site: FixtureSite
 let directory: string
 
@@ -19,18 +18,7 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true })
 })
 
-const sextant = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=sextant-source", CLI, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += String(chunk)))
-    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
-    child.on("exit", (code) => resolve({ code, stdout, stderr }))
-  })
+const sextant = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runCli(args, { env })
 
 describe("sextant run", () => {
   it("plans a goal, runs it in Chromium and prints the result, reading the secret from the environment", async () => {

@@ -1,34 +1,15 @@
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { freePort, runNode } from "@sextant/testing"
 import { afterAll, describe, expect, it } from "vitest"
 import { createAgent, isAgentError, isStoreError } from "../src/index.ts"
+import { runCli } from "./support/Cli.ts"
 
 // The store option's PostgreSQL side that needs no server: bad URLs, a server that is not there, and
 // SQLite users never loading the PostgreSQL client. The slow set stores runs in a real server.
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const folder = mkdtempSync(join(tmpdir(), "sextant-store-option-"))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
-
-const runCli = (
-  args: ReadonlyArray<string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=sextant-source", cli, ...args], { cwd: folder })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => {
-      stdout += String(chunk)
-    })
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk)
-    })
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
-  })
 
 const thrown = (body: () => unknown): unknown => {
   try {
@@ -103,14 +84,16 @@ describe("createAgent's store option for PostgreSQL", () => {
 
 describe("sextant runs --store with a URL", () => {
   it("refuses a URL scheme it does not know as a usage error naming --store", async () => {
-    const result = await runCli(["runs", "--store", "mysql://root@127.0.0.1/db"])
+    const result = await runCli(["runs", "--store", "mysql://root@127.0.0.1/db"], { cwd: folder })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain("sextant runs: --store: mysql:// is not a store Sextant knows")
   })
 
   it("says which --store could not be opened and how to start a server when nothing listens there", async () => {
     const port = await freePort()
-    const result = await runCli(["runs", "--store", `postgres://sextant:hunter2@127.0.0.1:${port}/sextant`])
+    const result = await runCli(["runs", "--store", `postgres://sextant:hunter2@127.0.0.1:${port}/sextant`], {
+      cwd: folder,
+    })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(
       `sextant runs: --store postgres://sextant:***@127.0.0.1:${port}/sextant: cannot open the store`,

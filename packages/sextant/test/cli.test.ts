@@ -1,33 +1,8 @@
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type CliRun, runCli as runCliWith } from "./support/Cli.ts"
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-
-interface Ran {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const runCli = (args: ReadonlyArray<string>, input: string): Promise<Ran> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=sextant-source", cli, ...args], {
-      stdio: ["pipe", "pipe", "pipe"],
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => {
-      stdout += String(chunk)
-    })
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk)
-    })
-    child.once("error", reject)
-    child.once("close", (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input)
-  })
+const runCli = (args: ReadonlyArray<string>, input: string): Promise<CliRun> => runCliWith(args, { input })
 
 let site: FixtureSite
 beforeAll(async () => {

@@ -1,37 +1,9 @@
 import { execFileSync } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { createConnection } from "node:net"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
-import { startGrid, startPostgres, startRedis } from "../src/index.ts"
-
-/** Every process below `pids` (and `pids` themselves), read from /proc. */
-const processTree = (pids: ReadonlyArray<number>): Array<number> => {
-  const parents = new Map<number, number>()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after the last ")".
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      parents.set(Number(entry), ppid)
-    } catch {
-      // exited while reading
-    }
-  }
-  const tree = new Set(pids)
-  let grew = true
-  while (grew) {
-    grew = false
-    for (const [pid, ppid] of parents) {
-      if (tree.has(ppid) && !tree.has(pid)) {
-        tree.add(pid)
-        grew = true
-      }
-    }
-  }
-  return [...tree]
-}
+import { processTree, startGrid, startPostgres, startRedis } from "../src/index.ts"
 
 const alive = (pid: number): boolean => {
   try {

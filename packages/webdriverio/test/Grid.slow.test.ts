@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { DriverError } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { type RunningGrid, startGrid } from "@sextant/testing"
+import { descendantPids, type RunningGrid, startGrid } from "@sextant/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { connectGrid, createDriverPool, type GridOptions, makeDriver } from "../src/index.ts"
@@ -56,32 +55,6 @@ const onGrid = <A, E>(
   )
 
 const reasonOf = (error: DriverError) => error.reason._tag
-
-/** Every process below `pid`, read from /proc (a node's ChromeDriver and Chromium). */
-const descendants = (pid: number): Array<number> => {
-  const parents = new Map<number, number>()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]))
-    } catch {
-      // exited while reading
-    }
-  }
-  const tree = new Set([pid])
-  let grew = true
-  while (grew) {
-    grew = false
-    for (const [child, parent] of parents)
-      if (tree.has(parent) && !tree.has(child)) {
-        tree.add(child)
-        grew = true
-      }
-  }
-  tree.delete(pid)
-  return [...tree]
-}
 
 describe("connectGrid", () => {
   it("opens a headless Chromium session on a node, knows which, and drives the fixture site", {
@@ -176,7 +149,7 @@ describe("connectGrid", () => {
           yield* driver.navigate(`${base}/plain`)
           const node = grid.nodes.find((candidate) => candidate.id === session.grid?.node?.id)
           if (node === undefined) return yield* Effect.die("the session's node is not one of the grid's")
-          const below = descendants(node.pid)
+          const below = descendantPids(node.pid)
           yield* Effect.promise(() => node.kill())
           // Its ChromeDriver and Chromium, orphaned by the kill, are ended too (this test started them).
           for (const pid of below) {

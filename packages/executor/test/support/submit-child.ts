@@ -2,12 +2,8 @@
 // submission is in flight.
 
 import { decodeAgentTask, type Plan } from "@sextant/core"
-import { SqliteStore } from "@sextant/memory"
-import { Planner } from "@sextant/planner"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer } from "effect"
-import { runPlan } from "../../src/index.ts"
-import { noReplanner } from "./ResumePlan.ts"
+import { Effect } from "effect"
+import { runKillable } from "./killable-run.ts"
 import { signIn, testTools } from "./TestTools.ts"
 
 const [siteUrl = "", databasePath = "", runId = ""] = process.argv.slice(2)
@@ -31,24 +27,4 @@ const task = Effect.runSync(
     constraints: { allowFormSubmission: true },
   }),
 )
-const program = runPlan(task, submitPlan(siteUrl), {
-  tools: [...testTools, signIn],
-  runId,
-  // Short, so the test's resume can take the run over soon after the kill.
-  leaseTtlMs: 1_000,
-}).pipe(
-  Effect.provide(
-    Layer.mergeAll(
-      browserLayer({}),
-      SqliteStore.layer({ path: databasePath }),
-      Layer.succeed(Planner, noReplanner),
-    ),
-  ),
-)
-Effect.runPromise(program).then(
-  (result) => console.log(`finished ${result.status}`),
-  (error: unknown) => {
-    console.error(String(error))
-    process.exitCode = 1
-  },
-)
+runKillable(task, submitPlan(siteUrl), { tools: [...testTools, signIn], runId, databasePath })

@@ -1,11 +1,8 @@
 import type { DatabaseSync } from "node:sqlite"
+import { latestMigrationVersion, MIGRATIONS_TABLE_SQL, type StoreMigration } from "@sextant/core"
 
 /** One schema change. Versions count up from 1 and are never edited once released. */
-export interface Migration {
-  readonly version: number
-  readonly description: string
-  readonly sql: string
-}
+export type Migration = StoreMigration
 
 /**
  * Every schema change, oldest first. The database records each applied version in `migrations`,
@@ -91,7 +88,7 @@ ALTER TABLE runs ADD COLUMN lease_expires_at INTEGER;
 ]
 
 /** The schema version a fully migrated database has. */
-export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version
+export const LATEST_VERSION = latestMigrationVersion(MIGRATIONS)
 
 /** Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws. */
 export const transaction = <A>(database: DatabaseSync, body: () => A): A => {
@@ -108,9 +105,7 @@ export const transaction = <A>(database: DatabaseSync, body: () => A): A => {
 
 /** The highest applied version, 0 for a new database. */
 export const currentVersion = (database: DatabaseSync): number => {
-  database.exec(
-    "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)",
-  )
+  database.exec(MIGRATIONS_TABLE_SQL)
   const row = database.prepare("SELECT MAX(version) AS version FROM migrations").get() as
     | { version: number | null }
     | undefined

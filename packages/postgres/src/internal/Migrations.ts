@@ -1,11 +1,8 @@
+import { latestMigrationVersion, MIGRATIONS_TABLE_SQL, type StoreMigration } from "@sextant/core"
 import type { PoolClient } from "pg"
 
 /** One schema change. Versions count up from 1 and are never edited once released. */
-export interface Migration {
-  readonly version: number
-  readonly description: string
-  readonly sql: string
-}
+export type Migration = StoreMigration
 
 /**
  * Every schema change, oldest first. The schema records each applied version in its `migrations`
@@ -80,7 +77,7 @@ CREATE TABLE action_cache (
 ]
 
 /** The schema version a fully migrated database has. */
-export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version
+export const LATEST_VERSION = latestMigrationVersion(MIGRATIONS)
 
 /** A schema name as a quoted SQL identifier. */
 export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`
@@ -102,9 +99,7 @@ export const migrate = async (
     await client.query("SELECT pg_advisory_xact_lock(7405, hashtext($1))", [schema])
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`)
     await client.query(`SET LOCAL search_path TO ${quoted}`)
-    await client.query(
-      "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)",
-    )
+    await client.query(MIGRATIONS_TABLE_SQL)
     const current = await client.query<{ version: number | null }>(
       "SELECT MAX(version) AS version FROM migrations",
     )

@@ -64,6 +64,33 @@ const reportQueueError = (command: string, error: unknown, err: Writable): numbe
   return 1
 }
 
+/**
+ * Loads `@sextant/queue`, opens the queue the options name, answers what `body` answers and closes the
+ * queue; a queue error on the way (opening or in `body`) is written as one line and answers its exit code.
+ */
+const withQueue = async (
+  command: string,
+  options: { readonly queue: string; readonly queueName?: string | undefined },
+  err: Writable,
+  body: (queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>) => Promise<number>,
+): Promise<number> => {
+  const queueModule = await loadQueue(command, err)
+  if (queueModule === undefined) return 2
+  let queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>
+  try {
+    queue = await queueModule.openTaskQueue({ url: options.queue, name: options.queueName })
+  } catch (error) {
+    return reportQueueError(command, error, err)
+  }
+  try {
+    return await body(queue)
+  } catch (error) {
+    return reportQueueError(command, error, err)
+  } finally {
+    await queue.close()
+  }
+}
+
 const WorkerArguments = AgentFlags.extend({
   queue: queueUrl,
   queueName,
@@ -246,17 +273,19 @@ export const enqueueTasks = async (
       },
     ]
   }
+  /** Where task `index` came from, as a message prefix: the file, and which task when it holds several. */
+  const taskPlace = (index: number): string =>
+    options.file === undefined
+      ? ""
+      : tasks.length > 1
+        ? `${options.file} task ${index}: `
+        : `${options.file}: `
   // Every task is checked before Redis is asked, so a bad file adds nothing.
   const { AgentTask, formatIssues } = await import("@sextant/core")
   const problems = tasks.flatMap((task, index) => {
     const checked = AgentTask.safeParse(task)
     if (checked.success) return []
-    const where =
-      options.file === undefined
-        ? ""
-        : tasks.length > 1
-          ? `${options.file} task ${index}: `
-          : `${options.file}: `
+    const where = taskPlace(index)
     return formatIssues("task", checked.error, task).map((issue) => `${where}${issue}`)
   })
   if (problems.length > 0)
@@ -272,15 +301,7 @@ export const enqueueTasks = async (
       [{ field: "runId", message: "names one run: the file holds several tasks" }],
       err,
     )
-  const queueModule = await loadQueue("enqueue", err)
-  if (queueModule === undefined) return 2
-  let queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>
-  try {
-    queue = await queueModule.openTaskQueue({ url: options.queue, name: options.queueName })
-  } catch (error) {
-    return reportQueueError("enqueue", error, err)
-  }
-  try {
+  return withQueue("enqueue", options, err, async (queue) => {
     const added = []
     for (const [index, task] of tasks.entries()) {
       try {
@@ -288,12 +309,7 @@ export const enqueueTasks = async (
           await queue.enqueue(task as never, options.runId === undefined ? {} : { runId: options.runId }),
         )
       } catch (error) {
-        const where =
-          options.file === undefined
-            ? ""
-            : tasks.length > 1
-              ? `${options.file} task ${index}: `
-              : `${options.file}: `
+        const where = taskPlace(index)
         const reason = (error as { reason?: { _tag?: unknown; issues?: ReadonlyArray<string> } }).reason
         if (reason?._tag === "InvalidQueueInput") {
           for (const issue of reason.issues ?? []) err.write(`sextant enqueue: ${where}${issue}\n`)
@@ -308,11 +324,7 @@ export const enqueueTasks = async (
       for (const task of added)
         out.write(`${task.runId}${task.added ? "" : " (already queued)"}  ${task.goal}\n`)
     return 0
-  } catch (error) {
-    return reportQueueError("enqueue", error, err)
-  } finally {
-    await queue.close()
-  }
+  })
 }
 
 const QueueRunsArguments = z.object({
@@ -332,15 +344,7 @@ export const listQueueRuns = async (
   const parsed = QueueRunsArguments.safeParse(raw)
   if (!parsed.success) return usageError("runs", issuesOf(parsed.error), err)
   const options = parsed.data
-  const queueModule = await loadQueue("runs", err)
-  if (queueModule === undefined) return 2
-  let queue: Awaited<ReturnType<QueueModule["openTaskQueue"]>>
-  try {
-    queue = await queueModule.openTaskQueue({ url: options.queue, name: options.queueName })
-  } catch (error) {
-    return reportQueueError("runs", error, err)
-  }
-  try {
+  return withQueue("runs", options, err, async (queue) => {
     if (options.follow !== undefined) {
       const end = await queue.follow(
         options.follow,
@@ -390,11 +394,7 @@ export const listQueueRuns = async (
       )}\n`,
     )
     return 0
-  } catch (error) {
-    return reportQueueError("runs", error, err)
-  } finally {
-    await queue.close()
-  }
+  })
 }
 
 /** Adds `sextant worker` and `sextant enqueue`. */
