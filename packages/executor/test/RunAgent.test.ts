@@ -280,7 +280,10 @@ describe("runAgent and a tool that throws", () => {
           throw new RangeError("index 7 is out of range")
         }),
     })
-    const { policy, inputs } = scriptedPolicy([call("broken", {}), { ...call("stop", {}), taskComplete: true }])
+    const { policy, inputs } = scriptedPolicy([
+      call("broken", {}),
+      { ...call("stop", {}), taskComplete: true },
+    ])
     return Effect.gen(function* () {
       const fiber = yield* Effect.forkChild(
         runAgent(task(), policy, { tools: [...testTools, broken], runId: "agent-defect" }),
