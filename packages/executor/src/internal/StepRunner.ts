@@ -741,10 +741,12 @@ export const executeStep = (
         )
         break
       }
-      const tag = reasonTag(sextantErrorOf(lastError))
+      // The reason of a Sextant error; a tool's own error class is named by its tag in the trace.
+      const failure = sextantErrorOf(lastError)
+      const tag = failure === undefined ? observeError(lastError).tag : reasonTag(failure)
       let step = steppers.get(tag)
       if (step === undefined) {
-        step = yield* Schedule.toStepWithSleep(retryScheduleFor(sextantErrorOf(lastError), context.retry))
+        step = yield* Schedule.toStepWithSleep(retryScheduleFor(failure, context.retry))
         steppers.set(tag, step)
       }
       // The run waits between attempts: WAITING in the task state machine.
@@ -755,7 +757,7 @@ export const executeStep = (
       )
       yield* moveTo(context, "RUNNING")
       if (!next) break
-      if (recoveryFor(sextantErrorOf(lastError)) === "new-tab") {
+      if (recoveryFor(failure) === "new-tab") {
         // Before anything looks at the page: the crashed tab has none. A browser that cannot open a
         // tab any more is gone as a whole, and its error ends the step (and the run).
         const moved = yield* Effect.result(resumeOnNewTab(context, lastError))
@@ -805,7 +807,7 @@ export const executeStep = (
           break
         }
       }
-      const recovery = recoveryFor(sextantErrorOf(lastError))
+      const recovery = recoveryFor(failure)
       if (recovery === "wait-longer") timeoutFactor *= context.retry.timeoutGrowth
       if (recovery === "accept-alert") {
         // Said in the trace and the transcript: the page's alert was accepted, as a user would.
