@@ -1,4 +1,15 @@
-import { isRetryableStatus, unreachablePattern } from "@sextant/core"
+import type {
+  AgentError,
+  CompoundError,
+  CriteriaNotMet,
+  DriverError,
+  HttpError,
+  LlmError,
+  SextantError,
+  SqlError,
+  StoreError,
+} from "@sextant/core"
+import { isRetryableStatus } from "@sextant/core"
 import { Duration, Schedule } from "effect"
 
 /** Retry settings, each a named option with a default. */
@@ -47,13 +58,31 @@ export type Recovery =
   /** Anything else retryable: back off and try again. */
   | "backoff"
 
-/** The reason tag of a typed Sextant error (`ElementNotFound`, `RateLimited`, …), or the error's own tag. */
-export const reasonTag = (error: unknown): string => {
-  if (typeof error !== "object" || error === null) return "Unknown"
-  const record = error as { readonly _tag?: unknown; readonly reason?: { readonly _tag?: unknown } }
-  if (typeof record.reason?._tag === "string") return record.reason._tag
-  return typeof record._tag === "string" ? record._tag : "Unknown"
-}
+/**
+ * What a step failed with, as the retry policy sees it: one of Sextant's typed errors, or `undefined`
+ * for an error Sextant does not know (a user's own tool failing with its own class), which backs off
+ * when it says it is retryable and is otherwise left to the planner.
+ */
+export type StepFailure = SextantError | undefined
+
+/** The reason of every typed error a step can end with: the union the policy switches on. */
+export type StepFailureReason =
+  | DriverError["reason"]
+  | HttpError["reason"]
+  | LlmError["reason"]
+  | StoreError["reason"]
+  | AgentError["reason"]
+  | CompoundError["reason"]
+  | SqlError["reason"]
+  | CriteriaNotMet
+
+/** The reason of a typed error (`CriteriaNotMet` is its own reason). */
+export const reasonOf = (error: SextantError): StepFailureReason =>
+  error._tag === "CriteriaNotMet" ? error : error.reason
+
+/** The reason tag of a typed Sextant error (`ElementNotFound`, `RateLimited`, …), `Unknown` for any other. */
+export const reasonTag = (error: StepFailure): StepFailureReason["_tag"] | "Unknown" =>
+  error === undefined ? "Unknown" : reasonOf(error)._tag
 
 /**
  * Failures no new plan can mend, so a plan run ends at once with the failure's own message: the site
@@ -61,54 +90,112 @@ export const reasonTag = (error: unknown): string => {
  * submission quota), or the browser or its driver died (every step would fail the same way; `resume`
  * continues the run on a new browser).
  */
-export const endsTheRun = (error: unknown): boolean => {
+export const endsTheRun = (error: StepFailure): boolean => {
   const tag = reasonTag(error)
   return tag === "LoginRejected" || tag === "DriverCrashed"
 }
 
 /** The crashed tab of a `DriverCrashed` that only a tab suffered, or undefined. */
-export const crashedTab = (error: unknown): string | undefined => {
-  if (reasonTag(error) !== "DriverCrashed") return undefined
-  const tab = (error as { readonly reason?: { readonly tab?: unknown } }).reason?.tab
-  return typeof tab === "string" ? tab : undefined
+export const crashedTab = (error: StepFailure): string | undefined => {
+  const reason = error === undefined ? undefined : reasonOf(error)
+  return reason?._tag === "DriverCrashed" ? reason.tab : undefined
 }
 
-/** True when the error says it may succeed on a retry. */
-export const isRetryable = (error: unknown): boolean =>
-  typeof error === "object" &&
-  error !== null &&
-  (error as { readonly isRetryable?: unknown }).isRetryable === true
-
-/** The recovery for an error's reason tag. */
-export const recoveryFor = (error: unknown): Recovery => {
-  switch (reasonTag(error)) {
+/**
+ * The recovery for a reason. Every reason of the union is named, so a reason added to core without a
+ * decision here does not compile.
+ */
+export const recoveryForReason = (reason: StepFailureReason): Recovery => {
+  switch (reason._tag) {
     case "ElementNotFound":
     case "NotInteractable":
       return "scroll-and-relook"
     case "StaleRef":
       return "relook"
     case "Timeout":
-    case "HttpTimeout":
-    case "LlmTimeout":
+    case "StepTimeout":
       return "wait-longer"
     case "RateLimited":
-    case "LlmRateLimited":
       return "honour-retry-after"
     case "DriverCrashed":
-      return crashedTab(error) === undefined ? "backoff" : "new-tab"
+      return reason.tab === undefined ? "backoff" : "new-tab"
     case "DialogOpen":
-      return (error as { readonly reason?: { readonly type?: unknown } }).reason?.type === "alert"
-        ? "accept-alert"
-        : "backoff"
-    default:
+      // An alert has only OK; a confirm or a prompt is the user's decision, never a retry's.
+      return reason.type === "alert" ? "accept-alert" : "backoff"
+    // Driver
+    case "InvalidUrl":
+    case "OriginRefused":
+    case "UploadRefused":
+    case "NavigationFailed":
+    case "InvalidArgument":
+    case "ScriptError":
+    case "SessionClosed":
+    case "PageStatus":
+    case "DriverUnknown":
+    // HTTP
+    case "OriginNotAllowed":
+    case "HttpStatus":
+    case "HttpNetwork":
+    case "UnsupportedContent":
+    case "BodyTooLarge":
+    // Model
+    case "LlmTransport":
+    case "LlmServerError":
+    case "LlmRequestRejected":
+    case "OutputInvalid":
+    case "LlmCancelled":
+    // Store
+    case "StoreUnavailable":
+    case "StoreBusy":
+    case "StoreQueryFailed":
+    case "StoreNotFound":
+    case "StoreLeaseHeld":
+    case "StoreCorrupt":
+    // Agent
+    case "InvalidInput":
+    case "InvalidToolArgs":
+    case "UnknownTool":
+    case "DuplicateTool":
+    case "IllegalTransition":
+    case "GuardrailViolation":
+    case "NavigationLoop":
+    case "SchemaMismatch":
+    case "BudgetExceeded":
+    case "PlanRejected":
+    case "CannotPlan":
+    case "NoPage":
+    case "Cancelled":
+    // Compound tools, sql, criteria
+    case "LoginRejected":
+    case "LoginUnconfirmed":
+    case "ControlNotFound":
+    case "ListNotFound":
+    case "RecordsInvalid":
+    case "SchemaInvalid":
+    case "SqlSyntax":
+    case "SqlNotAllowed":
+    case "SqlFailed":
+    case "CriteriaNotMet":
       return "backoff"
+    default: {
+      const unhandled: never = reason
+      return unhandled
+    }
   }
 }
 
-const retryAfterOf = (error: unknown): number | undefined => {
-  const reason = (error as { readonly reason?: { readonly retryAfterMs?: unknown } }).reason
-  return typeof reason?.retryAfterMs === "number" ? reason.retryAfterMs : undefined
+/** The recovery for a failure, by its reason; an error Sextant does not know backs off. */
+export const recoveryFor = (error: StepFailure): Recovery =>
+  error === undefined ? "backoff" : recoveryForReason(reasonOf(error))
+
+/** The server's Retry-After of a `RateLimited`, when it sent one. */
+const retryAfterOf = (error: StepFailure): number | undefined => {
+  const reason = error === undefined ? undefined : reasonOf(error)
+  return reason?._tag === "RateLimited" ? reason.retryAfterMs : undefined
 }
+
+/** What a retry schedule outputs on each recurrence (its delay, or the count of recurrences). */
+export type RetryOutput = Duration.Duration | number
 
 /** Exponential backoff from `baseMs`, capped at `capMs`, with jitter, at most `times` recurrences. */
 const backoff = (baseMs: number, capMs: number, times: number) =>
@@ -130,7 +217,10 @@ const backoff = (baseMs: number, capMs: number, times: number) =>
  * const schedule = retryScheduleFor(new DriverError({ method: "act", reason: new ElementNotFound({ target: "#go" }) }))
  * ```
  */
-export const retryScheduleFor = (error: unknown, options: RetryOptions = {}): Schedule.Schedule<unknown> => {
+export const retryScheduleFor = (
+  error: StepFailure,
+  options: RetryOptions = {},
+): Schedule.Schedule<RetryOutput> => {
   const resolved = resolveRetryOptions(options)
   const times = resolved.maxRetries
   switch (recoveryFor(error)) {
@@ -153,19 +243,25 @@ export const retryScheduleFor = (error: unknown, options: RetryOptions = {}): Sc
   }
 }
 
-const detailOf = (error: unknown): string => {
-  const reason = (
-    error as { readonly reason?: { readonly detail?: unknown; readonly message?: unknown } } | null
-  )?.reason
-  return [reason?.detail, reason?.message, (error as { readonly message?: unknown } | null)?.message]
-    .filter((text): text is string => typeof text === "string")
-    .join(" ")
+/** The HTTP status of a reason that carries one. */
+const statusOf = (reason: StepFailureReason): number | undefined => {
+  switch (reason._tag) {
+    case "NavigationFailed":
+    case "HttpStatus":
+    case "PageStatus":
+    case "LlmServerError":
+    case "LlmRequestRejected":
+      return reason.status
+    default:
+      return undefined
+  }
 }
 
 /**
  * Why a failure cannot succeed on any retry or replan, or undefined when it might: the host does not
  * resolve or refuses the connection, the URL is invalid, the server answered a 4xx other than 408/429,
- * or there is no page to act on (a tool run on about:blank because no start URL was given).
+ * or there is no page to act on (a tool run on about:blank because no start URL was given). Decided on
+ * the reason and its fields, never on message text.
  *
  * @example
  * ```ts
@@ -175,19 +271,22 @@ const detailOf = (error: unknown): string => {
  * // "the host cannot be reached"
  * ```
  */
-export const permanentFailure = (error: unknown): string | undefined => {
-  if (typeof error !== "object" || error === null) return undefined
-  const tag = reasonTag(error)
-  const status = (error as { readonly reason?: { readonly status?: unknown } }).reason?.status
-  if (typeof status === "number" && status >= 400 && status < 500 && !isRetryableStatus(status))
+export const permanentFailure = (error: StepFailure): string | undefined => {
+  if (error === undefined) return undefined
+  const reason = reasonOf(error)
+  const status = statusOf(reason)
+  if (status !== undefined && status >= 400 && status < 500 && !isRetryableStatus(status))
     return `HTTP ${status}`
-  if (tag === "InvalidUrl") return "the URL is invalid"
-  if (tag === "NoPage") return "there is no page to act on"
-  if (tag === "InvalidArgument" && /not an absolute URL/.test(detailOf(error))) return "the URL is invalid"
-  if (
-    ["NavigationFailed", "HttpNetwork", "DriverUnknown"].includes(tag) &&
-    unreachablePattern.test(detailOf(error))
-  )
-    return "the host cannot be reached"
-  return undefined
+  switch (reason._tag) {
+    case "InvalidUrl":
+      return "the URL is invalid"
+    case "NoPage":
+      return "there is no page to act on"
+    case "NavigationFailed":
+    case "HttpNetwork":
+    case "DriverUnknown":
+      return reason.unreachable ? "the host cannot be reached" : undefined
+    default:
+      return undefined
+  }
 }

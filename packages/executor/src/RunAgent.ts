@@ -7,6 +7,7 @@ import {
   RunSummary,
   Store,
   type StoreError,
+  sextantErrorOf,
   Timeout,
 } from "@sextant/core"
 import type { FeedbackStepPolicy, StepDecision } from "@sextant/planner"
@@ -93,7 +94,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         const message = context.redactor.text(looked.failure.message)
         // A dead browser or driver: every look and step would fail the same way, so the policy is
         // not asked again.
-        if (endsTheRun(looked.failure)) {
+        if (endsTheRun(sextantErrorOf(looked.failure))) {
           history.push(`${turn + 1}. look() -> failed: ${message}`)
           context.trace.line(`  look() failed: ${message}`)
           return {
@@ -220,21 +221,28 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         outcome,
       )
       unsaved = history.length
-      if (!outcome.ok && reasonTag(outcome.error) === "BudgetExceeded")
+      if (!outcome.ok && reasonTag(sextantErrorOf(outcome.error)) === "BudgetExceeded")
         return {
           endReason: "max-duration",
           completed: false,
           detail: `the run took longer than maxDurationMs (${context.task.constraints.maxDurationMs} ms): ${call.name} was cut at the deadline`,
         } as LoopEnd
+      // The tool threw: a bug in the tool, which asking the policy again cannot mend.
+      if (!outcome.ok && outcome.defect !== undefined)
+        return {
+          endReason: "no-progress",
+          completed: false,
+          detail: `${call.name} failed and ends the run: ${outcome.observation.message ?? "the tool crashed"}`,
+        } as LoopEnd
       // A rejected login or a dead browser: asking the policy again would only submit the same
       // credentials again or fail the same way (`resume` continues a crashed run on a new browser).
-      if (!outcome.ok && endsTheRun(outcome.error))
+      if (!outcome.ok && endsTheRun(sextantErrorOf(outcome.error)))
         return {
           endReason: "no-progress",
           completed: false,
           detail: `${call.name} failed and ends the run: ${outcome.observation.message ?? ""}`,
         } as LoopEnd
-      const permanent = outcome.ok ? undefined : permanentFailure(outcome.error)
+      const permanent = outcome.ok ? undefined : permanentFailure(sextantErrorOf(outcome.error))
       if (permanent !== undefined)
         return {
           endReason: "no-progress",
@@ -287,7 +295,8 @@ const driveAgent = (
         const opened = yield* Effect.result(
           context.driver.navigate(startUrl).pipe(
             Effect.catchIf(
-              (error) => crashedTab(error) !== undefined && context.driver.recoverTab !== undefined,
+              (error) =>
+                crashedTab(sextantErrorOf(error)) !== undefined && context.driver.recoverTab !== undefined,
               (error) =>
                 resumeOnNewTab(context, error).pipe(
                   Effect.mapError((failed) => failed as DriverError),
@@ -314,7 +323,7 @@ const driveAgent = (
         } else {
           history.push(`0. navigate(${task.startUrl}) -> failed: ${opened.failure.message}`)
           context.trace.line(`start page failed: ${opened.failure.message}`)
-          if (permanentFailure(opened.failure) !== undefined) {
+          if (permanentFailure(sextantErrorOf(opened.failure)) !== undefined) {
             startFailed = opened.failure.message
             // Opening the start page is a part of its own, so the unmet parts say why nothing else ran.
             const part = context.parts.length

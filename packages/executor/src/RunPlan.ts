@@ -11,6 +11,7 @@ import {
   Store,
   type StoreError,
   type StoreShape,
+  sextantErrorOf,
 } from "@sextant/core"
 import { type ModelUsage, Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
 import { Effect, Option } from "effect"
@@ -184,7 +185,15 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       // The page evidence goes to the store only: the plan a replan sees stays as it was.
       yield* persistStep(context, evidence === undefined ? finished : { ...finished, evidence }, outcome)
       if (outcome.ok) continue
-      if (reasonTag(outcome.error) === "BudgetExceeded") {
+      if (outcome.defect !== undefined) {
+        // The tool threw: a bug in the tool, which no retry or new plan mends.
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) failed: ${outcome.observation.message ?? "the tool crashed"}`,
+        }
+      }
+      if (reasonTag(sextantErrorOf(outcome.error)) === "BudgetExceeded") {
         return {
           ok: false,
           endReason: "max-duration" as EndReason,
@@ -204,7 +213,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       const failures = (failuresByStep.get(next.index) ?? 0) + 1
       failuresByStep.set(next.index, failures)
       const message = outcome.observation.message ?? "the step failed"
-      const permanent = permanentFailure(outcome.error)
+      const permanent = permanentFailure(sextantErrorOf(outcome.error))
       if (permanent !== undefined) {
         // No new plan can make an unreachable host resolve or a 404 appear: fail now, not after replans.
         return {
@@ -214,7 +223,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         }
       }
       // A rejected login or a dead browser: a new plan would only submit again or fail the same way.
-      if (endsTheRun(outcome.error)) {
+      if (endsTheRun(sextantErrorOf(outcome.error))) {
         return {
           ok: false,
           endReason: "plan-failed" as EndReason,

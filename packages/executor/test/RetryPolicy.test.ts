@@ -1,17 +1,43 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  AgentError,
+  CompoundError,
+  CriteriaNotMet,
   DialogOpen,
   DriverCrashed,
   DriverError,
+  DriverUnknown,
   ElementNotFound,
   HttpError,
+  HttpNetwork,
+  HttpTimeout,
+  InvalidArgument,
+  InvalidUrl,
+  isSextantError,
+  LlmError,
+  LlmRateLimited,
+  LlmRequestRejected,
+  LlmTimeout,
+  LoginRejected,
   RateLimited,
+  type SextantError,
+  SqlError,
+  SqlNotAllowed,
   StaleRef,
+  StepTimeout,
+  sextantErrorOf,
   Timeout,
 } from "@sextant/core"
 import { Clock, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { type RetryOptions, recoveryFor, retryScheduleFor } from "../src/index.ts"
+import {
+  endsTheRun,
+  permanentFailure,
+  type RetryOptions,
+  reasonTag,
+  recoveryFor,
+  retryScheduleFor,
+} from "../src/index.ts"
 
 const driverError = (reason: DriverError["reason"]) => new DriverError({ method: "act", reason })
 const notFound = driverError(new ElementNotFound({ target: "#go" }))
@@ -22,7 +48,7 @@ const limited = (retryAfterMs?: number) =>
   new HttpError({ method: "fetch", reason: new RateLimited({ url: "http://shop.test/", retryAfterMs }) })
 
 /** The delays between the attempts of an always-failing effect retried on the error's schedule. */
-const delaysOf = (error: unknown, options: RetryOptions = {}) =>
+const delaysOf = (error: SextantError, options: RetryOptions = {}) =>
   Effect.gen(function* () {
     const attempts: Array<number> = []
     const failing = Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -119,4 +145,103 @@ describe("retry schedules by error tag", () => {
       assert.lengthOf(yield* delaysOf(limited(500), { maxRetries: 5 }), 5)
     }),
   )
+})
+
+describe("one error union for every boundary", () => {
+  it.effect(
+    "a model's 429 and an HTTP 429 are the same RateLimited: both wait the server's Retry-After",
+    () =>
+      Effect.gen(function* () {
+        const model = new LlmError({ method: "generate", reason: new LlmRateLimited({ retryAfterMs: 3000 }) })
+        assert.strictEqual(model.reason._tag, "RateLimited")
+        assert.strictEqual(recoveryFor(model), "honour-retry-after")
+        assert.deepStrictEqual(yield* delaysOf(model), [3000, 3000, 3000])
+        assert.strictEqual(
+          model.message,
+          "LanguageModel.generate: the model endpoint is rate limited: wait for 3000 ms before trying again",
+        )
+      }),
+  )
+
+  it("a driver wait, an HTTP request, a model call and a step that run out of time all wait longer", () => {
+    const timeouts = [
+      driverError(new Timeout({ operation: "waitFor", timeoutMs: 1000 })),
+      new HttpError({
+        method: "fetch",
+        reason: new HttpTimeout({ url: "http://shop.test/", timeoutMs: 50 }),
+      }),
+      new LlmError({ method: "generate", reason: new LlmTimeout({ timeoutMs: 30_000 }) }),
+      new AgentError({ reason: new StepTimeout({ step: 2, tool: "sql", timeoutMs: 30_000 }) }),
+    ]
+    assert.deepStrictEqual(timeouts.map(reasonTag), ["Timeout", "Timeout", "Timeout", "StepTimeout"])
+    assert.deepStrictEqual(timeouts.map(recoveryFor), [
+      "wait-longer",
+      "wait-longer",
+      "wait-longer",
+      "wait-longer",
+    ])
+    assert.include(timeouts[2]!.message, "raise the timeout or use a faster model")
+    assert.strictEqual(
+      timeouts[3]!.message,
+      "step 2 (sql) did not finish within 30000 ms: it is retried with a longer limit; raise constraints.stepTimeoutMs if the site is slow",
+    )
+  })
+
+  it("compound, sql and criteria failures are in the union the policy decides on", () => {
+    const rejected = new CompoundError({
+      tool: "login",
+      reason: new LoginRejected({ pageError: "Invalid email or password", url: "http://shop.test/login" }),
+    })
+    const sql = new SqlError({
+      query: "DELETE FROM t",
+      reason: new SqlNotAllowed({ detail: "run exactly one SELECT" }),
+    })
+    const unmet = new CriteriaNotMet({ tool: "click", unmet: ['the page shows "Welcome"'] })
+    assert.deepStrictEqual([rejected, sql, unmet].map(isSextantError), [true, true, true])
+    assert.deepStrictEqual([rejected, sql, unmet].map(reasonTag), [
+      "LoginRejected",
+      "SqlNotAllowed",
+      "CriteriaNotMet",
+    ])
+    assert.deepStrictEqual([rejected, sql, unmet].map(endsTheRun), [true, false, false])
+    assert.deepStrictEqual([rejected, sql, unmet].map(recoveryFor), ["backoff", "backoff", "backoff"])
+  })
+
+  it("decides permanence on the reason and its fields, never on message text", () => {
+    const relative = driverError(
+      new InvalidUrl({ url: "dashboard", action: "open", detail: "it is not an absolute URL" }),
+    )
+    const unreachable = driverError(
+      new DriverUnknown({ code: "unknown error", detail: "net::ERR_NAME_NOT_RESOLVED" }),
+    )
+    const badKey = new LlmError({
+      method: "generate",
+      reason: new LlmRequestRejected({ status: 401, detail: "invalid api key" }),
+    })
+    const flaky = new HttpError({
+      method: "fetch",
+      reason: new HttpNetwork({ url: "http://a/", detail: "ECONNRESET" }),
+    })
+    assert.deepStrictEqual([relative, unreachable, badKey, flaky].map(permanentFailure), [
+      "the URL is invalid",
+      "the host cannot be reached",
+      "HTTP 401",
+      undefined,
+    ])
+    // A message that merely mentions the words is not an invalid URL.
+    const mentions = driverError(new InvalidArgument({ detail: "the text says: not an absolute URL" }))
+    assert.strictEqual(permanentFailure(mentions), undefined)
+  })
+
+  it("a plain object with a Sextant tag is not a Sextant error, so the policy gives it no typed recovery", () => {
+    const impostor = {
+      _tag: "DriverError",
+      reason: { _tag: "DriverCrashed", tab: "T1", detail: "x" },
+      isRetryable: true,
+    }
+    assert.isFalse(isSextantError(impostor))
+    assert.isUndefined(sextantErrorOf(impostor))
+    assert.strictEqual(recoveryFor(sextantErrorOf(impostor)), "backoff")
+    assert.isFalse(endsTheRun(sextantErrorOf(impostor)))
+  })
 })

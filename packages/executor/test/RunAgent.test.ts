@@ -1,9 +1,18 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid, ScriptError, Store } from "@sextant/core"
+import {
+  BrowserDriver,
+  decodeAgentTask,
+  defineTool,
+  LlmError,
+  OutputInvalid,
+  ScriptError,
+  Store,
+} from "@sextant/core"
 import type { StepDecision } from "@sextant/planner"
 import { layerMemoryStore, makeFakeBrowserDriver, makeMemoryStore } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import { z } from "zod"
 import { resumeAgent, runAgent, type TraceRecord } from "../src/index.ts"
 import { scriptedPolicy, testTools } from "./support/TestTools.ts"
 
@@ -253,6 +262,41 @@ describe("runAgent history and guardrails", () => {
       assert.include(inputs[1]?.history.at(-1) ?? "", "url-scheme")
       assert.include(inputs[2]?.history.at(-1) ?? "", "allowed-origins")
       assert.isFalse(fake.calls.some((entry) => entry.url?.startsWith("http://evil") ?? false))
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("runAgent and a tool that throws", () => {
+  it.effect("the defect ends the run FAILED naming the tool, and the policy is not asked again", () => {
+    const { layer } = setup()
+    const broken = defineTool({
+      name: "broken",
+      description: "A tool with a bug.",
+      input: z.object({}),
+      output: z.object({ ok: z.boolean() }),
+      effects: {},
+      run: () =>
+        Effect.sync(() => {
+          throw new RangeError("index 7 is out of range")
+        }),
+    })
+    const { policy, inputs } = scriptedPolicy([
+      call("broken", {}),
+      { ...call("stop", {}), taskComplete: true },
+    ])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(
+        runAgent(task(), policy, { tools: [...testTools, broken], runId: "agent-defect" }),
+      )
+      yield* TestClock.adjust(60_000)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.status, "FAILED")
+      assert.lengthOf(inputs, 1)
+      assert.strictEqual(result.metrics.retries, 0)
+      const error = result.observations.at(-1)?.error
+      assert.deepStrictEqual([error?.tag, error?.reason], ["Defect", "ToolCrashed"])
+      assert.include(error?.message ?? "", "the tool 'broken' crashed (RangeError: index 7 is out of range)")
+      assert.strictEqual((yield* (yield* Store).getRun("agent-defect")).status, "FAILED")
     }).pipe(Effect.provide(layer))
   })
 })

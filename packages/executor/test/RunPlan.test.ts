@@ -22,6 +22,7 @@ import {
 } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import { z } from "zod"
 import { planAndRun, runPlan, type TraceRecord } from "../src/index.ts"
 import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
 import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
@@ -228,6 +229,67 @@ describe("retries by error tag", () => {
       assert.strictEqual(result.metrics.retries, 1)
     }).pipe(Effect.provide(layer))
   })
+
+  it.effect("a step that outlives its limit fails as the agent's StepTimeout, not as a browser error", () => {
+    const { layer } = harness()
+    return Effect.gen(function* () {
+      // Every attempt is too slow (1 s, 2 s, 4 s, 8 s limits for a 60 s wait).
+      const result = yield* finishWithClock(
+        runPlan(
+          task({ constraints: { stepTimeoutMs: 1000 } }),
+          plan([{ tool: "wait", args: { ms: 60_000 } }]),
+          { tools: testTools, maxReplans: 0 },
+        ),
+        120_000,
+      )
+      assert.strictEqual(result.status, "FAILED")
+      assert.strictEqual(result.metrics.retries, 3)
+      const error = result.observations[0]?.error
+      assert.deepStrictEqual([error?.tag, error?.reason], ["AgentError", "StepTimeout"])
+      assert.include(error?.message ?? "", "step 0 (wait) did not finish within 8000 ms")
+      assert.notInclude(error?.message ?? "", "BrowserDriver")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect(
+    "a tool that throws is a defect: not retried, not replanned, and the run ends FAILED saying which tool crashed",
+    () => {
+      const { layer, planned } = harness()
+      const broken = defineTool({
+        name: "broken",
+        description: "A tool with a bug.",
+        input: z.object({}),
+        output: z.object({ ok: z.boolean() }),
+        effects: {},
+        run: () =>
+          Effect.sync(() => {
+            throw new TypeError("cannot read properties of undefined (reading 'rows')")
+          }),
+      })
+      return Effect.gen(function* () {
+        const result = yield* finishWithClock(
+          runPlan(task(), plan([{ tool: "broken", args: {} }]), {
+            tools: [...testTools, broken],
+            runId: "run-defect",
+          }),
+          60_000,
+        )
+        assert.strictEqual(result.status, "FAILED")
+        assert.strictEqual(result.endReason, "plan-failed")
+        assert.strictEqual(result.metrics.retries, 0)
+        assert.strictEqual(planned.requests.length, 0)
+        const error = result.observations[0]?.error
+        assert.deepStrictEqual(
+          [error?.tag, error?.reason, error?.retryable],
+          ["Defect", "ToolCrashed", false],
+        )
+        assert.include(result.summary.summary, "the tool 'broken' crashed (TypeError: cannot read properties")
+        const store = yield* Store
+        assert.strictEqual((yield* store.getRun("run-defect")).status, "FAILED")
+        assert.strictEqual((yield* store.listObservations("run-defect"))[0]?.error?.reason, "ToolCrashed")
+      }).pipe(Effect.provide(layer))
+    },
+  )
 
   it.effect("RateLimited: waits the server's Retry-After before trying again", () => {
     const { layer } = harness()

@@ -6,8 +6,9 @@ import {
   LanguageModel,
   type LanguageModelShape,
   LlmError,
-  LlmTimeout,
+  MODEL_TIMEOUT_HINT,
   OutputInvalid,
+  Timeout,
   type TokenUsage,
 } from "@sextant/core"
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
@@ -84,7 +85,7 @@ const retrySchedule = (options: OpenAiOptions) =>
     Schedule.setInputType<LlmError>(),
     Schedule.while(({ input }) => input.isRetryable),
     Schedule.modifyDelay(({ input, duration }) => {
-      const serverWait = input.reason._tag === "LlmRateLimited" ? input.reason.retryAfterMs : undefined
+      const serverWait = input.reason._tag === "RateLimited" ? input.reason.retryAfterMs : undefined
       const wait = serverWait ?? Duration.toMillis(duration)
       return Effect.succeed(Duration.millis(Math.min(wait, options.maxRetryDelayMs)))
     }),
@@ -163,7 +164,14 @@ export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
         duration: Duration.millis(options.timeoutMs),
         orElse: () =>
           Effect.fail(
-            new LlmError({ method: "generate", reason: new LlmTimeout({ timeoutMs: options.timeoutMs }) }),
+            new LlmError({
+              method: "generate",
+              reason: new Timeout({
+                operation: "the model call",
+                timeoutMs: options.timeoutMs,
+                hint: MODEL_TIMEOUT_HINT,
+              }),
+            }),
           ),
       }),
     )

@@ -144,7 +144,7 @@ describe("OpenAI LanguageModel", () => {
     }),
   )
 
-  it.live("fails with LlmTimeout when an attempt takes longer than timeoutMs and hangs up", () =>
+  it.live("fails with a Timeout when an attempt takes longer than timeoutMs and hangs up", () =>
     Effect.gen(function* () {
       const { server, model } = yield* setup([Reply.delayed(3_000, Reply.text("late"))], {
         timeoutMs: 200,
@@ -152,7 +152,7 @@ describe("OpenAI LanguageModel", () => {
       })
       const started = Date.now()
       const error = yield* failureOf(model.generate(hello))
-      expect(error.reason._tag).toBe("LlmTimeout")
+      expect(error.reason._tag).toBe("Timeout")
       expect(error.message).toContain("200 ms")
       expect(Date.now() - started).toBeLessThan(2_000)
       yield* Effect.promise(() => expect.poll(() => server.requests[0]?.aborted).toBe(true))

@@ -45,7 +45,7 @@ describe("sextant repl with piped stdin", () => {
     expect(ran.stdout).toMatch(/^actions: e\d+ link "[^"]+" \(click\)/m)
     expect(ran.stdout).toContain(`Welcome, ${alice.name}`)
     expect(ran.stdout).toContain("error: ref e999 is stale: call look() to refresh")
-    expect(ran.stdout).toContain('error: invalid argument: url "dashboard" is not an absolute URL')
+    expect(ran.stdout).toContain('error: cannot open "dashboard": it is not an absolute URL')
     expect(ran.stdout).toContain('unknown command "frobnicate": type help for the list')
     expect(ran.stdout).not.toContain(alice.password)
     // Nothing after quit runs; the browser is closed.

@@ -162,8 +162,8 @@ describe("the agent API in headless Chromium", () => {
     expect(went).toEqual({
       ok: false,
       error:
-        'invalid argument: url "dashboard" is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login',
-      reason: "InvalidArgument",
+        'cannot open "dashboard": it is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login',
+      reason: "InvalidUrl",
       retryable: false,
     })
     expect((await looked(agent)).url).toBe(`${site.url}/login`)

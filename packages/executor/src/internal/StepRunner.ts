@@ -3,42 +3,51 @@ import {
   AgentError,
   type AnyTool,
   BudgetExceeded,
+  CriteriaNotMet,
   type Criterion,
   DriverCrashed,
   DriverError,
-  DriverUnknown,
   GuardrailViolation,
   NoPage,
   type Observation,
+  type ObservedError,
   observeError,
   type PageSnapshot,
   parseTarget,
   SessionOrigins,
   type Signal,
   type Step,
+  StepTimeout,
   type StoredRecord,
   type StoreError,
-  Timeout,
+  sextantErrorOf,
   UploadDirs,
   webOrigin,
 } from "@sextant/core"
-import { Cause, Clock, Data, Duration, Effect, type Exit, Metric, Option, Schedule, Scope } from "effect"
+import { Cause, Clock, Duration, Effect, type Exit, Metric, Option, Schedule, Scope } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
-import { isRetryable, permanentFailure, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
+import { permanentFailure, reasonOf, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
 import { blockedRequestMessage, guardSecretRequests, secretDestinationRefusal } from "../SecretPolicy.ts"
 import { type GuardViolation, installGuard, maskFields, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 import { resumeOnNewTab } from "./TabRecovery.ts"
 
-/** A step's criteria did not hold after it ran. Retryable: the page may still be settling. */
-export class CriteriaNotMet extends Data.TaggedError("CriteriaNotMet")<{
-  readonly tool: string
-  readonly unmet: ReadonlyArray<string>
-}> {
-  readonly isRetryable = true
-  override get message(): string {
-    return `${this.tool} ran but its success criteria do not hold: ${this.unmet.join("; ")}`
+/** True when the error says it may succeed on a retry (Sextant's errors and a tool's own alike). */
+const isRetryable = (error: unknown): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  (error as { readonly isRetryable?: unknown }).isRetryable === true
+
+/** What a run records of a tool that threw: its own message, and what to do about a bug in a tool. */
+const observeDefect = (tool: string, cause: Cause.Cause<unknown>): ObservedError => {
+  const thrown = Cause.squash(cause)
+  const detail = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown)
+  return {
+    tag: "Defect",
+    reason: "ToolCrashed",
+    message: `the tool '${tool}' crashed (${detail}): this is a bug in the tool, not a problem of the page; the step is not retried, fix the tool or report it with the run's trace`,
+    retryable: false,
   }
 }
 
@@ -58,6 +67,11 @@ export interface StepOutcome {
   readonly output?: unknown
   /** The typed error of the last attempt. */
   readonly error?: unknown
+  /**
+   * The tool threw (a defect: a bug in the tool, not a failure of the page or the browser). Never
+   * retried or planned around: the run ends FAILED with {@link StepOutcome.observation}'s message.
+   */
+  readonly defect?: Cause.Cause<unknown> | undefined
   /** The call was refused by a guardrail (never retried). */
   readonly refused: boolean
   /** The rule of the guardrail that refused it. */
@@ -85,10 +99,13 @@ export const persistStep = (context: RunContext, step: Step, outcome: StepOutcom
  * A Timeout that reports exactly the limit the call passed in its own `timeoutMs` argument: the tool
  * watched its condition for the time the caller chose (not a stuck driver), so a retry is the same wait.
  */
-const waitedItsOwnLimit = (error: unknown, args: Readonly<Record<string, unknown>>): boolean =>
-  reasonTag(error) === "Timeout" &&
-  typeof args.timeoutMs === "number" &&
-  (error as { readonly reason?: { readonly timeoutMs?: unknown } }).reason?.timeoutMs === args.timeoutMs
+const waitedItsOwnLimit = (error: unknown, args: Readonly<Record<string, unknown>>): boolean => {
+  const failure = sextantErrorOf(error)
+  const reason = failure === undefined ? undefined : reasonOf(failure)
+  return (
+    reason?._tag === "Timeout" && typeof args.timeoutMs === "number" && reason.timeoutMs === args.timeoutMs
+  )
+}
 
 const NOT_PERFORMED = new Set([
   "ElementNotFound",
@@ -202,7 +219,7 @@ const submissionHappened = (attempt: Exit.Exit<unknown, unknown>, moved: boolean
   if (moved) return true
   if (attempt._tag === "Failure") {
     const error = Option.getOrUndefined(Cause.findErrorOption(attempt.cause))
-    return !NOT_PERFORMED.has(reasonTag(error))
+    return !NOT_PERFORMED.has(reasonTag(sextantErrorOf(error)))
   }
   const signals = signalsOf(attempt.value)
   return signals === undefined || signals.includes("FormSubmitted") || signals.includes("NavigationOccurred")
@@ -385,6 +402,7 @@ export const executeStep = (
     let refused = false
     let changed = false
     let submissionCharged = false
+    let defect: Cause.Cause<unknown> | undefined
     const steppers = new Map<string, (input: unknown) => Effect.Effect<unknown, unknown>>()
     const urlBefore = context.lastUrl
 
@@ -562,12 +580,8 @@ export const executeStep = (
               Effect.fail(
                 cutAtDeadline
                   ? deadlineCut
-                  : new DriverError({
-                      method: call.tool,
-                      reason: new Timeout({
-                        operation: `step ${call.index} (${call.tool})`,
-                        timeoutMs: limitMs,
-                      }),
+                  : new AgentError({
+                      reason: new StepTimeout({ step: call.index, tool: call.tool, timeoutMs: limitMs }),
                     }),
               ),
           }),
@@ -697,23 +711,27 @@ export const executeStep = (
       } else if (Cause.hasInterrupts(attempt.cause)) {
         return yield* Effect.failCause(attempt.cause as Cause.Cause<never>)
       } else {
-        // A tool that throws is a bug in the tool: record it as a non-retryable failure, not a crash.
-        lastError = Option.getOrElse(
-          Cause.findErrorOption(attempt.cause),
-          () =>
-            new DriverError({
-              method: call.tool,
-              reason: new DriverUnknown({ code: "tool defect", detail: String(Cause.squash(attempt.cause)) }),
-            }),
-        )
+        const failure = Cause.findErrorOption(attempt.cause)
+        if (Option.isNone(failure)) {
+          // A tool that throws is a bug in the tool: it stays a defect (no typed reason pretends the
+          // page or the browser failed), is never retried, and ends the run with its cause kept.
+          defect = attempt.cause
+          context.trace.line(`  ${call.tool} crashed:\n${context.redactor.text(Cause.pretty(attempt.cause))}`)
+          break
+        }
+        lastError = failure.value
       }
 
-      if (!tool.effects.navigates && PAGE_MISSES.has(reasonTag(lastError)) && (yield* onBlank(context))) {
+      if (
+        !tool.effects.navigates &&
+        PAGE_MISSES.has(reasonTag(sextantErrorOf(lastError))) &&
+        (yield* onBlank(context))
+      ) {
         // Nothing on about:blank can be found or read, however often the tool tries.
         lastError = new AgentError({ reason: new NoPage({ tool: call.tool }), cause: lastError })
         break
       }
-      if (!isRetryable(lastError) || permanentFailure(lastError) !== undefined) break
+      if (!isRetryable(lastError) || permanentFailure(sextantErrorOf(lastError)) !== undefined) break
       if (waitedItsOwnLimit(lastError, args)) {
         // The call waited the whole time it asked for (waitFor's timeoutMs) and the condition never
         // held: the same call would wait the same time for the same thing. The policy or the replan
@@ -723,10 +741,12 @@ export const executeStep = (
         )
         break
       }
-      const tag = reasonTag(lastError)
+      // The reason of a Sextant error; a tool's own error class is named by its tag in the trace.
+      const failure = sextantErrorOf(lastError)
+      const tag = failure === undefined ? observeError(lastError).tag : reasonTag(failure)
       let step = steppers.get(tag)
       if (step === undefined) {
-        step = yield* Schedule.toStepWithSleep(retryScheduleFor(lastError, context.retry))
+        step = yield* Schedule.toStepWithSleep(retryScheduleFor(failure, context.retry))
         steppers.set(tag, step)
       }
       // The run waits between attempts: WAITING in the task state machine.
@@ -737,7 +757,7 @@ export const executeStep = (
       )
       yield* moveTo(context, "RUNNING")
       if (!next) break
-      if (recoveryFor(lastError) === "new-tab") {
+      if (recoveryFor(failure) === "new-tab") {
         // Before anything looks at the page: the crashed tab has none. A browser that cannot open a
         // tab any more is gone as a whole, and its error ends the step (and the run).
         const moved = yield* Effect.result(resumeOnNewTab(context, lastError))
@@ -749,7 +769,7 @@ export const executeStep = (
           // The browser could not give the run a tab: it is as good as gone, and the run ends as for a
           // dead browser (resumable on a new one), not as a step that may be planned again.
           lastError =
-            reasonTag(moved.failure) === "DriverCrashed"
+            reasonTag(sextantErrorOf(moved.failure)) === "DriverCrashed"
               ? moved.failure
               : new DriverError({
                   method: "recoverTab",
@@ -787,7 +807,7 @@ export const executeStep = (
           break
         }
       }
-      const recovery = recoveryFor(lastError)
+      const recovery = recoveryFor(failure)
       if (recovery === "wait-longer") timeoutFactor *= context.retry.timeoutGrowth
       if (recovery === "accept-alert") {
         // Said in the trace and the transcript: the page's alert was accepted, as a user would.
@@ -833,7 +853,11 @@ export const executeStep = (
     }
 
     const durationMs = yield* elapsedSince(startedAt)
-    const observed = ok ? undefined : observeError(lastError)
+    const observed = ok
+      ? undefined
+      : defect !== undefined
+        ? observeDefect(call.tool, defect)
+        : observeError(lastError)
     const observation: Observation = context.redactor.value({
       tool: call.tool,
       ok,
@@ -876,6 +900,7 @@ export const executeStep = (
       attempts,
       output,
       error: lastError,
+      defect,
       refused,
       refusedBy,
       changed,

@@ -2,11 +2,13 @@ import {
   LlmCancelled,
   LlmError,
   type LlmErrorReason,
-  LlmRateLimited,
   LlmRequestRejected,
   LlmServerError,
-  LlmTimeout,
   LlmTransport,
+  MODEL_ENDPOINT,
+  MODEL_TIMEOUT_HINT,
+  reasonFromHttpStatus,
+  Timeout,
 } from "@sextant/core"
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai"
 
@@ -31,7 +33,8 @@ const detailOf = (error: APIError): string => {
 /** The core reason for an SDK error, decided on its class and HTTP status, never on message text. */
 const reasonOf = (error: unknown, timeoutMs: number): LlmErrorReason => {
   if (error instanceof APIUserAbortError) return new LlmCancelled({ detail: "the request was aborted" })
-  if (error instanceof APIConnectionTimeoutError) return new LlmTimeout({ timeoutMs })
+  if (error instanceof APIConnectionTimeoutError)
+    return new Timeout({ operation: "the model call", timeoutMs, hint: MODEL_TIMEOUT_HINT })
   if (error instanceof APIConnectionError) {
     const cause = (error as { cause?: unknown }).cause
     const detail = cause instanceof Error ? `${error.message} ${cause.message}` : error.message
@@ -39,10 +42,19 @@ const reasonOf = (error: unknown, timeoutMs: number): LlmErrorReason => {
   }
   if (error instanceof APIError && typeof error.status === "number") {
     const status = error.status
-    if (status === 429) return new LlmRateLimited({ retryAfterMs: retryAfterMs(error.headers) })
-    if (status === 408) return new LlmTimeout({ timeoutMs })
-    if (status >= 500) return new LlmServerError({ status, detail: detailOf(error) })
-    return new LlmRequestRejected({ status, detail: detailOf(error) })
+    // The status mapping every boundary shares; a plain status becomes the model's own reasons,
+    // whose messages point at the key, the model name and the endpoint.
+    const reason = reasonFromHttpStatus(status, {
+      service: MODEL_ENDPOINT,
+      retryAfterMs: retryAfterMs(error.headers),
+      timeoutMs,
+      operation: "the model call",
+      timeoutHint: MODEL_TIMEOUT_HINT,
+    })
+    if (reason._tag !== "HttpStatus") return reason
+    return status >= 500
+      ? new LlmServerError({ status, detail: detailOf(error) })
+      : new LlmRequestRejected({ status, detail: detailOf(error) })
   }
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
   return new LlmTransport({ detail: `the endpoint's answer could not be read (${detail})` })

@@ -197,7 +197,7 @@ describe("LLM step policy", () => {
     }),
   )
 
-  it.live("fails with LlmTimeout when the model is slower than the timeout", () =>
+  it.live("fails with a Timeout when the model is slower than the timeout", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(
         decideWith([Reply.delayed(3_000, Reply.json({ tool_calls: [] }))], input, {
@@ -206,7 +206,7 @@ describe("LLM step policy", () => {
         }),
       )
       expect(error._tag).toBe("LlmError")
-      expect(error.reason._tag).toBe("LlmTimeout")
+      expect(error.reason._tag).toBe("Timeout")
     }),
   )
 

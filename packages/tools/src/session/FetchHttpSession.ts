@@ -1,5 +1,6 @@
 import {
   BodyTooLarge,
+  HTTP_TIMEOUT_HINT,
   HttpError,
   type HttpErrorReason,
   HttpNetwork,
@@ -7,12 +8,11 @@ import {
   type HttpResponse,
   HttpSession,
   type HttpSessionShape,
-  HttpStatus,
-  HttpTimeout,
   InvalidUrl,
   OriginNotAllowed,
-  RateLimited,
+  reasonFromHttpStatus,
   SessionOrigins,
+  Timeout,
 } from "@sextant/core"
 import { Clock, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
 import { CookieJar } from "tough-cookie"
@@ -320,18 +320,29 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
       }).pipe(
         Effect.timeoutOrElse({
           duration: Duration.millis(timeoutMs),
-          orElse: () => fail(method, new HttpTimeout({ url: url.href, timeoutMs })),
+          orElse: () =>
+            fail(
+              method,
+              new Timeout({ operation: url.href, url: url.href, timeoutMs, hint: HTTP_TIMEOUT_HINT }),
+            ),
         }),
       )
       const finished = yield* Clock.currentTimeMillis
-      if (sent.status === 429) {
-        const retryAfterMs = parseRetryAfter(sent.headers["retry-after"] ?? null, finished)
+      if (sent.status >= 400) {
+        const retryAfterMs =
+          sent.status === 429 ? parseRetryAfter(sent.headers["retry-after"] ?? null, finished) : undefined
         // Every request to this host waits, not only the one that was told to.
         if (retryAfterMs !== undefined) state.nextSlotAt = Math.max(state.nextSlotAt, finished + retryAfterMs)
-        return yield* fail(method, new RateLimited({ url: sent.url, retryAfterMs }))
+        return yield* fail(
+          method,
+          reasonFromHttpStatus(sent.status, {
+            url: sent.url,
+            retryAfterMs,
+            timeoutMs,
+            timeoutHint: HTTP_TIMEOUT_HINT,
+          }),
+        )
       }
-      if (sent.status >= 400)
-        return yield* fail(method, new HttpStatus({ url: sent.url, status: sent.status }))
       const response: HttpResponse = {
         url: sent.url,
         status: sent.status,

@@ -1,51 +1,24 @@
 import { Worker } from "node:worker_threads"
-import { defineTool, type HttpError, type HttpSession, readWebUrl } from "@sextant/core"
-import { Data, Effect } from "effect"
+import {
+  defineTool,
+  type HttpError,
+  type HttpSession,
+  readWebUrl,
+  SqlError,
+  type SqlErrorReason,
+  SqlFailed,
+  SqlNotAllowed,
+  SqlSyntax,
+} from "@sextant/core"
+import { Effect } from "effect"
 import { parse } from "sql-parser-cst"
 import { z } from "zod"
 import { parseDocument, selectAll, textOf } from "./internal/Dom.ts"
 import type { SqlWorkerInput, SqlWorkerOutput, SqlWorkerTable } from "./internal/SqlWorker.ts"
 import { loadHtml } from "./LoadAndParse.ts"
 
-/** The query does not parse. */
-export class SqlSyntax extends Data.TaggedClass("SqlSyntax")<{ readonly detail: string }> {
-  readonly isRetryable = false
-  get message(): string {
-    return `the query does not parse: ${this.detail}`
-  }
-}
-
-/** The query parses but does something the `sql` tool does not allow (only one SELECT may run). */
-export class SqlNotAllowed extends Data.TaggedClass("SqlNotAllowed")<{ readonly detail: string }> {
-  readonly isRetryable = false
-  get message(): string {
-    return `the query is not allowed: ${this.detail}`
-  }
-}
-
-/** The query failed while it ran (a bad selector, an unknown column). */
-export class SqlFailed extends Data.TaggedClass("SqlFailed")<{ readonly detail: string }> {
-  readonly isRetryable = false
-  get message(): string {
-    return `the query failed: ${this.detail}`
-  }
-}
-
-export type SqlErrorReason = SqlSyntax | SqlNotAllowed | SqlFailed
-
-/** The error of {@link sql} (page loads fail with the session's `HttpError`). */
-export class SqlError extends Data.TaggedError("SqlError")<{
-  readonly query: string
-  readonly reason: SqlErrorReason
-  readonly cause?: unknown
-}> {
-  get isRetryable(): boolean {
-    return this.reason.isRetryable
-  }
-  override get message(): string {
-    return `sql: ${this.reason.message}`
-  }
-}
+// The sql tool's errors live in @sextant/core (errors/Tool.ts) with the rest of the union.
+export { SqlError, type SqlErrorReason, SqlFailed, SqlNotAllowed, SqlSyntax }
 
 /** Options of {@link sql}. */
 export const SqlOptions = z.object({

@@ -1,7 +1,7 @@
 import {
   type BrowserDriverShape,
   DriverError,
-  InvalidArgument,
+  InvalidUrl,
   NavigationFailed,
   type NavigationResult,
   PageStatus,
@@ -135,8 +135,10 @@ export const makeNavigation = (
       if (!URL.canParse(url) && browser.options.baseUrl === undefined) {
         return yield* fail(
           "navigate",
-          new InvalidArgument({
-            detail: `url ${JSON.stringify(url)} is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login`,
+          new InvalidUrl({
+            url,
+            action: "open",
+            detail: "it is not an absolute URL: give the scheme and host, e.g. http://127.0.0.1:4000/login",
           }),
         )
       }
