@@ -171,6 +171,53 @@ describe("rule grammar: the ways people write web instructions", () => {
     expect(parseCommands("Export the document as a PDF").ok).toBe(false)
   })
 
+  it("reads a wish for what a field should say ('I want my bio to say …') as typing into that field", () => {
+    expect(typed('I want my bio to say "Loves compilers and tea"')).toEqual([
+      ["Loves compilers and tea", "bio", undefined],
+    ])
+    expect(typed("I'd like my city to be Ghent")).toEqual([["Ghent", "city", undefined]])
+    // The wish is not the field's name, and a description after it is still no value to type.
+    expect(parseCommands("I want my bio to say the sum of the two numbers").ok).toBe(false)
+    expect(parseCommands('I want my bio "hello"').ok).toBe(false)
+  })
+
+  it("reads a sign-up as one form sent once: labelled parts, boxes ticked after it, its own send button", () => {
+    const kinds = (text: string) => commands(text).map((command) => command.kind)
+    // Boxes ticked right after the sign-up are ticked before the form is sent.
+    expect(
+      kinds(
+        "Register an account for Edsger Dijkstra, edsger@example.com, password goto-harmful, Premium plan, and accept the terms",
+      ),
+    ).toEqual(["type", "type", "type", "select", "check", "submit"])
+    // A list of labelled values after a colon, split by semicolons, sent by the button that names the sign-up.
+    const listed = commands(
+      "Create an account: full name Barbara Liskov; email barbara@example.com; password subst1tute; then click Create account",
+    )
+    expect(listed).toEqual([
+      {
+        kind: "type",
+        value: "Barbara Liskov",
+        field: { raw: "full name", text: "full name", role: "textbox" },
+      },
+      { kind: "type", value: "barbara@example.com", field: { raw: "email", text: "email", role: "textbox" } },
+      { kind: "type", value: "subst1tute", field: { raw: "password", text: "password", role: "textbox" } },
+      { kind: "click", target: { raw: "Create account", text: "Create account" } },
+    ])
+    expect(kinds("Sign up as Ada Lovelace; email ada@example.com; password x123")).toEqual([
+      "type",
+      "type",
+      "type",
+      "submit",
+    ])
+    // A click on anything else is a step after the form is sent, not its send.
+    expect(kinds("Sign up as Ada with ada@example.com and click Help")).toEqual([
+      "type",
+      "type",
+      "submit",
+      "click",
+    ])
+  })
+
   it("reads 'go back to the Profile tab' as going to that tab, and only a bare 'go back' as history", () => {
     expect(commands("Enable the weekly digest, then go back to the Profile tab").at(-1)).toEqual({
       kind: "click",
