@@ -928,6 +928,18 @@ const fieldThenValue = (
   return { field, value: valueText(tokens.slice(start)) }
 }
 
+/** A field whose name says it holds a day. */
+const DATE_FIELD = /\bdates?\b|日期/i
+
+/** "把开始日期定在2024年3月8日": a day typed into a date field is written as a date input holds it. */
+const datedValue = (command: Command): Command => {
+  const day =
+    command.kind === "type" && DATE_FIELD.test(command.field?.text ?? "")
+      ? readCalendarDay(command.value)
+      : undefined
+  return day === undefined || command.kind !== "type" ? command : { ...command, value: isoDay(day) }
+}
+
 /**
  * "Sign up as Grace Hopper with grace@example.com and password cobol1959 on the Premium plan, accepting
  * the terms": a registration form filled from what the sentence gives — the name after "as", an email,
@@ -1853,7 +1865,7 @@ export const parseCommands = (text: string): ParseResult => {
         commands.pop()
     }
     for (const produced1 of produced) {
-      const command = referent === undefined ? produced1 : withReferent(produced1, referent)
+      const command = datedValue(referent === undefined ? produced1 : withReferent(produced1, referent))
       commands.push(pendingContainer === undefined ? command : withContainer(command, pendingContainer))
       if (command.kind === "type") previousValue = command.value
     }

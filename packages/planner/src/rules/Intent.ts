@@ -1,6 +1,7 @@
 import type { PageElement } from "@sextant/core"
 import type { Ancestry } from "./Grounding.ts"
 import { normalizeText } from "./Grounding.ts"
+import { LANGUAGES } from "./Vocabulary.ts"
 
 /**
  * Instructions that name a control or a state instead of an action ("Print the page", "I want
@@ -409,7 +410,13 @@ const readOne = (
   }
 }
 
-const NO_ACTION = /^no action word in "(.*)": start with/s
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The "no action word in …" refusal of each language (`lang/en.ts`, `lang/zh.ts`), the clause as group 1. */
+const NO_ACTION = LANGUAGES.map((lexicon) => {
+  const [head = "", tail = ""] = lexicon.messages.noAction("\u0000").split("\u0000")
+  return new RegExp(`^${escaped(head)}(.*)${escaped(tail)}$`, "s")
+})
 
 /** "…, please fill it in", "— select it": a closing clause that only restates the clause before it. */
 const RESTATED =
@@ -442,7 +449,9 @@ export const readGoalOnPage = (
   for (let round = 0; round < 8; round += 1) {
     const parsed = parse(current)
     if (parsed.ok) return round === 0 ? undefined : { goal: current, commands }
-    const clause = NO_ACTION.exec(parsed.reason)?.[1]
+    const clause = NO_ACTION.map((pattern) => pattern.exec(parsed.reason)?.[1]).find(
+      (text) => text !== undefined,
+    )
     if (clause === undefined) return round === 0 ? undefined : { reason: parsed.reason }
     const at = current.indexOf(clause)
     const normalized = at < 0 ? current.normalize("NFKC") : current

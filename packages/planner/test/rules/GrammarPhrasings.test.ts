@@ -450,9 +450,12 @@ describe("rule grammar: a day chosen for a date field", () => {
     expect(typed("Select July 4, 2024 for Departure")).toEqual([["2024-07-04", "Departure", undefined]])
     expect(typed("入住日期选择 2024-05-20")).toEqual([["2024-05-20", "入住日期", undefined]])
     expect(typed("入住日期选择 2024年5月20日")).toEqual([["2024-05-20", "入住日期", undefined]])
-    // "set" keeps the words as said: a date input takes them in its own format.
+    // A day set into a field named as a date is written as a date input holds it ("把开始日期定在2024年3月8日");
+    // into any other field the words stay as said.
     expect(typed("Set check-in to 2024-05-14")).toEqual([["2024-05-14", "check-in", undefined]])
-    expect(typed("Set End date to June 3, 2024")).toEqual([["June 3, 2024", "End date", undefined]])
+    expect(typed("Set End date to June 3, 2024")).toEqual([["2024-06-03", "End date", undefined]])
+    expect(typed("把开始日期定在2024年3月8日")).toEqual([["2024-03-08", "开始日期", undefined]])
+    expect(typed("Type June 3, 2024 into Notes")).toEqual([["June 3, 2024", "Notes", undefined]])
   })
 
   it("keeps a choice that is no day, or a day with no field, a choice", () => {

@@ -133,6 +133,24 @@ describe("the rule step policy on a goal read on the page", () => {
     ).toBe(true)
   })
 
+  it("reads a Chinese clause with no action word on the page too ('拒绝所有 Cookie' → Reject all)", () => {
+    const cookies = `- dialog "Cookies":
+  - button "Accept all" [ref=e3]
+  - button "Reject all" [ref=e4]
+- textbox "Email" [ref=e5]
+- button "Subscribe" [ref=e6]`
+    const decision = decide("拒绝所有 Cookie", cookies)
+    expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e4" } }])
+    expect(decision.history[0]).toContain('read on the page as {"goal":"click \\"Reject all\\""')
+    // The clause read on the page becomes a command; the clauses with a verb after it stay the grammar's.
+    const first = decide("先接受 Cookie，再在 Email 中填写 wang@example.com 并点击 Subscribe", cookies)
+    expect(first.toolCalls).toEqual([{ name: "click", args: { target: "e3" } }])
+    // A Chinese clause no control covers is still refused, with the page's reason.
+    const refused = decide("拒绝所有 Newsletter", cookies)
+    expect(refused.toolCalls).toEqual([])
+    expect(refused.history.at(-1)).toContain("no control on the page is named by")
+  })
+
   it("closes with the page's reason when the page does not settle the clause", () => {
     const decision = decide("The golden prize for me, please")
     expect(decision.method).toBe("close")
