@@ -179,6 +179,7 @@ describe("rule grammar: the ways people write web instructions", () => {
     // The wish is not the field's name, and a description after it is still no value to type.
     expect(parseCommands("I want my bio to say the sum of the two numbers").ok).toBe(false)
     expect(parseCommands('I want my bio "hello"').ok).toBe(false)
+    expect(parseCommands("I want my home city Ghent").ok).toBe(false)
   })
 
   it("reads a sign-up as one form sent once: labelled parts, boxes ticked after it, its own send button", () => {
