@@ -914,17 +914,25 @@ const settingTo = (tokens: ReadonlyArray<Token>): Command | undefined => {
  * and the value follows them — a quoted literal, an email, a number, or the trailing words written with
  * capitals or digits. Words that are all lower case ("type the quick brown fox") stay one value.
  */
+/** Words that only say a wish before "my …" ("I want", "I'd like", "we would like"). */
+const WISH_WORDS = ["i", "i'd", "we", "we'd", "want", "would", "like", "need"] as const
+
 const fieldThenValue = (
   tokens: ReadonlyArray<Token>,
   needsArticle = true,
 ): { readonly field: ReadonlyArray<Token>; readonly value: string } | undefined => {
-  const article = isWord(tokens[0], "the", "your", "my") ? 1 : 0
+  // "I want my bio to say …", "I'd like my city to be …": the wish before the field names nothing.
+  const wish = needsArticle ? 0 : tokens.findIndex((token) => !isWord(token, ...WISH_WORDS))
+  const owner = wish > 0 && isWord(tokens[wish], "the", "my", "our") ? wish : -1
+  const article = owner >= 0 ? owner + 1 : isWord(tokens[0], "the", "your", "my") ? 1 : 0
   if (needsArticle && article === 0) return undefined
   let start = tokens.length
   while (start > article + 1 && valueLike(tokens[start - 1]!)) start -= 1
-  // "My city is Ghent": the verb between them is neither the field's name nor the value.
+  // "My city is Ghent", "my bio to say …": the verb between them is neither the field's name nor the value.
   let end = start
-  while (end > article + 1 && isWord(tokens[end - 1], "is", "are", "was", "=", "be")) end -= 1
+  while (end > article + 1 && isWord(tokens[end - 1], "is", "are", "was", "=", "be", "say")) end -= 1
+  if (owner >= 0 && (end === start || !isWord(tokens[end - 1], "to"))) return undefined
+  if (owner >= 0) end -= 1
   const field = tokens.slice(article, end)
   if (start === tokens.length || field.length === 0 || !field.every((token) => token.kind === "word"))
     return undefined
@@ -935,6 +943,18 @@ const fieldThenValue = (
   // after its first word says so.
   if (!needsArticle && field.slice(1).some((token) => isWord(token, "the", "a", "an"))) return undefined
   return { field, value: valueText(tokens.slice(start)) }
+}
+
+/** A field whose name says it holds a day. */
+const DATE_FIELD = /\bdates?\b|日期/i
+
+/** "把开始日期定在2024年3月8日": a day typed into a date field is written as a date input holds it. */
+const datedValue = (command: Command): Command => {
+  const day =
+    command.kind === "type" && DATE_FIELD.test(command.field?.text ?? "")
+      ? readCalendarDay(command.value)
+      : undefined
+  return day === undefined || command.kind !== "type" ? command : { ...command, value: isoDay(day) }
 }
 
 /**
@@ -954,7 +974,8 @@ const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult
   const field = (text: string): TargetPhrase => ({ raw: text, text, role: "textbox" })
   const commands: Array<Command> = []
   // "as Grace Hopper", "an account for Edsger Dijkstra": the name follows "as", or "for" before a capital.
-  const asWord = indexOfWord(tokens, ["as"])
+  // A list of labelled values ("Create an account: full name Barbara Liskov; email …") names it "name".
+  const asWord = indexOfWord(tokens, ["as", "name"])
   const as =
     asWord >= 0
       ? asWord
@@ -965,7 +986,8 @@ const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult
     let end = as + 1
     while (!stops(tokens[end])) end += 1
     const name = valueText(tokens.slice(as + 1, end))
-    if (name !== "") commands.push({ kind: "type", value: name, field: field("name") })
+    const label = isWord(tokens[as], "name") && isWord(tokens[as - 1], "full") ? "full name" : "name"
+    if (name !== "") commands.push({ kind: "type", value: name, field: field(label) })
   }
   const email = tokens.find((token) => token.kind === "email")
   if (email !== undefined) commands.push({ kind: "type", value: email.raw, field: field("email") })
@@ -1846,8 +1868,24 @@ export const parseCommands = (text: string): ParseResult => {
       continue
     if ("reason" in result) return fail(result.reason, result.noActionIn)
     const produced = "commands" in result ? result.commands : [result.command]
+    // "Register …, Premium plan, and accept the terms": boxes ticked right after a sign-up are part of
+    // its form, so they are ticked before the form is sent.
+    // "Create an account: full name …; email …; password …; then click Create account": the parts of one
+    // sign-up fill one form, sent once, by the control that names the sign-up when one is said.
+    const sent = commands.at(-1)
+    if (sent?.kind === "submit" && previousVerb?.[0] === "signUp") {
+      if (produced.every((each) => each.kind === "check")) {
+        commands.splice(-1, 1, ...produced, sent)
+        continue
+      }
+      const click = produced.length === 1 && produced[0]!.kind === "click" ? produced[0]!.target : undefined
+      const named = tokenize(click?.role === undefined ? (click?.text ?? "") : "")
+      const names = matchVerb(named, 0)
+      if (result.verb?.[0] === "signUp" || (names?.[0] === "signUp" && names[1] === named.length))
+        commands.pop()
+    }
     for (const produced1 of produced) {
-      const command = referent === undefined ? produced1 : withReferent(produced1, referent)
+      const command = datedValue(referent === undefined ? produced1 : withReferent(produced1, referent))
       commands.push(pendingContainer === undefined ? command : withContainer(command, pendingContainer))
       if (command.kind === "type") previousValue = command.value
     }

@@ -171,6 +171,54 @@ describe("rule grammar: the ways people write web instructions", () => {
     expect(parseCommands("Export the document as a PDF").ok).toBe(false)
   })
 
+  it("reads a wish for what a field should say ('I want my bio to say …') as typing into that field", () => {
+    expect(typed('I want my bio to say "Loves compilers and tea"')).toEqual([
+      ["Loves compilers and tea", "bio", undefined],
+    ])
+    expect(typed("I'd like my city to be Ghent")).toEqual([["Ghent", "city", undefined]])
+    // The wish is not the field's name, and a description after it is still no value to type.
+    expect(parseCommands("I want my bio to say the sum of the two numbers").ok).toBe(false)
+    expect(parseCommands('I want my bio "hello"').ok).toBe(false)
+    expect(parseCommands("I want my home city Ghent").ok).toBe(false)
+  })
+
+  it("reads a sign-up as one form sent once: labelled parts, boxes ticked after it, its own send button", () => {
+    const kinds = (text: string) => commands(text).map((command) => command.kind)
+    // Boxes ticked right after the sign-up are ticked before the form is sent.
+    expect(
+      kinds(
+        "Register an account for Edsger Dijkstra, edsger@example.com, password goto-harmful, Premium plan, and accept the terms",
+      ),
+    ).toEqual(["type", "type", "type", "select", "check", "submit"])
+    // A list of labelled values after a colon, split by semicolons, sent by the button that names the sign-up.
+    const listed = commands(
+      "Create an account: full name Barbara Liskov; email barbara@example.com; password subst1tute; then click Create account",
+    )
+    expect(listed).toEqual([
+      {
+        kind: "type",
+        value: "Barbara Liskov",
+        field: { raw: "full name", text: "full name", role: "textbox" },
+      },
+      { kind: "type", value: "barbara@example.com", field: { raw: "email", text: "email", role: "textbox" } },
+      { kind: "type", value: "subst1tute", field: { raw: "password", text: "password", role: "textbox" } },
+      { kind: "click", target: { raw: "Create account", text: "Create account" } },
+    ])
+    expect(kinds("Sign up as Ada Lovelace; email ada@example.com; password x123")).toEqual([
+      "type",
+      "type",
+      "type",
+      "submit",
+    ])
+    // A click on anything else is a step after the form is sent, not its send.
+    expect(kinds("Sign up as Ada with ada@example.com and click Help")).toEqual([
+      "type",
+      "type",
+      "submit",
+      "click",
+    ])
+  })
+
   it("reads 'go back to the Profile tab' as going to that tab, and only a bare 'go back' as history", () => {
     expect(commands("Enable the weekly digest, then go back to the Profile tab").at(-1)).toEqual({
       kind: "click",
@@ -403,9 +451,12 @@ describe("rule grammar: a day chosen for a date field", () => {
     expect(typed("Select July 4, 2024 for Departure")).toEqual([["2024-07-04", "Departure", undefined]])
     expect(typed("入住日期选择 2024-05-20")).toEqual([["2024-05-20", "入住日期", undefined]])
     expect(typed("入住日期选择 2024年5月20日")).toEqual([["2024-05-20", "入住日期", undefined]])
-    // "set" keeps the words as said: a date input takes them in its own format.
+    // A day set into a field named as a date is written as a date input holds it ("把开始日期定在2024年3月8日");
+    // into any other field the words stay as said.
     expect(typed("Set check-in to 2024-05-14")).toEqual([["2024-05-14", "check-in", undefined]])
-    expect(typed("Set End date to June 3, 2024")).toEqual([["June 3, 2024", "End date", undefined]])
+    expect(typed("Set End date to June 3, 2024")).toEqual([["2024-06-03", "End date", undefined]])
+    expect(typed("把开始日期定在2024年3月8日")).toEqual([["2024-03-08", "开始日期", undefined]])
+    expect(typed("Type June 3, 2024 into Notes")).toEqual([["June 3, 2024", "Notes", undefined]])
   })
 
   it("keeps a choice that is no day, or a day with no field, a choice", () => {

@@ -30,12 +30,6 @@ const decide = (goal: string, outline = CHECKOUT) =>
   decideStep({ goal, url: "http://shop.test/", outline, history: [] })
 
 describe("reading an instruction with no action word on the page", () => {
-  it("reads a Chinese clause with no action word on the page too, though the grammar refuses it in Chinese", () => {
-    const decision = decide("打印 Print preview")
-    expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e26" } }])
-    expect(decision.history[0]).toContain("read on the page as")
-  })
-
   it("presses the control named with the fewest of its words left unsaid ('Print the page' → Print, not Print preview)", () => {
     expect(read("Print the page")).toEqual({ command: 'click "Print"' })
   })
@@ -137,6 +131,24 @@ describe("the rule step policy on a goal read on the page", () => {
     expect(
       summarizeRun({ goal: "Print the page", history: [...history, ...later.history] }).taskComplete,
     ).toBe(true)
+  })
+
+  it("reads a Chinese clause with no action word on the page too ('拒绝所有 Cookie' → Reject all)", () => {
+    const cookies = `- dialog "Cookies":
+  - button "Accept all" [ref=e3]
+  - button "Reject all" [ref=e4]
+- textbox "Email" [ref=e5]
+- button "Subscribe" [ref=e6]`
+    const decision = decide("拒绝所有 Cookie", cookies)
+    expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e4" } }])
+    expect(decision.history[0]).toContain('read on the page as {"goal":"click \\"Reject all\\""')
+    // The clause read on the page becomes a command; the clauses with a verb after it stay the grammar's.
+    const first = decide("先接受 Cookie，再在 Email 中填写 wang@example.com 并点击 Subscribe", cookies)
+    expect(first.toolCalls).toEqual([{ name: "click", args: { target: "e3" } }])
+    // A Chinese clause no control covers is still refused, with the page's reason.
+    const refused = decide("拒绝所有 Newsletter", cookies)
+    expect(refused.toolCalls).toEqual([])
+    expect(refused.history.at(-1)).toContain("no control on the page is named by")
   })
 
   it("closes with the page's reason when the page does not settle the clause", () => {

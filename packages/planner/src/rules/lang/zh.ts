@@ -535,7 +535,7 @@ export const zh: Lexicon = {
         ["音量调到 30", { value: "30", field: { text: "音量" } }],
         ["把数量设置为 3", { value: "3", field: { text: "数量" } }],
         ["房间数增加到 4", { value: "4", field: { text: "房间数" } }],
-        ["把开始日期定在2024年3月8日", { value: "2024年3月8日", field: { text: "开始日期" } }],
+        ["把开始日期定在2024年3月8日", { value: "2024-03-08", field: { text: "开始日期" } }],
         [
           "在 Newsletter 表单里把名字填为 Ada Lovelace",
           { value: "Ada Lovelace", field: { text: "名字", container: { text: "Newsletter", role: "form" } } },
