@@ -68,10 +68,12 @@ export interface ThroughputRow {
   readonly wallSeconds: number
   /** One task's own time: taken by a worker (or started) → ended, in seconds. */
   readonly taskSeconds: Spread
-  /** Peak over samples of the Chromium processes' summed PSS ÷ live browser sessions, in MB. */
+  /** Peak over samples of one browser's PSS with its helper processes, in MB. */
   readonly peakMbPerSession: number
   /** The most browser sessions seen alive at once. */
   readonly peakBrowsers: number
+  /** How many tasks could run at once (workers × concurrency, or grid slots). */
+  readonly slots: number
 }
 
 /** What the scale section measured. */
@@ -297,6 +299,7 @@ const cli = fileURLToPath(new URL("../../sextant/src/cli.ts", import.meta.url))
 
 const rowOf = (
   setup: string,
+  slots: number,
   spans: ReadonlyArray<TaskSpan>,
   wallMs: number,
   memory: { readonly peakKbPerSession: number; readonly peakBrowsers: number },
@@ -308,6 +311,7 @@ const rowOf = (
   taskSeconds: spread(spans.map((span) => (span.end - span.start) / 1000)),
   peakMbPerSession: memory.peakKbPerSession / 1024,
   peakBrowsers: memory.peakBrowsers,
+  slots,
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -394,6 +398,7 @@ export const measureQueueThroughput = async (
       rows.push(
         rowOf(
           `BullMQ queue: ${count} \`sextant worker\` process${count === 1 ? "" : "es"} (--concurrency 1 each), Redis + PostgreSQL store`,
+          count,
           ended().map((run) => run.span!),
           wallMs,
           peak,
@@ -466,6 +471,7 @@ export const measureGridThroughput = async (
         rows.push(
           rowOf(
             `Selenium Grid 4: hub + ${count} node${count === 1 ? "" : "s"} (1 session per node), createAgent({ browser: { grid } }), ${count} run${count === 1 ? "" : "s"} at once`,
+            count,
             spans,
             wallMs,
             peak,
@@ -518,7 +524,7 @@ export const scaleSections = (result: ScaleResult): ReadonlyArray<TableSection> 
       : [
           {
             title: "Tasks per minute: queue workers and grid nodes",
-            note: `Material: ${result.throughputMaterial}. Tasks / minute = tasks ÷ (first enqueue or start → last completion). Per task = one task's own time (taken by a worker, or started → ended), the figure the capacity model in the root README uses. PSS per session = peak over samples every 250 ms of the Chromium processes' proportional set size (from /proc/<pid>/smaps_rollup, shared pages split among sharers) ÷ live browsers. On 2 cores a second worker or node may not raise throughput: each task's Chromium is CPU-bound (layout, script, the renderer and the GPU process on software), so two browsers at once share the same two cores, and the machine's other work shares them too.`,
+            note: `Material: ${result.throughputMaterial}. Tasks / minute = tasks ÷ (first enqueue or start → last completion). Per task = one task's own time (taken by a worker, or started → ended), the figure the capacity model in the root README uses. PSS per session = the peak, over samples every 250 ms, of one browser's proportional set size with its renderer, GPU and utility processes (from /proc/<pid>/smaps_rollup, shared pages split among sharers). Browsers alive at once counts a finished task's Chromium while it still shuts down. On 2 cores a second worker or node may not raise throughput: each task's Chromium is CPU-bound (layout, script, the renderer and the GPU process on software), so two browsers at once share the same two cores, and the machine's other work shares them too.`,
             headers: [
               "setup",
               "tasks",

@@ -93,10 +93,12 @@ const readOr = (path: string): string | undefined => {
 
 /** The memory of the Chromium processes below some roots at one moment. */
 export interface BrowserMemory {
-  /** Chromium browser processes (a Chromium whose parent is not a Chromium): one per session. */
+  /** Chromium browser processes (a Chromium whose parent is not a Chromium): one per session, counting ones still shutting down. */
   readonly browsers: number
   /** Proportional set size of every Chromium process, summed, in kB (shared pages split among sharers). */
   readonly pssKb: number
+  /** The largest PSS of one browser with its own helper processes (renderers, GPU, utility), in kB. */
+  readonly largestBrowserKb: number
 }
 
 const isChromium = (pid: number): boolean => {
@@ -108,24 +110,36 @@ const isChromium = (pid: number): boolean => {
   return /^(chromium|chrome|headless_shell)/.test(command) && !command.startsWith("chromedriver")
 }
 
-/** Reads the Chromium processes below `roots` now: how many browsers, and their summed PSS. */
+/** Reads the Chromium processes below `roots` now: how many browsers, their summed PSS, the largest one. */
 export const browserMemory = (roots: ReadonlyArray<number>): BrowserMemory => {
   const chromium = descendantsOf(roots).filter(isChromium)
-  const set = new Set(chromium)
-  let browsers = 0
+  const parents = new Map(chromium.map((pid) => [pid, parentOf(pid)]))
+  // Each Chromium process belongs to the browser above it: walk up while the parent is a Chromium.
+  const browserOf = (pid: number): number => {
+    let current = pid
+    for (
+      let parent = parents.get(current);
+      parent !== undefined && parents.has(parent);
+      parent = parents.get(current)
+    )
+      current = parent
+    return current
+  }
+  const perBrowser = new Map<number, number>()
   let pssKb = 0
   for (const pid of chromium) {
-    const parent = parentOf(pid)
-    if (parent !== undefined && !set.has(parent)) browsers++
     const pss = /^Pss:\s+(\d+) kB/m.exec(readOr(`/proc/${pid}/smaps_rollup`) ?? "")
-    if (pss !== null) pssKb += Number(pss[1])
+    const kb = pss === null ? 0 : Number(pss[1])
+    pssKb += kb
+    const browser = browserOf(pid)
+    perBrowser.set(browser, (perBrowser.get(browser) ?? 0) + kb)
   }
-  return { browsers, pssKb }
+  return { browsers: perBrowser.size, pssKb, largestBrowserKb: Math.max(0, ...perBrowser.values()) }
 }
 
 /**
  * Samples {@link browserMemory} of `roots()` every `intervalMs` until stopped; `stop()` answers the
- * peak of PSS per browser session (kB) over the samples that saw a browser, and the peak browser count.
+ * peak PSS of one browser session with its helpers (kB) over the samples, and the peak browser count.
  */
 export const sampleBrowserMemory = (
   roots: () => ReadonlyArray<number>,
@@ -141,7 +155,7 @@ export const sampleBrowserMemory = (
     const memory = browserMemory(roots())
     if (memory.browsers === 0) return
     peakBrowsers = Math.max(peakBrowsers, memory.browsers)
-    peakKbPerSession = Math.max(peakKbPerSession, memory.pssKb / memory.browsers)
+    peakKbPerSession = Math.max(peakKbPerSession, memory.largestBrowserKb)
   }
   const timer = setInterval(sample, intervalMs)
   return {

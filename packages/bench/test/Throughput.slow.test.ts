@@ -26,8 +26,14 @@ describe("browserMemory", () => {
     expect(one.browsers).toBe(1)
     // A headless Chromium with a blank page is tens of MB; ChromeDriver alone would be a few.
     expect(one.pssKb).toBeGreaterThan(20_000)
+    // One browser: the largest browser is all of it.
+    expect(one.largestBrowserKb).toBe(one.pssKb)
     await open()
-    expect(browserMemory([process.pid]).browsers).toBe(2)
+    const two = browserMemory([process.pid])
+    expect(two.browsers).toBe(2)
+    // Two browsers: the largest is one of them, not their sum.
+    expect(two.largestBrowserKb).toBeLessThan(two.pssKb)
+    expect(two.largestBrowserKb * 2).toBeGreaterThanOrEqual(two.pssKb)
     await Effect.runPromise(Scope.close(first, Exit.void))
     scopes.splice(scopes.indexOf(first), 1)
     expect(browserMemory([process.pid]).browsers).toBe(1)
@@ -35,7 +41,7 @@ describe("browserMemory", () => {
 
   it("sees nothing below a process that started no browser", async () => {
     await open()
-    expect(browserMemory([1 << 22])).toEqual({ browsers: 0, pssKb: 0 })
+    expect(browserMemory([1 << 22])).toEqual({ browsers: 0, pssKb: 0, largestBrowserKb: 0 })
   }, 60_000)
 })
 
