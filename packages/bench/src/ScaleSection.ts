@@ -1,4 +1,10 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import type { BrowserDriverShape } from "@sextant/core"
+import { startGrid, startPostgres, startRedis } from "@sextant/testing"
 import {
   createDriverPool,
   type LaunchOptions,
@@ -10,10 +16,12 @@ import {
 } from "@sextant/webdriverio"
 import { Effect, Exit, Scope } from "effect"
 import { chromium } from "playwright-core"
+import { createAgent } from "sextant-agent"
 import { HEADLESS_ARGS, RUN_MARK, VIEWPORT } from "./Browsers.ts"
 import { BenchError } from "./Measure.ts"
 import { ms, type TableSection } from "./Report.ts"
 import { quantile } from "./Stats.ts"
+import { sampleBrowserMemory, type TaskSpan, tasksPerMinute, WorkerLogSpans } from "./Throughput.ts"
 
 /** Median, p95 and the count of one timed series, in ms. */
 export interface Spread {
@@ -56,11 +64,23 @@ export interface ThroughputRow {
   readonly setup: string
   readonly tasksPerMinute: number
   readonly tasks: number
+  /** From the first start (or enqueue) to the last completion. */
+  readonly wallSeconds: number
+  /** One task's own time: taken by a worker (or started) → ended, in seconds. */
+  readonly taskSeconds: Spread
+  /** Peak over samples of one browser's PSS with its helper processes, in MB. */
+  readonly peakMbPerSession: number
+  /** The most browser sessions seen alive at once. */
+  readonly peakBrowsers: number
+  /** How many tasks could run at once (workers × concurrency, or grid slots). */
+  readonly slots: number
 }
 
 /** What the scale section measured. */
 export interface ScaleResult {
   readonly material: string
+  /** The throughput rows' material: the task, the machine's cores, the load when they started. */
+  readonly throughputMaterial: string
   readonly plan: ScalePlan
   readonly coldStart: ReadonlyArray<ColdStart>
   readonly acquire: ReadonlyArray<AcquireRow>
@@ -265,17 +285,209 @@ export const measureAcquire = async (
   return rows
 }
 
-/**
- * Row group: tasks per minute through the task queue (BullMQ) with 1 and 2 workers. The queue is
- * being added in another change; until it lands nothing is measured and no row is printed.
- */
-export const measureQueueThroughput = async (): Promise<ReadonlyArray<ThroughputRow>> => []
+/** How many tasks each throughput row runs. */
+export const THROUGHPUT_TASKS = 10
+
+/** The throughput rows' task: the fixture site's contact form, filled and submitted (6 steps). */
+export const contactTask = (siteUrl: string, index: number) => ({
+  goal: `type "Scale ${index}" into Name, type "s${index}@example.com" into Email, select Support from Topic, check Email, type "scale-value-${index}" into Message, then click Send message`,
+  startUrl: `${siteUrl}/forms/contact`,
+  constraints: { allowFormSubmission: true },
+})
+
+const cli = fileURLToPath(new URL("../../sextant/src/cli.ts", import.meta.url))
+
+const rowOf = (
+  setup: string,
+  slots: number,
+  spans: ReadonlyArray<TaskSpan>,
+  wallMs: number,
+  memory: { readonly peakKbPerSession: number; readonly peakBrowsers: number },
+): ThroughputRow => ({
+  setup,
+  tasks: spans.length,
+  tasksPerMinute: tasksPerMinute(spans.length, wallMs),
+  wallSeconds: wallMs / 1000,
+  taskSeconds: spread(spans.map((span) => (span.end - span.start) / 1000)),
+  peakMbPerSession: memory.peakKbPerSession / 1024,
+  peakBrowsers: memory.peakBrowsers,
+  slots,
+})
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Row group: tasks per minute on a Selenium Grid with 1 and 2 nodes. The Grid adapter is being added
- * in another change; until it lands nothing is measured and no row is printed.
+ * Row group: tasks per minute through the task queue (BullMQ) with 1 and 2 `sextant worker` processes
+ * (concurrency 1 each) on one Redis and one PostgreSQL store, from `startRedis`/`startPostgres`. Each
+ * row enqueues `tasks` contact-form tasks with `sextant enqueue` and times from the enqueue to the last
+ * completion; every task must end COMPLETED.
  */
-export const measureGridThroughput = async (): Promise<ReadonlyArray<ThroughputRow>> => []
+export const measureQueueThroughput = async (
+  siteUrl: string,
+  tasks: number,
+  progress: (line: string) => void,
+): Promise<ReadonlyArray<ThroughputRow>> => {
+  const redis = await startRedis()
+  const postgres = await startPostgres()
+  const directory = mkdtempSync(join(tmpdir(), "sextant-bench-queue-"))
+  const rows: Array<ThroughputRow> = []
+  const children: Array<ChildProcess> = []
+  try {
+    for (const count of [1, 2]) {
+      const logs = Array.from({ length: count }, () => new WorkerLogSpans())
+      const text: Array<string> = logs.map(() => "")
+      const workers = logs.map((log, index) => {
+        const child = spawn(
+          process.execPath,
+          [
+            "--conditions=sextant-source",
+            cli,
+            "worker",
+            ...["--queue", redis.url, "--store", postgres.url, "--concurrency", "1"],
+            ...["--trace-dir", join(directory, "traces")],
+          ],
+          { cwd: directory, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env } },
+        )
+        child.stderr?.on("data", (chunk) => {
+          text[index] += String(chunk)
+          log.feed(String(chunk))
+        })
+        children.push(child)
+        return child
+      })
+      const ready = Date.now() + 60_000
+      while (text.some((log) => !log.includes(", concurrency "))) {
+        if (Date.now() > ready) throw new BenchError("queue workers", siteUrl, new Error(text.join("\n")))
+        await sleep(100)
+      }
+      const file = join(directory, `tasks-${count}.json`)
+      writeFileSync(
+        file,
+        JSON.stringify(Array.from({ length: tasks }, (_, index) => contactTask(siteUrl, index))),
+      )
+      const memory = sampleBrowserMemory(() => workers.map((worker) => worker.pid ?? -1))
+      const started = performance.now()
+      execFileSync(
+        process.execPath,
+        ["--conditions=sextant-source", cli, "enqueue", file, "--queue", redis.url],
+        {
+          cwd: directory,
+          stdio: "ignore",
+        },
+      )
+      const deadline = Date.now() + 300_000
+      const ended = () => logs.flatMap((log) => log.ended())
+      while (ended().length < tasks) {
+        if (Date.now() > deadline)
+          throw new BenchError(
+            `queue, ${count} worker(s)`,
+            siteUrl,
+            new Error(`${ended().length} of ${tasks} ended\n${text.join("\n")}`),
+          )
+        await sleep(100)
+      }
+      const wallMs = Math.max(...ended().map((run) => run.span?.end ?? 0)) - started
+      const peak = memory.stop()
+      const notCompleted = ended().filter((run) => run.status !== "COMPLETED" || run.span === undefined)
+      if (notCompleted.length > 0)
+        throw new BenchError(
+          `queue, ${count} worker(s)`,
+          siteUrl,
+          new Error(`not COMPLETED: ${JSON.stringify(notCompleted)}\n${text.join("\n")}`),
+        )
+      rows.push(
+        rowOf(
+          `BullMQ queue: ${count} \`sextant worker\` process${count === 1 ? "" : "es"} (--concurrency 1 each), Redis + PostgreSQL store`,
+          count,
+          ended().map((run) => run.span!),
+          wallMs,
+          peak,
+        ),
+      )
+      await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<void>((resolve) => {
+              if (worker.exitCode !== null) return resolve()
+              worker.once("exit", () => resolve())
+              worker.kill("SIGTERM")
+            }),
+        ),
+      )
+      progress(`queue throughput measured (${count} worker(s))`)
+    }
+  } finally {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    await redis.stop()
+    await postgres.stop()
+    rmSync(directory, { recursive: true, force: true })
+  }
+  return rows
+}
+
+/**
+ * Row group: tasks per minute on a Selenium Grid 4 (`startGrid`, one session per node) with 1 and then
+ * 2 nodes: `createAgent({ browser: { grid } })` runs `tasks` contact-form tasks, as many at once as
+ * the grid has slots, each in its own grid session; every task must end COMPLETED.
+ */
+export const measureGridThroughput = async (
+  siteUrl: string,
+  tasks: number,
+  progress: (line: string) => void,
+): Promise<ReadonlyArray<ThroughputRow>> => {
+  const grid = await startGrid({ nodes: 1, sessionsPerNode: 1 })
+  const directory = mkdtempSync(join(tmpdir(), "sextant-bench-grid-"))
+  const rows: Array<ThroughputRow> = []
+  try {
+    for (const count of [1, 2]) {
+      if (grid.nodes.length < count) await grid.addNode()
+      const agent = createAgent({
+        browser: { grid: grid.url, args: [RUN_MARK] },
+        store: { path: join(directory, `runs-${count}.db`) },
+        traceDirectory: false,
+      })
+      try {
+        const memory = sampleBrowserMemory(() => grid.nodes.map((node) => node.pid))
+        const spans: Array<TaskSpan> = []
+        const failed: Array<string> = []
+        let next = 0
+        const started = performance.now()
+        await Promise.all(
+          Array.from({ length: count }, async () => {
+            while (next < tasks) {
+              const index = next++
+              const start = performance.now()
+              const result = await agent.run(contactTask(siteUrl, index))
+              spans.push({ start, end: performance.now() })
+              if (result.status !== "COMPLETED") failed.push(`task ${index}: ${result.status}`)
+            }
+          }),
+        )
+        const wallMs = performance.now() - started
+        const peak = memory.stop()
+        if (failed.length > 0)
+          throw new BenchError(`grid, ${count} node(s)`, siteUrl, new Error(failed.join("; ")))
+        rows.push(
+          rowOf(
+            `Selenium Grid 4: hub + ${count} node${count === 1 ? "" : "s"} (1 session per node), createAgent({ browser: { grid } }), ${count} run${count === 1 ? "" : "s"} at once`,
+            count,
+            spans,
+            wallMs,
+            peak,
+          ),
+        )
+      } finally {
+        await agent.close()
+      }
+      progress(`grid throughput measured (${count} node(s))`)
+    }
+  } finally {
+    await grid.stop()
+    rmSync(directory, { recursive: true, force: true })
+  }
+  return rows
+}
 
 const spreadCells = (time: Spread) => [ms(time.median), ms(time.p95)]
 
@@ -311,12 +523,25 @@ export const scaleSections = (result: ScaleResult): ReadonlyArray<TableSection> 
       ? []
       : [
           {
-            title: "Tasks per minute",
-            headers: ["setup", "tasks", "tasks / minute"],
+            title: "Tasks per minute: queue workers and grid nodes",
+            note: `Material: ${result.throughputMaterial}. Tasks / minute = tasks ÷ (first enqueue or start → last completion). Per task = one task's own time (taken by a worker, or started → ended), the figure the capacity model in the root README uses. PSS per session = the peak, over samples every 250 ms, of one browser's proportional set size with its renderer, GPU and utility processes (from /proc/<pid>/smaps_rollup, shared pages split among sharers). Browsers alive at once counts a finished task's Chromium while it still shuts down. On 2 cores a second worker or node may not raise throughput: each task's Chromium is CPU-bound (layout, script, the renderer and the GPU process on software), so two browsers at once share the same two cores, and the machine's other work shares them too.`,
+            headers: [
+              "setup",
+              "tasks",
+              "wall s",
+              "tasks / minute",
+              "per task s (median / p95)",
+              "PSS per session MB (peak)",
+              "browsers at once (peak)",
+            ],
             rows: result.throughput.map((row) => [
               row.setup,
               String(row.tasks),
+              row.wallSeconds.toFixed(1),
               row.tasksPerMinute.toFixed(1),
+              `${row.taskSeconds.median.toFixed(2)} / ${row.taskSeconds.p95.toFixed(2)}`,
+              row.peakBrowsers === 0 ? "not seen" : row.peakMbPerSession.toFixed(0),
+              String(row.peakBrowsers),
             ]),
           },
         ]
@@ -332,6 +557,13 @@ export const measureScale = async (
 ): Promise<ScaleResult> => {
   const coldStart = await measureColdStart(url, plan.pairs, progress)
   const acquire = await measureAcquire(url, plan.acquires, progress)
-  const throughput = [...(await measureQueueThroughput()), ...(await measureGridThroughput())]
-  return { material, plan, coldStart, acquire, throughput }
+  const siteUrl = new URL(url).origin
+  const throughputMaterial = `${THROUGHPUT_TASKS} tasks per row, each filling and submitting the fixture site's /forms/contact (six steps: type Name, Email, select Topic, check Email, type Message, click Send message; the grammar planner, no model), a fresh browser session per task; ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")} when they started`
+  const throughput = [
+    ...(await measureQueueThroughput(siteUrl, THROUGHPUT_TASKS, progress)),
+    ...(await measureGridThroughput(siteUrl, THROUGHPUT_TASKS, progress)),
+  ]
+  return { material, throughputMaterial, plan, coldStart, acquire, throughput }
 }
