@@ -75,7 +75,7 @@ export const SHARED_SHARDS = 3
 
 /**
  * One share of the shared corpus (pages `shard`, `shard + SHARED_SHARDS`, …), in its own browser; the
- * test files `SharedCorpus<N>.test.ts` each run one, so together they read every page once.
+ * test files `SharedCorpus<N>.slow.test.ts` (the slow set, `pnpm test:slow`) each run one, so together they read every page once.
  */
 export const describeSharedCorpusShard = async (shard: number): Promise<void> => {
   const shared = await corpusPages(sharedCorpus)
