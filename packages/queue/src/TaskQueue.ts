@@ -76,12 +76,13 @@ export interface TaskQueue {
   readonly get: (runId: string) => Promise<QueuedRun>
   /**
    * Reports the run's events live (`onEvent`) until its job completes or fails; resolves with that end.
-   * A job that already ended answers at once.
+   * A job that already ended answers at once. Events are live, not replayed: those a worker reported
+   * before the follower listened are not seen; `onListening` is called once it listens.
    */
   readonly follow: (
     runId: string,
     onEvent: (event: FollowEvent) => void,
-    options?: { readonly signal?: AbortSignal },
+    options?: { readonly signal?: AbortSignal; readonly onListening?: () => void },
   ) => Promise<FollowEvent>
   /**
    * How many jobs run at once across every worker of this queue (BullMQ's global concurrency, kept in
@@ -235,6 +236,7 @@ export const openTaskQueue = async (options: TaskQueueOptions): Promise<TaskQueu
       listener.on("completed", onCompleted)
       listener.on("failed", onFailed)
       followOptions?.signal?.addEventListener("abort", onAbort, { once: true })
+      followOptions?.onListening?.()
       // Subscribed first, then the job's state: a job that ends in between is not missed.
       queue.getJob(runId).then(
         async (job) => {

@@ -108,10 +108,20 @@ describe("the task queue", () => {
     await queue.enqueue({ goal: "three steps" }, { runId: "watched" })
     const seen: Array<FollowEvent> = []
     const times: Array<number> = []
-    const following = queue.follow("watched", (event) => {
-      seen.push(event)
-      times.push(Date.now())
+    let listening: () => void = () => undefined
+    const ready = new Promise<void>((resolve) => {
+      listening = resolve
     })
+    const following = queue.follow(
+      "watched",
+      (event) => {
+        seen.push(event)
+        times.push(Date.now())
+      },
+      { onListening: () => listening() },
+    )
+    // Events are live: the worker starts once the follower listens, so the first one is not missed.
+    await ready
     await work(
       "follow",
       {

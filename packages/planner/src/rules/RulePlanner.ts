@@ -406,7 +406,9 @@ const followToObject = (
     (typeof failure.error === "string"
       ? /no repeated items/.test(failure.error)
       : failure.error.reason === "ListNotFound")
-  if (!noList || failed.part === undefined) return steps
+  // Only after an earlier part moved the run ("log in and …"): an extraction that is the goal's first
+  // part stays on the page the task names, where a 404, a redirect or a broken page is the answer.
+  if (!noList || failed.part === undefined || failed.part === 0) return steps
   if (plan.steps.some((item) => item.part === failed.part && item.tool === "clickTextMatches")) return steps
   const parsed = parseCommands(task.goal)
   const description = plan.parts?.[failed.part]?.description

@@ -504,8 +504,11 @@ const decideWords = (input: DecideInput, options: RuleStepPolicyOptions): StepDe
   for (let skips = 0; skips <= maxSkips && progress.done < commands.length; skips += 1) {
     const command = commands[progress.done]!
     // The extraction found no list here ("log in and extract the products" lands on a dashboard): the
-    // one link whose words name the goal's object leads to it, followed once.
-    if (command.kind === "extract" && extractionFoundNoList(input.history)) {
+    // one link whose words name the goal's object leads to it, followed once — only after an earlier
+    // part of the goal moved the run (the log-in). An extraction that is the goal's first part stays on
+    // the page the task names: a 404, a redirect to a log-in or a broken page there is the answer, not a
+    // reason to extract something else.
+    if (command.kind === "extract" && progress.done > 0 && extractionFoundNoList(input.history)) {
       const link = linkToObject(command, view.elements)
       if (link !== undefined && !input.history.includes(followingLine(link.name))) {
         return {
