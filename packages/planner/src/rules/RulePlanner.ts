@@ -406,14 +406,13 @@ const followToObject = (
     (typeof failure.error === "string"
       ? /no repeated items/.test(failure.error)
       : failure.error.reason === "ListNotFound")
+  if (!noList || failed.part === undefined) return steps
   // Only after an earlier part acted ("log in and …"), not just opened the start page: an extraction
   // that is the goal's first action stays on the page the task names, where a 404, a redirect or a
   // broken page is the answer.
-  const partBefore = failed?.part
-  const actedBefore =
-    partBefore !== undefined &&
-    plan.steps.some((item) => item.part !== undefined && item.part < partBefore && item.tool !== "navigate")
-  if (!noList || failed.part === undefined || !actedBefore) return steps
+  const part = failed.part
+  if (!plan.steps.some((item) => item.part !== undefined && item.part < part && item.tool !== "navigate"))
+    return steps
   if (plan.steps.some((item) => item.part === failed.part && item.tool === "clickTextMatches")) return steps
   const parsed = parseCommands(task.goal)
   const description = plan.parts?.[failed.part]?.description
