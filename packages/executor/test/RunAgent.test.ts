@@ -1,20 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import {
-  BrowserDriver,
-  decodeAgentTask,
-  defineTool,
-  LlmError,
-  OutputInvalid,
-  ScriptError,
-  Store,
-} from "@sextant/core"
+import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid, ScriptError, Store } from "@sextant/core"
 import type { StepDecision } from "@sextant/planner"
 import { layerMemoryStore, makeFakeBrowserDriver, makeMemoryStore } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { z } from "zod"
 import { resumeAgent, runAgent, type TraceRecord } from "../src/index.ts"
-import { scriptedPolicy, testTools } from "./support/TestTools.ts"
+import { scriptedPolicy, testTools, throwingTool } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
 const PAGES = {
@@ -269,17 +260,7 @@ describe("runAgent history and guardrails", () => {
 describe("runAgent and a tool that throws", () => {
   it.effect("the defect ends the run FAILED naming the tool, and the policy is not asked again", () => {
     const { layer } = setup()
-    const broken = defineTool({
-      name: "broken",
-      description: "A tool with a bug.",
-      input: z.object({}),
-      output: z.object({ ok: z.boolean() }),
-      effects: {},
-      run: () =>
-        Effect.sync(() => {
-          throw new RangeError("index 7 is out of range")
-        }),
-    })
+    const broken = throwingTool(new RangeError("index 7 is out of range"))
     const { policy, inputs } = scriptedPolicy([
       call("broken", {}),
       { ...call("stop", {}), taskComplete: true },

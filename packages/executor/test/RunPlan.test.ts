@@ -22,10 +22,9 @@ import {
 } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { z } from "zod"
 import { planAndRun, runPlan, type TraceRecord } from "../src/index.ts"
 import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
-import { fetchPage, planOf, scriptedPlanner, submit, testTools } from "./support/TestTools.ts"
+import { fetchPage, planOf, scriptedPlanner, submit, testTools, throwingTool } from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
 const PAGES = {
@@ -255,17 +254,7 @@ describe("retries by error tag", () => {
     "a tool that throws is a defect: not retried, not replanned, and the run ends FAILED saying which tool crashed",
     () => {
       const { layer, planned } = harness()
-      const broken = defineTool({
-        name: "broken",
-        description: "A tool with a bug.",
-        input: z.object({}),
-        output: z.object({ ok: z.boolean() }),
-        effects: {},
-        run: () =>
-          Effect.sync(() => {
-            throw new TypeError("cannot read properties of undefined (reading 'rows')")
-          }),
-      })
+      const broken = throwingTool(new TypeError("cannot read properties of undefined (reading 'rows')"))
       return Effect.gen(function* () {
         const result = yield* finishWithClock(
           runPlan(task(), plan([{ tool: "broken", args: {} }]), {

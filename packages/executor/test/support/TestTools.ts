@@ -3,6 +3,20 @@ import type { DecideInput, PlannerShape, StepDecision, StepPolicyShape } from "@
 import { Effect } from "effect"
 import { z } from "zod"
 
+/** A tool named "broken" whose implementation throws `error`: a bug in a tool, a defect. */
+export const throwingTool = (error: Error) =>
+  defineTool({
+    name: "broken",
+    description: "A tool with a bug.",
+    input: z.object({}),
+    output: z.object({ ok: z.boolean() }),
+    effects: {},
+    run: () =>
+      Effect.sync(() => {
+        throw error
+      }),
+  })
+
 // Minimal browser tools over the BrowserDriver service, so the executor is tested without depending on
 // the shape of @sextant/tools.
 
