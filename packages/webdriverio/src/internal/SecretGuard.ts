@@ -120,7 +120,8 @@ export const makeSecretGuard = (driver: {
   readonly grid?: string | undefined
 }): SecretGuard => {
   const { browser, sockets } = driver
-  const guards = new Set<{ readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }>()
+  type Guard = { readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }
+  const guards = new Set<Guard>()
   // Tabs whose requests pause, by target id: how to answer them, and how to stop.
   const tabs = new Map<
     string,
@@ -320,20 +321,46 @@ export const makeSecretGuard = (driver: {
     return sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH)
   }
 
-  const release = () =>
+  // `Page.navigate` answers before the old document is gone, and that document runs (and sends) until
+  // then: wait until the tab's document is the blank one, for at most about a second.
+  const leftPage = async (send: TabSend) => {
+    for (let tries = 0; tries < 100; tries++) {
+      const answer = (await send("Runtime.evaluate", {
+        expression: "location.href",
+        returnByValue: true,
+      }).catch(() => undefined)) as
+        | { readonly result?: { readonly result?: { readonly value?: unknown } } }
+        | undefined
+      if (answer === undefined || answer.result?.result?.value === "about:blank") return
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
+  /**
+   * Ends one guard. The last one makes every tab it held leave its page (about:blank) while the guard
+   * is still in force, so a request the page makes meanwhile (a timer, an unload handler) is still
+   * inspected and refused; only once the old documents are gone does the guard go and the tabs stop
+   * pausing.
+   */
+  const release = (made: Guard) =>
     Effect.promise(async () => {
-      if (guards.size > 0) return
+      if (guards.size > 1) {
+        guards.delete(made)
+        return
+      }
       const held = [...tabs.entries()]
       tabs.clear()
-      // Nothing the pages run may send a secret once the guard is gone: every tab the guard held
-      // leaves its page (about:blank) while its requests still pause, its unload handlers' too.
       await Promise.all(
         held.map(([targetId, tab]) =>
           targetId === BROWSER_ENDPOINT
             ? sockets?.send(BROWSER_ENDPOINT, "Target.setAutoAttach", PAGE_AUTO_ATTACH)
-            : tab.send("Page.navigate", { url: "about:blank" }).catch(() => undefined),
+            : tab.send("Page.navigate", { url: "about:blank" }).then(
+                () => leftPage(tab.send),
+                () => undefined,
+              ),
         ),
       )
+      guards.delete(made)
       for (const [, tab] of held) tab.stop()
       // A guard armed meanwhile has held the tabs again: switching pausing off would undo it (each
       // step checks before it sends; commands on one session are handled in order).
@@ -349,7 +376,11 @@ export const makeSecretGuard = (driver: {
       await Promise.all(
         held.map(([, tab]) => tab.send("Target.setAutoAttach", NO_AUTO_ATTACH).catch(() => undefined)),
       )
-    }).pipe(Effect.timeout("3 seconds"), Effect.ignore)
+    }).pipe(
+      Effect.timeout("3 seconds"),
+      Effect.ignore,
+      Effect.ensuring(Effect.sync(() => guards.delete(made))),
+    )
 
   const guardSecrets: SecretGuard["guardSecrets"] = (options) =>
     Effect.gen(function* () {
@@ -380,11 +411,7 @@ export const makeSecretGuard = (driver: {
           guards.add(made)
           return made
         }),
-        (made) =>
-          Effect.andThen(
-            Effect.sync(() => guards.delete(made)),
-            release(),
-          ),
+        release,
       )
       const enabled = yield* Effect.promise(() => Promise.all([...handles.map(holdTab), holdWorkers()]))
       if (enabled.some((answer) => answer === undefined)) {
