@@ -14,7 +14,7 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { type Command, describeCommand } from "./Command.ts"
-import { extractionFoundNoList, linkToObject } from "./Follow.ts"
+import { extractionFoundNoList, linkToObject } from "./grounding/Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { readGoalOnPage } from "./Intent.ts"
