@@ -1317,12 +1317,34 @@ const fillSlot: SlotFiller = (type, tokens) => {
       return words.every((word) => ["it", "them", "that", "this", "它", "它们"].includes(word))
         ? true
         : undefined
-    case "condition":
-      return words.every((word) => CHECKED_WORDS.includes(word))
-        ? "check"
-        : words.every((word) => UNCHECKED_WORDS.includes(word))
-          ? "uncheck"
-          : undefined
+    case "state": {
+      // One state word, with links and negations around it: "are checked", "is not selected", "没有被勾选".
+      const states = words.filter((word) => CHECKED_WORDS.includes(word) || UNCHECKED_WORDS.includes(word))
+      const negated = words.some((word) => STATE_NEGATIONS.includes(word))
+      const other = words.some(
+        (word) =>
+          !CHECKED_WORDS.includes(word) &&
+          !UNCHECKED_WORDS.includes(word) &&
+          !STATE_NEGATIONS.includes(word) &&
+          !STATE_LINKS.includes(word),
+      )
+      if (states.length !== 1 || other) return undefined
+      return CHECKED_WORDS.includes(states[0]!) !== negated ? "check" : "uncheck"
+    }
+    case "targets": {
+      // A name made only of a state's links names nothing ("make sure it is checked").
+      const parts = splitFields(tokens)
+      const links = (part: ReadonlyArray<Token>) => part.every((token) => STATE_LINKS.includes(token.value))
+      return parts.length === 0 || parts.some(links)
+        ? undefined
+        : parts.map((part) => parseTargetPhrase(part))
+    }
+    case "boxes": {
+      const names = splitFields(tokens)
+      const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
+      if (names.length < 2 || names.some((name) => words(name) > MAX_LISTED_BOX_WORDS)) return undefined
+      return names.map((name) => parseTargetPhrase(name))
+    }
     default: {
       const value = valueText(tokens)
       return value === "" ? undefined : value
@@ -1332,40 +1354,6 @@ const fillSlot: SlotFiller = (type, tokens) => {
 
 /** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */
 const MAX_LISTED_BOX_WORDS = 3
-
-/**
- * "Check Music and Sports", "勾选 A、B 和 C": one check (or uncheck) per box named in a list. A name of
- * more than a few words is taken whole, as labels such as "I agree to the terms and conditions" hold an
- * "and" of their own.
- */
-const listedBoxes = (kind: "check" | "uncheck", tokens: ReadonlyArray<Token>): ClauseResult | undefined => {
-  const names = splitFields(tokens)
-  if (names.length < 2) return undefined
-  const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
-  if (names.some((name) => words(name) > MAX_LISTED_BOX_WORDS)) return undefined
-  return { commands: names.map((name) => ({ kind, target: parseTargetPhrase(name) })) }
-}
-
-/** "make sure A and B are checked", "确保 X 没有被勾选": a check or uncheck per named box. */
-const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
-  const tokens = after.filter((token) => token.kind !== "punct")
-  let end = tokens.length
-  let negated = false
-  let state: "check" | "uncheck" | undefined
-  while (end > 0) {
-    const token = tokens[end - 1]!
-    if (isWord(token, ...CHECKED_WORDS) && state === undefined) state = "check"
-    else if (isWord(token, ...UNCHECKED_WORDS) && state === undefined) state = "uncheck"
-    else if (isWord(token, ...STATE_NEGATIONS)) negated = true
-    else if (!isWord(token, ...STATE_LINKS)) break
-    end -= 1
-  }
-  if (state === undefined) return { hint: "ensureState" }
-  const kind = (state === "check") !== negated ? "check" : "uncheck"
-  const targets = splitFields(tokens.slice(0, end)).map((part) => parseTargetPhrase(part))
-  if (targets.length === 0) return { hint: "ensureWhat" }
-  return { commands: targets.map((target) => ({ kind, target })) }
-}
 
 /** "Ctrl+K", "Control+Shift+p", "⌘K": a key chord as the driver names it. */
 const chordOf = (tokens: ReadonlyArray<Token>): string | undefined => {
@@ -1484,10 +1472,14 @@ const parseClause = (
   // The clause as the templates read it: whole, then from its verb (a Chinese clause may say more before it).
   const templated = (): ClauseRead | undefined => {
     const verbTokens = verb === undefined ? tokenize(verbRaw) : tokens.slice(verbAt, verbAt + verb[1])
-    const command =
+    const commands =
       (before.length > 0 ? matchTemplates(TEMPLATES, verbName, tokens, fillSlot) : undefined) ??
       matchTemplates(TEMPLATES, verbName, [...verbTokens, ...after], fillSlot)
-    return command === undefined ? undefined : { command }
+    return commands === undefined
+      ? undefined
+      : commands.length === 1
+        ? { command: commands[0]! }
+        : { commands }
   }
   // No sentence of the verb fits: the words no slot took, or what the verb needs.
   const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
@@ -1539,8 +1531,6 @@ const parseClause = (
     case "select":
       return withVerb(parseSelect(before, after))
     case "check": {
-      const listed = listedBoxes("check", after)
-      if (listed !== undefined) return withVerb(listed)
       const checked = targetCommand("check", after, verbRaw)
       // "Colors 里选中 Black": the place before the verb is the container, as for a click.
       const place = before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
@@ -1559,8 +1549,17 @@ const parseClause = (
         return withVerb({ command: { ...checked.command, verb: verbRaw.split(" ")[0]! } })
       return withVerb(checked)
     }
-    case "ensure":
-      return withVerb(parseEnsure(after))
+    case "ensure": {
+      // No sentence fits: a state was said but nothing to check, or no state.
+      const stateWords = [...CHECKED_WORDS, ...UNCHECKED_WORDS]
+      const onlyState =
+        after.some((token) => isWord(token, ...stateWords)) &&
+        after.every(
+          (token) =>
+            token.kind === "punct" || isWord(token, ...stateWords, ...STATE_LINKS, ...STATE_NEGATIONS),
+        )
+      return withVerb({ hint: onlyState ? "ensureWhat" : "ensureState" })
+    }
     case "drag": {
       const by = dragBy(before, after)
       return withVerb(by === undefined ? (templated() ?? { hint: "drag" }) : { command: by })
@@ -1570,7 +1569,7 @@ const parseClause = (
     case "signUp":
       return withVerb(parseSignUp(after, verbRaw))
     case "uncheck":
-      return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))
+      return withVerb(targetCommand(verbName, after, verbRaw))
     case "press":
       return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll": {

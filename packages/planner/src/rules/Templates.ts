@@ -131,9 +131,11 @@ const matchNodes = (
       matchNodes([...node.optional, ...rest], tokens, at, slots, done) ||
       matchNodes(rest, tokens, at, slots, done)
     )
-  // A slot takes one token or more, the longest run first; words only read ("_…") the shortest first.
+  // A slot takes one token or more, the longest run first; words only read ("_…") and a slot right
+  // before another slot take the shortest first.
   const ends = Array.from({ length: tokens.length - at }, (_, index) => tokens.length - index)
-  for (const end of node.slot.startsWith("_") ? ends.toReversed() : ends) {
+  const fewest = node.slot.startsWith("_") || (rest[0] !== undefined && "slot" in rest[0])
+  for (const end of fewest ? ends.toReversed() : ends) {
     slots[node.slot] = tokens.slice(at, end)
     if (matchNodes(rest, tokens, end, slots, done)) return true
   }
@@ -142,15 +144,16 @@ const matchNodes = (
 }
 
 /**
- * The command of the first template of `verb` that the whole clause fits, with every slot filled, or
- * undefined. `tokens` are the clause's tokens, starting with its verb.
+ * The commands of the first template of `verb` that the whole clause fits, with every slot filled (one
+ * command, or one per item of its `each` slot), or undefined. `tokens` are the clause's tokens,
+ * starting with its verb.
  */
 export const matchTemplates = (
   templates: ReadonlyArray<Compiled>,
   verb: Verb,
   tokens: ReadonlyArray<Token>,
   fill: SlotFiller,
-): Command | undefined => {
+): ReadonlyArray<Command> | undefined => {
   for (const { template, verbs, nodes } of templates) {
     if (!verbs.has(verb)) continue
     let command: Record<string, unknown> | undefined
@@ -178,7 +181,13 @@ export const matchTemplates = (
       command = filled
       return true
     })
-    if (command !== undefined) return command as unknown as Command
+    const found: Record<string, unknown> | undefined = command
+    if (found === undefined) continue
+    const each = template.each
+    if (each === undefined) return [found as unknown as Command]
+    return (found[each] as ReadonlyArray<unknown>).map(
+      (item) => ({ ...found, [each]: item }) as unknown as Command,
+    )
   }
   return undefined
 }

@@ -767,5 +767,35 @@ export const en: Lexicon = {
         ["search the whole site for brass", { query: "brass" }],
       ],
     },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<ensure> {target:targets} {kind:state}"],
+      examples: [
+        ["Make sure Sports is checked", [{ kind: "check", target: { text: "Sports" } }]],
+        ["Make sure Remember me is not checked", [{ kind: "uncheck", target: { text: "Remember me" } }]],
+        [
+          "Make sure Cooking and Music are checked",
+          [{ target: { text: "Cooking" } }, { target: { text: "Music" } }],
+        ],
+      ],
+    },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<check> {target:boxes}"],
+      examples: [
+        [
+          "check Music, Sports and Cooking",
+          [{ target: { text: "Music" } }, { target: { text: "Sports" } }, { target: { text: "Cooking" } }],
+        ],
+      ],
+    },
+    {
+      kind: "uncheck",
+      each: "target",
+      sentences: ["<uncheck> {target:boxes}"],
+      examples: [["untick Email and SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
+    },
   ],
 }

@@ -625,5 +625,31 @@ export const zh: Lexicon = {
         ["搜索 黄铜 罗盘", { query: "黄铜 罗盘" }],
       ],
     },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<ensure> {target:targets} {kind:state}"],
+      examples: [
+        ["确保 Email alerts 已勾选", [{ kind: "check", target: { text: "Email alerts" } }]],
+        ["确保 Travel 没有被勾选", [{ kind: "uncheck", target: { text: "Travel" } }]],
+      ],
+    },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<check> {target:boxes}"],
+      examples: [
+        [
+          "勾选 Music、Sports 和 Cooking",
+          [{ target: { text: "Music" } }, { target: { text: "Sports" } }, { target: { text: "Cooking" } }],
+        ],
+      ],
+    },
+    {
+      kind: "uncheck",
+      each: "target",
+      sentences: ["<uncheck> {target:boxes}"],
+      examples: [["取消勾选 Email 和 SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
+    },
   ],
 }
