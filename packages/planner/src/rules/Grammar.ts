@@ -1086,56 +1086,6 @@ const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult 
   }
 }
 
-const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
-  let tokens = after
-  let list: TargetPhrase | undefined
-  if (before.length > 0) {
-    const stripped = before.filter((token) => !isWord(token, "在", "从", "于", "中", "里", "内", "的"))
-    if (stripped.length > 0) list = parseTargetPhrase(stripped)
-  }
-  const as = indexOfWord(tokens, ["as"])
-  const from = as > 0 ? as : lastIndexOfWord(tokens, ["from", "in", "for", "on"])
-  if (from > 0) {
-    list = parseTargetPhrase(tokens.slice(from + 1))
-    tokens = tokens.slice(0, from)
-  }
-  const stripped = tokens.filter(
-    (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
-  )
-  if (
-    stripped.length > 0 &&
-    stripped.every((token) => isWord(token, "nothing", "none", "不选", "都不选", "什么都不选", "无"))
-  ) {
-    return {
-      command:
-        list === undefined
-          ? { kind: "select", options: [], target: { raw: "" } }
-          : { kind: "select", options: [], list, target: { raw: "" } },
-    }
-  }
-  // "Pick June 14, 2024 as the check-in date", "入住日期选择 2024-05-20": a day chosen for a field is
-  // a value for it (a date input, or a field with a calendar), in the form a date input holds.
-  const day = list === undefined ? undefined : readCalendarDay(valueText(tokens))
-  if (list !== undefined && day !== undefined)
-    return { command: { kind: "type", value: isoDay(day), field: { ...list, role: list.role ?? "textbox" } } }
-  const target = parseTargetPhrase(tokens)
-  const options = tokens.some((token) => token.kind === "quoted")
-    ? tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)
-    : // "Choose Black and White as the theme" names one option; "Music, Sports and Cooking as interests" lists three.
-      as > 0 && !tokens.some((token) => token.kind === "punct" && [",", "，", "、"].includes(token.value))
-      ? [valueText(tokens)]
-      : splitList(
-          tokens.filter(
-            (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
-          ),
-        )
-  if (options.length === 0 && target.ordinal === undefined) return { hint: "select" }
-  return {
-    command:
-      list === undefined ? { kind: "select", options, target } : { kind: "select", options, list, target },
-  }
-}
-
 /** The element a scroll happens inside: "inside the Change log", "the end of the terms", "the terms box", "在 X 中". */
 const scrollWithin = (
   before: ReadonlyArray<Token>,
@@ -1339,6 +1289,32 @@ const fillSlot: SlotFiller = (type, tokens) => {
         ? undefined
         : parts.map((part) => parseTargetPhrase(part))
     }
+    case "place": {
+      const place = tokens.filter((token) => !isWord(token, "在", "从", "于", "中", "里", "内", "的"))
+      return place.length === 0 ? undefined : parseTargetPhrase(place)
+    }
+    case "date": {
+      const day = readCalendarDay(valueText(tokens))
+      return day === undefined ? undefined : isoDay(day)
+    }
+    case "option":
+    case "choice": {
+      const quoted = tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)
+      const commas = tokens.some((token) => token.kind === "punct" && [",", "，", "、"].includes(token.value))
+      if (type === "option" && quoted.length === 0 && commas) return undefined
+      const options =
+        quoted.length > 0
+          ? quoted
+          : type === "option"
+            ? [valueText(tokens)]
+            : splitList(
+                tokens.filter(
+                  (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
+                ),
+              )
+      const target = parseTargetPhrase(tokens)
+      return options.length === 0 && target.ordinal === undefined ? undefined : { options, target }
+    }
     case "boxes": {
       const names = splitFields(tokens)
       const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
@@ -1529,7 +1505,7 @@ const parseClause = (
       return withVerb(clicked)
     }
     case "select":
-      return withVerb(parseSelect(before, after))
+      return withVerb({ hint: "select" })
     case "check": {
       const checked = targetCommand("check", after, verbRaw)
       // "Colors 里选中 Black": the place before the verb is the container, as for a click.

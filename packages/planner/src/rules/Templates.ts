@@ -171,6 +171,11 @@ export const matchTemplates = (
         if (value === undefined) return false
         // A reference, or a slot named "_…", is read but carries nothing into the command.
         if (node?.type === "reference" || name.startsWith("_")) continue
+        // "{*:choice}" gives the command the fields of its value.
+        if (name === "*") {
+          Object.assign(filled, value)
+          continue
+        }
         const [head, inner] = name.split(".") as [string, string | undefined]
         const own =
           template.defaults?.[head] === undefined

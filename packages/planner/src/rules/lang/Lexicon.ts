@@ -55,7 +55,13 @@ export type Verb =
  *   selected`, `没有被勾选`): `"check"` or `"uncheck"`, so a slot `{kind:state}` gives the command's kind;
  * - `targets`: elements named in a list (`A and B`, `A、B 和 C`), one target each;
  * - `boxes`: two or more short names in a list (`Music, Sports and Cooking`); a name of more than a few
- *   words is one label, not a list (`I agree to the terms and conditions`).
+ *   words is one label, not a list (`I agree to the terms and conditions`);
+ * - `place`: an element said before a Chinese verb, without its place words (`在 Plan 下拉框里` → `Plan 下拉框`);
+ * - `date`: a calendar day (`June 14, 2024`, `2024年5月20日`), written as a date input holds it (`2024-06-14`);
+ * - `choice`: the options of a select and the target they name (`{ options, target }`): quoted literals,
+ *   else the names of a list (`Red, Green and Blue`); `option`: one option named by all its words
+ *   (`Black and White`), unless it holds a comma. Used as `{*:choice}`: a slot named `*` gives the
+ *   command the fields of its value.
  */
 export type SlotType =
   | "target"
@@ -72,6 +78,10 @@ export type SlotType =
   | "state"
   | "targets"
   | "boxes"
+  | "place"
+  | "date"
+  | "choice"
+  | "option"
 
 /**
  * A sentence template, written the way Home Assistant writes intent sentences:

@@ -797,5 +797,48 @@ export const en: Lexicon = {
       sentences: ["<uncheck> {target:boxes}"],
       examples: [["untick Email and SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
     },
+    {
+      kind: "type",
+      defaults: { field: { role: "textbox" } },
+      sentences: ["<select> {value:date} as {field}", "<select> {value:date} (from|in|for|on) {field}"],
+      examples: [
+        [
+          "Pick June 14, 2024 as the check-in date",
+          { value: "2024-06-14", field: { text: "check-in date" } },
+        ],
+        ["select June 3, 2024 for End date", { value: "2024-06-03", field: { text: "End date" } }],
+      ],
+    },
+    {
+      kind: "select",
+      fixed: { options: [], target: { raw: "" } },
+      sentences: ["<select> [(the|a|an|on|at|this|that|its|my)] (nothing|none) [(as|from|in|for|on) {list}]"],
+      examples: [
+        ["select nothing", {}],
+        ["select none from Colors", { list: { text: "Colors" } }],
+      ],
+    },
+    {
+      kind: "select",
+      sentences: [
+        "<select> {*:option} as {list}",
+        "<select> {*:choice} as {list}",
+        "<select> {*:choice} (from|in|for|on) {list}",
+        "<select> {*:choice}",
+      ],
+      examples: [
+        ["Choose Black and White as the theme", { options: ["Black and White"], list: { text: "theme" } }],
+        [
+          "Choose Music, Sports and Cooking as interests",
+          { options: ["Music", "Sports", "Cooking"], list: { text: "interests" } },
+        ],
+        [
+          "select Red, Green and Blue from Colors",
+          { options: ["Red", "Green", "Blue"], list: { text: "Colors" } },
+        ],
+        ['select "Red" and "Blue"', { options: ["Red", "Blue"] }],
+        ["select the second option", { target: { role: "option", ordinal: 2 } }],
+      ],
+    },
   ],
 }

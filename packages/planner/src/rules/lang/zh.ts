@@ -651,5 +651,41 @@ export const zh: Lexicon = {
       sentences: ["<uncheck> {target:boxes}"],
       examples: [["取消勾选 Email 和 SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
     },
+    {
+      kind: "type",
+      defaults: { field: { role: "textbox" } },
+      sentences: [
+        "[{_place:place}] <select> {value:date} as {field}",
+        "[{_place:place}] <select> {value:date} (from|in|for|on) {field}",
+        "{field:place} <select> {value:date}",
+      ],
+      examples: [["入住日期选择 2024年5月20日", { value: "2024-05-20", field: { text: "入住日期" } }]],
+    },
+    {
+      kind: "select",
+      fixed: { options: [], target: { raw: "" } },
+      sentences: [
+        "[{_place:place}] <select> (nothing|none) (as|from|in|for|on) {list}",
+        "{list:place} <select> (nothing|none)",
+        "<select> (nothing|none)",
+      ],
+      examples: [["选择 none from Colors", { list: { text: "Colors" } }]],
+    },
+    {
+      kind: "select",
+      sentences: [
+        "[{_place:place}] <select> {*:option} as {list}",
+        "[{_place:place}] <select> {*:choice} as {list}",
+        "[{_place:place}] <select> {*:choice} (from|in|for|on) {list}",
+        "{list:place} <select> {*:choice}",
+        "<select> {*:choice}",
+      ],
+      examples: [
+        ["从 Fruit 中选择 Banana", { options: ["Banana"], list: { text: "Fruit" } }],
+        ["在 Plan 下拉框里选 Team", { options: ["Team"], list: { text: "Plan", role: "combobox" } }],
+        ["选择红色、绿色和蓝色", { options: ["红色", "绿色", "蓝色"] }],
+        ["选择红色和蓝色 from Colors", { options: ["红色", "蓝色"], list: { text: "Colors" } }],
+      ],
+    },
   ],
 }
