@@ -1198,11 +1198,6 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
   }
 }
 
-const looksLikeAddress = (tokens: ReadonlyArray<Token>): string | undefined => {
-  const url = tokens.find((token) => token.kind === "url")
-  return url?.raw
-}
-
 const targetCommand = (
   kind: "click" | "open" | "check" | "uncheck",
   tokens: ReadonlyArray<Token>,
@@ -1216,6 +1211,9 @@ const targetCommand = (
 
 /** Verbs read by the language data's sentence templates alone (the others have code for some slots). */
 const TEMPLATED: ReadonlySet<Verb> = new Set<Verb>([
+  "navigate",
+  "open",
+  "uncheck",
   "back",
   "nextPage",
   "previousPage",
@@ -1246,6 +1244,8 @@ const fillSlot: SlotFiller = (type, tokens) => {
       return (words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : undefined) ?? chordOf(tokens)
     case "chord":
       return chordOf(tokens)
+    case "url":
+      return tokens.length === 1 && tokens[0]!.kind === "url" ? tokens[0]!.raw : undefined
     case "quoted":
       return tokens.length === 1 && tokens[0]!.kind === "quoted" ? tokens[0]!.raw : undefined
     case "control": {
@@ -1406,8 +1406,8 @@ const parseClause = (
   let verbRaw: string
   if (verb === undefined || verbAt < 0) {
     // "… then button TWO": repeat the verb before.
-    const bareUrl = looksLikeAddress(tokens)
-    if (bareUrl !== undefined && tokens.length === 1) return { command: { kind: "navigate", url: bareUrl } }
+    if (tokens.length === 1 && tokens[0]!.kind === "url")
+      return { command: { kind: "navigate", url: tokens[0]!.raw } }
     const pairs = parsePairs(tokens)
     if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
     // "Dim the brightness to 3", "bump the quantity to 4": a word the rules do not know, then a named
@@ -1465,12 +1465,6 @@ const parseClause = (
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
   if (TEMPLATED.has(verbName)) return withVerb(unread())
   switch (verbName) {
-    case "navigate":
-    case "open": {
-      const url = looksLikeAddress(after)
-      if (url !== undefined) return withVerb({ command: { kind: "navigate", url } })
-      return withVerb(targetCommand("open", after, verbRaw))
-    }
     case "login":
       return withVerb(parseLogin(before, after))
     case "search":
@@ -1544,18 +1538,10 @@ const parseClause = (
       return withVerb(parseApply(after, verbRaw))
     case "signUp":
       return withVerb(parseSignUp(after, verbRaw))
-    case "uncheck":
-      return withVerb(targetCommand(verbName, after, verbRaw))
-    case "press":
-      return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll": {
       const inside = scrollInside(before, after)
       return withVerb(inside === undefined ? (templated() ?? unread()) : { command: inside })
     }
-    case "nextPage":
-      return withVerb({ command: { kind: "nextPage" } })
-    case "previousPage":
-      return withVerb({ command: { kind: "previousPage" } })
     case "extract":
       return withVerb(parseExtract(before, after))
     default:

@@ -65,5 +65,7 @@ describe("language data", () => {
   it("refuses a template verb whose words fit no sentence of it, naming the verb", () => {
     expect(parseCommands("expand")).toEqual({ ok: false, reason: en.messages.needsWhat("expand") })
     expect(parseCommands("focus")).toEqual({ ok: false, reason: en.messages.needsWhat("focus") })
+    expect(parseCommands("取消勾选")).toEqual({ ok: false, reason: zh.messages.needsWhat("取消勾选") })
+    expect(parseCommands("跳转到")).toEqual({ ok: false, reason: zh.messages.needsWhat("跳转到") })
   })
 })

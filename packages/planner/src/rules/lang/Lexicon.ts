@@ -57,6 +57,7 @@ export type Verb =
  * - `boxes`: two or more short names in a list (`Music, Sports and Cooking`); a name of more than a few
  *   words is one label, not a list (`I agree to the terms and conditions`);
  * - `place`: an element said before a Chinese verb, without its place words (`在 Plan 下拉框里` → `Plan 下拉框`);
+ * - `url`: one web address (`https://example.com`);
  * - `date`: a calendar day (`June 14, 2024`, `2024年5月20日`), written as a date input holds it (`2024-06-14`);
  * - `choice`: the options of a select and the target they name (`{ options, target }`): quoted literals,
  *   else the names of a list (`Red, Green and Blue`); `option`: one option named by all its words
@@ -80,6 +81,7 @@ export type SlotType =
   | "boxes"
   | "place"
   | "date"
+  | "url"
   | "choice"
   | "option"
 

@@ -840,5 +840,23 @@ export const en: Lexicon = {
         ["select the second option", { target: { role: "option", ordinal: 2 } }],
       ],
     },
+    {
+      kind: "navigate",
+      sentences: ["(<navigate>|<open>) [{_before}] {url:url} [{_after}]"],
+      examples: [
+        ["go to https://example.com", { url: "https://example.com" }],
+        ["visit the page https://example.com/docs", { url: "https://example.com/docs" }],
+      ],
+    },
+    {
+      kind: "open",
+      sentences: ["(<navigate>|<open>) {target}"],
+      examples: [["open the first result", { target: { role: "result", ordinal: 1 } }]],
+    },
+    {
+      kind: "uncheck",
+      sentences: ["<uncheck> {target}"],
+      examples: [["uncheck Remember me", { target: { text: "Remember me" } }]],
+    },
   ],
 }

@@ -687,5 +687,20 @@ export const zh: Lexicon = {
         ["选择红色和蓝色 from Colors", { options: ["红色", "蓝色"], list: { text: "Colors" } }],
       ],
     },
+    {
+      kind: "navigate",
+      sentences: ["(<navigate>|<open>) [{_before}] {url:url} [{_after}]"],
+      examples: [["打开 https://example.com", { url: "https://example.com" }]],
+    },
+    {
+      kind: "open",
+      sentences: ["(<navigate>|<open>) {target}"],
+      examples: [["打开第一个结果", { target: { role: "result", ordinal: 1 } }]],
+    },
+    {
+      kind: "uncheck",
+      sentences: ["<uncheck> {target}"],
+      examples: [["取消勾选 Remember me", { target: { text: "Remember me" } }]],
+    },
   ],
 }
