@@ -1211,6 +1211,8 @@ const targetCommand = (
 
 /** Verbs read by the language data's sentence templates alone (the others have code for some slots). */
 const TEMPLATED: ReadonlySet<Verb> = new Set<Verb>([
+  "click",
+  "check",
   "navigate",
   "open",
   "uncheck",
@@ -1244,6 +1246,19 @@ const fillSlot: SlotFiller = (type, tokens) => {
       return (words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : undefined) ?? chordOf(tokens)
     case "chord":
       return chordOf(tokens)
+    case "action": {
+      const verb = matchVerb(tokens, 0)
+      if (verb === undefined || verb[1] !== tokens.length) return undefined
+      const raw = joinTokens(tokens)
+      return GENERIC_CLICK_VERBS.has(raw.toLowerCase()) ? null : raw.split(" ")[0]
+    }
+    case "path": {
+      // "依次点击 File、Export、PDF": one path, outermost first.
+      const path = tokens.some((token) => token.value === "、") ? splitList(tokens) : []
+      return path.length > 1
+        ? { raw: path.join(" > "), path, text: path.at(-1)!, role: "menuitem" }
+        : undefined
+    }
     case "url":
       return tokens.length === 1 && tokens[0]!.kind === "url" ? tokens[0]!.raw : undefined
     case "quoted":
@@ -1473,52 +1488,8 @@ const parseClause = (
       return withVerb(parseType(before, after, verbRaw, previousValue))
     case "set":
       return withVerb({ hint: "set" })
-    case "click": {
-      if (before.length > 0) {
-        const container = parseTargetPhrase(
-          before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")),
-        )
-        const target = parseTargetPhrase(after)
-        return withVerb({ command: { kind: "click", target: { ...target, container } } })
-      }
-      // "依次点击 File、Export、PDF": one path, outermost first.
-      if (after.some((token) => token.value === "、")) {
-        const path = splitList(after)
-        if (path.length > 1)
-          return withVerb({
-            command: {
-              kind: "click",
-              target: { raw: path.join(" > "), path, text: path[path.length - 1]!, role: "menuitem" },
-            },
-          })
-      }
-      const clicked = targetCommand("click", after, verbRaw)
-      const verbWord = verbRaw.toLowerCase()
-      if ("command" in clicked && clicked.command.kind === "click" && !GENERIC_CLICK_VERBS.has(verbWord))
-        return withVerb({ command: { ...clicked.command, verb: verbRaw } })
-      return withVerb(clicked)
-    }
     case "select":
       return withVerb({ hint: "select" })
-    case "check": {
-      const checked = targetCommand("check", after, verbRaw)
-      // "Colors 里选中 Black": the place before the verb is the container, as for a click.
-      const place = before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
-      if (place.length > 0 && "command" in checked && checked.command.kind === "check")
-        return withVerb({
-          command: {
-            ...checked.command,
-            target: { ...checked.command.target, container: parseTargetPhrase(place) },
-          },
-        })
-      if (
-        "command" in checked &&
-        checked.command.kind === "check" &&
-        !GENERIC_CLICK_VERBS.has(verbRaw.toLowerCase())
-      )
-        return withVerb({ command: { ...checked.command, verb: verbRaw.split(" ")[0]! } })
-      return withVerb(checked)
-    }
     case "ensure": {
       // No sentence fits: a state was said but nothing to check, or no state.
       const stateWords = [...CHECKED_WORDS, ...UNCHECKED_WORDS]

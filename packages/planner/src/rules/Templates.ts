@@ -10,7 +10,13 @@ import type { Token } from "./Tokenizer.ts"
 
 type Node =
   | { readonly word: string }
-  | { readonly alt: ReadonlyArray<ReadonlyArray<Node>>; readonly atomic?: true }
+  | {
+      readonly alt: ReadonlyArray<ReadonlyArray<Node>>
+      readonly atomic?: true
+      /** `<click:verb>`: the field the verb's words fill, read as an `action`. */
+      readonly slot?: string
+      readonly type?: SlotType
+    }
   | { readonly optional: ReadonlyArray<Node> }
   | { readonly slot: string; readonly type: SlotType }
 
@@ -32,7 +38,10 @@ const SLOT_TYPES: Readonly<Record<string, SlotType>> = {
   referent: "reference",
 }
 
-/** Turns a run of tokens into a slot's value, or undefined when the tokens cannot be one. */
+/**
+ * Turns a run of tokens into a slot's value, or undefined when the tokens cannot be one, or null when
+ * they are read and carry nothing.
+ */
 export type SlotFiller = (type: SlotType, tokens: ReadonlyArray<Token>) => unknown
 
 interface Compiled {
@@ -72,15 +81,21 @@ const compile = (sentence: string, lexicon: Lexicon, verbs: Set<Verb>): Readonly
           const [slot, type] = name.split(":") as [string, SlotType | undefined]
           options.at(-1)!.push({ slot, type: type ?? SLOT_TYPES[slot] ?? "value" })
         } else {
-          const phrases = lexicon.verbs[name as Verb] ?? []
-          verbs.add(name as Verb)
+          const [verb, field] = name.split(":") as [Verb, string | undefined]
+          const phrases = lexicon.verbs[verb] ?? []
+          verbs.add(verb)
           // A verb is its longest phrase that fits, as the clause splitter read it ("search for", not "search").
           const words = phrases.map((phrase) =>
             phrase.split(" ").map((part) => ({ word: part.toLowerCase() })),
           )
+          const alt = words.toSorted((left, right) => right.length - left.length)
           options
             .at(-1)!
-            .push({ alt: words.toSorted((left, right) => right.length - left.length), atomic: true })
+            .push(
+              field === undefined
+                ? { alt, atomic: true }
+                : { alt, atomic: true, slot: field, type: "action" },
+            )
         }
       } else word += character
     }
@@ -122,7 +137,9 @@ const matchNodes = (
     const option = node.alt.find((words) =>
       words.every((word, offset) => "word" in word && tokens[at + offset]?.value === word.word),
     )
-    return option !== undefined && matchNodes(rest, tokens, at + option.length, slots, done)
+    if (option === undefined) return false
+    if (node.slot !== undefined) slots[node.slot] = tokens.slice(at, at + option.length)
+    return matchNodes(rest, tokens, at + option.length, slots, done)
   }
   if ("alt" in node)
     return node.alt.some((option) => matchNodes([...option, ...rest], tokens, at, slots, done))
@@ -132,9 +149,14 @@ const matchNodes = (
       matchNodes(rest, tokens, at, slots, done)
     )
   // A slot takes one token or more, the longest run first; words only read ("_…") and a slot right
-  // before another slot take the shortest first.
+  // before another slot or a verb take the shortest first (the verb is the first one, as the clause
+  // splitter read it).
   const ends = Array.from({ length: tokens.length - at }, (_, index) => tokens.length - index)
-  const fewest = node.slot.startsWith("_") || (rest[0] !== undefined && "slot" in rest[0])
+  const next = rest[0]
+  const fewest =
+    node.slot.startsWith("_") ||
+    (next !== undefined &&
+      (("slot" in next && !("alt" in next)) || ("atomic" in next && next.atomic === true)))
   for (const end of fewest ? ends.toReversed() : ends) {
     slots[node.slot] = tokens.slice(at, end)
     if (matchNodes(rest, tokens, end, slots, done)) return true
@@ -169,6 +191,8 @@ export const matchTemplates = (
         const node = findSlot(nodes, name)
         const value = fill(node?.type ?? "value", span)
         if (value === undefined) return false
+        // null: the words were read and say nothing more ("click" as an `action`).
+        if (value === null) continue
         // A reference, or a slot named "_…", is read but carries nothing into the command.
         if (node?.type === "reference" || name.startsWith("_")) continue
         // "{*:choice}" gives the command the fields of its value.
@@ -197,7 +221,7 @@ export const matchTemplates = (
   return undefined
 }
 
-type SlotNode = { readonly slot: string; readonly type: SlotType }
+type SlotNode = { readonly slot?: string; readonly type?: SlotType }
 
 const findSlot = (nodes: ReadonlyArray<Node>, name: string): SlotNode | undefined => {
   for (const node of nodes) {

@@ -57,6 +57,9 @@ export type Verb =
  * - `boxes`: two or more short names in a list (`Music, Sports and Cooking`); a name of more than a few
  *   words is one label, not a list (`I agree to the terms and conditions`);
  * - `place`: an element said before a Chinese verb, without its place words (`在 Plan 下拉框里` → `Plan 下拉框`);
+ * - `action`: the words of the clause's verb: its first word when it says more than a plain click
+ *   (`reject`, `accept`, `turn` of `turn on`), nothing for a plain one (`click`, `tap`, `点击`);
+ * - `path`: a menu path said as a list (`File、Export、PDF`): a menu item with its path;
  * - `url`: one web address (`https://example.com`);
  * - `date`: a calendar day (`June 14, 2024`, `2024年5月20日`), written as a date input holds it (`2024-06-14`);
  * - `choice`: the options of a select and the target they name (`{ options, target }`): quoted literals,
@@ -82,6 +85,8 @@ export type SlotType =
   | "place"
   | "date"
   | "url"
+  | "action"
+  | "path"
   | "choice"
   | "option"
 
@@ -89,7 +94,8 @@ export type SlotType =
  * A sentence template, written the way Home Assistant writes intent sentences:
  * - words must be there (`scroll`), compared lower-cased;
  * - `(a|b c)` is one of the alternatives; `[the]` is optional;
- * - `<click>` is any phrase of that verb in the language's `verbs`;
+ * - `<click>` is any phrase of that verb in the language's `verbs`, the longest that fits; `<click:verb>`
+ *   also puts its words, read as an `action`, into the field `verb`;
  * - `{target}` or `{field:target}` is a named slot of a type (a run of one or more tokens, the longest
  *   first); a slot named `{_…}` is read (it must fill) but carries nothing, and takes the fewest tokens,
  *   as does a slot right before another slot (`{target:targets} {kind:state}`: the second takes the rest).

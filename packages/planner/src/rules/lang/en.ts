@@ -858,5 +858,28 @@ export const en: Lexicon = {
       sentences: ["<uncheck> {target}"],
       examples: [["uncheck Remember me", { target: { text: "Remember me" } }]],
     },
+    {
+      kind: "click",
+      sentences: ["<click> {target:path}"],
+      examples: [
+        ["click File、Export、PDF", { target: { path: ["File", "Export", "PDF"], role: "menuitem" } }],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<click:verb> {target}"],
+      examples: [
+        ["click the Save button", { target: { text: "Save", role: "button" } }],
+        ["Reject all cookies", { verb: "Reject", target: { text: "all cookies" } }],
+      ],
+    },
+    {
+      kind: "check",
+      sentences: ["<check:verb> {target}"],
+      examples: [
+        ["tick Remember me", { target: { text: "Remember me" } }],
+        ["Turn on Dark mode", { verb: "Turn", target: { text: "Dark mode" } }],
+      ],
+    },
   ],
 }

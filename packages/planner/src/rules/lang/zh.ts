@@ -637,7 +637,7 @@ export const zh: Lexicon = {
     {
       kind: "check",
       each: "target",
-      sentences: ["<check> {target:boxes}"],
+      sentences: ["<check> {target:boxes}", "{_before} <check> {target:boxes}"],
       examples: [
         [
           "勾选 Music、Sports 和 Cooking",
@@ -648,7 +648,7 @@ export const zh: Lexicon = {
     {
       kind: "uncheck",
       each: "target",
-      sentences: ["<uncheck> {target:boxes}"],
+      sentences: ["<uncheck> {target:boxes}", "{_before} <uncheck> {target:boxes}"],
       examples: [["取消勾选 Email 和 SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
     },
     {
@@ -701,6 +701,33 @@ export const zh: Lexicon = {
       kind: "uncheck",
       sentences: ["<uncheck> {target}"],
       examples: [["取消勾选 Remember me", { target: { text: "Remember me" } }]],
+    },
+    {
+      kind: "click",
+      sentences: ["{target.container:place} <click> {target}"],
+      examples: [["在对话框中点击确定", { target: { text: "确定", container: { role: "dialog" } } }]],
+    },
+    {
+      kind: "click",
+      sentences: ["<click> {target:path}"],
+      examples: [
+        ["依次点击 File、Export、PDF", { target: { path: ["File", "Export", "PDF"], role: "menuitem" } }],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<click:verb> {target}"],
+      examples: [["点击第一个结果", { target: { role: "result", ordinal: 1 } }]],
+    },
+    {
+      kind: "check",
+      sentences: ["{target.container:place} <check> {target}"],
+      examples: [["Colors 里选中 Black", { target: { text: "Black", container: { text: "Colors" } } }]],
+    },
+    {
+      kind: "check",
+      sentences: ["<check:verb> {target}"],
+      examples: [["勾选 Remember me", { target: { text: "Remember me" } }]],
     },
   ],
 }
