@@ -850,28 +850,6 @@ const targetCommand = (
   return { command: { kind, target } }
 }
 
-/** Verbs read by the language data's sentence templates alone (the others have code for some slots). */
-const TEMPLATED: ReadonlySet<Verb> = new Set<Verb>([
-  "click",
-  "check",
-  "navigate",
-  "open",
-  "uncheck",
-  "back",
-  "nextPage",
-  "previousPage",
-  "submit",
-  "focus",
-  "hover",
-  "expand",
-  "collapse",
-  "close",
-  "copy",
-  "paste",
-  "selectText",
-  "switch",
-])
-
 /** "drag A 100 pixels to the right": a drag by an offset in CSS pixels, or undefined. */
 const dragBy = (before: ReadonlyArray<Token>, verbAfter: ReadonlyArray<Token>): Command | undefined => {
   // "把 Move me 方块向右拖动 100 像素": the thing dragged and the way it goes are said before the verb.
@@ -988,10 +966,9 @@ const parseClause = (
   // No sentence of the verb fits: the words no slot took, or what the verb needs.
   const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
   // Templates first, for every verb but a scroll inside an element and a drag by pixels, which code reads
-  // before them; the code below reads the slots that need logic.
+  // before them; the code below reads the verbs whose words come in any order, and refuses the rest.
   const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
-  if (TEMPLATED.has(verbName)) return withVerb(unread())
   switch (verbName) {
     case "login":
       return withVerb(parseLogin(before, after))
@@ -1029,7 +1006,8 @@ const parseClause = (
     case "extract":
       return withVerb(parseExtract(before, after))
     default:
-      return { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) }
+      // A verb read by templates alone (click, select, open …) whose clause fits no sentence of it.
+      return withVerb(unread())
   }
 }
 
