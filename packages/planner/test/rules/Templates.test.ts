@@ -67,5 +67,6 @@ describe("language data", () => {
     expect(parseCommands("focus")).toEqual({ ok: false, reason: en.messages.needsWhat("focus") })
     expect(parseCommands("取消勾选")).toEqual({ ok: false, reason: zh.messages.needsWhat("取消勾选") })
     expect(parseCommands("跳转到")).toEqual({ ok: false, reason: zh.messages.needsWhat("跳转到") })
+    expect(parseCommands("点击")).toEqual({ ok: false, reason: zh.messages.needsWhat("点击") })
   })
 })
