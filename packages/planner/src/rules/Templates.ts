@@ -139,7 +139,9 @@ const matchNodes = (
     )
     if (option === undefined) return false
     if (node.slot !== undefined) slots[node.slot] = tokens.slice(at, at + option.length)
-    return matchNodes(rest, tokens, at + option.length, slots, done)
+    if (matchNodes(rest, tokens, at + option.length, slots, done)) return true
+    if (node.slot !== undefined) delete slots[node.slot]
+    return false
   }
   if ("alt" in node)
     return node.alt.some((option) => matchNodes([...option, ...rest], tokens, at, slots, done))
