@@ -1,8 +1,9 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
-import type { Command, RoleHint, TargetPhrase } from "./Command.ts"
+import type { Command, TargetPhrase } from "./Command.ts"
 import type { Hint, Messages, Verb } from "./lang/Lexicon.ts"
 import { misreading, needsModel } from "./Reading.ts"
-import { compileTemplates, matchTemplates, type SlotFiller } from "./Templates.ts"
+import { fillSlot, isPathMark, parseTargetPhrase, splitFields, splitList } from "./Slots.ts"
+import { compileTemplates, matchTemplates } from "./Templates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
 import {
   AGAIN,
@@ -22,7 +23,6 @@ import {
   KEYS,
   LANGUAGES,
   messagesFor,
-  NAME_MARKERS,
   ORDINAL_WORDS,
   PAIR_WORDS,
   PASSWORD_WORDS,
@@ -38,6 +38,16 @@ import {
   UNCHECKED_WORDS,
   USER_WORDS,
 } from "./Vocabulary.ts"
+import {
+  chineseNumber,
+  indexOfWord,
+  isWord,
+  lastIndexOfWord,
+  matchVerb,
+  singular,
+  stripFillers,
+  valueText,
+} from "./Words.ts"
 
 /**
  * The rule grammar: a command → clauses → one `Command` each.
@@ -64,34 +74,6 @@ export type ParseResult =
       /** The clause the refusal is about when it has no action word (the words a page may still place). */
       readonly noActionIn?: string
     }
-
-/** Plural role nouns ("buttons", "results") read as their singular. */
-const singular = (word: string): string => (word.endsWith("s") && word.length > 3 ? word.slice(0, -1) : word)
-
-const isWord = (token: Token | undefined, ...words: ReadonlyArray<string>): boolean =>
-  token !== undefined && (token.kind === "word" || token.kind === "keyword") && words.includes(token.value)
-
-/** Matches a verb at `position`; answers the verb and how many tokens it took. */
-const matchVerb = (tokens: ReadonlyArray<Token>, position: number): readonly [Verb, number] | undefined => {
-  const token = tokens[position]
-  if (token === undefined) return undefined
-  if (token.kind === "keyword") {
-    const verb = CHINESE_VERBS.get(token.value)
-    return verb === undefined ? undefined : [verb, 1]
-  }
-  if (token.kind !== "word") return undefined
-  for (const [words, verb] of ENGLISH_VERBS) {
-    if (
-      words.every(
-        (word, offset) =>
-          tokens[position + offset]?.kind === "word" && tokens[position + offset]?.value === word,
-      )
-    ) {
-      return [verb, words.length]
-    }
-  }
-  return undefined
-}
 
 const isSeparator = (token: Token): boolean =>
   (token.kind === "word" || token.kind === "keyword" || token.kind === "punct") &&
@@ -234,334 +216,6 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
   return clauses.filter((clause) => clause.length > 0)
 }
 
-const isFillerAt = (tokens: ReadonlyArray<Token>, index: number): boolean => {
-  const token = tokens[index]!
-  if (!FILLERS.has(token.value)) return false
-  if (!SOFT_FILLERS.has(token.value)) return true
-  const next = tokens[index + 1]
-  return (
-    next === undefined ||
-    next.kind === "punct" ||
-    FILLERS.has(next.value) ||
-    matchVerb(tokens, index + 1) !== undefined
-  )
-}
-
-const stripFillers = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
-  let start = 0
-  while (start < tokens.length && (isFillerAt(tokens, start) || tokens[start]!.kind === "punct")) start += 1
-  let end = tokens.length
-  while (end > start && (tokens[end - 1]!.kind === "punct" || isWord(tokens[end - 1], "please", "一下")))
-    end -= 1
-  return tokens.slice(start, end)
-}
-
-const indexOfWord = (tokens: ReadonlyArray<Token>, words: ReadonlyArray<string>, from = 0): number => {
-  for (let index = from; index < tokens.length; index += 1) {
-    if (isWord(tokens[index], ...words)) return index
-  }
-  return -1
-}
-
-const lastIndexOfWord = (tokens: ReadonlyArray<Token>, words: ReadonlyArray<string>): number => {
-  for (let index = tokens.length - 1; index >= 0; index -= 1) {
-    if (isWord(tokens[index], ...words)) return index
-  }
-  return -1
-}
-
-/** Text of tokens as typed, with leading articles and trailing particles dropped. */
-const valueText = (tokens: ReadonlyArray<Token>): string => {
-  let start = 0
-  while (start < tokens.length - 1 && tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value))
-    start += 1
-  let end = tokens.length
-  while (end > start && isWord(tokens[end - 1], "的", "中", "里", "内", "上")) end -= 1
-  return joinTokens(tokens.slice(start, end))
-}
-
-const chineseNumber = (text: string): number | undefined => {
-  if (/^\d+$/.test(text)) return Number(text)
-  if (text === "十") return 10
-  if (text.length === 2 && text.startsWith("十")) return 10 + (CHINESE_NUMERALS.get(text[1]!) ?? 0)
-  return CHINESE_NUMERALS.get(text)
-}
-
-const startsWithRoleNoun = (tokens: ReadonlyArray<Token>, index: number): boolean =>
-  ROLE_NOUNS.some(([nouns]) =>
-    nouns.every((noun, offset) => {
-      const candidate = tokens[index + offset]
-      return (
-        candidate !== undefined &&
-        (candidate.value === noun || (offset === nouns.length - 1 && singular(candidate.value) === noun))
-      )
-    }),
-  )
-
-/**
- * "the second link", "the first one", "the last" are positions; "First name" and "Last name" are
- * labels: an ordinal word counts only before a role noun, "one" or nothing.
- */
-const ordinalStandsAlone = (tokens: ReadonlyArray<Token>, next: number): boolean => {
-  let index = next
-  while (tokens[index] !== undefined && ORDINAL_WORDS.has(tokens[index]!.value)) index += 1
-  const token = tokens[index]
-  return (
-    token === undefined ||
-    token.kind === "punct" ||
-    isWord(token, "one", "of", "in", "on", "inside", "under", "labelled", "labeled", "named", "called") ||
-    startsWithRoleNoun(tokens, index)
-  )
-}
-
-/** A mark between the steps of a menu path: "File > Export", "File → Export", "File » Export". */
-const isPathMark = (token: Token | undefined): boolean =>
-  token !== undefined && [">", "›", "→", "»", "->", "⟶", "▸", "＞"].includes(token.value)
-
-const CLAUSE_COMMAS = new Set([",", "，", ";", "；", "。"])
-
-/**
- * The tokens of a menu path inside a phrase, when the path is not the whole phrase: in brackets ("a
- * file (File → Open…)": the words before describe it) or followed by a comma and a remark ("File →
- * Export → CSV，帮我导出一下": the path ends at the comma).
- */
-const menuPathIn = (input: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined => {
-  const lastMark = input.findLastIndex(isPathMark)
-  if (lastMark < 0) return undefined
-  const open = input.findIndex((token) => /^[(（]/.test(token.raw))
-  const close = input.findIndex((token, index) => index >= open && /[)）]$/.test(token.raw))
-  if (open >= 0 && open < lastMark && close > lastMark) {
-    const strip = (token: Token, pattern: RegExp): Token => ({
-      ...token,
-      value: token.value.replace(pattern, ""),
-      raw: token.raw.replace(pattern, ""),
-    })
-    const inside = input.slice(open, close + 1).map((token, index, all) => {
-      const opened = index === 0 ? strip(token, /^[(（]/) : token
-      return index === all.length - 1 ? strip(opened, /[)）]$/) : opened
-    })
-    return inside.filter((token) => token.raw !== "")
-  }
-  const comma = input.findIndex((token, index) => index > lastMark && CLAUSE_COMMAS.has(token.value))
-  return comma < 0 ? undefined : input.slice(0, comma)
-}
-
-/**
- * Reads a phrase naming an element.
- *
- * @example
- * ```ts
- * // parseTargetPhrase(tokenize("the second link")) → { role: "link", ordinal: 2, raw: "the second link" }
- * ```
- */
-export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => {
-  let tokens = stripFillers(menuPathIn(input) ?? input).filter(
-    (token) => token.kind !== "punct" || isPathMark(token),
-  )
-  const raw = valueText(tokens)
-  // A menu path: "File > Export > PDF".
-  if (tokens.some(isPathMark)) {
-    const path: Array<string> = []
-    let segment: Array<Token> = []
-    for (const token of tokens) {
-      if (isPathMark(token)) {
-        path.push(valueText(segment))
-        segment = []
-      } else segment.push(token)
-    }
-    path.push(valueText(segment))
-    const clean = path.filter((part) => part !== "")
-    return { raw, path: clean, text: clean[clean.length - 1]!, role: "menuitem" }
-  }
-  // "the Send button outside the newsletter form", "… outside of the dialog", "… not in the sidebar",
-  // "… from the top navigation, not the footer": a container the element must not be in.
-  const outsideAt = tokens.findIndex(
-    (token, index) =>
-      index > 0 &&
-      (isWord(token, "outside") ||
-        (isWord(token, "not") && isWord(tokens[index + 1], "in", "inside", "within", "from", "the"))),
-  )
-  if (outsideAt > 0) {
-    const skip = isWord(tokens[outsideAt + 1], "of", "in", "inside", "within", "from") ? 2 : 1
-    const away = tokens.slice(outsideAt + skip)
-    const inner = parseTargetPhrase(tokens.slice(0, outsideAt))
-    // "the outside link" names a link: only a phrase on each side makes "outside" a container.
-    if (away.length > 0 && (inner.text !== undefined || inner.role !== undefined)) {
-      const outside = parseTargetPhrase(away)
-      // "not the one in the dialog": the container of "the one" is the place to avoid.
-      const place =
-        outside.container !== undefined && outside.text !== undefined && /^ones?$/i.test(outside.text)
-          ? outside.container
-          : outside
-      return { ...inner, raw, outside: place }
-    }
-  }
-  let container: TargetPhrase | undefined
-  // Chinese container first: "对话框中的确定", "在对话框中 … 确定".
-  const chineseIn = indexOfWord(tokens, ["中的", "里的"])
-  if (chineseIn > 0) {
-    container = parseTargetPhrase(tokens.slice(0, chineseIn))
-    tokens = tokens.slice(chineseIn + 1)
-  } else {
-    const middle = tokens.findIndex(
-      (token, index) => isWord(token, "中", "里", "内") && isWord(tokens[index + 1], "的") && index > 0,
-    )
-    if (middle > 0) {
-      container = parseTargetPhrase(tokens.slice(isWord(tokens[0], "在") ? 1 : 0, middle))
-      tokens = tokens.slice(middle + 2)
-    }
-  }
-  // English container: "OK in the dialog", "Save inside the Settings panel".
-  const inIndex = lastIndexOfWord(tokens, ["in", "inside", "within", "under", "on", "from"])
-  if (container === undefined && inIndex > 0 && inIndex < tokens.length - 1) {
-    const rest = tokens.slice(inIndex + 1)
-    const restTarget = parseTargetPhrase(rest)
-    const article = rest[0]?.kind === "word" && ["the", "this", "that"].includes(rest[0].value)
-    const containerRole =
-      restTarget.role !== undefined &&
-      ["dialog", "form", "section", "menuitem", "tab", "listbox", "row"].includes(restTarget.role)
-    const loose = isWord(tokens[inIndex], "on", "from") ? article : true
-    // "on the page" names no container.
-    const wholePage = restTarget.role === undefined && isWord(rest[rest.length - 1], "page", "页面")
-    if (
-      loose &&
-      !wholePage &&
-      ((restTarget.role !== undefined && (article || containerRole)) ||
-        (article && restTarget.text !== undefined))
-    ) {
-      container = restTarget
-      tokens = tokens.slice(0, inIndex)
-    } else if (wholePage && article) tokens = tokens.slice(0, inIndex)
-  }
-  let ordinal: number | undefined
-  let role: RoleHint | undefined
-  const words: Array<Token> = []
-  let index = 0
-  while (index < tokens.length) {
-    const token = tokens[index]!
-    if (token.kind === "word" && ARTICLES.has(token.value) && words.length === 0) {
-      index += 1
-      continue
-    }
-    if (
-      token.kind === "word" &&
-      ORDINAL_WORDS.has(token.value) &&
-      ordinal === undefined &&
-      words.length === 0 &&
-      ordinalStandsAlone(tokens, index + 1)
-    ) {
-      ordinal = ORDINAL_WORDS.get(token.value)!
-      index += 1
-      continue
-    }
-    if (token.kind === "word" && /^\d+(st|nd|rd|th)$/.test(token.value) && ordinal === undefined) {
-      ordinal = Number.parseInt(token.value, 10)
-      index += 1
-      continue
-    }
-    if (isWord(token, "第")) {
-      const next = tokens[index + 1]
-      const number = next === undefined ? undefined : chineseNumber(next.value)
-      if (number !== undefined) {
-        ordinal = number
-        index += isWord(tokens[index + 2], "个", "项", "条", "页") ? 3 : 2
-        continue
-      }
-    }
-    if (isWord(token, "最后一个", "最后")) {
-      ordinal = -1
-      index += isWord(tokens[index + 1], "个") ? 2 : 1
-      continue
-    }
-    // "Tab #3", "button number 2", "link no. 4" — a number right after a role noun is a position.
-    if (role !== undefined && words.length === 0 && ordinal === undefined) {
-      if (token.kind === "number" && token.raw.startsWith("#")) {
-        ordinal = Number(token.value)
-        index += 1
-        continue
-      }
-      if (isWord(token, "number", "no") && tokens[index + 1]?.kind === "number") {
-        ordinal = Number(tokens[index + 1]!.value)
-        index += 2
-        continue
-      }
-    }
-    if (token.kind === "word" || token.kind === "keyword") {
-      const found = ROLE_NOUNS.find(([nouns]) =>
-        nouns.every((noun, offset) => {
-          const candidate = tokens[index + offset]
-          if (candidate === undefined || (candidate.kind !== "word" && candidate.kind !== "keyword"))
-            return false
-          return (
-            candidate.value === noun || (offset === nouns.length - 1 && singular(candidate.value) === noun)
-          )
-        }),
-      )
-      // A role noun names the kind when it starts or ends the phrase: "the Save button", "button ONE".
-      if (found !== undefined && role === undefined) {
-        const after = index + found[0].length
-        const atEnd =
-          after >= tokens.length ||
-          isWord(tokens[after], "labelled", "labeled", "named", "called", "titled", "saying", "with", "的")
-        const atStart = words.length === 0
-        if (atEnd || atStart) {
-          role = found[1]
-          index = after
-          continue
-        }
-      }
-    }
-    if (
-      isWord(token, ...NAME_MARKERS) ||
-      (isWord(token, "with") && isWord(tokens[index + 1], "text", "label")) ||
-      (isWord(token, "next") && isWord(tokens[index + 1], "to"))
-    ) {
-      index += isWord(token, "with") || isWord(token, "next") ? 2 : 1
-      continue
-    }
-    if (isWord(token, "的") && (index === tokens.length - 1 || words.length === 0)) {
-      index += 1
-      continue
-    }
-    words.push(token)
-    index += 1
-  }
-  // "button #2" left a lone number: it is a position.
-  if (ordinal === undefined && role !== undefined && words.length === 1 && words[0]!.kind === "number") {
-    ordinal = Number(words[0]!.value)
-    words.length = 0
-  }
-  // "the Forgot password? text": "text" says what kind of thing, not its name.
-  if (words.length > 1 && isWord(words[words.length - 1], "text", "label", "文字")) words.pop()
-  let text = valueText(words.filter((token) => !isWord(token, "的")))
-  // "the search box" and "搜索框" name a search field even with no other words.
-  if (text === "" && role === "textbox" && tokens.some((token) => isWord(token, "search", "搜索框")))
-    text = "search"
-  const phrase: { -readonly [Key in keyof TargetPhrase]: TargetPhrase[Key] } = { raw }
-  if (text !== "") phrase.text = text
-  if (role !== undefined) phrase.role = role
-  if (ordinal !== undefined) phrase.ordinal = ordinal
-  if (container !== undefined) phrase.container = container
-  return phrase
-}
-
-/** Splits "A, B and C" / "A、B和C" into values. */
-const splitList = (tokens: ReadonlyArray<Token>): ReadonlyArray<string> => {
-  const items: Array<string> = []
-  let current: Array<Token> = []
-  for (const token of tokens) {
-    if (
-      isWord(token, "and", "or", "和", "与", "或", "及", "以及", "&") ||
-      (token.kind === "punct" && [",", "，", "、", ";"].includes(token.value))
-    ) {
-      if (current.length > 0) items.push(valueText(current))
-      current = []
-    } else current.push(token)
-  }
-  if (current.length > 0) items.push(valueText(current))
-  return items.filter((item) => item !== "")
-}
-
 const fail = (reason: string, noActionIn?: string): ParseResult =>
   noActionIn === undefined ? { ok: false, reason } : { ok: false, reason, noActionIn }
 
@@ -622,20 +276,6 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
   if (username !== undefined) command.username = username
   if (password !== undefined) command.password = password
   return { command }
-}
-
-/** Splits field tokens at "and" / "和" / "、" into several fields ("New password 和 Confirm new password 都"). */
-const splitFields = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray<Token>> => {
-  const parts: Array<Array<Token>> = [[]]
-  for (const token of tokens) {
-    if (
-      isWord(token, "and", "和", "与", "以及") ||
-      (token.kind === "punct" && ["、", ","].includes(token.value))
-    )
-      parts.push([])
-    else if (!isWord(token, "都", "均", "both")) parts[parts.length - 1]!.push(token)
-  }
-  return parts.filter((part) => part.length > 0)
 }
 
 /** "type X into F", "fill F with X", "enter X as F", "在 F 中输入 X", "输入 X 到 F", "X into both F fields". */
@@ -742,6 +382,7 @@ const parseType = (
 
 /** Words the grammar itself reads (verbs, fillers, roles, ordinals, keys, joining words): never content. */
 let grammarWords: ReadonlySet<string> | undefined
+
 const GRAMMAR_WORDS = (): ReadonlySet<string> =>
   (grammarWords ??= new Set(
     [
@@ -1086,56 +727,6 @@ const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult 
   }
 }
 
-const parseSelect = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
-  let tokens = after
-  let list: TargetPhrase | undefined
-  if (before.length > 0) {
-    const stripped = before.filter((token) => !isWord(token, "在", "从", "于", "中", "里", "内", "的"))
-    if (stripped.length > 0) list = parseTargetPhrase(stripped)
-  }
-  const as = indexOfWord(tokens, ["as"])
-  const from = as > 0 ? as : lastIndexOfWord(tokens, ["from", "in", "for", "on"])
-  if (from > 0) {
-    list = parseTargetPhrase(tokens.slice(from + 1))
-    tokens = tokens.slice(0, from)
-  }
-  const stripped = tokens.filter(
-    (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
-  )
-  if (
-    stripped.length > 0 &&
-    stripped.every((token) => isWord(token, "nothing", "none", "不选", "都不选", "什么都不选", "无"))
-  ) {
-    return {
-      command:
-        list === undefined
-          ? { kind: "select", options: [], target: { raw: "" } }
-          : { kind: "select", options: [], list, target: { raw: "" } },
-    }
-  }
-  // "Pick June 14, 2024 as the check-in date", "入住日期选择 2024-05-20": a day chosen for a field is
-  // a value for it (a date input, or a field with a calendar), in the form a date input holds.
-  const day = list === undefined ? undefined : readCalendarDay(valueText(tokens))
-  if (list !== undefined && day !== undefined)
-    return { command: { kind: "type", value: isoDay(day), field: { ...list, role: list.role ?? "textbox" } } }
-  const target = parseTargetPhrase(tokens)
-  const options = tokens.some((token) => token.kind === "quoted")
-    ? tokens.filter((token) => token.kind === "quoted").map((token) => token.raw)
-    : // "Choose Black and White as the theme" names one option; "Music, Sports and Cooking as interests" lists three.
-      as > 0 && !tokens.some((token) => token.kind === "punct" && [",", "，", "、"].includes(token.value))
-      ? [valueText(tokens)]
-      : splitList(
-          tokens.filter(
-            (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
-          ),
-        )
-  if (options.length === 0 && target.ordinal === undefined) return { hint: "select" }
-  return {
-    command:
-      list === undefined ? { kind: "select", options, target } : { kind: "select", options, list, target },
-  }
-}
-
 /** The element a scroll happens inside: "inside the Change log", "the end of the terms", "the terms box", "在 X 中". */
 const scrollWithin = (
   before: ReadonlyArray<Token>,
@@ -1248,11 +839,6 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
   }
 }
 
-const looksLikeAddress = (tokens: ReadonlyArray<Token>): string | undefined => {
-  const url = tokens.find((token) => token.kind === "url")
-  return url?.raw
-}
-
 const targetCommand = (
   kind: "click" | "open" | "check" | "uncheck",
   tokens: ReadonlyArray<Token>,
@@ -1262,122 +848,6 @@ const targetCommand = (
   if (target.raw === "" && target.role === undefined && target.ordinal === undefined)
     return { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) }
   return { command: { kind, target } }
-}
-
-/** Verbs read by the language data's sentence templates alone (the others have code for some slots). */
-const TEMPLATED: ReadonlySet<Verb> = new Set<Verb>([
-  "back",
-  "nextPage",
-  "previousPage",
-  "submit",
-  "focus",
-  "hover",
-  "expand",
-  "collapse",
-  "close",
-  "copy",
-  "paste",
-  "selectText",
-  "switch",
-])
-
-/** Fills a template's slot from its tokens, or refuses them (undefined). */
-const fillSlot: SlotFiller = (type, tokens) => {
-  const words = tokens.map((token) => token.value)
-  switch (type) {
-    case "target":
-    case "container": {
-      const target = parseTargetPhrase(tokens)
-      return target.raw === "" && target.role === undefined && target.ordinal === undefined
-        ? undefined
-        : target
-    }
-    case "key":
-      return (words.length === 1 ? KEYS.get(words[0]!.toLowerCase()) : undefined) ?? chordOf(tokens)
-    case "chord":
-      return chordOf(tokens)
-    case "quoted":
-      return tokens.length === 1 && tokens[0]!.kind === "quoted" ? tokens[0]!.raw : undefined
-    case "control": {
-      const target = parseTargetPhrase(tokens)
-      return target.role === undefined ? undefined : target
-    }
-    case "quantity": {
-      if (tokens.length !== 1) return undefined
-      const token = tokens[0]!
-      return token.kind === "number"
-        ? Number(token.value)
-        : (ENGLISH_NUMBERS.get(token.value) ?? chineseNumber(token.value))
-    }
-    case "ordinal":
-      return words.length === 1 ? ORDINAL_WORDS.get(words[0]!) : undefined
-    case "number":
-      return tokens.length === 1 && tokens[0]!.kind === "number" ? tokens[0]!.raw : undefined
-    case "reference":
-      return words.every((word) => ["it", "them", "that", "this", "它", "它们"].includes(word))
-        ? true
-        : undefined
-    case "condition":
-      return words.every((word) => CHECKED_WORDS.includes(word))
-        ? "check"
-        : words.every((word) => UNCHECKED_WORDS.includes(word))
-          ? "uncheck"
-          : undefined
-    default: {
-      const value = valueText(tokens)
-      return value === "" ? undefined : value
-    }
-  }
-}
-
-/** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */
-const MAX_LISTED_BOX_WORDS = 3
-
-/**
- * "Check Music and Sports", "勾选 A、B 和 C": one check (or uncheck) per box named in a list. A name of
- * more than a few words is taken whole, as labels such as "I agree to the terms and conditions" hold an
- * "and" of their own.
- */
-const listedBoxes = (kind: "check" | "uncheck", tokens: ReadonlyArray<Token>): ClauseResult | undefined => {
-  const names = splitFields(tokens)
-  if (names.length < 2) return undefined
-  const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
-  if (names.some((name) => words(name) > MAX_LISTED_BOX_WORDS)) return undefined
-  return { commands: names.map((name) => ({ kind, target: parseTargetPhrase(name) })) }
-}
-
-/** "make sure A and B are checked", "确保 X 没有被勾选": a check or uncheck per named box. */
-const parseEnsure = (after: ReadonlyArray<Token>): ClauseResult => {
-  const tokens = after.filter((token) => token.kind !== "punct")
-  let end = tokens.length
-  let negated = false
-  let state: "check" | "uncheck" | undefined
-  while (end > 0) {
-    const token = tokens[end - 1]!
-    if (isWord(token, ...CHECKED_WORDS) && state === undefined) state = "check"
-    else if (isWord(token, ...UNCHECKED_WORDS) && state === undefined) state = "uncheck"
-    else if (isWord(token, ...STATE_NEGATIONS)) negated = true
-    else if (!isWord(token, ...STATE_LINKS)) break
-    end -= 1
-  }
-  if (state === undefined) return { hint: "ensureState" }
-  const kind = (state === "check") !== negated ? "check" : "uncheck"
-  const targets = splitFields(tokens.slice(0, end)).map((part) => parseTargetPhrase(part))
-  if (targets.length === 0) return { hint: "ensureWhat" }
-  return { commands: targets.map((target) => ({ kind, target })) }
-}
-
-/** "Ctrl+K", "Control+Shift+p", "⌘K": a key chord as the driver names it. */
-const chordOf = (tokens: ReadonlyArray<Token>): string | undefined => {
-  const text = tokens.map((token) => token.raw).join("")
-  const modifiers = [...CHORD.keys()].join("|")
-  if (!new RegExp(`^(?:(?:${modifiers})\\+)+[\\w]+$`, "i").test(text)) return undefined
-  const parts = text.split("+")
-  const key = parts.pop()!
-  return [
-    ...parts.map((part) => CHORD.get(part.toLowerCase()) ?? part),
-    KEYS.get(key.toLowerCase()) ?? (key.length === 1 ? key.toLowerCase() : key),
-  ].join("+")
 }
 
 /** "drag A 100 pixels to the right": a drag by an offset in CSS pixels, or undefined. */
@@ -1442,8 +912,8 @@ const parseClause = (
   let verbRaw: string
   if (verb === undefined || verbAt < 0) {
     // "… then button TWO": repeat the verb before.
-    const bareUrl = looksLikeAddress(tokens)
-    if (bareUrl !== undefined && tokens.length === 1) return { command: { kind: "navigate", url: bareUrl } }
+    if (tokens.length === 1 && tokens[0]!.kind === "url")
+      return { command: { kind: "navigate", url: tokens[0]!.raw } }
     const pairs = parsePairs(tokens)
     if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
     // "Dim the brightness to 3", "bump the quantity to 4": a word the rules do not know, then a named
@@ -1484,25 +954,22 @@ const parseClause = (
   // The clause as the templates read it: whole, then from its verb (a Chinese clause may say more before it).
   const templated = (): ClauseRead | undefined => {
     const verbTokens = verb === undefined ? tokenize(verbRaw) : tokens.slice(verbAt, verbAt + verb[1])
-    const command =
+    const commands =
       (before.length > 0 ? matchTemplates(TEMPLATES, verbName, tokens, fillSlot) : undefined) ??
       matchTemplates(TEMPLATES, verbName, [...verbTokens, ...after], fillSlot)
-    return command === undefined ? undefined : { command }
+    return commands === undefined
+      ? undefined
+      : commands.length === 1
+        ? { command: commands[0]! }
+        : { commands }
   }
   // No sentence of the verb fits: the words no slot took, or what the verb needs.
   const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
   // Templates first, for every verb but a scroll inside an element and a drag by pixels, which code reads
-  // before them; the code below reads the slots that need logic.
+  // before them; the code below reads the verbs whose words come in any order, and refuses the rest.
   const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
-  if (TEMPLATED.has(verbName)) return withVerb(unread())
   switch (verbName) {
-    case "navigate":
-    case "open": {
-      const url = looksLikeAddress(after)
-      if (url !== undefined) return withVerb({ command: { kind: "navigate", url } })
-      return withVerb(targetCommand("open", after, verbRaw))
-    }
     case "login":
       return withVerb(parseLogin(before, after))
     case "search":
@@ -1511,56 +978,19 @@ const parseClause = (
       return withVerb(parseType(before, after, verbRaw, previousValue))
     case "set":
       return withVerb({ hint: "set" })
-    case "click": {
-      if (before.length > 0) {
-        const container = parseTargetPhrase(
-          before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的")),
-        )
-        const target = parseTargetPhrase(after)
-        return withVerb({ command: { kind: "click", target: { ...target, container } } })
-      }
-      // "依次点击 File、Export、PDF": one path, outermost first.
-      if (after.some((token) => token.value === "、")) {
-        const path = splitList(after)
-        if (path.length > 1)
-          return withVerb({
-            command: {
-              kind: "click",
-              target: { raw: path.join(" > "), path, text: path[path.length - 1]!, role: "menuitem" },
-            },
-          })
-      }
-      const clicked = targetCommand("click", after, verbRaw)
-      const verbWord = verbRaw.toLowerCase()
-      if ("command" in clicked && clicked.command.kind === "click" && !GENERIC_CLICK_VERBS.has(verbWord))
-        return withVerb({ command: { ...clicked.command, verb: verbRaw } })
-      return withVerb(clicked)
-    }
     case "select":
-      return withVerb(parseSelect(before, after))
-    case "check": {
-      const listed = listedBoxes("check", after)
-      if (listed !== undefined) return withVerb(listed)
-      const checked = targetCommand("check", after, verbRaw)
-      // "Colors 里选中 Black": the place before the verb is the container, as for a click.
-      const place = before.filter((token) => !isWord(token, "在", "于", "中", "里", "内", "的"))
-      if (place.length > 0 && "command" in checked && checked.command.kind === "check")
-        return withVerb({
-          command: {
-            ...checked.command,
-            target: { ...checked.command.target, container: parseTargetPhrase(place) },
-          },
-        })
-      if (
-        "command" in checked &&
-        checked.command.kind === "check" &&
-        !GENERIC_CLICK_VERBS.has(verbRaw.toLowerCase())
-      )
-        return withVerb({ command: { ...checked.command, verb: verbRaw.split(" ")[0]! } })
-      return withVerb(checked)
+      return withVerb({ hint: "select" })
+    case "ensure": {
+      // No sentence fits: a state was said but nothing to check, or no state.
+      const stateWords = [...CHECKED_WORDS, ...UNCHECKED_WORDS]
+      const onlyState =
+        after.some((token) => isWord(token, ...stateWords)) &&
+        after.every(
+          (token) =>
+            token.kind === "punct" || isWord(token, ...stateWords, ...STATE_LINKS, ...STATE_NEGATIONS),
+        )
+      return withVerb({ hint: onlyState ? "ensureWhat" : "ensureState" })
     }
-    case "ensure":
-      return withVerb(parseEnsure(after))
     case "drag": {
       const by = dragBy(before, after)
       return withVerb(by === undefined ? (templated() ?? { hint: "drag" }) : { command: by })
@@ -1569,22 +999,15 @@ const parseClause = (
       return withVerb(parseApply(after, verbRaw))
     case "signUp":
       return withVerb(parseSignUp(after, verbRaw))
-    case "uncheck":
-      return withVerb(listedBoxes("uncheck", after) ?? targetCommand(verbName, after, verbRaw))
-    case "press":
-      return withVerb({ command: { kind: "press", key: valueText(after) } })
     case "scroll": {
       const inside = scrollInside(before, after)
       return withVerb(inside === undefined ? (templated() ?? unread()) : { command: inside })
     }
-    case "nextPage":
-      return withVerb({ command: { kind: "nextPage" } })
-    case "previousPage":
-      return withVerb({ command: { kind: "previousPage" } })
     case "extract":
       return withVerb(parseExtract(before, after))
     default:
-      return { reason: messagesFor(joinTokens(tokens)).needsWhat(verbRaw) }
+      // A verb read by templates alone (click, select, open …) whose clause fits no sentence of it.
+      return withVerb(unread())
   }
 }
 

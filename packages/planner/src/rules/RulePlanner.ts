@@ -17,9 +17,9 @@ import {
   type StepFailure,
 } from "../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "./Command.ts"
-import { objectPattern } from "./Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { listedNames } from "./Grounding.ts"
+import { objectPattern } from "./grounding/Follow.ts"
 import { planWithToolClauses, type RuleTool } from "./ToolClauses.ts"
 
 /**

@@ -14,9 +14,9 @@ import {
   type ToolCall,
 } from "../Planner.ts"
 import { type Command, describeCommand } from "./Command.ts"
-import { extractionFoundNoList, linkToObject } from "./Follow.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
+import { extractionFoundNoList, linkToObject } from "./grounding/Follow.ts"
 import { readGoalOnPage } from "./Intent.ts"
 import { elementsFromOutline } from "./Outline.ts"
 import { fieldName, goalPartsOf } from "./RulePlanner.ts"

@@ -10,7 +10,13 @@ import type { Token } from "./Tokenizer.ts"
 
 type Node =
   | { readonly word: string }
-  | { readonly alt: ReadonlyArray<ReadonlyArray<Node>>; readonly atomic?: true }
+  | {
+      readonly alt: ReadonlyArray<ReadonlyArray<Node>>
+      readonly atomic?: true
+      /** `<click:verb>`: the field the verb's words fill, read as an `action`. */
+      readonly slot?: string
+      readonly type?: SlotType
+    }
   | { readonly optional: ReadonlyArray<Node> }
   | { readonly slot: string; readonly type: SlotType }
 
@@ -32,7 +38,10 @@ const SLOT_TYPES: Readonly<Record<string, SlotType>> = {
   referent: "reference",
 }
 
-/** Turns a run of tokens into a slot's value, or undefined when the tokens cannot be one. */
+/**
+ * Turns a run of tokens into a slot's value, or undefined when the tokens cannot be one, or null when
+ * they are read and carry nothing.
+ */
 export type SlotFiller = (type: SlotType, tokens: ReadonlyArray<Token>) => unknown
 
 interface Compiled {
@@ -72,15 +81,21 @@ const compile = (sentence: string, lexicon: Lexicon, verbs: Set<Verb>): Readonly
           const [slot, type] = name.split(":") as [string, SlotType | undefined]
           options.at(-1)!.push({ slot, type: type ?? SLOT_TYPES[slot] ?? "value" })
         } else {
-          const phrases = lexicon.verbs[name as Verb] ?? []
-          verbs.add(name as Verb)
+          const [verb, field] = name.split(":") as [Verb, string | undefined]
+          const phrases = lexicon.verbs[verb] ?? []
+          verbs.add(verb)
           // A verb is its longest phrase that fits, as the clause splitter read it ("search for", not "search").
           const words = phrases.map((phrase) =>
             phrase.split(" ").map((part) => ({ word: part.toLowerCase() })),
           )
+          const alt = words.toSorted((left, right) => right.length - left.length)
           options
             .at(-1)!
-            .push({ alt: words.toSorted((left, right) => right.length - left.length), atomic: true })
+            .push(
+              field === undefined
+                ? { alt, atomic: true }
+                : { alt, atomic: true, slot: field, type: "action" },
+            )
         }
       } else word += character
     }
@@ -122,7 +137,11 @@ const matchNodes = (
     const option = node.alt.find((words) =>
       words.every((word, offset) => "word" in word && tokens[at + offset]?.value === word.word),
     )
-    return option !== undefined && matchNodes(rest, tokens, at + option.length, slots, done)
+    if (option === undefined) return false
+    if (node.slot !== undefined) slots[node.slot] = tokens.slice(at, at + option.length)
+    if (matchNodes(rest, tokens, at + option.length, slots, done)) return true
+    if (node.slot !== undefined) delete slots[node.slot]
+    return false
   }
   if ("alt" in node)
     return node.alt.some((option) => matchNodes([...option, ...rest], tokens, at, slots, done))
@@ -131,9 +150,16 @@ const matchNodes = (
       matchNodes([...node.optional, ...rest], tokens, at, slots, done) ||
       matchNodes(rest, tokens, at, slots, done)
     )
-  // A slot takes one token or more, the longest run first; words only read ("_…") the shortest first.
+  // A slot takes one token or more, the longest run first; words only read ("_…") and a slot right
+  // before another slot or a verb take the shortest first (the verb is the first one, as the clause
+  // splitter read it).
   const ends = Array.from({ length: tokens.length - at }, (_, index) => tokens.length - index)
-  for (const end of node.slot.startsWith("_") ? ends.toReversed() : ends) {
+  const next = rest[0]
+  const fewest =
+    node.slot.startsWith("_") ||
+    (next !== undefined &&
+      (("slot" in next && !("alt" in next)) || ("atomic" in next && next.atomic === true)))
+  for (const end of fewest ? ends.toReversed() : ends) {
     slots[node.slot] = tokens.slice(at, end)
     if (matchNodes(rest, tokens, end, slots, done)) return true
   }
@@ -142,15 +168,16 @@ const matchNodes = (
 }
 
 /**
- * The command of the first template of `verb` that the whole clause fits, with every slot filled, or
- * undefined. `tokens` are the clause's tokens, starting with its verb.
+ * The commands of the first template of `verb` that the whole clause fits, with every slot filled (one
+ * command, or one per item of its `each` slot), or undefined. `tokens` are the clause's tokens,
+ * starting with its verb.
  */
 export const matchTemplates = (
   templates: ReadonlyArray<Compiled>,
   verb: Verb,
   tokens: ReadonlyArray<Token>,
   fill: SlotFiller,
-): Command | undefined => {
+): ReadonlyArray<Command> | undefined => {
   for (const { template, verbs, nodes } of templates) {
     if (!verbs.has(verb)) continue
     let command: Record<string, unknown> | undefined
@@ -166,8 +193,15 @@ export const matchTemplates = (
         const node = findSlot(nodes, name)
         const value = fill(node?.type ?? "value", span)
         if (value === undefined) return false
+        // null: the words were read and say nothing more ("click" as an `action`).
+        if (value === null) continue
         // A reference, or a slot named "_…", is read but carries nothing into the command.
         if (node?.type === "reference" || name.startsWith("_")) continue
+        // "{*:choice}" gives the command the fields of its value.
+        if (name === "*") {
+          Object.assign(filled, value)
+          continue
+        }
         const [head, inner] = name.split(".") as [string, string | undefined]
         const own =
           template.defaults?.[head] === undefined
@@ -178,12 +212,18 @@ export const matchTemplates = (
       command = filled
       return true
     })
-    if (command !== undefined) return command as unknown as Command
+    const found: Record<string, unknown> | undefined = command
+    if (found === undefined) continue
+    const each = template.each
+    if (each === undefined) return [found as unknown as Command]
+    return (found[each] as ReadonlyArray<unknown>).map(
+      (item) => ({ ...found, [each]: item }) as unknown as Command,
+    )
   }
   return undefined
 }
 
-type SlotNode = { readonly slot: string; readonly type: SlotType }
+type SlotNode = { readonly slot?: string; readonly type?: SlotType }
 
 const findSlot = (nodes: ReadonlyArray<Node>, name: string): SlotNode | undefined => {
   for (const node of nodes) {

@@ -76,6 +76,29 @@ describe("rule grammar: the ways people write web instructions", () => {
     expect(commands("确保 Email alerts 已勾选")[0]?.kind).toBe("check")
   })
 
+  it("reads each name of a comma list after 'make sure' as a box of its own, and 'it' as no box", () => {
+    const boxes = (text: string) =>
+      commands(text).map((command) => ("target" in command ? [command.kind, command.target?.text] : []))
+    expect(boxes("make sure Music, Sports and Cooking are checked")).toEqual([
+      ["check", "Music"],
+      ["check", "Sports"],
+      ["check", "Cooking"],
+    ])
+    expect(boxes("确保 Music、Sports 和 Cooking 都已勾选")).toEqual([
+      ["check", "Music"],
+      ["check", "Sports"],
+      ["check", "Cooking"],
+    ])
+    expect(parseCommands("make sure it is checked")).toEqual({
+      ok: false,
+      reason: "'make sure' needs what to check, e.g. make sure Newsletter is checked",
+    })
+    expect(parseCommands("make sure the box")).toEqual({
+      ok: false,
+      reason: "'make sure' needs a state, e.g. make sure Newsletter is checked",
+    })
+  })
+
   it("checks or unchecks each box of a list of short names, and keeps a long label with an 'and' whole", () => {
     const targets = (text: string) =>
       commands(text).map((command) => ("target" in command ? [command.kind, command.target?.text] : []))

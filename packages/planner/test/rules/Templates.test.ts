@@ -7,7 +7,8 @@ import { tokenize } from "../../src/rules/Tokenizer.ts"
 
 /**
  * Generated from the language data: every example of every sentence template parses to one command of
- * the template's kind, with the template's fixed fields and the slots the example declares. Adding a
+ * the template's kind (one per item of its `each` slot), with the template's fixed fields and the slots
+ * the example declares (a slot named `kind` gives the kind). Adding a
  * phrasing is a data change (a sentence and its examples); this file needs no edit.
  */
 const cases = (lexicon: Lexicon) =>
@@ -28,8 +29,12 @@ describe.each([
     const parsed = parseCommands(text)
     expect(parsed.ok ? "" : parsed.reason, text).toBe("")
     if (!parsed.ok) return
-    expect(parsed.commands, text).toHaveLength(1)
-    expect(parsed.commands[0]).toMatchObject({ kind, ...fixed, ...slots })
+    // A template with `each` reads to one command per item, each with the slots its example lists.
+    const each: ReadonlyArray<Readonly<Record<string, unknown>>> = Array.isArray(slots) ? slots : [slots]
+    expect(parsed.commands, text).toHaveLength(each.length)
+    each.forEach((one, index) => {
+      expect(parsed.commands[index]).toMatchObject({ kind, ...fixed, ...one })
+    })
   })
 })
 
@@ -60,5 +65,8 @@ describe("language data", () => {
   it("refuses a template verb whose words fit no sentence of it, naming the verb", () => {
     expect(parseCommands("expand")).toEqual({ ok: false, reason: en.messages.needsWhat("expand") })
     expect(parseCommands("focus")).toEqual({ ok: false, reason: en.messages.needsWhat("focus") })
+    expect(parseCommands("取消勾选")).toEqual({ ok: false, reason: zh.messages.needsWhat("取消勾选") })
+    expect(parseCommands("跳转到")).toEqual({ ok: false, reason: zh.messages.needsWhat("跳转到") })
+    expect(parseCommands("点击")).toEqual({ ok: false, reason: zh.messages.needsWhat("点击") })
   })
 })

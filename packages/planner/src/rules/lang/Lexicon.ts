@@ -51,8 +51,21 @@ export type Verb =
  * - `number`: one number written in digits, kept as written (`25`, a value for a slider);
  * - `quoted`: one quoted literal, taken as written; `control`: an element named with its kind (`the search box`);
  * - `key`: a key name or a chord (`Enter`, `回车`, `Ctrl+K`); `chord`: a chord only (`Control+Shift+p`);
- * - `action`: the words of a verb;
- * - `condition`: a state to end in (`checked`, `已勾选`).
+ * - `state`: the state a box is to end in, with its links and negations (`are checked`, `is not
+ *   selected`, `没有被勾选`): `"check"` or `"uncheck"`, so a slot `{kind:state}` gives the command's kind;
+ * - `targets`: elements named in a list (`A and B`, `A、B 和 C`), one target each;
+ * - `boxes`: two or more short names in a list (`Music, Sports and Cooking`); a name of more than a few
+ *   words is one label, not a list (`I agree to the terms and conditions`);
+ * - `place`: an element said before a Chinese verb, without its place words (`在 Plan 下拉框里` → `Plan 下拉框`);
+ * - `action`: the words of the clause's verb: its first word when it says more than a plain click
+ *   (`reject`, `accept`, `turn` of `turn on`), nothing for a plain one (`click`, `tap`, `点击`);
+ * - `path`: a menu path said as a list (`File、Export、PDF`): a menu item with its path;
+ * - `url`: one web address (`https://example.com`);
+ * - `date`: a calendar day (`June 14, 2024`, `2024年5月20日`), written as a date input holds it (`2024-06-14`);
+ * - `choice`: the options of a select and the target they name (`{ options, target }`): quoted literals,
+ *   else the names of a list (`Red, Green and Blue`); `option`: one option named by all its words
+ *   (`Black and White`), unless it holds a comma. Used as `{*:choice}`: a slot named `*` gives the
+ *   command the fields of its value.
  */
 export type SlotType =
   | "target"
@@ -66,19 +79,31 @@ export type SlotType =
   | "chord"
   | "quoted"
   | "control"
+  | "state"
+  | "targets"
+  | "boxes"
+  | "place"
+  | "date"
+  | "url"
   | "action"
-  | "condition"
+  | "path"
+  | "choice"
+  | "option"
 
 /**
  * A sentence template, written the way Home Assistant writes intent sentences:
  * - words must be there (`scroll`), compared lower-cased;
  * - `(a|b c)` is one of the alternatives; `[the]` is optional;
- * - `<click>` is any phrase of that verb in the language's `verbs`;
+ * - `<click>` is any phrase of that verb in the language's `verbs`, the longest that fits; `<click:verb>`
+ *   also puts its words, read as an `action`, into the field `verb`;
  * - `{target}` or `{field:target}` is a named slot of a type (a run of one or more tokens, the longest
- *   first); a slot named `{_…}` is read (it must fill) but carries nothing, and takes the fewest tokens.
+ *   first); a slot named `{_…}` is read (it must fill) but carries nothing, and takes the fewest tokens,
+ *   as does a slot right before another slot (`{target:targets} {kind:state}`: the second takes the rest).
  *
- * The command has `kind`, the fields of `fixed` and one field per slot named after the slot.
- * `examples` are sentences with the fields they must read to: a generated test runs each one.
+ * The command has `kind`, the fields of `fixed` and one field per slot named after the slot. With
+ * `each`, the slot of that name holds a list and the sentence reads to one command per item.
+ * `examples` are sentences with the fields they must read to (one set of fields per command with
+ * `each`): a generated test runs each one.
  */
 export interface Template {
   readonly kind: CommandKind
@@ -88,7 +113,11 @@ export interface Template {
   readonly fixed?: Readonly<Record<string, unknown>>
   /** Fields a slot's value takes when it does not say them itself (a field named with no role is a text box). */
   readonly defaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>
-  readonly examples: ReadonlyArray<readonly [string, Readonly<Record<string, unknown>>]>
+  /** A slot holding a list (`targets`, `boxes`): one command per item, the item in that field. */
+  readonly each?: string
+  readonly examples: ReadonlyArray<
+    readonly [string, Readonly<Record<string, unknown>> | ReadonlyArray<Readonly<Record<string, unknown>>>]
+  >
 }
 
 /** The messages the grammar answers with, in the language of the instruction. */

@@ -767,5 +767,119 @@ export const en: Lexicon = {
         ["search the whole site for brass", { query: "brass" }],
       ],
     },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<ensure> {target:targets} {kind:state}"],
+      examples: [
+        ["Make sure Sports is checked", [{ kind: "check", target: { text: "Sports" } }]],
+        ["Make sure Remember me is not checked", [{ kind: "uncheck", target: { text: "Remember me" } }]],
+        [
+          "Make sure Cooking and Music are checked",
+          [{ target: { text: "Cooking" } }, { target: { text: "Music" } }],
+        ],
+      ],
+    },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<check> {target:boxes}"],
+      examples: [
+        [
+          "check Music, Sports and Cooking",
+          [{ target: { text: "Music" } }, { target: { text: "Sports" } }, { target: { text: "Cooking" } }],
+        ],
+      ],
+    },
+    {
+      kind: "uncheck",
+      each: "target",
+      sentences: ["<uncheck> {target:boxes}"],
+      examples: [["untick Email and SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
+    },
+    {
+      kind: "type",
+      defaults: { field: { role: "textbox" } },
+      sentences: ["<select> {value:date} as {field}", "<select> {value:date} (from|in|for|on) {field}"],
+      examples: [
+        [
+          "Pick June 14, 2024 as the check-in date",
+          { value: "2024-06-14", field: { text: "check-in date" } },
+        ],
+        ["select June 3, 2024 for End date", { value: "2024-06-03", field: { text: "End date" } }],
+      ],
+    },
+    {
+      kind: "select",
+      fixed: { options: [], target: { raw: "" } },
+      sentences: ["<select> [(the|a|an|on|at|this|that|its|my)] (nothing|none) [(as|from|in|for|on) {list}]"],
+      examples: [
+        ["select nothing", {}],
+        ["select none from Colors", { list: { text: "Colors" } }],
+      ],
+    },
+    {
+      kind: "select",
+      sentences: [
+        "<select> {*:option} as {list}",
+        "<select> {*:choice} as {list}",
+        "<select> {*:choice} (from|in|for|on) {list}",
+        "<select> {*:choice}",
+      ],
+      examples: [
+        ["Choose Black and White as the theme", { options: ["Black and White"], list: { text: "theme" } }],
+        [
+          "Choose Music, Sports and Cooking as interests",
+          { options: ["Music", "Sports", "Cooking"], list: { text: "interests" } },
+        ],
+        [
+          "select Red, Green and Blue from Colors",
+          { options: ["Red", "Green", "Blue"], list: { text: "Colors" } },
+        ],
+        ['select "Red" and "Blue"', { options: ["Red", "Blue"] }],
+        ["select the second option", { target: { role: "option", ordinal: 2 } }],
+      ],
+    },
+    {
+      kind: "navigate",
+      sentences: ["(<navigate>|<open>) [{_before}] {url:url} [{_after}]"],
+      examples: [
+        ["go to https://example.com", { url: "https://example.com" }],
+        ["visit the page https://example.com/docs", { url: "https://example.com/docs" }],
+      ],
+    },
+    {
+      kind: "open",
+      sentences: ["(<navigate>|<open>) {target}"],
+      examples: [["open the first result", { target: { role: "result", ordinal: 1 } }]],
+    },
+    {
+      kind: "uncheck",
+      sentences: ["<uncheck> {target}"],
+      examples: [["uncheck Remember me", { target: { text: "Remember me" } }]],
+    },
+    {
+      kind: "click",
+      sentences: ["<click> {target:path}"],
+      examples: [
+        ["click File、Export、PDF", { target: { path: ["File", "Export", "PDF"], role: "menuitem" } }],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<click:verb> {target}"],
+      examples: [
+        ["click the Save button", { target: { text: "Save", role: "button" } }],
+        ["Reject all cookies", { verb: "Reject", target: { text: "all cookies" } }],
+      ],
+    },
+    {
+      kind: "check",
+      sentences: ["<check:verb> {target}"],
+      examples: [
+        ["tick Remember me", { target: { text: "Remember me" } }],
+        ["Turn on Dark mode", { verb: "Turn", target: { text: "Dark mode" } }],
+      ],
+    },
   ],
 }

@@ -625,5 +625,109 @@ export const zh: Lexicon = {
         ["搜索 黄铜 罗盘", { query: "黄铜 罗盘" }],
       ],
     },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<ensure> {target:targets} {kind:state}"],
+      examples: [
+        ["确保 Email alerts 已勾选", [{ kind: "check", target: { text: "Email alerts" } }]],
+        ["确保 Travel 没有被勾选", [{ kind: "uncheck", target: { text: "Travel" } }]],
+      ],
+    },
+    {
+      kind: "check",
+      each: "target",
+      sentences: ["<check> {target:boxes}", "{_before} <check> {target:boxes}"],
+      examples: [
+        [
+          "勾选 Music、Sports 和 Cooking",
+          [{ target: { text: "Music" } }, { target: { text: "Sports" } }, { target: { text: "Cooking" } }],
+        ],
+      ],
+    },
+    {
+      kind: "uncheck",
+      each: "target",
+      sentences: ["<uncheck> {target:boxes}", "{_before} <uncheck> {target:boxes}"],
+      examples: [["取消勾选 Email 和 SMS", [{ target: { text: "Email" } }, { target: { text: "SMS" } }]]],
+    },
+    {
+      kind: "type",
+      defaults: { field: { role: "textbox" } },
+      sentences: [
+        "[{_place:place}] <select> {value:date} as {field}",
+        "[{_place:place}] <select> {value:date} (from|in|for|on) {field}",
+        "{field:place} <select> {value:date}",
+      ],
+      examples: [["入住日期选择 2024年5月20日", { value: "2024-05-20", field: { text: "入住日期" } }]],
+    },
+    {
+      kind: "select",
+      fixed: { options: [], target: { raw: "" } },
+      sentences: [
+        "[{_place:place}] <select> (nothing|none) (as|from|in|for|on) {list}",
+        "{list:place} <select> (nothing|none)",
+        "<select> (nothing|none)",
+      ],
+      examples: [["选择 none from Colors", { list: { text: "Colors" } }]],
+    },
+    {
+      kind: "select",
+      sentences: [
+        "[{_place:place}] <select> {*:option} as {list}",
+        "[{_place:place}] <select> {*:choice} as {list}",
+        "[{_place:place}] <select> {*:choice} (from|in|for|on) {list}",
+        "{list:place} <select> {*:choice}",
+        "<select> {*:choice}",
+      ],
+      examples: [
+        ["从 Fruit 中选择 Banana", { options: ["Banana"], list: { text: "Fruit" } }],
+        ["在 Plan 下拉框里选 Team", { options: ["Team"], list: { text: "Plan", role: "combobox" } }],
+        ["选择红色、绿色和蓝色", { options: ["红色", "绿色", "蓝色"] }],
+        ["选择红色和蓝色 from Colors", { options: ["红色", "蓝色"], list: { text: "Colors" } }],
+      ],
+    },
+    {
+      kind: "navigate",
+      sentences: ["(<navigate>|<open>) [{_before}] {url:url} [{_after}]"],
+      examples: [["打开 https://example.com", { url: "https://example.com" }]],
+    },
+    {
+      kind: "open",
+      sentences: ["(<navigate>|<open>) {target}"],
+      examples: [["打开第一个结果", { target: { role: "result", ordinal: 1 } }]],
+    },
+    {
+      kind: "uncheck",
+      sentences: ["<uncheck> {target}"],
+      examples: [["取消勾选 Remember me", { target: { text: "Remember me" } }]],
+    },
+    {
+      kind: "click",
+      sentences: ["{target.container:place} <click> {target}"],
+      examples: [["在对话框中点击确定", { target: { text: "确定", container: { role: "dialog" } } }]],
+    },
+    {
+      kind: "click",
+      sentences: ["<click> {target:path}"],
+      examples: [
+        ["依次点击 File、Export、PDF", { target: { path: ["File", "Export", "PDF"], role: "menuitem" } }],
+      ],
+    },
+    {
+      kind: "click",
+      sentences: ["<click:verb> {target}"],
+      examples: [["点击第一个结果", { target: { role: "result", ordinal: 1 } }]],
+    },
+    {
+      kind: "check",
+      sentences: ["{target.container:place} <check> {target}"],
+      examples: [["Colors 里选中 Black", { target: { text: "Black", container: { text: "Colors" } } }]],
+    },
+    {
+      kind: "check",
+      sentences: ["<check:verb> {target}"],
+      examples: [["勾选 Remember me", { target: { text: "Remember me" } }]],
+    },
   ],
 }

@@ -1,6 +1,6 @@
 import type { PageElement } from "@sextant/core"
-import type { Command } from "./Command.ts"
-import { GLOSSARY, normalizeText } from "./Grounding.ts"
+import type { Command } from "../Command.ts"
+import { GLOSSARY, normalizeText } from "../Grounding.ts"
 
 /**
  * Following a link to the thing a goal names: "log in and extract the products" lands on a dashboard

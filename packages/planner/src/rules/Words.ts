@@ -1,0 +1,100 @@
+import type { Verb } from "./lang/Lexicon.ts"
+import { joinTokens, type Token } from "./Tokenizer.ts"
+import {
+  ARTICLES,
+  CHINESE_NUMERALS,
+  CHINESE_VERBS,
+  ENGLISH_VERBS,
+  FILLERS,
+  SOFT_FILLERS,
+} from "./Vocabulary.ts"
+
+/**
+ * The words of a clause, read one token at a time: verbs, fillers, the text of a value. Shared by the
+ * clause splitter (`Grammar.ts`) and the slot filler (`Slots.ts`).
+ */
+
+/** Plural role nouns ("buttons", "results") read as their singular. */
+export const singular = (word: string): string =>
+  word.endsWith("s") && word.length > 3 ? word.slice(0, -1) : word
+
+export const isWord = (token: Token | undefined, ...words: ReadonlyArray<string>): boolean =>
+  token !== undefined && (token.kind === "word" || token.kind === "keyword") && words.includes(token.value)
+
+/** Matches a verb at `position`; answers the verb and how many tokens it took. */
+export const matchVerb = (
+  tokens: ReadonlyArray<Token>,
+  position: number,
+): readonly [Verb, number] | undefined => {
+  const token = tokens[position]
+  if (token === undefined) return undefined
+  if (token.kind === "keyword") {
+    const verb = CHINESE_VERBS.get(token.value)
+    return verb === undefined ? undefined : [verb, 1]
+  }
+  if (token.kind !== "word") return undefined
+  for (const [words, verb] of ENGLISH_VERBS) {
+    if (
+      words.every(
+        (word, offset) =>
+          tokens[position + offset]?.kind === "word" && tokens[position + offset]?.value === word,
+      )
+    ) {
+      return [verb, words.length]
+    }
+  }
+  return undefined
+}
+
+export const isFillerAt = (tokens: ReadonlyArray<Token>, index: number): boolean => {
+  const token = tokens[index]!
+  if (!FILLERS.has(token.value)) return false
+  if (!SOFT_FILLERS.has(token.value)) return true
+  const next = tokens[index + 1]
+  return (
+    next === undefined ||
+    next.kind === "punct" ||
+    FILLERS.has(next.value) ||
+    matchVerb(tokens, index + 1) !== undefined
+  )
+}
+
+export const stripFillers = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
+  let start = 0
+  while (start < tokens.length && (isFillerAt(tokens, start) || tokens[start]!.kind === "punct")) start += 1
+  let end = tokens.length
+  while (end > start && (tokens[end - 1]!.kind === "punct" || isWord(tokens[end - 1], "please", "一下")))
+    end -= 1
+  return tokens.slice(start, end)
+}
+
+export const indexOfWord = (tokens: ReadonlyArray<Token>, words: ReadonlyArray<string>, from = 0): number => {
+  for (let index = from; index < tokens.length; index += 1) {
+    if (isWord(tokens[index], ...words)) return index
+  }
+  return -1
+}
+
+export const lastIndexOfWord = (tokens: ReadonlyArray<Token>, words: ReadonlyArray<string>): number => {
+  for (let index = tokens.length - 1; index >= 0; index -= 1) {
+    if (isWord(tokens[index], ...words)) return index
+  }
+  return -1
+}
+
+/** Text of tokens as typed, with leading articles and trailing particles dropped. */
+export const valueText = (tokens: ReadonlyArray<Token>): string => {
+  let start = 0
+  while (start < tokens.length - 1 && tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value))
+    start += 1
+  let end = tokens.length
+  while (end > start && isWord(tokens[end - 1], "的", "中", "里", "内", "上")) end -= 1
+  return joinTokens(tokens.slice(start, end))
+}
+
+export const chineseNumber = (text: string): number | undefined => {
+  if (/^\d+$/.test(text)) return Number(text)
+  if (text === "十") return 10
+  if (text.length === 2 && text.startsWith("十")) return 10 + (CHINESE_NUMERALS.get(text[1]!) ?? 0)
+  return CHINESE_NUMERALS.get(text)
+}
