@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,6 +16,7 @@ let model: OpenAiServer
 let directory: string
 
 const GOAL = "sign in as alice and read the greeting"
+const LONG_GOAL = "open the sign-in page and wait a minute"
 const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
 
 beforeAll(async () => {
@@ -36,7 +37,14 @@ beforeAll(async () => {
               { tool: "extract", args: { target: "h1" } },
             ],
           })
-        : Reply.json({ isComplete: true, summary: "signed in", suggestions: [] }),
+        : request.text.includes(`Goal: ${LONG_GOAL}`)
+          ? Reply.json({
+              steps: [
+                { tool: "navigate", args: { url: `${site.url}/login` } },
+                { tool: "delay", args: { ms: 60_000 } },
+              ],
+            })
+          : Reply.json({ isComplete: true, summary: "signed in", suggestions: [] }),
   })
 })
 
@@ -56,6 +64,7 @@ interface Ran {
 const sextant = (
   args: ReadonlyArray<string>,
   onStderr?: (stderr: string, child: ReturnType<typeof spawn>) => void,
+  extraEnv: Record<string, string> = {},
 ) =>
   new Promise<Ran>((resolve) => {
     const environment: Record<string, string | undefined> = {
@@ -64,6 +73,7 @@ const sextant = (
       SEXTANT_MODEL: undefined,
       OPENAI_MODEL: undefined,
       OPENAI_API_KEY: "test-key",
+      ...extraEnv,
     }
     for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name]
     const child = spawn(process.execPath, ["--conditions=sextant-source", CLI, ...args], {
@@ -84,6 +94,12 @@ const sextant = (
 /** The step indexes a command's progress lines say finished ok (`  [2] fill ok (40 ms)`). */
 const finishedSteps = (stderr: string): Array<number> =>
   [...stderr.matchAll(/^ {2}\[(\d+)\] \w+ ok /gm)].map((match) => Number(match[1]))
+
+/** Processes whose command line mentions `marker`. */
+const processesMentioning = (marker: string): Array<string> =>
+  execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"))
 
 const logins = () => site.submissions().filter((entry) => entry.path === "/login").length
 
@@ -130,6 +146,48 @@ describe("Ctrl-C, then sextant resume", () => {
       expect(resumed.stdout).toMatch(/^COMPLETED \(completed\)/m)
       expect(resumed.stdout).toMatch(new RegExp(`^Welcome, ${alice.name}$`, "m"))
       expect(logins()).toBe(1)
+    },
+    TEST_MS,
+  )
+
+  it(
+    "a second Ctrl-C exits at once, while the step in flight still runs, and leaves no browser behind",
+    async () => {
+      // Chromium's profile lives under the child's TMPDIR, so its processes can be found by that path.
+      const temporary = mkdtempSync(join(tmpdir(), "sextant-second-ctrl-c-"))
+      let signals = 0
+      let secondAt = 0
+      const ran = await sextant(
+        [
+          "run",
+          LONG_GOAL,
+          "--planner",
+          "model",
+          "--model",
+          "scripted-model",
+          "--base-url",
+          model.baseURL,
+          "--store",
+          join(directory, "second.db"),
+        ],
+        (stderr, child) => {
+          if (signals === 0 && finishedSteps(stderr).includes(0)) {
+            signals = 1
+            child.kill("SIGINT")
+          } else if (signals === 1 && stderr.includes("Ctrl-C: stopping after the step in flight")) {
+            signals = 2
+            secondAt = Date.now()
+            child.kill("SIGINT")
+          }
+        },
+        { TMPDIR: temporary },
+      )
+      expect(signals, ran.stderr).toBe(2)
+      expect(ran.code).toBe(130)
+      // The minute-long pause was not waited for.
+      expect(Date.now() - secondAt).toBeLessThan(15_000)
+      expect(processesMentioning(temporary)).toEqual([])
+      rmSync(temporary, { recursive: true, force: true })
     },
     TEST_MS,
   )
