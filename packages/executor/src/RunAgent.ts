@@ -484,7 +484,8 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store>
 
 /**
- * Continues a step-wise run whose process died: the page it was on is loaded again, the policy gets the
+ * Continues a step-wise run whose process died or that was stopped or interrupted (CANCELLED): the page
+ * it was on is loaded again, the policy gets the
  * history of the turns that finished, and the loop goes on from the first unfinished turn (the turn in
  * flight at the crash is decided again; finished turns are not repeated).
  *

@@ -569,7 +569,8 @@ export interface ResumeOptions extends Omit<ExecutorOptions, "runId"> {
 }
 
 /**
- * Continues a plan run whose process died: completed steps are not repeated, the page the run was on is
+ * Continues a plan run whose process died, whose browser was lost, or that was stopped or interrupted
+ * (CANCELLED): completed steps are not repeated, the page the run was on is
  * loaded again, and the remaining steps run with the same run id (records already stored stay, new ones
  * are deduplicated by key). A run that already finished answers its stored result.
  *
