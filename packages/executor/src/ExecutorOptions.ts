@@ -29,6 +29,14 @@ export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
    * dies stops renewing, so its runs can be resumed elsewhere once this much time has passed. Default 30000.
    */
   readonly leaseTtlMs?: number | undefined
+  /**
+   * Asks the run to stop at the next step boundary: the step in flight runs to its end and is stored,
+   * a model call or a wait between steps is cut, and the run ends CANCELLED (`endReason`
+   * "cancelled") with every finished step in the store, so `resume` / `resumeAgent` continue it from
+   * the next step. Interrupting the run's fiber instead cuts the step in flight (it is stored as
+   * `running`; a resume runs it again unless it may already have clicked or submitted).
+   */
+  readonly stopSignal?: AbortSignal | undefined
   /** Replans asked of the planner before a plan run gives up. Default 3. */
   readonly maxReplans?: number | undefined
   /** Failures of one step (its retries exhausted each time) before the planner is asked for a full plan instead of a partial one. Default 2. */

@@ -23,8 +23,37 @@ export const defaultBlockedPatterns: ReadonlyArray<string> = [
   String.raw`\bclose[\s_-]?account\b`,
 ]
 
+/**
+ * What the program that sets a guardrail calls it, for the refusal to name: a CLI names its flags
+ * (`{ allowedOrigins: "--allowed-origin" }`), a library its options. Each default is the task field.
+ */
+export interface GuardrailSettingNames {
+  /** Default `constraints.allowedOrigins`. */
+  readonly allowedOrigins?: string | undefined
+  /** Default `constraints.allowFormSubmission`. */
+  readonly allowFormSubmission?: string | undefined
+  /** Default `constraints.quotas.navigations`. */
+  readonly navigations?: string | undefined
+  /** Default `constraints.quotas.clicks`. */
+  readonly clicks?: string | undefined
+  /** Default `constraints.quotas.submissions`. */
+  readonly submissions?: string | undefined
+  /** What lifts the default blocked patterns (sign out, delete, …); default `options.blockedPatterns`. */
+  readonly blockedPatterns?: string | undefined
+}
+
 /** Options of the guardrails, each with a default. */
 export interface GuardrailOptions {
+  /**
+   * The names refusals give the settings that change them (see {@link GuardrailSettingNames}).
+   *
+   * @example
+   * ```ts
+   * makeGuardrails(task, { settingNames: { navigations: "--max-navigations" } })
+   * // a refusal then ends "… is used up: raise it with --max-navigations"
+   * ```
+   */
+  readonly settingNames?: GuardrailSettingNames | undefined
   /** Patterns (regular expression sources, case-insensitive) refused besides `blockedUrlPatterns`. Default {@link defaultBlockedPatterns}. */
   readonly blockedPatterns?: ReadonlyArray<string> | undefined
   /** Landing on one URL this many times is a `NavigationLoop`. Default 3. */
@@ -140,6 +169,23 @@ export const makeGuardrails = (
     (options.restrictToStartOrigin !== false && task.startUrl !== undefined
       ? [originOf(task.startUrl) ?? task.startUrl]
       : undefined)
+  const names = {
+    allowedOrigins: "constraints.allowedOrigins",
+    allowFormSubmission: "constraints.allowFormSubmission",
+    navigations: "constraints.quotas.navigations",
+    clicks: "constraints.quotas.clicks",
+    submissions: "constraints.quotas.submissions",
+    blockedPatterns: "options.blockedPatterns",
+    ...Object.fromEntries(
+      Object.entries(options.settingNames ?? {}).filter(([, name]) => name !== undefined),
+    ),
+  }
+  // A default pattern is lifted by the caller's setting; the task's own are the task's to change.
+  const defaultSources = new Set(defaults)
+  const patternHint = (pattern: RegExp) =>
+    defaultSources.has(pattern.source)
+      ? ` (a default pattern: lift the defaults with ${names.blockedPatterns}, or name the action in the goal)`
+      : ""
   const loopLimit = options.navigationLoopLimit ?? 3
   const visits = new Map<string, number>()
   const used = { navigations: 0, clicks: 0, submissions: 0 }
@@ -155,12 +201,15 @@ export const makeGuardrails = (
     if (allowedOrigins !== undefined && !allowedOrigins.includes(url.origin)) {
       return violation(
         "allowed-origins",
-        `${url.origin} is not an allowed origin (allowed: ${allowedOrigins.join(", ")}): add it to constraints.allowedOrigins if the task needs it`,
+        `${url.origin} is not an allowed origin (allowed: ${allowedOrigins.join(", ")}): add it with ${names.allowedOrigins} if the task needs it`,
       )
     }
     const pattern = blocked(url.href)
     if (pattern !== undefined) {
-      return violation("blocked-pattern", `${url.href} matches the blocked pattern /${pattern.source}/`)
+      return violation(
+        "blocked-pattern",
+        `${url.href} matches the blocked pattern /${pattern.source}/${patternHint(pattern)}`,
+      )
     }
     return undefined
   }
@@ -196,7 +245,7 @@ export const makeGuardrails = (
         return {
           violation: violation(
             "blocked-pattern",
-            `${key} ${JSON.stringify(value)} matches the blocked pattern /${pattern.source}/`,
+            `${key} ${JSON.stringify(value)} matches the blocked pattern /${pattern.source}/${patternHint(pattern)}`,
           ),
         }
       }
@@ -214,7 +263,7 @@ export const makeGuardrails = (
         return {
           violation: violation(
             "blocked-pattern",
-            `${value} is "${element.name}", which matches the blocked pattern /${namePattern.source}/`,
+            `${value} is "${element.name}", which matches the blocked pattern /${namePattern.source}/${patternHint(namePattern)}`,
           ),
         }
       }
@@ -241,22 +290,33 @@ export const makeGuardrails = (
       return {
         violation: violation(
           "form-submission",
-          `${intent.tool} would submit a form but constraints.allowFormSubmission is false: allow it in the task if submitting is intended`,
+          `${intent.tool} would submit a form but form submission is not allowed: allow it with ${names.allowFormSubmission} if submitting is intended`,
         ),
       }
     }
     const quotas = constraints.quotas
     if (navigates && used.navigations >= quotas.navigations) {
       return {
-        violation: violation("quota.navigations", `the navigation quota of ${quotas.navigations} is used up`),
+        violation: violation(
+          "quota.navigations",
+          `the navigation quota of ${quotas.navigations} is used up: raise it with ${names.navigations}`,
+        ),
       }
     }
     if (clicks && used.clicks >= quotas.clicks) {
-      return { violation: violation("quota.clicks", `the click quota of ${quotas.clicks} is used up`) }
+      return {
+        violation: violation(
+          "quota.clicks",
+          `the click quota of ${quotas.clicks} is used up: raise it with ${names.clicks}`,
+        ),
+      }
     }
     if (submits && used.submissions >= quotas.submissions) {
       return {
-        violation: violation("quota.submissions", `the submission quota of ${quotas.submissions} is used up`),
+        violation: violation(
+          "quota.submissions",
+          `the submission quota of ${quotas.submissions} is used up: raise it with ${names.submissions}`,
+        ),
       }
     }
     return { charge: { navigates, clicks, submits } }

@@ -35,6 +35,7 @@ import {
   runRecord,
 } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
+import { stepEnds, stepStarts, stopAsked, untilStopped } from "./internal/Stop.ts"
 import { lookOrResume, resumeOnNewTab, withTabOrigins } from "./internal/TabRecovery.ts"
 import { countModelCalls } from "./Metrics.ts"
 import { crashedTab, endsTheRun, permanentFailure, reasonTag } from "./RetryPolicy.ts"
@@ -56,6 +57,13 @@ interface LoopEnd {
   readonly endReason: EndReason
   readonly completed: boolean
   readonly detail?: string | undefined
+}
+
+/** How a run asked to stop (`stopSignal`) ends its loop: CANCELLED, and `resumeAgent` continues it. */
+const STOPPED: LoopEnd = {
+  endReason: "cancelled",
+  completed: false,
+  detail: "the run was asked to stop; resume it to continue from the next turn",
 }
 
 /** The step-wise loop: look, decide, run the first call only, append the history line, repeat. */
@@ -80,6 +88,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
     while (true) {
       if (turn >= context.task.constraints.maxSteps)
         return { endReason: "max-steps", completed: false } as LoopEnd
+      if (stopAsked(context)) return STOPPED
       // A crashed tab is left for a new one at the same page before the policy sees anything.
       const looked = yield* Effect.result(lookOrResume(context))
       let outline: string
@@ -165,8 +174,11 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
           return { endReason: "no-progress", completed: false } as LoopEnd
         continue
       }
+      // Asked to stop while deciding: the decision is dropped, and `resume` decides this turn again.
+      if (stopAsked(context)) return STOPPED
       const index = turn
       turn++
+      stepStarts(context)
       yield* context.store.saveStep(context.runId, {
         index,
         tool: call.name,
@@ -220,6 +232,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         },
         outcome,
       )
+      stepEnds(context)
       unsaved = history.length
       if (!outcome.ok && reasonTag(sextantErrorOf(outcome.error)) === "BudgetExceeded")
         return {
@@ -360,7 +373,7 @@ const driveAgent = (
             detail: `the start page ${task.startUrl} cannot be opened: ${startFailed}`,
           }
         : Option.getOrElse(
-            yield* loop(context, policy, history, firstTurn).pipe(
+            yield* untilStopped(context, loop(context, policy, history, firstTurn), () => STOPPED).pipe(
               Effect.timeoutOption(remaining + DEADLINE_BACKSTOP_MS),
             ),
             () => ({
@@ -369,6 +382,15 @@ const driveAgent = (
               detail: `the run took longer than maxDurationMs (${task.constraints.maxDurationMs} ms)`,
             }),
           )
+    if (end.endReason === "cancelled") {
+      // Stopped on request between turns: no summary call to the model, the run ends now.
+      return yield* finishRun(
+        context,
+        "CANCELLED",
+        "cancelled",
+        fallbackSummary(history, end, end.detail ?? "the run was asked to stop"),
+      )
+    }
     if (context.state === "WAITING") yield* moveTo(context, "RUNNING")
     const summarized = yield* Effect.result(
       policy.summarize({
@@ -462,7 +484,8 @@ export const runAgent = Effect.fn("Executor.runAgent")(function* (
 ) => Effect.Effect<ExecutorRunResult, AgentError | StoreError, BrowserDriver | Store>
 
 /**
- * Continues a step-wise run whose process died: the page it was on is loaded again, the policy gets the
+ * Continues a step-wise run whose process died or that was stopped or interrupted (CANCELLED): the page
+ * it was on is loaded again, the policy gets the
  * history of the turns that finished, and the loop goes on from the first unfinished turn (the turn in
  * flight at the crash is decided again; finished turns are not repeated).
  *

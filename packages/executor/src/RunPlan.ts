@@ -38,6 +38,7 @@ import {
   runRecord,
 } from "./internal/RunContext.ts"
 import { executeStep, persistStep } from "./internal/StepRunner.ts"
+import { stepEnds, stepStarts, stopAsked, untilStopped } from "./internal/Stop.ts"
 import { withTabOrigins } from "./internal/TabRecovery.ts"
 import { countLlmCall, countReplan } from "./Metrics.ts"
 import { endsTheRun, permanentFailure, reasonTag } from "./RetryPolicy.ts"
@@ -140,6 +141,11 @@ const leftOut = (context: RunContext, plan: Plan): ReadonlyArray<string> =>
         return stated && (done || worked || pageCheck) ? [] : [part.description]
       })
 
+/** What a run asked to stop (`stopSignal`) ends with: CANCELLED, and `resume` continues it. */
+const STOP_DETAIL = "the run was asked to stop; resume it to run the remaining steps"
+
+const stoppedOutcome = () => ({ ok: false, endReason: "cancelled" as EndReason, detail: STOP_DETAIL })
+
 /** Runs the plan's remaining steps, replanning after repeated failure, until it completes or gives up. */
 const drive = (context: RunContext, planner: PlannerShape) =>
   Effect.gen(function* () {
@@ -159,6 +165,8 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           detail: `the step budget of ${context.task.constraints.maxSteps} is used up`,
         }
       }
+      if (stopAsked(context)) return stoppedOutcome()
+      stepStarts(context)
       const running: Step = { ...next, state: "running", attempts: next.attempts }
       yield* context.store.saveStep(context.runId, context.redactor.value(running))
       const urlBefore = context.lastUrl
@@ -184,6 +192,7 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       }
       // The page evidence goes to the store only: the plan a replan sees stays as it was.
       yield* persistStep(context, evidence === undefined ? finished : { ...finished, evidence }, outcome)
+      stepEnds(context)
       if (outcome.ok) continue
       if (outcome.defect !== undefined) {
         // The tool threw: a bug in the tool, which no retry or new plan mends.
@@ -370,7 +379,7 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean, l
       0,
       context.task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis)),
     )
-    const outcome = yield* drive(context, planner).pipe(
+    const outcome = yield* untilStopped(context, drive(context, planner), stoppedOutcome).pipe(
       Effect.timeoutOption(remaining + DEADLINE_BACKSTOP_MS),
     )
     const result = Option.getOrElse(outcome, () => ({
@@ -378,6 +387,15 @@ const execute = (context: RunContext, planner: PlannerShape, resumed: boolean, l
       endReason: "max-duration" as EndReason,
       detail: `the run took longer than maxDurationMs (${context.task.constraints.maxDurationMs} ms)`,
     }))
+    if (result.endReason === "cancelled") {
+      // Stopped on request between steps: every finished step is stored, and `resume` runs the rest.
+      return yield* finishRun(
+        context,
+        "CANCELLED",
+        "cancelled",
+        planSummary(context, false, "cancelled", result.detail),
+      )
+    }
     if (context.state === "WAITING" || context.state === "PLANNING") context.state = "RUNNING"
     context.plan = { ...(context.plan as Plan), status: result.ok ? "completed" : "failed" }
     const finished = yield* concludeRun(
@@ -498,18 +516,39 @@ const startPage = (context: RunContext, planner: PlannerShape) =>
 const planThenExecute = (context: RunContext, planner: PlannerShape, lease: LeaseState) =>
   Effect.gen(function* () {
     const task = context.task
-    const page = yield* startPage(context, planner)
     const before = yield* usageNow(planner)
-    const planned = yield* Effect.result(
-      Effect.flatMap(
-        planner.plan(
-          context.redactor.value(task),
-          page === undefined ? undefined : { snapshot: context.redactor.value(page) },
+    // A stop asked while the planner works (a model call) ends the run at once: nothing has run yet.
+    const planned = yield* untilStopped(
+      context,
+      Effect.flatMap(startPage(context, planner), (page) =>
+        Effect.result(
+          Effect.flatMap(
+            planner.plan(
+              context.redactor.value(task),
+              page === undefined ? undefined : { snapshot: context.redactor.value(page) },
+            ),
+            (plan) => validated(context, plan),
+          ),
         ),
-        (plan) => validated(context, plan),
       ),
+      () => undefined,
     )
     yield* recordUsage(context, planner, "plan", before)
+    if (planned === undefined) {
+      context.trace.emit({
+        type: "run-start",
+        taskId: task.id,
+        goal: task.goal,
+        mode: "plan",
+        resumed: false,
+      })
+      return yield* finishRun(context, "CANCELLED", "cancelled", {
+        taskComplete: false,
+        summary: `Stopped before a plan for "${task.goal}" was made: nothing ran, start the task again`,
+        keyFindings: [],
+        nextSuggestions: ["start the task again"],
+      })
+    }
     if (planned._tag === "Failure") {
       const failure = planned.failure
       const understood = !(failure._tag === "AgentError" && failure.reason._tag === "CannotPlan")
@@ -530,7 +569,8 @@ export interface ResumeOptions extends Omit<ExecutorOptions, "runId"> {
 }
 
 /**
- * Continues a plan run whose process died: completed steps are not repeated, the page the run was on is
+ * Continues a plan run whose process died, whose browser was lost, or that was stopped or interrupted
+ * (CANCELLED): completed steps are not repeated, the page the run was on is
  * loaded again, and the remaining steps run with the same run id (records already stored stay, new ones
  * are deduplicated by key). A run that already finished answers its stored result.
  *

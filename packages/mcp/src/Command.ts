@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util"
 import { type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { serveHttp, serveStdio } from "./McpServer.ts"
-import type { ServerOptionsInput } from "./ServerOptions.ts"
+import { defaultTraceDirectory, type ServerOptionsInput } from "./ServerOptions.ts"
 
 /** The usage of `sextant mcp` (and of `sextant-mcp`). */
 export const mcpUsage = `usage: sextant mcp [options]
@@ -21,9 +21,13 @@ export const mcpUsage = `usage: sextant mcp [options]
   --secret-origin <url>      an origin secrets may be typed on (repeatable; default the
                              --allowed-origin list; with neither, secrets are never typed)
   --allow-submit             allow submitting forms
-  --max-navigations <n>      navigation quota per client session, runs included (default 20)
-  --max-clicks <n>           click quota per client session, runs included (default 100)
-  --max-submissions <n>      submission quota per client session, runs included (default 2)
+  --allow-destructive        allow what the default blocked patterns refuse (sign out, log out,
+                             delete, destroy, deactivate, unsubscribe, close account)
+  --max-navigations <n>      navigation quota per client session, runs included (default: no cap)
+  --max-clicks <n>           click quota per client session, runs included (default: no cap)
+  --max-submissions <n>      submission quota per client session, runs included (default: no cap)
+  --trace                    write the traces of run calls to $XDG_CACHE_HOME/sextant/traces
+                             (else ~/.cache/sextant/traces); default: no traces, nothing written
   --secret <name>            a secret typed as <secret:name>, its value from SEXTANT_SECRET_<NAME> (repeatable)
   --eval                     offer the eval tool (JavaScript in the page)
   --chrome <path>            Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)
@@ -75,6 +79,8 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
         "allowed-origin": { type: "string", multiple: true },
         "secret-origin": { type: "string", multiple: true },
         "allow-submit": { type: "boolean" },
+        "allow-destructive": { type: "boolean" },
+        trace: { type: "boolean" },
         "max-navigations": { type: "string" },
         "max-clicks": { type: "string" },
         "max-submissions": { type: "string" },
@@ -132,6 +138,8 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
       secrets: values.secret ?? [],
       ...(values["secret-origin"] === undefined ? {} : { secretOrigins: values["secret-origin"] }),
       allowEval: values.eval === true,
+      allowDestructive: values["allow-destructive"] === true,
+      ...(values.trace === true ? { traceDirectory: defaultTraceDirectory() } : {}),
       browser: {
         headless: values.headed !== true,
         ...(values.chrome === undefined ? {} : { chromePath: values.chrome }),

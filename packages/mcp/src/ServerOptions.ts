@@ -1,6 +1,45 @@
+import { homedir } from "node:os"
+import { join } from "node:path"
 import { TaskConstraints } from "@sextant/core"
+import type { GuardrailSettingNames } from "@sextant/executor"
 import { LaunchOptions } from "@sextant/webdriverio"
 import { z } from "zod"
+
+/**
+ * A quota an MCP session has unless a flag or option sets one: no cap. A person driving a browser
+ * through a client for an hour loads more than 20 pages and sends more than 2 forms; the executor's
+ * defaults (20 navigations, 100 clicks, 2 submissions) are for one unattended run.
+ */
+export const NO_QUOTA = Number.MAX_SAFE_INTEGER
+
+const sessionQuota = z.number().int().nonnegative().default(NO_QUOTA)
+
+/** The session's quotas: each one uncapped unless given (`--max-navigations`, `--max-clicks`, `--max-submissions`). */
+const SessionQuotas = z
+  .strictObject({ navigations: sessionQuota, clicks: sessionQuota, submissions: sessionQuota })
+  .prefault({})
+
+/**
+ * The flags of `sextant mcp` that change each guardrail, with the option behind it: every refusal the
+ * server answers names the one to change (`… is used up: raise it with --max-navigations …`).
+ */
+export const mcpSettingNames: GuardrailSettingNames = {
+  allowedOrigins: "--allowed-origin (option constraints.allowedOrigins)",
+  allowFormSubmission: "--allow-submit (option constraints.allowFormSubmission)",
+  navigations: "--max-navigations (option constraints.quotas.navigations)",
+  clicks: "--max-clicks (option constraints.quotas.clicks)",
+  submissions: "--max-submissions (option constraints.quotas.submissions)",
+  blockedPatterns: "--allow-destructive (option allowDestructive)",
+}
+
+/**
+ * Where `sextant mcp --trace` writes the traces of its `run` calls: `$XDG_CACHE_HOME/sextant/traces`, else
+ * `~/.cache/sextant/traces` — a per-user folder, never the client's working directory.
+ */
+export const defaultTraceDirectory = (env: NodeJS.ProcessEnv = process.env): string => {
+  const cache = env.XDG_CACHE_HOME
+  return join(cache?.startsWith("/") ? cache : join(homedir(), ".cache"), "sextant", "traces")
+}
 
 /**
  * Options of the Sextant MCP server. The guardrails are the executor's: `constraints` are the task
@@ -8,8 +47,11 @@ import { z } from "zod"
  * quotas); secrets are named here and their values come from the environment, never from the client.
  */
 export const ServerOptions = z.object({
-  /** Task constraints the guardrails enforce on every call (allowed origins, submissions, quotas). */
-  constraints: TaskConstraints.partial().prefault({}),
+  /**
+   * Task constraints the guardrails enforce on every call (allowed origins, submissions, quotas). The
+   * quotas are per client session and uncapped unless given ({@link NO_QUOTA}).
+   */
+  constraints: TaskConstraints.partial().extend({ quotas: SessionQuotas }).prefault({}),
   /** Secret input names; each value is read from `SEXTANT_SECRET_<NAME>` (or given in `secretValues`). */
   secrets: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "use letters, digits, '.', '_' or '-'")).default([]),
   /** Secret values by name, for embedding the server in a program; the environment is read otherwise. */
@@ -30,6 +72,16 @@ export const ServerOptions = z.object({
         .transform((value) => new URL(value).origin),
     )
     .optional(),
+  /**
+   * Lift the default blocked patterns (sign out, log out, delete, destroy, deactivate, unsubscribe,
+   * close account): the session may then click and load what they match. Off by default.
+   */
+  allowDestructive: z.boolean().default(false),
+  /**
+   * Where the traces of `run` calls go (`<runId>.jsonl` and a transcript). Default: none are written.
+   * `sextant mcp --trace` sets it to {@link defaultTraceDirectory}.
+   */
+  traceDirectory: z.string().min(1).optional(),
   /** Offer the `eval` tool (JavaScript in the page). Off by default. */
   allowEval: z.boolean().default(false),
   /** How the browser of each client session is launched (system Chromium, headless by default). */

@@ -164,8 +164,25 @@ export interface CreateAgentOptions {
 
 /** Options of one run. */
 export interface RunOptions {
-  /** Aborting it stops the run, closes its browser and rejects with a `Cancelled` `AgentError`. */
+  /**
+   * Aborting it stops the run at once (the step in flight is cut), closes its browser and rejects
+   * with a `Cancelled` `AgentError`. The run is stored CANCELLED, and `resume` continues it.
+   */
   readonly signal?: AbortSignal | undefined
+  /**
+   * Aborting it stops the run after the step in flight (a model call is cut at once): the promise
+   * resolves with a CANCELLED result (`endReason` "cancelled"), every finished step is in the store,
+   * and `agent.resume(result.runId)` runs the remaining steps without repeating those.
+   *
+   * @example
+   * ```ts
+   * const stop = new AbortController()
+   * process.once("SIGINT", () => stop.abort())
+   * const result = await agent.run(task, { stop: stop.signal })
+   * if (result.status === "CANCELLED") await agent.resume(result.runId)
+   * ```
+   */
+  readonly stop?: AbortSignal | undefined
   /** Overrides the agent's `mode` for this run. */
   readonly mode?: "plan" | "agent" | undefined
   /** The run id (the store's key). Default: a random UUID. */
@@ -203,12 +220,18 @@ export interface Agent extends AsyncDisposable {
   ) => Promise<ReadonlyArray<AgentManyOutcome>>
   /** Runs a task and yields its trace events as they happen; ending the loop early aborts the run. */
   readonly events: (task: AgentTaskInput, options?: Omit<RunOptions, "onEvent">) => AsyncIterable<TraceRecord>
-  /** Continues a run (plan or step-wise) whose process died, without repeating its completed steps. */
+  /**
+   * Continues a run (plan or step-wise) whose process died, whose browser was lost, or that was
+   * stopped or aborted (CANCELLED), without repeating its completed steps. A run that finished
+   * otherwise answers its stored result.
+   */
   readonly resume: (
     runId: string,
     options?: {
       readonly secrets?: Readonly<Record<string, string>>
       readonly signal?: AbortSignal
+      /** Aborting it stops the resumed run after the step in flight, as `RunOptions.stop` does. */
+      readonly stop?: AbortSignal
       /** Called with every trace event of the resumed run as it happens. */
       readonly onEvent?: (event: TraceRecord) => void
     },
@@ -280,6 +303,7 @@ const RunOptionsSchema = z
     signal: z
       .custom<AbortSignal>((value) => value instanceof AbortSignal, "must be an AbortSignal")
       .optional(),
+    stop: z.custom<AbortSignal>((value) => value instanceof AbortSignal, "must be an AbortSignal").optional(),
     mode: z.enum(["plan", "agent"]).optional(),
     runId: z.string().optional(),
     onEvent: z
@@ -546,6 +570,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     runId: run?.runId,
     traceDirectory,
     onEvent: run?.onEvent,
+    stopSignal: run?.stop,
     ...(settings.screenshots === undefined ? {} : { screenshots: settings.screenshots }),
     // A grid keeps the browser's DevTools port on its node: the request guard cannot be armed there,
     // and a secret is never typed into a browser whose requests go unguarded.
@@ -663,6 +688,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             traceDirectory,
             secrets: resumeOptions?.secrets,
             onEvent: resumeOptions?.onEvent,
+            stopSignal: resumeOptions?.stop,
             ...(grid === undefined ? {} : { requireRequestGuard: true }),
           }
           if (record.mode === "plan") return yield* resume(runId, options)

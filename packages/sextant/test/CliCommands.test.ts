@@ -337,7 +337,7 @@ const processesMentioning = (marker: string): Array<string> =>
 
 describe("Ctrl-C from a terminal", () => {
   it(
-    "prints the summary, closes the browser and exits 130",
+    "cuts a model call at once: prints the summary, closes the browser and exits 130",
     async () => {
       const temporary = mkdtempSync(join(tmpdir(), "sextant-ctrl-c-"))
       // The model never answers in time, so the run is waiting on it, with its browser open, at Ctrl-C.
@@ -384,9 +384,10 @@ describe("Ctrl-C from a terminal", () => {
       expect(processesMentioning(temporary).some((line) => /chrom/i.test(line))).toBe(true)
       child.stdin.write("\x03")
       const code = await exited
-      expect(output).toContain("Ctrl-C: stopping the run and closing the browser")
-      expect(output).toMatch(/CANCELLED after \d+ finished steps?/)
-      expect(output).toMatch(/continue it with: sextant resume [0-9a-f-]+/)
+      expect(output).toContain("Ctrl-C: stopping after the step in flight")
+      // The run waited on the model for its plan: Ctrl-C cuts that wait, and nothing ran to continue.
+      expect(output).toMatch(/CANCELLED \(cancelled\) in \d+ ms, 0 steps/)
+      expect(output).toContain("nothing ran yet: start it again with sextant run")
       expect(code).toBe(130)
       expect(processesMentioning(temporary)).toEqual([])
       rmSync(temporary, { recursive: true, force: true })

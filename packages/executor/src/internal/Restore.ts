@@ -21,9 +21,18 @@ export const endedByCrash = (record: RunRecord): boolean =>
   record.status === "FAILED" &&
   record.result?.observations.findLast((observation) => !observation.ok)?.error?.reason === "DriverCrashed"
 
+/**
+ * True when a run was CANCELLED: interrupted (an AbortSignal, Ctrl-C) or asked to stop
+ * (`stopSignal`). Its finished steps are stored, and `resume` continues it from the next one.
+ */
+export const endedByStop = (record: RunRecord): boolean => record.status === "CANCELLED"
+
 /** True when a stored run already ended (and has its result) and cannot be continued. */
 export const isFinished = (record: RunRecord): boolean =>
-  !LIVE.includes(record.status) && record.result !== undefined && !endedByCrash(record)
+  !LIVE.includes(record.status) &&
+  record.result !== undefined &&
+  !endedByCrash(record) &&
+  !endedByStop(record)
 
 /**
  * The step a crash left in doubt: one the store shows as `running` (it had started when the process
@@ -81,7 +90,7 @@ export const restoreRun = Effect.fnUntraced(function* (
           ? mode === "plan"
             ? "PLANNING"
             : "RUNNING"
-          : endedByCrash(record)
+          : endedByCrash(record) || endedByStop(record)
             ? "RUNNING"
             : record.status,
     },

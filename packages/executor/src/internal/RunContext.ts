@@ -72,6 +72,10 @@ export interface RunContext {
   parts: ReadonlyArray<GoalPart>
   /** Every step as the part checks see it, in order. */
   readonly partSteps: Array<PartStep>
+  /** True while a step runs (from its `running` row to its finished row): a stop waits for it. */
+  stepInFlight: boolean
+  /** Called whenever a step ends, for a stop that waits for the step in flight (see `Stop.ts`). */
+  readonly stepEndListeners: Set<() => void>
 }
 
 /** What a run id may be: it names the trace files and the store's rows. */
@@ -163,6 +167,8 @@ export const makeRunContext = Effect.fnUntraced(function* (
     closedPopups: [],
     parts: [],
     partSteps: [],
+    stepInFlight: false,
+    stepEndListeners: new Set(),
   }
   return context
 })

@@ -7,6 +7,7 @@ import {
   type TaskConstraints,
 } from "@sextant/core"
 import {
+  type GuardrailOptions,
   type Guardrails,
   guardSecretRequests,
   makeGuardrails,
@@ -16,7 +17,7 @@ import {
 import type { PlannerShape } from "@sextant/planner"
 import { launch, makeDriver } from "@sextant/webdriverio"
 import { Cause, Effect, Exit, Scope } from "effect"
-import { type ServerOptions, secretVariable } from "../ServerOptions.ts"
+import { mcpSettingNames, type ServerOptions, secretVariable } from "../ServerOptions.ts"
 import { makeSessionDriver, type SessionNotice, takeBlockedRequests } from "./SessionDriver.ts"
 
 /**
@@ -63,6 +64,12 @@ export interface ClientSession {
   readonly close: () => Promise<void>
 }
 
+/** The guardrail options of a session and of its runs: refusals name the flags of `sextant mcp`. */
+export const guardrailOptions = (options: ServerOptions): GuardrailOptions => ({
+  settingNames: mcpSettingNames,
+  ...(options.allowDestructive ? { blockedPatterns: [] } : {}),
+})
+
 /** Reads the secrets' values: given ones first, then the environment; a missing one is an error naming its variable. */
 export const readSecrets = (options: ServerOptions): Record<string, string> => {
   const values: Record<string, string> = {}
@@ -86,7 +93,8 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
       constraints: options.constraints,
     }),
   )
-  const guardrails = makeGuardrails(task, { restrictToStartOrigin: false })
+  // The session goes wherever the client asks within the allowed origins; a `run` keeps to its start origin.
+  const guardrails = makeGuardrails(task, { ...guardrailOptions(options), restrictToStartOrigin: false })
   const redactor = makeRedactor(task)
   let started:
     | Promise<{ driver: BrowserDriverShape; scope: Scope.Closeable; processes: ReadonlyArray<number> }>

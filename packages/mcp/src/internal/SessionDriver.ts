@@ -15,6 +15,7 @@ import {
 } from "@sextant/core"
 import { checkSecretDestination, type Guardrails, type StepCharge } from "@sextant/executor"
 import { Effect } from "effect"
+import { mcpSettingNames } from "../ServerOptions.ts"
 
 /** The flags (and options) that bind secrets to origins, named in every refusal. */
 export const secretSetting =
@@ -140,9 +141,9 @@ export const makeSessionDriver = (
     const quotas = state.quotas
     const exhausted =
       wanted.navigates && used.navigations >= quotas.navigations
-        ? `the session's navigation quota of ${quotas.navigations} is used up`
+        ? `the session's navigation quota of ${quotas.navigations} is used up: start a new MCP session, or the server with a higher ${mcpSettingNames.navigations}`
         : wanted.clicks && used.clicks >= quotas.clicks
-          ? `the session's click quota of ${quotas.clicks} is used up`
+          ? `the session's click quota of ${quotas.clicks} is used up: start a new MCP session, or the server with a higher ${mcpSettingNames.clicks}`
           : undefined
     return exhausted === undefined
       ? Effect.void
@@ -150,7 +151,7 @@ export const makeSessionDriver = (
           new DriverError({
             method,
             reason: new InvalidArgument({
-              detail: `${exhausted}: start a new MCP session, or the server with a higher quota`,
+              detail: exhausted,
             }),
           }),
         )

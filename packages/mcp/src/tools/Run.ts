@@ -6,6 +6,7 @@ import { browserTools, compoundTools } from "@sextant/tools"
 import { Effect, Layer } from "effect"
 import { z } from "zod"
 import { failure, text } from "../internal/Answers.ts"
+import { guardrailOptions } from "../internal/ClientSession.ts"
 import { defineMcpTool } from "../McpTool.ts"
 
 /** The parts of a goal a run did not meet, when the executor reports them. */
@@ -60,7 +61,13 @@ export const run = defineMcpTool({
         }),
       )
       const result = await Effect.runPromise(
-        planAndRun(task, { tools: [...browserTools, ...compoundTools] }).pipe(
+        planAndRun(task, {
+          tools: [...browserTools, ...compoundTools],
+          ...guardrailOptions(session.options),
+          ...(session.options.traceDirectory === undefined
+            ? {}
+            : { traceDirectory: session.options.traceDirectory }),
+        }).pipe(
           Effect.provide(
             Layer.mergeAll(
               Layer.succeed(BrowserDriver, driver),
@@ -86,6 +93,7 @@ export const run = defineMcpTool({
         ...(result.summary.nextSuggestions.length === 0
           ? []
           : [`next: ${result.summary.nextSuggestions.join("; ")}`]),
+        ...(result.tracePath === undefined ? [] : [`trace: ${result.tracePath}`]),
       ]
       return { ...text(session, lines.join("\n")), isError: result.status !== "COMPLETED" }
     } catch (error) {

@@ -104,27 +104,43 @@ export const startProgress = (err: Writable, everyMs = 5_000) => {
   }
 }
 
+/** The two ways a command's run is stopped from outside (see {@link withInterrupt}). */
+export interface Interrupts {
+  /** Aborted by Ctrl-C: the run stops after the step in flight and can be resumed. */
+  readonly stop: AbortSignal
+  /** Aborted by SIGTERM: the run is cut at once (the step in flight too). */
+  readonly signal: AbortSignal
+}
+
 /**
- * Runs `body` with an AbortSignal that Ctrl-C (SIGINT) or SIGTERM aborts. The listeners stay for the
- * whole body, so the browser's own exit hook leaves the shutdown to the run (which closes the browser
- * and prints its summary); a second Ctrl-C exits at once. Resolves the body's exit code, or 130 when it
- * was interrupted.
+ * Runs `body` with the signals Ctrl-C (SIGINT) and SIGTERM abort. Ctrl-C asks the run to stop after the
+ * step in flight (a model call is cut at once), so it ends CANCELLED with every finished step stored
+ * and `sextant resume` continues it; SIGTERM cuts it at once. The listeners stay for the whole body, so
+ * the browser's own exit hook leaves the shutdown to the run (which closes the browser and prints its
+ * summary); a second Ctrl-C or SIGTERM exits at once. Resolves the body's exit code, or 130 when it was
+ * interrupted.
  */
 export const withInterrupt = async (
   err: Writable,
-  body: (signal: AbortSignal) => Promise<number>,
+  body: (interrupts: Interrupts) => Promise<number>,
 ): Promise<number> => {
-  const controller = new AbortController()
+  const stop = new AbortController()
+  const cut = new AbortController()
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130)
-    err.write(`\n${signal === "SIGINT" ? "Ctrl-C" : signal}: stopping the run and closing the browser…\n`)
-    controller.abort(new Error(`interrupted by ${signal}`))
+    if (stop.signal.aborted || cut.signal.aborted) process.exit(130)
+    if (signal === "SIGINT") {
+      err.write("\nCtrl-C: stopping after the step in flight (Ctrl-C again quits at once)…\n")
+      stop.abort(new Error("stopped by Ctrl-C"))
+    } else {
+      err.write(`\n${signal}: stopping the run and closing the browser…\n`)
+      cut.abort(new Error(`interrupted by ${signal}`))
+    }
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
   try {
-    const code = await body(controller.signal)
-    return controller.signal.aborted ? 130 : code
+    const code = await body({ stop: stop.signal, signal: cut.signal })
+    return stop.signal.aborted || cut.signal.aborted ? 130 : code
   } finally {
     process.off("SIGINT", onSignal)
     process.off("SIGTERM", onSignal)

@@ -2,7 +2,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
-import { gridProblem, gridSource, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { configOrReport, readSecrets } from "./RunCommand.ts"
 import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
 
@@ -15,13 +15,14 @@ const ResumeArguments = AgentFlags.extend({
 
 const collect = (value: string, previous: ReadonlyArray<string> = []) => [...previous, value]
 
-/** Continues a run whose process died; resolves the exit code. */
+/** Continues a run whose process died or that was stopped (Ctrl-C); resolves the exit code. */
 export const resumeRun = async (
   raw: Record<string, unknown>,
   out: Writable,
   err: Writable,
-  signal?: AbortSignal,
+  interrupts?: Partial<Interrupts>,
 ): Promise<number> => {
+  const signal = interrupts?.signal
   const parsed = ResumeArguments.safeParse(raw)
   if (!parsed.success) return usageError("resume", issuesOf(parsed.error), err, ["run"])
   const options = parsed.data
@@ -55,7 +56,9 @@ export const resumeRun = async (
     err.write(`${resolved.plannerLine}\n`)
     const result = await agent.resume(options.run, {
       secrets: read.secrets,
+      onEvent: follow.onEvent,
       ...(signal === undefined ? {} : { signal }),
+      ...(interrupts?.stop === undefined ? {} : { stop: interrupts.stop }),
     })
     follow.stop()
     out.write(
@@ -86,7 +89,9 @@ export const resumeRun = async (
 export const registerResume = (program: Command): void => {
   const command = program
     .command("resume")
-    .description("continue a run whose process died, without repeating its finished steps")
+    .description(
+      "continue a run that was stopped (Ctrl-C) or whose process or browser died, without repeating its finished steps",
+    )
     .argument("<run>", "the run id (sextant runs lists them)")
     .option(
       "--secret <name[=value]>",
@@ -96,8 +101,8 @@ export const registerResume = (program: Command): void => {
     )
     .option("--json", "print the whole result as JSON", false)
   addAgentFlags(command).action(async (run: string, flags: Record<string, unknown>) => {
-    process.exitCode = await withInterrupt(process.stderr, (signal) =>
-      resumeRun({ run, ...flags }, process.stdout, process.stderr, signal),
+    process.exitCode = await withInterrupt(process.stderr, (interrupts) =>
+      resumeRun({ run, ...flags }, process.stdout, process.stderr, interrupts),
     )
   })
 }

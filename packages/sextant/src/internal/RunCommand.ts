@@ -4,7 +4,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
-import { gridProblem, gridSource, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
@@ -67,8 +67,9 @@ export const runGoal = async (
   raw: Record<string, unknown>,
   out: Writable,
   err: Writable,
-  signal?: AbortSignal,
+  interrupts?: Partial<Interrupts>,
 ): Promise<number> => {
+  const signal = interrupts?.signal
   const parsed = RunArguments.safeParse(raw)
   if (!parsed.success) return usageError("run", issuesOf(parsed.error), err, ["goal"])
   const options = parsed.data
@@ -123,7 +124,7 @@ export const runGoal = async (
             : { allowedUploadDirs: options.allowUploadDir.map((folder) => resolve(folder)) }),
         },
       },
-      { signal, runId, onEvent: follow.onEvent },
+      { signal, stop: interrupts?.stop, runId, onEvent: follow.onEvent },
     )
     follow.stop()
     out.write(
@@ -155,7 +156,7 @@ export const registerRun = (program: Command): void => {
   const command = program
     .command("run")
     .description(
-      "plan a goal and run it in a headless Chromium; Ctrl-C stops it, closes the browser and exits 130",
+      "plan a goal and run it in a headless Chromium; Ctrl-C stops it after the step in flight (sextant resume continues it), closes the browser and exits 130",
     )
     .argument("<goal>", 'what to do, e.g. "log in and extract the products"')
     .option("--start-url <url>", "the page to start from")
@@ -188,8 +189,8 @@ export const registerRun = (program: Command): void => {
       false,
     )
   addAgentFlags(command).action(async (goal: string, flags: Record<string, unknown>) => {
-    process.exitCode = await withInterrupt(process.stderr, (signal) =>
-      runGoal({ goal, ...flags }, process.stdout, process.stderr, signal),
+    process.exitCode = await withInterrupt(process.stderr, (interrupts) =>
+      runGoal({ goal, ...flags }, process.stdout, process.stderr, interrupts),
     )
   })
 }

@@ -20,7 +20,12 @@ export const followRun = (err: Writable) => {
   const onEvent = (event: TraceRecord): void => {
     switch (event.type) {
       case "run-start":
-        progress.say(`run ${event.runId}`, "planning")
+        progress.say(
+          event.resumed
+            ? `resuming run ${event.runId}: finished steps are not run again`
+            : `run ${event.runId}`,
+          event.resumed ? "the next step" : "planning",
+        )
         break
       case "plan":
         progress.say(
@@ -95,9 +100,15 @@ export const summaryLines = (
   lines.push(`store: ${store} (run ${result.runId})`)
   // A run its browser was lost under (a crash, a grid node gone) continues where it stopped.
   const lastFailure = result.observations.findLast((observation) => !observation.ok)
+  const resumeCommand = `sextant resume ${result.runId}${store === ".sextant/sextant.db" ? "" : ` --store ${store}`}${grid === undefined ? "" : ` --grid ${grid}`}`
   if (result.status === "FAILED" && lastFailure?.error?.reason === "DriverCrashed")
+    lines.push(`the browser was lost mid-run; continue it on a new browser with: ${resumeCommand}`)
+  if (result.status === "CANCELLED")
+    // A plan run stopped before its plan was made has nothing to continue: it starts again.
     lines.push(
-      `the browser was lost mid-run; continue it on a new browser with: sextant resume ${result.runId}${store === ".sextant/sextant.db" ? "" : ` --store ${store}`}${grid === undefined ? "" : ` --grid ${grid}`}`,
+      result.plan === undefined && result.observations.length === 0
+        ? "nothing ran yet: start it again with sextant run"
+        : `continue it with: ${resumeCommand}`,
     )
   return lines.join("\n")
 }
