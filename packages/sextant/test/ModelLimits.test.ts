@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { OpenAiOptions } from "@sextant/openai"
+import { startLoopbackServer } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ConfigError, loadConfig, type SextantConfig } from "../src/index.ts"
 import {
@@ -272,5 +273,34 @@ describe("sextant run against a model endpoint that never answers", () => {
     expect(ran.stderr).toContain(
       "sextant run: --model-timeout: must be a whole number of milliseconds, e.g. --model-timeout 30000",
     )
+  })
+})
+
+describe("sextant run against a wrong base URL that answers a 404 page", () => {
+  it("says it once, in one line: the page's title and the base URL to check", {
+    timeout: 60_000,
+  }, async () => {
+    const page = `<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>${"<p>nothing here</p>".repeat(300)}</body></html>`
+    const server = await startLoopbackServer((_request, response) => {
+      response.writeHead(404, { "content-type": "text/html" })
+      response.end(page)
+    })
+    try {
+      const baseURL = `${server.url}/v2`
+      const ran = await runCli(
+        ["run", "summarise the page", "--model", "m", "--base-url", baseURL, "--planner", "model"],
+        {
+          cwd: directory,
+          env: environment,
+        },
+      )
+      expect(ran.code).toBe(1)
+      const said = `HTTP 404 (404 Not Found): check the base URL ${baseURL}: nothing answers at ${baseURL}/chat/completions`
+      expect(`${ran.stdout}${ran.stderr}`.split(said)).toHaveLength(2)
+      expect(`${ran.stdout}${ran.stderr}`).not.toContain("<p>")
+      expect(ran.stdout).toContain("    seen: (the error above)")
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -52,9 +52,11 @@ export const followRun = (err: Writable, everyMs?: number) => {
           attempt.error?.reason._tag === "Timeout"
             ? `no answer within ${attempt.timeoutMs} ms`
             : (attempt.error?.reason.message ?? "no answer")
-        progress.say(
-          `  model call to ${attempt.baseURL} failed (attempt ${attempt.attempt} of ${attempt.attempts}): ${what}${again ? "; trying again" : ""}`,
-        )
+        // A refusal that is not tried again is the run's own error, shown once with its outcome.
+        if (again || attempt.error?.reason._tag === "Timeout")
+          progress.say(
+            `  model call to ${attempt.baseURL} failed (attempt ${attempt.attempt} of ${attempt.attempts}): ${what}${again ? "; trying again" : ""}`,
+          )
         break
       }
     }
@@ -130,6 +132,8 @@ const modelLimitLine = (model: ModelReport | undefined): string | undefined => {
   const tries = `${failure.attempt} attempt${failure.attempt === 1 ? "" : "s"}`
   if (failure.error?.reason._tag === "Timeout")
     return `model: ${tries} at ${limits.baseURL} got no answer within ${limits.timeoutMs} ms each (timeout from ${limits.timeoutFrom}, ${plural(limits.maxRetries, "retry", "retries")} from ${limits.retriesFrom}): check the endpoint, or raise the timeout with --model-timeout <ms>`
+  // Only a failure that retries could have outlasted is about the limits; a refusal is not.
+  if (failure.error?.isRetryable !== true) return undefined
   return `model: ${tries} at ${limits.baseURL} failed (${plural(limits.maxRetries, "retry", "retries")} from ${limits.retriesFrom}; --model-retries changes it)`
 }
 
