@@ -172,7 +172,7 @@ export const summaryLines = (
     ...(result.summary.unmetParts ?? []).map(
       // The reason a run had no plan is its summary already: said once, not twice.
       (unmet) =>
-        `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${summary.endsWith(unmet.evidence) ? "(the error above)" : unmet.evidence}`,
+        `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${unmet.evidence !== "" && summary.endsWith(unmet.evidence) ? "(the error above)" : unmet.evidence}`,
     ),
   ]
   if (Array.isArray(result.output)) {
