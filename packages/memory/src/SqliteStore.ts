@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { DatabaseSync, type SQLInputValue } from "node:sqlite"
+import type { DatabaseSync, SQLInputValue } from "node:sqlite"
 import {
   type ActionRow,
   type CachedAction,
@@ -74,6 +74,9 @@ interface LeaseRow {
 }
 
 const openDatabase = (options: z.output<typeof SqliteStoreOptions>): DatabaseSync => {
+  // Loaded when a store opens rather than imported: a static import of node:sqlite fails at link time
+  // on a Node without it, before the facade's version check could say which Node to install.
+  const { DatabaseSync } = process.getBuiltinModule("node:sqlite")
   const database = new DatabaseSync(options.path)
   try {
     database.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`)

@@ -1,4 +1,4 @@
-import { AgentError, formatIssues, InvalidInput } from "@sextant/core"
+import { AgentError, formatIssues, InvalidInput, type LlmError } from "@sextant/core"
 import { Effect } from "effect"
 import { z } from "zod"
 
@@ -12,6 +12,30 @@ import { z } from "zod"
  */
 export const StructuredOutput = z.enum(["json_schema", "json_object", "none"])
 export type StructuredOutput = z.output<typeof StructuredOutput>
+
+/**
+ * One attempt of a model call, as `onAttempt` hears of it: when it `start`s, and when it has `answered`
+ * or `failed` (with the `error`; another attempt follows when it is retryable and retries are left).
+ * `attempts` is `1 + maxRetries`.
+ *
+ * @example
+ * ```ts
+ * import { layer } from "@sextant/openai"
+ * layer({ apiKey: "ollama", model: "qwen2.5:7b", onAttempt: ({ phase, attempt, attempts, baseURL, error }) => {
+ *   if (phase === "start") console.error(`waiting for ${baseURL} (attempt ${attempt} of ${attempts})`)
+ *   if (phase === "failed") console.error(error?.message)
+ * } })
+ * ```
+ */
+export interface ModelAttempt {
+  readonly phase: "start" | "answered" | "failed"
+  readonly attempt: number
+  readonly attempts: number
+  readonly baseURL: string
+  readonly model: string
+  readonly timeoutMs: number
+  readonly error?: LlmError | undefined
+}
 
 /**
  * Options of the OpenAI-compatible `LanguageModel`.
@@ -46,6 +70,12 @@ export const OpenAiOptions = z.object({
   temperature: z.number().min(0).max(2).optional(),
   /** Extra headers on every request. */
   headers: z.record(z.string(), z.string()).default({}),
+  /** Where `apiKey` came from, named when the endpoint refuses the key (default `OPENAI_API_KEY`). */
+  apiKeyVariable: z.string().trim().min(1).default("OPENAI_API_KEY"),
+  /** Called as each attempt starts and when it fails, e.g. to show what a run is waiting for. */
+  onAttempt: z
+    .custom<(attempt: ModelAttempt) => void>((value) => typeof value === "function", "must be a function")
+    .optional(),
 })
 export type OpenAiOptions = z.output<typeof OpenAiOptions>
 export type OpenAiOptionsInput = z.input<typeof OpenAiOptions>

@@ -6,16 +6,16 @@ import {
   LanguageModel,
   type LanguageModelShape,
   LlmError,
-  MODEL_TIMEOUT_HINT,
   OutputInvalid,
   Timeout,
   type TokenUsage,
 } from "@sextant/core"
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import OpenAI from "openai"
-import { toLlmError } from "./internal/errors.ts"
+import { type ErrorContext, timeoutHint, toLlmError } from "./internal/errors.ts"
 import {
   decodeOpenAiOptions,
+  type ModelAttempt,
   type OpenAiOptions,
   type OpenAiOptionsInput,
   openAiOptionsFromEnvironment,
@@ -126,7 +126,20 @@ export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
     timeout: options.timeoutMs,
     defaultHeaders: options.headers,
   })
-  const mapError = toLlmError("generate", options.timeoutMs)
+  const context: ErrorContext = {
+    timeoutMs: options.timeoutMs,
+    baseURL: options.baseURL,
+    model: options.model,
+    apiKeyVariable: options.apiKeyVariable,
+  }
+  const mapError = toLlmError("generate", context)
+  // A listener that throws must not turn a model call into a failure.
+  const notify = (attempt: ModelAttempt) =>
+    Effect.sync(() => {
+      try {
+        options.onAttempt?.(attempt)
+      } catch {}
+    })
 
   const attempt = (body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming) =>
     Effect.tryPromise({
@@ -169,7 +182,7 @@ export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
               reason: new Timeout({
                 operation: "the model call",
                 timeoutMs: options.timeoutMs,
-                hint: MODEL_TIMEOUT_HINT,
+                hint: timeoutHint(context),
               }),
             }),
           ),
@@ -187,7 +200,24 @@ export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
       ...(temperature === undefined ? {} : { temperature }),
       ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
     }
-    const answer = yield* attempt(body).pipe(Effect.retry(retrySchedule(options)))
+    let attempts = 0
+    const counted = Effect.suspend(() => {
+      attempts += 1
+      const shown: ModelAttempt = {
+        phase: "start",
+        attempt: attempts,
+        attempts: options.maxRetries + 1,
+        baseURL: options.baseURL,
+        model: options.model,
+        timeoutMs: options.timeoutMs,
+      }
+      return notify(shown).pipe(
+        Effect.andThen(attempt(body)),
+        Effect.tap(() => notify({ ...shown, phase: "answered" })),
+        Effect.tapError((error) => notify({ ...shown, phase: "failed", error })),
+      )
+    })
+    const answer = yield* counted.pipe(Effect.retry(retrySchedule(options)))
     if (answer.finishReason === "length" && request.responseFormat !== undefined) {
       return yield* new LlmError({
         method: "generate",

@@ -139,7 +139,8 @@ describe("OpenAI LanguageModel", () => {
       expect(error.reason._tag).toBe("LlmRequestRejected")
       expect(error.isRetryable).toBe(false)
       expect(error.message).toContain("The model 'nope' does not exist")
-      expect(error.message).toContain("check OPENAI_API_KEY")
+      // A 404 answered in JSON is the endpoint's own: the model name is what it does not know.
+      expect(error.message).toContain(`check the model name test-model: the endpoint ${server.baseURL}`)
       expect(server.requests).toHaveLength(1)
     }),
   )

@@ -21,7 +21,25 @@ const ModelConfig = z
       .optional(),
     /** The API key itself; prefer `apiKeyEnv` so the key stays out of the file. */
     apiKey: z.string().min(1).optional(),
-    /** Further options of `@sextant/openai` (`timeoutMs`, `maxRetries`, `structuredOutput`, …). */
+    /**
+     * Time for one model call attempt, in milliseconds (default 60000). `--model-timeout` and
+     * `SEXTANT_LLM_TIMEOUT_MS` win over it.
+     */
+    timeoutMs: z
+      .number({ error: "must be a whole number of milliseconds, e.g. 30000" })
+      .int("must be a whole number of milliseconds, e.g. 30000")
+      .positive("must be a whole number of milliseconds, e.g. 30000")
+      .optional(),
+    /**
+     * Retries of a model call after a timeout, a 429, a 5xx or a broken connection (default 3).
+     * `--model-retries` and `SEXTANT_LLM_MAX_RETRIES` win over it.
+     */
+    maxRetries: z
+      .number({ error: "must be a whole number of retries, e.g. 1 (0: no retry)" })
+      .int("must be a whole number of retries, e.g. 1 (0: no retry)")
+      .nonnegative("must be a whole number of retries, e.g. 1 (0: no retry)")
+      .optional(),
+    /** Further options of `@sextant/openai` (`structuredOutput`, `supportsImages`, `headers`, …). */
     options: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()

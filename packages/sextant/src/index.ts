@@ -3,6 +3,9 @@
  * tagged error classes with their guards tell failures apart.
  */
 
+// First, so an older Node stops with the Node to install before any module that needs Node 24 runs.
+import "./internal/NodeCheck.ts"
+
 export type { AgentTaskInput, RunResult, RunSummary, TaskConstraintsInput } from "@sextant/core"
 export {
   AgentError,

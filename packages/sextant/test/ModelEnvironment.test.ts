@@ -30,4 +30,21 @@ describe("modelFromEnvironment", () => {
     expect(isAgentError(thrown)).toBe(true)
     expect((thrown as Error).message).toContain("OPENAI_API_KEY: set it to the API key for model gpt-4o-mini")
   })
+
+  it("bounds each call with SEXTANT_LLM_TIMEOUT_MS and SEXTANT_LLM_MAX_RETRIES, as the CLI does", () => {
+    expect(
+      modelFromEnvironment({
+        SEXTANT_MODEL: "m",
+        OPENAI_API_KEY: "k",
+        SEXTANT_LLM_TIMEOUT_MS: "3000",
+        SEXTANT_LLM_MAX_RETRIES: "0",
+      }),
+    ).toEqual({ model: "m", apiKey: "k", timeoutMs: 3000, maxRetries: 0 })
+  })
+
+  it("names a limit variable that is not a whole number", () => {
+    expect(() =>
+      modelFromEnvironment({ SEXTANT_MODEL: "m", OPENAI_API_KEY: "k", SEXTANT_LLM_TIMEOUT_MS: "soon" }),
+    ).toThrow('SEXTANT_LLM_TIMEOUT_MS: must be a whole number above 0, got "soon"')
+  })
 })

@@ -53,14 +53,18 @@ export class LlmServerError extends Data.TaggedClass("LlmServerError")<{
   }
 }
 
-/** The endpoint refused the request (bad key, unknown model, bad request). */
+/**
+ * The endpoint refused the request (bad key, unknown model, bad request). `hint` names the setting the
+ * status points at (a 404 page: the base URL; a 401: the key's variable), when the adapter knows it.
+ */
 export class LlmRequestRejected extends Data.TaggedClass("LlmRequestRejected")<{
   readonly status: number
   readonly detail: string
+  readonly hint?: string | undefined
 }> {
   readonly isRetryable = false
   get message(): string {
-    return `the model endpoint rejected the request with HTTP ${this.status} (${this.detail}): check OPENAI_API_KEY, the model name and the request`
+    return `the model endpoint rejected the request with HTTP ${this.status} (${this.detail}): ${this.hint ?? "check OPENAI_API_KEY, the model name and the request"}`
   }
 }
 

@@ -14,6 +14,16 @@ export const AgentFlags = z.object({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "name an environment variable, e.g. --api-key-env GROQ_API_KEY")
     .optional(),
+  modelTimeout: z
+    .string()
+    .regex(/^[1-9]\d*$/, "must be a whole number of milliseconds, e.g. --model-timeout 30000")
+    .transform(Number)
+    .optional(),
+  modelRetries: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of retries, e.g. --model-retries 1 (0: no retry)")
+    .transform(Number)
+    .optional(),
   planner: z.enum(["rules", "model", "hybrid"], { error: "is one of rules, model, hybrid" }).optional(),
   store: z.string().min(1).optional(),
   traceDir: z.string().min(1).optional(),
@@ -44,6 +54,14 @@ export const addAgentFlags = (command: Command, options: { readonly browser?: bo
       "--api-key-env <name>",
       "the environment variable that holds the API key (default OPENAI_API_KEY)",
     )
+    .option(
+      "--model-timeout <ms>",
+      "time for one model call attempt (or SEXTANT_LLM_TIMEOUT_MS, or model.timeoutMs in the config; default 60000)",
+    )
+    .option(
+      "--model-retries <n>",
+      "retries of a model call that timed out or failed (or SEXTANT_LLM_MAX_RETRIES, or model.maxRetries; default 3)",
+    )
     .option("--planner <kind>", "rules, model or hybrid (default: hybrid with a model, rules without)")
     .option("--config <path>", "a sextant.config.ts (default: ./sextant.config.ts when it exists)")
     .option(
@@ -67,6 +85,66 @@ export const addAgentFlags = (command: Command, options: { readonly browser?: bo
   return command
 }
 
+/** `@sextant/openai`'s defaults (not imported, so `--help` does not load the SDK; a test keeps them equal). */
+export const DEFAULT_MODEL_TIMEOUT_MS = 60_000
+export const DEFAULT_MODEL_RETRIES = 3
+
+/** How long a model call may take, how often it is tried, and where each value came from. */
+export interface ModelLimits {
+  readonly baseURL: string
+  readonly timeoutMs: number
+  /** `--model-timeout`, `SEXTANT_LLM_TIMEOUT_MS`, `<config>: model.timeoutMs` or `the default`. */
+  readonly timeoutFrom: string
+  readonly maxRetries: number
+  readonly retriesFrom: string
+}
+
+type Issue = { field: string; message: string }
+
+/**
+ * One model limit, the first that is set of flag > environment > config > default. A variable that is
+ * not a whole number is an issue naming it (the flag and the config are checked by their schemas).
+ */
+const pickLimit = (
+  flag: { readonly name: string; readonly value: number | undefined },
+  variable: { readonly name: string; readonly value: string | undefined; readonly minimum: number },
+  config: ReadonlyArray<{ readonly name: string; readonly value: unknown }>,
+  fallback: number,
+  field: string,
+  issues: Array<Issue>,
+): { readonly value: number; readonly from: string } => {
+  if (flag.value !== undefined) return { value: flag.value, from: flag.name }
+  const raw = variable.value?.trim()
+  if (raw !== undefined && raw !== "") {
+    if (/^\d+$/.test(raw) && Number(raw) >= variable.minimum)
+      return { value: Number(raw), from: variable.name }
+    issues.push({
+      field,
+      message: `${variable.name} must be a whole number${variable.minimum > 0 ? " above 0" : ""}, got ${JSON.stringify(raw)}: fix or unset it`,
+    })
+    return { value: fallback, from: "the default" }
+  }
+  for (const entry of config) {
+    if (typeof entry.value === "number" && Number.isInteger(entry.value) && entry.value >= variable.minimum)
+      return { value: entry.value, from: entry.name }
+    if (entry.value !== undefined)
+      issues.push({
+        field,
+        message: `${entry.name} must be a whole number, got ${JSON.stringify(entry.value)}`,
+      })
+  }
+  return { value: fallback, from: "the default" }
+}
+
+const booleanVariable = (value: string | undefined): boolean | undefined =>
+  value === undefined
+    ? undefined
+    : ["true", "1", "yes"].includes(value)
+      ? true
+      : ["false", "0", "no"].includes(value)
+        ? false
+        : undefined
+
 /** An agent's options from the flags, the environment and the config file, and which planner runs. */
 export interface ResolvedAgent {
   readonly options: CreateAgentOptions
@@ -74,12 +152,16 @@ export interface ResolvedAgent {
   readonly store: string
   /** One line for a person: which planner runs, and with which model. */
   readonly plannerLine: string
+  /** The model call limits, when a model is configured. */
+  readonly modelLimits?: ModelLimits | undefined
 }
 
 /**
- * Flags win over the environment, the environment over the config file. A model is configured when a
- * model name is: then the hybrid planner runs (rules first, the model when rules cannot), else the
- * rule planner.
+ * Flags win over the environment, the environment over the config file, the config over the defaults.
+ * A model is configured when a model name is: then the hybrid planner runs (rules first, the model when
+ * rules cannot), else the rule planner. The model call limits go the same way: `--model-timeout` >
+ * `SEXTANT_LLM_TIMEOUT_MS` > `model.timeoutMs` > `model.options.timeoutMs` > 60000, and `--model-retries` >
+ * `SEXTANT_LLM_MAX_RETRIES` > `model.maxRetries` > `model.options.maxRetries` > 3.
  */
 export const resolveAgent = (
   flags: AgentFlags,
@@ -122,12 +204,74 @@ export const resolveAgent = (
       field: "chromedriver",
       message: "a grid's nodes run their own ChromeDriver: leave out --chromedriver with --grid",
     })
+  const configName = (field: string) => `${config?.path ?? "the config"}: ${field}`
+  const timeout = pickLimit(
+    { name: "--model-timeout", value: flags.modelTimeout },
+    { name: "SEXTANT_LLM_TIMEOUT_MS", value: environment.SEXTANT_LLM_TIMEOUT_MS, minimum: 1 },
+    [
+      { name: configName("model.timeoutMs"), value: fromConfig?.timeoutMs },
+      { name: configName("model.options.timeoutMs"), value: fromConfig?.options?.timeoutMs },
+    ],
+    DEFAULT_MODEL_TIMEOUT_MS,
+    "modelTimeout",
+    issues,
+  )
+  const retries = pickLimit(
+    { name: "--model-retries", value: flags.modelRetries },
+    { name: "SEXTANT_LLM_MAX_RETRIES", value: environment.SEXTANT_LLM_MAX_RETRIES, minimum: 0 },
+    [
+      { name: configName("model.maxRetries"), value: fromConfig?.maxRetries },
+      { name: configName("model.options.maxRetries"), value: fromConfig?.options?.maxRetries },
+    ],
+    DEFAULT_MODEL_RETRIES,
+    "modelRetries",
+    issues,
+  )
+  // The other variables @sextant/openai documents win over the config's options too.
+  const structuredOutput = environment.SEXTANT_LLM_STRUCTURED_OUTPUT?.trim() as
+    | "json_schema"
+    | "json_object"
+    | "none"
+    | ""
+    | undefined
+  if (
+    structuredOutput !== undefined &&
+    structuredOutput !== "" &&
+    !["json_schema", "json_object", "none"].includes(structuredOutput)
+  )
+    issues.push({
+      field: "model",
+      message: `SEXTANT_LLM_STRUCTURED_OUTPUT must be json_schema, json_object or none, got ${JSON.stringify(structuredOutput)}`,
+    })
+  const switches = { SEXTANT_LLM_IMAGES: "supportsImages", SEXTANT_LLM_STREAM: "stream" } as const
+  const fromSwitches: Record<string, boolean> = {}
+  for (const [name, option] of Object.entries(switches)) {
+    const raw = environment[name]?.trim()
+    if (raw === undefined || raw === "") continue
+    const value = booleanVariable(raw)
+    if (value === undefined)
+      issues.push({
+        field: "model",
+        message: `${name} must be true, false, 1, 0, yes or no, got ${JSON.stringify(raw)}`,
+      })
+    else fromSwitches[option] = value
+  }
   if (issues.length > 0) return issues
 
   const modelOptions =
     model === undefined || apiKey === undefined
       ? undefined
-      : { ...(fromConfig?.options ?? {}), model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) }
+      : {
+          ...(fromConfig?.options ?? {}),
+          ...(structuredOutput === undefined || structuredOutput === "" ? {} : { structuredOutput }),
+          ...fromSwitches,
+          model,
+          apiKey,
+          ...(baseURL === undefined ? {} : { baseURL }),
+          timeoutMs: timeout.value,
+          maxRetries: retries.value,
+          apiKeyVariable: environment[keyVariable] !== undefined ? keyVariable : configName("model.apiKey"),
+        }
   const kind = planner ?? (modelOptions === undefined ? "rules" : "hybrid")
   const headless = flags.headless && config?.browser?.headless !== false
   const configBrowser = config?.browser ?? {}
@@ -149,6 +293,17 @@ export const resolveAgent = (
   const endpoint = baseURL ?? "https://api.openai.com/v1"
   return {
     store: displayStore(store),
+    ...(modelOptions === undefined || kind === "rules"
+      ? {}
+      : {
+          modelLimits: {
+            baseURL: endpoint,
+            timeoutMs: timeout.value,
+            timeoutFrom: timeout.from,
+            maxRetries: retries.value,
+            retriesFrom: retries.from,
+          },
+        }),
     plannerLine:
       kind === "rules"
         ? modelOptions === undefined

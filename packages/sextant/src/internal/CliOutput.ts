@@ -83,21 +83,29 @@ export const recordsTable = (records: ReadonlyArray<unknown>, options: TableOpti
  * A line on stderr every `everyMs` while nothing else was printed, so a person waiting on a model call
  * or a slow page sees that the run is alive and what it waits on.
  */
-export const startProgress = (err: Writable, everyMs = 5_000) => {
+export const startProgress = (err: Writable, everyMs = 5_000, first = "starting the run") => {
   const started = Date.now()
   let last = Date.now()
-  let doing = "starting the browser"
+  // What the run waits on, given the seconds since it began waiting on it.
+  let doing: (seconds: number) => string = (seconds) => `${first} (${seconds} s)`
   const timer = setInterval(() => {
     if (Date.now() - last < everyMs) return
-    err.write(`  … ${doing} (${Math.round((Date.now() - started) / 1000)} s)\n`)
+    err.write(`  … ${doing(Math.round((Date.now() - started) / 1000))}\n`)
     last = Date.now()
   }, 500)
   timer.unref()
   return {
-    /** Prints a line now and says what the run waits on next. */
-    say: (line: string | undefined, next?: string) => {
+    /**
+     * Prints a line now and says what the run waits on next: a phrase (shown with the seconds since the
+     * run started), or a function of the seconds since this wait began (shown as it words them).
+     */
+    say: (line: string | undefined, next?: string | ((seconds: number) => string)) => {
       if (line !== undefined) err.write(`${line}\n`)
-      if (next !== undefined) doing = next
+      if (typeof next === "string") doing = (seconds) => `${next} (${seconds} s)`
+      else if (next !== undefined) {
+        const since = Date.now()
+        doing = () => next(Math.round((Date.now() - since) / 1000))
+      }
       last = Date.now()
     },
     stop: () => clearInterval(timer),

@@ -4,7 +4,7 @@ import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
 import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { configOrReport, readSecrets } from "./RunCommand.ts"
-import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
+import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
 const ResumeArguments = AgentFlags.extend({
   run: z.string().trim().min(1, "name the run to continue (sextant runs lists them)"),
@@ -43,8 +43,8 @@ export const resumeRun = async (
   const resolved = resolveAgent(options, process.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("resume", resolved, err)
   const { createAgent } = await import("../createAgent.ts")
-  const agent = createAgent(resolved.options)
   const follow = followRun(err)
+  const agent = createAgent(withModelProgress(resolved.options, follow.onModelAttempt))
   try {
     const known = await agent.runs()
     if (!known.some((run) => run.runId === options.run)) {
@@ -64,7 +64,7 @@ export const resumeRun = async (
     out.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid)}\n`,
+        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid, modelReport(resolved, follow))}\n`,
     )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {

@@ -5,7 +5,7 @@ import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
 import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
-import { followRun, interruptedLines, summaryLines } from "./RunOutput.ts"
+import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
 
@@ -93,19 +93,20 @@ export const runGoal = async (
   if (Array.isArray(resolved)) return usageError("run", resolved, err)
   err.write(`${resolved.plannerLine}\n`)
   const { createAgent } = await import("../createAgent.ts")
+  const follow = followRun(err)
   let agent: ReturnType<typeof createAgent>
   try {
     agent = createAgent({
-      ...resolved.options,
+      ...withModelProgress(resolved.options, follow.onModelAttempt),
       mode: options.mode,
       ...(options.recordTraffic ? { recordTraffic: true } : {}),
     })
   } catch (error) {
+    follow.stop()
     // A store or trace folder that cannot be written: name it, as for any other bad flag.
     err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
     return 2
   }
-  const follow = followRun(err)
   const runId = randomUUID()
   try {
     const result = await agent.run(
@@ -130,7 +131,7 @@ export const runGoal = async (
     out.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid)}\n`,
+        : `${summaryLines(result, follow.artefacts, resolved.store, options.grid, modelReport(resolved, follow))}\n`,
     )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {

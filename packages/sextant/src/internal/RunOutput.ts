@@ -1,7 +1,9 @@
 import { join, resolve } from "node:path"
 import type { Writable } from "node:stream"
 import type { TraceRecord } from "@sextant/executor"
-import type { AgentRunResult } from "../createAgent.ts"
+import type { ModelAttempt } from "@sextant/openai"
+import type { AgentRunResult, CreateAgentOptions } from "../createAgent.ts"
+import type { ModelLimits } from "./AgentFlags.ts"
 import { recordsTable, startProgress } from "./CliOutput.ts"
 
 /** What a run left on disk, for a person to open. */
@@ -9,14 +11,56 @@ export interface Artefacts {
   readonly screenshots: Array<string>
 }
 
+/** The model's part of a run, as the end report counts it. */
+export interface ModelTally {
+  /** Attempts that were a retry of a failed one. */
+  retries: number
+  /** The last attempt that failed, when the last attempt failed. */
+  lastFailure: ModelAttempt | undefined
+}
+
 /**
  * Follows a run's events on stderr: the plan, each step as it starts and ends, retries, replans and model
- * calls; between them, a line every few seconds says what the run is waiting on.
+ * calls; between them, a line every few seconds says what the run is waiting on. `onModelAttempt` hears
+ * each model call attempt (the model options' `onAttempt`): a failed one is shown at once, and a wait on
+ * the model reads `waiting for the model at <baseURL> (attempt 2 of 2, 3 s)`.
  */
-export const followRun = (err: Writable) => {
-  const progress = startProgress(err)
+export const followRun = (err: Writable, everyMs?: number) => {
+  const progress = startProgress(err, everyMs)
   const artefacts: Artefacts = { screenshots: [] }
+  const model: ModelTally = { retries: 0, lastFailure: undefined }
   let steps = 0
+  const onModelAttempt = (attempt: ModelAttempt): void => {
+    switch (attempt.phase) {
+      case "start":
+        if (attempt.attempt > 1) model.retries += 1
+        progress.say(
+          undefined,
+          (seconds) =>
+            `waiting for the model at ${attempt.baseURL} (attempt ${attempt.attempt} of ${attempt.attempts}, ${seconds} s)`,
+        )
+        break
+      case "answered":
+        model.lastFailure = undefined
+        progress.say(undefined, "working on the model's answer")
+        break
+      case "failed": {
+        model.lastFailure = attempt
+        const again = attempt.error?.isRetryable === true && attempt.attempt < attempt.attempts
+        // The hint comes once, with the run's outcome; each attempt says only what happened.
+        const what =
+          attempt.error?.reason._tag === "Timeout"
+            ? `no answer within ${attempt.timeoutMs} ms`
+            : (attempt.error?.reason.message ?? "no answer")
+        // A refusal that is not tried again is the run's own error, shown once with its outcome.
+        if (again || attempt.error?.reason._tag === "Timeout")
+          progress.say(
+            `  model call to ${attempt.baseURL} failed (attempt ${attempt.attempt} of ${attempt.attempts}): ${what}${again ? "; trying again" : ""}`,
+          )
+        break
+      }
+    }
+  }
   const onEvent = (event: TraceRecord): void => {
     switch (event.type) {
       case "run-start":
@@ -71,8 +115,46 @@ export const followRun = (err: Writable) => {
         break
     }
   }
-  return { onEvent, artefacts, steps: () => steps, stop: progress.stop }
+  return { onEvent, onModelAttempt, model, artefacts, steps: () => steps, stop: progress.stop }
 }
+
+/** What the end report says about the model, when a run used one. */
+export interface ModelReport {
+  readonly tally: ModelTally
+  readonly limits: ModelLimits
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`
+
+/**
+ * The line that says where the model's limits came from, after a run whose last model call failed, so
+ * a person knows which setting to change (`--model-timeout`, `SEXTANT_LLM_TIMEOUT_MS`, the config).
+ */
+const modelLimitLine = (model: ModelReport | undefined): string | undefined => {
+  const failure = model?.tally.lastFailure
+  if (model === undefined || failure === undefined) return undefined
+  const { limits } = model
+  const tries = `${failure.attempt} attempt${failure.attempt === 1 ? "" : "s"}`
+  if (failure.error?.reason._tag === "Timeout")
+    return `model: ${tries} at ${limits.baseURL} got no answer within ${limits.timeoutMs} ms each (timeout from ${limits.timeoutFrom}, ${plural(limits.maxRetries, "retry", "retries")} from ${limits.retriesFrom}): check the endpoint, or raise the timeout with --model-timeout <ms>`
+  // Only a failure that retries could have outlasted is about the limits; a refusal is not.
+  if (failure.error?.isRetryable !== true) return undefined
+  return `model: ${tries} at ${limits.baseURL} failed (${plural(limits.maxRetries, "retry", "retries")} from ${limits.retriesFrom}; --model-retries changes it)`
+}
+
+/** The agent's options with the model's attempts shown on the progress line (when there is a model). */
+export const withModelProgress = (
+  options: CreateAgentOptions,
+  onAttempt: (attempt: ModelAttempt) => void,
+): CreateAgentOptions =>
+  options.model === undefined ? options : { ...options, model: { ...options.model, onAttempt } }
+
+/** The end report's model part, when the run was given a model. */
+export const modelReport = (
+  resolved: { readonly modelLimits?: ModelLimits | undefined },
+  follow: { readonly model: ModelTally },
+): ModelReport | undefined =>
+  resolved.modelLimits === undefined ? undefined : { tally: follow.model, limits: resolved.modelLimits }
 
 /** The lines a person reads after a run: outcome, summary, records as a table, where the files are. */
 export const summaryLines = (
@@ -81,12 +163,21 @@ export const summaryLines = (
   store: string,
   /** The grid the run's browser was on, which `resume` needs again (`--grid`). */
   grid?: string,
+  /** The model's retries and limits, when the run used a model. */
+  model?: ModelReport,
 ): string => {
+  const modelRetries = model?.tally.retries ?? 0
+  const retries = result.metrics.retries + modelRetries
+  const summary = result.summary.summary
+  const limitLine = modelLimitLine(model)
   const lines = [
-    `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`,
-    result.summary.summary,
+    `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${plural(retries, "retry", "retries")}${modelRetries > 0 ? ` (${modelRetries} of model calls)` : ""}, ${result.metrics.replans} replans`,
+    summary,
+    ...(limitLine === undefined ? [] : [limitLine]),
     ...(result.summary.unmetParts ?? []).map(
-      (unmet) => `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${unmet.evidence}`,
+      // The reason a run had no plan is its summary already: said once, not twice.
+      (unmet) =>
+        `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${unmet.evidence !== "" && summary.endsWith(unmet.evidence) ? "(the error above)" : unmet.evidence}`,
     ),
   ]
   if (Array.isArray(result.output)) {
