@@ -67,8 +67,20 @@ const parse = <S extends z.ZodType>(
   return undefined
 }
 
-// Loaded when a command runs, so the other commands start no slower for them.
-const explorer = () => import("@sextant/explorer")
+/**
+ * `@sextant/explorer`, an optional peer of sextant-agent, loaded when a command runs (so the other
+ * commands start no slower for it); when it is not installed, the error says which package to add.
+ */
+const explorer = async () => {
+  try {
+    return await import("@sextant/explorer")
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== "ERR_MODULE_NOT_FOUND") throw error
+    throw new Error(
+      `explore, test, heal and export need the package @sextant/explorer: install it next to sextant-agent (npm install @sextant/explorer) (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+    )
+  }
+}
 
 /** Runs an effect in one headless Chromium that is closed afterwards, whatever happens. */
 const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>): Promise<A> => {
