@@ -73,8 +73,12 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
     process.stdout.write(`install footprint: ${footprint.packages} packages, ${footprint.megabytes} MB\n`)
     const sextant = join(consumer, "node_modules", ".bin", "sextant")
     withoutPeers = await Promise.all(
-      [["mcp"], ["test", "missing.yaml"]].map((args) =>
-        run(sextant, args, { cwd: consumer }).then(
+      // `mcp --help` ends at once even where the package is installed (plain `mcp` would serve stdin).
+      [
+        ["mcp", "--help"],
+        ["test", "missing.yaml"],
+      ].map((args) =>
+        run(sextant, args, { cwd: consumer, timeout: 60_000 }).then(
           ({ stderr }) => ({ code: 0, stderr }),
           (error: { code?: number; stderr?: string }) => ({
             code: error.code ?? -1,
