@@ -85,12 +85,22 @@ const formTest = (
   // A form the browser refused to send (a required field empty) is still there to fill.
   if (outcome.variant === "missing-required")
     steps.push({ type: "Assert", assertion: { type: "ElementVisible", target: form.submit } })
-  const what =
+  // The name says what the test asserts, as the explorer saw it: the suggested values are not known to
+  // be valid (a sign-in with them shows its error), so the name never calls them so.
+  const filled =
     outcome.variant === "valid"
-      ? "filled with valid values"
+      ? "filled with the suggested values"
       : `with the required field "${outcome.emptyField ?? ""}" left empty`
+  const landed = new URL(outcome.url).pathname
+  const where = landed === new URL(page.url).pathname ? `stays on ${landed}` : `goes to ${landed}`
+  const asserted = [
+    where,
+    ...(shown === undefined ? [] : [`shows "${shown}"`]),
+    ...(outcome.variant === "missing-required" ? ["keeps the form to fill"] : []),
+  ]
+  const said = asserted.length > 1 ? `${asserted.slice(0, -1).join(", ")} and ${asserted.at(-1)}` : where
   return {
-    name: `${form.purpose} form "${form.name}" on ${pathOf(page.url)} ${what}`,
+    name: `${form.purpose} form "${form.name}" on ${pathOf(page.url)} ${filled} ${said}`,
     startUrl: pathOf(page.url),
     steps,
   }
@@ -98,8 +108,10 @@ const formTest = (
 
 /**
  * Test specs from an app map: a smoke test per page (URL, title, main heading, each form's submit
- * control visible) and, for each form the explorer submitted (`submitForms`), a test with valid values
- * and one with a required field left empty, asserting what the explorer saw happen. Paths are
+ * control visible) and, for each form the explorer submitted (`submitForms`), a test with the suggested
+ * values and one with a required field left empty, asserting what the explorer saw happen; each test's
+ * name says what it asserts (`login form "Sign in" on /login filled with the suggested values stays on
+ * /login and shows "Invalid email or password"`). Paths are
  * relative to the suite's `baseUrl`, so the suite runs against another host or port.
  *
  * @example

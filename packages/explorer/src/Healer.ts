@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises"
 import { BrowserDriver, type DriverError, type PageElement } from "@sextant/core"
 import { Effect } from "effect"
-import { locatorOf } from "./PageAnalysis.ts"
+import { findByRoleAndName } from "./internal/Fallback.ts"
 import type { Locator } from "./PageModel.ts"
 import { type RunTestOptions, runTest, type TestFailure, type TestResult } from "./Runner.ts"
 import { formatTestSuite, type TestSpec, type TestStep, type TestSuite } from "./TestSpec.ts"
@@ -79,10 +79,8 @@ const patchStep = (step: TestStep, from: string, to: string): TestStep => {
 
 /** The one element on the page now with the locator's role and name; several or none is no match. */
 const regroundOn = (elements: ReadonlyArray<PageElement>, locator: Locator): Locator | undefined => {
-  const same = elements.filter(
-    (element) => element.role === locator.role && element.name === locator.name && element.frame.length === 0,
-  )
-  return same.length === 1 && same[0] !== undefined ? locatorOf(same[0]) : undefined
+  const match = findByRoleAndName(elements, locator)
+  return match._tag === "Found" ? match.locator : undefined
 }
 
 /**
@@ -108,7 +106,8 @@ export const healTest = Effect.fn("Explorer.healTest")(function* (
   const patches: Array<LocatorPatch> = []
   let test = spec
   for (;;) {
-    const result = yield* runTest(test, options)
+    // The runner's own fallback would pass the test without a patch: heal finds the patch instead.
+    const result = yield* runTest(test, { ...options, fallback: false })
     if (result.passed)
       return patches.length === 0
         ? { status: "passed", test, result }

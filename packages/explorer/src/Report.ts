@@ -60,7 +60,8 @@ export const formatJunitXml = (result: SuiteResult): string => {
 
 /**
  * A readable report for a terminal: one line per test, the failing step and its message under each
- * failed one, and a summary line.
+ * failed one, a line for each locator found by role and name because its selector matched nothing (run
+ * `sextant heal` to write the new selectors into the spec), and a summary line.
  *
  * @example
  * ```ts
@@ -69,6 +70,7 @@ export const formatJunitXml = (result: SuiteResult): string => {
  * // ✓ Login page /login shows "Sign in" (412 ms)
  * // ✗ Form page /forms/contact shows "Contact us" (3120 ms)
  * //     step 3 (Assert): expected the page to show "Contact us"; it shows: "Get in touch …"
+ * //     fell back at step 2: textbox "Email" — #email matches nothing, found by role and name as #email-k3
  * // 1 passed, 1 failed (3.5 s)
  * ```
  */
@@ -76,8 +78,15 @@ export const formatConsoleReport = (result: SuiteResult): string => {
   const lines: Array<string> = []
   for (const test of result.tests) {
     lines.push(`${test.passed ? "✓" : "✗"} ${test.name} (${Math.round(test.durationMs)} ms)`)
+    for (const fallback of test.fallbacks)
+      lines.push(
+        `    fell back at step ${fallback.step + 1}: ${fallback.role} "${fallback.name}" — ${fallback.from} matches nothing, found by role and name as ${fallback.to}`,
+      )
     if (test.error !== undefined) lines.push(`    [${test.error.kind}] ${test.error.message}`)
   }
-  lines.push(`${result.passed} passed, ${result.failed} failed (${(result.durationMs / 1000).toFixed(1)} s)`)
+  const fellBack = result.tests.filter((test) => test.fallbacks.length > 0).length
+  lines.push(
+    `${result.passed} passed, ${result.failed} failed (${(result.durationMs / 1000).toFixed(1)} s)${fellBack === 0 ? "" : `; ${fellBack} found elements by role and name: sextant heal writes their new selectors into the spec`}`,
+  )
   return `${lines.join("\n")}\n`
 }

@@ -1,5 +1,6 @@
 import { BrowserDriver, type DriverError } from "@sextant/core"
 import { Clock, Effect } from "effect"
+import { findByRoleAndName } from "./internal/Fallback.ts"
 import { fillField } from "./internal/Fill.ts"
 import type { Locator } from "./PageModel.ts"
 import {
@@ -44,6 +45,19 @@ export interface TestFailure {
   readonly locator?: Locator | undefined
 }
 
+/**
+ * A locator whose selector matched nothing, so the runner found its element by role and accessible
+ * name instead (as the exported WebdriverIO script does): `from` is the spec's selector, `to` the one
+ * the element has now. `sextant heal` writes such changes into the spec.
+ */
+export interface LocatorFallback {
+  readonly step: number
+  readonly role: string
+  readonly name: string
+  readonly from: string
+  readonly to: string
+}
+
 /** The verdict of one test. */
 export interface TestResult {
   readonly name: string
@@ -51,6 +65,8 @@ export interface TestResult {
   readonly durationMs: number
   readonly steps: ReadonlyArray<StepResult>
   readonly assertions: ReadonlyArray<AssertionResult>
+  /** Each locator found by role and name because its selector matched nothing. */
+  readonly fallbacks: ReadonlyArray<LocatorFallback>
   readonly error?: TestFailure | undefined
 }
 
@@ -71,6 +87,12 @@ export interface RunTestOptions {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined
   /** How long an assertion keeps checking before it fails, in milliseconds. Default 3000. */
   readonly assertTimeoutMs?: number | undefined
+  /**
+   * When a selector matches nothing, find the element by its role and accessible name (its label, or
+   * its text for a button or a link) as the exported WebdriverIO script does, and note it in the
+   * result's `fallbacks`. Default true; `false` fails the step at once (the healer runs so).
+   */
+  readonly fallback?: boolean | undefined
   /** Called after each test. */
   readonly onTest?: ((result: TestResult) => void) | undefined
 }
@@ -131,6 +153,8 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   const started = yield* Clock.currentTimeMillis
   const steps: Array<StepResult> = []
   const assertions: Array<AssertionResult> = []
+  const fallbacks: Array<LocatorFallback> = []
+  let stepIndex = 0
 
   const driverFailure = (what: string) => (error: DriverError) =>
     Effect.fail(new StepFailed({ kind: "driver", message: `${what}: ${error.message}` }))
@@ -155,18 +179,39 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     return Effect.succeed(value)
   }
 
+  /** The selector that finds the target now: its own, or else the one of the element with its role and name. */
   const requireTarget = Effect.fnUntraced(function* (target: Locator, what: string) {
     const count = yield* evaluate<number>(COUNT, [target.selector], what)
-    if (count === 0) {
-      const url = yield* driver.currentUrl.pipe(Effect.orElseSucceed(() => "the page"))
+    if (count > 0) return target.selector
+    const url = yield* driver.currentUrl.pipe(Effect.orElseSucceed(() => "the page"))
+    const missing = `${what}: the selector ${target.selector} of ${target.role} "${target.name}" matches nothing on ${url}`
+    if (options.fallback === false)
+      return yield* Effect.fail(new StepFailed({ kind: "locator", locator: target, message: missing }))
+    const snapshot = yield* driver
+      .look()
+      .pipe(Effect.catch(driverFailure(`${what}: looking for ${target.role} "${target.name}"`)))
+    const match = findByRoleAndName(Object.values(snapshot.elements), target)
+    if (match._tag !== "Found")
       return yield* Effect.fail(
         new StepFailed({
           kind: "locator",
           locator: target,
-          message: `${what}: the selector ${target.selector} of ${target.role} "${target.name}" matches nothing on ${url}`,
+          message:
+            match._tag === "None"
+              ? `${missing}, and no element there has that role and name`
+              : `${missing}, and ${match.count} elements there have that role and name: give the step a selector that picks one`,
         }),
       )
-    }
+    // An assertion re-checks until it holds: one note per locator and step is enough.
+    if (!fallbacks.some((noted) => noted.step === stepIndex && noted.from === target.selector))
+      fallbacks.push({
+        step: stepIndex,
+        role: target.role,
+        name: target.name,
+        from: target.selector,
+        to: match.locator.selector,
+      })
+    return match.locator.selector
   })
 
   /** Checks an assertion until it holds or the time runs out; returns the last verdict. */
@@ -239,10 +284,10 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
       }
       case "ElementText":
       case "ElementVisible": {
-        yield* requireTarget(assertion.target, what)
+        const selector = yield* requireTarget(assertion.target, what)
         const state = yield* evaluate<{ text: string; value?: string; visible: boolean } | null>(
           ELEMENT_STATE,
-          [assertion.target.selector],
+          [selector],
           what,
         )
         const label = `${assertion.target.role} "${assertion.target.name}"`
@@ -279,9 +324,9 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   ) {
     for (const field of fields) {
       const label = `${what} field "${field.target.name}"`
-      yield* requireTarget(field.target, label)
+      const selector = yield* requireTarget(field.target, label)
       const value = yield* expand(field, label)
-      yield* fillField(field.target.selector, field.fieldType, value).pipe(Effect.catch(driverFailure(label)))
+      yield* fillField(selector, field.fieldType, value).pipe(Effect.catch(driverFailure(label)))
     }
   })
 
@@ -303,28 +348,31 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
         yield* driver.navigate(url).pipe(Effect.catch(driverFailure(what)))
         return
       }
-      case "Click":
-        yield* requireTarget(step.target, what)
-        yield* driver.act({ selector: step.target.selector }, "click").pipe(Effect.catch(driverFailure(what)))
+      case "Click": {
+        const selector = yield* requireTarget(step.target, what)
+        yield* driver.act({ selector }, "click").pipe(Effect.catch(driverFailure(what)))
         return
-      case "Hover":
-        yield* requireTarget(step.target, what)
-        yield* driver.act({ selector: step.target.selector }, "hover").pipe(Effect.catch(driverFailure(what)))
+      }
+      case "Hover": {
+        const selector = yield* requireTarget(step.target, what)
+        yield* driver.act({ selector }, "hover").pipe(Effect.catch(driverFailure(what)))
         return
-      case "Press":
-        if (step.target !== undefined) yield* requireTarget(step.target, what)
+      }
+      case "Press": {
         // Without a target the key goes to whatever has focus, as a user's key press does.
-        yield* driver
-          .act({ selector: step.target?.selector ?? (yield* focusedSelector) }, "press", step.key)
-          .pipe(Effect.catch(driverFailure(what)))
+        const selector =
+          step.target !== undefined ? yield* requireTarget(step.target, what) : yield* focusedSelector
+        yield* driver.act({ selector }, "press", step.key).pipe(Effect.catch(driverFailure(what)))
         return
+      }
       case "FillForm":
         return yield* fill(step.fields, what)
-      case "FillAndSubmit":
+      case "FillAndSubmit": {
         yield* fill(step.fields, what)
-        yield* requireTarget(step.submit, what)
-        yield* driver.act({ selector: step.submit.selector }, "click").pipe(Effect.catch(driverFailure(what)))
+        const selector = yield* requireTarget(step.submit, what)
+        yield* driver.act({ selector }, "click").pipe(Effect.catch(driverFailure(what)))
         return
+      }
       case "Wait":
         if (step.ms !== undefined) yield* Effect.sleep(step.ms)
         if (step.text !== undefined)
@@ -351,6 +399,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   let error: TestFailure | undefined
   const all: Array<TestStep> = [{ type: "Navigate", url: spec.startUrl }, ...spec.steps]
   for (const [index, step] of all.entries()) {
+    stepIndex = index
     const stepStarted = yield* Clock.currentTimeMillis
     const outcome = yield* runStep(step, index).pipe(
       Effect.map(() => undefined),
@@ -375,6 +424,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     durationMs: (yield* Clock.currentTimeMillis) - started,
     steps,
     assertions,
+    fallbacks,
     ...(error === undefined ? {} : { error }),
   }
 })

@@ -1,4 +1,5 @@
 import { secretCall, secretFunctionSource } from "./internal/EnvValues.ts"
+import { ROLE_ALIASES } from "./internal/Fallback.ts"
 import { commentText, jsNumber, jsString } from "./internal/Literal.ts"
 import type { Locator } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./TestSpec.ts"
@@ -126,7 +127,7 @@ const testFunction = (spec: TestSpec, index: number): string =>
 /**
  * A standalone WebdriverIO test in TypeScript for a suite: it needs only `webdriverio` (no Sextant
  * package), runs with `node file.ts` on Node 24, finds each element by its strongest selector and falls
- * back to its role and accessible name, waits for each assertion, reads the fields the suite marked
+ * back to its role and accessible name by the same rules as `runTest` (and says so), waits for each assertion, reads the fields the suite marked
  * with `variable` from the environment, prints one line per test and exits 1 when one fails.
  * Every text from the suite is written as an escaped string literal (see the package README): a page
  * title, a label or a typed value is data in the script, never code, and `${env.NAME}` in it is text. `BASE_URL`, `SEXTANT_CHROME` and
@@ -164,18 +165,35 @@ const browser = await remote({
   },
 })
 
-/** The element by its selector, or else by its accessible name and role; waits for it up to the timeout. */
+// Roles that stand for one another, as in Sextant's own runner (sextant test).
+const roleAliases: Record<string, Array<string>> = ${JSON.stringify(ROLE_ALIASES)}
+
+/**
+ * The element by its selector, or else the one element with its role (or an alias) and accessible name,
+ * as \`sextant test\` finds it; several such elements are no match. Waits for it up to the timeout.
+ */
 async function find(selector: string, role: string, name: string) {
   const deadline = Date.now() + timeout
   for (;;) {
     const bySelector = await browser.$(selector)
     if (await bySelector.isExisting()) return bySelector
+    const same = []
     for (const candidate of await browser.$$(\`aria/\${name}\`)) {
       const computed = await candidate.getComputedRole().catch(() => role)
-      if (computed === role || (role === "textbox" && computed === "searchbox")) return candidate
+      if (computed === role || (roleAliases[role] ?? []).includes(computed)) same.push({ candidate, exact: computed === role })
+    }
+    const exact = same.filter((found) => found.exact)
+    const candidates = exact.length === 1 ? exact : same
+    if (candidates.length === 1) {
+      console.log(\`  fell back: \${role} "\${name}": \${selector} matches nothing, found by role and name\`)
+      return candidates[0].candidate
     }
     if (Date.now() > deadline)
-      throw new Error(\`no \${role} "\${name}" on \${await browser.getUrl()} (selector \${selector})\`)
+      throw new Error(
+        candidates.length > 1
+          ? \`\${candidates.length} elements are \${role} "\${name}" on \${await browser.getUrl()} and the selector \${selector} matches nothing\`
+          : \`no \${role} "\${name}" on \${await browser.getUrl()} (selector \${selector})\`,
+      )
     await browser.pause(100)
   }
 }

@@ -40,19 +40,19 @@ beforeAll(async () => {
 })
 
 describe("generateTests", () => {
-  it("writes a smoke test per page and a valid and a required-empty test per submitted form", () => {
+  it("writes a smoke test per page and a suggested-values and a required-empty test per submitted form, each named after what it asserts", () => {
     expect(suite.tests.map((test) => test.name)).toEqual([
       'Other page / shows "Home"',
       'Listing page /products shows "Products, page 1"',
       'Search page /search shows "Search"',
-      'search form "Product search" on /search filled with valid values',
+      'search form "Product search" on /search filled with the suggested values stays on /search and shows "Brass Sextant"',
       'Search page /search?q=brass shows "Search: brass"',
       'Form page /forms/contact shows "Contact us"',
-      'contact form "Contact" on /forms/contact filled with valid values',
-      'contact form "Contact" on /forms/contact with the required field "Name" left empty',
+      'contact form "Contact" on /forms/contact filled with the suggested values stays on /forms/contact and shows "Thank you, Ada Lovelace"',
+      'contact form "Contact" on /forms/contact with the required field "Name" left empty stays on /forms/contact, shows "Please enter your name" and keeps the form to fill',
       'Login page /login shows "Sign in"',
-      'login form "Sign in" on /login filled with valid values',
-      'login form "Sign in" on /login with the required field "Email" left empty',
+      'login form "Sign in" on /login filled with the suggested values goes to /dashboard and shows "Welcome, Alice"',
+      'login form "Sign in" on /login with the required field "Email" left empty stays on /login and keeps the form to fill',
       'Dashboard page /dashboard shows "Dashboard"',
       'Detail page /products/1 shows "Brass Sextant"',
     ])
@@ -108,6 +108,48 @@ describe("runSuite", () => {
     expect(result.tests.flatMap((test) => test.assertions).every((assertion) => assertion.passed)).toBe(true)
   })
 
+  it("passes the suite generated on seed 0 on a re-seeded site (seed 7, every id renamed) by role and name, and says where it fell back", async () => {
+    const renamed = await browser.site({ seed: 7 })
+    const result = await browser.run(runSuite(suite, { env, baseUrl: renamed.url }))
+    const report = formatConsoleReport(result)
+    console.log(report)
+    expect(result.tests.filter((test) => !test.passed).map((test) => test.error?.message)).toEqual([])
+    const search = result.tests.find((test) => test.name === 'Search page /search shows "Search"')
+    expect(search?.fallbacks).toEqual([
+      {
+        step: 4,
+        role: "button",
+        name: "Search",
+        from: "#search-btn",
+        to: expect.stringMatching(/^#search-btn-\w+$/),
+      },
+    ])
+    const login = result.tests.find((test) => test.name.startsWith('login form "Sign in" on /login filled'))
+    expect(login?.fallbacks.map((fallback) => fallback.from)).toEqual(["#email", "#password", "#login-btn"])
+    expect(report).toMatch(
+      /fell back at step 5: button "Search" — #search-btn matches nothing, found by role and name as #search-btn-\w+/,
+    )
+    expect(report).toContain(`${suite.tests.length} passed, 0 failed`)
+    expect(report).toContain(
+      "found elements by role and name: sextant heal writes their new selectors into the spec",
+    )
+    // On the site the suite came from, nothing falls back.
+    const plain = await browser.run(runSuite(suite, { env }))
+    expect(plain.tests.flatMap((test) => test.fallbacks)).toEqual([])
+  })
+
+  it("with fallback off, stops at the first selector that matches nothing, naming it", async () => {
+    const renamed = await browser.site({ seed: 7 })
+    const search = suite.tests.filter((test) => test.name === 'Search page /search shows "Search"')
+    const result = await browser.run(
+      runSuite({ ...suite, tests: search }, { env, baseUrl: renamed.url, fallback: false }),
+    )
+    expect(result.tests[0]?.error).toMatchObject({ kind: "locator", step: 4 })
+    expect(result.tests[0]?.error?.message).toBe(
+      `step 5 (ElementVisible button "Search"): the selector #search-btn of button "Search" matches nothing on ${renamed.url}/search`,
+    )
+  })
+
   it("fails the test whose asserted text changed, with what was expected and what the page shows", async () => {
     const drifted = await browser.site({ drift: ["contact-heading"] })
     const result = await browser.run(runSuite(suite, { env, baseUrl: drifted.url }))
@@ -156,7 +198,7 @@ describe("healSuite", () => {
       /^(login form "Sign in" on \/login filled|contact form "Contact" on \/forms\/contact filled|Search page \/search shows|Dashboard page)/
     const subset = { ...suite, tests: suite.tests.filter((test) => chosen.test(test.name)) }
     expect(subset.tests).toHaveLength(4)
-    const before = await browser.run(runSuite(subset, { env, baseUrl: renamed.url }))
+    const before = await browser.run(runSuite(subset, { env, baseUrl: renamed.url, fallback: false }))
     console.log(formatConsoleReport(before))
     expect(before.tests.filter((test) => !test.passed).every((test) => test.error?.kind === "locator")).toBe(
       true,

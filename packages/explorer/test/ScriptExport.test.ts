@@ -24,7 +24,7 @@ beforeAll(async () => {
   const generated = generateTests(map, { name: "sign-in", secrets: { Password: "SHOP_PASSWORD" } })
   suite = {
     ...generated,
-    tests: generated.tests.filter((test) => test.name.includes("filled with valid values")),
+    tests: generated.tests.filter((test) => test.name.includes("filled with the suggested values")),
   }
 })
 
@@ -34,9 +34,9 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }))
 const runScript = (file: string, environment: Record<string, string>) => runNode([file], environment, 120_000)
 
 describe("exportWdioScript", () => {
-  it("writes a script that plain WebdriverIO runs to the same end state as the Sextant runner, ids renamed or not", async () => {
+  it("writes a script that plain WebdriverIO runs to the same end state as the Sextant runner, ids renamed or not, both falling back to role and name", async () => {
     expect(suite.tests.map((test) => test.name)).toEqual([
-      'login form "Sign in" on /login filled with valid values',
+      'login form "Sign in" on /login filled with the suggested values goes to /dashboard and shows "Welcome, Alice"',
     ])
     const plain = await browser.site()
     const sextant = await browser.run(runSuite(suite, { env, baseUrl: plain.url }))
@@ -52,11 +52,19 @@ describe("exportWdioScript", () => {
     writeFileSync(file, script)
     // Seed 3 renames every id: the script falls back to each element's role and accessible name.
     for (const site of [plain, await browser.site({ seed: 3 })]) {
+      // sextant test falls back by the same rules as the script: both pass on both seeds.
+      const ours = await browser.run(runSuite(suite, { env, baseUrl: site.url }))
+      expect(ours.tests.map((test) => test.error?.message)).toEqual([undefined])
       const result = await runScript(file, { BASE_URL: site.url, ...env })
       expect(result.output).toContain(
-        `ok login form "Sign in" on /login filled with valid values (ended on ${site.url}/dashboard)`,
+        `ok login form "Sign in" on /login filled with the suggested values goes to /dashboard and shows "Welcome, Alice" (ended on ${site.url}/dashboard)`,
       )
       expect(result.code).toBe(0)
+      if (site === plain) expect(result.output).not.toContain("fell back")
+      else
+        expect(result.output).toContain(
+          'fell back: textbox "Email": #email matches nothing, found by role and name',
+        )
     }
     // Each script starts its own Node and Chromium: generous on a loaded machine.
   }, 240_000)
@@ -68,7 +76,7 @@ describe("exportWdioScript", () => {
     const result = await runScript(file, { BASE_URL: site.url, SHOP_PASSWORD: "not-the-password" })
     expect(result.code).toBe(1)
     expect(result.output).toContain(
-      'FAILED login form "Sign in" on /login filled with valid values: expected the URL contains "/dashboard"',
+      'FAILED login form "Sign in" on /login filled with the suggested values goes to /dashboard and shows "Welcome, Alice": expected the URL contains "/dashboard"',
     )
   }, 120_000)
 })

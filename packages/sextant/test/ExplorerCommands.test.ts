@@ -37,6 +37,7 @@ describe("sextant explore, test, heal and export", () => {
     expect(explored.stdout).toContain("contact form [")
     expect(explored.stdout).toContain("Email: email*")
     expect(explored.stdout).toContain("3 tests written to")
+    expect(explored.stdout).toContain("1 pages, 0 transitions, 1 forms (1 submitted), 0 URLs skipped\n")
     expect(explored.code).toBe(0)
     expect(readFileSync(join(directory, "map.mmd"), "utf8")).toMatch(
       /^flowchart LR\n {2}p0\["Form: Contact us"\]/,
@@ -58,6 +59,13 @@ describe("sextant explore, test, heal and export", () => {
 
     const renamed = await startFixtureSite({ seed: 7 })
     sites.push(renamed)
+    // Every id renamed: sextant test finds each element by role and name, as the exported script does.
+    const fellBack = await runCli(["test", tests, "--base-url", renamed.url])
+    expect(fellBack.stdout).toMatch(
+      /fell back at step 2: textbox "Name" — #name matches nothing, found by role and name as #name-\w+/,
+    )
+    expect(fellBack.stdout).toContain("3 passed, 0 failed")
+    expect(fellBack.code).toBe(0)
     const healed = await runCli(["heal", tests, "--base-url", renamed.url])
     expect(healed.stdout).toMatch(/textbox "Name": #name → #name-\w+/)
     expect(healed.stdout).toContain(
@@ -72,6 +80,23 @@ describe("sextant explore, test, heal and export", () => {
     expect(readFileSync(script, "utf8")).toContain('import { remote } from "webdriverio"')
     // Each command starts its own Node and Chromium: generous on a loaded machine.
   }, 300_000)
+
+  it("sums up the skipped URLs by reason and lists each one only with --verbose", async () => {
+    const args = ["explore", `${site.url}/products`, "--max-depth", "1", "--max-pages", "2"]
+    const quiet = await runCli(args)
+    expect(quiet.code).toBe(0)
+    expect(quiet.stdout).toMatch(
+      /^2 pages, \d+ transitions, 0 forms \(0 submitted\), (\d+) URLs skipped by reason:$/m,
+    )
+    const skipped = Number(/(\d+) URLs skipped by reason/.exec(quiet.stdout)?.[1])
+    expect(skipped).toBeGreaterThan(1)
+    expect(quiet.stdout).toContain(`  ${String(skipped).padStart(5)}  maxPages (2) reached\n`)
+    expect(quiet.stdout).toContain("(--verbose lists every skipped URL as it is skipped)")
+    expect(quiet.stderr).not.toContain("skipped")
+    const verbose = await runCli([...args, "--verbose"])
+    expect(verbose.stderr.match(/^ {2}skipped http\S+: maxPages \(2\) reached$/gm)).toHaveLength(skipped)
+    expect(verbose.stdout).not.toContain("--verbose")
+  }, 180_000)
 
   it("answers a bad argument with the field and what to do, exit code 2", async () => {
     const badUrl = await runCli(["explore", "not-a-url"])

@@ -63,6 +63,8 @@ const exploreWith = async (url: string, name: string, password: string, flag = "
     files.mermaid,
     "--tests",
     files.tests,
+    // Every skipped URL on standard error too: neither it nor the summary may hold the password.
+    "--verbose",
   ])
   const written = [files.map, files.mermaid, files.tests].map((path) => readFileSync(path, "utf8")).join("\n")
   return { ...run, written, requests: attacker.requests.slice(since) }
@@ -81,6 +83,7 @@ describe("sextant explore --submit-forms --value Password=…", () => {
       expect(run.requests.filter((request) => holds(JSON.stringify(request)))).toEqual([])
       expect(holds(`${run.stdout}\n${run.stderr}\n${run.written}`)).toBe(false)
       expect(run.stderr).toMatch(/skipped .*holds <secret:Password>/)
+      expect(run.stdout).toMatch(/URLs skipped by reason:\n\s+1 {2}.*holds <secret:Password>/)
       expect(run.written).toContain("<secret:Password>")
     }, 90_000)
   }

@@ -3,8 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { rm } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { promisify } from "node:util"
 import {
   FIXTURE_PRODUCTS,
@@ -13,32 +12,30 @@ import {
   startFixtureSite,
 } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { packAll, publishablePackages } from "../../../scripts/pack.ts"
 
-// Packs every publishable package, installs the tarballs with plain npm into a project outside the
-// workspace, and uses them as a stranger would. It needs the npm registry for third-party packages and
-// takes about a minute; SEXTANT_SKIP_PACK_TEST=1 skips it.
+// Packs every publishable package with the root's `scripts/run pack` (scripts/pack.ts), installs the
+// facade with the one `npm install` line it prints into a project outside the workspace, measures that
+// install, then adds the other tarballs and uses them as a stranger would. It needs the npm registry
+// for third-party packages and takes about a minute; SEXTANT_SKIP_PACK_TEST=1 skips it.
 const run = promisify(execFile)
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 const require = createRequire(import.meta.url)
 const versionOf = (name: string): string =>
   (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")) as { version: string }).version
 
 interface Manifest {
   readonly name: string
-  readonly private?: boolean
   readonly engines?: { node?: string }
 }
 
-const publishable = readdirSync(join(root, "packages"))
-  .map((folder) => join(root, "packages", folder))
-  .flatMap((directory) => {
-    try {
-      const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as Manifest
-      return manifest.private === true ? [] : [{ directory, manifest }]
-    } catch {
-      return []
-    }
-  })
+const publishable = publishablePackages()
+
+/**
+ * What the facade's install line may bring at most: 283 packages and 230 MB were measured on
+ * 2026-11-28 (README, "Installing them"); the bound leaves room for the dependencies' own patch releases
+ * but not for the MCP SDK (84 packages) or `pg` coming back.
+ */
+const FOOTPRINT_LIMIT = { packages: 300, megabytes: 245 }
 
 const skip = process.env.SEXTANT_SKIP_PACK_TEST === "1"
 
@@ -47,38 +44,54 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
   let work: string
   let consumer: string
   let footprint: { packages: number; megabytes: number }
+  let facadeOnly: ReadonlyArray<string>
+  let withoutPeers: ReadonlyArray<{ code: number; stderr: string }>
 
   beforeAll(async () => {
     site = await startFixtureSite({ port: 0 })
     work = mkdtempSync(join(tmpdir(), "sextant-pack-"))
-    const packs = join(work, "packs")
     consumer = join(work, "consumer")
-    mkdirSync(packs)
     mkdirSync(consumer)
-    const filters = publishable.flatMap(({ manifest }) => ["--filter", manifest.name])
-    await run("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only", ...filters], {
-      cwd: root,
-    })
-    for (const { directory } of publishable) {
-      await run("pnpm", ["pack", "--pack-destination", packs], { cwd: directory })
-    }
+    const packed = await packAll(join(work, "packs"))
     writeFileSync(
       join(consumer, "package.json"),
       JSON.stringify({ name: "sextant-consumer", private: true, type: "module" }),
     )
-    const tarballs = readdirSync(packs).map((file) => join(packs, file))
     const npm = ["install", "--no-audit", "--no-fund", "--loglevel=error"]
-    await run("npm", [...npm, ...tarballs, `effect@${versionOf("effect")}`], { cwd: consumer })
-    const listed = await run("npm", ["ls", "--all", "--parseable"], { cwd: consumer })
+    // The facade alone, with the line `scripts/run pack` prints: its tarballs and effect.
+    await run("npm", [...npm, ...packed.facadeInstall], { cwd: consumer })
+    const listed = await run("npm", ["ls", "--all", "--parseable"], {
+      cwd: consumer,
+      maxBuffer: 16 * 1024 * 1024,
+    })
     const size = await run("du", ["-sm", join(consumer, "node_modules")])
     footprint = {
       packages: new Set(listed.stdout.trim().split("\n").slice(1)).size,
       megabytes: Number(size.stdout.split(/\s/)[0]),
     }
+    facadeOnly = readdirSync(join(consumer, "node_modules", "@sextant"))
     process.stdout.write(`install footprint: ${footprint.packages} packages, ${footprint.megabytes} MB\n`)
+    const sextant = join(consumer, "node_modules", ".bin", "sextant")
+    withoutPeers = await Promise.all(
+      // `mcp --help` ends at once even where the package is installed (plain `mcp` would serve stdin).
+      [
+        ["mcp", "--help"],
+        ["test", "missing.yaml"],
+      ].map((args) =>
+        run(sextant, args, { cwd: consumer, timeout: 60_000 }).then(
+          ({ stderr }) => ({ code: 0, stderr }),
+          (error: { code?: number; stderr?: string }) => ({
+            code: error.code ?? -1,
+            stderr: error.stderr ?? "",
+          }),
+        ),
+      ),
+    )
+    // Then every other tarball (the optional peers, the testing kit, the example tool package).
+    const rest = [...packed.tarballs.values()].filter((path) => !packed.facadeInstall.includes(path))
     await run(
       "npm",
-      [...npm, `typescript@${versionOf("typescript")}`, `@types/node@${versionOf("@types/node")}`],
+      [...npm, ...rest, `typescript@${versionOf("typescript")}`, `@types/node@${versionOf("@types/node")}`],
       { cwd: consumer },
     )
   }, 600_000)
@@ -89,16 +102,35 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
     if (work !== undefined) await rm(work, { recursive: true, force: true })
   }, 300_000)
 
+  it("installs the facade from the printed line alone, without the MCP SDK, pg or the explorer", () => {
+    expect(facadeOnly).toContain("core")
+    expect(facadeOnly).not.toContain("mcp")
+    expect(facadeOnly).not.toContain("postgres")
+    expect(facadeOnly).not.toContain("explorer")
+    expect(footprint.packages).toBeLessThanOrEqual(FOOTPRINT_LIMIT.packages)
+    expect(footprint.megabytes).toBeLessThanOrEqual(FOOTPRINT_LIMIT.megabytes)
+  })
+
+  it("answers sextant mcp and sextant test without their optional peers with the package to install", () => {
+    expect(withoutPeers[0]?.stderr).toContain(
+      "sextant mcp: the MCP server needs the package @sextant/mcp: install it next to sextant-agent (npm install @sextant/mcp)",
+    )
+    expect(withoutPeers[0]?.code).toBe(2)
+    expect(withoutPeers[1]?.stderr).toContain(
+      "sextant: explore, test, heal and export need the package @sextant/explorer: install it next to sextant-agent (npm install @sextant/explorer)",
+    )
+    expect(withoutPeers[1]?.code).toBe(1)
+  })
+
   it("installs every publishable package from its tarball, each declaring Node >= 24.21", () => {
     expect(publishable.map(({ manifest }) => manifest.name)).toContain("sextant-agent")
     for (const { manifest } of publishable) {
-      expect(manifest.engines?.node, manifest.name).toBe(">=24.21.0")
+      expect((manifest as Manifest).engines?.node, manifest.name).toBe(">=24.21.0")
       const installed = JSON.parse(
         readFileSync(join(consumer, "node_modules", manifest.name, "package.json"), "utf8"),
       ) as Manifest
       expect(installed.name).toBe(manifest.name)
     }
-    expect(footprint.packages).toBeGreaterThan(0)
   })
 
   it("type-checks a consumer under strict with skipLibCheck: false", async () => {

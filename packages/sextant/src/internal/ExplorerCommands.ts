@@ -4,7 +4,7 @@ import { join } from "node:path"
 import type { Writable } from "node:stream"
 import type { BrowserDriver } from "@sextant/core"
 import type { TraceRecord } from "@sextant/executor"
-import type { SuiteResult, TestSuite } from "@sextant/explorer"
+import type { AppMap, SuiteResult, TestSuite } from "@sextant/explorer"
 import type { Command } from "commander"
 import type { Effect } from "effect"
 import { z } from "zod"
@@ -28,6 +28,7 @@ const ExploreArguments = z.object({
   out: z.string().min(1).optional(),
   mermaid: z.string().min(1).optional(),
   tests: z.string().min(1).optional(),
+  verbose: z.boolean(),
 })
 
 const TestArguments = z.object({
@@ -67,8 +68,20 @@ const parse = <S extends z.ZodType>(
   return undefined
 }
 
-// Loaded when a command runs, so the other commands start no slower for them.
-const explorer = () => import("@sextant/explorer")
+/**
+ * `@sextant/explorer`, an optional peer of sextant-agent, loaded when a command runs (so the other
+ * commands start no slower for it); when it is not installed, the error says which package to add.
+ */
+const explorer = async () => {
+  try {
+    return await import("@sextant/explorer")
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== "ERR_MODULE_NOT_FOUND") throw error
+    throw new Error(
+      `explore, test, heal and export need the package @sextant/explorer: install it next to sextant-agent (npm install @sextant/explorer) (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+    )
+  }
+}
 
 /** Runs an effect in one headless Chromium that is closed afterwards, whatever happens. */
 const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>): Promise<A> => {
@@ -95,6 +108,33 @@ const readSuite = async (path: string): Promise<TestSuite> => {
   } catch (error) {
     throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`)
   }
+}
+
+/** How many skipped URLs of the summary name their reason; the rest are counted in one line. */
+const SKIP_REASONS_SHOWN = 10
+
+/**
+ * The end of `sextant explore`: pages, transitions, forms, and the skipped URLs counted by reason
+ * (each skipped URL is listed only with --verbose: a site with paginated lists skips hundreds).
+ */
+const exploreSummary = (map: AppMap, verbose: boolean): string => {
+  const forms = map.pages.reduce((sum, page) => sum + page.model.forms.length, 0)
+  const submitted = map.pages.reduce((sum, page) => sum + Object.keys(page.formOutcomes).length, 0)
+  const lines = [
+    `${map.pages.length} pages, ${map.transitions.length} transitions, ${forms} forms (${submitted} submitted), ${map.skipped.length} URLs skipped${map.skipped.length === 0 ? "" : " by reason:"}`,
+  ]
+  const byReason = new Map<string, number>()
+  for (const { reason } of map.skipped) byReason.set(reason, (byReason.get(reason) ?? 0) + 1)
+  const reasons = [...byReason].sort((left, right) => right[1] - left[1])
+  for (const [reason, count] of reasons.slice(0, SKIP_REASONS_SHOWN))
+    lines.push(`  ${String(count).padStart(5)}  ${reason}`)
+  const rest = reasons.slice(SKIP_REASONS_SHOWN)
+  if (rest.length > 0)
+    lines.push(
+      `  ${String(rest.reduce((sum, [, count]) => sum + count, 0)).padStart(5)}  for ${rest.length} other reasons`,
+    )
+  if (map.skipped.length > 0 && !verbose) lines.push("  (--verbose lists every skipped URL as it is skipped)")
+  return `${lines.join("\n")}\n`
 }
 
 /** `sextant explore URL`: the app map, optionally saved, drawn and turned into tests. */
@@ -128,8 +168,9 @@ export const exploreCommand = async (raw: Record<string, unknown>, out: Writable
       ...(options.allowedOrigin.length === 0 ? {} : { allowedOrigins: options.allowedOrigin }),
       onEvent: (event) => {
         if (event.type === "page-found") err.write(`  found ${event.id} ${event.category}: ${event.url}\n`)
-        else if (event.type === "url-skip") err.write(`  skipped ${event.url}: ${event.reason}\n`)
-        else if (event.type === "form-submit")
+        else if (event.type === "url-skip") {
+          if (options.verbose) err.write(`  skipped ${event.url}: ${event.reason}\n`)
+        } else if (event.type === "form-submit")
           err.write(`  submitted "${event.form}" (${event.variant}) → ${event.url}\n`)
       },
     }),
@@ -143,9 +184,7 @@ export const exploreCommand = async (raw: Record<string, unknown>, out: Writable
       `${page.id} ${page.model.category.padEnd(12)} ${page.url}${forms.length > 0 ? `  ${forms.join("; ")}` : ""}\n`,
     )
   }
-  out.write(
-    `${map.pages.length} pages, ${map.transitions.length} transitions, ${map.skipped.length} URLs skipped\n`,
-  )
+  out.write(exploreSummary(map, options.verbose))
   if (options.out !== undefined) await writeFile(options.out, appMapToJson(map))
   if (options.mermaid !== undefined) await writeFile(options.mermaid, appMapToMermaid(map))
   if (options.tests !== undefined) {
@@ -333,6 +372,7 @@ export const registerExplorerCommands = (program: Command): void => {
     .option("--out <file>", "save the app map as JSON")
     .option("--mermaid <file>", "save the app map as a Mermaid flowchart")
     .option("--tests <file>", "generate tests from the map into this YAML (or .json) file")
+    .option("--verbose", "list every skipped URL with its reason as it is skipped", false)
     .action(
       async (url: string, flags: Record<string, unknown>) =>
         await exitWith(() => exploreCommand({ url, ...flags }, process.stdout, process.stderr))(),

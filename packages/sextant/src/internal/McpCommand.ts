@@ -3,7 +3,8 @@ import type { Command } from "commander"
 /**
  * Adds `sextant mcp`: the Model Context Protocol server of `@sextant/mcp`. Its flags are that
  * package's own (so `sextant mcp` and `sextant-mcp` cannot drift apart); they are handed over as given.
- * The package is loaded only when the command runs, so other commands start no slower for it.
+ * The package, an optional peer of sextant-agent, is loaded only when the command runs, so other
+ * commands start no slower for it; when it is not installed, the command says which package to add.
  */
 export const registerMcp = (program: Command): void => {
   program
@@ -14,7 +15,17 @@ export const registerMcp = (program: Command): void => {
     .allowExcessArguments()
     .argument("[flags...]", "see sextant mcp --help")
     .action(async (flags: ReadonlyArray<string>) => {
-      const { runMcpCommand } = await import("@sextant/mcp")
-      process.exitCode = await runMcpCommand(flags)
+      let mcp: typeof import("@sextant/mcp")
+      try {
+        mcp = await import("@sextant/mcp")
+      } catch (error) {
+        if ((error as { code?: unknown } | null)?.code !== "ERR_MODULE_NOT_FOUND") throw error
+        process.stderr.write(
+          `sextant mcp: the MCP server needs the package @sextant/mcp: install it next to sextant-agent (npm install @sextant/mcp) (${error instanceof Error ? error.message.split("\n")[0] : String(error)})\n`,
+        )
+        process.exitCode = 2
+        return
+      }
+      process.exitCode = await mcp.runMcpCommand(flags)
     })
 }
