@@ -307,6 +307,14 @@ const ordinalStandsAlone = (tokens: ReadonlyArray<Token>, next: number): boolean
   let index = next
   while (tokens[index] !== undefined && ORDINAL_WORDS.has(tokens[index]!.value)) index += 1
   const token = tokens[index]
+  // "the last shipping option": a position among the options of the group its lower-case words name.
+  const last = tokens.length - 1
+  if (
+    last > index &&
+    isWord(tokens[last], "option") &&
+    tokens.slice(next - 1, last).every((word) => word.kind === "word" && !/\p{Lu}/u.test(word.raw))
+  )
+    return true
   return (
     token === undefined ||
     token.kind === "punct" ||
@@ -1066,8 +1074,7 @@ const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult 
   // "Use coupon SPRING15", "apply promo code X9": a field said in lower case with no article, then the value.
   const bare = fieldThenValue(after, false)
   const named =
-    fieldThenValue(after) ??
-    (bare?.field.every((token) => !/[\p{Lu}\d]/u.test(token.raw)) ? bare : undefined)
+    fieldThenValue(after) ?? (bare?.field.every((token) => !/[\p{Lu}\d]/u.test(token.raw)) ? bare : undefined)
   if (named === undefined) {
     // "apply the filters": the button that says so ("Apply filters"), or Apply itself.
     const target = parseTargetPhrase(after)

@@ -392,6 +392,19 @@ describe("rule grammar: a field named after an article, then its value", () => {
     ])
   })
 
+  it("reads 'the last shipping option' as a position among a group's options, 'the First class option' as a name", () => {
+    expect(commands("Pick the last shipping option")).toMatchObject([
+      { kind: "select", target: { text: "shipping", role: "option", ordinal: -1 } },
+    ])
+    expect(commands("choose the second payment option")).toMatchObject([
+      { kind: "select", target: { text: "payment", ordinal: 2 } },
+    ])
+    const named = commands("Pick the First class option")[0]
+    expect(named).toMatchObject({ kind: "select", target: { text: "First class", role: "option" } })
+    expect(named?.kind === "select" ? named.target.ordinal : "no select").toBeUndefined()
+    expect(typed("Type Ada into the first name field")).toEqual([["Ada", "first name", undefined]])
+  })
+
   it("reads a 'use' clause that applies no value as one with no action word, never a click on 'use …'", () => {
     for (const text of ["Use the dark theme", "use frobnicator on the page"]) {
       const parsed = parseCommands(text)

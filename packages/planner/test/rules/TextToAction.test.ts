@@ -293,6 +293,38 @@ describe("widgets", () => {
     })
   })
 
+  it("counts 'the last/second <group> option' among the options of the group so named", () => {
+    const card = element("radio", "Card", { checked: true })
+    const cash = element("radio", "Cash", { checked: false })
+    const bus = element("radio", "Bus", { checked: true })
+    const train = element("radio", "Train", { checked: false })
+    const ferry = element("radio", "Ferry", { checked: false })
+    const outline = [
+      `${card.ref}=group:Payment type`,
+      `${cash.ref}=group:Payment type`,
+      `${bus.ref}=radiogroup:Travel mode`,
+      `${train.ref}=radiogroup:Travel mode`,
+      `${ferry.ref}=radiogroup:Travel mode`,
+    ].join(";")
+    const page = [card, cash, bus, train, ferry]
+    expect(actionOf(decide("Pick the last travel option", page, outline))).toMatchObject({
+      locator: ferry.ref,
+      method: "check",
+    })
+    expect(actionOf(decide("choose the second payment option", page, outline))).toMatchObject({
+      locator: cash.ref,
+    })
+    expect(decide("choose the first travel option", page, outline)).toMatchObject({
+      type: "complete",
+      satisfied: true,
+    })
+    // A capitalised label is a name, not a position: "the First class option" is the option First class.
+    const first = element("radio", "First class", { checked: false })
+    expect(actionOf(decide("Pick the First class option", [...page, first], outline))).toMatchObject({
+      locator: first.ref,
+    })
+  })
+
   it("chooses an option said with 'check' in the native list box that holds it", () => {
     const sizes = element("listbox", "Sizes", { tag: "select", options: ["S", "M", "L"], value: "" })
     const fruit = element("listbox", "Fruit", { tag: "select", options: ["Apple", "Pear"], value: "" })

@@ -348,6 +348,47 @@ const matchOption = (options: ReadonlyArray<string>, wanted: string): string | u
 
 const isSelected = (element: PageElement): boolean => element.selected === true || element.checked === true
 
+/** Roles of the elements that hold the options of one named group. */
+const GROUP_ROLES = new Set(["group", "radiogroup", "listbox", "menu"])
+/** Roles of the options a group holds. */
+const MEMBER_ROLES = new Set(["radio", "option", "checkbox", "menuitemradio", "menuitemcheckbox"])
+
+/**
+ * "The last shipping option": the option at that position among the options of the one group whose name
+ * holds every word of the target ("Shipping speed"), in document order; `undefined` when no single group
+ * is so named or it has no option at that position.
+ */
+const positionInGroup = (target: TargetPhrase, view: PageView): PageElement | undefined => {
+  if (target.text === undefined || target.ordinal === undefined || view.ancestry === undefined)
+    return undefined
+  const words = target.text
+  const groupOf = (element: PageElement) =>
+    view
+      .ancestry!.get(element.ref)
+      ?.findLast(
+        (ancestor) =>
+          GROUP_ROLES.has(ancestor.role) &&
+          textScore(
+            {
+              ref: "",
+              role: ancestor.role,
+              name: ancestor.name,
+              tag: "",
+              attributes: {},
+              visible: true,
+              selectors: [],
+              frame: [],
+            },
+            words,
+          ) >= 60,
+      )
+  const members = view.elements.filter(
+    (element) => MEMBER_ROLES.has(element.role) && groupOf(element) !== undefined,
+  )
+  if (new Set(members.map((element) => groupOf(element)!.name)).size !== 1) return undefined
+  return target.ordinal === -1 ? members.at(-1) : members[target.ordinal - 1]
+}
+
 /** "select A, B and C": native selects take all values at once; ARIA lists, radios and checkboxes one click at a time. */
 /** Roles of elements that hold a choice of options and are named like it ("Time zone", "Size"). */
 const CHOICE_ROLES = new Set(["listbox", "combobox", "radiogroup", "group"])
@@ -450,6 +491,12 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
     )
   }
   if (command.options.length === 1 && command.target.ordinal !== undefined) {
+    const grouped = positionInGroup(command.target, view)
+    if (grouped !== undefined) {
+      if (isSelected(grouped)) return alreadyDone(`${label(grouped)} is already selected`)
+      const method = grouped.role === "checkbox" || grouped.role === "radio" ? "check" : "click"
+      return action(grouped, method, `select ${label(grouped)}`)
+    }
     const located = locate(command.target, view, "click")
     if ("decision" in located) return located.decision
     return action(located.element, "click", `select ${label(located.element)}`)
