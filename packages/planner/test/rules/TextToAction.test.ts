@@ -272,7 +272,11 @@ describe("widgets", () => {
     expect(picked).toMatchObject({ final: true, action: { locator: fit.ref, method: "click" } })
     // The sub-menu without such an item: a completion that says so, not a click on the sub-menu again.
     expect(
-      decide("click View > Zoom to fit height", [view, opened, actual], `${actual.ref}=menu:Zoom`),
+      decide(
+        "click View > Zoom to fit height",
+        [view, opened, actual, fit],
+        `${actual.ref}=menu:Zoom;${fit.ref}=menu:Zoom`,
+      ),
     ).toMatchObject({ type: "complete", satisfied: false })
   })
 
