@@ -286,6 +286,21 @@ const judgeControls = (
   if (check.type === "controlState") {
     for (const target of check.targets) {
       const control = named(elements, target, (element) => CHOICE_ROLES.has(element.role))
+      // "Colors 里选中 Black": an option of a native list (no element of its own) is checked when the
+      // list holds it; a multiple select reads as its chosen options joined with commas.
+      const list =
+        control === undefined
+          ? elements.find(
+              (element) =>
+                element.value !== undefined &&
+                (element.options ?? []).some((option) => holdsValue(option, target)),
+            )
+          : undefined
+      if (list !== undefined) {
+        const held = [list.value!, ...list.value!.split(/,\s*/)].some((value) => holdsValue(value, target))
+        if (held === check.checked) continue
+        return `${list.role} "${list.name}" ${held ? "holds" : "does not hold"} "${target}" on ${where}`
+      }
       if (control === undefined) {
         // No box by that name ("accept all cookies" on a banner whose button is "Accept all"): the
         // part holds only when a control the part clicked was named by those words.

@@ -132,12 +132,21 @@ describe("rule agent reads an instruction with no action word on the page", () =
     expect(status).toBe("COMPLETED")
   }, 60_000)
 
-  it("is FAILED, not COMPLETED, when a menu path stops at a submenu only partly named by its end (File > Export ▸)", async () => {
+  it("reaches a nested menu item said as one name past its sub-menu (File > Export as PNG image → Export ▸ > PNG image)", async () => {
     const { status, verdict } = await runOnGallery("click File > Export as PNG image", "menus", {
+      exportPng: true,
+    })
+    expect(verdict.unmet).toEqual([])
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+
+  it("is FAILED, not COMPLETED, when the sub-menu the first words name has no item the rest name (Export as TIFF image)", async () => {
+    const { status, verdict, result } = await runOnGallery("click File > Export as TIFF image", "menus", {
       exportPng: true,
     })
     expect(verdict.achieved).toBe(false)
     expect(status).toBe("FAILED")
+    expect(result.summary.summary).toContain("TIFF")
   }, 60_000)
 
   it("fills the field whose label names the kind of value said ('Meeting at 9:45 pm' → Meeting time 21:45)", async () => {

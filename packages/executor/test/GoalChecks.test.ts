@@ -98,6 +98,22 @@ describe("goal checks on the page's controls", () => {
     )
   })
 
+  it("reads an option of a native list as checked when the list holds it", () => {
+    // "Colors 里选中 Black": the list box has no element per option; its value says what it holds.
+    const part: GoalPart = {
+      kind: "check",
+      description: 'check "Black" in "Colors"',
+      check: { type: "controlState", targets: ["Black"], checked: true },
+    }
+    const colors = (value: string) =>
+      element({ ref: "e6", role: "listbox", name: "Colors", tag: "select", options: ["Red", "Black"], value })
+    expect(judged(part, [colors("Black")], colors("Black"))).toEqual([])
+    expect(judged(part, [colors("Red, Black")], colors("Red, Black"))).toEqual([])
+    expect(judged(part, [colors("Red")], colors("Red"))).toEqual([
+      'listbox "Colors" does not hold "Black" on http://127.0.0.1/form',
+    ])
+  })
+
   it("holds when the field keeps the value, in its own format for dates and times", () => {
     const field = (name: string, value: string) => element({ ref: "e3", role: "textbox", name, value })
     const fill = (target: string, value: string): GoalPart => ({

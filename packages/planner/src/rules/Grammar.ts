@@ -37,6 +37,7 @@ import {
   STATE_NEGATIONS,
   UNCHECKED_WORDS,
   USER_WORDS,
+  VERB_CONTROLS,
 } from "./Vocabulary.ts"
 import {
   chineseNumber,
@@ -701,8 +702,12 @@ const fieldValuePairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> |
  * the words ("apply the filters").
  */
 const parseApply = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult => {
-  const button: TargetPhrase = { raw: verbRaw, text: verbRaw.toLowerCase(), role: "button" }
-  const named = fieldThenValue(after)
+  const control = VERB_CONTROLS.get(verbRaw.toLowerCase()) ?? verbRaw
+  const button: TargetPhrase = { raw: control, text: control.toLowerCase(), role: "button" }
+  // "Use coupon SPRING15", "apply promo code X9": a field said in lower case with no article, then the value.
+  const bare = fieldThenValue(after, false)
+  const named =
+    fieldThenValue(after) ?? (bare?.field.every((token) => !/[\p{Lu}\d]/u.test(token.raw)) ? bare : undefined)
   if (named === undefined) {
     // "apply the filters": the button that says so ("Apply filters"), or Apply itself.
     const target = parseTargetPhrase(after)
@@ -995,8 +1000,13 @@ const parseClause = (
       const by = dragBy(before, after)
       return withVerb(by === undefined ? (templated() ?? { hint: "drag" }) : { command: by })
     }
-    case "apply":
-      return withVerb(parseApply(after, verbRaw))
+    case "apply": {
+      const applied = parseApply(after, verbRaw)
+      // A verb that names no control ("use") applies only a value to a field; otherwise it is no action word.
+      if (VERB_CONTROLS.has(verbRaw.toLowerCase()) && !("commands" in applied))
+        return { reason: say.noAction(joinTokens(tokens)), noActionIn: joinTokens(tokens) }
+      return withVerb(applied)
+    }
     case "signUp":
       return withVerb(parseSignUp(after, verbRaw))
     case "scroll": {

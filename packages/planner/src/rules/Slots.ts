@@ -52,6 +52,14 @@ const ordinalStandsAlone = (tokens: ReadonlyArray<Token>, next: number): boolean
   let index = next
   while (tokens[index] !== undefined && ORDINAL_WORDS.has(tokens[index]!.value)) index += 1
   const token = tokens[index]
+  // "the last shipping option": a position among the options of the group its lower-case words name.
+  const last = tokens.length - 1
+  if (
+    last > index &&
+    isWord(tokens[last], "option") &&
+    tokens.slice(next - 1, last).every((word) => word.kind === "word" && !/\p{Lu}/u.test(word.raw))
+  )
+    return true
   return (
     token === undefined ||
     token.kind === "punct" ||

@@ -22,6 +22,8 @@ export const ENGLISH_VERBS: ReadonlyArray<readonly [ReadonlyArray<string>, Verb]
 export const CHINESE_VERBS: ReadonlyMap<string, Verb> = new Map(
   Object.entries(zh.verbs).flatMap(([verb, words]) => words.map((word) => [word, verb as Verb] as const)),
 )
+/** Verbs that name no control of their own → the control they press ("use" → "apply"). */
+export const VERB_CONTROLS: ReadonlyMap<string, string> = table((lexicon) => lexicon.verbControls ?? {})
 export const GENERIC_CLICK_VERBS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.genericClickVerbs))
 export const ALWAYS_SEPARATES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.separators.always))
 export const SEPARATES_BEFORE_VERB: ReadonlySet<string> = new Set(

@@ -394,6 +394,46 @@ describe("rule grammar: a field named after an article, then its value", () => {
       { kind: "click", target: { text: "apply filters" } },
     ])
   })
+
+  it("reads a code after a field named in lower case with no article, and 'use' as applying it with Apply", () => {
+    expect(commands("Apply promo code AUTUMN")).toMatchObject([
+      { kind: "type", value: "AUTUMN", field: { text: "promo code", role: "textbox" } },
+      { kind: "click", target: { text: "apply", role: "button" } },
+    ])
+    expect(commands("use the gift card code GIFT-25")).toMatchObject([
+      { kind: "type", value: "GIFT-25", field: { text: "gift card code" } },
+      { kind: "click", target: { text: "apply", role: "button" } },
+    ])
+    expect(commands("Use voucher X9Y and click Checkout")).toMatchObject([
+      { kind: "type", value: "X9Y", field: { text: "voucher" } },
+      { kind: "click", target: { text: "apply", role: "button" } },
+      { kind: "click", target: { text: "Checkout" } },
+    ])
+    // A capitalised word is a control's name, not a field: "Apply Summer Sale" stays a click.
+    expect(commands("Apply Summer Sale")).toMatchObject([
+      { kind: "click", target: { text: "apply Summer Sale" } },
+    ])
+  })
+
+  it("reads 'the last shipping option' as a position among a group's options, 'the First class option' as a name", () => {
+    expect(commands("Pick the last shipping option")).toMatchObject([
+      { kind: "select", target: { text: "shipping", role: "option", ordinal: -1 } },
+    ])
+    expect(commands("choose the second payment option")).toMatchObject([
+      { kind: "select", target: { text: "payment", ordinal: 2 } },
+    ])
+    const named = commands("Pick the First class option")[0]
+    expect(named).toMatchObject({ kind: "select", target: { text: "First class", role: "option" } })
+    expect(named?.kind === "select" ? named.target.ordinal : "no select").toBeUndefined()
+    expect(typed("Type Ada into the first name field")).toEqual([["Ada", "first name", undefined]])
+  })
+
+  it("reads a 'use' clause that applies no value as one with no action word, never a click on 'use …'", () => {
+    for (const text of ["Use the dark theme", "use frobnicator on the page"]) {
+      const parsed = parseCommands(text)
+      expect(parsed).toMatchObject({ ok: false, noActionIn: text })
+    }
+  })
 })
 
 describe("rule grammar: headings and places that are not commands", () => {

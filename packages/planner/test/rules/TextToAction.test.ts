@@ -255,6 +255,93 @@ describe("widgets", () => {
     })
   })
 
+  it("opens a nested menu item said as one name: the sub-menu its first words name, then the item", () => {
+    const view = element("button", "View", { expanded: true })
+    const zoom = element("menuitem", "Zoom ▸", { expanded: false })
+    const other = element("menuitem", "Reset")
+    const opening = decide("click View > Zoom to fit width", [view, zoom, other])
+    expect(opening).toMatchObject({ final: false, action: { locator: zoom.ref, method: "click" } })
+    const opened = { ...zoom, expanded: true }
+    const fit = element("menuitem", "Fit width")
+    const actual = element("menuitem", "Actual size")
+    const picked = decide(
+      "click View > Zoom to fit width",
+      [view, opened, other, actual, fit],
+      `${fit.ref}=menu:Zoom;${actual.ref}=menu:Zoom`,
+    )
+    expect(picked).toMatchObject({ final: true, action: { locator: fit.ref, method: "click" } })
+    // The sub-menu without such an item: a completion that says so, not a click on the sub-menu again.
+    expect(
+      decide(
+        "click View > Zoom to fit height",
+        [view, opened, actual, fit],
+        `${actual.ref}=menu:Zoom;${fit.ref}=menu:Zoom`,
+      ),
+    ).toMatchObject({ type: "complete", satisfied: false })
+  })
+
+  it("opens a custom drop-down named as the list before looking for the option elsewhere on the page", () => {
+    const nav = element("link", "Professionals")
+    const size = element("button", "Size Pick a size", { expanded: false })
+    const opening = decide("Change my size to Pro", [nav, size])
+    expect(opening).toMatchObject({ final: false, action: { locator: size.ref, method: "click" } })
+    const list = element("listbox", "Size")
+    const pro = element("option", "Pro", { selected: false })
+    const picked = decide("Change my size to Pro", [nav, { ...size, expanded: true }, list, pro])
+    expect(picked).toMatchObject({ final: true, action: { locator: pro.ref, method: "click" } })
+    // A commit control is never opened ahead of the option the page shows by name.
+    const send = element("button", "Send options", { expanded: false })
+    const later = element("link", "Later")
+    expect(decide("Set the send options to Later", [send, later])).toMatchObject({
+      action: { locator: later.ref },
+    })
+  })
+
+  it("counts 'the last/second <group> option' among the options of the group so named", () => {
+    const card = element("radio", "Card", { checked: true })
+    const cash = element("radio", "Cash", { checked: false })
+    const bus = element("radio", "Bus", { checked: true })
+    const train = element("radio", "Train", { checked: false })
+    const ferry = element("radio", "Ferry", { checked: false })
+    const outline = [
+      `${card.ref}=group:Payment type`,
+      `${cash.ref}=group:Payment type`,
+      `${bus.ref}=radiogroup:Travel mode`,
+      `${train.ref}=radiogroup:Travel mode`,
+      `${ferry.ref}=radiogroup:Travel mode`,
+    ].join(";")
+    const page = [card, cash, bus, train, ferry]
+    expect(actionOf(decide("Pick the last travel option", page, outline))).toMatchObject({
+      locator: ferry.ref,
+      method: "check",
+    })
+    expect(actionOf(decide("choose the second payment option", page, outline))).toMatchObject({
+      locator: cash.ref,
+    })
+    expect(decide("choose the first travel option", page, outline)).toMatchObject({
+      type: "complete",
+      satisfied: true,
+    })
+    // A capitalised label is a name, not a position: "the First class option" is the option First class.
+    const first = element("radio", "First class", { checked: false })
+    expect(actionOf(decide("Pick the First class option", [...page, first], outline))).toMatchObject({
+      locator: first.ref,
+    })
+  })
+
+  it("chooses an option said with 'check' in the native list box that holds it", () => {
+    const sizes = element("listbox", "Sizes", { tag: "select", options: ["S", "M", "L"], value: "" })
+    const fruit = element("listbox", "Fruit", { tag: "select", options: ["Apple", "Pear"], value: "" })
+    const decision = decide("check Pear in Fruit", [sizes, fruit])
+    expect(actionOf(decision)).toMatchObject({ locator: fruit.ref, method: "select" })
+    expect(argument(decision, "value")).toBe("Pear")
+    expect(actionOf(decide("在 Fruit 里选中 Apple", [sizes, fruit]))).toMatchObject({ locator: fruit.ref })
+    // A list that already holds a choice is not replaced by a one-option select.
+    expect(decide("check Pear in Fruit", [sizes, { ...fruit, value: "Apple" }])).not.toMatchObject({
+      action: { method: "select" },
+    })
+  })
+
   it("selects one or several options of a native select at once", () => {
     const colors = element("listbox", "Colors", { tag: "select", options: ["Red", "Green", "Blue", "Black"] })
     const decision = decide("select Red, Green and Blue from Colors", [colors])

@@ -242,7 +242,11 @@ const locatePath = (
     const segment: TargetPhrase = { raw: path[depth]!, text: path[depth]! }
     const found = best(segment, view, "click")
     if (found === undefined) continue
-    if (depth === path.length - 1) return { element: found.element }
+    if (depth === path.length - 1) {
+      const rest = pastOwnName(found.element, segment.raw)
+      if (rest === undefined) return { element: found.element }
+      return nestedItem(found.element, rest, view)
+    }
     const element = found.element
     // A collapsed menu button or sub-menu opens on a click (and a click opens hover menus too);
     // an item that shows no state is hovered.
@@ -260,6 +264,53 @@ const locatePath = (
   return {
     decision: complete(`no part of the menu path ${path.join(" > ")} is on this page`, [
       "open the menu's page first",
+    ]),
+  }
+}
+
+/**
+ * The words of a menu item said as one name past the name of an item that opens a sub-menu of its own
+ * ("Export as PNG image" where the page shows "Export ▸"), or `undefined` when the element is no such
+ * item or its name is all the words say.
+ */
+const pastOwnName = (element: PageElement, words: string): string | undefined => {
+  if (element.expanded === undefined) return undefined
+  const own = normalizeText(element.name)
+    .split(" ")
+    .filter((word) => word !== "")
+  const said = normalizeText(words).split(" ")
+  if (own.length === 0 || !own.every((word) => said.includes(word))) return undefined
+  const rest = said.filter((word) => !own.includes(word))
+  return rest.length === 0 ? undefined : rest.join(" ")
+}
+
+/**
+ * A nested menu item said as one name: open the sub-menu its first words name (a step on the way),
+ * then click the item of that sub-menu the rest of the words name.
+ */
+const nestedItem = (
+  opener: PageElement,
+  rest: string,
+  view: PageView,
+): { readonly element: PageElement } | { readonly decision: CommandDecision } => {
+  if (opener.expanded === false)
+    return {
+      decision: action(opener, "click", `open ${label(opener)} to look for "${rest}"`, [], false),
+    }
+  const own = normalizeText(opener.name)
+  const others = view.elements.filter((element) => element.ref !== opener.ref)
+  const inside = others.filter((element) =>
+    (view.ancestry?.get(element.ref) ?? []).some((ancestor) => normalizeText(ancestor.name) === own),
+  )
+  const item = best(
+    { raw: rest, text: rest },
+    { ...view, elements: inside.length > 0 ? inside : others },
+    "click",
+  )
+  if (item !== undefined) return { element: item.element }
+  return {
+    decision: complete(`the sub-menu ${label(opener)} shows no item named "${rest}"`, [
+      `open ${opener.name} and name one of its items`,
     ]),
   }
 }
@@ -296,6 +347,45 @@ const matchOption = (options: ReadonlyArray<string>, wanted: string): string | u
 }
 
 const isSelected = (element: PageElement): boolean => element.selected === true || element.checked === true
+
+/** Roles of the elements that hold the options of one named group. */
+const GROUP_ROLES = new Set(["group", "radiogroup", "listbox", "menu"])
+/** Roles of the options a group holds. */
+const MEMBER_ROLES = new Set(["radio", "option", "checkbox", "menuitemradio", "menuitemcheckbox"])
+
+/**
+ * "The last shipping option": the option at that position among the options of the one group whose name
+ * holds every word of the target ("Shipping speed"), in document order; `undefined` when no single group
+ * is so named or it has no option at that position.
+ */
+const positionInGroup = (target: TargetPhrase, view: PageView): PageElement | undefined => {
+  if (target.text === undefined || target.ordinal === undefined || view.ancestry === undefined)
+    return undefined
+  const words = target.text
+  const groupOf = (element: PageElement) =>
+    view.ancestry!.get(element.ref)?.findLast(
+      (ancestor) =>
+        GROUP_ROLES.has(ancestor.role) &&
+        textScore(
+          {
+            ref: "",
+            role: ancestor.role,
+            name: ancestor.name,
+            tag: "",
+            attributes: {},
+            visible: true,
+            selectors: [],
+            frame: [],
+          },
+          words,
+        ) >= 60,
+    )
+  const members = view.elements.filter(
+    (element) => MEMBER_ROLES.has(element.role) && groupOf(element) !== undefined,
+  )
+  if (new Set(members.map((element) => groupOf(element)!.name)).size !== 1) return undefined
+  return target.ordinal === -1 ? members.at(-1) : members[target.ordinal - 1]
+}
 
 /** "select A, B and C": native selects take all values at once; ARIA lists, radios and checkboxes one click at a time. */
 /** Roles of elements that hold a choice of options and are named like it ("Time zone", "Size"). */
@@ -399,6 +489,12 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
     )
   }
   if (command.options.length === 1 && command.target.ordinal !== undefined) {
+    const grouped = positionInGroup(command.target, view)
+    if (grouped !== undefined) {
+      if (isSelected(grouped)) return alreadyDone(`${label(grouped)} is already selected`)
+      const method = grouped.role === "checkbox" || grouped.role === "radio" ? "check" : "click"
+      return action(grouped, method, `select ${label(grouped)}`)
+    }
     const located = locate(command.target, view, "click")
     if ("decision" in located) return located.decision
     return action(located.element, "click", `select ${label(located.element)}`)
@@ -423,6 +519,25 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
         offered.slice(0, 5).map((element) => `select "${element.name}"`),
       )
     }
+    // A custom drop-down named as the list ("Switch my plan to Pro") shows its options only once
+    // opened: open it before looking for the option elsewhere on the page, where a weaker name may fit.
+    if (list === undefined && command.list !== undefined) {
+      const opener = best(command.list, view, "click")?.element
+      if (
+        opener !== undefined &&
+        opener.expanded === false &&
+        !isCommit(opener) &&
+        !view.opened?.has(opener.ref)
+      )
+        return action(
+          opener,
+          "click",
+          `open ${label(opener)} to choose "${option}"`,
+          [],
+          false,
+          `opened-${opener.ref}`,
+        )
+    }
     const anywhere = locate(phrase, view, "click")
     if ("decision" in anywhere) {
       // A custom drop-down shows its options only once opened: open the list named, once.
@@ -445,6 +560,39 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
   }
   return alreadyDone(
     `${command.options.map((option) => `"${option}"`).join(", ")} ${command.options.length === 1 ? "is" : "are"} already selected`,
+  )
+}
+
+/**
+ * "Check Black in Colors" where Colors is a native `<select>`: the option is chosen in that list. Only a
+ * list that shows no choice yet, or a single choice, is read this way (choosing one option of a multiple
+ * list replaces what it holds); otherwise `undefined`.
+ */
+const optionOfNativeList = (target: TargetPhrase, view: PageView): CommandDecision | undefined => {
+  const wanted = target.text ?? target.raw
+  if (wanted.trim() === "" || target.ordinal !== undefined) return undefined
+  const lists = view.elements.filter(
+    (element) =>
+      isNativeSelect(element, view) &&
+      matchOption(element.options ?? [], wanted) !== undefined &&
+      (element.role === "combobox" || (element.value ?? "") === ""),
+  )
+  const named =
+    target.container === undefined
+      ? lists
+      : lists.filter(
+          (element) =>
+            textScore(element, target.container!.text ?? target.container!.raw) >= MINIMUM_TEXT_SCORE,
+        )
+  if (named.length !== 1) return undefined
+  return decideSelect(
+    {
+      kind: "select",
+      options: [wanted],
+      list: { raw: named[0]!.name, text: named[0]!.name },
+      target: { raw: wanted, text: wanted },
+    },
+    view,
   )
 }
 
@@ -968,6 +1116,11 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
         const named = byVerb(verb, command.target, view)
         if (named !== undefined && best(command.target, view, "click") === undefined)
           return action(named, "click", `${verb} with ${label(named)}`)
+        // "Colors 里选中 Black": an option of a native list box is chosen there, not clicked elsewhere.
+        if (command.kind === "check") {
+          const chosen = optionOfNativeList(command.target, view)
+          if (chosen !== undefined) return chosen
+        }
         // A label that is not a checkbox itself ("I agree"): click what carries the words.
         const fallback = locate(command.target, view, "click")
         return "element" in fallback

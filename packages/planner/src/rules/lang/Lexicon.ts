@@ -148,6 +148,11 @@ export interface Lexicon {
   readonly verbs: Readonly<Partial<Record<Verb, ReadonlyArray<string>>>>
   /** Verbs that only say "click": the control's name is in the target, not in the verb. */
   readonly genericClickVerbs: ReadonlyArray<string>
+  /**
+   * Verbs that name no control of their own, and the control they press ("use coupon X" presses Apply).
+   * A clause of such a verb that does not fill what the verb needs reads as one with no action word.
+   */
+  readonly verbControls?: Readonly<Record<string, string>>
   /** Connectives: always end a clause / end one only before a verb. */
   readonly separators: { readonly always: ReadonlyArray<string>; readonly beforeVerb: ReadonlyArray<string> }
   /** Words that carry nothing ("please", "请"); `soft` ones only before a verb or a comma. */

@@ -60,7 +60,7 @@ export const en: Lexicon = {
     selectText: ["highlight", "select the text", "select the words", "select the phrase"],
     copy: ["copy"],
     paste: ["paste"],
-    apply: ["apply", "redeem"],
+    apply: ["apply", "redeem", "use"],
     signUp: ["sign up", "register", "create an account", "create account"],
   },
   genericClickVerbs: [
@@ -77,6 +77,7 @@ export const en: Lexicon = {
     "tick",
     "mark",
   ],
+  verbControls: { use: "apply" },
   separators: {
     always: ["then", ";", "afterwards", "finally"],
     beforeVerb: ["and", "but", ",", "also", "&"],
