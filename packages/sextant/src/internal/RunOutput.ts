@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path"
 import type { Writable } from "node:stream"
-import type { TraceRecord } from "@sextant/executor"
+import { describeFirstFailure, type TraceRecord } from "@sextant/executor"
 import type { AgentRunResult } from "../createAgent.ts"
 import { recordsTable, startProgress } from "./CliOutput.ts"
 
@@ -77,9 +77,18 @@ export const summaryLines = (
   /** The grid the run's browser was on, which `resume` needs again (`--grid`). */
   grid?: string,
 ): string => {
+  const figures = `in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`
+  // A failed run leads with its first cause (the step and what the page showed); what followed from
+  // it (a replan, a quota, the parts left undone) comes after.
+  const cause = result.firstFailure === undefined ? undefined : describeFirstFailure(result.firstFailure)
+  const lead = cause === undefined ? undefined : `Failed at ${cause}. `
   const lines = [
-    `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${result.metrics.retries} retries, ${result.metrics.replans} replans`,
-    result.summary.summary,
+    ...(cause === undefined
+      ? [`${result.status} (${result.endReason}) ${figures}`]
+      : [`${result.status} at ${cause}`, `(${result.endReason}) ${figures}`]),
+    lead !== undefined && result.summary.summary.startsWith(lead)
+      ? result.summary.summary.slice(lead.length)
+      : result.summary.summary,
     ...(result.summary.unmetParts ?? []).map(
       (unmet) => `  not done: ${unmet.part}\n    check: ${unmet.check}\n    seen: ${unmet.evidence}`,
     ),
