@@ -60,7 +60,7 @@ const planSummary = (context: RunContext, ok: boolean, endReason: EndReason, det
     taskComplete: ok,
     summary: ok
       ? `Completed all ${steps.length} steps of plan revision ${context.plan?.revision ?? 0} for "${context.task.goal}".`
-      : `Stopped (${endReason}) after ${done} of ${steps.length} steps: ${detail}`,
+      : `Stopped (${endReason}) after ${context.tally.steps} step${context.tally.steps === 1 ? "" : "s"} ran (${done} of the plan's ${steps.length} succeeded): ${detail}`,
     keyFindings: [
       `last page: ${context.redactor.text(context.lastUrl)}`,
       ...(context.tally.replans > 0 ? [`replanned ${context.tally.replans} times`] : []),
