@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
@@ -48,6 +48,14 @@ describe("sextant run's report of a failed run", () => {
     expect(lines[1]).toMatch(/^\(plan-failed\) in \d+ ms, 4 steps, 0 retries, 1 replans$/)
     // The consequence after the cause; no quota blamed, no wait condition printed as output.
     expect(lines[2]).toMatch(/^Then: .*the replan gave the same steps back/)
+    // The README shows these three lines: they are the run's, with the example's site address.
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+    const shown = readme.split("A failed run's first line")[1]?.split("```text\n")[1]?.split("```")[0] ?? ""
+    const expected = shown.trim().replaceAll("http://127.0.0.1:4000", site.url).split("\n")
+    expect(expected).toHaveLength(3)
+    expect(lines.slice(0, 3).map((line) => line.replace(/ in \d+ ms,/, " in N ms,"))).toEqual(
+      expected.map((line) => line.replace(/ in \d+ ms,/, " in N ms,")),
+    )
     expect(ran.stdout).not.toContain("quota")
     expect(ran.stdout).not.toMatch(/^output:/m)
     expect(ran.stdout + ran.stderr).not.toContain(alice.password)
