@@ -120,8 +120,13 @@ const unmetPartsOf = (
     const { part: name, check, evidence } = (part ?? {}) as Record<string, unknown>
     const seen = evidence === undefined ? undefined : `saw ${String(evidence)}`
     const words = (list: ReadonlyArray<unknown>) => list.filter((word) => typeof word === "string").join(": ")
-    // The table's note leaves the check out: what was seen is what a reader of one line needs.
-    return { full: words([name, check, seen]), short: words([name, seen]) }
+    // What was seen comes first, and the check is labelled as what was expected, so a reader never takes
+    // the check's words for what happened. The table's note leaves the check out.
+    const expected = typeof check === "string" ? `(expected: ${check})` : undefined
+    return {
+      full: [words([name, seen]), expected].filter((text) => text !== undefined).join(" "),
+      short: words([name, seen]),
+    }
   })
 }
 

@@ -27,6 +27,16 @@ describe("the demo tour", () => {
     expect(tour.rows.find((row) => row.task === "cannot succeed")?.note).toContain(
       "Invalid email or password",
     )
+    // The failed task's lines say what was seen, lead with the first cause, and count the steps as the table does.
+    const failedLines = lines.slice(lines.findIndex((line) => line.startsWith("▶ cannot succeed")))
+    const outcome = failedLines.find((line) => line.startsWith("  → FAILED: ")) ?? ""
+    expect(outcome).toMatch(/^ {2}→ FAILED: Failed at step 1 \(login\) on .*"Invalid email or password"/)
+    const steps = tour.rows.find((row) => row.task === "cannot succeed")?.steps
+    expect(outcome).toContain(`after ${steps} steps ran`)
+    const unmet = failedLines.find((line) => line.startsWith("  unmet: ")) ?? ""
+    expect(unmet).toMatch(
+      /^ {2}unmet: log in: saw .*Invalid email or password.* \(expected: the login form is gone/,
+    )
     expect(tour.policyCalls.cold).toBeGreaterThan(0)
     expect(tour.policyCalls.replayed).toBe(0)
 

@@ -9,6 +9,8 @@ import { z } from "zod"
  *   non-empty in each of them.
  * - `lastPage`: pagination stopped because it reached a page with no Next control, on a page that
  *   still showed the list.
+ * - `pagesRead`: pagination read `pages` pages; a list with fewer pages leaves it unmet, saying how
+ *   many there are.
  * - `searched`: the page shows results for `query`, or says plainly that there are none.
  * - `submitted`: a form was submitted (the `FormSubmitted` signal) and no validation error is visible.
  * - `pageChanged`: the part's action took the page somewhere else (URL or main heading changed).
@@ -30,6 +32,11 @@ export const GoalCheck = z.discriminatedUnion("type", [
     min: z.number().int().positive().default(1),
   }),
   z.object({ type: z.literal("lastPage") }),
+  /**
+   * Pagination read `pages` pages. A list with fewer pages does not satisfy it: the shortfall is the
+   * unmet part ("asked for 8 pages, the list has 5"), never a silent success.
+   */
+  z.object({ type: z.literal("pagesRead"), pages: z.number().int().positive() }),
   z.object({ type: z.literal("searched"), query: z.string().min(1) }),
   z.object({ type: z.literal("submitted") }),
   z.object({ type: z.literal("pageChanged") }),
@@ -120,6 +127,8 @@ export const describeGoalCheck = (check: GoalCheck): string => {
       return `at least ${check.min} record${check.min === 1 ? "" : "s"}${check.fields.length === 0 ? "" : ` with ${check.fields.join(", ")} present and non-empty`}`
     case "lastPage":
       return "pagination reached a page with no Next"
+    case "pagesRead":
+      return `pagination read ${check.pages} pages`
     case "searched":
       return `results (or an explicit "no results") for "${check.query}" appeared`
     case "submitted":

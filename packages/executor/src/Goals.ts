@@ -112,6 +112,8 @@ export const readFacts = (
 /** One step as the part checks see it. */
 export interface PartStep {
   readonly part: number | undefined
+  /** The step's index in the plan, or the turn's in a step-wise run. */
+  readonly step?: number | undefined
   readonly tool: string
   readonly ok: boolean
   readonly message?: string | undefined
@@ -531,8 +533,13 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
     case "records": {
       const records = evidence.records.filter((record) => typeof record === "object" && record !== null)
       if (records.length < check.min) {
-        const why =
-          failed ?? evidence.steps.findLast((step) => !step.ok && step.message !== undefined)?.message
+        // Without a failed step of its own, the failure the run never got past is the cause (the first
+        // failed step after the last one that worked), not whatever failed after it.
+        const lastOk = evidence.steps.findLastIndex((step) => step.ok)
+        const stuck =
+          evidence.steps.slice(lastOk + 1).find((step) => !step.ok && step.message !== undefined) ??
+          evidence.steps.findLast((step) => !step.ok && step.message !== undefined)
+        const why = failed ?? (stuck === undefined ? undefined : `${stuck.tool} failed: ${stuck.message}`)
         return `${records.length === 0 ? "no records were extracted" : `only ${records.length} records were extracted`}${why === undefined ? "" : ` (${why})`}`
       }
       for (const field of check.fields) {
@@ -558,6 +565,19 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       if (after !== undefined && after.errors.length > 0)
         return `the last page reached (${after.url}) shows ${quote(after.errors)}`
       return undefined
+    }
+    case "pagesRead": {
+      const walk = evidence.steps.findLast((step) => step.tool === "pagination")
+      if (walk === undefined) return "no step went through the pages"
+      if (!walk.ok) return `pagination failed: ${walk.message ?? "no reason given"}`
+      const data = walk.data as { stoppedBecause?: string; pages?: ReadonlyArray<{ url: string }> }
+      const read = data.pages?.length ?? 0
+      if (read >= check.pages) return undefined
+      const records = evidence.records.length
+      const got = `${records} record${records === 1 ? "" : "s"} from ${read === 1 ? "that page" : `those ${read} pages`} ${records === 1 ? "was" : "were"} extracted`
+      return data.stoppedBecause === "no-next"
+        ? `asked for ${check.pages} pages, the list has ${read}: page ${read} (${data.pages?.at(-1)?.url ?? walk.urlAfter}) has no Next; ${got}`
+        : `asked for ${check.pages} pages, pagination read ${read} and stopped (${data.stoppedBecause ?? "unknown"}) on ${data.pages?.at(-1)?.url ?? walk.urlAfter}; ${got}`
     }
     case "searched": {
       const missing = needSteps()

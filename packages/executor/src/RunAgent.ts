@@ -193,7 +193,16 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       const seenBefore = context.lastSnapshot
       const outcome = yield* executeStep(context, { index, tool: call.name, args: call.args, criteria: [] })
       const evidence = evidenceOf(
-        yield* recordPartStep(context, decision.part, call.name, outcome, urlBefore, call.args, seenBefore),
+        yield* recordPartStep(
+          context,
+          decision.part,
+          call.name,
+          outcome,
+          urlBefore,
+          call.args,
+          seenBefore,
+          index,
+        ),
       )
       // A policy that learns from its steps (the action cache) records a step only once it succeeded.
       if (policy.observeOutcome !== undefined) {
@@ -530,7 +539,7 @@ export const resumeAgent = Effect.fn("Executor.resumeAgent")(function* (
         if (step.observation === undefined) continue
         context.partSteps.push(
           withStoredEvidence(
-            partStepOf(step.part, step.tool, step.observation, before, undefined, step.args),
+            partStepOf(step.part, step.tool, step.observation, before, undefined, step.args, step.index),
             step.evidence,
           ),
         )

@@ -61,7 +61,7 @@ const planSummary = (context: RunContext, ok: boolean, endReason: EndReason, det
     taskComplete: ok,
     summary: ok
       ? `Completed all ${steps.length} steps of plan revision ${context.plan?.revision ?? 0} for "${context.task.goal}".`
-      : `Stopped (${endReason}) after ${done} of ${steps.length} steps: ${detail}`,
+      : `Stopped (${endReason}) after ${context.tally.steps} step${context.tally.steps === 1 ? "" : "s"} ran (${done} of the plan's ${steps.length} succeeded): ${detail}`,
     keyFindings: [
       `last page: ${context.redactor.text(context.lastUrl)}`,
       ...(context.tally.replans > 0 ? [`replanned ${context.tally.replans} times`] : []),
@@ -137,7 +137,9 @@ const leftOut = (context: RunContext, plan: Plan): ReadonlyArray<string> =>
           )
         const done = context.partSteps.some((step) => step.part === index && step.ok)
         const worked = plan.steps.some((step) => step.part === index)
-        const pageCheck = ["lastPage", "urlMatches", "textPresent", "elementExists"].includes(part.check.type)
+        const pageCheck = ["lastPage", "pagesRead", "urlMatches", "textPresent", "elementExists"].includes(
+          part.check.type,
+        )
         return stated && (done || worked || pageCheck) ? [] : [part.description]
       })
 
@@ -152,7 +154,6 @@ const drive = (context: RunContext, planner: PlannerShape) =>
     const maxReplans = context.options.maxReplans ?? 3
     const partialLimit = context.options.partialReplansBeforeFull ?? 2
     const failuresByStep = new Map<number, number>()
-    let sameReplans = 0
     let executed = context.tally.steps
     while (true) {
       const plan = context.plan as Plan
@@ -177,7 +178,16 @@ const drive = (context: RunContext, planner: PlannerShape) =>
         criteria: next.successCriteria,
       })
       const evidence = evidenceOf(
-        yield* recordPartStep(context, next.part, next.tool, outcome, urlBefore, next.args),
+        yield* recordPartStep(
+          context,
+          next.part,
+          next.tool,
+          outcome,
+          urlBefore,
+          next.args,
+          undefined,
+          next.index,
+        ),
       )
       executed++
       const finished: Step = {
@@ -309,11 +319,10 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       const repeated =
         remainingAfter.length > 0 &&
         remainingAfter.map(same).join("\n") === remainingBefore.map(same).join("\n")
-      sameReplans = repeated ? sameReplans + 1 : 0
-      if (sameReplans >= 2) {
-        // The same steps came back twice after they failed (and were retried): a third run of them
-        // cannot end differently, so the budget is not spent on it.
-        const refusal = `the planner gave the same steps again after step ${next.index} (${next.tool}) failed: ${message}`
+      if (repeated) {
+        // The same steps after they failed (and were retried where a retry could change something):
+        // running them again cannot end differently, so the run stops with the failure that caused it.
+        const refusal = `the replan gave the same steps back after step ${next.index} (${next.tool}) failed, so they were not run again`
         context.trace.emit({
           type: "replan",
           mode,
@@ -322,7 +331,11 @@ const drive = (context: RunContext, planner: PlannerShape) =>
           message: refusal,
         })
         context.trace.line(`replan gave up: ${refusal}`)
-        return { ok: false, endReason: "plan-failed" as EndReason, detail: refusal }
+        return {
+          ok: false,
+          endReason: "plan-failed" as EndReason,
+          detail: `step ${next.index} (${next.tool}) failed: ${message}; the replan gave the same steps back, so they were not run again`,
+        }
       }
       const newPlan: Plan = { ...checked.success, parts: [...context.parts], status: "running" }
       context.trace.emit({
@@ -652,7 +665,15 @@ const resumeHeld = (
       if (saved?.observation === undefined || saved.state === "running") continue
       context.partSteps.push(
         withStoredEvidence(
-          partStepOf(saved.part ?? step.part, saved.tool, saved.observation, before, undefined, saved.args),
+          partStepOf(
+            saved.part ?? step.part,
+            saved.tool,
+            saved.observation,
+            before,
+            undefined,
+            saved.args,
+            saved.index,
+          ),
           saved.evidence,
         ),
       )

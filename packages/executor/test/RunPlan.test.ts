@@ -137,7 +137,7 @@ describe("runPlan", () => {
 
 describe("retries by error tag", () => {
   it.effect(
-    "ElementNotFound: scrolls the target into view and looks again, then tries a variant locator",
+    "ElementNotFound: scrolls the target into view, looks again, and retries only with a variant locator",
     () => {
       const { fake, layer } = harness({
         // The old id is gone from the page: only a variant locator (the element's other selector) can work.
@@ -179,7 +179,29 @@ describe("retries by error tag", () => {
           "look",
         ])
         assert.include(methods, "act:#to-products")
-        assert.strictEqual(result.metrics.retries, 2)
+        // One retry, and it changed the locator: the missing one is never tried twice.
+        assert.strictEqual(result.metrics.retries, 1)
+        assert.strictEqual(methods.filter((method) => method === "act:#to-products-old").length, 1)
+      }).pipe(Effect.provide(layer))
+    },
+  )
+
+  it.effect(
+    "ElementNotFound with no other locator on the page is not retried: the step fails at once with the cause",
+    () => {
+      const { fake, layer } = harness()
+      return Effect.gen(function* () {
+        const result = yield* finishWithClock(
+          runPlan(task(), missingButtonPlan(), { tools: testTools, maxReplans: 0 }),
+          60_000,
+        )
+        assert.strictEqual(result.status, "FAILED")
+        assert.strictEqual(result.metrics.retries, 0)
+        const clicks = fake.calls.filter((call) => call.method === "act" && call.target === "#missing-button")
+        assert.strictEqual(clicks.length, 1)
+        assert.strictEqual(result.observations[1]?.error?.reason, "ElementNotFound")
+        assert.strictEqual(result.firstFailure?.step, 1)
+        assert.match(result.summary.summary, /^Failed at step 1 \(click\) on http:\/\/shop\.test\/: /)
       }).pipe(Effect.provide(layer))
     },
   )
@@ -394,7 +416,13 @@ describe("replanning", () => {
 describe("replanning, again", () => {
   it.effect("a step that keeps failing after a partial replan gets a full replan", () => {
     const { planned, layer } = harness({}, [
-      (old) => old,
+      // Another button, also missing: the step fails a second time, so the next replan is full.
+      (old) => ({
+        ...old,
+        steps: old.steps.map((step) =>
+          step.index === 1 ? { ...step, args: { target: "#other-missing-button" }, state: "pending" } : step,
+        ),
+      }),
       () => planOf("task", [{ tool: "navigate", args: { url: `${ORIGIN}/products` } }]),
     ])
     return Effect.gen(function* () {
@@ -410,6 +438,32 @@ describe("replanning, again", () => {
       assert.strictEqual(result.plan?.revision, 2)
     }).pipe(Effect.provide(layer))
   })
+})
+
+describe("a replan that changes nothing", () => {
+  it.effect(
+    "gives the same steps back: they are not run again and the run stops with the step's failure",
+    () => {
+      const { fake, planned, layer } = harness({}, [(old) => old, (old) => old])
+      return Effect.gen(function* () {
+        const result = yield* finishWithClock(
+          runPlan(task(), missingButtonPlan(), { tools: testTools }),
+          120_000,
+        )
+        assert.strictEqual(result.status, "FAILED")
+        assert.strictEqual(planned.requests.length, 1)
+        const clicks = fake.calls.filter((call) => call.method === "act" && call.target === "#missing-button")
+        assert.strictEqual(clicks.length, 1)
+        // The first cause leads; the replan that changed nothing comes after it.
+        const summary = result.summary.summary
+        assert.match(summary, /^Failed at step 1 \(click\) on http:\/\/shop\.test\/: .*#missing-button/)
+        assert.isAbove(
+          summary.indexOf("the replan gave the same steps back"),
+          summary.indexOf("#missing-button"),
+        )
+      }).pipe(Effect.provide(layer))
+    },
+  )
 })
 
 describe("secrets", () => {

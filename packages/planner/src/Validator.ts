@@ -74,7 +74,13 @@ export interface ValidationReport {
 const maxNavigationsInARow = 2
 
 /** Checks that hold on the page or the outputs, so a part with such a check needs no step of its own. */
-const PAGE_CHECKS: ReadonlySet<string> = new Set(["lastPage", "urlMatches", "textPresent", "elementExists"])
+const PAGE_CHECKS: ReadonlySet<string> = new Set([
+  "lastPage",
+  "pagesRead",
+  "urlMatches",
+  "textPresent",
+  "elementExists",
+])
 
 /**
  * Checks a plan against the tools and the task's constraints. It never removes or cuts a step: a plan

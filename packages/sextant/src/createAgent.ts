@@ -24,6 +24,7 @@ import {
 import {
   type ExecutorOptions,
   type ExecutorRunResult,
+  type FirstFailure,
   type ManyOutcome,
   makeFolders,
   planAndRun,
@@ -198,6 +199,11 @@ export type AgentRunResult = RunResult & {
   readonly runId: string
   readonly endReason: ExecutorRunResult["endReason"]
   readonly transcriptPath?: string | undefined
+  /**
+   * Set when the run did not complete and a step failed: the first failed step the run never got past
+   * (its index, tool, the page it left, what the page showed and the message), which the summary leads with.
+   */
+  readonly firstFailure?: FirstFailure | undefined
   /** The HTML report of the run, when the agent was created with `report`. */
   readonly reportPath?: string | undefined
 }

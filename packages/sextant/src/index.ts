@@ -20,7 +20,7 @@ export {
   LlmError,
   StoreError,
 } from "@sextant/core"
-export type { EndReason, TraceRecord } from "@sextant/executor"
+export type { EndReason, FirstFailure, TraceRecord } from "@sextant/executor"
 export * from "./createAgent.ts"
 export * from "./ModelEnvironment.ts"
 export * from "./SextantConfig.ts"

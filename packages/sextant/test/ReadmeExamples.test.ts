@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createAgent } from "../src/index.ts"
 import { runCli } from "./support/Cli.ts"
 
 let site: FixtureSite
@@ -86,4 +87,36 @@ describe("the README's sextant run examples on the fixture site", () => {
       expect(result.stdout).toContain("q=lantern")
     }, 90_000)
   }
+})
+
+/** The README's Promise-facade example: its goal, and the first record and status its comments show. */
+const facadeExample = () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+  const block = readme.slice(readme.indexOf("## The Promise facade")).split("```ts")[1]?.split("```")[0] ?? ""
+  const goal = /goal: "([^"]+)"/.exec(block)?.[1]
+  const status = /result\.status \/\/ "(\w+)"/.exec(block)?.[1]
+  const first = /result\.output \/\/ \[(\{[^}]*\}), …\]/.exec(block)?.[1]
+  return {
+    goal,
+    status,
+    // `{ name: "Brass Sextant", price: "$168.99" }` read as JSON once its keys are quoted.
+    first: first === undefined ? undefined : (JSON.parse(first.replace(/(\w+):/g, '"$1":')) as unknown),
+  }
+}
+
+describe("the README's Promise facade example", () => {
+  it("shows the status and the first record the run really gives", async () => {
+    const example = facadeExample()
+    expect(example.goal).toBeDefined()
+    await using agent = createAgent({ store: "memory", traceDirectory: false })
+    const result = await agent.run({
+      goal: (example.goal ?? "").replace("http://127.0.0.1:4000", site.url),
+      startUrl: `${site.url}/login`,
+      inputs: { username: alice.email, password: alice.password },
+      secretInputs: ["password"],
+      constraints: { allowFormSubmission: true },
+    })
+    expect(result.status).toBe(example.status)
+    expect((result.output as ReadonlyArray<unknown>)[0]).toEqual(example.first)
+  }, 90_000)
 })

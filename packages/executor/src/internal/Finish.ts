@@ -1,5 +1,6 @@
 import {
   type AgentError,
+  type GoalPart,
   type Observation,
   type PageSnapshot,
   type RunResult,
@@ -18,21 +19,96 @@ import type { EndReason } from "../Trace.ts"
 import { DEADLINE_BACKSTOP_MS, elapsedSince, type RunContext, runRecord } from "./RunContext.ts"
 import type { StepOutcome } from "./StepRunner.ts"
 
+/**
+ * The step a run that did not complete failed on first, without recovering: the cause its summary
+ * leads with, before what followed from it (a replan, a quota, the parts left undone).
+ */
+export interface FirstFailure {
+  /** The step's index in the plan (the turn's in a step-wise run), when known. */
+  readonly step?: number | undefined
+  readonly tool: string
+  /** The page the step left the browser on. */
+  readonly url: string
+  /** What the step failed with. */
+  readonly message: string
+  /** What the page showed after it: its main heading and any error messages, when the run read them. */
+  readonly pageShowed?: string | undefined
+}
+
 /** A finished run: the core `RunResult` plus how it ended and where its transcript is. */
 export interface ExecutorRunResult extends RunResult {
   readonly runId: string
   readonly endReason: EndReason
   readonly transcriptPath?: string | undefined
+  /** Set when the run did not complete and a step failed: the first cause (see {@link FirstFailure}). */
+  readonly firstFailure?: FirstFailure | undefined
 }
 
-/** The run's output: the records it extracted (from the store, so a resumed run has them all), else the last good tool output. */
+/**
+ * Tools whose output says that something happened (a condition held, time passed, the page stopped
+ * loading), not data read from the page: never a run's output.
+ */
+const NOT_DATA = new Set(["waitFor", "delay", "stop"])
+
+/**
+ * The run's output: the records it extracted (from the store, so a resumed run has them all), else
+ * what the last successful reading tool returned (a table as CSV, a parsed page), else nothing. Never
+ * the answer of a tool that only acted or waited (a wait's condition is not the run's data).
+ */
 export const runOutput = (context: RunContext) =>
   Effect.gen(function* () {
     const records = yield* context.store.listRecords(context.runId)
     if (records.length > 0) return records.map((record) => record.data)
     const observations = yield* context.store.listObservations(context.runId)
-    return observations.filter((observation) => observation.ok).at(-1)?.data
+    const read = observations.findLast((observation) => {
+      if (!observation.ok || NOT_DATA.has(observation.tool)) return false
+      return context.registry.tools.some((tool) => tool.name === observation.tool && tool.effects.reads)
+    })
+    return read?.data
   })
+
+/**
+ * The first cause of a run that did not complete: the first failed step of a part that does not hold;
+ * without parts named on the steps, the first failure the run never got past (the first failed step
+ * after the last step that worked).
+ */
+export const firstFailureOf = (
+  steps: ReadonlyArray<PartStep>,
+  parts: ReadonlyArray<GoalPart>,
+  unmet: ReadonlyArray<UnmetPart>,
+  onlyUnmetParts: boolean,
+): FirstFailure | undefined => {
+  const unmetNames = new Set(unmet.map((item) => item.part))
+  const ofUnmetPart = steps.find(
+    (step) =>
+      !step.ok && step.part !== undefined && unmetNames.has(parts[step.part]?.description ?? "\u0000"),
+  )
+  const lastOk = steps.findLastIndex((step) => step.ok)
+  const step =
+    ofUnmetPart ?? (onlyUnmetParts ? undefined : steps.slice(lastOk + 1).find((candidate) => !candidate.ok))
+  if (step === undefined) return undefined
+  const facts = step.facts
+  const shown =
+    facts === undefined
+      ? undefined
+      : [
+          ...(facts.heading === "" ? [] : [`the heading "${facts.heading}"`]),
+          ...(facts.errors.length === 0
+            ? []
+            : [`the error ${facts.errors.map((error) => `"${error}"`).join(", ")}`]),
+        ].join(" and ")
+  return {
+    ...(step.step === undefined ? {} : { step: step.step }),
+    tool: step.tool,
+    url: step.urlAfter,
+    message: step.message ?? "no reason given",
+    ...(shown === undefined || shown === "" ? {} : { pageShowed: shown }),
+  }
+}
+
+/** The first cause in words: `step 3 (search) on <url> (the page showed …): <message>`. */
+export const describeFirstFailure = (failure: FirstFailure): string =>
+  `${failure.step === undefined ? failure.tool : `step ${failure.step} (${failure.tool})`} on ${failure.url}${failure.pageShowed === undefined ? "" : ` (the page showed ${failure.pageShowed})`}: ${failure.message}`
 
 /**
  * Ends a run: final state, metrics, the result saved with the run, and the run-end event. Runs even
@@ -43,6 +119,7 @@ export const finishRun = (
   status: Extract<TaskState, "COMPLETED" | "FAILED" | "CANCELLED">,
   endReason: EndReason,
   summary: RunSummary,
+  firstFailure?: FirstFailure,
 ): Effect.Effect<ExecutorRunResult, StoreError | AgentError> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
@@ -67,6 +144,7 @@ export const finishRun = (
       tracePath: context.trace.tracePath,
       transcriptPath: context.trace.transcriptPath,
       endReason,
+      ...(firstFailure === undefined ? {} : { firstFailure }),
     })
     yield* context.store.saveRun(runRecord(context, result))
     context.trace.line(
@@ -88,6 +166,7 @@ export const recordPartStep = (
   urlBefore: string,
   args?: unknown,
   seenBefore?: PageSnapshot,
+  index?: number,
 ) =>
   Effect.gen(function* () {
     const facts =
@@ -104,7 +183,7 @@ export const recordPartStep = (
             Effect.map((snapshot) => Object.values(snapshot.elements)),
             Effect.orElseSucceed(() => undefined),
           )
-    const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args)
+    const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args, index)
     const actedElement = step.acted === undefined ? undefined : seenBefore?.elements[step.acted]
     const recorded: PartStep = { ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) }
     context.partSteps.push(recorded)
@@ -155,8 +234,10 @@ export const partStepOf = (
   urlBefore: string,
   facts?: PartStep["facts"],
   args?: unknown,
+  index?: number,
 ): PartStep => ({
   part,
+  ...(index === undefined ? {} : { step: index }),
   tool,
   acted: actedTarget(args),
   ok: observation.ok,
@@ -275,21 +356,32 @@ export const concludeRun = (
     }
     for (const item of unmet) context.trace.line(`unmet: ${item.part}: ${item.evidence}`)
     const endReason: EndReason = ended.ok && !ok ? "goal-unmet" : ended.endReason
+    // A run that ended well but left parts undone leads with a failure only when it was a failure of
+    // one of those parts; a failure it got past is no cause.
+    const firstFailure =
+      ok || context.secretRefusal !== undefined
+        ? undefined
+        : firstFailureOf(context.partSteps, context.parts, unmet, ended.ok)
+    const then = ended.ok
+      ? `Not done: ${unmet.map((item) => `${item.part} (${item.evidence})`).join("; ")}`
+      : summary.summary
     const final: RunSummary = ok
       ? { ...summary, taskComplete: true, unmetParts: [] }
       : {
           ...summary,
           taskComplete: false,
-          summary: ended.ok
-            ? `Not done: ${unmet.map((item) => `${item.part} (${item.evidence})`).join("; ")}`
-            : summary.summary,
+          // The first cause first; what followed from it (a replan, a quota, parts left undone) after.
+          summary:
+            firstFailure === undefined
+              ? then
+              : `Failed at ${describeFirstFailure(firstFailure)}. Then: ${then.replace(`: ${firstFailure.message}`, "")}`,
           unmetParts: [...unmet],
           nextSuggestions:
             summary.nextSuggestions.length > 0
               ? summary.nextSuggestions
               : unmet.map((item) => `${item.part}: ${item.check}`),
         }
-    return yield* finishRun(context, ok ? "COMPLETED" : "FAILED", endReason, final)
+    return yield* finishRun(context, ok ? "COMPLETED" : "FAILED", endReason, final, firstFailure)
   })
 
 /**

@@ -114,7 +114,17 @@ const NOT_PERFORMED = new Set([
   "DialogOpen",
   "InvalidToolArgs",
   "UnknownTool",
+  "InvalidArgument",
+  "NoPage",
+  // A compound tool looks for its controls (a search field, a list) before it types or clicks anything.
+  "ControlNotFound",
+  "ListNotFound",
 ])
+/**
+ * Failures the same call on the same page meets again: a compound tool found no control or list by
+ * meaning, and the executor has no other locator to give it. Not retried; a replan may take another way.
+ */
+const SAME_AGAIN = new Set(["ControlNotFound", "ListNotFound"])
 // Failures that mean "not on this page": on about:blank they mean there is no page at all.
 const PAGE_MISSES = new Set([
   "ElementNotFound",
@@ -394,7 +404,10 @@ export const executeStep = (
     let args: Record<string, unknown> = { ...call.args }
     let attempts = 0
     let timeoutFactor = 1
-    let relookedForVariant = false
+    // Locators an ElementNotFound retry already used: a retry must try one not tried yet.
+    const triedLocators = new Set<string>(
+      [targetOf(call.args)?.value].filter((value): value is string => value !== undefined),
+    )
     let landedAfterAlert = false
     let lastError: unknown
     let output: unknown
@@ -744,6 +757,12 @@ export const executeStep = (
       // The reason of a Sextant error; a tool's own error class is named by its tag in the trace.
       const failure = sextantErrorOf(lastError)
       const tag = failure === undefined ? observeError(lastError).tag : reasonTag(failure)
+      if (SAME_AGAIN.has(tag)) {
+        context.trace.line(
+          `  not retrying ${call.tool}: ${tag} — the same call on the same page finds the same nothing`,
+        )
+        break
+      }
       let step = steppers.get(tag)
       if (step === undefined) {
         step = yield* Schedule.toStepWithSleep(retryScheduleFor(failure, context.retry))
@@ -827,17 +846,26 @@ export const executeStep = (
       }
       if (recovery === "relook" || recovery === "scroll-and-relook") {
         const target = targetOf(args)
-        if (recovery === "scroll-and-relook" && target !== undefined && !relookedForVariant) {
+        if (recovery === "scroll-and-relook" && target !== undefined) {
           yield* context.driver.scroll({ target: parseTarget(target.value) }).pipe(Effect.ignore)
         }
         const snapshot = yield* Effect.option(context.driver.look())
         if (Option.isSome(snapshot)) context.lastSnapshot = snapshot.value
-        if (recovery === "scroll-and-relook" && target !== undefined) {
-          if (relookedForVariant && Option.isSome(snapshot)) {
-            const variant = variantLocator(target.value, snapshot.value, target.key)
-            if (variant !== undefined && variant !== target.value) args = { ...args, [target.key]: variant }
+        if (tag === "ElementNotFound") {
+          // The same locator finds the same nothing: a retry goes only with one not tried yet (another
+          // selector of the element, which a late element also gets once it is there).
+          const variant =
+            target === undefined || Option.isNone(snapshot)
+              ? undefined
+              : variantLocator(target.value, snapshot.value, target.key)
+          if (target === undefined || variant === undefined || triedLocators.has(variant)) {
+            context.trace.line(
+              `  not retrying ${call.tool}: ${target === undefined ? "it names no element to look for another way" : `the page has no other locator for ${target.value}`}`,
+            )
+            break
           }
-          relookedForVariant = true
+          triedLocators.add(variant)
+          args = { ...args, [target.key]: variant }
         }
       }
       yield* countRetry(context.tally)

@@ -333,15 +333,26 @@ export const goalPartsOf = (goal: string): ReadonlyArray<GoalPart> | undefined =
   return partsOfCommands(parsed.commands)
 }
 
-/** One part per clause (clause i is part i), then "reach the last page" for each extraction over every page. */
+/**
+ * One part per clause (clause i is part i), then "reach the last page" for each extraction over every
+ * page, and "read N pages" for each over a number of pages (a list with fewer pages leaves it unmet).
+ */
 const partsOfCommands = (commands: ReadonlyArray<Command>): ReadonlyArray<GoalPart> => [
   ...commands.map(goalPartFor),
-  ...commands.flatMap(
-    (command): Array<GoalPart> =>
-      command.kind === "extract" && command.allPages === true
-        ? [{ kind: "paginate", description: "reach the last page", check: { type: "lastPage" } }]
-        : [],
-  ),
+  ...commands.flatMap((command): Array<GoalPart> => {
+    if (command.kind !== "extract") return []
+    if (command.allPages === true)
+      return [{ kind: "paginate", description: "reach the last page", check: { type: "lastPage" } }]
+    return command.pages > 1
+      ? [
+          {
+            kind: "paginate",
+            description: `read ${command.pages} pages`,
+            check: { type: "pagesRead", pages: command.pages },
+          },
+        ]
+      : []
+  }),
 ]
 
 /**

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path"
 import type { Writable } from "node:stream"
-import type { TraceRecord } from "@sextant/executor"
+import { describeFirstFailure, type TraceRecord } from "@sextant/executor"
 import type { ModelAttempt } from "@sextant/openai"
 import type { AgentRunResult, CreateAgentOptions } from "../createAgent.ts"
 import type { ModelLimits } from "./AgentFlags.ts"
@@ -168,10 +168,20 @@ export const summaryLines = (
 ): string => {
   const modelRetries = model?.tally.retries ?? 0
   const retries = result.metrics.retries + modelRetries
-  const summary = result.summary.summary
   const limitLine = modelLimitLine(model)
+  const figures = `in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${plural(retries, "retry", "retries")}${modelRetries > 0 ? ` (${modelRetries} of model calls)` : ""}, ${result.metrics.replans} replans`
+  // A failed run leads with its first cause (the step and what the page showed); what followed from
+  // it (a replan, a quota, the parts left undone) comes after.
+  const cause = result.firstFailure === undefined ? undefined : describeFirstFailure(result.firstFailure)
+  const lead = cause === undefined ? undefined : `Failed at ${cause}. `
+  const summary =
+    lead !== undefined && result.summary.summary.startsWith(lead)
+      ? result.summary.summary.slice(lead.length)
+      : result.summary.summary
   const lines = [
-    `${result.status} (${result.endReason}) in ${Math.round(result.metrics.durationMs)} ms, ${result.metrics.steps} steps, ${plural(retries, "retry", "retries")}${modelRetries > 0 ? ` (${modelRetries} of model calls)` : ""}, ${result.metrics.replans} replans`,
+    ...(cause === undefined
+      ? [`${result.status} (${result.endReason}) ${figures}`]
+      : [`${result.status} at ${cause}`, `(${result.endReason}) ${figures}`]),
     summary,
     ...(limitLine === undefined ? [] : [limitLine]),
     ...(result.summary.unmetParts ?? []).map(
