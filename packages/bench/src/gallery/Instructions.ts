@@ -34,7 +34,7 @@ export const FROZEN_SHA256 = "27497195f1784ed7d99ad2df8ae0cc505659d4e912dc73b8dc
 export const HOLDOUT_SHA256 = "9d7f5b5ebcff79f75d45334c899b4767aba9cf3c7b2bc636103440826a1a1ef2"
 
 /** sha256 of `instructions.fresh.json` as committed, before any run on it. */
-export const FRESH_SHA256 = "0000000000000000000000000000000000000000000000000000000000000000"
+export const FRESH_SHA256 = "d1c793f2bad86acc273e4fb51887df5afddb9d1ce2d42af4ee6cd16103f5681a"
 
 const directory = dirname(fileURLToPath(import.meta.url))
 export const FROZEN_PATH = join(directory, "instructions.frozen.json")
