@@ -38,6 +38,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
        pnpm bench --section soak [--tasks N] [--seed N]
        pnpm bench --section scale [--runs N] [--readme]
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
+       pnpm bench --only gallery --set fresh [--seed N] [--instructions n001,pick] [--modes agent]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
@@ -59,7 +60,10 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
   --instructions   only these instruction ids, families, gallery pages or sets (frozen, rest, holdout)
-  --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both`
+  --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both
+  --set fresh      the fresh set (src/gallery/instructions.fresh.json) instead of the others: doable
+                   solved, needs-model runs ended FAILED, false COMPLETED; written to
+                   results/gallery-fresh.* (or gallery-fresh-partial.*). Never run without this flag`
 
 const positiveInteger = (
   name: string,
@@ -90,6 +94,7 @@ const OPTIONS = {
   only: { type: "string" },
   instructions: { type: "string" },
   modes: { type: "string" },
+  set: { type: "string" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -122,8 +127,8 @@ const main = async (): Promise<number> => {
     return runHonestyOnly()
   }
   if (values.only !== undefined) return runGalleryOnly(values)
-  if (values.instructions !== undefined || values.modes !== undefined) {
-    throw new UsageError("--instructions and --modes go with --only gallery")
+  if (values.instructions !== undefined || values.modes !== undefined || values.set !== undefined) {
+    throw new UsageError("--instructions, --modes and --set go with --only gallery")
   }
   const plan: RunPlan = {
     runs: positiveInteger("runs", values.runs, values.quick ? 5 : 20, 1),
@@ -381,8 +386,11 @@ const MODES = ["agent", "oneShot"] as const
 const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
   if (values.only !== "gallery") throw new UsageError(`--only takes "gallery", got "${values.only}"`)
   if (values.readme || values.pages !== undefined || values.quick) {
-    throw new UsageError("--only gallery takes --seed, --instructions and --modes only")
+    throw new UsageError("--only gallery takes --seed, --instructions, --modes and --set only")
   }
+  if (values.set !== undefined && values.set !== "fresh")
+    throw new UsageError(`--set takes "fresh", got "${values.set}"`)
+  const fresh = values.set === "fresh"
   const seed = positiveInteger("seed", values.seed, 0, 0)
   const modes = values.modes?.split(",").map((mode) => mode.trim())
   const unknown = modes?.filter((mode) => !(MODES as ReadonlyArray<string>).includes(mode)) ?? []
@@ -397,6 +405,7 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
     seed,
     ...(only === undefined ? {} : { only }),
     ...(modes === undefined ? {} : { modes: modes as ReadonlyArray<(typeof MODES)[number]> }),
+    ...(fresh ? { set: "fresh" as const } : {}),
     progress: (line) => process.stderr.write(`[bench] ${line}\n`),
   })
   const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}, load ${loadavg()
@@ -405,7 +414,7 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
   const tables = renderSections(gallery.sections)
   console.log(`${header}\n\n${tables}`)
   const results = join(packageRoot, "results")
-  const name = only === undefined && modes === undefined ? "gallery" : "gallery-partial"
+  const name = `gallery${fresh ? "-fresh" : ""}${only === undefined && modes === undefined ? "" : "-partial"}`
   await mkdir(results, { recursive: true })
   await writeFile(
     join(results, `${name}.json`),

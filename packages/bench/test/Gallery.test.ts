@@ -1,4 +1,5 @@
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { openTestBrowser } from "@sextant/fixture-site/test-browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { gallerySections, runGallery } from "../src/gallery/GalleryBench.ts"
 import { selectInstructions } from "../src/gallery/GallerySection.ts"
@@ -7,6 +8,7 @@ import {
   frozenHash,
   HOLDOUT_SHA256,
   holdoutHash,
+  loadFreshInstructions,
   loadInstructions,
 } from "../src/gallery/Instructions.ts"
 
@@ -55,12 +57,54 @@ describe("gallery harness in Chromium", () => {
   })
 
   it("every instruction names a gallery page that exists", async () => {
-    const pages = new Set(loadInstructions().map((instruction) => instruction.page))
+    const pages = new Set(
+      [...loadInstructions(), ...loadFreshInstructions()].map((instruction) => instruction.page),
+    )
     for (const page of pages) {
       const response = await fetch(`${site!.url}/gallery/${page}`)
       expect(response.status, page).toBe(200)
     }
   })
+
+  it("no fresh instruction is met by its page as it loads, and each names only keys its page reports", async () => {
+    // Keys the pages report only once something happens: clicks, opened folders, chosen items.
+    const later =
+      /^(call|details|open|helpful|unhelpful|archived):|^(send|continue|trackGo|refundGo|saveAccount|signOutAll|clearHistory|signOut|sendSupport|forgot|wishlistWanted|checkAvailability|searchCars|saveSettings|opened|downloaded|deleted|undo|trash|star|share|print|download|comment|bell|rename|copy|history|continueHuman)$/
+    const fresh = loadFreshInstructions()
+    const browser = await openTestBrowser({ classic: true })
+    try {
+      for (const page of new Set(fresh.map((instruction) => instruction.page))) {
+        const mine = fresh.filter((instruction) => instruction.page === page)
+        const response = await fetch(`${site!.url}/gallery/runs`, {
+          method: "POST",
+          body: JSON.stringify({ page, expect: { __probe: true } }),
+        })
+        const { run, path } = (await response.json()) as { run: string; path: string }
+        await browser.browser.url(`${site!.url}${path}`)
+        await browser.browser.execute("return window.__galleryFlush()")
+        const { state } = (await (await fetch(`${site!.url}/gallery/runs/${run}`)).json()) as {
+          state: Record<string, unknown>
+        }
+        for (const instruction of mine) {
+          const keys = Object.keys(instruction.expect)
+          for (const key of keys)
+            expect(key in state || later.test(key), `${instruction.id}: ${page} reports no "${key}"`).toBe(
+              true,
+            )
+          const metAtLoad = keys.every((key) => {
+            const expected = instruction.expect[key]
+            const actual = state[key]
+            return actual === undefined
+              ? expected === false
+              : String(actual) === String(expected) && typeof actual === typeof expected
+          })
+          expect(metAtLoad, `${instruction.id} is met before anything is done`).toBe(false)
+        }
+      }
+    } finally {
+      await browser.close()
+    }
+  }, 120_000)
 
   it("scores a sample through runAgent and one-shot text-to-action by the page's oracle", async () => {
     const sample = selectInstructions(loadInstructions(), ["f043", "f063"])

@@ -19,10 +19,18 @@ export interface GalleryOutcome {
   readonly family: string
   readonly lang: Instruction["lang"]
   readonly mode: GalleryMode
+  /** The instruction needs a model (arithmetic, counting, judgement, writing): its right end is FAILED. */
+  readonly needsModel: boolean
   /** The page's verdict: the state the instruction asks for was reached. */
   readonly solved: boolean
   /** Sextant's own answer: COMPLETED (agent), or one action chosen and run without error (one-shot). */
   readonly claimed: boolean
+  /** How the run ended: the agent's status (COMPLETED, FAILED, …, ERROR), or one-shot's `acted` / `no action`. */
+  readonly status: string
+  /** Sextant's own words about the run: the agent's summary, or why one-shot chose no action. */
+  readonly message: string
+  /** The instruction's text, for reading the outcome beside it. */
+  readonly text: string
   readonly ms: number
   /** The keys the page still disagreed on, or why the run stopped. */
   readonly detail: string
@@ -97,6 +105,8 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
         const started = performance.now()
         let claimed = false
         let detail = ""
+        let status = ""
+        let message = ""
         if (mode === "agent") {
           const task = Effect.runSync(
             decodeAgentTask({
@@ -117,6 +127,8 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
             ),
           )
           claimed = result.status === "COMPLETED"
+          status = result.status
+          message = result.summary
           if (!claimed) detail = `${result.status}: ${result.summary}`
         } else {
           const answer = await runtime.runPromise(
@@ -146,6 +158,8 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
           )
           claimed = answer.claimed
           detail = answer.detail
+          status = answer.claimed ? "acted" : "no action"
+          message = answer.detail
         }
         const ms = performance.now() - started
         // The page posts its state a moment after each change; on a loaded machine that moment came
@@ -167,8 +181,12 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
           family: instruction.family,
           lang: instruction.lang,
           mode,
+          needsModel: instruction.needsModel === true,
           solved: verdict.achieved,
           claimed,
+          status,
+          message,
+          text: instruction.text,
           ms,
           detail: [detail, verdict.achieved ? "" : unmetText(verdict)]
             .filter((part) => part !== "")
@@ -309,6 +327,194 @@ export const gallerySections = (
           ),
         ]
       }),
+    },
+  ]
+}
+
+const STOP_WORDS = new Set([
+  "a",
+  "an",
+  "and",
+  "the",
+  "to",
+  "of",
+  "in",
+  "on",
+  "for",
+  "it",
+  "me",
+  "my",
+  "is",
+  "that",
+  "this",
+  "with",
+  "then",
+  "i",
+  "you",
+  "your",
+  "at",
+  "as",
+  "by",
+  "or",
+  "be",
+  "的",
+  "了",
+  "把",
+  "我",
+  "个",
+  "一",
+  "和",
+  "在",
+])
+
+/** Words of a text, lower-cased, with each CJK character its own token (Chinese is not spaced). */
+const tokens = (text: string): ReadonlyArray<string> =>
+  text.toLowerCase().match(/[\p{Script=Han}]|[\p{L}\p{N}][\p{L}\p{N}@.'’:-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ??
+  []
+
+/** How many consecutive tokens of the instruction a message must repeat to name one of its steps. */
+export const STEP_WINDOW = 3
+
+/**
+ * Whether a FAILED run's message names the step it could not do: it repeats a run of `STEP_WINDOW`
+ * consecutive words of the instruction (Chinese: characters), not all of them stop words — the whole
+ * instruction when it is shorter. "the task failed" names nothing; `could not do "count the circles"`
+ * names the step.
+ */
+export const namesStep = (message: string, instruction: string): boolean => {
+  const said = tokens(message).join(" ")
+  const asked = tokens(instruction)
+  const window = Math.min(STEP_WINDOW, asked.length)
+  if (window === 0) return false
+  for (let start = 0; start + window <= asked.length; start++) {
+    const part = asked.slice(start, start + window)
+    if (part.every((token) => STOP_WORDS.has(token))) continue
+    if (` ${said} `.includes(` ${part.join(" ")} `)) return true
+  }
+  return false
+}
+
+/** The fresh set's figures for one mode. */
+export interface FreshSummary {
+  readonly total: number
+  /** Instructions a rule agent can carry out, and how many of them the page's oracle judged met. */
+  readonly doable: { readonly total: number; readonly solved: number; readonly percent: string }
+  /** Instructions that need a model: how many ended FAILED, and how many of those messages name a step. */
+  readonly needsModel: {
+    readonly total: number
+    readonly endedFailed: number
+    readonly failedNamingStep: number
+  }
+  /**
+   * Runs that said COMPLETED (one-shot: acted) where that was false: a doable instruction the oracle
+   * judged unmet, and every needs-model instruction (no rule agent can have done it).
+   */
+  readonly falseCompleted: {
+    readonly doable: number
+    readonly needsModel: number
+    readonly total: number
+    readonly percent: string
+  }
+}
+
+/** The fresh-set figures the acceptance asks for, from the outcomes of one mode. */
+export const freshSummary = (outcomes: ReadonlyArray<GalleryOutcome>, mode: GalleryMode): FreshSummary => {
+  const mine = outcomes.filter((outcome) => outcome.set === "fresh" && outcome.mode === mode)
+  const doable = mine.filter((outcome) => !outcome.needsModel)
+  const model = mine.filter((outcome) => outcome.needsModel)
+  const failed = model.filter((outcome) => outcome.status === "FAILED")
+  const falseDoable = doable.filter((outcome) => outcome.claimed && !outcome.solved).length
+  const falseModel = model.filter((outcome) => outcome.claimed).length
+  const solved = doable.filter((outcome) => outcome.solved).length
+  return {
+    total: mine.length,
+    doable: { total: doable.length, solved, percent: percent(solved, doable.length) },
+    needsModel: {
+      total: model.length,
+      endedFailed: failed.length,
+      failedNamingStep: failed.filter((outcome) => namesStep(outcome.message, outcome.text)).length,
+    },
+    falseCompleted: {
+      doable: falseDoable,
+      needsModel: falseModel,
+      total: falseDoable + falseModel,
+      percent: percent(falseDoable + falseModel, mine.length),
+    },
+  }
+}
+
+/** The fresh set's table: doable solved, needs-model FAILED, false COMPLETED — per mode and language. */
+export const freshSections = (
+  outcomes: ReadonlyArray<GalleryOutcome>,
+  seed: number,
+): ReadonlyArray<TableSection> => {
+  const modes = (["agent", "oneShot"] as const).filter((mode) =>
+    outcomes.some((outcome) => outcome.set === "fresh" && outcome.mode === mode),
+  )
+  const groups: ReadonlyArray<readonly [string, (outcome: GalleryOutcome) => boolean]> = [
+    ["all", () => true],
+    ["English", (outcome) => outcome.lang === "en"],
+    ["Chinese", (outcome) => outcome.lang === "zh"],
+  ]
+  return [
+    {
+      title: `Gallery, fresh set: doable solved, needs-model FAILED, false COMPLETED (seed ${seed})`,
+      note: `The fresh set (src/gallery/instructions.fresh.json) was written without reading the rule parser and frozen (hash-checked) before its first run. "doable" instructions are ones a rule agent can carry out; the page's oracle judges them. "needs model" ones (arithmetic, counting, judgement, writing) are right only when the run ends FAILED; "names a step" counts the FAILED messages that repeat ${STEP_WINDOW} consecutive words (Chinese: characters) of the instruction. "false COMPLETED" is a COMPLETED (one-shot: an action run) where the oracle says unmet, plus every needs-model COMPLETED, over all instructions of the row.`,
+      headers: [
+        "mode",
+        "group",
+        "doable solved",
+        "doable %",
+        "needs model: ended FAILED",
+        "FAILED naming a step",
+        "false COMPLETED (doable + needs model)",
+        "false COMPLETED %",
+      ],
+      rows: modes.flatMap((mode) =>
+        groups.map(([name, keep]) => {
+          const figures = freshSummary(outcomes.filter(keep), mode)
+          return [
+            mode,
+            name,
+            `${figures.doable.solved}/${figures.doable.total}`,
+            figures.doable.percent,
+            `${figures.needsModel.endedFailed}/${figures.needsModel.total}`,
+            `${figures.needsModel.failedNamingStep}/${figures.needsModel.endedFailed}`,
+            `${figures.falseCompleted.total}/${figures.total} (${figures.falseCompleted.doable} + ${figures.falseCompleted.needsModel})`,
+            figures.falseCompleted.percent,
+          ]
+        }),
+      ),
+    },
+    {
+      title: "Gallery, fresh set: by family",
+      note: "The same figures per instruction family, every mode run.",
+      headers: [
+        "mode",
+        "family",
+        "doable solved",
+        "doable %",
+        "needs model: ended FAILED",
+        "FAILED naming a step",
+        "false COMPLETED",
+      ],
+      rows: modes.flatMap((mode) =>
+        [...new Set(outcomes.map((outcome) => outcome.family))].sort().map((family) => {
+          const figures = freshSummary(
+            outcomes.filter((outcome) => outcome.family === family),
+            mode,
+          )
+          return [
+            mode,
+            family,
+            `${figures.doable.solved}/${figures.doable.total}`,
+            figures.doable.percent,
+            `${figures.needsModel.endedFailed}/${figures.needsModel.total}`,
+            `${figures.needsModel.failedNamingStep}/${figures.needsModel.endedFailed}`,
+            `${figures.falseCompleted.total}/${figures.total}`,
+          ]
+        }),
+      ),
     },
   ]
 }

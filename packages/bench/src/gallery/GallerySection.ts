@@ -1,13 +1,15 @@
 import { startFixtureSite } from "@sextant/fixture-site"
 import type { TableSection } from "../Report.ts"
 import {
+  freshSections,
+  freshSummary,
   type GalleryMode,
   type GalleryOutcome,
   gallerySections,
   gallerySummary,
   runGallery,
 } from "./GalleryBench.ts"
-import { type Instruction, loadInstructions } from "./Instructions.ts"
+import { type Instruction, loadFreshInstructions, loadInstructions } from "./Instructions.ts"
 
 export interface GallerySectionOptions {
   readonly seed: number
@@ -17,6 +19,11 @@ export interface GallerySectionOptions {
    */
   readonly only?: ReadonlyArray<string>
   readonly modes?: ReadonlyArray<GalleryMode>
+  /**
+   * "fresh": run the fresh set (`instructions.fresh.json`) instead of the frozen, written-after and
+   * held-out sets, and report its figures. Never run unless asked.
+   */
+  readonly set?: "fresh"
   readonly progress: (line: string) => void
 }
 
@@ -45,16 +52,25 @@ export const gallerySection = async (
   outcomes: ReadonlyArray<GalleryOutcome>
   summary: unknown
 }> => {
-  const instructions = selectInstructions(loadInstructions(), options.only)
+  const fresh = options.set === "fresh"
+  const instructions = selectInstructions(fresh ? loadFreshInstructions() : loadInstructions(), options.only)
   const site = await startFixtureSite({ port: 0, seed: options.seed })
   try {
-    options.progress(`gallery: ${instructions.length} instructions on ${site.url} (seed ${options.seed})`)
+    options.progress(
+      `gallery${fresh ? " (fresh set)" : ""}: ${instructions.length} instructions on ${site.url} (seed ${options.seed})`,
+    )
     const outcomes = await runGallery({
       base: site.url,
       instructions,
       ...(options.modes === undefined ? {} : { modes: options.modes }),
       progress: options.progress,
     })
+    if (fresh)
+      return {
+        sections: freshSections(outcomes, options.seed),
+        outcomes,
+        summary: { agent: freshSummary(outcomes, "agent"), oneShot: freshSummary(outcomes, "oneShot") },
+      }
     return {
       sections: gallerySections(outcomes, options.seed),
       outcomes,

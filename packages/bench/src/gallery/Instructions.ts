@@ -10,6 +10,9 @@ import { z } from "zod"
  * written before the rule parser was changed for it and is never edited; its hash is checked. The
  * held-out file was written later, without reading the parser, and committed before any run; it is
  * never edited either and its hash is checked the same way, so the rule agent cannot be fitted to it.
+ * The fresh file is a third such set, on pages of its own, run only when asked (`--set fresh`);
+ * `needsModel` marks an instruction no rule agent can carry out (arithmetic, counting, judgement,
+ * writing): its right outcome is a FAILED run that names the step it could not do.
  */
 export const Instruction = z.object({
   id: z.string().regex(/^[a-z]\d{3}$/),
@@ -18,9 +21,10 @@ export const Instruction = z.object({
   lang: z.enum(["en", "zh"]),
   text: z.string().min(1),
   expect: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  needsModel: z.boolean().optional(),
 })
 export type Instruction = z.output<typeof Instruction> & {
-  readonly set: "frozen" | "rest" | "holdout"
+  readonly set: "frozen" | "rest" | "holdout" | "fresh"
 }
 
 /** sha256 of `instructions.frozen.json` as committed; a changed file is an error, not a new baseline. */
@@ -29,10 +33,14 @@ export const FROZEN_SHA256 = "27497195f1784ed7d99ad2df8ae0cc505659d4e912dc73b8dc
 /** sha256 of `instructions.holdout.json` as committed, before any run on it. */
 export const HOLDOUT_SHA256 = "9d7f5b5ebcff79f75d45334c899b4767aba9cf3c7b2bc636103440826a1a1ef2"
 
+/** sha256 of `instructions.fresh.json` as committed, before any run on it. */
+export const FRESH_SHA256 = "d1c793f2bad86acc273e4fb51887df5afddb9d1ce2d42af4ee6cd16103f5681a"
+
 const directory = dirname(fileURLToPath(import.meta.url))
 export const FROZEN_PATH = join(directory, "instructions.frozen.json")
 export const REST_PATH = join(directory, "instructions.rest.json")
 export const HOLDOUT_PATH = join(directory, "instructions.holdout.json")
+export const FRESH_PATH = join(directory, "instructions.fresh.json")
 
 const load = (path: string, set: Instruction["set"]): ReadonlyArray<Instruction> => {
   const parsed = z.array(Instruction).safeParse(JSON.parse(readFileSync(path, "utf8")))
@@ -47,6 +55,7 @@ const sha256 = (path: string): string => createHash("sha256").update(readFileSyn
 
 export const frozenHash = (): string => sha256(FROZEN_PATH)
 export const holdoutHash = (): string => sha256(HOLDOUT_PATH)
+export const freshHash = (): string => sha256(FRESH_PATH)
 
 /**
  * The three files, frozen first, then the rest, then the held-out set; throws when the frozen or the
@@ -76,4 +85,31 @@ export const loadInstructions = (): ReadonlyArray<Instruction> => {
     seen.add(instruction.id)
   }
   return all
+}
+
+/**
+ * The fresh set alone (set "fresh"), hash-checked like the held-out file: an edited file is an error,
+ * not a new baseline. `path` and `expectedSha256` are for tests of the check itself.
+ *
+ * @example
+ * const fresh = loadFreshInstructions()
+ * const needsModel = fresh.filter((instruction) => instruction.needsModel === true)
+ */
+export const loadFreshInstructions = (
+  path: string = FRESH_PATH,
+  expectedSha256: string = FRESH_SHA256,
+): ReadonlyArray<Instruction> => {
+  const hash = sha256(path)
+  if (hash !== expectedSha256) {
+    throw new Error(
+      `${path} was edited (sha256 ${hash}, committed ${expectedSha256}); the fresh instruction set may not change`,
+    )
+  }
+  const fresh = load(path, "fresh")
+  const seen = new Set<string>()
+  for (const instruction of fresh) {
+    if (seen.has(instruction.id)) throw new Error(`${path}: instruction id ${instruction.id} appears twice`)
+    seen.add(instruction.id)
+  }
+  return fresh
 }
