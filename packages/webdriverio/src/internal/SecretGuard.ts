@@ -26,7 +26,10 @@ const FETCH_ENABLE = { patterns: [{ urlPattern: "*", requestStage: "Request" }] 
 const CHILD_AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }
 const NO_AUTO_ATTACH = { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }
 
-/** The browser attaches new tabs (as the driver always has it) and, while guarded, shared and service workers. */
+/**
+ * The browser attaches new tabs (as the driver always has it) and, while guarded, shared and service
+ * workers: each is held before its first script, and one already running when the guard arms is ended.
+ */
 const BROWSER_AUTO_ATTACH = {
   autoAttach: true,
   waitForDebuggerOnStart: true,
@@ -107,7 +110,8 @@ const bodyOf = (request: PausedRequest["request"]): string | undefined => {
 /**
  * Builds the request guard of a driver whose tabs' DevTools sockets stand in for BiDi (a Chromium
  * Sextant launched, the default): Chrome DevTools `Fetch.enable` with a request-stage pattern on every
- * open tab's socket and on every tab the browser opens while a guard is in force, so each request
+ * open tab's socket, on every tab the browser opens while a guard is in force, and on the browser's own
+ * socket (shared and service workers, whenever they start), so each request
  * (navigation, form post, `fetch`/XHR, beacon, each redirect hop) pauses until it is inspected; one
  * that carries a secret to an origin the secrets are not bound to is failed (`BlockedByClient`)
  * and never leaves the browser. Without such sockets (a BiDi session, a remote grid) it refuses.
@@ -251,8 +255,10 @@ export const makeSecretGuard = (driver: {
         }
         children.add(sessionId)
         const toChild = sender(context, sessionId)
-        // In order on one session: pausing and attaching are on before the frame or worker runs.
-        void toChild("Fetch.enable", FETCH_ENABLE)
+        // In order on one session: pausing and attaching are on before the frame or worker runs. A
+        // shared or service worker pauses on the browser's own interception instead (see holdWorkers).
+        if (targetInfo?.type !== "shared_worker" && targetInfo?.type !== "service_worker")
+          void toChild("Fetch.enable", FETCH_ENABLE)
         void toChild("Target.setAutoAttach", CHILD_AUTO_ATTACH)
         if (waitingForDebugger === true) void toChild("Runtime.runIfWaitingForDebugger", {})
         return
@@ -302,8 +308,16 @@ export const makeSecretGuard = (driver: {
     void hold(targetId, BROWSER_ENDPOINT, sessionId, alsoRefuses)
   }
 
-  // Shared and service workers belong to no tab: the browser attaches them (held before their first
-  // script) while a guard is in force, and their requests pause like a tab's.
+  /**
+   * Shared and service workers belong to no tab: their requests pause on the browser's own socket
+   * (`Fetch.enable` on the browser target, which sees every request of the browser). Not on the
+   * worker's session: Chromium gives a worker its network loaders when its script has arrived, which
+   * for a worker the page starts after arming can be before that session's `Fetch.enable` is in (its
+   * requests would then never pause), and a session that detaches (the worker ends, as when its page
+   * goes) lets go of the requests it held. The browser's interception is on before any such worker
+   * exists and lasts as long as the guard. The browser also attaches the workers (held before their
+   * first script) so one already running when the guard arms, whose loaders predate it, is ended.
+   */
   const holdWorkers = () => {
     if (sockets === undefined || tabs.has(BROWSER_ENDPOINT)) return Promise.resolve({ result: {} })
     const children = new Set<string>()
@@ -313,12 +327,18 @@ export const makeSecretGuard = (driver: {
         ? type === "shared_worker" || type === "service_worker"
         : children.has(event.sessionId)
     })
+    const browserWide = sender(BROWSER_ENDPOINT, undefined)
     tabs.set(BROWSER_ENDPOINT, {
-      send: async () => undefined,
+      // At release only the browser's interception is switched off; its auto-attach stays the driver's.
+      send: (method, params) =>
+        method === "Fetch.disable" ? browserWide(method, params) : Promise.resolve(undefined),
       stop,
       children: () => [...children].map((child) => sender(BROWSER_ENDPOINT, child)),
     })
-    return sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH)
+    return Promise.all([
+      browserWide("Fetch.enable", FETCH_ENABLE),
+      sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH),
+    ]).then(([pausing, attaching]) => (pausing === undefined ? undefined : attaching))
   }
 
   // `Page.navigate` answers before the old document is gone, and that document runs (and sends) until
