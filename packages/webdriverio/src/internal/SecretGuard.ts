@@ -20,6 +20,19 @@ type TabSend = (method: string, params: Record<string, unknown>) => Promise<unkn
 const FETCH_ENABLE = { patterns: [{ urlPattern: "*", requestStage: "Request" }] }
 
 /**
+ * The browser's own interception: every request too, and the response of each document and each
+ * worker script (type Other), whatever tab, frame or worker loads it, so it gets the WebSocket fence
+ * (a `Content-Security-Policy` header) before any of its script runs.
+ */
+const BROWSER_FETCH_ENABLE = {
+  patterns: [
+    ...FETCH_ENABLE.patterns,
+    { urlPattern: "*", resourceType: "Document", requestStage: "Response" },
+    { urlPattern: "*", resourceType: "Other", requestStage: "Response" },
+  ],
+}
+
+/**
  * A guarded tab attaches its frames (cross-site ones run in their own renderer) and dedicated workers,
  * each held before its first script until its requests pause too; the frames attach theirs in turn.
  */
@@ -86,6 +99,10 @@ interface PausedRequest {
     readonly hasPostData?: boolean
     readonly postDataEntries?: ReadonlyArray<{ readonly bytes?: string }>
   }
+  /** Set when the request paused at the response stage (a document's or a worker script's response). */
+  readonly responseStatusCode?: number
+  readonly responseErrorReason?: string
+  readonly responseHeaders?: ReadonlyArray<{ readonly name: string; readonly value: string }>
 }
 
 const originOf = (url: string): string => {
@@ -181,15 +198,20 @@ export const makeSecretGuard = (driver: {
    * of the DOM do not reach it); a policy added at run time holds for every later connection, and
    * stays until the document goes (at the guard's release the tab leaves it).
    */
-  const fenceConnections = (send: TabSend, frameId: string) => {
+  const connectPolicy = () => {
     const allowed = [...new Set([...guards].flatMap((guard) => guard.options.origins))].filter((origin) =>
       [...guards].every((guard) => guard.options.origins.includes(origin)),
     )
     const webSockets = allowed.flatMap((origin) =>
       /^https?:\/\//.test(origin) ? [origin.replace(/^http/, "ws")] : [],
     )
-    // http(s) stays open to the policy: those requests pause, and one with a secret is reported.
-    const policy = `connect-src 'self' http: https: ${webSockets.join(" ")}`.trim()
+    // http(s) stays open to the policy: those requests pause, and one with a secret is reported; data:
+    // and blob: never leave the browser.
+    return `connect-src 'self' http: https: data: blob: ${webSockets.join(" ")}`.trim()
+  }
+
+  const fenceConnections = (send: TabSend, frameId: string) => {
+    const policy = connectPolicy()
     const expression = `(() => {
       const meta = document.createElement("meta")
       meta.httpEquiv = "Content-Security-Policy"
@@ -205,11 +227,55 @@ export const makeSecretGuard = (driver: {
     })
   }
 
+  /**
+   * A document (or a worker script) the guard sees after arming — a tab's next page, a popup, a frame,
+   * a worker the page starts — gets the WebSocket fence as a `Content-Security-Policy` response header,
+   * in force before any of its script runs. One that cannot be given it does not load.
+   */
+  const fenceResponse = (paused: PausedRequest, send: TabSend) => {
+    const { requestId, responseStatusCode: status } = paused
+    if (paused.responseErrorReason !== undefined || status === undefined || (status >= 300 && status < 400)) {
+      void send("Fetch.continueRequest", { requestId })
+      return
+    }
+    const responseHeaders = [
+      ...(paused.responseHeaders ?? []),
+      { name: "Content-Security-Policy", value: connectPolicy() },
+    ]
+    const refuse = () => send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" })
+    if (paused.resourceType !== "Document") {
+      void send("Fetch.continueResponse", { requestId, responseCode: status, responseHeaders }).then(
+        (answer) => (answer === undefined ? refuse() : undefined),
+      )
+      return
+    }
+    // A document's policy is read from its headers before the interception changes them: it is
+    // fulfilled anew (its body read whole), so Chromium reads the headers given here.
+    void send("Fetch.getResponseBody", { requestId }).then((answer) => {
+      const body = (
+        answer as
+          | { readonly result?: { readonly body?: unknown; readonly base64Encoded?: unknown } }
+          | undefined
+      )?.result
+      if (body === undefined || typeof body.body !== "string") return refuse()
+      return send("Fetch.fulfillRequest", {
+        requestId,
+        responseCode: status,
+        responseHeaders,
+        body: body.base64Encoded === true ? body.body : Buffer.from(body.body, "utf8").toString("base64"),
+      }).then((fulfilled) => (fulfilled === undefined ? refuse() : undefined))
+    })
+  }
+
   const inspect = (
     paused: PausedRequest,
     send: TabSend,
     alsoRefuses?: (params: Record<string, unknown>) => boolean,
   ) => {
+    if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) {
+      fenceResponse(paused, send)
+      return
+    }
     if (blocks(paused) || alsoRefuses?.(paused as unknown as Record<string, unknown>) === true)
       void send("Fetch.failRequest", { requestId: paused.requestId, errorReason: "BlockedByClient" })
     else void send("Fetch.continueRequest", { requestId: paused.requestId })
@@ -336,7 +402,7 @@ export const makeSecretGuard = (driver: {
       children: () => [...children].map((child) => sender(BROWSER_ENDPOINT, child)),
     })
     return Promise.all([
-      browserWide("Fetch.enable", FETCH_ENABLE),
+      browserWide("Fetch.enable", BROWSER_FETCH_ENABLE),
       sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH),
     ]).then(([pausing, attaching]) => (pausing === undefined ? undefined : attaching))
   }
