@@ -170,9 +170,11 @@ it("a SharedWorker the page posts the password to does not send it", async () =>
 }, 60_000)
 
 // The worker is started by the page after the password is typed, so it never ran before the guard armed.
+// Repeated: it once sent the password about one run in four (the worker got its loaders before its own
+// session's interception was in).
 it("a SharedWorker started after the password is typed does not send it", {
   timeout: 60_000,
-  repeats: 11,
+  repeats: 4,
 }, async () => {
   expect((await signIn("lateSharedWorker")).sent).toEqual([])
 })

@@ -20,6 +20,8 @@ export const mcpUsage = `usage: sextant mcp [options]
   --allowed-origin <url>     an origin the browser may load (repeatable; default any)
   --secret-origin <url>      an origin secrets may be typed on (repeatable; default the
                              --allowed-origin list; with neither, secrets are never typed)
+  --lenient-after-secret     once a secret is typed, block only requests that carry it (default:
+                             every request to an origin other than the --secret-origin list)
   --allow-submit             allow submitting forms
   --max-navigations <n>      navigation quota per client session, runs included (default 20)
   --max-clicks <n>           click quota per client session, runs included (default 100)
@@ -74,6 +76,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
         "idle-timeout": { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
         "secret-origin": { type: "string", multiple: true },
+        "lenient-after-secret": { type: "boolean" },
         "allow-submit": { type: "boolean" },
         "max-navigations": { type: "string" },
         "max-clicks": { type: "string" },
@@ -131,6 +134,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
       },
       secrets: values.secret ?? [],
       ...(values["secret-origin"] === undefined ? {} : { secretOrigins: values["secret-origin"] }),
+      ...(values["lenient-after-secret"] === true ? { strictAfterSecret: false } : {}),
       allowEval: values.eval === true,
       browser: {
         headless: values.headed !== true,

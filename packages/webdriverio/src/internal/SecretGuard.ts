@@ -321,10 +321,9 @@ export const makeSecretGuard = (driver: {
         }
         children.add(sessionId)
         const toChild = sender(context, sessionId)
-        // In order on one session: pausing and attaching are on before the frame or worker runs. A
-        // shared or service worker pauses on the browser's own interception instead (see holdWorkers).
-        if (targetInfo?.type !== "shared_worker" && targetInfo?.type !== "service_worker")
-          void toChild("Fetch.enable", FETCH_ENABLE)
+        // In order on one session: pausing and attaching are on before the frame or worker runs. Under
+        // a strict guard the browser's own interception pauses them too (see pauseBrowserWide).
+        void toChild("Fetch.enable", FETCH_ENABLE)
         void toChild("Target.setAutoAttach", CHILD_AUTO_ATTACH)
         if (waitingForDebugger === true) void toChild("Runtime.runIfWaitingForDebugger", {})
         return
@@ -375,14 +374,9 @@ export const makeSecretGuard = (driver: {
   }
 
   /**
-   * Shared and service workers belong to no tab: their requests pause on the browser's own socket
-   * (`Fetch.enable` on the browser target, which sees every request of the browser). Not on the
-   * worker's session: Chromium gives a worker its network loaders when its script has arrived, which
-   * for a worker the page starts after arming can be before that session's `Fetch.enable` is in (its
-   * requests would then never pause), and a session that detaches (the worker ends, as when its page
-   * goes) lets go of the requests it held. The browser's interception is on before any such worker
-   * exists and lasts as long as the guard. The browser also attaches the workers (held before their
-   * first script) so one already running when the guard arms, whose loaders predate it, is ended.
+   * Shared and service workers belong to no tab: the browser attaches them (held before their first
+   * script) while a guard is in force, and their requests pause like a tab's; one already running
+   * when the guard arms, whose loaders predate it, is ended.
    */
   const holdWorkers = () => {
     if (sockets === undefined || tabs.has(BROWSER_ENDPOINT)) return Promise.resolve({ result: {} })
@@ -401,10 +395,25 @@ export const makeSecretGuard = (driver: {
       stop,
       children: () => [...children].map((child) => sender(BROWSER_ENDPOINT, child)),
     })
-    return Promise.all([
-      browserWide("Fetch.enable", BROWSER_FETCH_ENABLE),
-      sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH),
-    ]).then(([pausing, attaching]) => (pausing === undefined ? undefined : attaching))
+    return sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH)
+  }
+
+  // Whether the browser's own interception is on (see pauseBrowserWide).
+  let browserPausing = false
+  /**
+   * Under a strict guard every request also pauses on the browser's own socket (`Fetch.enable` on the
+   * browser target, which sees every request of the browser), and each document's and worker script's
+   * response too (the WebSocket fence, see fenceResponse). A SharedWorker the page starts after the
+   * secret is typed gets its loaders once its script has arrived, which can be before its own session's
+   * `Fetch.enable` is in, and a worker's session that detaches (the worker ends) lets go of the requests
+   * it held: the browser's interception is on before such a worker exists and lasts as long as the
+   * guards. Only under a strict guard: a cross-origin request the browser target lets go on does not
+   * reach the network in this Chromium, which only a strict guard (it fails them all) can afford.
+   */
+  const pauseBrowserWide = () => {
+    if (browserPausing || sockets === undefined) return Promise.resolve({ result: {} })
+    browserPausing = true
+    return sender(BROWSER_ENDPOINT, undefined)("Fetch.enable", BROWSER_FETCH_ENABLE)
   }
 
   // `Page.navigate` answers before the old document is gone, and that document runs (and sends) until
@@ -436,6 +445,7 @@ export const makeSecretGuard = (driver: {
       }
       const held = [...tabs.entries()]
       tabs.clear()
+      browserPausing = false
       await Promise.all(
         held.map(([targetId, tab]) =>
           targetId === BROWSER_ENDPOINT
@@ -499,7 +509,13 @@ export const makeSecretGuard = (driver: {
         }),
         release,
       )
-      const enabled = yield* Effect.promise(() => Promise.all([...handles.map(holdTab), holdWorkers()]))
+      const enabled = yield* Effect.promise(() =>
+        Promise.all([
+          ...handles.map(holdTab),
+          holdWorkers(),
+          ...(options.strict === true ? [pauseBrowserWide()] : []),
+        ]),
+      )
       if (enabled.some((answer) => answer === undefined)) {
         return yield* fail(
           "guardSecrets",
