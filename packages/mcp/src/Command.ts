@@ -20,6 +20,8 @@ export const mcpUsage = `usage: sextant mcp [options]
   --allowed-origin <url>     an origin the browser may load (repeatable; default any)
   --secret-origin <url>      an origin secrets may be typed on (repeatable; default the
                              --allowed-origin list; with neither, secrets are never typed)
+  --lenient-after-secret     once a secret is typed, block only requests that carry it (default:
+                             every request to an origin other than the --secret-origin list)
   --allow-submit             allow submitting forms
   --allow-destructive        allow what the default blocked patterns refuse (sign out, log out,
                              delete, destroy, deactivate, unsubscribe, close account)
@@ -78,6 +80,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
         "idle-timeout": { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
         "secret-origin": { type: "string", multiple: true },
+        "lenient-after-secret": { type: "boolean" },
         "allow-submit": { type: "boolean" },
         "allow-destructive": { type: "boolean" },
         trace: { type: "boolean" },
@@ -137,6 +140,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
       },
       secrets: values.secret ?? [],
       ...(values["secret-origin"] === undefined ? {} : { secretOrigins: values["secret-origin"] }),
+      ...(values["lenient-after-secret"] === true ? { strictAfterSecret: false } : {}),
       allowEval: values.eval === true,
       allowDestructive: values["allow-destructive"] === true,
       ...(values.trace === true ? { traceDirectory: defaultTraceDirectory() } : {}),

@@ -82,6 +82,15 @@ export const ServerOptions = z.object({
    * `sextant mcp --trace` sets it to {@link defaultTraceDirectory}.
    */
   traceDirectory: z.string().min(1).optional(),
+  /**
+   * Once `act` types a secret, the session's pages may reach only the secret's origins (`secretOrigins`)
+   * until the session ends: every request to another origin is blocked, whatever it carries, so an
+   * encoded or split spelling of the secret cannot leave either — as a `run` does. On by default;
+   * `false` (`--lenient-after-secret`) blocks only the requests that carry a secret in a spelling the
+   * guard knows, for sites that need other origins after log-in (add those to `secretOrigins` instead
+   * when they are trusted).
+   */
+  strictAfterSecret: z.boolean().default(true),
   /** Offer the `eval` tool (JavaScript in the page). Off by default. */
   allowEval: z.boolean().default(false),
   /** How the browser of each client session is launched (system Chromium, headless by default). */

@@ -46,6 +46,10 @@ export interface ClientSession {
    * has secrets bound to origins, and released when the session closes.
    */
   secretGuard: SecretRequestGuard | undefined
+  /** The strict guard armed before the first secret is typed (`strictAfterSecret`), until the session closes. */
+  strictGuard: SecretRequestGuard | undefined
+  /** Arms `strictGuard` once; nothing when the option is off or the browser has not started. */
+  readonly armStrictGuard: Effect.Effect<void>
   /** For each secret a blocked request carried, that request in words: the session never types it again. */
   readonly secretsBlocked: Map<string, string>
   /** What the next tool answer tells the client besides its own result (see `takeNotices`). */
@@ -101,6 +105,23 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
     | undefined
   let processes: ReadonlyArray<number> = []
   let closed = false
+  let strictArmed = false
+
+  // Armed once, in the browser's scope, so it lasts until the session closes.
+  const armStrictGuard = Effect.promise(async () => {
+    const origins = session.secretOrigins ?? []
+    if (strictArmed || !options.strictAfterSecret || started === undefined || origins.length === 0) return
+    strictArmed = true
+    const { driver, scope } = await started
+    const armed = await Effect.runPromise(
+      Scope.provide(
+        guardSecretRequests(driver, { values: Object.values(secrets), origins, strict: true }),
+        scope,
+      ),
+    )
+    if ("guard" in armed) session.strictGuard = armed.guard
+    // A session whose requests cannot be guarded was told so when its browser started.
+  })
 
   const start = async () => {
     const scope = await Effect.runPromise(Scope.make())
@@ -157,6 +178,8 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
       options.secretOrigins ?? options.constraints.allowedOrigins?.map((origin) => new URL(origin).origin),
     secretTyped: false,
     secretGuard: undefined,
+    strictGuard: undefined,
+    armStrictGuard,
     secretsBlocked: new Map(),
     notices: [],
     planner,
@@ -172,6 +195,7 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
       if (closed) return
       closed = true
       session.secretGuard = undefined
+      session.strictGuard = undefined
       const running = started
       started = undefined
       if (running === undefined) return

@@ -38,6 +38,13 @@ export interface SessionGuardState {
    * undefined before the browser starts, or when the driver cannot guard requests.
    */
   secretGuard: SecretRequestGuard | undefined
+  /**
+   * The strict guard armed before the first secret is typed (`strictAfterSecret`): from then on only the
+   * secrets' origins may be reached. Undefined before, when the option is off, or when it cannot be armed.
+   */
+  strictGuard: SecretRequestGuard | undefined
+  /** Arms {@link strictGuard} (once, before a secret is typed); a session that cannot guard says so in a notice. */
+  readonly armStrictGuard: Effect.Effect<void>
   /** For each secret a blocked request carried, that request in words: the session never types it again. */
   readonly secretsBlocked: Map<string, string>
   /** What the next tool answer must tell the client (blocked requests, an unguarded session), oldest first. */
@@ -59,9 +66,10 @@ export const blockedRequestText = (request: BlockedRequest, secret: string): str
  * and the secret it carried is never typed again in the session.
  */
 export const takeBlockedRequests = (state: SessionGuardState): Effect.Effect<void> =>
-  state.secretGuard === undefined
-    ? Effect.void
-    : Effect.map(state.secretGuard.blocked, (blocked) => {
+  Effect.forEach(
+    [state.secretGuard, state.strictGuard].filter((guard) => guard !== undefined),
+    (guard) =>
+      Effect.map(guard.blocked, (blocked) => {
         const names = Object.keys(state.secrets)
         for (const request of blocked) {
           const name = names[request.secret]
@@ -73,7 +81,9 @@ export const takeBlockedRequests = (state: SessionGuardState): Effect.Effect<voi
           })
           if (name !== undefined && !state.secretsBlocked.has(name)) state.secretsBlocked.set(name, said)
         }
-      })
+      }),
+    { discard: true },
+  )
 
 const refuse = (detail: string) => new DriverError({ method: "act", reason: new InvalidArgument({ detail }) })
 
@@ -193,6 +203,8 @@ export const makeSessionDriver = (
         setting: secretSetting,
       })
       if (problem !== undefined) return yield* refuse(problem)
+      // Before the keys go in, as a run does: from now on the page may reach only the secrets' origins.
+      yield* state.armStrictGuard
       // The driver checks again in the page as it types; a check set by the caller (a run's) still holds.
       const outer = (yield* ActOrigins).typing
       state.secretTyped = true

@@ -20,13 +20,29 @@ type TabSend = (method: string, params: Record<string, unknown>) => Promise<unkn
 const FETCH_ENABLE = { patterns: [{ urlPattern: "*", requestStage: "Request" }] }
 
 /**
+ * The browser's own interception: every request too, and the response of each document and each
+ * worker script (type Other), whatever tab, frame or worker loads it, so it gets the WebSocket fence
+ * (a `Content-Security-Policy` header) before any of its script runs.
+ */
+const BROWSER_FETCH_ENABLE = {
+  patterns: [
+    ...FETCH_ENABLE.patterns,
+    { urlPattern: "*", resourceType: "Document", requestStage: "Response" },
+    { urlPattern: "*", resourceType: "Other", requestStage: "Response" },
+  ],
+}
+
+/**
  * A guarded tab attaches its frames (cross-site ones run in their own renderer) and dedicated workers,
  * each held before its first script until its requests pause too; the frames attach theirs in turn.
  */
 const CHILD_AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }
 const NO_AUTO_ATTACH = { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }
 
-/** The browser attaches new tabs (as the driver always has it) and, while guarded, shared and service workers. */
+/**
+ * The browser attaches new tabs (as the driver always has it) and, while guarded, shared and service
+ * workers: each is held before its first script, and one already running when the guard arms is ended.
+ */
 const BROWSER_AUTO_ATTACH = {
   autoAttach: true,
   waitForDebuggerOnStart: true,
@@ -83,6 +99,10 @@ interface PausedRequest {
     readonly hasPostData?: boolean
     readonly postDataEntries?: ReadonlyArray<{ readonly bytes?: string }>
   }
+  /** Set when the request paused at the response stage (a document's or a worker script's response). */
+  readonly responseStatusCode?: number
+  readonly responseErrorReason?: string
+  readonly responseHeaders?: ReadonlyArray<{ readonly name: string; readonly value: string }>
 }
 
 const originOf = (url: string): string => {
@@ -107,7 +127,8 @@ const bodyOf = (request: PausedRequest["request"]): string | undefined => {
 /**
  * Builds the request guard of a driver whose tabs' DevTools sockets stand in for BiDi (a Chromium
  * Sextant launched, the default): Chrome DevTools `Fetch.enable` with a request-stage pattern on every
- * open tab's socket and on every tab the browser opens while a guard is in force, so each request
+ * open tab's socket, on every tab the browser opens while a guard is in force, and on the browser's own
+ * socket (shared and service workers, whenever they start), so each request
  * (navigation, form post, `fetch`/XHR, beacon, each redirect hop) pauses until it is inspected; one
  * that carries a secret to an origin the secrets are not bound to is failed (`BlockedByClient`)
  * and never leaves the browser. Without such sockets (a BiDi session, a remote grid) it refuses.
@@ -177,15 +198,20 @@ export const makeSecretGuard = (driver: {
    * of the DOM do not reach it); a policy added at run time holds for every later connection, and
    * stays until the document goes (at the guard's release the tab leaves it).
    */
-  const fenceConnections = (send: TabSend, frameId: string) => {
+  const connectPolicy = () => {
     const allowed = [...new Set([...guards].flatMap((guard) => guard.options.origins))].filter((origin) =>
       [...guards].every((guard) => guard.options.origins.includes(origin)),
     )
     const webSockets = allowed.flatMap((origin) =>
       /^https?:\/\//.test(origin) ? [origin.replace(/^http/, "ws")] : [],
     )
-    // http(s) stays open to the policy: those requests pause, and one with a secret is reported.
-    const policy = `connect-src 'self' http: https: ${webSockets.join(" ")}`.trim()
+    // http(s) stays open to the policy: those requests pause, and one with a secret is reported; data:
+    // and blob: never leave the browser.
+    return `connect-src 'self' http: https: data: blob: ${webSockets.join(" ")}`.trim()
+  }
+
+  const fenceConnections = (send: TabSend, frameId: string) => {
+    const policy = connectPolicy()
     const expression = `(() => {
       const meta = document.createElement("meta")
       meta.httpEquiv = "Content-Security-Policy"
@@ -201,11 +227,55 @@ export const makeSecretGuard = (driver: {
     })
   }
 
+  /**
+   * A document (or a worker script) the guard sees after arming — a tab's next page, a popup, a frame,
+   * a worker the page starts — gets the WebSocket fence as a `Content-Security-Policy` response header,
+   * in force before any of its script runs. One that cannot be given it does not load.
+   */
+  const fenceResponse = (paused: PausedRequest, send: TabSend) => {
+    const { requestId, responseStatusCode: status } = paused
+    if (paused.responseErrorReason !== undefined || status === undefined || (status >= 300 && status < 400)) {
+      void send("Fetch.continueRequest", { requestId })
+      return
+    }
+    const responseHeaders = [
+      ...(paused.responseHeaders ?? []),
+      { name: "Content-Security-Policy", value: connectPolicy() },
+    ]
+    const refuse = () => send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" })
+    if (paused.resourceType !== "Document") {
+      void send("Fetch.continueResponse", { requestId, responseCode: status, responseHeaders }).then(
+        (answer) => (answer === undefined ? refuse() : undefined),
+      )
+      return
+    }
+    // A document's policy is read from its headers before the interception changes them: it is
+    // fulfilled anew (its body read whole), so Chromium reads the headers given here.
+    void send("Fetch.getResponseBody", { requestId }).then((answer) => {
+      const body = (
+        answer as
+          | { readonly result?: { readonly body?: unknown; readonly base64Encoded?: unknown } }
+          | undefined
+      )?.result
+      if (body === undefined || typeof body.body !== "string") return refuse()
+      return send("Fetch.fulfillRequest", {
+        requestId,
+        responseCode: status,
+        responseHeaders,
+        body: body.base64Encoded === true ? body.body : Buffer.from(body.body, "utf8").toString("base64"),
+      }).then((fulfilled) => (fulfilled === undefined ? refuse() : undefined))
+    })
+  }
+
   const inspect = (
     paused: PausedRequest,
     send: TabSend,
     alsoRefuses?: (params: Record<string, unknown>) => boolean,
   ) => {
+    if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) {
+      fenceResponse(paused, send)
+      return
+    }
     if (blocks(paused) || alsoRefuses?.(paused as unknown as Record<string, unknown>) === true)
       void send("Fetch.failRequest", { requestId: paused.requestId, errorReason: "BlockedByClient" })
     else void send("Fetch.continueRequest", { requestId: paused.requestId })
@@ -251,7 +321,8 @@ export const makeSecretGuard = (driver: {
         }
         children.add(sessionId)
         const toChild = sender(context, sessionId)
-        // In order on one session: pausing and attaching are on before the frame or worker runs.
+        // In order on one session: pausing and attaching are on before the frame or worker runs. Under
+        // a strict guard the browser's own interception pauses them too (see pauseBrowserWide).
         void toChild("Fetch.enable", FETCH_ENABLE)
         void toChild("Target.setAutoAttach", CHILD_AUTO_ATTACH)
         if (waitingForDebugger === true) void toChild("Runtime.runIfWaitingForDebugger", {})
@@ -302,8 +373,11 @@ export const makeSecretGuard = (driver: {
     void hold(targetId, BROWSER_ENDPOINT, sessionId, alsoRefuses)
   }
 
-  // Shared and service workers belong to no tab: the browser attaches them (held before their first
-  // script) while a guard is in force, and their requests pause like a tab's.
+  /**
+   * Shared and service workers belong to no tab: the browser attaches them (held before their first
+   * script) while a guard is in force, and their requests pause like a tab's; one already running
+   * when the guard arms, whose loaders predate it, is ended.
+   */
   const holdWorkers = () => {
     if (sockets === undefined || tabs.has(BROWSER_ENDPOINT)) return Promise.resolve({ result: {} })
     const children = new Set<string>()
@@ -313,12 +387,33 @@ export const makeSecretGuard = (driver: {
         ? type === "shared_worker" || type === "service_worker"
         : children.has(event.sessionId)
     })
+    const browserWide = sender(BROWSER_ENDPOINT, undefined)
     tabs.set(BROWSER_ENDPOINT, {
-      send: async () => undefined,
+      // At release only the browser's interception is switched off; its auto-attach stays the driver's.
+      send: (method, params) =>
+        method === "Fetch.disable" ? browserWide(method, params) : Promise.resolve(undefined),
       stop,
       children: () => [...children].map((child) => sender(BROWSER_ENDPOINT, child)),
     })
     return sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH)
+  }
+
+  // Whether the browser's own interception is on (see pauseBrowserWide).
+  let browserPausing = false
+  /**
+   * Under a strict guard every request also pauses on the browser's own socket (`Fetch.enable` on the
+   * browser target, which sees every request of the browser), and each document's and worker script's
+   * response too (the WebSocket fence, see fenceResponse). A SharedWorker the page starts after the
+   * secret is typed gets its loaders once its script has arrived, which can be before its own session's
+   * `Fetch.enable` is in, and a worker's session that detaches (the worker ends) lets go of the requests
+   * it held: the browser's interception is on before such a worker exists and lasts as long as the
+   * guards. Only under a strict guard: a cross-origin request the browser target lets go on does not
+   * reach the network in this Chromium, which only a strict guard (it fails them all) can afford.
+   */
+  const pauseBrowserWide = () => {
+    if (browserPausing || sockets === undefined) return Promise.resolve({ result: {} })
+    browserPausing = true
+    return sender(BROWSER_ENDPOINT, undefined)("Fetch.enable", BROWSER_FETCH_ENABLE)
   }
 
   // `Page.navigate` answers before the old document is gone, and that document runs (and sends) until
@@ -350,6 +445,7 @@ export const makeSecretGuard = (driver: {
       }
       const held = [...tabs.entries()]
       tabs.clear()
+      browserPausing = false
       await Promise.all(
         held.map(([targetId, tab]) =>
           targetId === BROWSER_ENDPOINT
@@ -413,7 +509,13 @@ export const makeSecretGuard = (driver: {
         }),
         release,
       )
-      const enabled = yield* Effect.promise(() => Promise.all([...handles.map(holdTab), holdWorkers()]))
+      const enabled = yield* Effect.promise(() =>
+        Promise.all([
+          ...handles.map(holdTab),
+          holdWorkers(),
+          ...(options.strict === true ? [pauseBrowserWide()] : []),
+        ]),
+      )
       if (enabled.some((answer) => answer === undefined)) {
         return yield* fail(
           "guardSecrets",
