@@ -3,7 +3,9 @@ import { configDefaults, defineProject, type UserWorkspaceConfig } from "vitest/
 /**
  * Which tests a run takes. The default set is the README's test command and needs no server. The slow
  * set (`SEXTANT_TEST_SET=slow`, `pnpm test:slow`) is every `*.slow.test.ts`: tests that start Redis,
- * PostgreSQL or a Selenium Grid through `scripts/services`; `.ci/run` runs it after the default set.
+ * PostgreSQL or a Selenium Grid through `scripts/services`, and the long whole-suite sweeps (the outcome
+ * truth table, the real-page corpus, pack-and-install, every gallery page on both seeds, the CLI spawns
+ * that run a whole task or more); `.ci/run` runs it after the default set.
  */
 const slowSet = process.env.SEXTANT_TEST_SET === "slow"
 
@@ -31,6 +33,12 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       // vitest takes this from each project; the same value in the root config is ignored.
       // The slow set runs one file at a time: its files start grids, worker processes and many browsers.
       maxWorkers: slowSet ? 1 : 2,
+      // A worker keeps its modules from one test file to the next instead of importing Effect,
+      // WebdriverIO, zod and the packages afresh for every file (about a third of the test command's
+      // time went to those imports). Test files start and close their own browsers, sites and servers
+      // in their hooks, so nothing but loaded modules is shared. The slow set keeps one fresh process
+      // per file: its files start service containers, worker processes and grids.
+      isolate: slowSet,
       ...overrides,
     },
   })
