@@ -329,7 +329,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
     const nextRegion = REGION_OF[role]
     if (nextRegion !== undefined) region = nextRegion
     else if (element.getAttribute("aria-live") === "assertive") region = "alert"
-    if ((role === "table" || role === "grid" || role === "feed") && region === "main") enterResults(element)
+    if ((role === "table" || role === "grid" || role === "treegrid" || role === "feed") && region === "main") enterResults(element)
     const node = buildNode(element, tag, role, frame, pointer)
     if (node !== undefined) out.push(node)
     region = saveRegion
