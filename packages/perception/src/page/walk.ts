@@ -86,6 +86,9 @@ export interface WalkOptions {
  * A walk for one look. Walk the body (or one element) into a list of items, pass that list through
  * `finish`, and read `elements`, `forms`, `texts` and `nodes()` after it.
  */
+/** Links and buttons, whose names are read from their content. */
+const NAMED_BY_CONTENT = "a[href],button,[role=button],[role=link]"
+
 export const createWalk = (walkOptions: WalkOptions) => {
   const { secretSelectors, maxText, maxName, maxOptions, location, assignRef } = walkOptions
 
@@ -304,13 +307,16 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const label = role === "" ? element.getAttribute("aria-label")?.trim() : undefined
       if (
         label &&
-        (element.textContent ?? "").trim() === "" &&
+        ((element.textContent ?? "").trim() === "" ||
+          element.parentElement?.closest(NAMED_BY_CONTENT) != null) &&
         element.querySelector(
           "a[href],button,input,select,textarea,iframe,[role],[tabindex],[aria-label]",
         ) === null
       ) {
         // An empty box the page labels (a logo, an icon font glyph) reads as its label, as a screen
-        // reader reads it, and a control around it is named by it.
+        // reader reads it, and a control around it is named by it. Inside a link or button the
+        // label speaks for whatever the box holds (`Next <span aria-label="page">→</span>` is
+        // "Next page"), as the accessible-name computation reads a descendant by its aria-label.
         join.spaceNext = true
         pushText(join, out, label)
         join.spaceNext = true
@@ -329,7 +335,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
     const nextRegion = REGION_OF[role]
     if (nextRegion !== undefined) region = nextRegion
     else if (element.getAttribute("aria-live") === "assertive") region = "alert"
-    if ((role === "table" || role === "grid" || role === "treegrid" || role === "feed") && region === "main") enterResults(element)
+    if ((role === "table" || role === "grid" || role === "treegrid" || role === "feed") && region === "main")
+      enterResults(element)
     const node = buildNode(element, tag, role, frame, pointer)
     if (node !== undefined) out.push(node)
     region = saveRegion
