@@ -153,7 +153,7 @@ describe("messy real-world pages", () => {
     expect(snapshot.tree).toMatch(/- slider "CPU share" \[ref=e\d+\]: 25/)
     expect(snapshot.tree).toMatch(/- radio "Large \(quota\)" \[ref=e\d+\] \[disabled\]/)
     expect(snapshot.tree).toMatch(/- treeitem "Compute" \[ref=e\d+\] \[expanded\]/)
-    expect(snapshot.tree).toMatch(/- dialog "Session expiring":/)
+    expect(snapshot.tree).toMatch(/- alertdialog "Session expiring":/)
     const file = snapshot.elements[refOf(snapshot, "button", "Startup script")]!
     expect(snapshot.actions.find((action) => action.ref === file.ref)?.ops).toEqual(["upload"])
     const disk = snapshot.actions.find((action) => action.name === "Disk (GB)")

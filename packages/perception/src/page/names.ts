@@ -7,16 +7,66 @@ import { OPAQUE } from "./urls.ts"
  * fallback for controls that have none by those rules.
  */
 
-/** Text of an element ignoring visibility, for aria-labelledby and labels. */
+/**
+ * Words CSS generates before or after an element (`::before { content: "New: " }`), which the
+ * accessible-name computation reads as part of its text: the quoted strings of `content`, without
+ * `none`/`normal`, counters or images, and without the private-use characters of icon fonts.
+ */
+export const generatedText = (element: Element, pseudo: "::before" | "::after"): string => {
+  const content = getComputedStyle(element, pseudo).content
+  if (!content || content === "none" || content === "normal") return ""
+  // `content: "★" / "Rated"` gives an alternative text after the slash; it speaks for the rest.
+  const parts = content.split(/\s\/\s/)
+  const source = parts.length > 1 ? parts[parts.length - 1]! : content
+  let text = ""
+  for (const match of source.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g))
+    text += (match[1] ?? match[2] ?? "").replace(/\\(.)/g, "$1")
+  return text.replace(/[\uE000-\uF8FF]/g, "")
+}
+
+/** Hidden from every reader: not rendered (`display: none`, `hidden`) or `visibility: hidden`. */
+const notRendered = (element: Element): boolean => {
+  if (typeof element.checkVisibility === "function")
+    return !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)
+  const style = getComputedStyle(element)
+  return style.display === "none" || style.visibility === "hidden"
+}
+
+/**
+ * Text of an element for aria-labelledby, labels, legends and captions, as the accessible-name
+ * computation reads it: through the flat tree (a slot's assigned nodes, a host's shadow root), with
+ * text CSS generates before and after elements. Hidden descendants are left out unless the element
+ * itself is hidden (a hidden node referenced by aria-labelledby still names: all its words count).
+ */
 export const plainText = (element: Element, skip?: Element): string => {
   let text = ""
+  const skipHidden = !notRendered(element)
+  const visitChildren = (parent: globalThis.Node): void => {
+    if (parent.nodeType === 1 && (parent as Element).localName === "slot") {
+      const assigned = (parent as HTMLSlotElement).assignedNodes({ flatten: true })
+      if (assigned.length > 0) {
+        for (const node of assigned) visit(node)
+        return
+      }
+    }
+    const from = parent.nodeType === 1 ? ((parent as Element).shadowRoot ?? parent) : parent
+    for (let c = from.firstChild; c !== null; c = c.nextSibling) visit(c)
+  }
   const visit = (node: globalThis.Node): void => {
     if (node === skip) return
-    if (node.nodeType === 3) text += node.nodeValue ?? ""
-    else if (node.nodeType === 1) {
+    if (node.nodeType === 3) {
+      const parent = node.parentElement
+      if (skipHidden && parent !== null && getComputedStyle(parent).visibility !== "visible") return
+      text += node.nodeValue ?? ""
+    } else if (node.nodeType === 1) {
       const child = node as Element
       const tag = child.localName
       if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
+      if (skipHidden && child !== element && tag !== "slot" && notRendered(child)) {
+        // A box hidden by visibility may still show children that make themselves visible.
+        if (getComputedStyle(child).display !== "none") visitChildren(child)
+        return
+      }
       // An element inside that carries its own label speaks by it (a label's icon button "close nav").
       const label = child.getAttribute("aria-label")?.trim()
       if (label) text += ` ${label} `
@@ -27,13 +77,21 @@ export const plainText = (element: Element, skip?: Element): string => {
           text += ` ${(child as HTMLInputElement).value} `
         // An image button speaks its alternative text, as an image does.
         else if (type === "image") text += ` ${child.getAttribute("alt") ?? ""} `
-      } else for (let c = child.firstChild; c !== null; c = c.nextSibling) visit(c)
+      } else {
+        text += generatedText(child, "::before")
+        visitChildren(child)
+        text += generatedText(child, "::after")
+      }
       if (!INLINE.has(tag)) text += " "
     }
   }
   visit(element)
   return collapse(text).trim()
 }
+
+/** The ids an element is labelled by: `aria-labelledby`, or the misspelling browsers honour too. */
+export const labelledBy = (element: Element): string | null =>
+  element.getAttribute("aria-labelledby") ?? element.getAttribute("aria-labeledby")
 
 export const byIds = (element: Element, ids: string): string => {
   const root = element.getRootNode() as Document | ShadowRoot
@@ -46,7 +104,7 @@ export const byIds = (element: Element, ids: string): string => {
 }
 
 export const labelName = (element: Element): string => {
-  const labelled = element.getAttribute("aria-labelledby")
+  const labelled = labelledBy(element)
   if (labelled) {
     const text = byIds(element, labelled)
     if (text) return text

@@ -83,7 +83,7 @@ export const CONTAINERS: Record<string, string> = {
   form: "form",
   region: "region",
   dialog: "dialog",
-  alertdialog: "dialog",
+  alertdialog: "alertdialog",
   alert: "alert",
   status: "status",
   log: "log",
@@ -96,7 +96,7 @@ export const CONTAINERS: Record<string, string> = {
   tree: "tree",
   table: "table",
   grid: "grid",
-  treegrid: "grid",
+  treegrid: "treegrid",
   toolbar: "toolbar",
   iframe: "iframe",
   figure: "figure",
@@ -264,7 +264,11 @@ export const implicitRole = (element: Element, tag: string): string => {
     case "search":
       return "search"
     case "section":
-      return element.hasAttribute("aria-label") || element.hasAttribute("aria-labelledby") ? "region" : ""
+      return element.hasAttribute("aria-label") ||
+        element.hasAttribute("aria-labelledby") ||
+        element.hasAttribute("aria-labeledby")
+        ? "region"
+        : ""
     case "dialog":
       return "dialog"
     case "ul":
@@ -334,6 +338,31 @@ export const focusable = (element: Element, tag: string): boolean => {
   }
 }
 
+/** ARIA's global states and properties: one of them on an element makes it more than decoration. */
+const GLOBAL_ARIA = [
+  "aria-atomic",
+  "aria-busy",
+  "aria-controls",
+  "aria-current",
+  "aria-describedby",
+  "aria-details",
+  "aria-dropeffect",
+  "aria-flowto",
+  "aria-grabbed",
+  "aria-keyshortcuts",
+  "aria-label",
+  "aria-labelledby",
+  "aria-labeledby",
+  "aria-live",
+  "aria-owns",
+  "aria-relevant",
+  "aria-roledescription",
+]
+
+/** Carries a global ARIA attribute, which a presentational role cannot take away (ARIA 1.2, 9.3). */
+export const globalAria = (element: Element): boolean =>
+  GLOBAL_ARIA.some((name) => element.hasAttribute(name))
+
 /**
  * Marked `role="presentation"` (or `none`) and held to it: decoration, not a thing of its own. A
  * focusable element keeps its role (ARIA 1.2, 9.3); so does a labelled one, which the caller checks.
@@ -342,6 +371,19 @@ export const presentational = (element: Element, tag: string): boolean => {
   const role = explicitRole(element)
   return (role === "presentation" || role === "none") && !focusable(element, tag)
 }
+
+/** Roles that mean something only inside a table or grid (wai-aria's required context). */
+const TABLE_PARTS = new Set(["row", "cell", "gridcell", "columnheader", "rowheader", "rowgroup"])
+
+/**
+ * A table part's role given outside any table or grid has no context, and the element keeps the
+ * role its tag gives it (a `<button role="gridcell">` alone is a button), as browsers do.
+ */
+export const outOfContext = (element: Element, role: string): boolean =>
+  TABLE_PARTS.has(role) &&
+  element.parentElement?.closest(
+    "table,[role=table],[role=grid],[role=treegrid],[role=row],[role=rowgroup]",
+  ) == null
 
 /** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
 export const IMAGE_HOLDERS =

@@ -1,6 +1,6 @@
 import { formName, isSubmit } from "./forms.ts"
 import { boxOf } from "./frames.ts"
-import { controlName, fallbackName, labelName, plainText, selectedText } from "./names.ts"
+import { controlName, fallbackName, generatedText, labelName, plainText, selectedText } from "./names.ts"
 import { textNotes } from "./notes.ts"
 import { hasRef, hoistNode, itemsText, leaf, OWN_CONTENT, outOfName } from "./outline.ts"
 import { optionsSuffix } from "./render.ts"
@@ -9,12 +9,14 @@ import {
   CONTENT_NAMED_CONTROLS,
   explicitRole,
   focusable,
+  globalAria,
   hoverTarget,
   INLINE,
   INTERACTIVE,
   implicitRole,
   NAME_FROM_CONTENT,
   NAMED_ONLY,
+  outOfContext,
   presentational,
   REGION_OF,
   SKIP,
@@ -84,6 +86,9 @@ export interface WalkOptions {
  * A walk for one look. Walk the body (or one element) into a list of items, pass that list through
  * `finish`, and read `elements`, `forms`, `texts` and `nodes()` after it.
  */
+/** Links and buttons, whose names are read from their content. */
+const NAMED_BY_CONTENT = "a[href],button,[role=button],[role=link]"
+
 export const createWalk = (walkOptions: WalkOptions) => {
   const { secretSelectors, maxText, maxName, maxOptions, location, assignRef } = walkOptions
 
@@ -240,8 +245,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (role === "hidden") return
     // A page cannot make a focusable element presentational (ARIA's conflict rule): a link marked
     // role=presentation still takes focus and a click, so it keeps the role its tag gives it.
+    // Nor one that carries a global ARIA attribute (a label, a description): it keeps its own role.
     if (role === "presentation" || role === "none")
-      role = focusable(element, tag) ? implicitRole(element, tag) : ""
+      role = focusable(element, tag) || globalAria(element) ? implicitRole(element, tag) : ""
+    if (role !== "" && outOfContext(element, role)) role = implicitRole(element, tag)
     if (role === "presentation" || role === "none") role = ""
     if (role === "" && (element as HTMLElement).isContentEditable) {
       const parent = element.parentElement
@@ -300,13 +307,16 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const label = role === "" ? element.getAttribute("aria-label")?.trim() : undefined
       if (
         label &&
-        (element.textContent ?? "").trim() === "" &&
+        ((element.textContent ?? "").trim() === "" ||
+          element.parentElement?.closest(NAMED_BY_CONTENT) != null) &&
         element.querySelector(
           "a[href],button,input,select,textarea,iframe,[role],[tabindex],[aria-label]",
         ) === null
       ) {
         // An empty box the page labels (a logo, an icon font glyph) reads as its label, as a screen
-        // reader reads it, and a control around it is named by it.
+        // reader reads it, and a control around it is named by it. Inside a link or button the
+        // label speaks for whatever the box holds (`Next <span aria-label="page">→</span>` is
+        // "Next page"), as the accessible-name computation reads a descendant by its aria-label.
         join.spaceNext = true
         pushText(join, out, label)
         join.spaceNext = true
@@ -325,7 +335,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
     const nextRegion = REGION_OF[role]
     if (nextRegion !== undefined) region = nextRegion
     else if (element.getAttribute("aria-live") === "assertive") region = "alert"
-    if ((role === "table" || role === "grid" || role === "feed") && region === "main") enterResults(element)
+    if ((role === "table" || role === "grid" || role === "treegrid" || role === "feed") && region === "main")
+      enterResults(element)
     const node = buildNode(element, tag, role, frame, pointer)
     if (node !== undefined) out.push(node)
     region = saveRegion
@@ -438,6 +449,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const caption = element.querySelector(":scope > caption")
           if (caption !== null) name = plainText(caption)
         }
+        // A group (a `role=group`, a fieldset without a legend) is named by its title last.
+        if (!name && role === "group") name = collapse(element.getAttribute("title") ?? "").trim()
         if (NAMED_ONLY.has(role) && !name) {
           const hoisted = hoist(element, frame, pointer)
           if (hoisted !== undefined && OWN_CONTENT.has(role)) hoisted.ownContent = true
@@ -479,6 +492,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
           ).trim() || itemsText(kids, true, true).trim()
         // Text a page prints twice inside one control (a visible label and a hidden copy) names it once.
         name = name.replace(/^(.{2,}?) \1$/su, "$1")
+        // Words CSS generates before and after the element are part of what it says.
+        const before = generatedText(element, "::before")
+        const after = generatedText(element, "::after")
+        if (/[\p{L}\p{N}]/u.test(before + after)) name = collapse(`${before}${name}${after}`).trim()
         contentName = true
       }
       // A control whose content is only a pictograph ("⚙", "×") is named by its title, which says

@@ -72,6 +72,26 @@ describe("accessible names", () => {
     expect(await nameOf("controlName", "placeholder")).toBe("Search")
   })
 
+  it("read a referenced node without its hidden parts, unless the node itself is hidden", async () => {
+    await harness.open(`
+      <div id="partial">Visible <span hidden>no</span><span style="display:none">no</span><span style="visibility:hidden">no</span>words</div>
+      <div id="whole" hidden>Whole <span style="display:none">hidden</span> label</div>
+      <span id="spelt">Misspelt</span><button id="misspelt" aria-labeledby="spelt">M</button>`)
+    expect(await nameOf("plainText", "partial")).toBe("Visible words")
+    expect(await nameOf("plainText", "whole")).toBe("Whole hidden label")
+    expect(await nameOf("labelName", "misspelt")).toBe("Misspelt")
+  })
+
+  it("read the words CSS generates before and after an element, without icon-font glyphs", async () => {
+    await harness.open(`<style>
+      #generated::before { content: "Your "; } #generated::after { content: " (required)"; }
+      #glyph::before { content: "\\e900"; } #none::before { content: none; }</style>
+      <label id="generated">nickname</label><span id="glyph">Menu</span><span id="none">Plain</span>`)
+    expect(await nameOf("plainText", "generated")).toBe("Your nickname (required)")
+    expect(await nameOf("plainText", "glyph")).toBe("Menu")
+    expect(await nameOf("plainText", "none")).toBe("Plain")
+  })
+
   it("read text with image alternatives and button values, skipping scripts and fields", async () => {
     await harness.open(`
       <div id="text">Pay<img alt="with card"><input type="button" value="now"><script>var x = 1</script><textarea>draft</textarea></div>`)
