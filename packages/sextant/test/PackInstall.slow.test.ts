@@ -239,6 +239,39 @@ describe.skipIf(skip)("the packed packages installed with plain npm outside the 
     )
   }, 120_000)
 
+  it("serves MCP from the installed sextant to an SDK client started with the README's client config", async () => {
+    // The config of packages/mcp/README.md: command "sextant", args ["mcp", "--allowed-origin", …], with
+    // the installed bin's folder on PATH as a client finds it after `npm install`.
+    writeFileSync(
+      join(consumer, "mcp-client.mjs"),
+      [
+        'import { Client } from "@modelcontextprotocol/sdk/client/index.js"',
+        'import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"',
+        "const config = { command: 'sextant', args: ['mcp', '--allowed-origin', process.argv[2]] }",
+        "const transport = new StdioClientTransport({ ...config, env: { ...process.env }, stderr: 'ignore' })",
+        "const client = new Client({ name: 'pack-install', version: '1.0.0' })",
+        "await client.connect(transport)",
+        "const { tools } = await client.listTools()",
+        "const went = await client.callTool({ name: 'go', arguments: { url: process.argv[2] + '/products' } })",
+        "console.log(JSON.stringify({ tools: tools.map((tool) => tool.name), go: went.content.map((part) => part.text ?? '').join('\\n'), isError: went.isError === true }))",
+        "await client.close()",
+      ].join("\n"),
+    )
+    const environment = {
+      ...process.env,
+      PATH: `${join(consumer, "node_modules", ".bin")}:${process.env.PATH}`,
+    }
+    const { stdout } = await run("node", ["mcp-client.mjs", site.url], { cwd: consumer, env: environment })
+    const answer = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+      tools: ReadonlyArray<string>
+      go: string
+      isError: boolean
+    }
+    expect(answer.tools).toEqual(expect.arrayContaining(["look", "act", "go", "wait"]))
+    expect(answer.isError, answer.go).toBe(false)
+    expect(answer.go).toContain(FIXTURE_PRODUCTS[0]?.name)
+  }, 120_000)
+
   it("answers the installed sextant --help", async () => {
     const { stdout } = await run(join(consumer, "node_modules", ".bin", "sextant"), ["--help"], {
       cwd: consumer,
