@@ -260,10 +260,25 @@ export interface BlockedRequest {
   readonly secret: number
 }
 
+/**
+ * A page a tab tried to load on an origin a strict guard does not allow (the tab's own navigation, not
+ * a frame's), which the driver failed before it left the browser. It carried no secret the guard knows.
+ */
+export interface RefusedPage {
+  /** The origin the tab tried to go to, e.g. `http://127.0.0.1:41235`. */
+  readonly origin: string
+  readonly method: string
+}
+
 /** A running request guard, as {@link BrowserDriverShape.guardSecrets} answers it; it ends with its scope. */
 export interface SecretRequestGuard {
   /** Takes the requests blocked since the last call, oldest first. */
   readonly blocked: Effect.Effect<ReadonlyArray<BlockedRequest>>
+  /**
+   * Takes the pages a tab tried to load on an origin a strict guard does not allow since the last call,
+   * oldest first. Optional: a driver without it says nothing of them (they are still blocked).
+   */
+  readonly refusedPages?: Effect.Effect<ReadonlyArray<RefusedPage>> | undefined
 }
 
 /**

