@@ -161,7 +161,9 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
       ALWAYS_SEPARATES.has(token.value)
     // "next" separates only when it is not "next page".
     const isNextPage = token.value === "next" && isWord(tokens[position + 1], "page")
-    if (isAlways && !isNextPage) {
+    // "Company: Kite Labs. The contact email is …": a full stop ends a sentence, and so a clause.
+    const fullStop = token.kind === "punct" && token.value === "." && position < tokens.length - 1
+    if ((isAlways && !isNextPage) || fullStop) {
       if (current.length > 0) clauses.push([])
       position += 1
       continue
@@ -675,13 +677,17 @@ const parseSignUp = (after: ReadonlyArray<Token>, verbRaw: string): ClauseResult
 const verblessPairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined =>
   tokens.some((_, index) => matchVerb(tokens, index) !== undefined) ? undefined : fieldValuePairs(tokens)
 
-/** Parts split at commas and "and", each a field's name followed by a written value; else undefined. */
+/**
+ * Parts split at commas, "and" and the end of a sentence ("Company: Kite Labs. The contact email is …"
+ * is two pairs, never one value running on), each a field's name followed by a written value; else
+ * undefined.
+ */
 const fieldValuePairs = (tokens: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined => {
   const parts: Array<Array<Token>> = [[]]
   for (const token of tokens) {
     if (
       isWord(token, "and") ||
-      (token.kind === "punct" && [",", "，", ";", "；", "、"].includes(token.value))
+      (token.kind === "punct" && [",", "，", ";", "；", "、", ".", "。"].includes(token.value))
     )
       parts.push([])
     else parts.at(-1)!.push(token)
@@ -899,6 +905,16 @@ const parseClause = (
 ): ClauseRead & { verb?: readonly [Verb, string] } => {
   const tokens = stripFillers(clause)
   if (tokens.length === 0) return { reason: "an empty clause" }
+  // "The contact email is ops@kitelabs.dev": a sentence that says a field's value, whatever verb its
+  // field's name may hold ("contact").
+  const stated = isWord(tokens[0], "the", "my", "your") && tokens.some((token) => isWord(token, "is"))
+  const said = stated ? fieldThenValue(tokens) : undefined
+  if (said !== undefined) {
+    const target = parseTargetPhrase(said.field)
+    return {
+      command: { kind: "type", value: said.value, field: { ...target, role: target.role ?? "textbox" } },
+    }
+  }
   // The verb may follow a Chinese prefix ("在搜索框中输入", "用 X 和 Y 登录").
   let verbAt = -1
   let verb: readonly [Verb, number] | undefined

@@ -1,7 +1,15 @@
 import type { Command } from "./Command.ts"
 import type { Messages } from "./lang/Lexicon.ts"
 import type { Token } from "./Tokenizer.ts"
-import { CHINESE_RANKING, CHINESE_REFERENCE, CHINESE_WORK, JUDGEMENT, RANKINGS } from "./Vocabulary.ts"
+import {
+  CHINESE_RANKING,
+  CHINESE_REFERENCE,
+  CHINESE_WORK,
+  DESCRIBED_VALUE,
+  JUDGEMENT,
+  OWNED_VALUE,
+  RANKINGS,
+} from "./Vocabulary.ts"
 
 /**
  * Checks that a parse read the whole instruction: every quoted literal lands in exactly one slot, no
@@ -158,9 +166,13 @@ export const misreading = (
       (LOCATED.test(value) ||
         BARE_REFERENCE.test(value) ||
         ARITHMETIC.test(value) ||
-        CHINESE_REFERENCE.test(value))
+        CHINESE_REFERENCE.test(value) ||
+        DESCRIBED_VALUE.some((described) => described.test(value.trim())))
     ) {
-      const phrase = referencePhrase(text, value)
+      // "李娜的邮箱", "Tom Baker's phone number": a value described by its kind is named as it was read.
+      const phrase = OWNED_VALUE.some((owned) => owned.test(value.trim()))
+        ? value.trim()
+        : referencePhrase(text, value)
       return say.needsModelToRead(phrase)
     }
     // "把昵称改成 Bob 并保存", "Change it to Ada99 via Edit profile and save it": a value that runs on into

@@ -90,6 +90,24 @@ export const JUDGEMENT = new RegExp(
 )
 export const CHINESE_REFERENCE = new RegExp(`(${alternatives(zh.references)})`, "u")
 
+const kindNouns = (lexicon: Lexicon): string =>
+  lexicon.valueKinds.nouns
+    .toSorted((left, right) => right.length - left.length)
+    .map((noun) => escapeRegExp(noun).replace(/ /g, "\\s+"))
+    .join("|")
+/**
+ * A value that describes its kind instead of being it (Reading): "Maria Keller's email address",
+ * "the customer's ID", "the phone number of Tom", "李娜的邮箱", "那个订单的单号".
+ */
+export const OWNED_VALUE: ReadonlyArray<RegExp> = [
+  new RegExp(`(${alternatives(en.valueKinds.owners)})\\s+(\\S+\\s+)?(${kindNouns(en)})$`, "i"),
+  new RegExp(`(${alternatives(zh.valueKinds.owners)})\\s*(${kindNouns(zh)})$`, "u"),
+]
+export const DESCRIBED_VALUE: ReadonlyArray<RegExp> = [
+  ...OWNED_VALUE,
+  new RegExp(`^(the\\s+|a\\s+|an\\s+)?(${kindNouns(en)})\\s+of\\s+\\S`, "i"),
+]
+
 /**
  * The tokenizer's Chinese lexicon, longest first: every Chinese verb, connective, role noun, state,
  * ordinal and particle of the data. A verb can never be missing from it.

@@ -211,6 +211,12 @@ export interface Lexicon {
   readonly work: ReadonlyArray<string>
   /** Words that describe a value to read from the page rather than being it. */
   readonly references: ReadonlyArray<string>
+  /**
+   * A value described by its kind rather than written: an owner (`Maria's`, `李娜的`) then one of these
+   * nouns naming a kind of value (`email address`, `电话号码`) is a reference to read from the page,
+   * never the value to type. `owners` are the markers that make the owner (`'s`, `的`).
+   */
+  readonly valueKinds: { readonly nouns: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> }
   /** Particles and other words the tokenizer cuts out of a Han run (Chinese only). */
   readonly particles: ReadonlyArray<string>
   /** Labels pages carry in English, by the words of this language ("登录" → "sign in"). */
