@@ -634,7 +634,22 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       const moved = last.urlAfter !== last.urlBefore
       const retitled = before !== undefined && after !== undefined && before.heading !== after.heading
       const shown = reportedChange(last)
-      if (moved || retitled || shown) return undefined
+      if (moved || retitled || shown) {
+        // What changed must be what was named: a click on another item ("Contact" for "Contact support",
+        // a folder for the file asked for) changes the page without opening it. The last element the
+        // part acted on must hold every Latin word of the name.
+        const name = /^open\s+"([^"]+)"/i.exec(part.description)?.[1]
+        // Its Latin words, apart from any Chinese around them ("About us页面": About, us).
+        const latin = name?.match(/[a-z0-9][a-z0-9._-]*/gi) ?? []
+        const acted = steps.findLast((step) => step.ok && step.actedElement !== undefined)?.actedElement
+        if (
+          name === undefined ||
+          acted === undefined ||
+          latin.every((word) => textScore(acted, word) >= WHOLE_WORDS)
+        )
+          return undefined
+        return `the last item opened was "${acted.name}", not "${name}" (on ${last.urlAfter})`
+      }
       return `the page stayed at ${last.urlAfter}${after === undefined ? "" : ` with the heading "${after.heading}"`}`
     }
     case "urlMatches": {

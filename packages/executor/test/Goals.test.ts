@@ -52,6 +52,54 @@ describe("open part (pageChanged)", () => {
     expect(unmet[0]?.evidence).toContain("the page stayed at")
   })
 
+  const element = (name: string, role = "tab") => ({
+    ref: "e1",
+    role,
+    name,
+    tag: "button",
+    attributes: {},
+    visible: true,
+    selectors: [],
+    frame: [],
+  })
+
+  it("open holds when the item clicked is the one named", () => {
+    expect(judged([click({ actedElement: element("Shipping") })])).toEqual([])
+    const wrapped = verifyParts(
+      [{ kind: "open", description: 'open "Returns页面"', check: { type: "pageChanged" } }],
+      {
+        steps: [click({ actedElement: element("Returns", "link") })],
+        records: [],
+        finalPage: facts("Returns"),
+      },
+    )
+    expect(wrapped).toEqual([])
+  })
+
+  it("open does not hold when the click changed the page but acted on another item (a shorter name, a neighbour)", () => {
+    const unmet = judged([
+      click({ actedElement: element("Ship") }),
+      click({ actedElement: element("Billing") }),
+    ])
+    expect(unmet).toHaveLength(1)
+    expect(unmet[0]?.evidence).toContain('the last item opened was "Billing", not "Shipping"')
+    const moved = verifyParts(
+      [
+        {
+          kind: "open",
+          description: 'open "Order history" in "Account" menuitem',
+          check: { type: "pageChanged" },
+        },
+      ],
+      {
+        steps: [click({ actedElement: element("Order", "link"), urlAfter: "http://site.test/orders" })],
+        records: [],
+        finalPage: facts("Orders", "http://site.test/orders"),
+      },
+    )
+    expect(moved[0]?.evidence).toContain('the last item opened was "Order", not "Order history"')
+  })
+
   it("open does not hold when the click failed", () => {
     expect(judged([click({ ok: false, message: "no element" })])).toHaveLength(1)
   })
