@@ -319,26 +319,28 @@ const armRequestGuard = (context: RunContext, origins: ReadonlyArray<string>) =>
     }
   })
 
-/** The requests the driver blocked since the last call, as guardrail messages. */
-const blockedRequests = (context: RunContext, tool: string) =>
-  context.secretGuard === undefined
-    ? Effect.succeed([])
-    : Effect.map(context.secretGuard.blocked, (blocked) =>
-        blocked.map(
-          (request) => `${tool}: ${blockedRequestMessage(request, secretShown(context, request.secret))}`,
-        ),
-      )
-
-/** The pages a tab tried to load on an origin the strict guard does not allow, as guardrail messages. */
-const refusedPages = (context: RunContext, tool: string) =>
-  context.secretGuard?.refusedPages === undefined
-    ? Effect.succeed([])
-    : Effect.map(context.secretGuard.refusedPages, (refused) =>
-        refused.map(
-          (page) =>
-            `${tool}: the page tried to load a page on ${page.origin} (${page.method}) after a secret was typed; only ${(context.secretOrigins ?? []).join(", ") || "the secret's origins"} may be reached then, so it was blocked before it left the browser`,
-        ),
-      )
+/**
+ * What the driver's request guard stopped since the last call, as guardrail messages: the requests that
+ * carried a secret elsewhere, then the pages a tab tried to load on an origin the strict guard does not
+ * allow.
+ */
+const blockedRequests = (context: RunContext, tool: string) => {
+  const guard = context.secretGuard
+  if (guard === undefined) return Effect.succeed([])
+  const allowed = (context.secretOrigins ?? []).join(", ") || "the secret's origins"
+  return Effect.map(
+    Effect.all([guard.blocked, guard.refusedPages ?? Effect.succeed([])]),
+    ([blocked, refused]) => [
+      ...blocked.map(
+        (request) => `${tool}: ${blockedRequestMessage(request, secretShown(context, request.secret))}`,
+      ),
+      ...refused.map(
+        (page) =>
+          `${tool}: the page tried to load a page on ${page.origin} (${page.method}) after a secret was typed; only ${allowed} may be reached then, so it was blocked before it left the browser`,
+      ),
+    ],
+  )
+}
 
 /** The `OriginRefused` reason of a driver error, also when a compound tool wrapped it. */
 const originRefusedIn = (error: unknown, depth = 0): { readonly message: string } | undefined => {
@@ -462,9 +464,6 @@ export const executeStep = (
       new AgentError({ reason: new GuardrailViolation({ rule: "secret-origin", detail }) })
     // A request a page sent after the last step ended (a beacon, a delayed post) was blocked then.
     for (const detail of yield* blockedRequests(context, "(between steps)")) {
-      yield* note("secret-origin", secretOriginEvent(detail))
-    }
-    for (const detail of yield* refusedPages(context, "(between steps)")) {
       yield* note("secret-origin", secretOriginEvent(detail))
     }
 
@@ -619,14 +618,6 @@ export const executeStep = (
         : yield* blockedRequests(context, call.tool)
       if (blocked.length > 0) {
         for (const detail of blocked) yield* refuse("secret-origin", secretOriginEvent(detail))
-        context.lastSnapshot = undefined
-        break
-      }
-      const refusedLoads = Cause.hasInterrupts(attempt._tag === "Failure" ? attempt.cause : Cause.empty)
-        ? []
-        : yield* refusedPages(context, call.tool)
-      if (refusedLoads.length > 0) {
-        for (const detail of refusedLoads) yield* refuse("secret-origin", secretOriginEvent(detail))
         context.lastSnapshot = undefined
         break
       }
