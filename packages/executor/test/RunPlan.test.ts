@@ -4,10 +4,14 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   type AgentTask,
   BrowserDriver,
+  CompoundError,
+  ControlNotFound,
+  DriverError,
   decodeAgentTask,
   defineTool,
   ElementNotFound,
   HttpSession,
+  OriginRefused,
   type Plan,
   RateLimited,
   StaleRef,
@@ -24,7 +28,15 @@ import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { planAndRun, runPlan, type TraceRecord } from "../src/index.ts"
 import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
-import { fetchPage, planOf, scriptedPlanner, submit, testTools, throwingTool } from "./support/TestTools.ts"
+import {
+  failingTool,
+  fetchPage,
+  planOf,
+  scriptedPlanner,
+  submit,
+  testTools,
+  throwingTool,
+} from "./support/TestTools.ts"
 
 const ORIGIN = "http://shop.test"
 const PAGES = {
@@ -563,6 +575,70 @@ describe("guardrails in a run", () => {
       return { result, fake, rules }
     }).pipe(Effect.provide(layer))
   }
+
+  /** Runs one step of a tool that fails with `error`; answers the result and the guardrail rules. */
+  const failingWith = (error: unknown) => {
+    const { layer } = harness()
+    const events: Array<TraceRecord> = []
+    return Effect.gen(function* () {
+      const result = yield* finishWithClock(
+        runPlan(task(), plan([{ tool: "failing", args: {} }]), {
+          tools: [...testTools, failingTool(error)],
+          maxReplans: 0,
+          onEvent: (event) => events.push(event),
+        }),
+        60_000,
+      )
+      const rules = events.flatMap((event) => (event.type === "guardrail" ? [event.rule] : []))
+      return { result, rules }
+    }).pipe(Effect.provide(layer))
+  }
+  const typedAway = new DriverError({
+    method: "act",
+    reason: new OriginRefused({ target: "#password", origin: "http://evil.test", allowed: [ORIGIN] }),
+  })
+
+  it.effect(
+    "a driver's OriginRefused that a compound tool wrapped refuses the step as a secret-origin event",
+    () =>
+      Effect.gen(function* () {
+        const wrapped = new CompoundError({
+          tool: "login",
+          reason: new ControlNotFound({ control: "password field", url: `${ORIGIN}/login`, hint: "look" }),
+          cause: typedAway,
+        })
+        const { result, rules } = yield* failingWith(wrapped)
+        assert.strictEqual(result.status, "FAILED")
+        assert.deepStrictEqual(rules, ["secret-origin"])
+        assert.strictEqual(result.observations[0]?.error?.reason, "GuardrailViolation")
+        assert.include(
+          result.observations[0]?.message ?? "",
+          "failing: #password sends what is typed to http://evil.test, which is not one of http://shop.test: nothing was typed (the page changed origin while the step ran)",
+        )
+      }),
+  )
+
+  it.effect(
+    "a tool's plain object that copies DriverError's OriginRefused tags is not a driver refusal (no TypeId)",
+    () =>
+      Effect.gen(function* () {
+        const lookalike = {
+          _tag: "DriverError",
+          method: "act",
+          reason: { _tag: "OriginRefused", message: typedAway.reason.message },
+          message: typedAway.message,
+        }
+        const { result, rules } = yield* failingWith(lookalike)
+        assert.strictEqual(result.status, "FAILED")
+        assert.deepStrictEqual(rules, [])
+        // Recorded as the tool's own failure, under the tags it carries, not as a guardrail refusal.
+        assert.deepStrictEqual(
+          [result.observations[0]?.error?.tag, result.observations[0]?.error?.reason],
+          ["DriverError", "OriginRefused"],
+        )
+        assert.notInclude(result.observations[0]?.message ?? "", "the page changed origin")
+      }),
+  )
 
   it.effect("refuses file: and data: URLs before the browser sees them, as a trace event, not a crash", () =>
     Effect.gen(function* () {

@@ -8,9 +8,11 @@ import {
   DriverCrashed,
   DriverError,
   GuardrailViolation,
+  isDriverError,
   NoPage,
   type Observation,
   type ObservedError,
+  type OriginRefused,
   observeError,
   type PageSnapshot,
   parseTarget,
@@ -35,9 +37,10 @@ import { resumeOnNewTab } from "./TabRecovery.ts"
 
 /** True when the error says it may succeed on a retry (Sextant's errors and a tool's own alike). */
 const isRetryable = (error: unknown): boolean =>
-  typeof error === "object" &&
-  error !== null &&
-  (error as { readonly isRetryable?: unknown }).isRetryable === true
+  typeof error === "object" && error !== null && "isRetryable" in error && error.isRetryable === true
+
+/** The reason tag of a step's failure as the policy names it (`Unknown` for an error Sextant does not know). */
+type FailureTag = ReturnType<typeof reasonTag>
 
 /** What a run records of a tool that threw: its own message, and what to do about a bug in a tool. */
 const observeDefect = (tool: string, cause: Cause.Cause<unknown>): ObservedError => {
@@ -107,7 +110,7 @@ const waitedItsOwnLimit = (error: unknown, args: Readonly<Record<string, unknown
   )
 }
 
-const NOT_PERFORMED = new Set([
+const NOT_PERFORMED: ReadonlySet<FailureTag> = new Set<FailureTag>([
   "ElementNotFound",
   "StaleRef",
   "NotInteractable",
@@ -124,9 +127,9 @@ const NOT_PERFORMED = new Set([
  * Failures the same call on the same page meets again: a compound tool found no control or list by
  * meaning, and the executor has no other locator to give it. Not retried; a replan may take another way.
  */
-const SAME_AGAIN = new Set(["ControlNotFound", "ListNotFound"])
+const SAME_AGAIN: ReadonlySet<FailureTag> = new Set<FailureTag>(["ControlNotFound", "ListNotFound"])
 // Failures that mean "not on this page": on about:blank they mean there is no page at all.
-const PAGE_MISSES = new Set([
+const PAGE_MISSES: ReadonlySet<FailureTag> = new Set<FailureTag>([
   "ElementNotFound",
   "NotInteractable",
   "StaleRef",
@@ -342,14 +345,14 @@ const blockedRequests = (context: RunContext, tool: string) => {
   )
 }
 
-/** The `OriginRefused` reason of a driver error, also when a compound tool wrapped it. */
-const originRefusedIn = (error: unknown, depth = 0): { readonly message: string } | undefined => {
-  if (typeof error !== "object" || error === null || depth > 4) return undefined
-  const record = error as { _tag?: unknown; reason?: { _tag?: unknown; message?: string }; cause?: unknown }
-  if (record._tag === "DriverError" && record.reason?._tag === "OriginRefused") {
-    return { message: record.reason.message ?? "" }
-  }
-  return originRefusedIn(record.cause, depth + 1)
+/**
+ * The `OriginRefused` reason of a driver error, also when a compound tool wrapped it (its `cause`).
+ * Only a real `DriverError` counts (by its TypeId): a tool's object that copies the tags is not one.
+ */
+const originRefusedIn = (error: unknown, depth = 0): OriginRefused | undefined => {
+  if (isDriverError(error)) return error.reason._tag === "OriginRefused" ? error.reason : undefined
+  if (depth >= 4 || typeof error !== "object" || error === null || !("cause" in error)) return undefined
+  return originRefusedIn(error.cause, depth + 1)
 }
 
 const withMaskedFields =
@@ -769,8 +772,9 @@ export const executeStep = (
       }
       // The reason of a Sextant error; a tool's own error class is named by its tag in the trace.
       const failure = sextantErrorOf(lastError)
-      const tag = failure === undefined ? observeError(lastError).tag : reasonTag(failure)
-      if (SAME_AGAIN.has(tag)) {
+      const reason = failure === undefined ? undefined : reasonOf(failure)
+      const tag = reason === undefined ? observeError(lastError).tag : reason._tag
+      if (reason !== undefined && SAME_AGAIN.has(reason._tag)) {
         context.trace.line(
           `  not retrying ${call.tool}: ${tag} — the same call on the same page finds the same nothing`,
         )
@@ -789,19 +793,17 @@ export const executeStep = (
       )
       yield* moveTo(context, "RUNNING")
       if (!next) break
-      if (recoveryFor(failure) === "new-tab") {
+      if (failure !== undefined && recoveryFor(failure) === "new-tab") {
         // Before anything looks at the page: the crashed tab has none. A browser that cannot open a
         // tab any more is gone as a whole, and its error ends the step (and the run).
-        const moved = yield* Effect.result(resumeOnNewTab(context, lastError))
+        const moved = yield* Effect.result(resumeOnNewTab(context, failure))
         if (moved._tag === "Failure") {
-          const why = String(
-            (moved.failure as { readonly message?: unknown } | undefined)?.message ?? moved.failure,
-          )
+          const why = moved.failure.message
           context.trace.line(`  could not continue in a new tab: ${why}`)
           // The browser could not give the run a tab: it is as good as gone, and the run ends as for a
           // dead browser (resumable on a new one), not as a step that may be planned again.
           lastError =
-            reasonTag(sextantErrorOf(moved.failure)) === "DriverCrashed"
+            reasonTag(moved.failure) === "DriverCrashed"
               ? moved.failure
               : new DriverError({
                   method: "recoverTab",
@@ -815,7 +817,7 @@ export const executeStep = (
       }
 
       const sideEffects = tool.effects.navigates || tool.effects.submits || tool.effects.clicks
-      if (sideEffects && !tool.effects.idempotent && !NOT_PERFORMED.has(tag)) {
+      if (sideEffects && !tool.effects.idempotent && !NOT_PERFORMED.has(reasonTag(failure))) {
         // The action may have happened: look at the page before repeating it.
         const page = yield* Effect.result(checkCriteria(context.driver, call.criteria, context.lastStatus))
         const nowUrl = yield* context.driver.currentUrl.pipe(
@@ -846,7 +848,7 @@ export const executeStep = (
         const accepted = yield* Effect.result(context.driver.respondToDialog(true))
         context.trace.line(
           accepted._tag === "Success"
-            ? `  accepted the page's alert ("${(lastError as { reason?: { text?: string } }).reason?.text ?? ""}")`
+            ? `  accepted the page's alert ("${reason?._tag === "DialogOpen" ? reason.text : ""}")`
             : `  could not accept the page's alert: ${accepted.failure.message}`,
         )
         landedAfterAlert =
@@ -888,7 +890,7 @@ export const executeStep = (
         attempt: attempts,
         reason: tag,
         recovery,
-        message: (lastError as { message?: string }).message ?? String(lastError),
+        message: failure?.message ?? observeError(lastError).message,
       })
       context.trace.line(`  retry ${call.tool} after ${tag} (${recovery})`)
     }

@@ -1,4 +1,4 @@
-import { type DriverError, type PageSnapshot, sextantErrorOf, TabOrigins } from "@sextant/core"
+import { type DriverError, type PageSnapshot, type SextantError, TabOrigins } from "@sextant/core"
 import { Effect } from "effect"
 import { crashedTab } from "../RetryPolicy.ts"
 import type { RunContext } from "./RunContext.ts"
@@ -10,7 +10,7 @@ import type { RunContext } from "./RunContext.ts"
  * cannot open a tab (the whole browser is gone: the run then ends as for any dead browser), or with
  * `crashed` when the driver cannot recover tabs at all.
  */
-export const resumeOnNewTab = (context: RunContext, crashed: unknown) =>
+export const resumeOnNewTab = <E extends SextantError>(context: RunContext, crashed: E) =>
   Effect.gen(function* () {
     const recoverTab = context.driver.recoverTab
     if (recoverTab === undefined) return yield* Effect.fail(crashed)
@@ -21,7 +21,7 @@ export const resumeOnNewTab = (context: RunContext, crashed: unknown) =>
     // The page the run was on, loaded again as it was reached; it was allowed when it was first loaded.
     if (/^https?:/i.test(url)) yield* context.driver.navigate(url)
     context.trace.line(
-      `  the tab crashed (${crashedTab(sextantErrorOf(crashed)) ?? "?"}): continuing in a new tab (${tab.handle}) at ${url}`,
+      `  the tab crashed (${crashedTab(crashed) ?? "?"}): continuing in a new tab (${tab.handle}) at ${url}`,
     )
     return tab
   })
@@ -34,7 +34,7 @@ export const resumeOnNewTab = (context: RunContext, crashed: unknown) =>
 export const lookOrResume = (context: RunContext): Effect.Effect<PageSnapshot, DriverError> =>
   context.driver.look().pipe(
     Effect.catchIf(
-      (error) => crashedTab(sextantErrorOf(error)) !== undefined && context.driver.recoverTab !== undefined,
+      (error) => crashedTab(error) !== undefined && context.driver.recoverTab !== undefined,
       (error) =>
         resumeOnNewTab(context, error).pipe(
           // Either the look's own error or the recovery's, a DriverError both.

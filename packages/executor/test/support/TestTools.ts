@@ -17,6 +17,17 @@ export const throwingTool = (error: Error) =>
       }),
   })
 
+/** A tool named "failing" that fails with `error` as its typed failure (not a throw). */
+export const failingTool = (error: unknown) =>
+  defineTool({
+    name: "failing",
+    description: "A tool that fails.",
+    input: z.object({}),
+    output: z.object({ ok: z.boolean() }),
+    effects: {},
+    run: () => Effect.fail(error),
+  })
+
 // Minimal browser tools over the BrowserDriver service, so the executor is tested without depending on
 // the shape of @sextant/tools.
 
