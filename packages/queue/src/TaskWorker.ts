@@ -1,5 +1,5 @@
 import { hostname } from "node:os"
-import type { AgentTask } from "@sextant/core"
+import { type AgentTask, isStoreError, type StoreLeaseHeld } from "@sextant/core"
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq"
 import type { Redis } from "ioredis"
 import { connectRedis } from "./Connection.ts"
@@ -30,6 +30,8 @@ export interface RunnerResult {
  * What runs a task for the worker: the same agent code as `sextant run` (the `sextant worker` command
  * passes one built on `createAgent`). It must start the run under `runId`, or, when the store already has
  * a run with that id (a worker died in it), continue that run without repeating its finished steps.
+ * While the worker that died still holds the run's lease, it rejects with the store's `StoreError`
+ * (reason `StoreLeaseHeld`), as `resume` does: the worker waits for the lease to lapse and calls it again.
  */
 export interface TaskRunner {
   readonly run: (
@@ -77,14 +79,9 @@ export interface TaskWorker {
   readonly close: () => Promise<void>
 }
 
-const leaseHeld = (error: unknown): { readonly expiresAt: string } | undefined => {
-  const value = error as { _tag?: unknown; reason?: { _tag?: unknown; expiresAt?: unknown } } | null
-  return value?._tag === "StoreError" &&
-    value.reason?._tag === "StoreLeaseHeld" &&
-    typeof value.reason.expiresAt === "string"
-    ? { expiresAt: value.reason.expiresAt }
-    : undefined
-}
+/** The lease of a run another worker still holds, when the runner failed on one (a real `StoreError`, by its TypeId). */
+const leaseHeld = (error: unknown): StoreLeaseHeld | undefined =>
+  isStoreError(error) && error.reason._tag === "StoreLeaseHeld" ? error.reason : undefined
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {

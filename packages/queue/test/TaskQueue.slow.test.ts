@@ -1,3 +1,4 @@
+import { StoreError, StoreLeaseHeld } from "@sextant/core"
 import { type RunningService, startRedis } from "@sextant/testing"
 import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -29,7 +30,7 @@ const open = async (name: string): Promise<TaskQueue> => {
 const work = async (
   name: string,
   runner: TaskRunner,
-  extra: { workerName?: string; env?: Record<string, string> } = {},
+  extra: { workerName?: string; env?: Record<string, string>; onLog?: (line: string) => void } = {},
 ): Promise<TaskWorker> => {
   const worker = await startTaskWorker({ url: redis.url, name, runner, ...extra })
   opened.push(worker)
@@ -101,6 +102,66 @@ describe("the task queue", () => {
       reason: expect.stringMatching(/needs the secret input password: .*SEXTANT_SECRET_PASSWORD set/),
     })
     expect((await queue.get("needs-secret")).attempts).toBe(1)
+  })
+
+  it("waits out the run lease a previous worker holds (a StoreError of the store) within the same attempt, then runs", async () => {
+    const queue = await open("lease")
+    await queue.enqueue({ goal: "resume a run" }, { runId: "held-run" })
+    const lines: Array<string> = []
+    let calls = 0
+    await work(
+      "lease",
+      {
+        run: async (_task, { runId }) => {
+          calls++
+          if (calls === 1) {
+            const expiresAt = new Date(Date.now() + 300).toISOString()
+            throw new StoreError({
+              method: "claimRun",
+              reason: new StoreLeaseHeld({ runId, owner: "dead-worker", expiresAt }),
+            })
+          }
+          return { status: "COMPLETED", resumed: true }
+        },
+      },
+      { onLog: (line) => lines.push(line) },
+    )
+    expect(await queue.follow("held-run", () => undefined)).toMatchObject({ kind: "completed" })
+    expect(calls).toBe(2)
+    // Waited inside the job's first attempt: BullMQ never saw a failure.
+    expect((await queue.get("held-run")).attempts).toBe(1)
+    expect(
+      lines.filter((line) => line.startsWith("run held-run: held by a previous worker until")),
+    ).toHaveLength(1)
+  })
+
+  it("takes a runner's plain object that copies StoreLeaseHeld's tags for an ordinary failure, not a lease to wait for", async () => {
+    const queue = await open("lease-lookalike")
+    await queue.enqueue({ goal: "resume a run" }, { runId: "lookalike-run" })
+    const lines: Array<string> = []
+    let calls = 0
+    await work(
+      "lease-lookalike",
+      {
+        run: async () => {
+          calls++
+          if (calls === 1) {
+            throw {
+              _tag: "StoreError",
+              method: "claimRun",
+              reason: { _tag: "StoreLeaseHeld", expiresAt: new Date(Date.now() + 300).toISOString() },
+            }
+          }
+          return { status: "COMPLETED", resumed: true }
+        },
+      },
+      { onLog: (line) => lines.push(line) },
+    )
+    expect(await queue.follow("lookalike-run", () => undefined)).toMatchObject({ kind: "completed" })
+    // The first attempt failed (BullMQ tried the job again after its backoff); nothing waited for a lease.
+    expect((await queue.get("lookalike-run")).attempts).toBe(2)
+    expect(lines.filter((line) => line.includes("held by a previous worker"))).toEqual([])
+    expect(lines.filter((line) => line.startsWith("run lookalike-run: error:"))).toHaveLength(1)
   })
 
   it("lets a follower watch a run's events live, then its end", async () => {
