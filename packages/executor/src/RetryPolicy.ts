@@ -128,6 +128,7 @@ export const recoveryForReason = (reason: StepFailureReason): Recovery => {
     case "UploadRefused":
     case "NavigationFailed":
     case "InvalidArgument":
+    case "NotEditable":
     case "ScriptError":
     case "SessionClosed":
     case "PageStatus":

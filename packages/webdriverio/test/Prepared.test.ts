@@ -15,6 +15,19 @@ describe("preparedError", () => {
     expect(covered.message).toContain("covered by div.modal")
   })
 
+  it("calls an element that takes no text NotEditable (not retried), with the message users saw before", () => {
+    const error = preparedError(
+      "act",
+      { ref: "e4" },
+      { error: "noteditable", detail: 'span role=slider "Volume" does not take text' },
+    )
+    expect(error.reason._tag).toBe("NotEditable")
+    expect(error.isRetryable).toBe(false)
+    expect(error.message).toBe(
+      'BrowserDriver.act: invalid argument: span role=slider "Volume" does not take text',
+    )
+  })
+
   it("names the refused origin and the allowed ones", () => {
     const error = preparedError("act", { ref: "e1" }, { error: "origin", detail: "http://evil.test" }, [
       "http://shop.test",

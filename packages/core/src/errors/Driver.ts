@@ -74,6 +74,27 @@ export class DialogOpen extends Data.TaggedClass("DialogOpen")<{
   }
 }
 
+/**
+ * The element takes no typed text (an ARIA slider or spin button, a button, a plain element): `input`
+ * cannot fill it. Nothing was typed. A value control is moved with the `set` operation instead.
+ *
+ * @example
+ * ```ts
+ * import { NotEditable } from "@sextant/core"
+ * new NotEditable({ target: "e4", detail: 'slider "Volume" does not take text' }).message
+ * // 'invalid argument: slider "Volume" does not take text'
+ * ```
+ */
+export class NotEditable extends Data.TaggedClass("NotEditable")<{
+  readonly target: string
+  readonly detail: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return `invalid argument: ${this.detail}`
+  }
+}
+
 /** The caller passed something the driver cannot use (a bad selector, an unknown operation). */
 export class InvalidArgument extends Data.TaggedClass("InvalidArgument")<{ readonly detail: string }> {
   readonly isRetryable = false
@@ -191,6 +212,7 @@ export type DriverErrorReason =
   | StaleRef
   | Timeout
   | NotInteractable
+  | NotEditable
   | NavigationFailed
   | DialogOpen
   | InvalidArgument

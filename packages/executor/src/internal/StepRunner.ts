@@ -118,6 +118,7 @@ const NOT_PERFORMED: ReadonlySet<FailureTag> = new Set<FailureTag>([
   "InvalidToolArgs",
   "UnknownTool",
   "InvalidArgument",
+  "NotEditable",
   "NoPage",
   // A compound tool looks for its controls (a search field, a list) before it types or clicks anything.
   "ControlNotFound",

@@ -270,7 +270,7 @@ export const setValueTool = defineTool({
     act(parseTarget(target), "input", String(value)).pipe(
       // An element that takes no text (an ARIA slider or spin button) is moved by pointer and keys.
       Effect.catchIf(
-        (error) => error.reason._tag === "InvalidArgument" && error.message.includes("does not take text"),
+        (error) => error.reason._tag === "NotEditable",
         () => act(parseTarget(target), "set", String(value)),
       ),
     ),

@@ -4,6 +4,7 @@ import {
   ElementNotFound,
   formatTarget,
   InvalidArgument,
+  NotEditable,
   NotInteractable,
   OriginRefused,
   StaleRef,
@@ -65,6 +66,8 @@ export const preparedError = (
       case "covered":
       case "disabled":
         return new NotInteractable({ target: name, detail: prepared.detail ?? prepared.error })
+      case "noteditable":
+        return new NotEditable({ target: name, detail: prepared.detail ?? `${name} does not take text` })
       case "origin":
         return new OriginRefused({ target: name, origin: prepared.detail ?? "null", allowed: origins ?? [] })
       default:
