@@ -231,8 +231,10 @@ describe("orphaned browsers", () => {
         ...processesMentioning(`--user-data-dir=${held.profileDir}`),
         ...ownedBy(child.pid!),
       ]
+      // Asked every 200 ms: each ask reads every process's command line and environment, CPU a
+      // loaded machine needs for the watchdog itself.
       while ((browserLeft().length > 0 || existsSync(held.profileDir)) && Date.now() - killedAt < 60_000) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
+        await new Promise((resolve) => setTimeout(resolve, 200))
       }
       const tookMs = Date.now() - killedAt
       expect(browserLeft()).toEqual([])
