@@ -192,6 +192,25 @@ const ownedBy = (pid: number): ReadonlyArray<number> =>
     })
     .map(Number)
 
+// The watchdog of the launch whose profile is `profileDir`, and what it runs (its `grep`s, its `rm`):
+// every process whose environment names that profile, with its state and command line.
+const watchdogOf = (profileDir: string): ReadonlyArray<string> =>
+  readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const named = readFileSync(`/proc/${entry}/environ`, "utf8")
+          .split("\0")
+          .includes(`SEXTANT_WATCH_PROFILE=${profileDir}`)
+        if (!named) return []
+        const state = /^State:\s*(.*)$/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1] ?? "?"
+        const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").slice(0, 80)
+        return [`${entry} (${state}) ${command}`]
+      } catch {
+        return []
+      }
+    })
+
 // Waits until the child said where its browser runs.
 const heldBrowser = async (output: () => string) => {
   const deadline = Date.now() + 60_000
@@ -240,7 +259,10 @@ describe("orphaned browsers", () => {
       expect(browserLeft()).toEqual([])
       expect(isRunning(held.chromedriverPid)).toBe(false)
       expect(isRunning(held.browserPid)).toBe(false)
-      expect(existsSync(held.profileDir), `still there after ${tookMs} ms`).toBe(false)
+      const profileLeft = existsSync(held.profileDir)
+        ? `still there after ${tookMs} ms; the watchdog: ${JSON.stringify(watchdogOf(held.profileDir))}; in the profile: ${JSON.stringify(readdirSync(held.profileDir))}`
+        : ""
+      expect(existsSync(held.profileDir), profileLeft).toBe(false)
       console.log(
         `watchdog ended the orphaned browser and removed its profile ${tookMs} ms after the SIGKILL`,
       )
