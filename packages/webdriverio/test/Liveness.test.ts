@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { createServer, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { DriverError } from "@sextant/core"
@@ -74,15 +76,34 @@ describe("a dead driver or browser", () => {
   })
 
   it("detects Chromium dying while a call waits on it, instead of waiting out the call's limit", async () => {
-    const { session, driver, close } = await openDriver({ navigationTimeoutMs: 20_000 })
+    // A page that never answers, and says when it was asked: Chromium is killed once the navigation is
+    // really waiting on it.
+    let asked: () => void = () => {}
+    const waiting = new Promise<void>((resolve) => (asked = resolve))
+    const held: Array<ServerResponse> = []
+    const never = createServer((_request, response) => {
+      held.push(response)
+      asked()
+    })
+    await new Promise<void>((resolve) => never.listen(0, "127.0.0.1", resolve))
+    const { port } = never.address() as AddressInfo
+    const { session, driver, close } = await openDriver({ navigationTimeoutMs: 60_000 })
     try {
-      setTimeout(() => process.kill(session.browserPid!, "SIGKILL"), 500)
-      const { error, elapsedMs } = await failure(driver.navigate(`${site.url}/faults/never`))
+      let killedAt = 0
+      void waiting.then(() => {
+        killedAt = Date.now()
+        process.kill(session.browserPid!, "SIGKILL")
+      })
+      const { error } = await failure(driver.navigate(`http://127.0.0.1:${port}/never`))
+      expect(killedAt).toBeGreaterThan(0)
       expect(error.reason._tag).toBe("DriverCrashed")
       expect(error.message).toContain("Chromium")
-      expect(elapsedMs).toBeLessThan(4_000)
+      // The call's limit is 60 s: seen well before it, however loaded the machine.
+      expect(Date.now() - killedAt).toBeLessThan(20_000)
     } finally {
       await close()
+      for (const response of held) response.destroy()
+      await new Promise((resolve) => never.close(resolve))
     }
   })
 })
@@ -94,7 +115,9 @@ describe("deadlines", () => {
       const { error, elapsedMs } = await failure(driver.navigate(`${site.url}/faults/never`))
       expect(error.reason._tag).toBe("Timeout")
       expect(error.message).toContain("1000 ms")
-      expect(elapsedMs).toBeLessThan(2_500)
+      // Its own limit, not the default 30 s; given room for a loaded machine.
+      expect(elapsedMs).toBeGreaterThanOrEqual(1_000)
+      expect(elapsedMs).toBeLessThan(10_000)
     } finally {
       await close()
     }
@@ -102,9 +125,10 @@ describe("deadlines", () => {
 })
 
 // A child Node process drives a browser and closes it; nothing it opened may keep it alive.
-const runChild = (args: ReadonlyArray<string>) => {
+const runChild = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env) => {
   const child = spawn(process.execPath, ["--conditions=sextant-source", CHILD, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env,
   })
   let output = ""
   child.stdout.on("data", (chunk) => (output += String(chunk)))
@@ -168,6 +192,25 @@ const ownedBy = (pid: number): ReadonlyArray<number> =>
     })
     .map(Number)
 
+// The watchdog of the launch whose profile is `profileDir`, and what it runs (its `grep`s, its `rm`):
+// every process whose environment names that profile, with its state and command line.
+const watchdogOf = (profileDir: string): ReadonlyArray<string> =>
+  readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const named = readFileSync(`/proc/${entry}/environ`, "utf8")
+          .split("\0")
+          .includes(`SEXTANT_WATCH_PROFILE=${profileDir}`)
+        if (!named) return []
+        const state = /^State:\s*(.*)$/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1] ?? "?"
+        const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").slice(0, 80)
+        return [`${entry} (${state}) ${command}`]
+      } catch {
+        return []
+      }
+    })
+
 // Waits until the child said where its browser runs.
 const heldBrowser = async (output: () => string) => {
   const deadline = Date.now() + 60_000
@@ -183,39 +226,51 @@ const heldBrowser = async (output: () => string) => {
 
 describe("orphaned browsers", () => {
   it("ends the ChromeDriver, Chromium and profile of a Node process killed with SIGKILL within seconds, without a new launch (watchdog)", async () => {
-    const { child, exited, output } = runChild(["about:blank", "hold"])
+    // The child's profile goes into a folder of its own: a launch elsewhere on the machine (another
+    // test file's, or anyone's) reaps orphaned processes by their owner, but only looks for profiles in
+    // its own temporary folder, so only the launch's watchdog can remove this one.
+    const folder = mkdtempSync(join(process.env.TMPDIR ?? "/tmp", "sextant-watchdog-test-"))
+    const { child, exited, output } = runChild(["about:blank", "hold"], { ...process.env, TMPDIR: folder })
     try {
       const held = await heldBrowser(output)
       expect(held, output()).toBeDefined()
+      expect(held.profileDir.startsWith(folder)).toBe(true)
       expect(isRunning(held.browserPid)).toBe(true)
       expect(processesMentioning(held.profileDir).length).toBeGreaterThan(0)
       expect(ownedBy(child.pid!)).toContain(held.chromedriverPid)
       child.kill("SIGKILL")
       await exited
       const killedAt = Date.now()
-      // Nobody launches anything here: only the launch's own watchdog can end them.
-      while (
-        (processesMentioning(held.profileDir).length > 0 || ownedBy(child.pid!).length > 0) &&
-        Date.now() - killedAt < 5_000
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
+      // Nobody launches anything here. The watchdog's last act is removing the profile (with an `rm`
+      // whose command line names the folder, so the browser's processes are told by Chromium's
+      // `--user-data-dir` and by the owner in their environment): it has done all it does once the
+      // folder is gone. The wait is long because a loaded machine is slow to run it; a watchdog that
+      // does not act fails it all the same.
+      const browserLeft = () => [
+        ...processesMentioning(`--user-data-dir=${held.profileDir}`),
+        ...ownedBy(child.pid!),
+      ]
+      // Asked every 200 ms: each ask reads every process's command line and environment, CPU a
+      // loaded machine needs for the watchdog itself.
+      while ((browserLeft().length > 0 || existsSync(held.profileDir)) && Date.now() - killedAt < 60_000) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
       }
       const tookMs = Date.now() - killedAt
-      expect(processesMentioning(held.profileDir)).toEqual([])
+      expect(browserLeft()).toEqual([])
       expect(isRunning(held.chromedriverPid)).toBe(false)
       expect(isRunning(held.browserPid)).toBe(false)
-      expect(ownedBy(child.pid!)).toEqual([])
-      expect(tookMs).toBeLessThan(5_000)
-      const removedBy = Date.now() + 2_000
-      while (existsSync(held.profileDir) && Date.now() < removedBy) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-      expect(existsSync(held.profileDir)).toBe(false)
-      console.log(`watchdog ended the orphaned browser ${tookMs} ms after the SIGKILL`)
+      const profileLeft = existsSync(held.profileDir)
+        ? `still there after ${tookMs} ms; the watchdog: ${JSON.stringify(watchdogOf(held.profileDir))}; in the profile: ${JSON.stringify(readdirSync(held.profileDir))}`
+        : ""
+      expect(existsSync(held.profileDir), profileLeft).toBe(false)
+      console.log(
+        `watchdog ended the orphaned browser and removed its profile ${tookMs} ms after the SIGKILL`,
+      )
     } finally {
       killIfAlive(child)
+      rmSync(folder, { recursive: true, force: true })
     }
-  }, 90_000)
+  }, 120_000)
 
   it("reaps the ChromeDriver, Chromium and profile of a Node process killed with SIGKILL, and nothing of a live owner", async () => {
     const live = await openDriver()
@@ -239,7 +294,8 @@ describe("orphaned browsers", () => {
       const reaped = reapOrphans()
       expect(reaped.processes).toEqual(expect.arrayContaining([held.chromedriverPid, held.browserPid]))
       expect(reaped.profiles).toContain(held.profileDir)
-      const settleBy = Date.now() + 3_000
+      // SIGKILLed processes end when the kernel gets to them: slow on a loaded machine.
+      const settleBy = Date.now() + 15_000
       while (processesMentioning(held.profileDir).length > 0 && Date.now() < settleBy) {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
