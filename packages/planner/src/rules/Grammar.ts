@@ -931,6 +931,7 @@ const parseClause = (
   let after: ReadonlyArray<Token>
   let verbName: Verb
   let verbRaw: string
+  const inherited = verb === undefined || verbAt < 0
   if (verb === undefined || verbAt < 0) {
     // "… then button TWO": repeat the verb before.
     if (tokens.length === 1 && tokens[0]!.kind === "url")
@@ -970,8 +971,19 @@ const parseClause = (
     // A Chinese verb after a prefix that is itself a verb ("用 … 登录") is fine; an English clause starts with its verb.
   }
   const say = messagesFor(joinTokens(tokens))
-  const withVerb = (result: ClauseResult) =>
-    "hint" in result ? { reason: say.hints[result.hint] } : { ...result, verb: [verbName, verbRaw] as const }
+  const withVerb = (result: ClauseResult) => {
+    if ("hint" in result) return { reason: say.hints[result.hint] }
+    // "…, then continue to payment": a clause with no verb of its own that names no field is no value
+    // typed somewhere; its words name a control.
+    if (
+      inherited &&
+      "command" in result &&
+      result.command.kind === "type" &&
+      result.command.field === undefined
+    )
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
+    return { ...result, verb: [verbName, verbRaw] as const }
+  }
   // The clause as the templates read it: whole, then from its verb (a Chinese clause may say more before it).
   const templated = (): ClauseRead | undefined => {
     const verbTokens = verb === undefined ? tokenize(verbRaw) : tokens.slice(verbAt, verbAt + verb[1])

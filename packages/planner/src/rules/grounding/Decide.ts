@@ -26,6 +26,7 @@ import {
   SUBMIT_WORDS,
   USER_WORDS,
 } from "../Vocabulary.ts"
+import { headingNamed } from "./Locate.ts"
 
 /** Whether a control commits something by its name (Submit, Buy now, Place order, 提交 …): from the language data. */
 const isCommit = (element: PageElement): boolean => COMMIT_WORDS.test(element.name.normalize("NFKC"))
@@ -159,14 +160,20 @@ const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedEle
       textScore(candidate.element, target.raw) >= 92,
   )
   if (found !== undefined || target.container === undefined) return found
-  // A container the page does not show by that name ("the cookie banner") says nothing: drop it.
+  // A container the page does not show by that name ("the cookie banner") says nothing: drop it. One it
+  // shows as a control with nothing in it yet (a closed folder, "Sextant under Projects") is opened first.
   const { container, ...rest } = target
   const anyInside = view.elements.some(
     (element) =>
       groundTarget({ ...rest, raw: "", container }, [element], { intent: "any", ancestry: view.ancestry })
         .length > 0,
   )
-  return anyInside ? undefined : best(rest, view, intent)
+  const closed =
+    container.text !== undefined &&
+    view.elements.some(
+      (element) => element.expanded === false && textScore(element, container.text!) >= MINIMUM_TEXT_SCORE,
+    )
+  return anyInside || closed ? undefined : best(rest, view, intent)
 }
 
 const notFound = (target: TargetPhrase, view: PageView, intent: Intent): CommandDecision => {
@@ -596,7 +603,8 @@ const optionOfNativeList = (target: TargetPhrase, view: PageView): CommandDecisi
   )
 }
 
-const findSearchBox = (view: PageView): PageElement | undefined => {
+/** The page's search box, if it shows one. */
+export const findSearchBox = (view: PageView): PageElement | undefined => {
   const editable = view.elements.filter((element) => canTake(element, "type") && element.disabled !== true)
   return (
     editable.find((element) => element.role === "searchbox" || element.attributes.type === "search") ??
@@ -887,6 +895,13 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
         ])
       }
       if (command.target !== undefined) {
+        // A heading is no control: it is brought on screen by its words.
+        const heading =
+          command.target.text === undefined ? undefined : headingNamed(view.outline, command.target.text)
+        if (heading !== undefined)
+          return action(PAGE_LOCATOR, "scrollToText", `scroll to the heading "${heading}"`, [
+            ["text", heading],
+          ])
         const located = locate(command.target, view, "any")
         if ("decision" in located) return located.decision
         return action(located.element, "scroll", description)

@@ -174,6 +174,33 @@ export const en: Lexicon = {
   articles: ["the", "a", "an", "on", "at", "this", "that", "its", "my"],
   pairWords: ["with", "into", "in", "as", "to", ":"],
   nameMarkers: ["labelled", "labeled", "named", "called", "titled", "saying", "after", "beside", "below"],
+  locate: {
+    verbs: [
+      "where can i find",
+      "where do i find",
+      "take me to",
+      "bring me to",
+      "find out",
+      "show me",
+      "where is",
+      "where's",
+      "where are",
+      "jump to",
+      "locate",
+      "find",
+    ],
+    asking: (
+      "the a an to of for about on in at with my me i we our us you your it its this that these those is are " +
+      "be do does can could would will should how what where when why which who whom whose please out " +
+      "part parts section sections answer answers information info question questions topic topics bit page " +
+      "explained explains explanation says said tells told"
+    ).split(" "),
+  },
+  containerWords: {
+    after: ["in", "inside", "within", "under", "beneath", "on", "from"],
+    bare: ["in", "inside", "within", "under", "beneath"],
+    before: [],
+  },
   stateLinks: ["is", "are", "be", "stays", "remains", "it", "them"],
   stateNegations: ["not", "isn't", "aren't"],
   placeWords: [

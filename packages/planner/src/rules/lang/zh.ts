@@ -90,6 +90,11 @@ export const zh: Lexicon = {
   articles: [],
   pairWords: [],
   nameMarkers: [],
+  locate: {
+    verbs: ["找到", "找一下", "找找", "找出", "定位到", "定位", "跳到", "滚动到"],
+    asking: ["在哪里", "在哪儿", "在哪", "那一节", "那一部分", "章节", "部分", "关于", "说明", "帮我", "请"],
+  },
+  containerWords: { after: [], bare: [], before: ["中", "里", "内", "里面", "下面", "底下"] },
   stateLinks: ["已", "被", "是", "的", "都", "状态"],
   stateNegations: ["没有", "不", "未"],
   placeWords: ["页脚", "页眉", "顶部", "底部", "导航", "侧栏", "侧边栏", "弹窗", "对话框", "菜单", "表单"],
