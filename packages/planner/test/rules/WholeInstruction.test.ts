@@ -58,6 +58,21 @@ describe("an element under another (a tree path said in words)", () => {
   })
 })
 
+describe("an element under a closed container, on the page", () => {
+  const TREE = `- link "Sextant Shop" [ref=e1] -> /
+- main:
+  - tree "Files":
+    - treeitem "Documents" [ref=e2] [collapsed]
+    - treeitem "Projects" [ref=e3] [collapsed]`
+
+  it("opens the container first instead of taking an element of that name elsewhere", () => {
+    for (const goal of ["expand Sextant under Projects", "展开 Projects 下面的 Sextant"]) {
+      const decision = decideStep({ goal, url: "http://x/", outline: TREE, history: [] })
+      expect(decision.toolCalls).toEqual([{ name: "click", args: { target: "e3" } }])
+    }
+  })
+})
+
 /** An FAQ page with no search box, as an outline. */
 const FAQ = `- main:
   - h1 "Visitor information"
@@ -93,6 +108,10 @@ describe("'find X' on a page with no search box: the section of this page that c
   it("refuses, naming the words, when no section carries them all or two fit alike", () => {
     expect(locateSection(locateQuery("Find the rules about pets")!, FAQ)).toEqual({
       reason: 'no section of this page is about "rules", "pets"',
+    })
+    // A heading that carries one word of the goal is not enough: "coaches" is nowhere in that section.
+    expect(locateSection(locateQuery("Find where coaches can park")!, FAQ)).toEqual({
+      reason: 'no section of this page is about "coaches", "park"',
     })
     // "entrance" is in the text of two sections, in the heading of none.
     expect(locateSection("entrance", FAQ)).toEqual({ reason: 'no section of this page is about "entrance"' })
