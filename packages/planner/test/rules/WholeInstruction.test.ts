@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest"
 import type { Command, TargetPhrase } from "../../src/rules/Command.ts"
 import { parseCommands } from "../../src/rules/Grammar.ts"
+import { textScore } from "../../src/rules/Grounding.ts"
 import { locateQuery, locateSection } from "../../src/rules/grounding/Locate.ts"
+import { elementsFromOutline } from "../../src/rules/Outline.ts"
 import { decideStep, makeRuleStepPolicy } from "../../src/rules/RuleStepPolicy.ts"
 
 /**
@@ -170,5 +172,53 @@ describe("'find X' on a page with no search box: the section of this page that c
     })
     expect(twoClauses.toolCalls).toEqual([])
     expect(twoClauses.history.join("\n")).not.toContain("read on the page as")
+  })
+})
+
+describe("field names said in other words, values after a colon, Chinese words for switching a setting", () => {
+  const FORM = elementsFromOutline(`- form:
+  - textbox "Postcode" [ref=e1]
+  - textbox "Recipient" [ref=e2]
+  - textbox "VAT number" [ref=e3]
+  - textbox "Street and house number" [ref=e4]
+  - textbox "Last name" [ref=e5]`)
+  const named = (text: string) =>
+    FORM.map((element) => [element.ref, textScore(element, text)] as const)
+      .filter(([, score]) => score >= 40)
+      .map(([ref]) => ref)
+
+  it.each([
+    ["zip code", ["e1"]],
+    ["surname", ["e5"]],
+    ["收货人", ["e2"]],
+    ["税号", ["e3"]],
+    ["街道", ["e4"]],
+  ])("finds the field a person means by %s", (text, refs) => {
+    expect(named(text)).toEqual(refs)
+  })
+
+  it("labels a field with no name by the heading just above it, as a person reads it", () => {
+    const [tax, named] = elementsFromOutline(`- h3 "Tax ID"
+- textbox [ref=e1]
+- h3 "Invoices"
+- textbox "Invoice email" [ref=e2]`)
+    expect(tax?.attributes.label).toBe("Tax ID")
+    expect(textScore(tax!, "Tax ID")).toBeGreaterThanOrEqual(40)
+    expect(named?.attributes.label).toBeUndefined()
+  })
+
+  it("leaves a colon after the verb out of the value", () => {
+    expect(commands("备注填：轻放")).toEqual([
+      { kind: "type", value: "轻放", field: { raw: "备注", text: "备注", role: "textbox" } },
+    ])
+  })
+
+  it("reads 开启 / 启用 as switching a setting on and 禁用 / 停用 as switching it off", () => {
+    expect(commands("请启用 Dark mode").map((command) => [command.kind, targetOf(command)?.text])).toEqual([
+      ["check", "Dark mode"],
+    ])
+    expect(commands("停用 Auto-save").map((command) => [command.kind, targetOf(command)?.text])).toEqual([
+      ["uncheck", "Auto-save"],
+    ])
   })
 })

@@ -171,7 +171,7 @@ export const en: Lexicon = {
     home: "Home",
     end: "End",
   },
-  articles: ["the", "a", "an", "on", "at", "this", "that", "its", "my"],
+  articles: ["the", "a", "an", "on", "at", "this", "that", "its", "my", "our", "your"],
   pairWords: ["with", "into", "in", "as", "to", ":"],
   nameMarkers: ["labelled", "labeled", "named", "called", "titled", "saying", "after", "beside", "below"],
   locate: {
@@ -501,7 +501,21 @@ export const en: Lexicon = {
     owners: ["'s", "’s", "s'", "s’"],
   },
   particles: [],
-  glossary: {},
+  // Field names said in other words than the page's label ("my zip" for a Postcode field).
+  glossary: {
+    zip: ["postcode", "postal code"],
+    "zip code": ["postcode", "postal code"],
+    "postal code": ["postcode", "zip code"],
+    surname: ["last name"],
+    "family name": ["last name"],
+    "given name": ["first name"],
+    "phone number": ["phone", "telephone"],
+    "mobile number": ["mobile", "phone"],
+    "e-mail address": ["email"],
+    "email address": ["email"],
+    "vat id": ["vat number"],
+    "tax number": ["vat number", "tax id"],
+  },
   messages: {
     empty: "the command is empty: say what to do, e.g. click Sign In",
     noAction: (text) =>
