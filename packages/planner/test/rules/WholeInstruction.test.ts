@@ -222,3 +222,21 @@ describe("field names said in other words, values after a colon, Chinese words f
     ])
   })
 })
+
+describe("closing a setting the page shows as a switch", () => {
+  const SETTINGS = `- main:
+  - switch "Location services" [ref=e1] [checked]
+  - switch "Night light" [ref=e2]
+  - dialog "Tips":
+    - button "Close" [ref=e3]`
+
+  it("turns the switch off, leaves one that is off alone, and still closes a dialog", () => {
+    const decide = (goal: string) => decideStep({ goal, url: "http://x/", outline: SETTINGS, history: [] })
+    expect(decide("关掉 Location services").toolCalls).toEqual([{ name: "uncheck", args: { target: "e1" } }])
+    expect(decide("关闭定位服务（Location services）").toolCalls).toEqual([
+      { name: "uncheck", args: { target: "e1" } },
+    ])
+    expect(decide("关闭 Night light").toolCalls).toEqual([])
+    expect(decide("关闭对话框").toolCalls).toEqual([{ name: "click", args: { target: "e3" } }])
+  })
+})

@@ -1160,6 +1160,10 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
       return action(element, "click", `${command.kind} ${label(element)}`)
     }
     case "close": {
+      // "关闭定位服务", "关掉 Wi-Fi": closing a setting the page shows as a switch or box turns it off.
+      const setting = command.target.text === undefined ? undefined : best(command.target, view, "check")
+      if (setting !== undefined && (setting.element.role === "switch" || setting.element.role === "checkbox"))
+        return decideCommand({ kind: "uncheck", target: command.target }, page, state)
       const closeRank = (element: PageElement) =>
         CLOSE_WORDS.indexOf(normalizeText(element.name) || element.name.trim())
       // A close button before a cancel button, whatever their order on the page.

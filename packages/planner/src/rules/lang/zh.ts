@@ -38,7 +38,7 @@ export const zh: Lexicon = {
     expand: ["展开"],
     collapse: ["收起", "折叠"],
     hover: ["悬停"],
-    close: ["关闭"],
+    close: ["关闭", "关掉"],
     submit: ["提交"],
     scroll: ["滚动", "滚到", "滑动"],
     back: ["返回", "后退"],
