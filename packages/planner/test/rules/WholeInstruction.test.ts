@@ -240,3 +240,36 @@ describe("closing a setting the page shows as a switch", () => {
     expect(decide("关闭对话框").toolCalls).toEqual([{ name: "click", args: { target: "e3" } }])
   })
 })
+
+describe("a menu path or menu item behind a closed menu button", () => {
+  const CLOSED = `- link "Contact" [ref=e1] -> /contact
+- main:
+  - button "Menu" [ref=e2] [collapsed]`
+  const OPEN = `- link "Contact" [ref=e1] -> /contact
+- main:
+  - button "Menu" [ref=e2] [expanded]
+  - menu "Main menu":
+    - menuitem "Options ▸" [ref=e3] [collapsed]
+    - menuitem "Support ▸" [ref=e4] [collapsed]`
+  const decide = (goal: string, outline: string) =>
+    decideStep({ goal, url: "http://x/", outline, history: [] })
+
+  it("opens the menu button when no part of the path shows, then the path in order", () => {
+    expect(decide("Go to Options > Display", CLOSED).toolCalls).toEqual([
+      { name: "click", args: { target: "e2" } },
+    ])
+    expect(decide("打开 设置 > 显示", CLOSED).toolCalls).toEqual([{ name: "click", args: { target: "e2" } }])
+    expect(decide("Go to Options > Display", OPEN).toolCalls).toEqual([
+      { name: "click", args: { target: "e3" } },
+    ])
+  })
+
+  it("looks in a named menu that is not shown yet instead of taking a control elsewhere with part of the name", () => {
+    expect(decide("Open Contact us from the Support menu", CLOSED).toolCalls).toEqual([
+      { name: "click", args: { target: "e2" } },
+    ])
+    expect(decide("打开帮助菜单里的 Contact us", CLOSED).toolCalls).toEqual([
+      { name: "click", args: { target: "e2" } },
+    ])
+  })
+})

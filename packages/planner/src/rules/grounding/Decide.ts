@@ -168,11 +168,14 @@ const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedEle
       groundTarget({ ...rest, raw: "", container }, [element], { intent: "any", ancestry: view.ancestry })
         .length > 0,
   )
+  // A menu or tab said by name that is not shown yet is behind a closed control: look there first.
   const closed =
-    container.text !== undefined &&
-    view.elements.some(
-      (element) => element.expanded === false && textScore(element, container.text!) >= MINIMUM_TEXT_SCORE,
-    )
+    (container.text !== undefined &&
+      view.elements.some(
+        (element) => element.expanded === false && textScore(element, container.text!) >= MINIMUM_TEXT_SCORE,
+      )) ||
+    ((container.role === "menuitem" || container.role === "tab") &&
+      revealers(view.elements).some((element) => !view.opened?.has(element.ref)))
   return anyInside || closed ? undefined : best(rest, view, intent)
 }
 
@@ -268,6 +271,9 @@ const locatePath = (
       ),
     }
   }
+  // No part shows: the menu is behind a closed menu button ("☰") or section; open it first.
+  const opened = reveal({ raw: path[0]!, text: path[0]! }, view, `"${path.join(" > ")}"`)
+  if (opened !== undefined) return { decision: opened }
   return {
     decision: complete(`no part of the menu path ${path.join(" > ")} is on this page`, [
       "open the menu's page first",

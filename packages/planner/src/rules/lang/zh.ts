@@ -389,6 +389,12 @@ export const zh: Lexicon = {
     税号: ["vat number", "tax number", "tax id"],
     街道地址: ["street", "street address", "address"],
     街道: ["street"],
+    设置: ["settings"],
+    隐私: ["privacy"],
+    帮助: ["help"],
+    通知: ["notifications"],
+    字体: ["font", "font size"],
+    个人资料: ["profile"],
     房间: ["rooms"],
   },
   messages: {
