@@ -51,6 +51,7 @@ export const CONTAINER_BARE: ReadonlyArray<string> = all((lexicon) => lexicon.co
 export const CONTAINER_BEFORE: ReadonlyArray<string> = all((lexicon) => lexicon.containerWords.before)
 export const LOCATE_VERBS: ReadonlyArray<string> = all((lexicon) => lexicon.locate.verbs)
 export const LOCATE_ASKING: ReadonlySet<string> = new Set(all((lexicon) => lexicon.locate.asking))
+export const COUNTERS: ReadonlyArray<string> = all((lexicon) => lexicon.counters)
 export const STATE_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.stateLinks)
 export const STATE_NEGATIONS: ReadonlyArray<string> = all((lexicon) => lexicon.stateNegations)
 /** Names of parts of a page: English as whole words, Chinese anywhere. */

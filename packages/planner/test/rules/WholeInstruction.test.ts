@@ -181,7 +181,9 @@ describe("field names said in other words, values after a colon, Chinese words f
   - textbox "Recipient" [ref=e2]
   - textbox "VAT number" [ref=e3]
   - textbox "Street and house number" [ref=e4]
-  - textbox "Last name" [ref=e5]`)
+  - textbox "Last name" [ref=e5]
+  - spinbutton "Children" [ref=e6]
+  - spinbutton "Adults" [ref=e7]`)
   const named = (text: string) =>
     FORM.map((element) => [element.ref, textScore(element, text)] as const)
       .filter(([, score]) => score >= 40)
@@ -193,6 +195,8 @@ describe("field names said in other words, values after a colon, Chinese words f
     ["收货人", ["e2"]],
     ["税号", ["e3"]],
     ["街道", ["e4"]],
+    ["kids", ["e6"]],
+    ["大人", ["e7"]],
   ])("finds the field a person means by %s", (text, refs) => {
     expect(named(text)).toEqual(refs)
   })
@@ -205,6 +209,15 @@ describe("field names said in other words, values after a colon, Chinese words f
     expect(tax?.attributes.label).toBe("Tax ID")
     expect(textScore(tax!, "Tax ID")).toBeGreaterThanOrEqual(40)
     expect(named?.attributes.label).toBeUndefined()
+  })
+
+  it("reads a number with a Chinese counter word as the number, with no word left unplaced", () => {
+    expect(commands("把房间数改成 3间")).toEqual([
+      { kind: "type", field: { role: "textbox", raw: "房间数", text: "房间数" }, value: "3" },
+    ])
+    expect(
+      commands("请把儿童改成两位").map((command) => (command.kind === "type" ? command.value : "")),
+    ).toEqual(["2"])
   })
 
   it("leaves a colon after the verb out of the value", () => {

@@ -234,6 +234,8 @@ export interface Lexicon {
    * never the value to type. `owners` are the markers that make the owner (`'s`, `的`).
    */
   readonly valueKinds: { readonly nouns: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> }
+  /** Counter words after a number that say what is counted, not the value ("4位", "五晚" → 4, 5). */
+  readonly counters: ReadonlyArray<string>
   /** Particles and other words the tokenizer cuts out of a Han run (Chinese only). */
   readonly particles: ReadonlyArray<string>
   /** Labels pages carry in English, by the words of this language ("登录" → "sign in"). */

@@ -500,10 +500,13 @@ export const en: Lexicon = {
     ],
     owners: ["'s", "’s", "s'", "s’"],
   },
+  counters: [],
   particles: [],
   // Field names said in other words than the page's label ("my zip" for a Postcode field).
   glossary: {
     zip: ["postcode", "postal code"],
+    kids: ["children"],
+    kid: ["children"],
     "zip code": ["postcode", "postal code"],
     "postal code": ["postcode", "zip code"],
     surname: ["last name"],

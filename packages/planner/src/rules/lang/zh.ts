@@ -229,6 +229,7 @@ export const zh: Lexicon = {
     ],
     owners: ["的"],
   },
+  counters: ["位", "个", "只", "辆", "晚", "张", "件", "人", "天", "次", "份", "间"],
   particles: [
     // the way a drag goes and how far ("向右拖动 100 像素")
     "向右",
@@ -390,6 +391,14 @@ export const zh: Lexicon = {
     街道地址: ["street", "street address", "address"],
     街道: ["street"],
     设置: ["settings"],
+    成人: ["adults"],
+    大人: ["adults"],
+    儿童: ["children"],
+    小孩: ["children"],
+    孩子: ["children"],
+    宠物: ["pets"],
+    自行车: ["bikes", "rental bikes"],
+    晚数: ["nights"],
     隐私: ["privacy"],
     帮助: ["help"],
     通知: ["notifications"],
