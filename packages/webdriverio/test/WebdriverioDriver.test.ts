@@ -78,6 +78,25 @@ for (const bidi of [true, false]) {
         }),
       )
 
+      it.effect("checks and unchecks a switch drawn with ARIA by its aria-checked state, once each", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(
+            page(`<button id="wifi" type="button" role="switch" aria-checked="true">Wi-Fi</button>
+<script>const wifi = document.getElementById("wifi"); wifi.addEventListener("click", () => wifi.setAttribute("aria-checked", String(wifi.getAttribute("aria-checked") !== "true")))</script>`),
+          )
+          const state = driver.evaluate("return document.getElementById('wifi').getAttribute('aria-checked')")
+          yield* driver.act({ selector: "#wifi" }, "uncheck")
+          expect(yield* state).toBe("false")
+          yield* driver.act({ selector: "#wifi" }, "uncheck")
+          expect(yield* state).toBe("false")
+          yield* driver.act({ selector: "#wifi" }, "check")
+          expect(yield* state).toBe("true")
+          yield* driver.act({ selector: "#wifi" }, "check")
+          expect(yield* state).toBe("true")
+        }),
+      )
+
       it.effect("checks by state, selects by label or value, sets a slider, uploads, hovers", () =>
         Effect.gen(function* () {
           const driver = yield* BrowserDriver

@@ -14,6 +14,7 @@ import {
   CHINESE_NUMERALS,
   CHINESE_VERBS,
   CHORD,
+  COUNTERS,
   DIRECTIONS,
   ENGLISH_NUMBERS,
   ENGLISH_VERBS,
@@ -400,6 +401,7 @@ const GRAMMAR_WORDS = (): ReadonlySet<string> =>
       ...KEYS.keys(),
       ...ARTICLES,
       ...PAIR_WORDS,
+      ...COUNTERS,
       ...AGAIN.flatMap((words) => words.split(" ")),
       ...DIRECTIONS.keys(),
       ...SEARCH_SCOPE_WORDS,
@@ -465,7 +467,10 @@ const unplacedWords = (
   const carriedText = JSON.stringify(commands).toLowerCase()
   const chineseCarried = (word: string): boolean =>
     carriedText.includes(word) ||
-    [...word].every((character) => CHINESE_NUMERALS.has(character) || "第个年月日".includes(character))
+    [...word].every(
+      (character) =>
+        CHINESE_NUMERALS.has(character) || "第个年月日".includes(character) || COUNTERS.includes(character),
+    )
   // "Paste the invite code shown on the page into …", "把页面上显示的邀请码粘贴到 …": where the text to paste
   // comes from (the step policy reads it on the page, or refuses) — the words between the verb and the
   // field's marker, or between 把 and the verb.
@@ -594,6 +599,13 @@ const DATE_FIELD = /\bdates?\b|日期/i
 
 /** "把开始日期定在2024年3月8日": a day typed into a date field is written as a date input holds it. */
 const datedValue = (command: Command): Command => {
+  // "把成人改成4位": a number with a counter word is the number.
+  const counter = COUNTERS.find((word) => command.kind === "type" && command.value.endsWith(word))
+  const count =
+    counter === undefined || command.kind !== "type"
+      ? undefined
+      : chineseNumber(command.value.slice(0, -counter.length).trim())
+  if (count !== undefined && command.kind === "type") return { ...command, value: String(count) }
   const day =
     command.kind === "type" && DATE_FIELD.test(command.field?.text ?? "")
       ? readCalendarDay(command.value)
@@ -931,6 +943,7 @@ const parseClause = (
   let after: ReadonlyArray<Token>
   let verbName: Verb
   let verbRaw: string
+  const inherited = verb === undefined || verbAt < 0
   if (verb === undefined || verbAt < 0) {
     // "… then button TWO": repeat the verb before.
     if (tokens.length === 1 && tokens[0]!.kind === "url")
@@ -970,8 +983,19 @@ const parseClause = (
     // A Chinese verb after a prefix that is itself a verb ("用 … 登录") is fine; an English clause starts with its verb.
   }
   const say = messagesFor(joinTokens(tokens))
-  const withVerb = (result: ClauseResult) =>
-    "hint" in result ? { reason: say.hints[result.hint] } : { ...result, verb: [verbName, verbRaw] as const }
+  const withVerb = (result: ClauseResult) => {
+    if ("hint" in result) return { reason: say.hints[result.hint] }
+    // "…, then continue to payment": a clause with no verb of its own that names no field is no value
+    // typed somewhere; its words name a control.
+    if (
+      inherited &&
+      "command" in result &&
+      result.command.kind === "type" &&
+      result.command.field === undefined
+    )
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
+    return { ...result, verb: [verbName, verbRaw] as const }
+  }
   // The clause as the templates read it: whole, then from its verb (a Chinese clause may say more before it).
   const templated = (): ClauseRead | undefined => {
     const verbTokens = verb === undefined ? tokenize(verbRaw) : tokens.slice(verbAt, verbAt + verb[1])

@@ -25,8 +25,8 @@ const readName = (quoted: string | undefined): string => {
  */
 export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement> => {
   const elements: Array<PageElement> = []
-  // A plain text line just before a field with no name is how the page labels it ("Street", then
-  // the textbox): it becomes the field's label.
+  // A plain text line or a heading just before a field with no name is how the page labels it
+  // ("Street", or `- h3 "VAT number"`, then the textbox): it becomes the field's label.
   let lastText: string | undefined
   for (const line of outline.split("\n")) {
     const match = LINE.exec(line)
@@ -34,8 +34,10 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
     const rest = match[4] ?? ""
     const ref = /\[ref=(e\d+)\]/.exec(rest)?.[1]
     if (ref === undefined) {
-      const text = line.replace(/^\s*-\s+/, "").trim()
-      lastText = text.includes('"') || text.endsWith(":") || text.length > 60 ? undefined : text
+      const heading = /^\s*-\s+h[1-6]\s+("(?:[^"\\]|\\.)*")\s*$/.exec(line)
+      const text = heading === null ? line.replace(/^\s*-\s+/, "").trim() : readName(heading[1])
+      lastText =
+        (heading === null && text.includes('"')) || text.endsWith(":") || text.length > 60 ? undefined : text
       continue
     }
     const nearby = lastText

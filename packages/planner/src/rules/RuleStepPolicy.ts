@@ -16,7 +16,9 @@ import {
 import { type Command, describeCommand } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
+import { findSearchBox } from "./grounding/Decide.ts"
 import { extractionFoundNoList, linkToObject } from "./grounding/Follow.ts"
+import { locateQuery, locateSection } from "./grounding/Locate.ts"
 import { readGoalOnPage } from "./Intent.ts"
 import { elementsFromOutline } from "./Outline.ts"
 import { fieldName, goalPartsOf } from "./RulePlanner.ts"
@@ -135,6 +137,8 @@ export const toolCallFor = (action: ElementAction, pageUrl?: string): ToolCall =
       }
       case "selectText":
         return { name: "selectText", args: { text: String(argument("text") ?? "") } }
+      case "scrollToText":
+        return { name: "scroll", args: { text: String(argument("text") ?? "") } }
       case "scrollInside":
         return {
           name: "scrollInside",
@@ -403,6 +407,38 @@ const readingIn = (history: ReadonlyArray<string>): GoalReading | undefined => {
  */
 const readingParts = (reading: GoalReading): ReadonlyArray<GoalPart> => goalPartsOf(reading.goal) ?? []
 
+/**
+ * A goal that starts with a word asking to find something and that the grammar reads as one search, or
+ * not at all in one clause (no clause after the one it could not read).
+ */
+const asksToFind = (goal: string): boolean => {
+  if (locateQuery(goal) === undefined) return false
+  const parsed = parseCommands(goal)
+  if (parsed.ok) return parsed.commands.length === 1 && parsed.commands[0]!.kind === "search"
+  const clause = parsed.noActionIn
+  const at = clause === undefined ? -1 : goal.normalize("NFKC").indexOf(clause)
+  return at >= 0 && !/[\p{L}\p{N}]/u.test(goal.normalize("NFKC").slice(at + clause!.length))
+}
+
+/**
+ * "Find the section about refunds", "Where's the contact phone number?" on a page with no search box: the
+ * goal asks to bring a section of this page on screen, read as `scroll to "<its heading>"`, or refused
+ * when no section carries its words. Undefined when the goal does not ask to find something, when the
+ * page has a search box (then "find" is a search), or when the grammar reads it as more than one search.
+ */
+const locatedOnPage = (
+  goal: string,
+  outline: string,
+): GoalReading | { readonly reason: string } | undefined => {
+  const query = locateQuery(goal)
+  if (query === undefined || !asksToFind(goal)) return undefined
+  if (findSearchBox({ elements: elementsFromOutline(outline) }) !== undefined) return undefined
+  const found = locateSection(query, outline)
+  if ("reason" in found) return { reason: `cannot find "${query}" on this page: ${found.reason}` }
+  const command = `scroll to "${found.heading.replaceAll('"', "")}"`
+  return { goal: command, commands: [command] }
+}
+
 const waitingLine = (text: string) => `${MARKER} waiting for ${JSON.stringify(text)} to appear`
 
 /**
@@ -421,10 +457,16 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   const earlier = readingIn(input.history)
   const reading =
     earlier ??
+    locatedOnPage(input.goal, input.outline) ??
     (() => {
       const elements = elementsFromOutline(input.outline)
       return readGoalOnPage(input.goal, elements, ancestryFromOutline(input.outline), parseCommands)
     })()
+  // A "find X" the page shows a search box for is a search; its parts were left to this decision.
+  if (reading === undefined && asksToFind(input.goal)) {
+    const decision = decideWords(input, options)
+    return { ...decision, parts: goalPartsOf(input.goal) ?? [] }
+  }
   if (reading !== undefined && "goal" in reading) {
     const inner = decideWords({ ...input, goal: reading.goal }, options)
     return {
@@ -647,7 +689,9 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
 export const makeRuleStepPolicy = (options: RuleStepPolicyOptions = {}): StepPolicyShape => ({
   decide: (input) => Effect.sync(() => decideStep(input, options)),
   summarize: (input) => Effect.sync(() => summarizeRun(input)),
-  parts: goalPartsOf,
+  // "Find X" is a search or a section of the page to bring on screen, which only the page can say: its
+  // parts come with the first decision.
+  parts: (goal) => (asksToFind(goal) ? undefined : goalPartsOf(goal)),
 })
 
 /** A layer providing the rule step policy as the `StepPolicy` service. */

@@ -6,6 +6,9 @@ import {
   ARTICLES,
   CHECKED_WORDS,
   CHORD,
+  CONTAINER_AFTER,
+  CONTAINER_BARE,
+  CONTAINER_BEFORE,
   ENGLISH_NUMBERS,
   GENERIC_CLICK_VERBS,
   KEYS,
@@ -152,13 +155,16 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
   }
   let container: TargetPhrase | undefined
   // Chinese container first: "对话框中的确定", "在对话框中 … 确定".
-  const chineseIn = indexOfWord(tokens, ["中的", "里的"])
+  const chineseIn = indexOfWord(
+    tokens,
+    CONTAINER_BEFORE.map((word) => `${word}的`),
+  )
   if (chineseIn > 0) {
     container = parseTargetPhrase(tokens.slice(0, chineseIn))
     tokens = tokens.slice(chineseIn + 1)
   } else {
     const middle = tokens.findIndex(
-      (token, index) => isWord(token, "中", "里", "内") && isWord(tokens[index + 1], "的") && index > 0,
+      (token, index) => isWord(token, ...CONTAINER_BEFORE) && isWord(tokens[index + 1], "的") && index > 0,
     )
     if (middle > 0) {
       container = parseTargetPhrase(tokens.slice(isWord(tokens[0], "在") ? 1 : 0, middle))
@@ -166,7 +172,7 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     }
   }
   // English container: "OK in the dialog", "Save inside the Settings panel".
-  const inIndex = lastIndexOfWord(tokens, ["in", "inside", "within", "under", "on", "from"])
+  const inIndex = lastIndexOfWord(tokens, CONTAINER_AFTER)
   if (container === undefined && inIndex > 0 && inIndex < tokens.length - 1) {
     const rest = tokens.slice(inIndex + 1)
     const restTarget = parseTargetPhrase(rest)
@@ -177,11 +183,17 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     const loose = isWord(tokens[inIndex], "on", "from") ? article : true
     // "on the page" names no container.
     const wholePage = restTarget.role === undefined && isWord(rest[rest.length - 1], "page", "页面")
+    // "Sextant under Projects", "the Sextant folder in Projects": a container named by a proper name.
+    const bare =
+      !article &&
+      isWord(tokens[inIndex], ...CONTAINER_BARE) &&
+      restTarget.role === undefined &&
+      /^\p{Lu}/u.test(rest[0]?.raw ?? "")
     if (
       loose &&
       !wholePage &&
       ((restTarget.role !== undefined && (article || containerRole)) ||
-        (article && restTarget.text !== undefined))
+        ((article || bare) && restTarget.text !== undefined))
     ) {
       container = restTarget
       tokens = tokens.slice(0, inIndex)

@@ -46,6 +46,12 @@ export const CHORD: ReadonlyMap<string, string> = table((lexicon) => lexicon.cho
 export const ARTICLES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.articles))
 export const PAIR_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pairWords)
 export const NAME_MARKERS: ReadonlyArray<string> = all((lexicon) => lexicon.nameMarkers)
+export const CONTAINER_AFTER: ReadonlyArray<string> = all((lexicon) => lexicon.containerWords.after)
+export const CONTAINER_BARE: ReadonlyArray<string> = all((lexicon) => lexicon.containerWords.bare)
+export const CONTAINER_BEFORE: ReadonlyArray<string> = all((lexicon) => lexicon.containerWords.before)
+export const LOCATE_VERBS: ReadonlyArray<string> = all((lexicon) => lexicon.locate.verbs)
+export const LOCATE_ASKING: ReadonlySet<string> = new Set(all((lexicon) => lexicon.locate.asking))
+export const COUNTERS: ReadonlyArray<string> = all((lexicon) => lexicon.counters)
 export const STATE_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.stateLinks)
 export const STATE_NEGATIONS: ReadonlyArray<string> = all((lexicon) => lexicon.stateNegations)
 /** Names of parts of a page: English as whole words, Chinese anywhere. */
@@ -122,6 +128,7 @@ export const CHINESE_LEXICON: ReadonlyArray<string> = [
       ...zh.checked,
       ...zh.unchecked,
       ...zh.particles,
+      ...zh.containerWords.before,
     ].filter((word) => HAN.test(word)),
   ),
 ].toSorted((left, right) => right.length - left.length)

@@ -85,7 +85,12 @@ export const lastIndexOfWord = (tokens: ReadonlyArray<Token>, words: ReadonlyArr
 /** Text of tokens as typed, with leading articles and trailing particles dropped. */
 export const valueText = (tokens: ReadonlyArray<Token>): string => {
   let start = 0
-  while (start < tokens.length - 1 && tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value))
+  // "街道地址填：淮海中路123号": a colon before the value is no part of it.
+  while (
+    start < tokens.length - 1 &&
+    ((tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value)) ||
+      (tokens[start]!.kind === "punct" && /^[:：]$/.test(tokens[start]!.value)))
+  )
     start += 1
   let end = tokens.length
   while (end > start && isWord(tokens[end - 1], "的", "中", "里", "内", "上")) end -= 1

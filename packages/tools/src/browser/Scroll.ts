@@ -1,5 +1,7 @@
 import { BrowserDriver, defineTool, parseTarget, type ScrollOp } from "@sextant/core"
+import { Effect } from "effect"
 import { z } from "zod"
+import { clearTextMarks, targetByText } from "./internal/Locate.ts"
 import { ScrollOutput, TargetText } from "./Outputs.ts"
 
 const scrollBy = (op: ScrollOp) => BrowserDriver.use((driver) => driver.scroll(op))
@@ -131,26 +133,37 @@ export const scrollToScreenTool = defineTool({
 export const scrollTool = defineTool({
   name: "scroll",
   description:
-    "Scroll the page: direction up/down by count screens, or to top/bottom/middle, or an element (target: ref or CSS selector) into view. Give exactly one of direction, to or target.",
+    "Scroll the page: direction up/down by count screens, or to top/bottom/middle, or an element (target: ref or CSS selector; text: the words of an element with no ref, such as a heading) into view. Give exactly one of direction, to, target or text.",
   input: z
     .object({
       direction: z.enum(["down", "up"]).optional(),
       count: count.optional(),
       to: z.enum(["top", "bottom", "middle"]).optional(),
       target: TargetText.optional(),
+      text: z
+        .string()
+        .trim()
+        .min(1)
+        .optional()
+        .describe("The words of an element with no ref to bring into view, e.g. a section heading"),
     })
     .refine(
       (input) =>
-        [input.direction, input.to, input.target].filter((value) => value !== undefined).length === 1,
-      { message: "give exactly one of direction, to or target", path: ["direction"] },
+        [input.direction, input.to, input.target, input.text].filter((value) => value !== undefined)
+          .length === 1,
+      { message: "give exactly one of direction, to, target or text", path: ["direction"] },
     ),
   output: ScrollOutput,
-  run: ({ direction, count, to, target }) =>
-    scrollBy(
-      target !== undefined
-        ? { target: parseTarget(target) }
-        : to !== undefined
-          ? { to }
-          : { direction: direction ?? "down", count: count ?? 1 },
-    ),
+  run: ({ direction, count, to, target, text }) =>
+    text !== undefined
+      ? Effect.flatMap(targetByText("scroll", text), (element) => scrollBy({ target: element })).pipe(
+          Effect.ensuring(clearTextMarks),
+        )
+      : scrollBy(
+          target !== undefined
+            ? { target: parseTarget(target) }
+            : to !== undefined
+              ? { to }
+              : { direction: direction ?? "down", count: count ?? 1 },
+        ),
 })

@@ -257,6 +257,25 @@ describe("browser tools in Chromium on the fixture site", () => {
     expect(byDirection.y).toBeLessThan(byRef.y)
   })
 
+  it("scroll brings an element with no ref into view by its words, and fails naming words nothing shows", async () => {
+    await open("/gallery/help-center")
+    const onScreen = (heading: string) =>
+      harness.run(
+        evaluate(
+          `const h = [...document.querySelectorAll("h2")].find((one) => one.textContent === ${JSON.stringify(heading)}); const box = h.getBoundingClientRect(); return box.top >= 0 && box.bottom <= window.innerHeight`,
+        ),
+      )
+    expect(await onScreen("Contact us")).toBe(false)
+    const scrolled = await harness.run(scrollTool.run(scrollTool.input.parse({ text: "Contact us" })))
+    expect(scrolled.y).toBeGreaterThan(0)
+    expect(await onScreen("Contact us")).toBe(true)
+    const missing = await harness.run(
+      Effect.flip(scrollTool.run(scrollTool.input.parse({ text: "Opening hours" }))),
+    )
+    expect(missing.message).toContain('an element with the text "Opening hours"')
+    expect(() => scrollTool.input.parse({ text: "Contact us", to: "top" })).toThrow(/exactly one/)
+  })
+
   it("waitFor waits for text, a selector, a ref, a JavaScript condition and a navigation", async () => {
     await open("/dynamic")
     const text = await harness.run(

@@ -402,6 +402,9 @@ export const actorScriptSource = String.raw`
     return JSON.stringify(last)
   }
 
+  const isChecked = (element) =>
+    typeof element.checked === "boolean" ? element.checked : element.getAttribute("aria-checked") === "true"
+
   const prepareOnce = (spec) => {
     for (const element of marked.splice(0)) element.removeAttribute("data-sextant-mark")
     const found = locate(spec.target)
@@ -409,7 +412,8 @@ export const actorScriptSource = String.raw`
     const element = found.element
     const tag = element.tagName.toLowerCase()
     const type = (element.getAttribute("type") || "").toLowerCase()
-    const result = { tag, type, checked: element.checked === true }
+    // A switch or box drawn with ARIA (a button with role=switch) says its state in aria-checked.
+    const result = { tag, type, checked: isChecked(element) }
     // Who the target is, for the run's recording, when the driver's last look does not say.
     const sextant = globalThis.__sextant
     if (spec.describe && sextant && typeof sextant.describe === "function") result.element = sextant.describe(element)
@@ -486,7 +490,7 @@ export const actorScriptSource = String.raw`
     const found = locate(spec.target)
     const element = found.element
     const value = element && ("value" in element) && element.value !== undefined ? element.value : element && element.getAttribute("aria-valuenow")
-    return JSON.stringify(found.error ? found : { value, checked: element.checked === true })
+    return JSON.stringify(found.error ? found : { value, checked: element ? isChecked(element) : false })
   }
 
   // Waits until the action's effects have settled: no request in flight and the DOM quiet for

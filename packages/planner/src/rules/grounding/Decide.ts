@@ -26,6 +26,7 @@ import {
   SUBMIT_WORDS,
   USER_WORDS,
 } from "../Vocabulary.ts"
+import { headingNamed } from "./Locate.ts"
 
 /** Whether a control commits something by its name (Submit, Buy now, Place order, 提交 …): from the language data. */
 const isCommit = (element: PageElement): boolean => COMMIT_WORDS.test(element.name.normalize("NFKC"))
@@ -159,14 +160,23 @@ const best = (target: TargetPhrase, view: PageView, intent: Intent): GroundedEle
       textScore(candidate.element, target.raw) >= 92,
   )
   if (found !== undefined || target.container === undefined) return found
-  // A container the page does not show by that name ("the cookie banner") says nothing: drop it.
+  // A container the page does not show by that name ("the cookie banner") says nothing: drop it. One it
+  // shows as a control with nothing in it yet (a closed folder, "Sextant under Projects") is opened first.
   const { container, ...rest } = target
   const anyInside = view.elements.some(
     (element) =>
       groundTarget({ ...rest, raw: "", container }, [element], { intent: "any", ancestry: view.ancestry })
         .length > 0,
   )
-  return anyInside ? undefined : best(rest, view, intent)
+  // A menu or tab said by name that is not shown yet is behind a closed control: look there first.
+  const closed =
+    (container.text !== undefined &&
+      view.elements.some(
+        (element) => element.expanded === false && textScore(element, container.text!) >= MINIMUM_TEXT_SCORE,
+      )) ||
+    ((container.role === "menuitem" || container.role === "tab") &&
+      revealers(view.elements).some((element) => !view.opened?.has(element.ref)))
+  return anyInside || closed ? undefined : best(rest, view, intent)
 }
 
 const notFound = (target: TargetPhrase, view: PageView, intent: Intent): CommandDecision => {
@@ -261,6 +271,9 @@ const locatePath = (
       ),
     }
   }
+  // No part shows: the menu is behind a closed menu button ("☰") or section; open it first.
+  const opened = reveal({ raw: path[0]!, text: path[0]! }, view, `"${path.join(" > ")}"`)
+  if (opened !== undefined) return { decision: opened }
   return {
     decision: complete(`no part of the menu path ${path.join(" > ")} is on this page`, [
       "open the menu's page first",
@@ -596,7 +609,8 @@ const optionOfNativeList = (target: TargetPhrase, view: PageView): CommandDecisi
   )
 }
 
-const findSearchBox = (view: PageView): PageElement | undefined => {
+/** The page's search box, if it shows one. */
+export const findSearchBox = (view: PageView): PageElement | undefined => {
   const editable = view.elements.filter((element) => canTake(element, "type") && element.disabled !== true)
   return (
     editable.find((element) => element.role === "searchbox" || element.attributes.type === "search") ??
@@ -887,6 +901,13 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
         ])
       }
       if (command.target !== undefined) {
+        // A heading is no control: it is brought on screen by its words.
+        const heading =
+          command.target.text === undefined ? undefined : headingNamed(view.outline, command.target.text)
+        if (heading !== undefined)
+          return action(PAGE_LOCATOR, "scrollToText", `scroll to the heading "${heading}"`, [
+            ["text", heading],
+          ])
         const located = locate(command.target, view, "any")
         if ("decision" in located) return located.decision
         return action(located.element, "scroll", description)
@@ -1145,6 +1166,10 @@ export const decideCommand = (command: Command, page: PageView, state: DecideSta
       return action(element, "click", `${command.kind} ${label(element)}`)
     }
     case "close": {
+      // "关闭定位服务", "关掉 Wi-Fi": closing a setting the page shows as a switch or box turns it off.
+      const setting = command.target.text === undefined ? undefined : best(command.target, view, "check")
+      if (setting !== undefined && (setting.element.role === "switch" || setting.element.role === "checkbox"))
+        return decideCommand({ kind: "uncheck", target: command.target }, page, state)
       const closeRank = (element: PageElement) =>
         CLOSE_WORDS.indexOf(normalizeText(element.name) || element.name.trim())
       // A close button before a cancel button, whatever their order on the page.

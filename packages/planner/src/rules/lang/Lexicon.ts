@@ -172,6 +172,23 @@ export interface Lexicon {
   readonly pairWords: ReadonlyArray<string>
   /** Words before a control's name ("the button labelled Save", "the field next to …"). */
   readonly nameMarkers: ReadonlyArray<string>
+  /**
+   * Words that put an element in a container. `after`: said between the element and the container ("Save
+   * in the dialog"); `bare`: those of them that take a container named with no article, by a name with a
+   * capital ("Sextant under Projects", "the Sextant folder in Projects"); `before`: said between the
+   * container and the element, before 的 ("对话框里的确定", "Projects 下面的 Sextant").
+   */
+  readonly containerWords: {
+    readonly after: ReadonlyArray<string>
+    readonly bare: ReadonlyArray<string>
+    readonly before: ReadonlyArray<string>
+  }
+  /**
+   * "Find the section about refunds", "Where's the contact phone number?", "找到 Shipping times 那一节":
+   * `verbs` ask to bring a part of the page on screen (on a page with no search box, "find" means that);
+   * `asking` are words that only say something is looked for, never what ("section", "about", "how").
+   */
+  readonly locate: { readonly verbs: ReadonlyArray<string>; readonly asking: ReadonlyArray<string> }
   /** Words between the boxes and their state in "make sure A is checked" ("is", "are", "已", "被"). */
   readonly stateLinks: ReadonlyArray<string>
   /** Words that turn a state round in "make sure A is not checked" ("not", "没有"). */
@@ -217,6 +234,8 @@ export interface Lexicon {
    * never the value to type. `owners` are the markers that make the owner (`'s`, `的`).
    */
   readonly valueKinds: { readonly nouns: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> }
+  /** Counter words after a number that say what is counted, not the value ("4位", "五晚" → 4, 5). */
+  readonly counters: ReadonlyArray<string>
   /** Particles and other words the tokenizer cuts out of a Han run (Chinese only). */
   readonly particles: ReadonlyArray<string>
   /** Labels pages carry in English, by the words of this language ("登录" → "sign in"). */

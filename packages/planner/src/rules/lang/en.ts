@@ -171,9 +171,36 @@ export const en: Lexicon = {
     home: "Home",
     end: "End",
   },
-  articles: ["the", "a", "an", "on", "at", "this", "that", "its", "my"],
+  articles: ["the", "a", "an", "on", "at", "this", "that", "its", "my", "our", "your"],
   pairWords: ["with", "into", "in", "as", "to", ":"],
   nameMarkers: ["labelled", "labeled", "named", "called", "titled", "saying", "after", "beside", "below"],
+  locate: {
+    verbs: [
+      "where can i find",
+      "where do i find",
+      "take me to",
+      "bring me to",
+      "find out",
+      "show me",
+      "where is",
+      "where's",
+      "where are",
+      "jump to",
+      "locate",
+      "find",
+    ],
+    asking: (
+      "the a an to of for about on in at with my me i we our us you your it its this that these those is are " +
+      "be do does can could would will should how what where when why which who whom whose please out " +
+      "part parts section sections answer answers information info question questions topic topics bit page " +
+      "explained explains explanation says said tells told"
+    ).split(" "),
+  },
+  containerWords: {
+    after: ["in", "inside", "within", "under", "beneath", "on", "from"],
+    bare: ["in", "inside", "within", "under", "beneath"],
+    before: [],
+  },
   stateLinks: ["is", "are", "be", "stays", "remains", "it", "them"],
   stateNegations: ["not", "isn't", "aren't"],
   placeWords: [
@@ -473,8 +500,25 @@ export const en: Lexicon = {
     ],
     owners: ["'s", "’s", "s'", "s’"],
   },
+  counters: [],
   particles: [],
-  glossary: {},
+  // Field names said in other words than the page's label ("my zip" for a Postcode field).
+  glossary: {
+    zip: ["postcode", "postal code"],
+    kids: ["children"],
+    kid: ["children"],
+    "zip code": ["postcode", "postal code"],
+    "postal code": ["postcode", "zip code"],
+    surname: ["last name"],
+    "family name": ["last name"],
+    "given name": ["first name"],
+    "phone number": ["phone", "telephone"],
+    "mobile number": ["mobile", "phone"],
+    "e-mail address": ["email"],
+    "email address": ["email"],
+    "vat id": ["vat number"],
+    "tax number": ["vat number", "tax id"],
+  },
   messages: {
     empty: "the command is empty: say what to do, e.g. click Sign In",
     noAction: (text) =>
