@@ -174,8 +174,8 @@ export const codeWords = (raw: string): string => {
     .replace(/([\p{Ll}])(\p{Lu})/gu, "$1 $2")
     .split(/[^\p{L}\p{N}]+/u)
     .filter((token) => token !== "")
-  if (tokens.some((token) => /\p{L}/u.test(token) && /\p{N}/u.test(token))) return ""
   const words = tokens.filter((token) => !/^\p{N}+$/u.test(token) && !CODE_WORDS.test(token))
+  // One token that is no word (`labelled1`, `b75d`) marks the whole name as generated.
   if (words.length === 0 || !words.every(isWord)) return ""
   return words.join(" ").toLowerCase()
 }
