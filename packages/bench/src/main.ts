@@ -430,7 +430,7 @@ const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"])
   const folder = sharedCorpusFolder(repositoryRoot)
   if (folder === undefined) {
     console.log(
-      `bench: the real-page corpus is absent (${join(repositoryRoot, "..", "shared", "corpus", "real-pages")}): corpus section skipped`,
+      `bench: the real-page corpus is absent (${process.env.SEXTANT_CORPUS || join(repositoryRoot, "..", "shared", "corpus", "real-pages")}): corpus section skipped; set SEXTANT_CORPUS to its folder`,
     )
     return 0
   }

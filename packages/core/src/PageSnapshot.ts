@@ -28,12 +28,31 @@ export const PageRegion = z.enum(["header", "nav", "main", "results", "footer", 
 export type PageRegion = z.output<typeof PageRegion>
 
 /**
+ * Where a guess at an unnamed element's purpose was read: its `id`, `name` or `data-action`
+ * attribute, the link's target (`href`), its picture's file name (`src`), or its icon's symbol or
+ * `<title>` (`icon`).
+ */
+export const GuessSource = z.enum(["id", "name", "data-action", "href", "src", "icon"])
+export type GuessSource = z.output<typeof GuessSource>
+
+/**
+ * Words guessed for an element the accessible-name rules give no name (an icon button, an empty
+ * link), from the page's code rather than from anything a reader is told: never the element's name.
+ * The outline prints it after the ref as `(from words)`: `button [ref=e5] (id search)`.
+ */
+export const NameGuess = z.object({ from: GuessSource, words: z.string() })
+export type NameGuess = z.output<typeof NameGuess>
+
+/**
  * One interactive or meaningful element of a snapshot, found again by its `ref`.
  */
 export const PageElement = z.object({
   ref: z.string(),
   role: z.string(),
+  /** The accessible name, as the accessible-name rules compute it; empty when they give none. */
   name: z.string(),
+  /** For an element with no name, what its code suggests it is for (see {@link NameGuess}). */
+  guess: NameGuess.optional(),
   tag: z.string(),
   attributes: z.record(z.string(), z.string()).default({}),
   value: z.string().optional(),
@@ -69,6 +88,19 @@ export const PageElement = z.object({
   form: z.string().optional(),
 })
 export type PageElement = z.output<typeof PageElement>
+
+/**
+ * The words to find an element by: its accessible name, or for an element with none the words
+ * guessed for it (an icon button `(id search)` is found by "search"). Prompts and messages say the
+ * name; this is for matching only.
+ *
+ * @example
+ * ```ts
+ * findingWords({ name: "", guess: { from: "id", words: "search" } }) // "search"
+ * ```
+ */
+export const findingWords = (element: Pick<PageElement, "name" | "guess">): string =>
+  element.name !== "" ? element.name : (element.guess?.words ?? "")
 
 /** The operations one ref allows; `_page` carries the page-level ones (scroll, back, refresh). */
 export const PageAction = z.object({

@@ -1,4 +1,4 @@
-import type { PageElement, PageForm, PageSnapshot } from "@sextant/core"
+import { findingWords, type PageElement, type PageForm, type PageSnapshot } from "@sextant/core"
 import { KEYWORDS } from "./internal/Keywords.ts"
 import { sealForms } from "./internal/Secrets.ts"
 import type {
@@ -255,7 +255,8 @@ const navigationTargetsOf = (snapshot: PageSnapshot): Array<NavigationTarget> =>
     if (url === undefined || seen.has(url)) continue
     seen.add(url)
     const locator = locatorOf(element)
-    targets.push({ name: element.name, url, ...(locator === undefined ? {} : { locator }) })
+    // A link with no name is listed by the words guessed for it (`(href orders)`), as before it had a mark.
+    targets.push({ name: findingWords(element), url, ...(locator === undefined ? {} : { locator }) })
   }
   return targets
 }

@@ -139,36 +139,82 @@ export const selectedText = (select: HTMLSelectElement): string =>
   Array.from(select.selectedOptions, (option) => collapse(option.label || option.text).trim()).join(", ")
 
 /**
- * A name for a link or button that has none by the accessible-name rules (an icon, an empty
- * anchor): a label or title inside it, the icon's symbol name, then where a link goes or the
- * id a button carries — the words a reader would guess from.
+ * The name a link or button takes from a part inside it when its content gives none: a descendant's
+ * `aria-label`, `title` or image `alt` (the accessible-name computation reads those of the nodes it
+ * walks), even where the part itself takes no space (an empty icon span with a label).
  */
-export const fallbackName = (element: Element, tag: string): string => {
-  const words = (raw: string): string =>
-    collapse(
-      raw
-        .replace(/^.*[#/]/, "")
-        .replace(/\.[a-z0-9]{2,5}$/i, "")
-        .replace(/[-_.+]+/g, " ")
-        .replace(/\b(icon|ico|svg|glyph|btn|fa|js)\b/gi, " "),
-    ).trim()
+export const innerName = (element: Element): string => {
   const inner = element.querySelector("[aria-label],[title],img[alt]:not([alt=''])")
   const labelled =
     inner?.getAttribute("aria-label") ?? inner?.getAttribute("title") ?? inner?.getAttribute("alt")
-  if (labelled?.trim()) return collapse(labelled).trim()
+  return labelled?.trim() ? collapse(labelled).trim() : ""
+}
+
+/** Parts of a code name that say nothing of the purpose (`icon-search`, `btn_close`, `fa-user`). */
+const CODE_WORDS =
+  /^(icon|icons|ico|svg|glyph|glyphs|btn|button|fa|fas|far|js|img|image|link|sprite|assets?)$/i
+
+/**
+ * Whether a token of a code name reads as a word: letters only, at least two, with a vowel, and not a
+ * run of hexadecimal digits long enough to be a hash (`deadbeef`, `c0ffee42` is no word either).
+ */
+const isWord = (token: string): boolean =>
+  /^\p{L}{2,}$/u.test(token) &&
+  /[aeiouyäöüéèáàíóúøåæœ]|[^\p{Script=Latin}]/iu.test(token) &&
+  !/^[a-f]{8,}$/i.test(token)
+
+/**
+ * The words a reader would guess from a code name (an id, a file name, a path segment): split at
+ * punctuation and camelCase, without the words that name the kind of thing (`icon`, `btn`). None
+ * when a token mixes letters and digits (`labelled1`, `b75d`, `ember123`: generated, not written),
+ * nor when no token is a word (a number run, a single letter, a hash): a guess is words or nothing.
+ */
+export const codeWords = (raw: string): string => {
+  const tokens = raw
+    .replace(/([\p{Ll}])(\p{Lu})/gu, "$1 $2")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((token) => token !== "")
+  const words = tokens.filter((token) => !/^\p{N}+$/u.test(token) && !CODE_WORDS.test(token))
+  // One token that is no word (`labelled1`, `b75d`) marks the whole name as generated.
+  if (words.length === 0 || !words.every(isWord)) return ""
+  return words.join(" ").toLowerCase()
+}
+
+/** Where a guess was read, as `NameGuess.from` says (see `@sextant/core`). */
+export type GuessSource = "id" | "name" | "data-action" | "href" | "src" | "icon"
+
+/** Words guessed for an unnamed control from the page's code, and where they were read. */
+export interface Guess {
+  readonly from: GuessSource
+  readonly words: string
+}
+
+/**
+ * A guess at what a link or button with no accessible name is for (an icon, an empty anchor): a
+ * decorative icon's `<title>` or symbol name, its picture's file name, then where a link goes or the
+ * id a button carries. Never a name: the outline prints it marked, `button [ref=e5] (id search)`.
+ */
+export const guessName = (element: Element, tag: string): Guess | undefined => {
   // A picture the page marks as decoration names nothing, but its <title> is a fair guess for a
   // control that has no other words.
   for (const title of element.querySelectorAll("svg[role] > title")) {
-    const text = collapse(title.textContent ?? "").trim()
-    if (text && presentational(title.parentElement!, "svg")) return text
+    const text = codeWords(collapse(title.textContent ?? "").trim())
+    if (text && presentational(title.parentElement!, "svg")) return { from: "icon", words: text }
   }
   const symbol = element.querySelector("use")
-  const symbolName = words(symbol?.getAttribute("href") ?? symbol?.getAttribute("xlink:href") ?? "")
-  if (symbolName) return symbolName
+  const symbolHref = symbol?.getAttribute("href") ?? symbol?.getAttribute("xlink:href") ?? ""
+  const symbolName = codeWords(symbolHref.replace(/^.*[#/]/, ""))
+  if (symbolName) return { from: "icon", words: symbolName }
   // A picture's file name, not the data of an inline one (`data:image/gif;base64,…`).
   const source = element.querySelector("img")?.getAttribute("src")?.trim() ?? ""
-  const picture = /^(data|blob):/i.test(source) ? "" : words(source.split("?")[0]!)
-  if (picture && /\p{L}/u.test(picture) && !OPAQUE.test(picture)) return picture
+  if (!/^(data|blob):/i.test(source)) {
+    const file = source
+      .split(/[?#]/)[0]!
+      .replace(/^.*\//, "")
+      .replace(/\.[a-z0-9]{2,5}$/i, "")
+    const picture = OPAQUE.test(file) ? "" : codeWords(file)
+    if (picture) return { from: "src", words: picture }
+  }
   if (tag === "a" || tag === "area") {
     let url: URL | undefined
     try {
@@ -177,23 +223,26 @@ export const fallbackName = (element: Element, tag: string): string => {
       url = undefined
     }
     // A script link (`javascript:void(0)`) goes nowhere: its code names nothing.
-    if (url === undefined || url.protocol === "javascript:") return ""
-    const segments = url.pathname.split("/").filter((segment) => segment !== "")
-    for (let index = segments.length - 1; index >= 0; index--) {
-      let segment = segments[index]!
-      try {
-        segment = decodeURIComponent(segment)
-      } catch {
-        // A malformed escape reads as it is.
-      }
-      const named = words(segment)
-      if (named && !OPAQUE.test(segment) && /\p{L}/u.test(named)) return named
+    if (url === undefined || url.protocol === "javascript:") return undefined
+    // Only the last segment says where the link goes; a parent's words (`/reading/i`) would name
+    // every link under it alike.
+    let segment =
+      url.pathname
+        .split("/")
+        .filter((part) => part !== "")
+        .at(-1) ?? ""
+    try {
+      segment = decodeURIComponent(segment)
+    } catch {
+      // A malformed escape reads as it is.
     }
-    return url.host.replace(/^www\./, "")
+    const named = OPAQUE.test(segment) ? "" : codeWords(segment.replace(/\.[a-z0-9]{2,5}$/i, ""))
+    if (named) return { from: "href", words: named }
+    return undefined
   }
-  for (const attribute of ["data-action", "name", "id"]) {
-    const named = words(element.getAttribute(attribute) ?? "")
-    if (named && /\p{L}/u.test(named)) return named
+  for (const attribute of ["data-action", "name", "id"] as const) {
+    const named = codeWords(element.getAttribute(attribute) ?? "")
+    if (named) return { from: attribute, words: named }
   }
-  return ""
+  return undefined
 }

@@ -39,7 +39,7 @@ export const outOfName = (item: Item): boolean =>
   typeof item !== "string" &&
   (item.ariaHidden === true ||
     item.ownContent === true ||
-    item.guessed === true ||
+    item.guess !== undefined ||
     OWN_CONTENT.has(item.role))
 
 /** The words (letters and digits) of a text, lower-cased. */

@@ -14,6 +14,12 @@ export const SHORT_TEXT = 40
 export const LONG_ROW = 400
 
 /**
+ * A guess at an unnamed control's purpose as the views print it, after the ref: marked by where it
+ * was read, in parentheses, never quoted as a name (`button [ref=e5] (id search)`).
+ */
+export const guessText = (guess: NonNullable<Node["guess"]>): string => ` (${guess.from} ${guess.words})`
+
+/**
  * A node's line in the full outline. `printed` holds the documents whose links printed their target
  * already: a link to one of them leaves its target out (`elements[ref].attributes.href` keeps it).
  */
@@ -21,9 +27,12 @@ export const inline = (node: Node, printed?: Set<string>): string => {
   let text = node.label
   if (node.name) text += ` ${quote(node.name)}`
   if (node.ref && !node.container) text += ` [ref=${node.ref}]`
+  const showUrl =
+    node.url !== "" && (node.target === undefined || printed === undefined || !printed.has(node.target))
+  // A guess read from the link's target says no more than the target printed beside it.
+  if (node.guess !== undefined && !(showUrl && node.guess.from === "href")) text += guessText(node.guess)
   text += node.suffix
-  if (node.url && (node.target === undefined || printed === undefined || !printed.has(node.target)))
-    text += ` -> ${node.url}`
+  if (showUrl) text += ` -> ${node.url}`
   if (node.target !== undefined) printed?.add(node.target)
   if (!node.tail) return text
   return `${text} ${node.tail}`
@@ -89,7 +98,7 @@ export const nameCut = (names: Iterable<string>): NameCut => {
 export const compact = (node: Node, cut: NameCut = compactName, withRole = false): string =>
   node.role === "link" && node.name !== "" && !withRole
     ? bare(node, cut)
-    : `${node.ref} ${node.role}${node.name ? ` ${cut(node.name)}` : ""}${compactSuffix(node)}`
+    : `${node.ref} ${node.role}${node.name ? ` ${cut(node.name)}` : ""}${node.guess === undefined ? "" : guessText(node.guess)}${compactSuffix(node)}`
 
 /** States and value; a listbox whose options the view lists as controls of their own does not list them again. */
 const compactSuffix = (node: Node): string =>
@@ -125,7 +134,7 @@ export const ROLE_RUN = 3
 
 /** The interactive line of one control without its role: a link's, and a control's in a run of its role. */
 const bare = (node: Node, cut: NameCut): string =>
-  `${node.ref}${node.name ? ` ${cut(node.name)}` : ""}${compactSuffix(node)}`
+  `${node.ref}${node.name ? ` ${cut(node.name)}` : ""}${node.guess === undefined ? "" : guessText(node.guess)}${compactSuffix(node)}`
 
 const entryOf = (node: Node, cut: NameCut): Entry =>
   node.role === "link"

@@ -14,6 +14,18 @@ export const clip = (text: string, max: number): string =>
 export const clipName = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max).trimEnd()}…`
 
+/**
+ * A run of words too long for a name, split where a name of it stops: its start, cut at a word when
+ * one ends past half of `max`, and the rest, which a control prints beneath its name so no word a
+ * reader sees is lost.
+ */
+export const splitName = (text: string, max: number): [head: string, rest: string] => {
+  if (text.length <= max) return [text, ""]
+  const space = text.lastIndexOf(" ", max)
+  const cut = space > max / 2 ? space : max
+  return [text.slice(0, cut).trimEnd(), text.slice(cut).trim()]
+}
+
 // Captured when the script is evaluated: a page script may replace JSON.stringify later (old
 // libraries did).
 export const stringify = JSON.stringify

@@ -29,8 +29,11 @@ export interface Node {
   ariaHidden?: boolean
   /** A figure, group or toolbar read through: its content is its own, no part of a control's name. */
   ownContent?: boolean
-  /** A control named by a guess (its link target, an icon's file name): no part of an enclosing name. */
-  guessed?: boolean
+  /**
+   * What a control with no name seems to be for, guessed from its code (its link target, an icon's
+   * file name, its id): printed marked as a guess, no part of an enclosing name.
+   */
+  guess?: { readonly from: string; readonly words: string }
   /** A control named by its own words: text beside it that says its name again is more of the page. */
   ownWords?: boolean
   /** A heading whose name was cut (the rest prints under it): all its words, for a name read from content. */
@@ -45,6 +48,8 @@ export interface RawElement {
   key: string
   role: string
   name: string
+  /** Words guessed for an element with no name, and where they were read (see `Node.guess`). */
+  guess?: { readonly from: string; readonly words: string }
   tag: string
   attributes: Record<string, string>
   value?: string

@@ -1,6 +1,15 @@
 import { formName, isSubmit } from "./forms.ts"
 import { boxOf } from "./frames.ts"
-import { controlName, fallbackName, generatedText, labelName, plainText, selectedText } from "./names.ts"
+import {
+  controlName,
+  type Guess,
+  generatedText,
+  guessName,
+  innerName,
+  labelName,
+  plainText,
+  selectedText,
+} from "./names.ts"
 import { textNotes } from "./notes.ts"
 import { hasRef, hoistNode, itemsText, leaf, OWN_CONTENT, outOfName } from "./outline.ts"
 import { optionsSuffix } from "./render.ts"
@@ -24,7 +33,7 @@ import {
 import { isSecret } from "./secrets.ts"
 import { attributesOf, frameEntry, selectorsOf } from "./selectors.ts"
 import { statesOf } from "./states.ts"
-import { clip, clipName, collapse, finishTexts, type JoinState, pushText } from "./text.ts"
+import { clip, clipName, collapse, finishTexts, type JoinState, pushText, splitName } from "./text.ts"
 import type { Frame, Item, Node, RawElement, RawForm, Text } from "./types.ts"
 import { linkTarget } from "./urls.ts"
 import { hiddenByStyle, takesNoSpace, visibleBox } from "./visibility.ts"
@@ -503,10 +512,10 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const title = collapse(element.getAttribute("title") ?? "").trim()
       if (title && (!name || (contentName && !/[\p{L}\p{N}]/u.test(name)))) name = title
     }
-    let guessed = false
+    let guess: Guess | undefined
     if (!name && interactive && !isControl) {
-      name = fallbackName(element, tag)
-      guessed = name !== ""
+      name = innerName(element)
+      if (!name) guess = guessName(element, tag)
     }
     const longName = name.length > maxName
     const fullName = name
@@ -623,13 +632,16 @@ export const createWalk = (walkOptions: WalkOptions) => {
           title = longer
           taken++
         }
-        // The "…" says the name goes on: the rest of the card follows under it.
-        name = `${clipName(title, maxName).replace(/…$/, "")}…`
+        // The "…" says the name goes on: the rest of the card follows under it. A first part longer
+        // than a name (a time glued to a long headline) is cut at a word, its rest printed first.
+        const [head, over] =
+          title.replace(/…$/, "").length > maxName ? splitName(title, maxName) : [title, ""]
+        name = `${head.replace(/…$/, "")}…`
         // A heading taken into the title keeps the words its own name had to leave out.
         const leftOver = kids
           .slice(0, taken)
           .flatMap((kid) => (typeof kid !== "string" && kid.heading ? kid.kids : []))
-        kids = [...leftOver, ...kids.slice(taken)]
+        kids = [...(over === "" ? [] : [over]), ...leftOver, ...kids.slice(taken)]
       } else if (contentName && longName) {
         // One long run of words (a product title, a headline that goes on): named by its start, cut
         // at a word, the "…" saying it goes on; the rest follows under it so nothing a reader sees is lost.
@@ -665,7 +677,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
       kids = []
     }
     if (interactive) {
-      const [assigned, key] = assignRef(element, `${role}|${name}|${context.join("/")}|${heading}`)
+      // A guess tells apart unnamed controls of one role, as their names would.
+      const [assigned, key] = assignRef(
+        element,
+        `${role}|${name || (guess?.words ?? "")}|${context.join("/")}|${heading}`,
+      )
       ref = assigned
       if (options !== undefined) {
         suffix += optionsSuffix(options, maxOptions, ref)
@@ -676,6 +692,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         key,
         role,
         name,
+        ...(guess === undefined ? {} : { guess }),
         tag,
         attributes: attributesOf(element, secret),
         visible: true,
@@ -737,7 +754,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       kids,
       container,
       heading: false,
-      ...(guessed ? { guessed } : {}),
+      ...(guess === undefined ? {} : { guess }),
       ...(contentName && interactive ? { ownWords: true } : {}),
     }
   }
@@ -750,9 +767,16 @@ export const createWalk = (walkOptions: WalkOptions) => {
   const takeTitle = (kids: ReadonlyArray<Item>): [title: string, rest: Item[]] => {
     let title = ""
     let done = false
+    /** Words of a first part too long for the title, which print beneath it (see `splitName`). */
+    let over = ""
     /** Adds words to the title unless the title is done or they would make it too long. */
     const add = (words: string): boolean => {
       if (done || words === "") return false
+      if (title === "" && words.length > maxName) {
+        ;[title, over] = splitName(words, maxName)
+        done = true
+        return true
+      }
       const longer = title === "" ? words : `${title} ${words}`
       if (title !== "" && longer.length > maxName) {
         done = true
@@ -762,14 +786,21 @@ export const createWalk = (walkOptions: WalkOptions) => {
       if (title.length >= CARD_TITLE) done = true
       return true
     }
+    const takeOver = (): string => {
+      const words = over
+      over = ""
+      return words
+    }
     const take = (items: ReadonlyArray<Item>): Item[] => {
       const rest: Item[] = []
       for (const item of items) {
         if (done) rest.push(item)
         else if (typeof item === "string") {
           if (!add(item.trim())) rest.push(item)
+          else if (over !== "") rest.push(takeOver())
         } else if (!hasRef([item])) {
           if (!add(itemsText([item], false).trim())) rest.push(item)
+          else if (over !== "") rest.push(takeOver())
         } else if (item.role === "" && item.ref === "") {
           const inner = take(item.kids)
           if (inner.length > 0) rest.push({ ...item, kids: inner })
@@ -777,9 +808,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
           // A control's name is part of the title (a card button around its headline link) but the
           // control stays beneath it; words that follow it in the line of prose can be the title's too.
           add(itemsText([{ ...item, tail: "" }], false).trim())
+          // The control prints beneath with all its name: no words of it are lost.
+          over = ""
           const tail = item.tail
-          if (tail !== "" && add(tail)) rest.push({ ...item, tail: "" })
-          else rest.push(item)
+          if (tail !== "" && add(tail)) {
+            rest.push({ ...item, tail: "" })
+            if (over !== "") rest.push(takeOver())
+          } else rest.push(item)
         }
       }
       return rest

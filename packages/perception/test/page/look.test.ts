@@ -7,7 +7,12 @@ const harness = usePageHarness()
 interface RawLook {
   readonly failure?: string
   readonly lines: ReadonlyArray<string>
-  readonly elements: ReadonlyArray<{ readonly ref: string; readonly role: string; readonly name: string }>
+  readonly elements: ReadonlyArray<{
+    readonly ref: string
+    readonly role: string
+    readonly name: string
+    readonly guess?: { readonly from: string; readonly words: string }
+  }>
   readonly texts: ReadonlyArray<ReadonlyArray<unknown>>
 }
 
@@ -111,15 +116,44 @@ describe("look on the open web: what a page shows is kept", () => {
     ])
   })
 
-  it("leaves a guessed name out of the name of the link around it", async () => {
+  it("leaves a guess out of the name of the link around it", async () => {
     const raw = await lookAt(
       `<body><a href="/story"><span>From the web</span><span role="button" id="close-ad"></span>
       <span>A story</span></a></body>`,
       "full",
     )
     expect(raw.elements.map(({ role, name }) => [role, name])).toEqual([
-      ["button", "close ad"],
+      ["button", ""],
       ["link", "From the web A story"],
+    ])
+  })
+
+  it("prints a guess marked by where it was read, after the ref, never as a quoted name", async () => {
+    const html = `<body><button id="search-btn"><svg></svg></button><a href="/en/"></a>
+      <a href="/98baf690-b75d-11e6-b4d7-0242ac120002"></a><button id="labelled1"></button>
+      <a href="/account/order-history"><svg><use href="#icon-cart"></use></svg></a></body>`
+    const full = await lookAt(html, "full")
+    expect(full.lines).toEqual([
+      "- button [ref=e1] (id search)",
+      "- link [ref=e2] -> /en/",
+      "- link [ref=e3] -> /98baf690…",
+      "- button [ref=e4]",
+      "- link [ref=e5] (icon cart) -> /account/order-history",
+    ])
+    const interactive = await lookAt(html, "interactive")
+    expect(interactive.lines).toEqual([
+      "e1 button (id search)",
+      "e2 link (href en)",
+      "e3 link",
+      "e4 button",
+      "e5 link (icon cart)",
+    ])
+    expect(full.elements.map(({ name, guess }) => [name, guess])).toEqual([
+      ["", { from: "id", words: "search" }],
+      ["", { from: "href", words: "en" }],
+      ["", undefined],
+      ["", undefined],
+      ["", { from: "icon", words: "cart" }],
     ])
   })
 
@@ -226,8 +260,8 @@ describe("look on the open web: what a page shows is kept", () => {
     )
     expect(raw.lines).toEqual([
       '- button "Get Started" [ref=e1]',
-      // With no other words, the decoration's title is still a fair guess for the control.
-      '- button "Close" [ref=e2]',
+      // With no other words, the decoration's title is still a fair guess for the control, marked as one.
+      "- button [ref=e2] (icon close)",
       '- button "Share facebook" [ref=e3]',
     ])
   })

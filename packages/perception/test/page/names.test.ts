@@ -3,7 +3,7 @@ import { type PageModules, usePageHarness } from "./support/PageModules.ts"
 
 const harness = usePageHarness()
 
-type NameFunction = "labelName" | "controlName" | "plainText" | "fallbackName"
+type NameFunction = "labelName" | "controlName" | "plainText"
 
 /** One name function applied to the element with this id. */
 const nameOf = (name: NameFunction, id: string): Promise<string> =>
@@ -18,6 +18,21 @@ const nameOf = (name: NameFunction, id: string): Promise<string> =>
     name,
     id,
   )
+
+/** The guess for the element with this id, or null. */
+const guessOf = (id: string): Promise<{ from: string; words: string } | null> =>
+  harness.browser.execute((id) => {
+    const { names } = (globalThis as unknown as { __page: PageModules }).__page
+    const element = document.getElementById(id)!
+    return names.guessName(element, element.localName) ?? null
+  }, id)
+
+/** The name a part inside the element with this id gives it. */
+const innerOf = (id: string): Promise<string> =>
+  harness.browser.execute((id) => {
+    const { names } = (globalThis as unknown as { __page: PageModules }).__page
+    return names.innerName(document.getElementById(id)!)
+  }, id)
 
 describe("accessible names", () => {
   it("prefer aria-labelledby over aria-label, and collapse whitespace in both", async () => {
@@ -98,23 +113,42 @@ describe("accessible names", () => {
     expect(await nameOf("plainText", "text")).toBe("Pay with card now")
   })
 
-  it("guess a name for an empty link from where it goes", async () => {
+  it("guess for an empty link from where it goes or its icon, saying where the words were read", async () => {
     await harness.open(`
       <a id="path" href="/account/order-history"><svg></svg></a>
       <a id="icon" href="/x"><svg><use href="/icons.svg#icon-shopping-cart"></use></svg></a>
       <a id="opaque" href="https://shop.example/8f3a9c2e1b7d4f6a0c5e"></a>
-      <button id="labelled-inside"><span title="Close dialog">×</span></button>`)
-    expect(await nameOf("fallbackName", "path")).toBe("order history")
-    expect(await nameOf("fallbackName", "icon")).toBe("shopping cart")
-    expect(await nameOf("fallbackName", "opaque")).toBe("shop.example")
-    expect(await nameOf("fallbackName", "labelled-inside")).toBe("Close dialog")
+      <button id="searchButton"></button>`)
+    expect(await guessOf("path")).toEqual({ from: "href", words: "order history" })
+    expect(await guessOf("icon")).toEqual({ from: "icon", words: "shopping cart" })
+    // A host is printed with the link's target already: it is no guess.
+    expect(await guessOf("opaque")).toBeNull()
+    expect(await guessOf("searchButton")).toEqual({ from: "id", words: "search" })
   })
 
-  it("guess no name from the data of an inline image or the code of a script link", async () => {
+  it("guess nothing from code names that are not words: a hash, digits, a single letter", async () => {
+    await harness.open(`
+      <a id="uuid" href="/98baf690-b75d-11e6-b4d7-0242ac120002"></a>
+      <button id="labelled1"></button>
+      <a id="letter" href="/i"></a>
+      <a id="numbers" href="/2016/12/"></a>
+      <button id="ember1234"></button>
+      <button id="deadbeefcafe"></button>
+      <button id="x"></button>`)
+    for (const id of ["uuid", "labelled1", "letter", "numbers", "ember1234", "deadbeefcafe", "x"])
+      expect([id, await guessOf(id)]).toEqual([id, null])
+  })
+
+  it("name a control by a part inside that carries a title, and guess nothing for it", async () => {
+    await harness.open(`<button id="labelled-inside"><span title="Close dialog">×</span></button>`)
+    expect(await innerOf("labelled-inside")).toBe("Close dialog")
+  })
+
+  it("guess nothing from the data of an inline image or the code of a script link", async () => {
     await harness.open(`
       <a id="inline" href="/2016/12/heat-waves"><img src="data:image/gif;base64,R0lGODlhAQABAIAAAAUEBAAAACwAAAAAAQABAAACAkQBADs="></a>
       <a id="script" href="javascript:void(0)"></a>`)
-    expect(await nameOf("fallbackName", "inline")).toBe("heat waves")
-    expect(await nameOf("fallbackName", "script")).toBe("")
+    expect(await guessOf("inline")).toEqual({ from: "href", words: "heat waves" })
+    expect(await guessOf("script")).toBeNull()
   })
 })

@@ -5,8 +5,12 @@ import { type LoopbackServer, startLoopbackServer } from "@sextant/testing"
 
 const repositoryRoot = join(import.meta.dirname, "..", "..", "..", "..")
 
-/** The 170 real pages beside the clone (`../shared/corpus/real-pages`); absent outside the team's machines. */
-export const sharedCorpus = join(repositoryRoot, "..", "shared", "corpus", "real-pages")
+/**
+ * The 170 real pages beside the clone (`../shared/corpus/real-pages`, or where `SEXTANT_CORPUS`
+ * says); absent outside the team's machines.
+ */
+export const sharedCorpus =
+  process.env.SEXTANT_CORPUS || join(repositoryRoot, "..", "shared", "corpus", "real-pages")
 
 /** The real pages vendored into the repository for the always-on test (`fixtures/real-pages`). */
 export const vendoredCorpus = join(repositoryRoot, "fixtures", "real-pages")

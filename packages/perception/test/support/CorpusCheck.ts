@@ -1,3 +1,4 @@
+import type { PageSnapshot } from "@sextant/core"
 import { openTestBrowser, type TestBrowser } from "@sextant/fixture-site/test-browser"
 import type { LoopbackServer } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -27,6 +28,38 @@ const withinTime = async <A>(label: string, work: Promise<A>): Promise<A> => {
   }
 }
 
+/** A guess's words that do not read as words: a hash, a number run, a lone letter, letters glued to digits. */
+const NOT_WORDS = /(^|\s)(\p{L}|\p{N}+|[0-9a-f]{8,})(\s|$)|\p{L}\p{N}|\p{N}\p{L}/iu
+
+/**
+ * Where a full view prints a name that came from the page's code (an id, a class, a link target, a
+ * file name) as a name. The page script says per element whether its name is computed by the
+ * accessible-name rules or guessed (`guess`); a guessed element must print no quoted name, its
+ * guess marked `(from words)` after its ref (or only its target, for a guess read from it), and
+ * words that read as words.
+ */
+export const unmarkedGuesses = (snapshot: PageSnapshot): Array<string> => {
+  const failures: Array<string> = []
+  const lines = snapshot.tree.split("\n")
+  for (const element of Object.values(snapshot.elements)) {
+    if (element.guess === undefined) continue
+    const { from, words } = element.guess
+    const said = `${element.role} (${from} ${words}) [${element.ref}]`
+    if (element.name !== "") failures.push(`${said}: named "${element.name}" as well`)
+    if (NOT_WORDS.test(words)) failures.push(`${said}: the guess is not words`)
+    const line = lines.find((candidate) => candidate.includes(`[ref=${element.ref}]`))
+    if (line === undefined) continue
+    const head = line.slice(0, line.indexOf(`[ref=${element.ref}]`))
+    // Its role right before its ref: no name between them (a row's line may hold other names before).
+    if (!head.endsWith(`${element.role} `))
+      failures.push(`${said}: printed with a quoted name: ${line.trim()}`)
+    const marked = line.includes(`[ref=${element.ref}] (${from} ${words})`)
+    const byTarget = from === "href" && / -> \S/.test(line.slice(line.indexOf(`[ref=${element.ref}]`)))
+    if (!marked && !byTarget) failures.push(`${said}: printed unmarked: ${line.trim()}`)
+  }
+  return failures
+}
+
 /** Loads each page and looks at it in both modes; answers one line per failure. */
 export const checkPages = async (
   browser: WebdriverIO.Browser,
@@ -43,6 +76,8 @@ export const checkPages = async (
         const elapsed = performance.now() - started
         if (elapsed > LOOK_LIMIT_MS) failures.push(`${name} ${mode}: look took ${Math.round(elapsed)} ms`)
         if (mode === "full" && snapshot.tree.trim() === "") failures.push(`${name}: empty outline`)
+        if (mode === "full")
+          for (const failure of unmarkedGuesses(snapshot)) failures.push(`${name}: ${failure}`)
       }
     } catch (cause) {
       failures.push(`${name}: ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}`)
@@ -84,7 +119,7 @@ export const describeSharedCorpusShard = async (shard: number): Promise<void> =>
     `the real pages of ../shared/corpus/real-pages, share ${shard + 1} of ${SHARED_SHARDS}${shared.length === 0 ? " (absent: skipped)" : ` (${names.length} of ${shared.length})`}`,
     () => {
       const corpus = useCorpusBrowser(sharedCorpus)
-      it("reads every page in both modes without an error or a hang, each look within its bound", async () => {
+      it("reads every page in both modes without an error or a hang, each look within its bound, and prints no name from an id, a class or a URL unless marked as a guess", async () => {
         expect(await checkPages(corpus.browser(), corpus.server(), names)).toEqual([])
       }, 400_000)
     },

@@ -1,4 +1,4 @@
-import type { PageElement } from "@sextant/core"
+import { findingWords, type PageElement } from "@sextant/core"
 import type { RoleHint, TargetPhrase } from "./Command.ts"
 import { GLOSSARY as LANGUAGE_GLOSSARY, NEXT_WORDS, PREVIOUS_WORDS } from "./Vocabulary.ts"
 
@@ -194,7 +194,8 @@ const glossaryHead = (text: string): ReadonlyArray<string> => {
 const directTextScore = (element: PageElement, text: string): number => {
   const wanted = normalizeText(text)
   if (wanted === "") return 0
-  const name = normalizeText(element.name)
+  // An unnamed control is found by the words guessed for it (`button (id search)`), as by a name.
+  const name = normalizeText(findingWords(element))
   if (name === wanted) return 100
   if (name !== "" && compact(name) === compact(wanted)) return 92
   const attributes = TEXT_ATTRIBUTES.map((key) => element.attributes[key]).filter(
@@ -202,7 +203,7 @@ const directTextScore = (element: PageElement, text: string): number => {
   )
   const attributeTexts = attributes.map(normalizeText)
   if (attributeTexts.some((value) => value === wanted || compact(value) === compact(wanted))) return 88
-  const nameWords = wordsOf(element.name)
+  const nameWords = wordsOf(findingWords(element))
   const wantedWords = wordsOf(text)
   if (containsWords(nameWords, wantedWords)) return 60 + 30 * (wantedWords.length / nameWords.length)
   if (nameWords.length > 0 && containsWords(wantedWords, nameWords))

@@ -1,7 +1,10 @@
-import type { PageElement } from "@sextant/core"
+import { GuessSource, type PageElement } from "@sextant/core"
 
 // "- h2 button "Billing address" [ref=e13]": a heading level before the role of the control inside it.
 const LINE = /^(\s*)-\s+(?:h[1-6]\s+(?=[\w-]+\s+"))?([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?(.*)$/
+
+/** A guess after a ref: ` (id search)`, ` (href order history)` (see `NameGuess` in `@sextant/core`). */
+const GUESS = new RegExp(`(?<=\\[ref=e\\d+\\]) \\((${GuessSource.options.join("|")}) ([^)]*)\\)`)
 
 const readName = (quoted: string | undefined): string => {
   if (quoted === undefined) return ""
@@ -46,7 +49,10 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
     const states = new Set([...rest.matchAll(/\[([a-z-]+)\]/g)].map((state) => state[1]!))
     const options = /\[options: ([^\]]*)\]/.exec(rest)?.[1]
     const url = / -> (\S+)\s*$/.exec(rest)?.[1]
+    // A guess printed after the ref (`button [ref=e5] (id search)`): words to find it by, not its name.
+    const guess = GUESS.exec(rest)
     const afterStates = rest
+      .replace(GUESS, "")
       .replace(/\[ref=e\d+\]/, "")
       .replace(/\[options: [^\]]*\]/, "")
       .replace(/ -> \S+\s*$/, "")
@@ -66,6 +72,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
       selectors: [],
       frame: [],
     }
+    if (guess !== null) element.guess = { from: guess[1] as GuessSource, words: guess[2]! }
     if (value !== undefined && value !== "") element.value = value
     if (states.has("checked")) element.checked = true
     else if (states.has("mixed")) element.checked = "mixed"

@@ -22,3 +22,25 @@ describe("grounding a field by what a person reads beside it", () => {
     expect(textScore(airport, "常用邮编")).toBe(0)
   })
 })
+
+describe("reading a guess from an outline", () => {
+  const [search, language, combo] = elementsFromOutline(`- nav:
+  - button [ref=e3] (id search) [disabled]
+  - link [ref=e4] (href en) -> /en/
+  - combobox [ref=e5] (data-action pick size): M [options: S|M|L]`)
+
+  it("keeps a guess apart from the name, and the states and value after it", () => {
+    expect([search?.name, search?.guess, search?.disabled]).toEqual([
+      "",
+      { from: "id", words: "search" },
+      true,
+    ])
+    expect([language?.guess, language?.attributes.href]).toEqual([{ from: "href", words: "en" }, "/en/"])
+    expect([combo?.guess?.words, combo?.value, combo?.options]).toEqual(["pick size", "M", ["S", "M", "L"]])
+  })
+
+  it("finds an unnamed control by its guess", () => {
+    expect(textScore(search!, "search")).toBe(100)
+    expect(textScore(language!, "search")).toBe(0)
+  })
+})

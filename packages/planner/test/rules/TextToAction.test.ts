@@ -160,6 +160,16 @@ describe("grounding", () => {
     expect(actionOf(decide("点击登录按钮", [register, login])).locator).toBe(login.ref)
   })
 
+  it("finds an unnamed control by the words guessed for it, as by a name", () => {
+    const search = element("button", "", { guess: { from: "id", words: "search" } })
+    const decision = decide("click search", [element("button", "Save"), search])
+    expect(actionOf(decision).locator).toBe(search.ref)
+    const [best] = groundTarget({ raw: "search", text: "search" }, [element("link", "Home"), search], {
+      intent: "click",
+    })
+    expect(best?.element.ref).toBe(search.ref)
+  })
+
   it("honours a container: OK in the dialog", () => {
     const pageOk = element("button", "OK")
     const dialogOk = element("button", "OK")

@@ -3,7 +3,7 @@
  * one action on one of those elements, or a completion. Nothing here reads words of the instruction;
  * the grammar (`../Grammar.ts`) has already done that.
  */
-import type { PageElement } from "@sextant/core"
+import { findingWords, type PageElement } from "@sextant/core"
 import type { ElementAction } from "../../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "../Command.ts"
 import {
@@ -862,6 +862,23 @@ export const copiedText = (
 }
 
 /**
+ * The page with each unnamed element called by the words guessed for it (`button (id search)` is
+ * "search" here): a command finds an icon button by its guess as by a name. Only grounding reads
+ * the guess so; the view and the element keep it apart from the name.
+ */
+const findableByGuess = (page: PageView): PageView =>
+  page.elements.some((element) => element.name === "" && element.guess !== undefined)
+    ? {
+        ...page,
+        elements: page.elements.map((element) =>
+          element.name === "" && element.guess !== undefined
+            ? { ...element, name: findingWords(element) }
+            : element,
+        ),
+      }
+    : page
+
+/**
  * Decides the next action for one parsed command on one page.
  *
  * @example
@@ -871,7 +888,12 @@ export const copiedText = (
  * // { type: "action", final: true, action: { locator: "e3", method: "click", … } }
  * ```
  */
-export const decideCommand = (command: Command, page: PageView, state: DecideState = {}): CommandDecision => {
+export const decideCommand = (
+  command: Command,
+  given: PageView,
+  state: DecideState = {},
+): CommandDecision => {
+  const page = findableByGuess(given)
   const done = state.done ?? new Set<string>()
   const opened = new Set([...done].filter((part) => part.startsWith("opened-")).map((part) => part.slice(7)))
   const view: PageView = opened.size === 0 ? page : { ...page, opened }
