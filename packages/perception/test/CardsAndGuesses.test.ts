@@ -33,6 +33,17 @@ describe("the /reading page: card links, a long select and unnamed icon controls
     expect(missing(snapshot.tree, await textOf("#card-marsh"))).toEqual([])
   })
 
+  it("keeps the words a reader sees where a part of a link speaks by its own label (a time labelled with its ISO date)", async () => {
+    await harness.browser.url(`${harness.site.url}/reading`)
+    const snapshot = await look(harness.browser)
+    // The standard's name takes the time's aria-label; the "21:31" a reader sees prints beneath it.
+    const ref = refOf(snapshot, "link", /^Ferry timetable changes/)
+    expect(snapshot.elements[ref]!.name).toContain("2026-11-02T21:31:00Z")
+    const line = snapshot.tree.split("\n").findIndex((candidate) => candidate.includes(`[ref=${ref}]`))
+    expect(snapshot.tree.split("\n")[line + 1]?.trim()).toBe("- 21:31")
+    expect(missing(snapshot.tree, await textOf("#card-ferry"))).toEqual([])
+  })
+
   it("keeps every word of a card whose first part is longer than a name", async () => {
     await harness.browser.url(`${harness.site.url}/reading`)
     const snapshot = await look(harness.browser)

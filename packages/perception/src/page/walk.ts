@@ -329,6 +329,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
         join.spaceNext = true
         pushText(join, out, label)
         join.spaceNext = true
+        // The words the box shows in its label's place (a time labelled with its ISO date shows
+        // "21:31") stay readable: they print beneath the control, outside its name.
+        const shown = collapse(element.textContent ?? "").trim()
+        if (wordsBeyond(shown, label)) {
+          out.push({ ...hoistNode([shown]), ownContent: true })
+          join.joinable = false
+        }
       } else if (tag === "label" && (element as HTMLLabelElement).control)
         walkLabel(element as HTMLLabelElement, out, frame, pointer)
       else walkContent(element, out, frame, pointer)
