@@ -89,15 +89,18 @@ describe("FetchHttpSession against the fixture site", () => {
     }).pipe(session({ maxRetries: 2 })),
   )
 
-  it.live("waits at least the Retry-After of a 429 before trying again", () =>
+  it.effect("waits the site's Retry-After of a 429 (1 s) on the test clock before trying again", () =>
     Effect.gen(function* () {
       const http = yield* HttpSession
-      const started = Date.now()
-      const response = yield* http.fetch({ url: `${site.url}/api/limited?key=${key()}` })
-      const waited = Date.now() - started
+      const fiber = yield* Effect.forkChild(http.fetch({ url: `${site.url}/api/limited?key=${key()}` }))
+      yield* settle
+      yield* TestClock.adjust(999)
+      yield* settle
+      assert.isUndefined(fiber.pollUnsafe(), "the retry came before the 1 s Retry-After")
+      yield* TestClock.adjust(1)
+      const response = yield* Fiber.join(fiber)
       assert.strictEqual(response.status, 200)
       assert.strictEqual(JSON.parse(response.body).attempt, 2)
-      assert.isAtLeast(waited, 1_000)
     }).pipe(session()),
   )
 
@@ -151,13 +154,18 @@ describe("FetchHttpSession limits and errors", () => {
     }).pipe(session({ maxBodyBytes: 1_000 })),
   )
 
-  it.live("fails with a Timeout when a try takes longer than its timeout", () =>
+  it.effect("fails with a Timeout when a try takes longer than its timeout, on the test clock", () =>
     Effect.gen(function* () {
       const http = yield* HttpSession
-      const started = Date.now()
-      const error = yield* Effect.flip(http.fetch({ url: `${server.url}/slow`, timeoutMs: 150 }))
+      // /slow answers after a real second; the test clock moves 150 ms, and the try ends then.
+      const fiber = yield* Effect.forkChild(
+        Effect.flip(http.fetch({ url: `${server.url}/slow`, timeoutMs: 150 })),
+      )
+      yield* settle
+      assert.isUndefined(fiber.pollUnsafe(), "the try ended before its timeout")
+      yield* TestClock.adjust(150)
+      const error = yield* Fiber.join(fiber)
       assert.strictEqual(error.reason._tag, "Timeout")
-      assert.isBelow(Date.now() - started, 900)
     }).pipe(session({ maxRetries: 0 })),
   )
 
@@ -181,20 +189,31 @@ describe("FetchHttpSession limits and errors", () => {
     }).pipe(session()),
   )
 
-  it.live("spaces requests to one host by the rate limit", () =>
-    Effect.gen(function* () {
-      const http = yield* HttpSession
-      const started = Date.now()
-      yield* Effect.forEach(
-        [1, 2, 3, 4, 5, 6],
-        (index) => http.fetch({ url: `${server.url}/busy?${index}` }),
-        {
-          concurrency: "unbounded",
-        },
-      )
-      // Six starts at 20 per second: the last starts 250 ms after the first.
-      assert.isAtLeast(Date.now() - started, 250)
-    }).pipe(session({ requestsPerSecondPerHost: 20 })),
+  it.effect(
+    "spaces requests to one host by the rate limit: six at 20 per second take 250 ms of the clock",
+    () =>
+      Effect.gen(function* () {
+        const http = yield* HttpSession
+        ticks.length = 0
+        const fiber = yield* Effect.forkChild(
+          Effect.forEach(
+            [1, 2, 3, 4, 5, 6],
+            (index) => http.fetch({ url: `${server.url}/tick-rate-${index}` }),
+            {
+              concurrency: "unbounded",
+            },
+          ),
+        )
+        yield* settle
+        assert.lengthOf(ticks, 1)
+        // Six starts at 20 per second: one every 50 ms, the last 250 ms after the first.
+        yield* TestClock.adjust(249)
+        yield* settle
+        assert.lengthOf(ticks, 5)
+        yield* TestClock.adjust(1)
+        yield* Fiber.join(fiber)
+        assert.lengthOf(ticks, 6)
+      }).pipe(session({ requestsPerSecondPerHost: 20 })),
   )
 
   it.live("keeps at most concurrencyPerHost requests in flight to one host", () =>
