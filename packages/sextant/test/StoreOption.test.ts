@@ -4,7 +4,6 @@ import { join } from "node:path"
 import { freePort, runNode } from "@sextant/testing"
 import { afterAll, describe, expect, it } from "vitest"
 import { createAgent, isAgentError, isStoreError } from "../src/index.ts"
-import { runCli } from "./support/Cli.ts"
 import { runMain } from "./support/Main.ts"
 
 // The store option's PostgreSQL side that needs no server: bad URLs, a server that is not there, and
