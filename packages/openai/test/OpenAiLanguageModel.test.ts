@@ -22,8 +22,16 @@ const setup = (replies: ReadonlyArray<ScriptedReply>, options: Partial<OpenAiOpt
 
 const failureOf = <A>(effect: Effect.Effect<A, LlmError>) => Effect.flip(effect)
 
-// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still.
+// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still:
+// `settle` gives a retry sent too early the time to reach the server.
 const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
 
 describe("OpenAI LanguageModel", () => {
   it.live("returns the text, the model and the token usage the endpoint reported", () =>
@@ -97,9 +105,13 @@ describe("OpenAI LanguageModel", () => {
 
   it.effect("waits for Retry-After on 429 (1 s of the test clock), then succeeds", () =>
     Effect.gen(function* () {
-      const { server, model } = yield* setup([Reply.rateLimited(1), Reply.text("after the wait")])
+      const heard: Array<string> = []
+      const { server, model } = yield* setup([Reply.rateLimited(1), Reply.text("after the wait")], {
+        onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`),
+      })
       const call = yield* Effect.forkChild(model.generate(hello))
-      yield* settle
+      // The 429 is in: from here the retry's wait is on the test clock.
+      yield* until(() => heard.includes("failed 1"))
       expect(server.requests).toHaveLength(1)
       yield* TestClock.adjust(999)
       yield* settle
@@ -112,11 +124,13 @@ describe("OpenAI LanguageModel", () => {
 
   it.effect("caps a long Retry-After at maxRetryDelayMs (200 ms of the test clock, not 30 s)", () =>
     Effect.gen(function* () {
+      const heard: Array<string> = []
       const { server, model } = yield* setup([Reply.rateLimited(30), Reply.text("soon enough")], {
         maxRetryDelayMs: 200,
+        onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`),
       })
       const call = yield* Effect.forkChild(model.generate(hello))
-      yield* settle
+      yield* until(() => heard.includes("failed 1"))
       yield* TestClock.adjust(199)
       yield* settle
       expect(server.requests, "the retry came before maxRetryDelayMs").toHaveLength(1)

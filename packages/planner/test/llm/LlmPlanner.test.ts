@@ -40,8 +40,16 @@ const planWith = (replies: ReadonlyArray<ScriptedReply>, goal: AgentTask = task)
     }),
   )
 
-// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still.
+// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still:
+// `settle` gives a retry sent too early the time to reach the server.
 const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
 
 describe("LLM planner (plan mode)", () => {
   it.live(
@@ -132,8 +140,9 @@ describe("LLM planner (plan mode)", () => {
     }),
   )
 
-  it.effect("plans after a 500 and a 429, waiting for Retry-After on the test clock", () =>
-    withScriptedModel(
+  it.effect("plans after a 500 and a 429, waiting for Retry-After on the test clock", () => {
+    const heard: Array<string> = []
+    return withScriptedModel(
       [
         Reply.serverError(502),
         Reply.rateLimited(1),
@@ -146,9 +155,10 @@ describe("LLM planner (plan mode)", () => {
             planner.plan(task, { observations: "navigate ok http://127.0.0.1:4000/login", snapshot }),
           )
           // The 502 is retried after the backoff (10 ms, jittered), the 429 after its Retry-After of 1 s.
-          yield* settle
+          yield* until(() => heard.includes("failed 1"))
           yield* TestClock.adjust(20)
-          yield* settle
+          // The 429 is in: from here the retry's wait is on the test clock.
+          yield* until(() => heard.includes("failed 2"))
           expect(server.requests).toHaveLength(2)
           yield* TestClock.adjust(999)
           yield* settle
@@ -158,8 +168,9 @@ describe("LLM planner (plan mode)", () => {
           expect(plan.steps).toHaveLength(1)
           expect(server.requests).toHaveLength(3)
         }),
-    ),
-  )
+      { onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`) },
+    )
+  })
 
   it.live("replans partially (keeping done steps) and fully, counting tokens over every call", () =>
     withScriptedModel(

@@ -67,6 +67,16 @@ const session = (options: FetchHttpSession.FetchHttpSessionOptions = {}) =>
 
 const key = () => Math.random().toString(36).slice(2)
 
+// Real I/O still takes real time while the test clock stands still.
+const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
+
 describe("FetchHttpSession against the fixture site", () => {
   it.live("retries the flaky page's 500s and returns the page once it loads", () =>
     Effect.gen(function* () {
@@ -93,11 +103,13 @@ describe("FetchHttpSession against the fixture site", () => {
     Effect.gen(function* () {
       const http = yield* HttpSession
       const fiber = yield* Effect.forkChild(http.fetch({ url: `${site.url}/api/limited?key=${key()}` }))
-      yield* settle
+      // The 429 comes back over real I/O; the fixture site logs nothing to wait on, so a generous pause.
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 500)))
       yield* TestClock.adjust(999)
       yield* settle
       assert.isUndefined(fiber.pollUnsafe(), "the retry came before the 1 s Retry-After")
-      yield* TestClock.adjust(1)
+      // Past the Retry-After by more than enough, should the 429 have been read late on a loaded machine.
+      yield* TestClock.adjust(1_000)
       const response = yield* Fiber.join(fiber)
       assert.strictEqual(response.status, 200)
       assert.strictEqual(JSON.parse(response.body).attempt, 2)
@@ -204,10 +216,12 @@ describe("FetchHttpSession limits and errors", () => {
             },
           ),
         )
+        yield* until(() => ticks.length >= 1)
         yield* settle
         assert.lengthOf(ticks, 1)
         // Six starts at 20 per second: one every 50 ms, the last 250 ms after the first.
         yield* TestClock.adjust(249)
+        yield* until(() => ticks.length >= 5)
         yield* settle
         assert.lengthOf(ticks, 5)
         yield* TestClock.adjust(1)
@@ -236,9 +250,6 @@ describe("FetchHttpSession limits and errors", () => {
     )
   })
 })
-
-// Real I/O still takes real time while the test clock stands still.
-const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
 
 describe("FetchHttpSession on the test clock", () => {
   it.effect("starts one request per slot of the per-host rate limit", () =>
