@@ -1,17 +1,62 @@
-import { defineConfig } from "vitest/config"
+import { globSync } from "node:fs"
+import { availableParallelism } from "node:os"
+import { dirname, resolve } from "node:path"
+import { defineConfig, type UserWorkspaceConfig } from "vitest/config"
+import { testFilesByCost } from "./vitest.cost.ts"
+import { sextantProject } from "./vitest.shared.ts"
 import { PlainSummaryReporter } from "./vitest.summary.ts"
 
-// One command runs every package's tests: each workspace package with a vitest.config.ts is a project.
+const slowSet = process.env.SEXTANT_TEST_SET === "slow"
+/** Unit test files at once: one per core unless SEXTANT_UNIT_WORKERS says otherwise. */
+const unitWorkers = Number(process.env.SEXTANT_UNIT_WORKERS) || availableParallelism()
+
+/**
+ * Every workspace package with a vitest.config.ts: each is `sextantProject(<name>)` (vitest.shared.ts),
+ * read here for its name and rebuilt with the same settings once per cost.
+ */
+const configs = globSync(
+  [
+    "packages/*/vitest.config.ts",
+    "apps/*/vitest.config.ts",
+    "fixtures/*/vitest.config.ts",
+    "scripts/vitest.config.ts",
+  ],
+  { cwd: import.meta.dirname },
+).sort()
+
+/**
+ * Each package is two projects by cost (vitest.cost.ts): `<package>` holds the tests that start no
+ * browser and no child process and runs them on every core; `<package>:browser` holds the ones that
+ * start Chromium, ChromeDriver or a Node process, two at a time. Vitest runs one `sequence.groupOrder`
+ * after the other, so the unit tests of every package run first, all cores busy, then the browser
+ * tests. `pnpm exec vitest run --project '<package>*'` runs both of a package. The slow set keeps one
+ * project per package, one file at a time (vitest.shared.ts).
+ */
+const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
+  const root = resolve(import.meta.dirname, dirname(config))
+  const { default: project } = (await import(resolve(import.meta.dirname, config))) as {
+    default: UserWorkspaceConfig
+  }
+  const name = String(project.test?.name)
+  const { unit, browser } = testFilesByCost(root)
+  const part = (suffix: string, include: Array<string>, maxWorkers: number, groupOrder: number) =>
+    include.length === 0
+      ? []
+      : [
+          {
+            ...sextantProject(`${name}${suffix}`, { include, maxWorkers, sequence: { groupOrder } }),
+            root,
+          },
+        ]
+  return [...part("", unit, unitWorkers, 0), ...part(":browser", browser, 2, 1)]
+}
+
+// One command runs every package's tests.
 export default defineConfig({
   test: {
-    projects: [
-      "packages/*/vitest.config.ts",
-      "apps/*/vitest.config.ts",
-      "fixtures/*/vitest.config.ts",
-      "scripts/vitest.config.ts",
-    ],
+    projects: slowSet ? configs : (await Promise.all(configs.map(byCost))).flat(),
     reporters: ["default", new PlainSummaryReporter()],
-    // How many test files run at once is set per project in vitest.shared.ts: with `projects`, vitest
-    // reads `maxWorkers` from each project, not from this root config.
+    // How many test files run at once is set per project: with `projects`, vitest reads `maxWorkers`
+    // from each project, not from this root config.
   },
 })

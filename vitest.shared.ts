@@ -32,6 +32,7 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       // tests (liveness, dialogs, live regions) miss their limits on this machine. With `projects`,
       // vitest takes this from each project; the same value in the root config is ignored.
       // The slow set runs one file at a time: its files start grids, worker processes and many browsers.
+      // The root config (vitest.config.ts) runs the tests that start no browser on every core instead.
       maxWorkers: slowSet ? 1 : 2,
       // A worker keeps its modules from one test file to the next instead of importing Effect,
       // WebdriverIO, zod and the packages afresh for every file (about a third of the test command's

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { LanguageModel, type LlmError } from "@sextant/core"
 import { openAiServer, Reply, type ScriptedReply } from "@sextant/testing"
 import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { layerConfig, make, type OpenAiOptionsInput } from "../src/index.ts"
 
 const hello = { messages: [{ role: "user" as const, content: "Say hello" }] }
@@ -20,6 +21,17 @@ const setup = (replies: ReadonlyArray<ScriptedReply>, options: Partial<OpenAiOpt
   })
 
 const failureOf = <A>(effect: Effect.Effect<A, LlmError>) => Effect.flip(effect)
+
+// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still:
+// `settle` gives a retry sent too early the time to reach the server.
+const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
 
 describe("OpenAI LanguageModel", () => {
   it.live("returns the text, the model and the token usage the endpoint reported", () =>
@@ -91,26 +103,40 @@ describe("OpenAI LanguageModel", () => {
     }),
   )
 
-  it.live("waits for Retry-After on 429, then succeeds", () =>
+  it.effect("waits for Retry-After on 429 (1 s of the test clock), then succeeds", () =>
     Effect.gen(function* () {
-      const { server, model } = yield* setup([Reply.rateLimited(1), Reply.text("after the wait")])
-      const response = yield* model.generate(hello)
-      expect(response.text).toBe("after the wait")
+      const heard: Array<string> = []
+      const { server, model } = yield* setup([Reply.rateLimited(1), Reply.text("after the wait")], {
+        onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`),
+      })
+      const call = yield* Effect.forkChild(model.generate(hello))
+      // The 429 is in: from here the retry's wait is on the test clock.
+      yield* until(() => heard.includes("failed 1"))
+      expect(server.requests).toHaveLength(1)
+      yield* TestClock.adjust(999)
+      yield* settle
+      expect(server.requests, "the retry came before the 1 s Retry-After").toHaveLength(1)
+      yield* TestClock.adjust(1)
+      expect((yield* Fiber.join(call)).text).toBe("after the wait")
       expect(server.requests).toHaveLength(2)
-      const waited = (server.requests[1]?.receivedAt ?? 0) - (server.requests[0]?.receivedAt ?? 0)
-      expect(waited).toBeGreaterThanOrEqual(950)
     }),
   )
 
-  it.live("caps a long Retry-After at maxRetryDelayMs", () =>
+  it.effect("caps a long Retry-After at maxRetryDelayMs (200 ms of the test clock, not 30 s)", () =>
     Effect.gen(function* () {
+      const heard: Array<string> = []
       const { server, model } = yield* setup([Reply.rateLimited(30), Reply.text("soon enough")], {
         maxRetryDelayMs: 200,
+        onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`),
       })
-      expect((yield* model.generate(hello)).text).toBe("soon enough")
-      const waited = (server.requests[1]?.receivedAt ?? 0) - (server.requests[0]?.receivedAt ?? 0)
-      expect(waited).toBeGreaterThanOrEqual(150)
-      expect(waited).toBeLessThan(5_000)
+      const call = yield* Effect.forkChild(model.generate(hello))
+      yield* until(() => heard.includes("failed 1"))
+      yield* TestClock.adjust(199)
+      yield* settle
+      expect(server.requests, "the retry came before maxRetryDelayMs").toHaveLength(1)
+      yield* TestClock.adjust(1)
+      expect((yield* Fiber.join(call)).text).toBe("soon enough")
+      expect(server.requests).toHaveLength(2)
     }),
   )
 
@@ -151,11 +177,10 @@ describe("OpenAI LanguageModel", () => {
         timeoutMs: 200,
         maxRetries: 0,
       })
-      const started = Date.now()
+      // The reply comes after 3 s and would succeed: failing with the 200 ms Timeout is the limit at work.
       const error = yield* failureOf(model.generate(hello))
       expect(error.reason._tag).toBe("Timeout")
       expect(error.message).toContain("200 ms")
-      expect(Date.now() - started).toBeLessThan(2_000)
       yield* Effect.promise(() => expect.poll(() => server.requests[0]?.aborted).toBe(true))
     }),
   )
@@ -181,7 +206,8 @@ describe("OpenAI LanguageModel", () => {
       yield* Effect.promise(() => expect.poll(() => server.requests.length).toBe(1))
       const started = Date.now()
       yield* Fiber.interrupt(fiber)
-      expect(Date.now() - started).toBeLessThan(1_000)
+      // An interrupt that waited for the request would end when the reply comes, after 5 s.
+      expect(Date.now() - started).toBeLessThan(2_500)
       yield* Effect.promise(() => expect.poll(() => server.requests[0]?.aborted).toBe(true))
     }),
   )

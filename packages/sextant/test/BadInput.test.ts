@@ -169,8 +169,8 @@ describe("bad input is a tagged error naming the field", () => {
       const { tagged, text } = describeError(caught)
       expect(tagged, text).toBe(true)
       expect(text).toContain(field)
-      // Fails fast: no spinning on a path the system will never create.
-      expect(Date.now() - started).toBeLessThan(2_000)
+      // Fails fast: no spinning on a path the system will never create (that would not end at all).
+      expect(Date.now() - started).toBeLessThan(10_000)
     })
   }
 

@@ -5,9 +5,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runMain } from "./support/Main.ts"
 
 // The queue commands' bad flags, files and URLs: one line naming the flag, exit 2 (1 for a Redis that
-// does not answer), never a stack trace. None of these needs a server.
+// does not answer), never a stack trace. None of these needs a server. The usage errors call the CLI's
+// `main` in this process; a Redis that does not answer is asked by a spawned `sextant`, so the client's
+// reconnect timers end with that process.
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 let directory: string
@@ -136,7 +139,7 @@ const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp, numb
 
 describe("bad input to the queue commands", () => {
   it.each(cases)("%s: one line naming the flag, no stack trace", async (_name, args, message, code) => {
-    const ran = await sextant(args)
+    const ran = await runMain(args, { cwd: directory })
     expect(ran.stderr).toMatch(message)
     expect(ran.code).toBe(code)
     expect(ran.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)
@@ -144,7 +147,9 @@ describe("bad input to the queue commands", () => {
 
   it("reports a task file's bad task by its index and field", async () => {
     // Checked before Redis is asked: the Redis here is not even there.
-    const ran = await sextant(["enqueue", "bad-task.json", "--queue", `redis://127.0.0.1:${closedPort}`])
+    const ran = await runMain(["enqueue", "bad-task.json", "--queue", `redis://127.0.0.1:${closedPort}`], {
+      cwd: directory,
+    })
     expect(ran.stderr).toMatch(
       /^sextant enqueue: <file>: bad-task\.json task 1: task\.goal: describe the goal in words \(got ""\)$/m,
     )

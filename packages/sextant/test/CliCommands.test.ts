@@ -11,15 +11,17 @@ import {
   STACK,
   useCliCommands,
 } from "./support/CliCommands.ts"
+import { runMain } from "./support/Main.ts"
 
-// Every test here spawns the real `sextant` command, from source as `pnpm sextant` does: its usage
-// errors, one run, one look and the fixtures command. The longer runs (the model planner, --interactive,
+// One run, one look and the fixtures command spawn the real `sextant` command, from source as
+// `pnpm sextant` does; the usage errors and messages call the CLI's `main` in this process (the bin's
+// own start, version and usage exit code are spawned in NodeVersion.test.ts). The longer runs (the model planner, --interactive,
 // runs and resume of a stored run, Ctrl-C from a terminal) are in CliCommands.slow.test.ts.
 const { sextant, site, directory, store, traces } = useCliCommands()
 
 describe("sextant --version and usage errors", () => {
   it("prints the package's version", async () => {
-    const ran = await sextant(["--version"])
+    const ran = await runMain(["--version"])
     const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
       version: string
     }
@@ -28,7 +30,7 @@ describe("sextant --version and usage errors", () => {
   })
 
   it("answers an unknown option with one line and a hint", async () => {
-    expectUsageError(await sextant(["run", "open the shop", "--bogus"]), "unknown option '--bogus'")
+    expectUsageError(await runMain(["run", "open the shop", "--bogus"]), "unknown option '--bogus'")
   })
 })
 
@@ -62,7 +64,7 @@ describe("sextant run", () => {
   )
 
   it("names the flag, not the field, of a bad argument", async () => {
-    const ran = await sextant(["run", "open the shop", "--start-url", "javascript:alert(1)"], {
+    const ran = await runMain(["run", "open the shop", "--start-url", "javascript:alert(1)"], {
       env: noModel,
     })
     expectUsageError(ran, "sextant run: --start-url: must be an http or https URL")
@@ -70,14 +72,14 @@ describe("sextant run", () => {
   })
 
   it("refuses a model endpoint without a model name", async () => {
-    const ran = await sextant(["run", "open the shop", "--base-url", "http://127.0.0.1:9/v1"], {
+    const ran = await runMain(["run", "open the shop", "--base-url", "http://127.0.0.1:9/v1"], {
       env: noModel,
     })
     expectUsageError(ran, "sextant run: --model: name the model too")
   })
 
   it("refuses a model whose API key variable is not set", async () => {
-    const ran = await sextant(
+    const ran = await runMain(
       ["run", "open the shop", "--model", "m", "--api-key-env", "SEXTANT_TEST_NO_SUCH_KEY"],
       {
         env: noModel,
@@ -101,7 +103,7 @@ describe("sextant look", () => {
 
   it("names the URL argument when it is not one", async () => {
     expectUsageError(
-      await sextant(["look", "the login page"]),
+      await runMain(["look", "the login page"]),
       "sextant look: <url>: must be an http or https URL",
     )
   })
@@ -110,7 +112,7 @@ describe("sextant look", () => {
 describe("sextant runs and resume", () => {
   it("reports a store that does not exist without creating it", async () => {
     const missing = join(directory(), "nowhere", "sextant.db")
-    const ran = await sextant(["runs", "--store", missing])
+    const ran = await runMain(["runs", "--store", missing])
     expect(ran.code).toBe(0)
     expect(ran.stdout).toContain(`no runs: there is no store at ${missing}`)
     expect(existsSync(missing)).toBe(false)
@@ -118,13 +120,13 @@ describe("sextant runs and resume", () => {
 
   it("names a bad --status", async () => {
     expectUsageError(
-      await sextant(["runs", "--status", "sideways", "--store", store()]),
+      await runMain(["runs", "--status", "sideways", "--store", store()]),
       "sextant runs: --status: is one of",
     )
   })
 
   it("names an unknown run", async () => {
-    const ran = await sextant(["resume", "no-such-run", "--store", store()], { env: noModel })
+    const ran = await runMain(["resume", "no-such-run", "--store", store()], { env: noModel })
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain(`sextant resume: <run>: no run no-such-run in ${store()}`)
     expect(ran.stderr).not.toMatch(STACK)
@@ -159,7 +161,7 @@ describe("sextant fixtures", () => {
 
   it("names a bad --port", async () => {
     expectUsageError(
-      await sextant(["fixtures", "--port", "harbour"]),
+      await runMain(["fixtures", "--port", "harbour"]),
       "sextant fixtures: --port: must be a port number",
     )
   })

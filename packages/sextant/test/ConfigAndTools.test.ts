@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { FIXTURE_PRODUCTS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defineConfig, loadConfig, SextantConfigSchema } from "../src/index.ts"
+import { runMain } from "./support/Main.ts"
 
 const CLI = join(import.meta.dirname, "..", "src", "cli.ts")
 const fixtures = join(import.meta.dirname, "fixtures")
@@ -36,6 +37,18 @@ const sextant = (args: ReadonlyArray<string>) =>
     child.stdout.on("data", (chunk) => (stdout += String(chunk)))
     child.stderr.on("data", (chunk) => (stderr += String(chunk)))
     child.on("close", (code) => resolve({ code, stdout, stderr }))
+  })
+
+// Usage errors and messages call the CLI's `main` in this process, in the same folder and environment.
+const inProcess = (args: ReadonlyArray<string>) =>
+  runMain(args, {
+    cwd: directory,
+    env: {
+      OPENAI_BASE_URL: undefined,
+      OPENAI_API_KEY: undefined,
+      SEXTANT_MODEL: undefined,
+      OPENAI_MODEL: undefined,
+    },
   })
 
 describe("sextant.config.ts", () => {
@@ -84,7 +97,7 @@ describe("a tool package loaded by name from the config", () => {
   }, 90_000)
 
   it("names the config field of a tool package that is not installed", async () => {
-    const ran = await sextant([
+    const ran = await inProcess([
       "run",
       "use tableToCsv on table",
       "--config",
@@ -96,7 +109,7 @@ describe("a tool package loaded by name from the config", () => {
   }, 90_000)
 
   it("names the wrong fields of a config file given with --config", async () => {
-    const ran = await sextant([
+    const ran = await inProcess([
       "run",
       "click Next",
       "--config",

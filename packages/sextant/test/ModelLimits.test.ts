@@ -15,6 +15,7 @@ import {
 } from "../src/internal/AgentFlags.ts"
 import { followRun } from "../src/internal/RunOutput.ts"
 import { runCli } from "./support/Cli.ts"
+import { runMain } from "./support/Main.ts"
 import { sink } from "./support/Sink.ts"
 
 // A model endpoint that accepts connections and never answers: what a hung or overloaded server does.
@@ -265,10 +266,13 @@ describe("sextant run against a model endpoint that never answers", () => {
   })
 
   it("a --model-timeout that is not a whole number is a usage error naming the flag", async () => {
-    const ran = await runCli(["run", "x", "--model", "m", "--base-url", silentURL, "--model-timeout", "3s"], {
-      cwd: directory,
-      env: environment,
-    })
+    const ran = await runMain(
+      ["run", "x", "--model", "m", "--base-url", silentURL, "--model-timeout", "3s"],
+      {
+        cwd: directory,
+        env: environment,
+      },
+    )
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain(
       "sextant run: --model-timeout: must be a whole number of milliseconds, e.g. --model-timeout 30000",

@@ -81,6 +81,29 @@ describe("the launchers on Node 24", () => {
     expect(ran).toMatchObject({ code: 0, stdout: "0.0.0\n" })
   })
 
+  // The CLI's messages are tested in-process through `main`; these spawns prove the bin wires it to the
+  // process: its streams, its arguments and its exit code.
+  it("sextant --help prints the usage with every command on stdout and exits 0", async () => {
+    const ran = await exitOf(LAUNCHER, ["--help"], [process.execPath, "--conditions=sextant-source"])
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toMatch(/^Usage: sextant \[options\] \[command\]/)
+    for (const command of ["run", "look", "runs", "resume", "repl", "explore", "mcp", "worker"])
+      expect(ran.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"))
+  })
+
+  it("sextant exits 2 on a usage error, with the message and the hint on stderr", async () => {
+    const ran = await exitOf(
+      LAUNCHER,
+      ["look", "the login page"],
+      [process.execPath, "--conditions=sextant-source"],
+    )
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toMatch(
+      /^sextant look: <url>: must be an http or https URL\b.*\n\(run 'sextant look --help' for the options\)\n$/,
+    )
+    expect(ran.stdout).toBe("")
+  })
+
   it("sextant-mcp hands over to the server", async () => {
     const ran = await exitOf(MCP_LAUNCHER, ["--help"], [process.execPath, "--conditions=sextant-source"])
     expect(ran.code).toBe(0)

@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runCli } from "./support/Cli.ts"
+import { runMain } from "./support/Main.ts"
 
 let site: FixtureSite
 let directory: string
@@ -51,7 +52,7 @@ describe("sextant run", () => {
   }, 60_000)
 
   it("names the bad argument and exits with 2", async () => {
-    const result = await sextant(["run", "open the shop", "--start-url", "javascript:alert(1)"])
+    const result = await runMain(["run", "open the shop", "--start-url", "javascript:alert(1)"])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain("--start-url: must be an http or https URL")
   })

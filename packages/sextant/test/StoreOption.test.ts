@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { freePort, runNode } from "@sextant/testing"
 import { afterAll, describe, expect, it } from "vitest"
 import { createAgent, isAgentError, isStoreError } from "../src/index.ts"
-import { runCli } from "./support/Cli.ts"
+import { runMain } from "./support/Main.ts"
 
 // The store option's PostgreSQL side that needs no server: bad URLs, a server that is not there, and
 // SQLite users never loading the PostgreSQL client. The slow set stores runs in a real server.
@@ -84,16 +84,19 @@ describe("createAgent's store option for PostgreSQL", () => {
 
 describe("sextant runs --store with a URL", () => {
   it("refuses a URL scheme it does not know as a usage error naming --store", async () => {
-    const result = await runCli(["runs", "--store", "mysql://root@127.0.0.1/db"], { cwd: folder })
+    const result = await runMain(["runs", "--store", "mysql://root@127.0.0.1/db"], { cwd: folder })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain("sextant runs: --store: mysql:// is not a store Sextant knows")
   })
 
   it("says which --store could not be opened and how to start a server when nothing listens there", async () => {
     const port = await freePort()
-    const result = await runCli(["runs", "--store", `postgres://sextant:hunter2@127.0.0.1:${port}/sextant`], {
-      cwd: folder,
-    })
+    const result = await runMain(
+      ["runs", "--store", `postgres://sextant:hunter2@127.0.0.1:${port}/sextant`],
+      {
+        cwd: folder,
+      },
+    )
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(
       `sextant runs: --store postgres://sextant:***@127.0.0.1:${port}/sextant: cannot open the store`,

@@ -1,6 +1,7 @@
 import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type CliRun, runCli as runCliWith } from "./support/Cli.ts"
+import { runMain } from "./support/Main.ts"
 
 const runCli = (args: ReadonlyArray<string>, input: string): Promise<CliRun> => runCliWith(args, { input })
 
@@ -55,21 +56,21 @@ describe("sextant repl with piped stdin", () => {
   }, 90_000)
 
   it("rejects a URL that is not http(s) without a stack trace", async () => {
-    const ran = await runCli(["repl", "ftp://example.com"], "")
+    const ran = await runMain(["repl", "ftp://example.com"])
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain("sextant repl: url: must be an http or https URL")
     expect(ran.stderr).not.toMatch(/\bat .*:\d+:\d+/)
   })
 
   it("names the env var when Chromium is missing", async () => {
-    const ran = await runCli(["repl", "--chrome", "/nonexistent/chromium"], "")
+    const ran = await runMain(["repl", "--chrome", "/nonexistent/chromium"])
     expect(ran.code).toBe(1)
     expect(ran.stderr).toContain("SEXTANT_CHROME")
     expect(ran.stderr).not.toMatch(/\bat .*:\d+:\d+/)
   })
 
   it("reports an unknown command with the usage and exit code 2", async () => {
-    const ran = await runCli(["fly"], "")
+    const ran = await runMain(["fly"])
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain("unknown command 'fly'")
   })

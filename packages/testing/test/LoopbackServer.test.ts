@@ -29,7 +29,9 @@ describe("startLoopbackServer", () => {
     const first = server.close()
     expect(server.close()).toBe(first)
     await first
-    expect(performance.now() - started).toBeLessThan(1_000)
+    // A close that waited for the open keep-alive socket would end only when Node's keepAliveTimeout
+    // (5 s) closes it; half of that tells the two apart on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(2_500)
   })
 
   it("rejects when the port is taken", async () => {

@@ -73,11 +73,13 @@ describe("a tab whose renderer crashed", () => {
       expect(error.reason._tag === "DriverCrashed" ? error.reason.tab : undefined).toBe(tab)
       expect(error.message).toContain("the tab crashed")
       expect(error.message).not.toContain("wait longer")
-      expect(elapsedMs).toBeLessThan(3_000)
+      // The wait's own limit is 30 s: a third of it tells the crash apart from the limit on a loaded machine.
+      expect(elapsedMs).toBeLessThan(10_000)
       for (const call of [driver.look(), driver.navigate(`${site.url}/`), driver.currentUrl]) {
         const next = await failure(call as Effect.Effect<unknown, DriverError>)
         expect(next.error.message).toContain("the tab crashed")
-        expect(next.elapsedMs).toBeLessThan(1_000)
+        // Each call would otherwise wait its 30 s command limit on the dead tab.
+        expect(next.elapsedMs).toBeLessThan(5_000)
       }
     } finally {
       await close()
@@ -97,7 +99,8 @@ describe("a tab whose renderer crashed", () => {
         else expect(killRenderers(session.profileDir!).length).toBeGreaterThan(0)
         const { error, elapsedMs } = await failure(driver.look())
         expect(error.message).toContain("the tab crashed")
-        expect(elapsedMs).toBeLessThan(3_000)
+        // A look on a dead tab would otherwise wait out the 30 s command limit.
+        expect(elapsedMs).toBeLessThan(10_000)
 
         const fresh = await Effect.runPromise(driver.recoverTab!)
         expect(fresh.handle).not.toBe(crashed)

@@ -75,7 +75,8 @@ describe("navigate reads the HTTP status", () => {
     expect(pageStatus(error).retryAfterMs).toBe(120_000)
     expect(error.message).toContain("429 Too Many Requests")
     expect(error.message).toContain("Retry-After 120 s")
-    expect(Date.now() - started).toBeLessThan(3_000)
+    // Waiting the Retry-After would take 120 s.
+    expect(Date.now() - started).toBeLessThan(10_000)
   })
 
   it("reads the status on a WebDriver Classic session too", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { DriverError, RecordedAction } from "@sextant/core"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { DriverOptions } from "../src/DriverOptions.ts"
 import type { ActorCall } from "../src/internal/DriverContext.ts"
 import type { Guard } from "../src/internal/Liveness.ts"
@@ -61,11 +62,15 @@ describe("makeWaits", () => {
     }),
   )
 
-  it.live("answers not ok when the URL has not changed by the time limit", () =>
+  it.effect("answers not ok when the URL has not changed by the time limit, and not before it", () =>
     Effect.gen(function* () {
-      const result = yield* waitsAnswering({}).waitFor({ navigation: {} }, { timeoutMs: 60 })
-      expect(result.ok).toBe(false)
-      expect(result.elapsedMs).toBeGreaterThanOrEqual(60)
+      const wait = yield* Effect.forkChild(waitsAnswering({}).waitFor({ navigation: {} }, { timeoutMs: 60 }))
+      // The URL is polled every 50 ms of Effect's clock: at 50 ms the limit is not reached yet.
+      yield* TestClock.adjust(50)
+      expect(wait.pollUnsafe()).toBeUndefined()
+      yield* TestClock.adjust(50)
+      const result = yield* Fiber.join(wait)
+      expect(result).toEqual({ ok: false, elapsedMs: 100 })
     }),
   )
 

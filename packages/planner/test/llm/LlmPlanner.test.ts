@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type AgentTask, decodeAgentTask, type PageSnapshot } from "@sextant/core"
 import { Reply, type ScriptedReply } from "@sextant/testing"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { makeLlmPlanner } from "../../src/index.ts"
 import { registry, withScriptedModel } from "./Support.ts"
 
@@ -38,6 +39,17 @@ const planWith = (replies: ReadonlyArray<ScriptedReply>, goal: AgentTask = task)
       return { server, plan, usage: yield* planner.usage! }
     }),
   )
+
+// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still:
+// `settle` gives a retry sent too early the time to reach the server.
+const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
 
 describe("LLM planner (plan mode)", () => {
   it.live(
@@ -128,20 +140,37 @@ describe("LLM planner (plan mode)", () => {
     }),
   )
 
-  it.live("plans after a 500 and a 429, waiting for Retry-After", () =>
-    Effect.gen(function* () {
-      const { server, plan } = yield* planWith([
+  it.effect("plans after a 500 and a 429, waiting for Retry-After on the test clock", () => {
+    const heard: Array<string> = []
+    return withScriptedModel(
+      [
         Reply.serverError(502),
         Reply.rateLimited(1),
         Reply.json({ steps: [{ tool: "extract", args: { selector: "h1" } }] }),
-      ])
-      expect(plan.steps).toHaveLength(1)
-      expect(server.requests).toHaveLength(3)
-      expect(
-        (server.requests[2]?.receivedAt ?? 0) - (server.requests[1]?.receivedAt ?? 0),
-      ).toBeGreaterThanOrEqual(950)
-    }),
-  )
+      ],
+      (server) =>
+        Effect.gen(function* () {
+          const planner = yield* makeLlmPlanner({ registry })
+          const planning = yield* Effect.forkChild(
+            planner.plan(task, { observations: "navigate ok http://127.0.0.1:4000/login", snapshot }),
+          )
+          // The 502 is retried after the backoff (10 ms, jittered), the 429 after its Retry-After of 1 s.
+          yield* until(() => heard.includes("failed 1"))
+          yield* TestClock.adjust(20)
+          // The 429 is in: from here the retry's wait is on the test clock.
+          yield* until(() => heard.includes("failed 2"))
+          expect(server.requests).toHaveLength(2)
+          yield* TestClock.adjust(999)
+          yield* settle
+          expect(server.requests, "the retry came before the 1 s Retry-After").toHaveLength(2)
+          yield* TestClock.adjust(1)
+          const plan = yield* Fiber.join(planning)
+          expect(plan.steps).toHaveLength(1)
+          expect(server.requests).toHaveLength(3)
+        }),
+      { onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`) },
+    )
+  })
 
   it.live("replans partially (keeping done steps) and fully, counting tokens over every call", () =>
     withScriptedModel(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { LanguageModel } from "@sextant/core"
 import { Reply, type ScriptedReply } from "@sextant/testing"
 import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { type DecideInput, makeLlmPlanner, makeLlmStepPolicy, makeLlmTextToAction } from "../../src/index.ts"
 import { registry, withScriptedModel } from "./Support.ts"
 
@@ -28,6 +29,17 @@ const decideWith = (replies: ReadonlyArray<ScriptedReply>, turn: DecideInput = i
       }),
     options,
   )
+
+// Real I/O (the HTTP call to the scripted server) takes real time while the test clock stands still:
+// `settle` gives a retry sent too early the time to reach the server.
+const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
 
 describe("LLM step policy", () => {
   it.live("returns the model's tool calls in order with this step's tokens", () =>
@@ -183,19 +195,35 @@ describe("LLM step policy", () => {
     ),
   )
 
-  it.live("retries a 500 and waits out a 429 before deciding", () =>
-    Effect.gen(function* () {
-      const { server, decision } = yield* decideWith([
+  it.effect("retries a 500 and waits out a 429 (1 s of the test clock) before deciding", () => {
+    const heard: Array<string> = []
+    return withScriptedModel(
+      [
         Reply.serverError(500),
         Reply.rateLimited(1),
         Reply.json({ tool_calls: [{ name: "click", args: { ref: "e3" } }] }),
-      ])
-      expect(decision.toolCalls).toHaveLength(1)
-      expect(server.requests).toHaveLength(3)
-      const waited = (server.requests[2]?.receivedAt ?? 0) - (server.requests[1]?.receivedAt ?? 0)
-      expect(waited).toBeGreaterThanOrEqual(950)
-    }),
-  )
+      ],
+      (server) =>
+        Effect.gen(function* () {
+          const policy = yield* makeLlmStepPolicy({ registry })
+          const deciding = yield* Effect.forkChild(policy.decide(input))
+          // The 500 is retried after the backoff (10 ms, jittered), the 429 after its Retry-After of 1 s.
+          yield* until(() => heard.includes("failed 1"))
+          yield* TestClock.adjust(20)
+          // The 429 is in: from here the retry's wait is on the test clock.
+          yield* until(() => heard.includes("failed 2"))
+          expect(server.requests).toHaveLength(2)
+          yield* TestClock.adjust(999)
+          yield* settle
+          expect(server.requests, "the retry came before the 1 s Retry-After").toHaveLength(2)
+          yield* TestClock.adjust(1)
+          const decision = yield* Fiber.join(deciding)
+          expect(decision.toolCalls).toHaveLength(1)
+          expect(server.requests).toHaveLength(3)
+        }),
+      { onAttempt: ({ phase, attempt }) => heard.push(`${phase} ${attempt}`) },
+    )
+  })
 
   it.live("fails with a Timeout when the model is slower than the timeout", () =>
     Effect.gen(function* () {

@@ -8,6 +8,7 @@ import type { AppMap, SuiteResult, TestSuite } from "@sextant/explorer"
 import type { Command } from "commander"
 import type { Effect } from "effect"
 import { z } from "zod"
+import type { CliContext } from "./CliIo.ts"
 import { issuesOf, usageError } from "./CliOutput.ts"
 
 const collect = (value: string, previous: ReadonlyArray<string> = []) => [...previous, value]
@@ -331,17 +332,17 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
   return 0
 }
 
-const exitWith = (run: () => Promise<number>) => async () => {
+const exitWith = (cli: CliContext, run: () => Promise<number>) => async () => {
   try {
-    process.exitCode = await run()
+    cli.exitCode = await run()
   } catch (error) {
-    process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
+    cli.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`)
+    cli.exitCode = 1
   }
 }
 
 /** Adds `sextant explore`, `sextant test`, `sextant heal` and `sextant export`. */
-export const registerExplorerCommands = (program: Command): void => {
+export const registerExplorerCommands = (program: Command, cli: CliContext): void => {
   program
     .command("explore")
     .description("explore a web app breadth-first into an app map of its pages, forms and links")
@@ -375,7 +376,7 @@ export const registerExplorerCommands = (program: Command): void => {
     .option("--verbose", "list every skipped URL with its reason as it is skipped", false)
     .action(
       async (url: string, flags: Record<string, unknown>) =>
-        await exitWith(() => exploreCommand({ url, ...flags }, process.stdout, process.stderr))(),
+        await exitWith(cli, () => exploreCommand({ url, ...flags }, cli.stdout, cli.stderr))(),
     )
   program
     .command("test")
@@ -385,7 +386,7 @@ export const registerExplorerCommands = (program: Command): void => {
     .option("--base-url <url>", "run against this site instead of the specs' baseUrl")
     .action(
       async (specs: Array<string>, flags: Record<string, unknown>) =>
-        await exitWith(() => testCommand({ specs, ...flags }, process.stdout, process.stderr))(),
+        await exitWith(cli, () => testCommand({ specs, ...flags }, cli.stdout, cli.stderr))(),
     )
   program
     .command("heal")
@@ -396,7 +397,7 @@ export const registerExplorerCommands = (program: Command): void => {
     .option("--base-url <url>", "run against this site instead of the spec's baseUrl")
     .action(
       async (spec: string, flags: Record<string, unknown>) =>
-        await exitWith(() => healCommand({ spec, ...flags }, process.stdout, process.stderr))(),
+        await exitWith(cli, () => healCommand({ spec, ...flags }, cli.stdout, cli.stderr))(),
     )
   program
     .command("export")
@@ -414,6 +415,6 @@ export const registerExplorerCommands = (program: Command): void => {
     )
     .action(
       async (source: string, flags: Record<string, unknown>) =>
-        await exitWith(() => exportCommand({ source, ...flags }, process.stdout, process.stderr))(),
+        await exitWith(cli, () => exportCommand({ source, ...flags }, cli.stdout, cli.stderr))(),
     )
 }

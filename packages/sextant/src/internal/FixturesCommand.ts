@@ -1,5 +1,6 @@
 import type { Command } from "commander"
 import { z } from "zod"
+import type { CliContext } from "./CliIo.ts"
 import { issuesOf, usageError } from "./CliOutput.ts"
 
 const FixturesArguments = z.object({
@@ -19,7 +20,7 @@ interface FixtureSiteModule {
 }
 
 /** Adds `sextant fixtures`: serve the fixture site (the mock shop every test runs against). */
-export const registerFixtures = (program: Command): void => {
+export const registerFixtures = (program: Command, cli: CliContext): void => {
   program
     .command("fixtures")
     .description("serve the fixture site (a mock shop with login, search, forms and pagination) until Ctrl-C")
@@ -28,38 +29,38 @@ export const registerFixtures = (program: Command): void => {
     .action(async (flags: Record<string, unknown>) => {
       const parsed = FixturesArguments.safeParse(flags)
       if (!parsed.success) {
-        process.exitCode = usageError("fixtures", issuesOf(parsed.error), process.stderr)
+        cli.exitCode = usageError("fixtures", issuesOf(parsed.error), cli.stderr)
         return
       }
       let module: FixtureSiteModule
       try {
         module = (await import(fixtureSitePackage)) as FixtureSiteModule
       } catch {
-        process.stderr.write(
+        cli.stderr.write(
           "sextant fixtures: the fixture site ships with the Sextant repository, not with sextant-agent: run 'pnpm sextant fixtures' in a checkout\n",
         )
-        process.exitCode = 1
+        cli.exitCode = 1
         return
       }
       let site: Awaited<ReturnType<FixtureSiteModule["startFixtureSite"]>>
       try {
         site = await module.startFixtureSite(parsed.data)
       } catch (error) {
-        process.stderr.write(
+        cli.stderr.write(
           `sextant fixtures: --port ${parsed.data.port}: ${error instanceof Error ? error.message : String(error)} (pick another port, or 0 for a free one)\n`,
         )
-        process.exitCode = 1
+        cli.exitCode = 1
         return
       }
-      process.stdout.write(`fixture site on ${site.url} (seed ${parsed.data.seed}); Ctrl-C stops it\n`)
-      process.stdout.write(`  log in at ${site.url}/login as alice@example.com / wonderland\n`)
+      cli.stdout.write(`fixture site on ${site.url} (seed ${parsed.data.seed}); Ctrl-C stops it\n`)
+      cli.stdout.write(`  log in at ${site.url}/login as alice@example.com / wonderland\n`)
       await new Promise<void>((resolve) => {
         const stop = () => resolve()
         process.once("SIGINT", stop)
         process.once("SIGTERM", stop)
       })
       await site.close()
-      process.stdout.write("fixture site stopped\n")
-      process.exitCode = 0
+      cli.stdout.write("fixture site stopped\n")
+      cli.exitCode = 0
     })
 }

@@ -2,6 +2,7 @@ import type { Writable } from "node:stream"
 import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
+import type { CliContext } from "./CliIo.ts"
 import { gridProblem, issuesOf, usageError } from "./CliOutput.ts"
 import { openPageAgent, repl } from "./Repl.ts"
 
@@ -77,7 +78,7 @@ export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: W
 }
 
 /** Adds `sextant look <url> [--interactive]`: the page outline with refs, or a REPL on the page. */
-export const registerLook = (program: Command): void => {
+export const registerLook = (program: Command, cli: CliContext): void => {
   program
     .command("look")
     .description(
@@ -97,13 +98,13 @@ export const registerLook = (program: Command): void => {
       if (flags.interactive === true) {
         const parsed = LookArguments.safeParse({ url, ...flags })
         if (!parsed.success) {
-          process.exitCode = usageError("look", issuesOf(parsed.error), process.stderr, ["url"])
+          cli.exitCode = usageError("look", issuesOf(parsed.error), cli.stderr, ["url"])
           return
         }
         const { interactive: _interactive, json: _json, ...options } = flags
-        await repl(url, options)
+        await repl(url, options, cli)
         return
       }
-      process.exitCode = await lookAt({ url, ...flags }, process.stdout, process.stderr)
+      cli.exitCode = await lookAt({ url, ...flags }, cli.stdout, cli.stderr)
     })
 }

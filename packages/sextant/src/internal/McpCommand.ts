@@ -1,4 +1,5 @@
 import type { Command } from "commander"
+import type { CliContext } from "./CliIo.ts"
 
 /**
  * Adds `sextant mcp`: the Model Context Protocol server of `@sextant/mcp`. Its flags are that
@@ -6,7 +7,7 @@ import type { Command } from "commander"
  * The package, an optional peer of sextant-agent, is loaded only when the command runs, so other
  * commands start no slower for it; when it is not installed, the command says which package to add.
  */
-export const registerMcp = (program: Command): void => {
+export const registerMcp = (program: Command, cli: CliContext): void => {
   program
     .command("mcp")
     .description("serve the browser tools to an MCP client over stdio (or Streamable HTTP with --http)")
@@ -20,12 +21,12 @@ export const registerMcp = (program: Command): void => {
         mcp = await import("@sextant/mcp")
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code !== "ERR_MODULE_NOT_FOUND") throw error
-        process.stderr.write(
+        cli.stderr.write(
           `sextant mcp: the MCP server needs the package @sextant/mcp: install it next to sextant-agent (npm install @sextant/mcp) (${error instanceof Error ? error.message.split("\n")[0] : String(error)})\n`,
         )
-        process.exitCode = 2
+        cli.exitCode = 2
         return
       }
-      process.exitCode = await mcp.runMcpCommand(flags)
+      cli.exitCode = await mcp.runMcpCommand(flags)
     })
 }

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
 import { configOrReport } from "./RunCommand.ts"
 
@@ -112,6 +114,7 @@ export const runWorker = async (
   raw: Record<string, unknown>,
   err: Writable,
   stop: Promise<void>,
+  place: CliPlace = processPlace(),
 ): Promise<number> => {
   const parsed = WorkerArguments.safeParse(raw)
   if (!parsed.success) return usageError("worker", issuesOf(parsed.error), err)
@@ -131,9 +134,9 @@ export const runWorker = async (
       )
     }
   }
-  const loaded = await configOrReport("worker", options.config, err)
+  const loaded = await configOrReport("worker", options.config, err, place.cwd)
   if (loaded === undefined) return 2
-  const resolved = resolveAgent(options, process.env, loaded.config)
+  const resolved = resolveAgent(options, place.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("worker", resolved, err)
   const { createAgent } = await import("../createAgent.ts")
   let agent: ReturnType<typeof createAgent>
@@ -199,10 +202,10 @@ const EnqueueArguments = z.object({
 })
 
 /** Reads the task file: one task object, or an array of them. */
-const readTasks = (path: string): Array<unknown> | { error: string } => {
+const readTasks = (path: string, cwd: string): Array<unknown> | { error: string } => {
   let text: string
   try {
-    text = readFileSync(path, "utf8")
+    text = readFileSync(resolve(cwd, path), "utf8")
   } catch (error) {
     return {
       error: `cannot read ${path} (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
@@ -223,6 +226,7 @@ export const enqueueTasks = async (
   raw: Record<string, unknown>,
   out: Writable,
   err: Writable,
+  place: CliPlace = processPlace(),
 ): Promise<number> => {
   const parsed = EnqueueArguments.safeParse(raw)
   if (!parsed.success) return usageError("enqueue", issuesOf(parsed.error), err, ["file"])
@@ -244,7 +248,7 @@ export const enqueueTasks = async (
     )
   let tasks: Array<unknown>
   if (options.file !== undefined) {
-    const read = readTasks(options.file)
+    const read = readTasks(options.file, place.cwd)
     if (!Array.isArray(read))
       return usageError("enqueue", [{ field: "file", message: read.error }], err, ["file"])
     if (read.length === 0)
@@ -398,7 +402,7 @@ export const listQueueRuns = async (
 }
 
 /** Adds `sextant worker` and `sextant enqueue`. */
-export const registerQueueCommands = (program: Command): void => {
+export const registerQueueCommands = (program: Command, cli: CliContext): void => {
   const worker = program
     .command("worker")
     .description("take tasks from a Redis queue (BullMQ) and run them, writing each run to the store")
@@ -419,11 +423,18 @@ export const registerQueueCommands = (program: Command): void => {
     .option("--stalled-interval <ms>", "how often to look for stalled jobs of dead workers (default 30000)")
     .option("--mode <mode>", "plan (whole plan first) or agent (one step at a time)", "plan")
   addAgentFlags(worker).action(async (flags: Record<string, unknown>) => {
+    let onSignal = () => {}
     const stop = new Promise<void>((resolve) => {
-      process.once("SIGINT", () => resolve())
-      process.once("SIGTERM", () => resolve())
+      onSignal = () => resolve()
+      process.once("SIGINT", onSignal)
+      process.once("SIGTERM", onSignal)
     })
-    process.exitCode = await runWorker(flags, process.stderr, stop)
+    try {
+      cli.exitCode = await runWorker(flags, cli.stderr, stop, cli)
+    } finally {
+      process.off("SIGINT", onSignal)
+      process.off("SIGTERM", onSignal)
+    }
   })
 
   program
@@ -449,6 +460,6 @@ export const registerQueueCommands = (program: Command): void => {
     .option("--run-id <id>", "the run id (and job id) of the one task (default a random UUID)")
     .option("--json", "print the enqueued tasks as JSON", false)
     .action(async (file: string | undefined, flags: Record<string, unknown>) => {
-      process.exitCode = await enqueueTasks({ file, ...flags }, process.stdout, process.stderr)
+      cli.exitCode = await enqueueTasks({ file, ...flags }, cli.stdout, cli.stderr, cli)
     })
 }

@@ -3,6 +3,7 @@ import type { Writable } from "node:stream"
 import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
+import type { CliContext } from "./CliIo.ts"
 
 const ReplArguments = z.object({
   url: z
@@ -159,16 +160,16 @@ const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<b
   }
 }
 
-export const repl = async (url: string | undefined, options: Record<string, unknown>) => {
+export const repl = async (url: string | undefined, options: Record<string, unknown>, cli: CliContext) => {
   const parsed = ReplArguments.safeParse({ url, ...options })
   if (!parsed.success) {
     for (const issue of parsed.error.issues)
-      process.stderr.write(`sextant repl: ${issue.path.join(".")}: ${issue.message}\n`)
-    process.exitCode = 2
+      cli.stderr.write(`sextant repl: ${issue.path.join(".")}: ${issue.message}\n`)
+    cli.exitCode = 2
     return
   }
 
-  const out = process.stdout
+  const out = cli.stdout
   const interactive = process.stdin.isTTY === true
   out.write("starting Chromium…\n")
   let agent: PageAgent
@@ -176,8 +177,8 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
     // Loaded when the prompt opens, so --help and usage errors answer at once.
     agent = await openPageAgent(parsed.data)
   } catch (error) {
-    process.stderr.write(`sextant repl: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
+    cli.stderr.write(`sextant repl: ${error instanceof Error ? error.message : String(error)}\n`)
+    cli.exitCode = 1
     return
   }
   const onSignal = () => {
@@ -211,7 +212,7 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
 }
 
 /** Adds `sextant repl [url]`: an interactive prompt on a headless Chromium. */
-export const registerRepl = (program: Command): void => {
+export const registerRepl = (program: Command, cli: CliContext): void => {
   program
     .command("repl")
     .description("open a headless Chromium and drive it with look, act, go, wait, eval, back, quit")
@@ -223,5 +224,5 @@ export const registerRepl = (program: Command): void => {
     )
     .option("--no-headless", "show the browser window")
     .option("--grid <url>", "open the browser on a Selenium Grid 4 (its hub or router URL)")
-    .action(repl)
+    .action((url: string | undefined, options: Record<string, unknown>) => repl(url, options, cli))
 }

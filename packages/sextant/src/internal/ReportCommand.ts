@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
+import type { CliContext } from "./CliIo.ts"
 import { storeOption } from "./StoreLocation.ts"
 
 const ReportArguments = z.object({
@@ -39,7 +40,7 @@ export const reportRun = async (
 }
 
 /** Adds `sextant report <run>`: one self-contained HTML file of a stored run. */
-export const registerReport = (program: Command): void => {
+export const registerReport = (program: Command, cli: CliContext): void => {
   program
     .command("report")
     .description("write one self-contained HTML report of a stored run and print its path")
@@ -48,6 +49,6 @@ export const registerReport = (program: Command): void => {
     .option("--trace-dir <dir>", "where the run's trace and screenshots are", ".sextant/traces")
     .option("--out <file>", "the report file (default .sextant/reports/<run>.html)")
     .action(async (runId: string, flags: Record<string, unknown>) => {
-      process.exitCode = await reportRun({ runId, ...flags }, process.stdout, process.stderr)
+      cli.exitCode = await reportRun({ runId, ...flags }, cli.stdout, cli.stderr)
     })
 }

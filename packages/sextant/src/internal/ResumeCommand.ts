@@ -2,6 +2,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { configOrReport, readSecrets } from "./RunCommand.ts"
 import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
@@ -21,12 +22,13 @@ export const resumeRun = async (
   out: Writable,
   err: Writable,
   interrupts?: Partial<Interrupts>,
+  place: CliPlace = processPlace(),
 ): Promise<number> => {
   const signal = interrupts?.signal
   const parsed = ResumeArguments.safeParse(raw)
   if (!parsed.success) return usageError("resume", issuesOf(parsed.error), err, ["run"])
   const options = parsed.data
-  const read = readSecrets(options.secret)
+  const read = readSecrets(options.secret, place.env)
   if ("missing" in read)
     return usageError(
       "resume",
@@ -38,9 +40,9 @@ export const resumeRun = async (
       ],
       err,
     )
-  const loaded = await configOrReport("resume", options.config, err)
+  const loaded = await configOrReport("resume", options.config, err, place.cwd)
   if (loaded === undefined) return 2
-  const resolved = resolveAgent(options, process.env, loaded.config)
+  const resolved = resolveAgent(options, place.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("resume", resolved, err)
   const { createAgent } = await import("../createAgent.ts")
   const follow = followRun(err)
@@ -86,7 +88,7 @@ export const resumeRun = async (
 }
 
 /** Adds `sextant resume <run>`: continue a run from the store without repeating its finished steps. */
-export const registerResume = (program: Command): void => {
+export const registerResume = (program: Command, cli: CliContext): void => {
   const command = program
     .command("resume")
     .description(
@@ -101,8 +103,8 @@ export const registerResume = (program: Command): void => {
     )
     .option("--json", "print the whole result as JSON", false)
   addAgentFlags(command).action(async (run: string, flags: Record<string, unknown>) => {
-    process.exitCode = await withInterrupt(process.stderr, (interrupts) =>
-      resumeRun({ run, ...flags }, process.stdout, process.stderr, interrupts),
+    cli.exitCode = await withInterrupt(cli.stderr, (interrupts) =>
+      resumeRun({ run, ...flags }, cli.stdout, cli.stderr, interrupts, cli),
     )
   })
 }

@@ -4,6 +4,7 @@ import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
@@ -42,19 +43,25 @@ const toRecord = (pairs: ReadonlyArray<string>, readMissing: (name: string) => s
 /** Reads `--secret name[=value]` pairs; a name without a value comes from SEXTANT_SECRET_<NAME>. */
 export const readSecrets = (
   entries: ReadonlyArray<string>,
+  env: CliPlace["env"] = process.env,
 ): { secrets: Record<string, string> } | { missing: string } => {
   // A secret named without a value is read from SEXTANT_SECRET_<NAME>, so it stays out of the process list.
-  const secrets = toRecord(entries, (name) => process.env[`SEXTANT_SECRET_${name.toUpperCase()}`])
+  const secrets = toRecord(entries, (name) => env[`SEXTANT_SECRET_${name.toUpperCase()}`])
   const missing = entries.map((entry) => entry.split("=")[0] ?? entry).find((name) => !(name in secrets))
   return missing === undefined ? { secrets } : { missing }
 }
 
 /** Loads the config file, or writes why it cannot and answers undefined. */
-export const configOrReport = async (command: string, path: string | undefined, err: Writable) => {
+export const configOrReport = async (
+  command: string,
+  path: string | undefined,
+  err: Writable,
+  cwd: string = process.cwd(),
+) => {
   // Loaded when a command runs, so --help, --version and usage errors answer at once.
   const { ConfigError, loadConfig } = await import("../SextantConfig.ts")
   try {
-    return { config: await loadConfig(path) }
+    return { config: await loadConfig(path, cwd) }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     for (const issue of error.issues) err.write(`sextant ${command}: ${error.path}: ${issue}\n`)
@@ -68,12 +75,13 @@ export const runGoal = async (
   out: Writable,
   err: Writable,
   interrupts?: Partial<Interrupts>,
+  place: CliPlace = processPlace(),
 ): Promise<number> => {
   const signal = interrupts?.signal
   const parsed = RunArguments.safeParse(raw)
   if (!parsed.success) return usageError("run", issuesOf(parsed.error), err, ["goal"])
   const options = parsed.data
-  const read = readSecrets(options.secret)
+  const read = readSecrets(options.secret, place.env)
   if ("missing" in read) {
     return usageError(
       "run",
@@ -87,9 +95,9 @@ export const runGoal = async (
     )
   }
   const { secrets } = read
-  const loaded = await configOrReport("run", options.config, err)
+  const loaded = await configOrReport("run", options.config, err, place.cwd)
   if (loaded === undefined) return 2
-  const resolved = resolveAgent(options, process.env, loaded.config)
+  const resolved = resolveAgent(options, place.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("run", resolved, err)
   err.write(`${resolved.plannerLine}\n`)
   const { createAgent } = await import("../createAgent.ts")
@@ -153,7 +161,7 @@ export const runGoal = async (
 }
 
 /** Adds `sextant run "<goal>" --start-url <url>`: plan a goal and run it in a headless Chromium. */
-export const registerRun = (program: Command): void => {
+export const registerRun = (program: Command, cli: CliContext): void => {
   const command = program
     .command("run")
     .description(
@@ -190,8 +198,8 @@ export const registerRun = (program: Command): void => {
       false,
     )
   addAgentFlags(command).action(async (goal: string, flags: Record<string, unknown>) => {
-    process.exitCode = await withInterrupt(process.stderr, (interrupts) =>
-      runGoal({ goal, ...flags }, process.stdout, process.stderr, interrupts),
+    cli.exitCode = await withInterrupt(cli.stderr, (interrupts) =>
+      runGoal({ goal, ...flags }, cli.stdout, cli.stderr, interrupts, cli),
     )
   })
 }

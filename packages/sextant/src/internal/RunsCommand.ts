@@ -3,6 +3,7 @@ import type { Writable } from "node:stream"
 import { isStoreError } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
+import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
 import { configOrReport } from "./RunCommand.ts"
 import { displayStore, isPostgresUrl, storeIssue, storeOption } from "./StoreLocation.ts"
@@ -25,10 +26,11 @@ export const listRuns = async (
   raw: Record<string, unknown>,
   out: Writable,
   err: Writable,
+  place: CliPlace = processPlace(),
 ): Promise<number> => {
   const parsed = RunsArguments.safeParse(raw)
   if (!parsed.success) return usageError("runs", issuesOf(parsed.error), err)
-  const loaded = await configOrReport("runs", parsed.data.config, err)
+  const loaded = await configOrReport("runs", parsed.data.config, err, place.cwd)
   if (loaded === undefined) return 2
   const store = parsed.data.store ?? loaded.config?.store ?? ".sextant/sextant.db"
   const badStore = storeIssue(store)
@@ -80,7 +82,7 @@ export const listRuns = async (
 }
 
 /** Adds `sextant runs`: the runs in the store as a table (JSON with --json). */
-export const registerRuns = (program: Command): void => {
+export const registerRuns = (program: Command, cli: CliContext): void => {
   program
     .command("runs")
     .description("list the runs in the store, newest first")
@@ -102,10 +104,10 @@ export const registerRuns = (program: Command): void => {
         const { queue, queueName, follow, json, ...rest } = flags
         const stray = Object.entries(rest).filter(([, value]) => value !== undefined)
         if (stray.length > 0) {
-          process.exitCode = usageError(
+          cli.exitCode = usageError(
             "runs",
             stray.map(([field]) => ({ field, message: "lists the store's runs: leave it out with --queue" })),
-            process.stderr,
+            cli.stderr,
           )
           return
         }
@@ -115,10 +117,10 @@ export const registerRuns = (program: Command): void => {
         const stop = () => controller.abort()
         process.once("SIGINT", stop)
         try {
-          process.exitCode = await listQueueRuns(
+          cli.exitCode = await listQueueRuns(
             { queue, queueName, follow, json },
-            process.stdout,
-            process.stderr,
+            cli.stdout,
+            cli.stderr,
             controller.signal,
           )
         } finally {
@@ -126,6 +128,6 @@ export const registerRuns = (program: Command): void => {
         }
         return
       }
-      process.exitCode = await listRuns(flags, process.stdout, process.stderr)
+      cli.exitCode = await listRuns(flags, cli.stdout, cli.stderr, cli)
     })
 }

@@ -115,12 +115,11 @@ describe("startOpenAiServer", () => {
 
   it("delays a reply past the client timeout and records that the client hung up", async () => {
     const server = await start([Reply.delayed(2_000, Reply.text("too late"))])
-    const started = Date.now()
     const error = await clientOf(server, { timeout: 200 })
       .chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }] })
       .catch((caught: unknown) => caught)
+    // The reply would have come (and the call succeeded) had the client waited past its 200 ms.
     expect(error).toBeInstanceOf(APIConnectionTimeoutError)
-    expect(Date.now() - started).toBeLessThan(1_500)
     await expect.poll(() => server.requests[0]?.aborted).toBe(true)
   })
 

@@ -67,6 +67,16 @@ const session = (options: FetchHttpSession.FetchHttpSessionOptions = {}) =>
 
 const key = () => Math.random().toString(36).slice(2)
 
+// Real I/O still takes real time while the test clock stands still.
+const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+
+/** Waits in real time (I/O does not follow the test clock) until `holds` is true, at most 10 s. */
+const until = (holds: () => boolean) =>
+  Effect.promise(async () => {
+    for (let waited = 0; !holds() && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+  })
+
 describe("FetchHttpSession against the fixture site", () => {
   it.live("retries the flaky page's 500s and returns the page once it loads", () =>
     Effect.gen(function* () {
@@ -89,15 +99,20 @@ describe("FetchHttpSession against the fixture site", () => {
     }).pipe(session({ maxRetries: 2 })),
   )
 
-  it.live("waits at least the Retry-After of a 429 before trying again", () =>
+  it.effect("waits the site's Retry-After of a 429 (1 s) on the test clock before trying again", () =>
     Effect.gen(function* () {
       const http = yield* HttpSession
-      const started = Date.now()
-      const response = yield* http.fetch({ url: `${site.url}/api/limited?key=${key()}` })
-      const waited = Date.now() - started
+      const fiber = yield* Effect.forkChild(http.fetch({ url: `${site.url}/api/limited?key=${key()}` }))
+      // The 429 comes back over real I/O; the fixture site logs nothing to wait on, so a generous pause.
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 500)))
+      yield* TestClock.adjust(999)
+      yield* settle
+      assert.isUndefined(fiber.pollUnsafe(), "the retry came before the 1 s Retry-After")
+      // Past the Retry-After by more than enough, should the 429 have been read late on a loaded machine.
+      yield* TestClock.adjust(1_000)
+      const response = yield* Fiber.join(fiber)
       assert.strictEqual(response.status, 200)
       assert.strictEqual(JSON.parse(response.body).attempt, 2)
-      assert.isAtLeast(waited, 1_000)
     }).pipe(session()),
   )
 
@@ -151,13 +166,18 @@ describe("FetchHttpSession limits and errors", () => {
     }).pipe(session({ maxBodyBytes: 1_000 })),
   )
 
-  it.live("fails with a Timeout when a try takes longer than its timeout", () =>
+  it.effect("fails with a Timeout when a try takes longer than its timeout, on the test clock", () =>
     Effect.gen(function* () {
       const http = yield* HttpSession
-      const started = Date.now()
-      const error = yield* Effect.flip(http.fetch({ url: `${server.url}/slow`, timeoutMs: 150 }))
+      // /slow answers after a real second; the test clock moves 150 ms, and the try ends then.
+      const fiber = yield* Effect.forkChild(
+        Effect.flip(http.fetch({ url: `${server.url}/slow`, timeoutMs: 150 })),
+      )
+      yield* settle
+      assert.isUndefined(fiber.pollUnsafe(), "the try ended before its timeout")
+      yield* TestClock.adjust(150)
+      const error = yield* Fiber.join(fiber)
       assert.strictEqual(error.reason._tag, "Timeout")
-      assert.isBelow(Date.now() - started, 900)
     }).pipe(session({ maxRetries: 0 })),
   )
 
@@ -181,20 +201,33 @@ describe("FetchHttpSession limits and errors", () => {
     }).pipe(session()),
   )
 
-  it.live("spaces requests to one host by the rate limit", () =>
-    Effect.gen(function* () {
-      const http = yield* HttpSession
-      const started = Date.now()
-      yield* Effect.forEach(
-        [1, 2, 3, 4, 5, 6],
-        (index) => http.fetch({ url: `${server.url}/busy?${index}` }),
-        {
-          concurrency: "unbounded",
-        },
-      )
-      // Six starts at 20 per second: the last starts 250 ms after the first.
-      assert.isAtLeast(Date.now() - started, 250)
-    }).pipe(session({ requestsPerSecondPerHost: 20 })),
+  it.effect(
+    "spaces requests to one host by the rate limit: six at 20 per second take 250 ms of the clock",
+    () =>
+      Effect.gen(function* () {
+        const http = yield* HttpSession
+        ticks.length = 0
+        const fiber = yield* Effect.forkChild(
+          Effect.forEach(
+            [1, 2, 3, 4, 5, 6],
+            (index) => http.fetch({ url: `${server.url}/tick-rate-${index}` }),
+            {
+              concurrency: "unbounded",
+            },
+          ),
+        )
+        yield* until(() => ticks.length >= 1)
+        yield* settle
+        assert.lengthOf(ticks, 1)
+        // Six starts at 20 per second: one every 50 ms, the last 250 ms after the first.
+        yield* TestClock.adjust(249)
+        yield* until(() => ticks.length >= 5)
+        yield* settle
+        assert.lengthOf(ticks, 5)
+        yield* TestClock.adjust(1)
+        yield* Fiber.join(fiber)
+        assert.lengthOf(ticks, 6)
+      }).pipe(session({ requestsPerSecondPerHost: 20 })),
   )
 
   it.live("keeps at most concurrencyPerHost requests in flight to one host", () =>
@@ -217,9 +250,6 @@ describe("FetchHttpSession limits and errors", () => {
     )
   })
 })
-
-// Real I/O still takes real time while the test clock stands still.
-const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
 
 describe("FetchHttpSession on the test clock", () => {
   it.effect("starts one request per slot of the per-host rate limit", () =>

@@ -1,5 +1,5 @@
 import type { BrowserDriverShape, RecordedAction, WaitCondition, WaitResult } from "@sextant/core"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import type { DriverContext } from "./DriverContext.ts"
 import { preparedError } from "./Prepared.ts"
 
@@ -36,13 +36,15 @@ export const makeWaits = (
     waitOptions,
   ) {
     const timeoutMs = waitOptions?.timeoutMs ?? options.waitTimeoutMs
-    const started = Date.now()
     if ("navigation" in condition) {
+      // Effect's clock, so tests can move it (TestClock) instead of waiting out the limit.
+      const started = yield* Clock.currentTimeMillis
       const from = condition.navigation.from ?? (yield* currentUrl)
       for (;;) {
         const url = yield* currentUrl.pipe(Effect.catch(() => Effect.succeed(from)))
-        if (url !== from) return { ok: true, elapsedMs: Date.now() - started } satisfies WaitResult
-        if (Date.now() - started >= timeoutMs) return { ok: false, elapsedMs: Date.now() - started }
+        const elapsedMs = (yield* Clock.currentTimeMillis) - started
+        if (url !== from) return { ok: true, elapsedMs } satisfies WaitResult
+        if (elapsedMs >= timeoutMs) return { ok: false, elapsedMs }
         yield* Effect.sleep(50)
       }
     }

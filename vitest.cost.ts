@@ -1,0 +1,47 @@
+import { existsSync, globSync, readFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+
+/**
+ * What in a test file (or a test helper it imports) starts a browser, ChromeDriver or a child Node
+ * process: Chromium through the fixture site's test browser or the WebdriverIO adapter, an agent from
+ * `createAgent`, or a spawned `sextant` / worker process.
+ */
+const STARTS_A_BROWSER =
+  /openTestBrowser|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn\(|\bexecFile\(|\bfork\(|chromedriver|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
+/** The WebdriverIO adapter's own tests start Chromium through its index or its driver module. */
+const STARTS_THE_ADAPTER = /^import (?!type\b)[^;]*from "\.\.\/src\/(index|WebdriverioDriver)\.ts"/m
+
+const startsABrowser = (file: string, seen: Set<string>): boolean => {
+  if (seen.has(file)) return false
+  seen.add(file)
+  const text = readFileSync(file, "utf8")
+  if (STARTS_A_BROWSER.test(text)) return true
+  if (file.includes("/packages/webdriverio/test/") && STARTS_THE_ADAPTER.test(text)) return true
+  // Test helpers count for the files that import them (relative imports inside a test folder).
+  for (const [, path] of text.matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)) {
+    const target = resolve(dirname(file), path ?? "")
+    if (target.includes("/test/") && existsSync(target) && startsABrowser(target, seen)) return true
+  }
+  return false
+}
+
+/**
+ * A project's default-set test files (relative to `root`) by what they cost: `unit` start no browser and
+ * no child process (pure code, fakes, in-process HTTP servers) and can run as many at once as there are
+ * cores; `browser` start Chromium, ChromeDriver or a Node process and share the machine two at a time.
+ * Read from the files themselves when the config loads, so a new test file lands on the right side
+ * without a list to keep up to date.
+ */
+export const testFilesByCost = (root: string): { unit: Array<string>; browser: Array<string> } => {
+  const unit: Array<string> = []
+  const browser: Array<string> = []
+  const files = globSync("test/**/*.test.ts", { cwd: root, exclude: (name) => name === "node_modules" })
+  for (const file of files.sort()) {
+    if (file.endsWith(".slow.test.ts")) continue
+    ;(startsABrowser(join(resolve(root), file), new Set()) ? browser : unit).push(file)
+  }
+  return { unit, browser }
+}
+
+/** For messages: a project folder as the repository names it. */
+export const projectFolder = (root: string): string => relative(import.meta.dirname, resolve(root))
