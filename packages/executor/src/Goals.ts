@@ -333,22 +333,21 @@ const judgeControls = (
   }
   const typeable = (element: PageElement) => canTake(element, "type")
   // A field found by the words beside it has no name of its own: the one the part typed into is read,
-  // but only when the words beside it (its label as the step saw it) name every word asked for. A field
-  // labelled "Order" under "Refund" is not the field "Track order", though the value sits in it.
-  const besideNamed = (element: PageElement) =>
-    steps.some(
-      (step) =>
-        step.ok &&
-        step.acted === element.ref &&
-        step.actedElement !== undefined &&
-        namesEveryWord(
-          // Read as a person reads the field: by its own name, else by the words beside it.
-          step.actedElement.name === ""
-            ? { ...step.actedElement, name: step.actedElement.attributes.label ?? "" }
-            : step.actedElement,
-          check.target,
-        ),
+  // unless another field answers to more of the words asked, counting the words beside the field as
+  // the step saw them and the heading it sits under: "Track order" typed into the "Order" field under
+  // "Refund" is not the tracking field under "Track an order", though the value sits in it.
+  const covered = (element: PageElement, label: string | undefined) => {
+    const heading = element.key?.split("|")[3] ?? ""
+    const words = { ...element, name: [element.name, label ?? "", heading].join(" ").trim() }
+    return wordsOf(check.target).filter((word) => textScore(words, word) >= WHOLE_WORDS).length
+  }
+  const besideNamed = (element: PageElement) => {
+    const seen = steps.findLast((step) => step.ok && step.acted === element.ref)?.actedElement
+    const own = covered(element, seen?.attributes.label)
+    return !elements.some(
+      (other) => other.ref !== element.ref && typeable(other) && covered(other, other.attributes.label) > own,
     )
+  }
   const byName = named(elements, check.target, typeable)
   // A Chinese name the glossary knows only by its last word ("还车日期": 日期, date) names a field only
   // when no other control answers to that word: beside "Pick-up date" and "Choose a date", which date
@@ -572,13 +571,14 @@ const judgeEffect = (
     return last.urlAfter === "" || last.urlAfter === "about:blank"
       ? `${last.tool} left the browser on ${last.urlAfter === "" ? "no page" : "about:blank"}`
       : undefined
-  // An action whose own diff says it changed nothing on the page (NoOp) did not do the part: "its
-  // actions succeeded" is never a check on its own. Only a plain press of a named button through a
-  // tool that reports nothing about the page (clickTextMatches) is taken at its word, since a server
-  // may record it where the page does not show it; a part whose words promise a visible change
-  // (expand, collapse, close, a menu path) needs that change all the same.
+  // A part whose words promise a visible change (expand, collapse, close, a menu path) is not done
+  // when the page shows none. A plain press of a named button may act where the page does not show it
+  // (a server records it, a status line fills in later): neither the act diff's NoOp nor a tool that
+  // reports nothing about the page (clickTextMatches) refutes that click.
   const promisesChange = path !== undefined || /^(expand|collapse|close)\s/i.test(part.description)
-  if (effects.includes("none")) return `${last.tool} changed nothing on ${last.urlAfter} (no visible change)`
+  if (effects.includes("none")) {
+    return promisesChange ? `${last.tool} changed nothing on ${last.urlAfter} (no visible change)` : undefined
+  }
   if (part.kind === "click" && !promisesChange) return undefined
   return `${last.tool} reported no change on ${last.urlAfter}, and the page did not move`
 }

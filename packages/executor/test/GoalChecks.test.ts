@@ -196,24 +196,39 @@ describe("goal checks on the page's controls", () => {
     expect(judged(fill, [unnamed("10115")])).toHaveLength(1)
   })
 
-  it("is not done when the value sits in a field whose words beside it do not name every word asked", () => {
+  it("is not done when the value sits in an unnamed field while another answers to more of the words asked", () => {
     const fill: GoalPart = {
       kind: "fill",
-      description: 'type "Lyon" into "Billing city"',
-      check: { type: "fieldValue", target: "Billing city", value: "Lyon" },
+      description: 'type "P-7781" into "Track parcel"',
+      check: { type: "fieldValue", target: "Track parcel", value: "P-7781" },
     }
-    const typed = element({ ref: "e4", role: "textbox", name: "", value: "Lyon" })
-    const beside = (label: string) =>
-      element({ ref: "e4", role: "textbox", name: "", value: "", attributes: { label } })
-    // The shipping form's "City" took the value; the billing city was never matched to it.
-    expect(judged(fill, [typed], beside("City"))).toEqual([
-      'no field named "Billing city" and no option "Lyon" is on http://127.0.0.1/form',
+    // Two unnamed fields, each under its heading; the step saw "Parcel" beside the returns field.
+    const returns = element({
+      ref: "e8",
+      role: "textbox",
+      name: "",
+      value: "P-7781",
+      key: "textbox||main:/form:|Return a parcel|0",
+    })
+    const tracking = element({
+      ref: "e5",
+      role: "textbox",
+      name: "",
+      value: "",
+      key: "textbox||main:/form:|Track a parcel|0",
+    })
+    const seen = { ...returns, value: "", attributes: { label: "Parcel" } }
+    expect(judged(fill, [tracking, returns], seen)).toEqual([
+      'no field named "Track parcel" and no option "P-7781" is on http://127.0.0.1/form',
     ])
-    // Nor is a field with nothing beside it the one named.
-    expect(judged(fill, [typed], element({ ref: "e4", role: "textbox", name: "", value: "" }))).toHaveLength(
-      1,
-    )
-    expect(judged(fill, [typed], beside("Billing city"))).toEqual([])
+    // The tracking field itself, typed into, holds it.
+    const tracked = { ...tracking, value: "P-7781" }
+    expect(
+      judged(fill, [tracked, { ...returns, value: "" }], {
+        ...tracking,
+        attributes: { label: "Parcel number" },
+      }),
+    ).toEqual([])
   })
 
   it("is not done when a step of the part left its page before setting the field", () => {
