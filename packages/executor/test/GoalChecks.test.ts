@@ -399,8 +399,8 @@ describe("runAgent in Chromium: a false COMPLETED is refused where the page says
   }
 
   it("a file selected in a tree is not reported opened", async () => {
-    const { status } = await honest("Open notes.txt from the Sextant folder", "file-tree", {
-      opened: "Projects/Sextant/notes.txt",
+    const { status } = await honest("Open lease-2026.pdf in the Contracts folder", "file-tree", {
+      opened: "Documents/Contracts/lease-2026.pdf",
     })
     expect(status).toBe("FAILED")
   }, 90_000)
