@@ -9,7 +9,7 @@ import {
   readCalendarDay,
   type UnmetPart,
 } from "@sextant/core"
-import { canTake, textScore } from "@sextant/planner"
+import { canTake, GLOSSARY, textScore } from "@sextant/planner"
 import { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one script call. */
@@ -27,6 +27,8 @@ export interface PageFacts {
   readonly hasNext: boolean
   /** What the page's search fields hold (search inputs, search boxes, fields of a search form). */
   readonly searchValues?: ReadonlyArray<string> | undefined
+  /** A dialog is shown: an open `dialog`, a visible `role=dialog` / `alertdialog`, or an `aria-modal` element. */
+  readonly dialogShown?: boolean | undefined
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -85,6 +87,7 @@ return JSON.stringify({
   noResults: /\\b(no (results|matches|products|items)|nothing (was )?found)\\b/i.test(body) || /没有(找到|结果)/.test(body),
   hasNext,
   searchValues,
+  dialogShown: [...document.querySelectorAll("dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]")].some(visible),
   texts,
   counts,
 });
@@ -127,6 +130,8 @@ export interface PartStep {
   readonly elements?: ReadonlyArray<PageElement> | undefined
   /** The element the step acted on (its `target`: a ref from look() or a selector). */
   readonly acted?: string | undefined
+  /** The text the step typed or selected (its `value` or `text` argument), when it names one. */
+  readonly value?: string | undefined
   /** That element as the page showed it when the step chose it. */
   readonly actedElement?: PageElement | undefined
 }
@@ -193,6 +198,10 @@ const named = (
     .map((element) => ({ element, score: textScore(element, name) }))
     .filter((candidate) => candidate.score >= NAME_FIT)
     .toSorted((left, right) => right.score - left.score)[0]?.element
+
+/** A Chinese compound the glossary does not hold whole: the grounding reads it by its last word only. */
+const partlyKnown = (name: string): boolean =>
+  /^\p{Script=Han}{3,}$/u.test(name.trim()) && !GLOSSARY.has(name.trim())
 
 const normalizedValue = (value: string): string => value.trim().replace(/\s+/g, " ").toLowerCase()
 
@@ -323,10 +332,38 @@ const judgeControls = (
     return undefined
   }
   const typeable = (element: PageElement) => canTake(element, "type")
-  // A field found by the words beside it has no name of its own: the one the part typed into is read.
+  // A field found by the words beside it has no name of its own: the one the part typed into is read,
+  // unless another field answers to more of the words asked, counting the words beside the field as
+  // the step saw them and the heading it sits under: "Track order" typed into the "Order" field under
+  // "Refund" is not the tracking field under "Track an order", though the value sits in it.
+  const covered = (element: PageElement, label: string | undefined) => {
+    const heading = element.key?.split("|")[3] ?? ""
+    const words = { ...element, name: [element.name, label ?? "", heading].join(" ").trim() }
+    return wordsOf(check.target).filter((word) => textScore(words, word) >= WHOLE_WORDS).length
+  }
+  const besideNamed = (element: PageElement) => {
+    const seen = steps.findLast((step) => step.ok && step.acted === element.ref)?.actedElement
+    const own = covered(element, seen?.attributes.label)
+    return !elements.some(
+      (other) => other.ref !== element.ref && typeable(other) && covered(other, other.attributes.label) > own,
+    )
+  }
+  const byName = named(elements, check.target, typeable)
+  // A Chinese name the glossary knows only by its last word ("还车日期": 日期, date) names a field only
+  // when no other control answers to that word: beside "Pick-up date" and "Choose a date", which date
+  // was meant is not known, so the field holding the value cannot show the part done.
+  if (byName !== undefined && partlyKnown(check.target) && !byName.name.includes(check.target.trim())) {
+    const rivals = elements.filter(
+      (element) => element.ref !== byName.ref && textScore(element, check.target) >= NAME_FIT,
+    )
+    if (rivals.length > 0)
+      return `"${check.target}" is known only by its last word here, and ${byName.role} "${byName.name}" is not the only control that word names on ${where} (also ${rivals.map((rival) => `${rival.role} "${rival.name}"`).join(", ")})`
+  }
   const field =
-    named(elements, check.target, typeable) ??
-    elements.findLast((element) => partActed.includes(element.ref) && typeable(element))
+    byName ??
+    elements.findLast(
+      (element) => partActed.includes(element.ref) && typeable(element) && besideNamed(element),
+    )
   if (field === undefined) {
     // "My home airport is Rome (FCO)" on a list (a select, a list box): the list named so holds the value.
     const list = named(elements, check.target, (element) => element.options !== undefined)
@@ -451,6 +488,32 @@ const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "n
   return "unknown"
 }
 
+/** Roles of items a click selects rather than opens: a tree's leaf, a list's option, a grid's cell or row. */
+const SELECTABLE_ROLES = new Set(["treeitem", "option", "gridcell", "row", "listitem"])
+
+/** A page as a document: its origin and path, without query or fragment. */
+const documentOf = (url: string): string => {
+  const parsed = URL.parse(url)
+  return parsed === null ? url : `${parsed.origin}${parsed.pathname}`
+}
+
+/**
+ * Why a part about the page's controls is not about the page it ended on: a step of the part (not its
+ * last) took the browser to another document, so the control the part set there is not the one on the
+ * page the part began on ("Company: …, the contact email is …" followed a Contact link and typed into
+ * that page's Email). `undefined` when the part stayed on its page.
+ */
+const leftPage = (steps: ReadonlyArray<PartStep>): string | undefined => {
+  const done = steps.filter((step) => step.ok)
+  const first = done[0]
+  const last = done.at(-1)
+  if (first === undefined || last === undefined || first === last) return undefined
+  const began = documentOf(first.urlBefore)
+  const mover = done.slice(0, -1).find((step) => documentOf(step.urlAfter) !== began)
+  if (mover === undefined || first.urlBefore === "" || first.urlBefore === "about:blank") return undefined
+  return `${mover.tool} left ${first.urlBefore} for ${mover.urlAfter}: the control set there is not the one on the page the part is about`
+}
+
 /** Kinds whose page postcondition is the page they leave shown: a navigation, a scroll, going back. */
 const SHOWN_KINDS = new Set<GoalPart["kind"]>(["navigate", "scroll", "back"])
 
@@ -481,6 +544,20 @@ const judgeEffect = (
       textScore(element, end) >= (element.expanded === undefined ? NAME_FIT : WHOLE_WORDS)
     if (clicked.length > 0 && !clicked.some(reached))
       return `the menu path ${items.join(" > ")} stopped before "${end}": the last item clicked was "${clicked.at(-1)?.name}"`
+  }
+  // A copy is seen only where its text is put: the run must type the copied words somewhere after it
+  // ("copy the invite code and paste it into …"). Selected and left on a clipboard, it shows nothing.
+  if (/^copy\s/i.test(part.description)) {
+    const copied = done.findLast((step) => step.value !== undefined && step.value.trim() !== "")?.value
+    if (copied === undefined) return `${last.tool} named no text to copy`
+    const after = all.slice(all.indexOf(last) + 1)
+    const put = after.some(
+      (step) =>
+        step.ok && step.value !== undefined && normalizedValue(step.value).includes(normalizedValue(copied)),
+    )
+    return put
+      ? undefined
+      : `the copied text "${copied}" was not put anywhere on the page after it was selected`
   }
   const effects = done.map((step) => {
     const position = all.indexOf(step)
@@ -634,6 +711,22 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       const moved = last.urlAfter !== last.urlBefore
       const retitled = before !== undefined && after !== undefined && before.heading !== after.heading
       const shown = reportedChange(last)
+      // "Open the log-in dialog": a dialog must be shown; another page is not the dialog.
+      if (/^open\s+(?:#\S+\s+|the last\s+)?(?:"[^"]*"\s+)?dialog(?:\s+in\s|$)/i.test(part.description)) {
+        if (after?.dialogShown === true) return undefined
+        return `no dialog is shown on ${last.urlAfter}${moved ? ` (the click went to another page from ${last.urlBefore})` : ""}`
+      }
+      // An item of a tree or a list that opens nothing of its own (no expanded state) is selected by a
+      // click: its selection is no view of it. Only another page or another heading shows it opened.
+      const item = steps.findLast((step) => step.ok && step.actedElement !== undefined)?.actedElement
+      if (
+        !moved &&
+        !retitled &&
+        item !== undefined &&
+        SELECTABLE_ROLES.has(item.role) &&
+        item.expanded === undefined
+      )
+        return `${item.role} "${item.name}" was only selected on ${last.urlAfter}: nothing shows it opened (the URL and the heading stayed)`
       if (moved || retitled || shown) {
         // What changed must be what was named: a click on another item ("Contact" for "Contact support",
         // a folder for the file asked for) changes the page without opening it. The last element the
@@ -678,6 +771,8 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       // still fails the part.
       if (failed !== undefined) return failed
       if (last === undefined && evidence.finalElements === undefined) return "no step worked on this part"
+      const left = leftPage(steps)
+      if (left !== undefined) return left
       // The page the part's own steps left; without one, the page at the end of the run.
       const elements = last?.elements ?? evidence.finalElements
       if (elements === undefined) return "the page's controls were not read"

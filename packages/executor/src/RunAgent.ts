@@ -441,6 +441,8 @@ const driveAgent = (
         detail: context.redactor.text(end.detail ?? (ended ? "" : summary.summary)),
       },
       context.redactor.value(summary),
+      // A policy that reads goals into parts and read none here has nothing the page can confirm.
+      { requireParts: policy.parts !== undefined },
     )
   })
   return run.pipe(

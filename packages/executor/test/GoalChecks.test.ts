@@ -1,5 +1,5 @@
 import { BrowserDriver, type GoalPart, type PageElement } from "@sextant/core"
-import { goalPartsOf } from "@sextant/planner"
+import { GLOSSARY, goalPartsOf, type StepPolicyShape } from "@sextant/planner"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { type PartStep, verifyParts } from "../src/index.ts"
@@ -25,6 +25,8 @@ const step = (elements: ReadonlyArray<PageElement>, acted?: PageElement): PartSt
   elements,
   ...(acted === undefined ? {} : { acted: acted.ref, actedElement: acted }),
 })
+
+const noTokens = { prompt: 0, completion: 0, total: 0 }
 
 const judged = (part: GoalPart, elements: ReadonlyArray<PageElement>, acted?: PageElement) =>
   verifyParts([part], { steps: [step(elements, acted)], records: [], finalPage: "not read" }).map(
@@ -183,12 +185,106 @@ describe("goal checks on the page's controls", () => {
       check: { type: "fieldValue", target: "ZIP code", value: "10115" },
     }
     const unnamed = (value: string) => element({ ref: "e9", role: "textbox", name: "", value })
-    expect(judged(fill, [unnamed("10115")], unnamed(""))).toEqual([])
-    expect(judged(fill, [unnamed("1011")], unnamed(""))).toEqual([
+    // The field as the step saw it: the words beside it are its label.
+    const labelled = (label: string) =>
+      element({ ref: "e9", role: "textbox", name: "", value: "", attributes: { label } })
+    expect(judged(fill, [unnamed("10115")], labelled("ZIP code"))).toEqual([])
+    expect(judged(fill, [unnamed("1011")], labelled("ZIP code"))).toEqual([
       'textbox "" holds "1011", not "10115", on http://127.0.0.1/form',
     ])
     // Without a step that typed into it, an unnamed field is not taken for the named one.
     expect(judged(fill, [unnamed("10115")])).toHaveLength(1)
+  })
+
+  it("is not done when the value sits in an unnamed field while another answers to more of the words asked", () => {
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "P-7781" into "Track parcel"',
+      check: { type: "fieldValue", target: "Track parcel", value: "P-7781" },
+    }
+    // Two unnamed fields, each under its heading; the step saw "Parcel" beside the returns field.
+    const returns = element({
+      ref: "e8",
+      role: "textbox",
+      name: "",
+      value: "P-7781",
+      key: "textbox||main:/form:|Return a parcel|0",
+    })
+    const tracking = element({
+      ref: "e5",
+      role: "textbox",
+      name: "",
+      value: "",
+      key: "textbox||main:/form:|Track a parcel|0",
+    })
+    const seen = { ...returns, value: "", attributes: { label: "Parcel" } }
+    expect(judged(fill, [tracking, returns], seen)).toEqual([
+      'no field named "Track parcel" and no option "P-7781" is on http://127.0.0.1/form',
+    ])
+    // The tracking field itself, typed into, holds it.
+    const tracked = { ...tracking, value: "P-7781" }
+    expect(
+      judged(fill, [tracked, { ...returns, value: "" }], {
+        ...tracking,
+        attributes: { label: "Parcel number" },
+      }),
+    ).toEqual([])
+  })
+
+  it("is not done when a step of the part left its page before setting the field", () => {
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "ada@example.com" into "work email"',
+      check: { type: "fieldValue", target: "work email", value: "ada@example.com" },
+    }
+    const email = element({ ref: "e14", role: "textbox", name: "Work email", value: "ada@example.com" })
+    const on = (url: string, tool: string, urlBefore = url): PartStep => ({
+      ...step([email]),
+      tool,
+      urlBefore,
+      urlAfter: url,
+    })
+    // A link on the sign-up page led to the support page, whose own email field took the value.
+    expect(
+      verifyParts([fill], {
+        steps: [
+          on("http://127.0.0.1/support", "click", "http://127.0.0.1/signup"),
+          on("http://127.0.0.1/support", "fill"),
+        ],
+        records: [],
+        finalPage: "not read",
+      }).map((unmet) => unmet.evidence),
+    ).toEqual([
+      "click left http://127.0.0.1/signup for http://127.0.0.1/support: the control set there is not the one on the page the part is about",
+    ])
+    // A click that stays on the page (a tab, a section) before typing is part of setting it.
+    expect(
+      verifyParts([fill], {
+        steps: [
+          on("http://127.0.0.1/signup#work", "click", "http://127.0.0.1/signup"),
+          on("http://127.0.0.1/signup#work", "fill"),
+        ],
+        records: [],
+        finalPage: "not read",
+      }),
+    ).toEqual([])
+  })
+
+  it("takes a Chinese field name known only by its last word for a field only when no other control answers to it", () => {
+    // 到期日期 is not in the glossary whole: the grounding reads it as 日期, "date".
+    expect(GLOSSARY.has("到期日期")).toBe(false)
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "2027-03-31" into "到期日期"',
+      check: { type: "fieldValue", target: "到期日期", value: "2027-03-31" },
+    }
+    const start = element({ ref: "e3", role: "textbox", name: "Start date", value: "2027-03-31" })
+    const calendar = element({ ref: "e5", role: "button", name: "Pick a date", tag: "button" })
+    expect(judged(fill, [start, calendar])[0]).toContain(
+      '"到期日期" is known only by its last word here, and textbox "Start date" is not the only control that word names',
+    )
+    // The only date on the page is the one meant.
+    expect(judged(fill, [start])).toEqual([])
   })
 
   it("holds a selection only when every option named shows as chosen", () => {
@@ -290,4 +386,77 @@ describe("field values are compared in normalised form", () => {
     expect(judged(fill("40"), field("41"))).toHaveLength(1)
     expect(judged(fill("9:05 PM"), field("09:05"))).toHaveLength(1)
   })
+})
+
+const { runOnGallery } = useGallery()
+
+describe("runAgent in Chromium: a false COMPLETED is refused where the page says not done", () => {
+  // Each goal is said otherwise than the fresh gallery set says it; the page's own oracle is the truth.
+  const honest = async (goal: string, page: string, expected: Record<string, unknown>) => {
+    const { status, verdict, result } = await runOnGallery(goal, page, expected)
+    expect(status === "COMPLETED", JSON.stringify(result.summary.unmetParts)).toBe(verdict.achieved)
+    return { status, verdict, result }
+  }
+
+  it("a file selected in a tree is not reported opened", async () => {
+    const { status } = await honest("Open lease-2026.pdf in the Contracts folder", "file-tree", {
+      opened: "Documents/Contracts/lease-2026.pdf",
+    })
+    expect(status).toBe("FAILED")
+  }, 90_000)
+
+  it("a log-in pop-up that a link to another page stood in for is not reported filled", async () => {
+    await honest("Open the sign-in popup and enter hunter22 in the password field", "login-popup", {
+      loginPassword: "hunter22",
+    })
+  }, 90_000)
+
+  it("a word selected and never typed is not reported copied", async () => {
+    const { status } = await honest("Copy the word and tick the robot box", "human-check", {
+      word: "harbor",
+      notRobot: true,
+    })
+    expect(status).toBe("FAILED")
+  }, 90_000)
+
+  it("a value typed into the refund's Order field is not the tracking field's", async () => {
+    await honest("Track order A-10252", "orders", { track: "A-10252", trackGo: true })
+  }, 90_000)
+
+  it("a return date typed into the pick-up date is not reported set", async () => {
+    await honest("把还车日期设为 2026 年 12 月 3 日", "booking-times", { returnDate: "2026-12-03" })
+  }, 90_000)
+
+  it("a field typed on the page a link led to is not the wizard's", async () => {
+    await honest("Company: Orbit Works. The contact email is hello@orbit.works", "wizard", {
+      company: "Orbit Works",
+      contactEmail: "hello@orbit.works",
+    })
+  }, 90_000)
+})
+
+describe("runAgent in Chromium: a goal with no parts", () => {
+  it("ends FAILED, saying nothing in the instruction could be checked, though the policy says done", async () => {
+    // A policy that reads goals into parts, read none from this one, and calls it done at once.
+    const policy: StepPolicyShape = {
+      decide: () => Effect.succeed({ toolCalls: [], taskComplete: true, history: ["done"], usage: noTokens }),
+      summarize: () =>
+        Effect.succeed({
+          taskComplete: true,
+          summary: "done",
+          keyFindings: [],
+          nextSuggestions: [],
+          usage: noTokens,
+        }),
+      parts: () => undefined,
+    }
+    const { result } = await runOnGallery(
+      "Keep me from being bothered tonight",
+      "switches",
+      { doNotDisturb: true },
+      { policy },
+    )
+    expect(result.status).toBe("FAILED")
+    expect(result.summary.unmetParts?.[0]?.evidence).toContain("nothing in the instruction could be checked")
+  }, 60_000)
 })

@@ -100,6 +100,61 @@ describe("open part (pageChanged)", () => {
     expect(moved[0]?.evidence).toContain('the last item opened was "Order", not "Order history"')
   })
 
+  it("open of a dialog holds only when a dialog is shown, not when the click went to another page", () => {
+    const dialog: GoalPart = {
+      kind: "open",
+      description: 'open "Sign up" dialog',
+      check: { type: "pageChanged" },
+    }
+    const judge = (steps: ReadonlyArray<PartStep>) =>
+      verifyParts([dialog], { steps, records: [], finalPage: facts("Shop") }).map((unmet) => unmet.evidence)
+    const shown = { ...facts("Shop"), dialogShown: true }
+    expect(judge([click({ facts: shown })])).toEqual([])
+    // A link to a page of its own moved the browser, which opened no dialog.
+    const away = click({
+      urlAfter: "http://site.test/register",
+      facts: { ...facts("Register", "http://site.test/register"), dialogShown: false },
+    })
+    expect(judge([away])).toEqual([
+      "no dialog is shown on http://site.test/register (the click went to another page from http://site.test/tabs)",
+    ])
+  })
+
+  it("open of an item a click only selects holds only when something shows it opened", () => {
+    const file: GoalPart = { kind: "open", description: 'open "budget.xlsx"', check: { type: "pageChanged" } }
+    const judge = (steps: ReadonlyArray<PartStep>) =>
+      verifyParts([file], { steps, records: [], finalPage: facts("Files") }).map((unmet) => unmet.evidence)
+    const item = (role: string, expanded?: boolean) => ({
+      ref: "e9",
+      role,
+      name: "budget.xlsx",
+      tag: "li",
+      attributes: {},
+      visible: true,
+      selectors: [],
+      frame: [],
+      ...(expanded === undefined ? {} : { expanded }),
+    })
+    const files = facts("Files")
+    // The click selected the file in its tree: the page changed, but no view of the file is shown.
+    expect(judge([click({ facts: files, actedElement: item("treeitem") })])).toEqual([
+      'treeitem "budget.xlsx" was only selected on http://site.test/tabs: nothing shows it opened (the URL and the heading stayed)',
+    ])
+    expect(judge([click({ facts: files, actedElement: item("option") })])).toHaveLength(1)
+    // A heading that now names it, or a page of its own, shows it opened.
+    const folder = click({ facts: files, actedElement: { ...item("treeitem", false), name: "Finance" } })
+    expect(judge([folder, click({ facts: facts("budget.xlsx"), actedElement: item("treeitem") })])).toEqual(
+      [],
+    )
+    expect(
+      judge([
+        click({ facts: files, urlAfter: "http://site.test/files/budget", actedElement: item("treeitem") }),
+      ]),
+    ).toEqual([])
+    // A folder (an item with an expanded state) opens in place.
+    expect(judge([click({ facts: files, actedElement: item("treeitem", false) })])).toEqual([])
+  })
+
   it("open does not hold when the click failed", () => {
     expect(judged([click({ ok: false, message: "no element" })])).toHaveLength(1)
   })
@@ -212,10 +267,25 @@ describe("action parts (actionsSucceeded) are judged by what the page shows", ()
     ).toEqual([])
   })
 
-  it("is not done when the action reports nothing about the page and nothing moved", () => {
+  it("a goal part whose only check is that its actions succeeded ends FAILED when nothing shows them", () => {
     expect(unmetOf(part("other", "drag"), [click({ tool: "drag", data: { done: true } })])).toEqual([
       "drag reported no change on http://site.test/tabs, and the page did not move",
     ])
+  })
+
+  it("counts a copy done only when the copied words were put somewhere after it", () => {
+    const copy = part("other", 'copy "coupon code"')
+    const selected = click({ tool: "selectText", value: "SPRING-25", ...noOp })
+    const typed = (value: string) => click({ part: 1, tool: "fill", value })
+    // Selected and left on the clipboard: the page shows nothing of it.
+    expect(unmetOf(copy, [selected])).toEqual([
+      'the copied text "SPRING-25" was not put anywhere on the page after it was selected',
+    ])
+    expect(unmetOf(copy, [selected, typed("WINTER-10")])).toHaveLength(1)
+    // Pasted into a field by a later step (of another part): the copy is seen there.
+    expect(unmetOf(copy, [selected, typed("spring-25")])).toEqual([])
+    // Typed before the copy is no evidence of it.
+    expect(unmetOf(copy, [typed("SPRING-25"), selected])).toHaveLength(1)
   })
 
   it("counts a menu path done only when its last item was reached", () => {

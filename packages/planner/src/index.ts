@@ -16,7 +16,7 @@ export * from "./Planner.ts"
 export type { Command, CommandKind, RoleHint, TargetPhrase } from "./rules/Command.ts"
 export { type ParseResult, parseCommands } from "./rules/Grammar.ts"
 // The executor's goal checks score names the way grounding does.
-export { canTake, type Intent, textScore } from "./rules/Grounding.ts"
+export { canTake, GLOSSARY, type Intent, textScore } from "./rules/Grounding.ts"
 export { type IntentReading, readGoalOnPage, readIntent } from "./rules/Intent.ts"
 export * from "./rules/Outline.ts"
 export * from "./rules/RulePlanner.ts"

@@ -2,6 +2,7 @@ import {
   type AgentError,
   type GoalPart,
   type Observation,
+  type PageElement,
   type PageSnapshot,
   type RunResult,
   type RunSummary,
@@ -11,6 +12,7 @@ import {
   transition,
   type UnmetPart,
 } from "@sextant/core"
+import { elementsFromOutline } from "@sextant/planner"
 import { Clock, Effect, Option } from "effect"
 import { checksControls, factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
 import { finishMetrics } from "../Metrics.ts"
@@ -184,11 +186,23 @@ export const recordPartStep = (
             Effect.orElseSucceed(() => undefined),
           )
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args, index)
-    const actedElement = step.acted === undefined ? undefined : seenBefore?.elements[step.acted]
+    const actedElement =
+      step.acted === undefined || seenBefore === undefined ? undefined : withLabel(seenBefore, step.acted)
     const recorded: PartStep = { ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) }
     context.partSteps.push(recorded)
     return recorded
   })
+
+/**
+ * An element as a snapshot shows it; one with no name of its own carries the words a person reads
+ * beside it (the outline's text line just before it) as its `label`, so a check can tell which field it was.
+ */
+const withLabel = (snapshot: PageSnapshot, ref: string): PageElement | undefined => {
+  const element = snapshot.elements[ref]
+  if (element === undefined || element.name !== "" || element.attributes.label !== undefined) return element
+  const label = elementsFromOutline(snapshot.tree).find((listed) => listed.ref === ref)?.attributes.label
+  return label === undefined ? element : { ...element, attributes: { ...element.attributes, label } }
+}
 
 /** The page evidence of a part step, as a step keeps it in the store (`Step.evidence`). */
 export const evidenceOf = (step: PartStep): Record<string, unknown> | undefined => {
@@ -226,6 +240,14 @@ const actedTarget = (args: unknown): string | undefined => {
   return typeof target === "string" && target !== "" ? target : undefined
 }
 
+/** The text a step's call typed or selected (`value`, else `text`), when it names one. */
+const typedText = (args: unknown): string | undefined => {
+  if (typeof args !== "object" || args === null) return undefined
+  const { value, text } = args as { value?: unknown; text?: unknown }
+  const typed = typeof value === "string" ? value : text
+  return typeof typed === "string" && typed !== "" ? typed : undefined
+}
+
 /** A stored step (or a fresh one) as the part checks see it. */
 export const partStepOf = (
   part: number | undefined,
@@ -240,6 +262,7 @@ export const partStepOf = (
   ...(index === undefined ? {} : { step: index }),
   tool,
   acted: actedTarget(args),
+  ...(typedText(args) === undefined ? {} : { value: typedText(args) }),
   ok: observation.ok,
   message: observation.message,
   data: observation.data,
@@ -253,12 +276,14 @@ export const partStepOf = (
  * Ends a run honestly: the run is COMPLETED only when the loop ended well AND every goal part's check
  * holds on the evidence (the steps, the page after them, the extracted records, the page at the end).
  * Otherwise it is FAILED and `summary.unmetParts` names each part that does not hold (or, when the
- * parts all hold but the run still failed, the goal itself with the reason it ended).
+ * parts all hold but the run still failed, the goal itself with the reason it ended). With
+ * `requireParts`, a run whose goal has no parts at all is FAILED too: nothing in it could be checked.
  */
 export const concludeRun = (
   context: RunContext,
   endedAs: { readonly ok: boolean; readonly endReason: EndReason; readonly detail: string },
   summarized: RunSummary,
+  options: { readonly requireParts?: boolean | undefined } = {},
 ): Effect.Effect<ExecutorRunResult, StoreError | AgentError> =>
   Effect.gen(function* () {
     let ended = endedAs
@@ -333,6 +358,18 @@ export const concludeRun = (
           held: !unmetNames.has(part.description),
         })),
       })
+    }
+    // A goal read into no parts has nothing the page could confirm: the policy's own "done" is no
+    // evidence, so the run is refused rather than completed.
+    if (options.requireParts === true && context.parts.length === 0 && ended.ok) {
+      unmet = [
+        {
+          part: context.task.goal,
+          check: "at least one part of the goal that can be checked on the page",
+          evidence:
+            "nothing in the instruction could be checked: the goal was read into no part with a check on the page, so nothing shows it done",
+        },
+      ]
     }
     const ok = ended.ok && unmet.length === 0
     if (!ok && unmet.length === 0) {
