@@ -25,6 +25,9 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       include: slowSet ? ["test/**/*.slow.test.ts"] : ["test/**/*.test.ts"],
       exclude: slowSet ? configDefaults.exclude : [...configDefaults.exclude, "test/**/*.slow.test.ts"],
       environment: "node",
+      // Perception's page script is bundled from its `src/page/` modules into a git-ignored file
+      // that every package reaches through perception; this (re)generates it before any test runs.
+      globalSetup: [new URL("./packages/perception/scripts/page-bundle.setup.ts", import.meta.url).pathname],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       // Two files at once: most test time is spent waiting on Chromium and ChromeDriver, so two keep

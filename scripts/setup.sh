@@ -4,6 +4,7 @@
 #   - pnpm at the version pinned by package.json "packageManager"
 #   - Chromium + ChromeDriver from Debian when missing (root), or a clear message otherwise
 #   - workspace dependencies (pnpm install --frozen-lockfile)
+#   - perception's page-script bundle (packages/perception/src/internal/PageRuntime.generated.ts)
 # Source it (`. scripts/setup.sh`) to get the toolchain on PATH, or run it on its own. Sourced, it leaves
 # the caller's shell options as they were and returns (never exits) on failure: the steps run in a
 # subshell with strict options, and only the PATH entries they print are added to the caller's PATH.
@@ -100,6 +101,17 @@ ensure_dependencies() {
   cp "$lock" "$stamp"
 }
 
+# Perception's page script is bundled from its src/page/ modules into a git-ignored file that every
+# run from source imports; the script rewrites it only when it is missing or stale.
+ensure_page_bundle() {
+  # SEXTANT_SKIP_INSTALL=1 on a tree without dependencies: there is no esbuild to bundle with.
+  if [ "${SEXTANT_SKIP_INSTALL:-0}" = "1" ] && [ ! -e "$SEXTANT_ROOT/node_modules/esbuild" ]; then
+    return
+  fi
+  (cd "$SEXTANT_ROOT" && node packages/perception/scripts/bundle-page.ts >&2) \
+    || fail "bundling packages/perception/src/page/ failed: see the error above"
+}
+
 setup_steps() {
   set -euo pipefail
   # Each ensure_* prints the directory it put on PATH (if any); later steps need it on PATH too.
@@ -114,6 +126,7 @@ setup_steps() {
   if [ "${SEXTANT_SKIP_INSTALL:-0}" != "1" ]; then
     ensure_dependencies
   fi
+  ensure_page_bundle
 }
 
 sextant_setup_paths="$(setup_steps)"

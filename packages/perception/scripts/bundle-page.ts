@@ -1,19 +1,23 @@
 /**
  * Bundles the page script: `src/page/install.ts` and every module it imports, into one function of
- * the runtime version, written to `src/internal/PageRuntime.generated.ts` as a string.
+ * the runtime version, written to `src/internal/PageRuntime.generated.ts` as a string. The file is
+ * generated, not committed (it is git-ignored); every path that reads it runs this first:
  *
- *   pnpm --filter @sextant/perception bundle:page
+ *   pnpm --filter @sextant/perception bundle:page     (or `pnpm bundle:page` at the root)
  *
- * `build` runs it first, and a test fails when the committed file differs from a fresh bundle.
+ * `scripts/setup.sh`, the package's `build` and `typecheck`, the root `typecheck`, `sextant`, `demo`
+ * and `bench` scripts, and vitest's global setup (`scripts/page-bundle.setup.ts`). It bundles afresh
+ * every time (about 0.1 s) and rewrites the file only when its text differs, so a bundle older than
+ * its sources is replaced, never used; an up-to-date one is left untouched and nothing is printed.
  */
-import { readFile, writeFile } from "node:fs/promises"
+import { readFile, rename, writeFile } from "node:fs/promises"
 import { join, relative } from "node:path"
 import { build } from "esbuild"
 
 const packageDirectory = join(import.meta.dirname, "..")
 const pageDirectory = join(packageDirectory, "src", "page")
 
-/** Where the bundle is committed. */
+/** Where the bundle is generated (git-ignored). */
 export const generatedPath = join(packageDirectory, "src", "internal", "PageRuntime.generated.ts")
 
 /** The command that regenerates it, for messages. */
@@ -71,14 +75,25 @@ export const generatedFile = (script: string): string =>
 export const pageRuntimeSource: string = ${JSON.stringify(script)}
 `
 
-/** The committed file as it is now, or "" when it is missing. */
-export const committedFile = (): Promise<string> => readFile(generatedPath, "utf8").catch(() => "")
+/** The generated file as it is now, or "" when it is missing. */
+export const currentFile = (): Promise<string> => readFile(generatedPath, "utf8").catch(() => "")
+
+/**
+ * Bundles `src/page/` and writes the generated file when it is missing or differs from the fresh
+ * bundle (through a temporary file and a rename, so a reader never sees half a file). Returns whether
+ * it wrote.
+ */
+export const ensurePageBundle = async (): Promise<boolean> => {
+  const text = generatedFile(await bundlePageScript())
+  if (text === (await currentFile())) return false
+  const temporary = `${generatedPath}.${process.pid}.tmp`
+  await writeFile(temporary, text)
+  await rename(temporary, generatedPath)
+  return true
+}
 
 if (import.meta.main) {
-  const text = generatedFile(await bundlePageScript())
-  if (text === (await committedFile())) console.log(`${relative(process.cwd(), generatedPath)} is up to date`)
-  else {
-    await writeFile(generatedPath, text)
-    console.log(`wrote ${relative(process.cwd(), generatedPath)} (${text.length} characters)`)
-  }
+  // Messages go to stderr: `pnpm sextant … --json` runs this first and its stdout is the CLI's.
+  if (await ensurePageBundle())
+    console.error(`[perception] wrote ${relative(process.cwd(), generatedPath)} from src/page/`)
 }

@@ -9,7 +9,8 @@ export const pageScriptVersion = 1
 
 /**
  * The in-page runtime as JavaScript source: no imports, no module syntax. Built from the modules in
- * `src/page/` into `internal/PageRuntime.generated.ts` (`pnpm --filter @sextant/perception bundle:page`).
+ * `src/page/` into the git-ignored `internal/PageRuntime.generated.ts` (`pnpm bundle:page`; setup, build,
+ * typecheck and the test setup generate it).
  * Evaluating it in a page installs `globalThis.__sextant` (idempotently, versioned) with:
  *
  * - `look(options)` → one JSON string, the raw snapshot that `parseSnapshot` reads;
