@@ -318,8 +318,11 @@ export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection
   return misses.length === 0 ? [goals] : [goals, missing]
 }
 
-/** Where the shared corpus lives beside the clone; undefined when it is absent. */
+/**
+ * Where the shared corpus lives beside the clone (or where `SEXTANT_CORPUS` points, for a clone kept
+ * elsewhere, such as a worktree); undefined when it is absent.
+ */
 export const sharedCorpusFolder = (repositoryRoot: string): string | undefined => {
-  const folder = join(repositoryRoot, "..", "shared", "corpus", "real-pages")
+  const folder = process.env.SEXTANT_CORPUS ?? join(repositoryRoot, "..", "shared", "corpus", "real-pages")
   return existsSync(folder) ? folder : undefined
 }
