@@ -100,6 +100,10 @@ const COMMIT_WORDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/\bplace\s+order\b|下单/i, /\bplace\s+(the\s+|an?\s+)?order|下单/i],
 ]
 
+/** The role word a compact line prints before a control's name (a link's line has none). */
+const COMPACT_ROLE =
+  /^(button|menuitem|menuitemcheckbox|menuitemradio|tab|checkbox|radio|switch|option|combobox|textbox|searchbox|link) /
+
 /**
  * Why a call must not run: it presses a commit control (Submit, Buy, Send, Delete, Pay, Place order)
  * that the goal does not ask for — a policy looking for something never commits on the way. The
@@ -115,7 +119,12 @@ const unaskedCommit = (call: ToolCall, outline: string, goal: string): string | 
   // A view within a budget may print the control compactly: `e7 button Buy now`, `e9 Buy now`.
   const compact = lines.flatMap((text) => text.split(" · ")).find((text) => text.startsWith(`${ref} `))
   const name =
-    line !== undefined ? /"([^"]*)"/.exec(line)?.[1] : compact?.slice(ref.length + 1).split(/ \[|: /)[0]
+    line !== undefined
+      ? /"([^"]*)"/.exec(line)?.[1]
+      : compact
+          ?.slice(ref.length + 1)
+          .split(/ \[|: /)[0]
+          ?.replace(COMPACT_ROLE, "")
   if (name === undefined) return undefined
   const commit = COMMIT_WORDS.find(([control, asked]) => control.test(name) && !asked.test(goal))
   return commit === undefined
