@@ -32,6 +32,11 @@ const refsOf = (tree: string): ReadonlyArray<string> => [
 const carried = (text: string): ReadonlySet<string> =>
   new Set([...text.matchAll(/(?<![\w-])(e\d+)(?![\w-])/g)].map((match) => match[1]!))
 
+/** How the scripted model answers a step; a test may set its own. */
+const closeNow = (_request: RecordedRequest) =>
+  Reply.json({ tool_calls: [], taskComplete: false, method: "close" })
+let step = closeNow
+
 const replies = (request: RecordedRequest) => {
   const format = request.responseFormat as { json_schema?: { name?: string } } | undefined
   const name = format?.json_schema?.name
@@ -43,7 +48,7 @@ const replies = (request: RecordedRequest) => {
       nextSuggestions: [],
     })
   if (name === "plan") return Reply.json({ steps: [{ tool: "scrollDown", args: {} }] })
-  return Reply.json({ tool_calls: [], taskComplete: false, method: "close" })
+  return step(request)
 }
 
 let server: OpenAiServer
@@ -114,6 +119,39 @@ describe("the model's view of a page", () => {
     await runtime.runPromise(BrowserDriver.use((driver) => driver.navigate(`${site.url}/large`)))
     const refs = refsOf((await fullLook()).tree)
     expect(refs.filter((ref) => !carried(plan!.text).has(ref))).toEqual([])
+  }, 120_000)
+
+  it("lets the model read a region its view left out with the look tool, and shows it on the next turn", async () => {
+    const before = server.requests.length
+    step = (request) => {
+      if (request.text.includes('look({"within"')) return closeNow(request)
+      const within = /look\(\{ within: "(e\d+)" \}\) shows region "Section 3"/.exec(request.text)?.[1]
+      return Reply.json({
+        tool_calls: [{ name: "look", args: { within, maxTokens: 4000 } }],
+        taskComplete: false,
+      })
+    }
+    try {
+      await runtime.runPromise(
+        Effect.gen(function* () {
+          const registry = yield* ToolRegistry.make(browserTools)
+          const policy = yield* makeLlmStepPolicy({ registry })
+          return yield* runAgent(task("read section 3 of the large page"), policy, {
+            tools: registry,
+            noOpBackoffMs: 10,
+          })
+        }),
+      )
+    } finally {
+      step = closeNow
+    }
+    const turns = server.requests.slice(before).filter((request) => request.text.includes("Page:"))
+    expect(turns).toHaveLength(2)
+    const history = turns[1]!.text.slice(0, turns[1]!.text.indexOf("Goal:"))
+    expect(history).toMatch(/1\. look\(\{"within":"e\d+","maxTokens":4000\}\) -> ok: e\d+:/)
+    expect(history).toContain('h2 "Section 3"')
+    expect(history).toContain('"Entry 60"')
+    expect(history).not.toContain('"Section 4"')
   }, 120_000)
 
   it("answers look({ within }) with that region only, and its next part with look({ within, from })", async () => {
