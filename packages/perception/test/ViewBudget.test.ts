@@ -150,6 +150,42 @@ describe("look({ budget })", () => {
     expect(snapshot.tree).not.toContain("-> /news/")
   })
 
+  it("names a row's cells as left out when the row prints only its controls", () => {
+    const links = Array.from(
+      { length: 300 },
+      (_, index) => `  - link "Story ${index}" [ref=e${index + 10}] -> /s/${index}`,
+    )
+    const elements = [
+      { ref: "e2", role: "link", name: "Edit" },
+      ...links.map((_, index) => ({ ref: `e${index + 10}`, role: "link", name: `Story ${index}` })),
+    ].map((element) => ({
+      ...element,
+      tag: "a",
+      attributes: {},
+      visible: true,
+      box: { x: 0, y: 0, width: 1, height: 1 },
+      selectors: [],
+      frame: [],
+      key: element.ref,
+      region: "main",
+    }))
+    const raw = JSON.parse(page())
+    const snapshot = parseSnapshot(
+      JSON.stringify({
+        ...raw,
+        lines: ["- table:", '  - Lantern | Price $30 | link "Edit" [ref=e2] -> /edit', "- main:", ...links],
+        anchors: [
+          ["e1", "table", 0, 2],
+          ["e3", "main", 2, 302],
+        ],
+        elements,
+      }),
+      { budget: 1000 },
+    )
+    expect(snapshot.tree).toMatch(/^e2 Edit$/m)
+    expect(snapshot.tree).toContain('- [1 line of text left out: look({ within: "e1" }) shows table]')
+  })
+
   it("lists every control over a budget they do not fit, and says so", () => {
     const snapshot = parseSnapshot(page(), { budget: 100 })
     expect(snapshot.tree.split("\n")[0]).toMatch(

@@ -126,6 +126,50 @@ export const readOn = (place: Place, line: number): string => {
 
 const indentOf = (text: string): string => /^\s*/.exec(text)![0]
 
+const wordsOf = (text: string): Array<string> => text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []
+
+/** Whether a full line has words its compact controls do not say (link targets and role words aside). */
+const saysMore = (full: string, compact: string): boolean => {
+  const said = new Set(wordsOf(compact))
+  const rest = full
+    .replace(/ -> \S+/g, " ")
+    .replace(/\[ref=e\d+\]/g, " ")
+    .replace(/^\s*- \S+/, " ")
+  return wordsOf(rest).some((word) => !said.has(word) && !ROLE_WORDS.has(word))
+}
+
+/** Roles and states a full line prints that its compact form says otherwise or not at all. */
+const ROLE_WORDS = new Set([
+  "link",
+  "button",
+  "textbox",
+  "checkbox",
+  "radio",
+  "combobox",
+  "searchbox",
+  "slider",
+  "spinbutton",
+  "switch",
+  "tab",
+  "menuitem",
+  "option",
+  "listbox",
+  "img",
+  "ref",
+  "checked",
+  "mixed",
+  "selected",
+  "expanded",
+  "collapsed",
+  "pressed",
+  "disabled",
+  "required",
+  "invalid",
+  "current",
+  "file",
+  "options",
+])
+
 /**
  * Renders the view with the lines in `dropped` left out: each group of them (one per container with
  * a ref, the widest of at most `REGION_LINES` lines; one per run outside every container) is named
@@ -144,25 +188,28 @@ const render = (
   const handles = new Map<string, { at: number; count: number; first: number; indent: string }>()
   let runKey = ""
   let lastOutside = Number.NEGATIVE_INFINITY
+  const leaveOut = (line: Line, index: number): void => {
+    let key = `g${line.group}`
+    if (line.group < 0) {
+      if (index - lastOutside > RUN_GAP) runKey = `r${index}`
+      lastOutside = index
+      key = runKey
+    }
+    const handle = handles.get(key)
+    if (handle !== undefined) handle.count++
+    else {
+      handles.set(key, {
+        at: out.length,
+        count: 1,
+        first: index,
+        indent: compact ? "" : indentOf(line.text),
+      })
+      out.push("")
+    }
+  }
   lines.forEach((line, index) => {
     if (dropped.has(index)) {
-      let key = `g${line.group}`
-      if (line.group < 0) {
-        if (index - lastOutside > RUN_GAP) runKey = `r${index}`
-        lastOutside = index
-        key = runKey
-      }
-      const handle = handles.get(key)
-      if (handle !== undefined) handle.count++
-      else {
-        handles.set(key, {
-          at: out.length,
-          count: 1,
-          first: index,
-          indent: compact ? "" : indentOf(line.text),
-        })
-        out.push("")
-      }
+      leaveOut(line, index)
       return
     }
     if (!compact) out.push(line.text)
@@ -171,6 +218,8 @@ const render = (
         const element = elements[ref]
         return element === undefined ? line.text.trim() : compactControl(element)
       })
+      // Words the full line says beside its controls (a row's cells, text after a link) are left out too.
+      if (saysMore(line.text, controls.join(" "))) leaveOut(line, index)
       out.push(
         ...(line.refs.length > 1 && controls.join(" · ").length <= PARAGRAPH
           ? [controls.join(" · ")]
