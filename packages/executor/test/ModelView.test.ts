@@ -36,6 +36,9 @@ const carried = (text: string): ReadonlySet<string> =>
 const closeNow = (_request: RecordedRequest) =>
   Reply.json({ tool_calls: [], taskComplete: false, method: "close" })
 let step = closeNow
+/** How the scripted model answers a plan or a replan; a test may set its own. */
+const scrollDown = (_request: RecordedRequest) => Reply.json({ steps: [{ tool: "scrollDown", args: {} }] })
+let plan = scrollDown
 
 const replies = (request: RecordedRequest) => {
   const format = request.responseFormat as { json_schema?: { name?: string } } | undefined
@@ -47,7 +50,7 @@ const replies = (request: RecordedRequest) => {
       keyFindings: [],
       nextSuggestions: [],
     })
-  if (name === "plan") return Reply.json({ steps: [{ tool: "scrollDown", args: {} }] })
+  if (name === "plan") return plan(request)
   return step(request)
 }
 
@@ -119,6 +122,42 @@ describe("the model's view of a page", () => {
     await runtime.runPromise(BrowserDriver.use((driver) => driver.navigate(`${site.url}/large`)))
     const refs = refsOf((await fullLook()).tree)
     expect(refs.filter((ref) => !carried(plan!.text).has(ref))).toEqual([])
+  }, 120_000)
+
+  it("sends the plan model every ref of the page it replans on", async () => {
+    const before = server.requests.length
+    // A scroll (after which the run holds no look of the page) and a click on a ref the page does not
+    // have, which fails; the replan answers no steps and the run ends.
+    plan = (request) =>
+      Reply.json({
+        steps: request.text.includes("failed")
+          ? []
+          : [
+              { tool: "scrollDown", args: {} },
+              { tool: "click", args: { target: "e99999" } },
+            ],
+      })
+    try {
+      await runtime.runPromise(
+        Effect.gen(function* () {
+          const registry = yield* ToolRegistry.make(browserTools)
+          const planner = yield* makeLlmPlanner({ registry })
+          return yield* planAndRun(task("open the large page's first card"), { tools: registry }).pipe(
+            Effect.provideService(Planner, planner),
+          )
+        }),
+      )
+    } finally {
+      plan = scrollDown
+    }
+    const replan = server.requests
+      .slice(before)
+      .find((request) => request.text.includes("failed") && request.text.includes("Current page:"))
+    expect(replan).toBeDefined()
+    const refs = refsOf((await fullLook()).tree)
+    expect(refs.filter((ref) => !carried(replan!.text).has(ref))).toEqual([])
+    // The replan's page is the planner's own view of the page now, with what it leaves out named.
+    expect(replan!.text).toMatch(/lines? of text left out: look\(/)
   }, 120_000)
 
   it("lets the model read a region its view left out with the look tool, and shows it on the next turn", async () => {
