@@ -13,6 +13,7 @@ import { gallerySection } from "./gallery/GallerySection.ts"
 import { honestySection, measureHonesty } from "./Honesty.ts"
 import { browserLaterSections, standaloneLaterSections } from "./Later.ts"
 import { BenchError, type RunPlan } from "./Measure.ts"
+import { measureModelView, modelViewSections } from "./ModelViewSection.ts"
 import { measurePages, PAGES } from "./PageView.ts"
 import { actionSection, goalSection, pageViewSections, renderSections } from "./Report.ts"
 import { measureScale, type ScaleResult, scaleSections } from "./ScaleSection.ts"
@@ -37,6 +38,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
        pnpm bench --section explorer [--readme]
        pnpm bench --section soak [--tasks N] [--seed N]
        pnpm bench --section scale [--runs N] [--readme]
+       pnpm bench --section model-view [--pages a.html,b.html] [--readme]
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
        pnpm bench --only gallery --set fresh [--seed N] [--instructions n001,pick] [--modes agent]
 
@@ -56,6 +58,9 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
               output), written to results/soak.* (another --tasks or --seed: results/soak-partial.*)
               scale (cold start beside Playwright, --runs pairs, default 10, at least 8; pool acquire,
               60 per row), written to results/scale.* (--readme: also the README)
+              model-view (the LLM step policy's first-turn prompt on the real-page corpus: tokens
+              and the share of the page's refs it carries), written to results/model-view.*
+              (--pages: results/model-view-partial.*; --readme: also the README)
   --tasks N   soak tasks (default 200)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
@@ -115,6 +120,7 @@ const main = async (): Promise<number> => {
   if (values.corpus) return corpusOnly(values)
   if (values.section !== undefined) {
     if (values.section === "explorer") return runExplorerOnly(values.readme === true)
+    if (values.section === "model-view") return runModelViewOnly(values)
     if (values.section === "scale")
       return runScaleOnly(positiveInteger("runs", values.runs, SCALE_PAIRS, 8), values.readme === true)
     if (values.section === "soak")
@@ -123,7 +129,9 @@ const main = async (): Promise<number> => {
         positiveInteger("seed", values.seed, 0, 0),
       )
     if (values.section !== "honesty")
-      throw new UsageError(`--section must be honesty, explorer, soak or scale, got "${values.section}"`)
+      throw new UsageError(
+        `--section must be honesty, explorer, soak, scale or model-view, got "${values.section}"`,
+      )
     return runHonestyOnly()
   }
   if (values.only !== undefined) return runGalleryOnly(values)
@@ -421,6 +429,37 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
     `${JSON.stringify({ command, seed, summary: gallery.summary, outcomes: gallery.outcomes }, null, 2)}\n`,
   )
   await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
+  return 0
+}
+
+/** `pnpm bench --section model-view`: the model step's prompt on the real-page corpus. */
+const runModelViewOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const folder = sharedCorpusFolder(repositoryRoot)
+  if (folder === undefined) {
+    console.log(
+      "bench: the real-page corpus is absent (../shared/corpus/real-pages): model-view section skipped",
+    )
+    return 0
+  }
+  const only = values.pages
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "")
+  if (values.readme && only !== undefined)
+    throw new UsageError("--readme takes the whole corpus: leave out --pages")
+  const command = ["pnpm bench", ...process.argv.slice(2)].join(" ")
+  const started = performance.now()
+  const result = await measureModelView(folder, progress, only)
+  const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+  const tables = renderSections(modelViewSections(result))
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  await mkdir(results, { recursive: true })
+  const name = only === undefined ? "model-view" : "model-view-partial"
+  await writeFile(join(results, `${name}.json`), `${JSON.stringify({ command, ...result }, null, 2)}\n`)
+  await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
+  if (values.readme) await updateReadme(`${header}\n\n${tables}`, "model-view")
   return 0
 }
 

@@ -183,8 +183,22 @@ export interface LookOptions {
   readonly maxTokens?: number
   /** `full` (default) or `interactive`: only actionable elements with their labels and headings. */
   readonly mode?: "full" | "interactive"
+  /**
+   * A view for a model within about this many tokens (o200k) that keeps every element with a ref:
+   * text is left out first, by priority (the page's header, navigation and footer before its main
+   * content, long paragraphs before short lines, headings and alerts last), each part left out named
+   * by a line with the look that shows it (`look({ within: "e11" })`, `look({ from: 120 })`); then
+   * controls print compactly (`e4 Home`, `e9 button Search`). The controls alone are never cut: on a
+   * page where they take more than the budget, the view lists them all and says so.
+   */
+  readonly budget?: number
   /** Only the subtree of this ref. */
   readonly within?: string
+  /**
+   * Start at this line of the view (0-based): the next part of a view that `maxTokens` cut, or of a
+   * long region, as the cut's hint names it (`look({ within: "e11", from: 40 })`).
+   */
+  readonly from?: number
   /** Only what changed since this earlier snapshot. */
   readonly since?: PageSnapshot
   /** Selectors of extra fields whose values must never be shown (passwords are always hidden). */

@@ -51,7 +51,10 @@ export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
   readonly noOpBackoffMs?: number | undefined
   /** Step-wise runs end after this many failed decisions in a row. Default 3. */
   readonly maxConsecutiveGenerationErrors?: number | undefined
-  /** Outline characters handed to a step policy per turn. Default 12000. */
+  /**
+   * Outline characters handed per turn to a step policy that asks for no view budget
+   * (`StepPolicyShape.view.budget`; a model's policy does, and its view is never cut). Default 12000.
+   */
   readonly maxOutlineChars?: number | undefined
   /**
    * Type a secret only into a browser whose requests are guarded (`BrowserDriver.guardSecrets`

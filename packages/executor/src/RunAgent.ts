@@ -90,7 +90,8 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         return { endReason: "max-steps", completed: false } as LoopEnd
       if (stopAsked(context)) return STOPPED
       // A crashed tab is left for a new one at the same page before the policy sees anything.
-      const looked = yield* Effect.result(lookOrResume(context))
+      // The policy's own view (a model's: within a token budget, every ref kept) or the whole outline.
+      const looked = yield* Effect.result(lookOrResume(context, policy.view))
       let outline: string
       if (looked._tag === "Success") {
         context.lastSnapshot = looked.success
@@ -133,7 +134,11 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
         policy.decide({
           goal: context.redactor.text(context.task.goal),
           url: context.redactor.text(context.lastUrl),
-          outline: outline.length > maxOutline ? `${outline.slice(0, maxOutline)}\n… (outline cut)` : outline,
+          // A view with a budget is already within it and keeps every ref: no character cut on top.
+          outline:
+            policy.view?.budget === undefined && outline.length > maxOutline
+              ? `${outline.slice(0, maxOutline)}\n… (outline cut)`
+              : outline,
           history: context.redactor.value([...history]),
           inputs: context.redactor.value(context.task.inputs),
         }),

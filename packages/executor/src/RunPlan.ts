@@ -260,13 +260,18 @@ const drive = (context: RunContext, planner: PlannerShape) =>
       yield* moveTo(context, "PLANNING")
       const before = yield* usageNow(planner)
       const observations = yield* context.store.listObservations(context.runId)
+      // A planner that asks for its own view (a model's, within a token budget) gets it of the page now.
+      const page =
+        planner.view === undefined
+          ? context.lastSnapshot
+          : Option.getOrUndefined(yield* Effect.option(context.driver.look(planner.view)))
       const replanned = yield* Effect.result(
         planner.replan(
           context.redactor.value(context.task),
           context.redactor.value(context.plan),
           { stepIndex: next.index, error: observeError(outcome.error), attempts: outcome.attempts },
           mode,
-          { observations: historyOf(observations), snapshot: context.redactor.value(context.lastSnapshot) },
+          { observations: historyOf(observations), snapshot: context.redactor.value(page) },
         ),
       )
       yield* recordUsage(context, planner, "replan", before)
@@ -520,7 +525,7 @@ const startPage = (context: RunContext, planner: PlannerShape) =>
     }
     context.lastUrl = opened.success.url
     context.guardrails.landed(context.lastUrl)
-    const looked = yield* Effect.result(context.driver.look({ mode: "interactive" }))
+    const looked = yield* Effect.result(context.driver.look(planner.view ?? { mode: "interactive" }))
     if (looked._tag === "Failure") return undefined
     context.lastSnapshot = looked.success
     return looked.success

@@ -12,8 +12,9 @@ import {
 import { Effect } from "effect"
 import { actionsOf } from "./Actions.ts"
 import { diffOutlines } from "./Changes.ts"
-import { applyBudget } from "./internal/Budget.ts"
+import { type Anchor, applyBudget } from "./internal/Budget.ts"
 import { RawSnapshot } from "./internal/RawSnapshot.ts"
+import { applyViewBudget, readOn } from "./internal/ViewBudget.ts"
 import { countTokens } from "./Tokens.ts"
 
 /** Options of {@link parseSnapshot}: the look options plus whether to count the tree's tokens. */
@@ -70,8 +71,9 @@ const scriptError = (detail: string, cause?: unknown) =>
 /**
  * Turns the JSON string of one `look` execute call (see `lookScript`) into a `PageSnapshot`:
  * validates it, builds elements, actions, forms and outputs, then applies `since` (only the changed
- * lines) and `maxTokens` (the longest head that fits, with a hint naming `look({ within })` for the
- * rest). Throws `DriverError` with `StaleRef` when `within` names a ref the page no longer has, and
+ * lines), `from` (the view from that line on), `budget` (every control kept, text left out by priority
+ * with a line naming the look that shows it) and `maxTokens` (the longest head that fits, with a hint
+ * naming `look({ within })` and `look({ from })` for the rest). Throws `DriverError` with `StaleRef` when `within` names a ref the page no longer has, and
  * with `ScriptError` when the page answered something else than a snapshot.
  *
  * @example
@@ -110,24 +112,44 @@ export const parseSnapshot = (json: unknown, options: ParseOptions = {}): PageSn
 
   const outline = raw.lines.join("\n")
   let lines = raw.lines
+  let anchors: ReadonlyArray<Anchor> = raw.anchors
   let view: "full" | "interactive" | "changes" = raw.mode
+  const place = { within: options.within, from: options.from }
   if (options.since !== undefined) {
     const previous = options.since.outline ?? options.since.tree
     const changes = diffOutlines(previous, outline)
     lines = changes.length === 0 ? ["(no changes since the last look)"] : changes
+    anchors = []
     view = "changes"
+  } else if (options.from !== undefined && options.from > 0) {
+    // The next part of a view: its lines from `from` on, and the containers that still hold some.
+    const from = options.from
+    lines = lines.slice(from)
+    anchors = anchors.flatMap(([ref, label, start, end]) =>
+      end > from ? [[ref, label, Math.max(0, start - from), end - from] as Anchor] : [],
+    )
+    if (lines.length === 0) lines = [`(the view has ${raw.lines.length} lines: nothing from line ${from} on)`]
   }
-  const budgeted = applyBudget(
-    lines,
-    view === "changes" ? [] : raw.anchors,
+  const fitted =
+    options.budget !== undefined && view === "full"
+      ? applyViewBudget(lines, anchors, elements, options.budget, place)
+      : { tree: lines.join("\n"), truncated: false }
+  const cut = applyBudget(
+    fitted.tree === "" ? [] : fitted.tree.split("\n"),
+    // A view the budget changed has other line numbers than its containers.
+    fitted.truncated ? [] : anchors,
     options.maxTokens,
     view === "full"
       ? 'look({ mode: "interactive" }) lists only the actions'
       : "raise maxTokens to see the rest",
+    view === "changes" || fitted.truncated ? undefined : (kept) => readOn(place, kept),
   )
+  const budgeted = { tree: cut.tree, truncated: fitted.truncated || cut.truncated }
   const tokens =
-    options.maxTokens !== undefined || options.countTokens === true ? countTokens(budgeted.tree) : undefined
-  const keepOutline = view === "changes" || budgeted.truncated
+    options.maxTokens !== undefined || options.budget !== undefined || options.countTokens === true
+      ? countTokens(budgeted.tree)
+      : undefined
+  const keepOutline = view === "changes" || budgeted.truncated || lines !== raw.lines
 
   return {
     url: raw.url,

@@ -73,6 +73,7 @@ export const makeHybridPlanner = (options: HybridPlannerOptions): PlannerShape =
       ),
     usage: options.model.usage,
     readsPage: options.model.readsPage,
+    view: options.model.view,
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   AgentTask,
   GoalPart,
   LlmError,
+  LookOptions,
   ObservedError,
   PageElement,
   PageSnapshot,
@@ -84,6 +85,11 @@ export interface PlannerShape {
   ) => Effect.Effect<Plan, PlannerError>
   readonly usage?: Effect.Effect<ModelUsage> | undefined
   /**
+   * The look whose snapshot a planner that reads the page plans on (`PlanContext.snapshot`): the model
+   * planner asks for a view within a token budget that keeps every ref. Unset: the interactive view.
+   */
+  readonly view?: LookOptions | undefined
+  /**
    * The planner reads the page it plans for: the executor opens the task's start URL first and passes
    * that page (`PlanContext.snapshot`) to `plan`, so a model plans on the page's outline, not on
    * `about:blank`. Unset for the rule planner, which plans from the goal's words alone.
@@ -108,7 +114,7 @@ export interface DecideInput {
   readonly goal: string
   /** The current page URL. */
   readonly url: string
-  /** The page outline of `look()` (`PageSnapshot.tree`). */
+  /** The page outline of the policy's look (`PageSnapshot.tree` of `look(policy.view)`). */
   readonly outline: string
   /** History lines, oldest first; a policy uses at most the last 8. */
   readonly history: ReadonlyArray<string>
@@ -180,6 +186,11 @@ export type SummaryDecision = RunSummary & {
 export interface StepPolicyShape {
   readonly decide: (input: DecideInput) => Effect.Effect<StepDecision, LlmError>
   readonly summarize: (input: SummarizeInput) => Effect.Effect<SummaryDecision, LlmError>
+  /**
+   * The look whose outline the policy reads (`DecideInput.outline`): the model-backed policy asks for
+   * a view within a token budget (`{ budget: 1200 }`) that keeps every ref. Unset: the full outline.
+   */
+  readonly view?: LookOptions | undefined
   /**
    * The goal's parts with their checks, which the executor verifies after the run; `undefined` when
    * the policy cannot read the goal into parts (the run is then judged by the policy's own end).

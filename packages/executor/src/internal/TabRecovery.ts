@@ -1,4 +1,10 @@
-import { type DriverError, type PageSnapshot, type SextantError, TabOrigins } from "@sextant/core"
+import {
+  type DriverError,
+  type LookOptions,
+  type PageSnapshot,
+  type SextantError,
+  TabOrigins,
+} from "@sextant/core"
 import { Effect } from "effect"
 import { crashedTab } from "../RetryPolicy.ts"
 import type { RunContext } from "./RunContext.ts"
@@ -27,19 +33,22 @@ export const resumeOnNewTab = <E extends SextantError>(context: RunContext, cras
   })
 
 /**
- * A look for the step-wise policy that survives a crashed tab once: when the look fails because the
+ * A look for the step-wise policy (with the options of the view it asks for) that survives a crashed tab once: when the look fails because the
  * tab crashed, the run moves to a new tab at the last page and looks again. Anything else, including
  * a recovery that failed, is the look's answer as before.
  */
-export const lookOrResume = (context: RunContext): Effect.Effect<PageSnapshot, DriverError> =>
-  context.driver.look().pipe(
+export const lookOrResume = (
+  context: RunContext,
+  options?: LookOptions,
+): Effect.Effect<PageSnapshot, DriverError> =>
+  context.driver.look(options).pipe(
     Effect.catchIf(
       (error) => crashedTab(error) !== undefined && context.driver.recoverTab !== undefined,
       (error) =>
         resumeOnNewTab(context, error).pipe(
           // Either the look's own error or the recovery's, a DriverError both.
           Effect.mapError((failed) => failed as DriverError),
-          Effect.andThen(context.driver.look()),
+          Effect.andThen(context.driver.look(options)),
         ),
     ),
   )

@@ -17,6 +17,7 @@ const hintFor = (
   anchors: ReadonlyArray<Anchor>,
   kept: number,
   fallback: string,
+  next: ((kept: number) => string) | undefined,
 ): string => {
   // The containers the cut runs through (deepest first) and the ones that start after it.
   const around = anchors
@@ -31,12 +32,14 @@ const hintFor = (
     chosen.length > 0
       ? `see more with ${chosen.map(([ref, label]) => `look({ within: "${ref}" }) for ${label}`).join(", ")}`
       : fallback
-  return `- [cut ${cut} of ${total} lines to fit maxTokens; ${where}]`
+  const following = next === undefined || kept === 0 ? "" : `; the next part: ${next(kept)}`
+  return `- [cut ${cut} of ${total} lines to fit maxTokens; ${where}${following}]`
 }
 
 /**
  * Keeps the longest head of the outline that fits `maxTokens` together with a hint that says how to
- * see the rest: the containers to open with `look({ within })`, or `fallback` when there are none.
+ * see the rest: the containers to open with `look({ within })`, or `fallback` when there are none,
+ * and the look that reads on from the cut (`next`, given the number of lines kept).
  * The result never exceeds `maxTokens`.
  */
 export const applyBudget = (
@@ -44,11 +47,12 @@ export const applyBudget = (
   anchors: ReadonlyArray<Anchor>,
   maxTokens: number | undefined,
   fallback: string,
+  next?: (kept: number) => string,
 ): Budgeted => {
   const whole = lines.join("\n")
   if (maxTokens === undefined || fitsTokens(whole, maxTokens)) return { tree: whole, truncated: false }
   const attempt = (kept: number): string => {
-    const hint = hintFor(lines.length - kept, lines.length, anchors, kept, fallback)
+    const hint = hintFor(lines.length - kept, lines.length, anchors, kept, fallback, next)
     return kept === 0 ? hint : `${lines.slice(0, kept).join("\n")}\n${hint}`
   }
   let low = 0

@@ -352,5 +352,5 @@ export const withActionCache = (policy: StepPolicyShape, options: ActionCacheOpt
     })
   }
 
-  return { decide, summarize, observeLook, observeOutcome, parts: policy.parts }
+  return { decide, summarize, observeLook, observeOutcome, parts: policy.parts, view: policy.view }
 }

@@ -9,6 +9,7 @@ const Limits = z
   .object({
     historyWindow: count.optional(),
     maxOutlineChars: count.optional(),
+    viewTokens: count.optional(),
     maxTokens: count.optional(),
     maxElements: count.optional(),
   })

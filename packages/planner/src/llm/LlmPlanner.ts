@@ -24,6 +24,7 @@ import {
   type StepFailure,
 } from "../Planner.ts"
 import { type GuardRule, validatePlanForTask } from "../Validator.ts"
+import { DEFAULT_VIEW_TOKENS } from "./LlmStepPolicy.ts"
 import { cut, planInstructions, renderInputs } from "./Prompts.ts"
 
 /** The shape the model answers in plan mode. */
@@ -47,7 +48,12 @@ export interface LlmPlannerOptions {
   readonly registry: ToolRegistry
   /** Guard rules for the validator (default: the login guard). */
   readonly guards?: ReadonlyArray<GuardRule>
-  /** The page outline is cut to this many characters (default 6000). */
+  /**
+   * Tokens (o200k) of the page view the planner asks the executor for (default 1200): every element
+   * with a ref is kept, text is left out by priority with a line naming the look that shows it.
+   */
+  readonly viewTokens?: number
+  /** A last cut of the outline to this many characters (none by default: a cut drops refs). */
   readonly maxOutlineChars?: number
   /** Upper bound on the answer's tokens (default 1500). */
   readonly maxTokens?: number
@@ -83,7 +89,7 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
   yield* checkLimits("LLM planner", options)
   const model = yield* LanguageModel
   const usage = yield* Ref.make<ModelUsage>({ calls: 0, tokens: noUsage })
-  const maxOutlineChars = options.maxOutlineChars ?? 6000
+  const viewTokens = options.viewTokens ?? DEFAULT_VIEW_TOKENS
   const catalog = options.registry.renderCatalog()
 
   const contextLines = (task: AgentTask, context: PlanContext | undefined): Array<string> => {
@@ -96,7 +102,8 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
     }
     if (context?.snapshot !== undefined) {
       lines.push(`Current page: ${context.snapshot.url} "${context.snapshot.title}"`)
-      lines.push(cut(context.snapshot.tree, maxOutlineChars))
+      const tree = context.snapshot.tree
+      lines.push(options.maxOutlineChars === undefined ? tree : cut(tree, options.maxOutlineChars))
     }
     return lines
   }
@@ -208,7 +215,13 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
       })
     }).pipe(Effect.withSpan("LlmPlanner.replan"))
 
-  const shape: PlannerShape = { plan, replan, usage: Ref.get(usage), readsPage: true }
+  const shape: PlannerShape = {
+    plan,
+    replan,
+    usage: Ref.get(usage),
+    readsPage: true,
+    view: { budget: viewTokens },
+  }
   return shape
 })
 

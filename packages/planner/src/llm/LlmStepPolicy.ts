@@ -31,12 +31,24 @@ const StepAnswer = z.object({
 })
 const stepAnswerSchema = z.toJSONSchema(StepAnswer, { target: "draft-2020-12" }) as Record<string, unknown>
 
+/** Tokens of the page view a model-backed policy or planner asks for unless told otherwise. */
+export const DEFAULT_VIEW_TOKENS = 1200
+
 /** Options of the model-backed step policy. */
 export interface LlmStepPolicyOptions {
   readonly registry: ToolRegistry
   /** History lines shown to the model (default 8, newest kept). */
   readonly historyWindow?: number
-  /** The page outline is cut to this many characters (default 6000). */
+  /**
+   * Tokens (o200k) of the page view the policy asks the executor for (default 1200): every element
+   * with a ref is kept, text is left out by priority with a line naming the look that shows it
+   * (`LookOptions.budget`).
+   */
+  readonly viewTokens?: number
+  /**
+   * A last cut of the outline to this many characters, for outlines handed in by other means than the
+   * policy's view (none by default: a cut drops refs; the view's budget never does).
+   */
   readonly maxOutlineChars?: number
   /** Upper bound on each answer's tokens (default 400). */
   readonly maxTokens?: number
@@ -88,17 +100,31 @@ const COMMIT_WORDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/\bplace\s+order\b|下单/i, /\bplace\s+(the\s+|an?\s+)?order|下单/i],
 ]
 
+/** The role word a compact line prints before a control's name (a link's line has none). */
+const COMPACT_ROLE =
+  /^(button|menuitem|menuitemcheckbox|menuitemradio|tab|checkbox|radio|switch|option|combobox|textbox|searchbox|link) /
+
 /**
  * Why a call must not run: it presses a commit control (Submit, Buy, Send, Delete, Pay, Place order)
  * that the goal does not ask for — a policy looking for something never commits on the way. The
- * control is read from the outline line of the call's ref (`- button "Buy now" [ref=e7]`).
+ * control is read from the outline line of the call's ref (`- button "Buy now" [ref=e7]`, or `e7 button Buy now` in a view
+ * within a budget).
  */
 const unaskedCommit = (call: ToolCall, outline: string, goal: string): string | undefined => {
   const args = isRecord(call.args) ? call.args : {}
   const ref = [args.target, args.ref].find((value): value is string => typeof value === "string")
   if (ref === undefined) return undefined
-  const line = outline.split("\n").find((text) => text.includes(`[ref=${ref}]`) || text.includes(`[${ref}]`))
-  const name = line === undefined ? undefined : /"([^"]*)"/.exec(line)?.[1]
+  const lines = outline.split("\n")
+  const line = lines.find((text) => text.includes(`[ref=${ref}]`) || text.includes(`[${ref}]`))
+  // A view within a budget may print the control compactly: `e7 button Buy now`, `e9 Buy now`.
+  const compact = lines.flatMap((text) => text.split(" · ")).find((text) => text.startsWith(`${ref} `))
+  const name =
+    line !== undefined
+      ? /"([^"]*)"/.exec(line)?.[1]
+      : compact
+          ?.slice(ref.length + 1)
+          .split(/ \[|: /)[0]
+          ?.replace(COMPACT_ROLE, "")
   if (name === undefined) return undefined
   const commit = COMMIT_WORDS.find(([control, asked]) => control.test(name) && !asked.test(goal))
   return commit === undefined
@@ -157,7 +183,8 @@ const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
  *
  * `decide` sends a small system prompt (instructions + `ToolRegistry.renderCatalog()`) and a user
  * message with the last `historyWindow` (8) history lines, the goal, the task's inputs (secrets as
- * `<secret:name>` placeholders), the URL and the outline (plus the
+ * `<secret:name>` placeholders), the URL and the outline of its `view` — a look within `viewTokens`
+ * (1200) that keeps every ref and names what it leaves out (plus the
  * screenshot as an image part when the model takes images). The model answers
  * `{"tool_calls":[{"name":"click","args":{…}}],"taskComplete":false}`; calls come back in order (the
  * executor runs only the first). Malformed JSON is a no-op; an unknown tool is skipped with the history
@@ -186,7 +213,9 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
   yield* checkLimits("LLM step policy", options)
   const model = yield* LanguageModel
   const historyWindow = options.historyWindow ?? 8
-  const maxOutlineChars = options.maxOutlineChars ?? 6000
+  const viewTokens = options.viewTokens ?? DEFAULT_VIEW_TOKENS
+  const outlineOf = (outline: string) =>
+    options.maxOutlineChars === undefined ? outline : cut(outline, options.maxOutlineChars)
   const system = `${stepPolicyInstructions}\n${options.registry.renderCatalog()}`
 
   const decide = (input: DecideInput): Effect.Effect<StepDecision, LlmError> =>
@@ -199,7 +228,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
         ...inputLines(input.inputs),
         `URL: ${input.url}`,
         "Page:",
-        cut(input.outline, maxOutlineChars),
+        outlineOf(input.outline),
       ].join("\n")
       const content: ReadonlyArray<ContentPart> | string =
         input.screenshot !== undefined && model.supportsImages
@@ -249,7 +278,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
       const lines = [`Goal: ${input.goal}`]
       if (input.url !== undefined) lines.push(`Final URL: ${input.url}`)
       lines.push("History:", input.history.length === 0 ? "(nothing happened)" : input.history.join("\n"))
-      if (input.outline !== undefined) lines.push("Final page:", cut(input.outline, maxOutlineChars))
+      if (input.outline !== undefined) lines.push("Final page:", outlineOf(input.outline))
       const { object, response } = yield* generateObject(model, {
         schema: RunSummary,
         name: "summary",
@@ -265,7 +294,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
 
   // The model's own "done" is not the judge: the goal's parts as the rule grammar reads them are, so a
   // model that answers "done" without doing the work leaves a part unmet and the run FAILED.
-  const shape: StepPolicyShape = { decide, summarize, parts: goalPartsOf }
+  const shape: StepPolicyShape = { decide, summarize, parts: goalPartsOf, view: { budget: viewTokens } }
   return shape
 })
 

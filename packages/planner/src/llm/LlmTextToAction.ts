@@ -16,7 +16,10 @@ import { textToActionInstructions } from "./Prompts.ts"
 
 /** Options of the model-backed text-to-action. */
 export interface LlmTextToActionOptions {
-  /** At most this many elements are listed (default 150); hidden elements are left out first. */
+  /**
+   * This many elements (visible first) are listed with their details — selector, value, options
+   * (default 150); every other element is still listed, as `ref role "name"`: none is left out.
+   */
   readonly maxElements?: number
 }
 
@@ -26,23 +29,30 @@ export type LlmTextAction = TextAction & { readonly usage: TokenUsage }
 const quote = (text: string, max = 60): string =>
   JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
-/** One line per element: `e3 button "Sign In" #login value="…" options=[…]`. */
+/**
+ * One line per element, every element of the list: `e3 button "Sign In" #login value="…" options=[…]`
+ * for the first `maxElements` (visible first), `e90 link "Careers"` for the rest, and a last line
+ * saying how many print without details.
+ */
 export const renderElements = (elements: ReadonlyArray<PageElement>, maxElements: number): string => {
   const visible = [...elements].sort((left, right) => Number(right.visible) - Number(left.visible))
-  return visible
-    .slice(0, maxElements)
-    .map((element) => {
-      const parts = [element.ref, element.role, quote(element.name)]
+  const lines = visible.map((element, index) => {
+    const parts = [element.ref, element.role, quote(element.name)]
+    if (index < maxElements) {
       const selector = element.selectors[0]
       if (selector !== undefined) parts.push(selector)
       if (element.value !== undefined && element.value !== "") parts.push(`value=${quote(element.value)}`)
       if (element.checked !== undefined) parts.push(`checked=${String(element.checked)}`)
       if (element.options !== undefined) parts.push(`options=${JSON.stringify(element.options.slice(0, 10))}`)
-      if (element.disabled === true) parts.push("disabled")
-      if (!element.visible) parts.push("hidden")
-      return parts.join(" ")
-    })
-    .join("\n")
+    }
+    if (element.disabled === true) parts.push("disabled")
+    if (!element.visible) parts.push("hidden")
+    return parts.join(" ")
+  })
+  const bare = visible.length - maxElements
+  if (bare > 0)
+    lines.push(`(${bare} elements after the first ${maxElements} print without selector or value)`)
+  return lines.join("\n")
 }
 
 /** Page-level methods, used with the `_page` locator as the rule version does. */

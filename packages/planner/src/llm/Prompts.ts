@@ -12,6 +12,7 @@ Answer with JSON only: {"tool_calls":[{"name":"<tool>","args":{...}}],"taskCompl
 - Target elements by the refs in the page outline (e.g. "e3").
 - Set "taskComplete":true once the goal is reached; add "method":"close" to stop now.
 - Secrets: <secret:name>, only as a field value.
+- "[… left out: look(…)]" names page text not shown: call look with those args to read it.
 Tools:`
 
 /** The text-to-action instructions. */

@@ -42,6 +42,37 @@ const until = (holds: () => boolean) =>
   })
 
 describe("LLM step policy", () => {
+  it.live(
+    "asks for a view within a token budget, and sends the outline it gets whole, with no character cut",
+    () =>
+      Effect.gen(function* () {
+        // 400 controls in the compact form a view within a budget prints: far over 6,000 characters.
+        const controls = Array.from({ length: 400 }, (_, index) => `e${index + 10} Story number ${index}`)
+        const { server } = yield* decideWith([Reply.json({ tool_calls: [] })], {
+          ...input,
+          outline: controls.join("\n"),
+        })
+        const text = server.requests[0]!.text
+        expect(controls.join("\n").length).toBeGreaterThan(6000)
+        expect(controls.filter((line) => !text.includes(line))).toEqual([])
+        const policy = yield* withScriptedModel([], () => makeLlmStepPolicy({ registry, viewTokens: 900 }))
+        expect(policy.view).toEqual({ budget: 900 })
+      }),
+  )
+
+  it.live("skips a commit control the goal does not ask for when the view prints it compactly", () =>
+    Effect.gen(function* () {
+      const { decision } = yield* decideWith(
+        [Reply.json({ tool_calls: [{ name: "click", args: { ref: "e7" } }] })],
+        { ...input, goal: "find the shipping costs", outline: "e6 Shipping\ne7 button Buy now\ne8 Returns" },
+      )
+      expect(decision.toolCalls).toEqual([])
+      expect(decision.history).toEqual([
+        `skip 'click': "Buy now" commits something and the goal does not ask for it`,
+      ])
+    }),
+  )
+
   it.live("returns the model's tool calls in order with this step's tokens", () =>
     Effect.gen(function* () {
       const { server, decision } = yield* decideWith([

@@ -32,6 +32,28 @@ const run = (reply: ScriptedReply, command = "type alice@example.com into Email"
   )
 
 describe("LLM text-to-action", () => {
+  it.live("lists every element of a long page, the ones past maxElements without their details", () =>
+    Effect.gen(function* () {
+      const many = Array.from({ length: 400 }, (_, index) =>
+        element(`e${index + 1}`, "link", `Story ${index}`, [`#story-${index}`]),
+      )
+      const { server } = yield* withScriptedModel(
+        [Reply.json({ isComplete: true, summary: "nothing to do", suggestions: [] })],
+        (server) =>
+          Effect.gen(function* () {
+            const textToAction = yield* makeLlmTextToAction()
+            yield* textToAction({ command: "open Story 399", elements: many })
+            return { server }
+          }),
+      )
+      const text = server.requests[0]!.text
+      expect(many.filter((item) => !new RegExp(`^${item.ref} link `, "m").test(text))).toEqual([])
+      expect(text).toContain('e150 link "Story 149" #story-149')
+      expect(text).toMatch(/^e400 link "Story 399"$/m)
+      expect(text).toContain("(250 elements after the first 150 print without selector or value)")
+    }),
+  )
+
   it.live("returns exactly one action on a listed element and shows the model the element list", () =>
     Effect.gen(function* () {
       const { server, result } = yield* run(

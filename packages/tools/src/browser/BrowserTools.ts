@@ -16,6 +16,7 @@ import {
   uncheckTool,
   uploadTool,
 } from "./Input.ts"
+import { lookTool } from "./Look.ts"
 import { backTool, navigateTool, refreshTool, stopTool } from "./Navigation.ts"
 import { pickDateTool } from "./PickDate.ts"
 import { screenshotTool } from "./Screenshot.ts"
@@ -74,4 +75,5 @@ export const browserTools: ReadonlyArray<AnyTool> = [
   backTool,
   refreshTool,
   stopTool,
+  lookTool,
 ]
