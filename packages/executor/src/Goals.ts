@@ -488,6 +488,26 @@ const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "n
   return "unknown"
 }
 
+/**
+ * Words that say what kind of thing is opened, not which one ("the Photos folder", "the log-in
+ * window"): the item acted on need not carry them in its name.
+ */
+const KIND_WORDS = new Set([
+  "folder",
+  "file",
+  "window",
+  "dialog",
+  "popup",
+  "modal",
+  "page",
+  "tab",
+  "panel",
+  "section",
+  "menu",
+  "link",
+  "button",
+])
+
 /** Roles of items a click selects rather than opens: a tree's leaf, a list's option, a grid's cell or row. */
 const SELECTABLE_ROLES = new Set(["treeitem", "option", "gridcell", "row", "listitem"])
 
@@ -733,7 +753,13 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
         // part acted on must hold every Latin word of the name.
         const name = /^open\s+"([^"]+)"/i.exec(part.description)?.[1]
         // Its Latin words, apart from any Chinese around them ("About us页面": About, us).
-        const latin = name?.match(/[a-z0-9][a-z0-9._-]*/gi) ?? []
+        // Words joined by a hyphen are words of the name apart ("log-in" is "Log in"), and kind
+        // words go unless the name is only kind words.
+        const words = (name?.match(/[a-z0-9][a-z0-9._-]*/gi) ?? []).flatMap((word) =>
+          /^[a-z]+(?:-[a-z]+)+$/i.test(word) ? word.split("-") : [word],
+        )
+        const named = words.filter((word) => !KIND_WORDS.has(word.toLowerCase()))
+        const latin = named.length > 0 ? named : words
         const acted = steps.findLast((step) => step.ok && step.actedElement !== undefined)?.actedElement
         if (
           name === undefined ||

@@ -76,6 +76,21 @@ describe("open part (pageChanged)", () => {
     expect(wrapped).toEqual([])
   })
 
+  it("open holds when the name asked adds only a kind word (folder, window) or spells the item with a hyphen", () => {
+    const open = (description: string, acted: string) =>
+      verifyParts([{ kind: "open", description, check: { type: "pageChanged" } }], {
+        steps: [click({ actedElement: element(acted, "link"), urlAfter: "http://site.test/next" })],
+        records: [],
+        finalPage: facts("Next", "http://site.test/next"),
+      })
+    expect(open('open "Invoices folder"', "📁 Invoices")).toEqual([])
+    expect(open('open "sign-up window"', "Sign up")).toEqual([])
+    // A kind word does not make any item the one asked for.
+    expect(open('open "Invoices folder"', "📁 Receipts")[0]?.evidence).toContain(
+      'the last item opened was "📁 Receipts", not "Invoices folder"',
+    )
+  })
+
   it("open does not hold when the click changed the page but acted on another item (a shorter name, a neighbour)", () => {
     const unmet = judged([
       click({ actedElement: element("Ship") }),
