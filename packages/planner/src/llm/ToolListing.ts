@@ -12,9 +12,13 @@ export interface ToolNeeds {
   readonly asked?: ReadonlyArray<ToolGroup> | "all" | undefined
 }
 
-/** A field a page view prints: `- textbox "Email" [ref=e1]`, or `e3 textbox Email` when compact. */
-const FIELD =
-  /(?:^\s*- |(?:^|[\s·])e\d+ )(?:textbox|searchbox|combobox|listbox|checkbox|radio|switch|slider|spinbutton)\b/m
+const FIELD_ROLES = "textbox|searchbox|combobox|listbox|checkbox|radio|switch|slider|spinbutton"
+
+/**
+ * A field a page view prints: `- textbox "Email" [ref=e1]`; `e3 textbox Email` when compact; or a run
+ * of fields under their role on a line of its own (`textbox:` over `e3 Email`, `e4 Name`).
+ */
+const FIELD = new RegExp(`(?:^\\s*- |(?:^|[\\s·])e\\d+ )(?:${FIELD_ROLES})\\b|^\\s*(?:${FIELD_ROLES}):`, "m")
 
 /** Goal words that ask for collecting records rather than acting on one element. */
 const EXTRACTION =

@@ -172,6 +172,10 @@ describe("tools by capability in the model's prompts", () => {
       "core",
       "forms",
     ])
+    expect(
+      toolGroupsFor({ goal: "open the first story", outline: "textbox:\ne3 Email\ne4 Name\ne5 City" }),
+    ).toEqual(["core", "forms"])
+    expect(toolGroupsFor({ goal: "open the first story", outline: "e3 Textbox styles" })).toEqual(["core"])
     expect(toolGroupsFor({ goal: "open the first story" })).toEqual(["core", "forms"])
     expect(toolGroupsFor({ goal: "open it", outline: storyPage, inputs: { name: "Ada" } })).toContain("forms")
     expect(toolGroupsFor({ goal: "list the names and prices of the products", outline: storyPage })).toEqual([
