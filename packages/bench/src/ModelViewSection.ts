@@ -3,12 +3,13 @@ import { join } from "node:path"
 import {
   type AnyTool,
   type ChatMessage,
+  decodeAgentTask,
   type GenerateRequest,
   LanguageModel,
   type LookOptions,
   ToolRegistry,
 } from "@sextant/core"
-import { makeLlmStepPolicy } from "@sextant/planner"
+import { makeLlmPlanner, makeLlmStepPolicy } from "@sextant/planner"
 import { startLoopbackServer } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
 import { Effect } from "effect"
@@ -34,8 +35,18 @@ export interface ModelViewPageResult {
   readonly seen: number
   /** Tokens of the turn's user message (history, goal, URL, page view): what changes per page. */
   readonly messageTokens: number
-  /** Tokens of the system prompt (instructions and tool catalog): the same on every turn. */
+  /** Tokens of the system prompt (instructions and the tool catalog of the groups the page needs). */
   readonly systemTokens: number
+  /** The same with every tool listed, the folded scroll names included: the prompt before capability groups. */
+  readonly everyToolSystemTokens: number
+  /** Whether the catalog lists the form tools (the page shows a field). */
+  readonly formTools: boolean
+  /** Tokens of the LLM planner's system prompt (role, rules, catalog by capability) on the page. */
+  readonly planSystemTokens: number
+  /** The same with every tool listed, as before capability groups. */
+  readonly planEveryToolSystemTokens: number
+  /** Tokens of the plan request's user message (goal, start URL, page). */
+  readonly planMessageTokens: number
   /** The same with the old policy: the full view cut at 6,000 characters. */
   readonly cutSeen: number
   readonly cutMessageTokens: number
@@ -46,6 +57,8 @@ export interface ModelViewResult {
   readonly view: LookOptions
   /** Tools in the registry whose catalog the system prompt carries. */
   readonly tools: number
+  /** Of them, the ones a catalog may list (not kept only as old names). */
+  readonly listable: number
   readonly pages: ReadonlyArray<ModelViewPageResult>
 }
 
@@ -96,10 +109,17 @@ export const measureModelView = async (
   })
   const tools: ReadonlyArray<AnyTool> = [...browserTools, ...compoundTools]
   const registry = Effect.runSync(ToolRegistry.make(tools))
-  const [policy, oldPolicy] = await Effect.runPromise(
+  // The registry as it was before capability groups: every tool listed, the folded scroll names too.
+  const everyTool = Effect.runSync(
+    ToolRegistry.make(tools.map((tool) => ({ ...tool, deprecated: undefined }) as AnyTool)),
+  )
+  const [policy, oldPolicy, everyToolPolicy, planner, everyToolPlanner] = await Effect.runPromise(
     Effect.all([
       makeLlmStepPolicy({ registry }),
       makeLlmStepPolicy({ registry, maxOutlineChars: OLD_CUT_CHARS }),
+      makeLlmStepPolicy({ registry: everyTool, toolGroups: "all" }),
+      makeLlmPlanner({ registry }),
+      makeLlmPlanner({ registry: everyTool, toolGroups: "all" }),
     ]).pipe(Effect.provideService(LanguageModel, model)),
   )
   const view = policy.view ?? {}
@@ -143,6 +163,21 @@ export const measureModelView = async (
         }
         const now = turn(budgeted.tree, policy)
         const before = turn(full.tree, oldPolicy)
+        const everyToolTurn = turn(budgeted.tree, everyToolPolicy)
+        const planTask = Effect.runSync(decodeAgentTask({ goal: GOAL, startUrl: full.url }))
+        const plan = async (which: typeof planner) => {
+          requests.length = 0
+          // The recording model answers no steps, so the plan fails with CannotPlan: only the request counts.
+          await Effect.runPromise(Effect.result(which.plan(planTask, { snapshot: budgeted })))
+          const request = requests[0]
+          if (request === undefined) throw new BenchError("model view", name, "the planner sent no request")
+          return {
+            system: textOf(request.messages.find((message) => message.role === "system")),
+            message: textOf(request.messages.find((message) => message.role === "user")),
+          }
+        }
+        const planNow = await plan(planner)
+        const planEveryTool = await plan(everyToolPlanner)
         const controls = refsOf(full.tree)
         const seenIn = (text: string) => {
           const carried = refsIn(text)
@@ -154,6 +189,11 @@ export const measureModelView = async (
           seen: seenIn(now.message),
           messageTokens: countTokens(now.message),
           systemTokens: countTokens(now.system),
+          everyToolSystemTokens: countTokens(everyToolTurn.system),
+          formTools: now.system.includes("\n- fill("),
+          planSystemTokens: countTokens(planNow.system),
+          planEveryToolSystemTokens: countTokens(planEveryTool.system),
+          planMessageTokens: countTokens(planNow.message),
           cutSeen: seenIn(before.message),
           cutMessageTokens: countTokens(before.message),
         })
@@ -162,7 +202,7 @@ export const measureModelView = async (
       }
       if (pages.length % 20 === 0) progress(`model view: ${pages.length} of ${names.length} pages`)
     }
-    return { folder, view, tools: tools.length, pages }
+    return { folder, view, tools: tools.length, listable: registry.catalog().length, pages }
   } finally {
     await sextant.close().catch(() => undefined)
     await server.close().catch(() => undefined)
@@ -204,10 +244,54 @@ export const modelViewSections = (result: ModelViewResult): ReadonlyArray<TableS
       ],
       ["Pages whose message is over 1,500 tokens", `${over} / ${pages.length}`, "", "", ""],
       [
-        `System prompt tokens (instructions + catalog of ${result.tools} tools), every turn`,
+        "System prompt tokens (instructions + the catalog of the groups the page needs), median",
         String(Math.round(system)),
         String(Math.round(system)),
         "",
+        "",
+      ],
+    ],
+  }
+  const range = (values: ReadonlyArray<number>) =>
+    `${Math.round(median(values))} (${Math.min(...values)}–${Math.max(...values)})`
+  const withForms = pages.filter((page) => page.formTools).length
+  const promptSizes: TableSection = {
+    title: "Prompt sizes: every tool listed (before) and tools by capability (after)",
+    note: `The same first turn and the LLM planner's first plan (\`makeLlmPlanner\`, same goal, the page's budgeted view as its snapshot), each prompt captured from the recording LanguageModel. Before: the catalog lists all ${result.tools} tools of createAgent's registry, the six folded scroll names included, on every call. After: the ${result.listable} listable tools by capability group: the core tools, the form tools on a page that shows a field (${withForms} of ${pages.length} pages), no session, upload, extraction or gesture tools for this goal. o200k tokens, median (lowest–highest) over pages.`,
+    headers: ["Prompt part", "Before: every tool", "After: by capability", "Saved (median)"],
+    rows: [
+      [
+        "Step policy system prompt (instructions + catalog), every turn",
+        range(pages.map((page) => page.everyToolSystemTokens)),
+        range(pages.map((page) => page.systemTokens)),
+        String(
+          Math.round(
+            median(pages.map((page) => page.everyToolSystemTokens)) -
+              median(pages.map((page) => page.systemTokens)),
+          ),
+        ),
+      ],
+      [
+        "Step policy whole first-turn prompt (system + message)",
+        range(pages.map((page) => page.everyToolSystemTokens + page.messageTokens)),
+        range(pages.map((page) => page.systemTokens + page.messageTokens)),
+        "",
+      ],
+      [
+        "Plan system prompt (role, rules, catalog)",
+        range(pages.map((page) => page.planEveryToolSystemTokens)),
+        range(pages.map((page) => page.planSystemTokens)),
+        String(
+          Math.round(
+            median(pages.map((page) => page.planEveryToolSystemTokens)) -
+              median(pages.map((page) => page.planSystemTokens)),
+          ),
+        ),
+      ],
+      [
+        "Whole plan prompt (system + goal and page)",
+        range(pages.map((page) => page.planEveryToolSystemTokens + page.planMessageTokens)),
+        range(pages.map((page) => page.planSystemTokens + page.planMessageTokens)),
         "",
       ],
     ],
@@ -225,5 +309,5 @@ export const modelViewSections = (result: ModelViewResult): ReadonlyArray<TableS
       `${page.cutSeen}`,
     ]),
   }
-  return [table, largest]
+  return [table, promptSizes, largest]
 }

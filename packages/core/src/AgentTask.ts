@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { ToolGroup } from "./Tool.ts"
 import { decodeWith, strictFields } from "./Validation.ts"
 
 /**
@@ -69,6 +70,12 @@ export const TaskConstraints = strictFields("constraints", {
     )
     .default([]),
   quotas: TaskQuotas.prefault({}),
+  /**
+   * Tool groups the task asks a model-backed planner to list beside those its page and goal call
+   * for, e.g. `["session"]` for the HTTP fetch and SQL tools (see `ToolGroup`). Listing is not
+   * permission: a registered tool the model names runs whether it was listed or not.
+   */
+  toolGroups: z.array(ToolGroup).optional(),
 })
 export type TaskConstraints = z.output<typeof TaskConstraints>
 export type TaskConstraintsInput = z.input<typeof TaskConstraints>

@@ -20,6 +20,22 @@ export const ToolEffects = z.object({
 export type ToolEffects = z.output<typeof ToolEffects>
 export type ToolEffectsInput = z.input<typeof ToolEffects>
 
+/**
+ * The capability group of a tool: what a prompt lists it for. A model-backed planner lists the `core`
+ * tools on every call and each other group only when the task needs it:
+ *
+ * - `core`: navigate, click, press, scroll, look, extract, wait, back, refresh, stop (always listed).
+ * - `forms`: fill, select, check, setValue, pickDate, focus, fillForm, login, search (a page with fields).
+ * - `files`: upload (the task allows an upload folder).
+ * - `extraction`: list, detail-page and pagination extractors, screenshots (the goal reads as collecting).
+ * - `gestures`: hover, drag, selectText, scrollInside, pattern clicks, delay (the goal names the gesture).
+ * - `session`: HTTP fetch, SQL and crawl tools that work beside the browser (only when asked for).
+ *
+ * A tool that names no group is `core`, so a tool of your own is listed on every call.
+ */
+export const ToolGroup = z.enum(["core", "forms", "files", "extraction", "gestures", "session"])
+export type ToolGroup = z.output<typeof ToolGroup>
+
 /** The name rule every tool follows: what models can type reliably. */
 export const toolNamePattern = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 
@@ -39,6 +55,13 @@ export interface Tool<
   readonly input: Input
   readonly output: Output
   readonly effects: ToolEffects
+  /** The capability group prompts list it under (`core` when the definition names none). */
+  readonly group: ToolGroup
+  /**
+   * Set on a tool kept only so stored plans and cached actions that name it still run: what to call
+   * instead. A registry runs it, but never lists it in a catalog.
+   */
+  readonly deprecated?: string | undefined
   readonly run: (input: z.output<Input>) => Effect.Effect<z.input<Output>, E, R>
 }
 
@@ -67,6 +90,10 @@ export interface ToolDefinition<
   readonly input: Input
   readonly output: Output
   readonly effects?: ToolEffectsInput
+  /** The capability group prompts list it under; default `core` (listed on every call). */
+  readonly group?: ToolGroup
+  /** What to call instead, for a tool kept only so stored plans still run (never listed). */
+  readonly deprecated?: string
   readonly run: (input: z.output<Input>) => Effect.Effect<z.input<Output>, E, R>
 }
 
@@ -86,6 +113,7 @@ export interface ToolDefinition<
  *   input: z.object({ text: z.string() }),
  *   output: z.object({ text: z.string() }),
  *   effects: { reads: true, idempotent: true },
+ *   group: "extraction",
  *   run: ({ text }) => Effect.succeed({ text }),
  * })
  * ```
@@ -107,12 +135,20 @@ export const defineTool = <
   if (definition.description.trim() === "") {
     throw new TypeError(`defineTool: tool '${definition.name}' needs a description a model can act on`)
   }
+  const group = ToolGroup.safeParse(definition.group ?? "core")
+  if (!group.success) {
+    throw new TypeError(
+      `defineTool: tool '${definition.name}' has group ${JSON.stringify(definition.group)}; use one of ${ToolGroup.options.join(", ")}`,
+    )
+  }
   return Object.freeze({
     name: definition.name,
     description: definition.description.trim(),
     input: definition.input,
     output: definition.output,
     effects: ToolEffects.parse(definition.effects ?? {}),
+    group: group.data,
+    ...(definition.deprecated === undefined ? {} : { deprecated: definition.deprecated }),
     run: definition.run,
   })
 }

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { z } from "zod"
 import { AgentError, DuplicateTool, InvalidToolArgs, UnknownTool } from "./Errors.ts"
-import type { AnyTool, ToolEffects, ToolErrors, ToolRequirements } from "./Tool.ts"
+import type { AnyTool, ToolEffects, ToolErrors, ToolGroup, ToolRequirements } from "./Tool.ts"
 import { formatIssues } from "./Validation.ts"
 
 /** One tool as a prompt or an MCP client sees it. */
@@ -9,6 +9,7 @@ export interface ToolCatalogEntry {
   readonly name: string
   readonly description: string
   readonly effects: ToolEffects
+  readonly group: ToolGroup
   /** JSON Schema (draft 2020-12) of the tool's input. */
   readonly inputSchema: Record<string, unknown>
 }
@@ -34,6 +35,14 @@ const argumentSummary = (schema: Record<string, unknown>): string => {
       return `${name}${required.has(name) ? "" : "?"}: ${type}`
     })
     .join(", ")
+}
+
+/** Which tools a rendered catalog lists: those of `groups`, plus `tools` by name. */
+export interface CatalogSelection {
+  /** Groups whose tools are listed (every group when left out). */
+  readonly groups?: ReadonlyArray<ToolGroup> | undefined
+  /** Tools listed whatever their group. */
+  readonly tools?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -105,20 +114,33 @@ export class ToolRegistry<E = unknown, R = unknown> {
       : Effect.succeed(tool)
   }
 
-  /** The catalog with each tool's input as JSON Schema (computed once). */
+  /**
+   * The catalog with each tool's input as JSON Schema (computed once). A deprecated tool (kept so
+   * stored plans still run) is left out: the registry still runs it, but no model is offered it.
+   */
   catalog(): ReadonlyArray<ToolCatalogEntry> {
-    this.#catalog ??= this.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      effects: tool.effects,
-      inputSchema: jsonSchemaOf(tool.input),
-    }))
+    this.#catalog ??= this.tools
+      .filter((tool) => tool.deprecated === undefined)
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        effects: tool.effects,
+        // A tool built without defineTool (an object of the same shape) counts as core.
+        group: tool.group ?? "core",
+        inputSchema: jsonSchemaOf(tool.input),
+      }))
     return this.#catalog
   }
 
-  /** A compact catalog for prompts: one line per tool, `- name(arg: type, opt?: type): description`. */
-  renderCatalog(): string {
+  /**
+   * A compact catalog for prompts: one line per tool, `- name(arg: type, opt?: type): description`.
+   * With a selection, only the tools of its groups and the tools it names.
+   */
+  renderCatalog(selection: CatalogSelection = {}): string {
+    const groups = selection.groups === undefined ? undefined : new Set(selection.groups)
+    const named = new Set(selection.tools ?? [])
     return this.catalog()
+      .filter((entry) => groups === undefined || groups.has(entry.group) || named.has(entry.name))
       .map((entry) => `- ${entry.name}(${argumentSummary(entry.inputSchema)}): ${entry.description}`)
       .join("\n")
   }

@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { z } from "zod"
 
-const fill = defineTool({
+const fillDefinition = {
   name: "fill",
   description: "Type text into a field, replacing its value.",
   input: z.object({
@@ -14,8 +14,9 @@ const fill = defineTool({
   }),
   output: z.object({ ok: z.boolean() }),
   effects: { clicks: true },
-  run: ({ target }) => Effect.succeed({ ok: target.length > 0 }),
-})
+  run: ({ target }: { target: string }) => Effect.succeed({ ok: target.length > 0 }),
+} as const
+const fill = defineTool(fillDefinition)
 
 const navigate = defineTool({
   name: "navigate",
@@ -26,16 +27,34 @@ const navigate = defineTool({
   run: ({ url }) => Effect.succeed({ url }),
 })
 
-const echo = defineTool({
+const echoDefinition = {
   name: "echo",
   description: "Repeat the text back.",
   input: z.object({ text: z.string(), times: z.number().int().positive().optional() }),
   output: z.object({ text: z.string() }),
   effects: { reads: true, idempotent: true },
-  run: ({ text, times }) => Effect.succeed({ text: text.repeat(times ?? 1) }),
-})
+  run: ({ text, times }: { text: string; times?: number | undefined }) =>
+    Effect.succeed({ text: text.repeat(times ?? 1) }),
+} as const
+const echo = defineTool(echoDefinition)
 
 describe("defineTool", () => {
+  it("puts a tool that names no group in core, and refuses a group that does not exist", () => {
+    expect(echo.group).toBe("core")
+    expect(() =>
+      defineTool({
+        name: "fetchPage",
+        description: "Fetch a page.",
+        input: z.object({}),
+        output: z.object({}),
+        group: "network" as never,
+        run: () => Effect.succeed({}),
+      }),
+    ).toThrow(
+      "defineTool: tool 'fetchPage' has group \"network\"; use one of core, forms, files, extraction, gestures, session",
+    )
+  })
+
   it("fills undeclared effects with false", () => {
     expect(navigate.effects).toEqual({
       navigates: true,
@@ -121,6 +140,25 @@ describe("ToolRegistry", () => {
           "- echo(text: string, times?: integer): Repeat the text back.",
         ].join("\n"),
       )
+    }),
+  )
+
+  it.effect("renders only the groups and named tools of a selection, and never a deprecated tool", () =>
+    Effect.gen(function* () {
+      const formFill = defineTool({ ...fillDefinition, group: "forms" })
+      const oldEcho = defineTool({ ...echoDefinition, name: "echoOld", deprecated: "echo({ text })" })
+      const registry = yield* ToolRegistry.make([formFill, navigate, echo, oldEcho])
+      const names = (catalog: string) => catalog.split("\n").map((line) => line.slice(2).split("(")[0])
+      expect(names(registry.renderCatalog())).toEqual(["fill", "navigate", "echo"])
+      expect(names(registry.renderCatalog({ groups: ["core"] }))).toEqual(["navigate", "echo"])
+      expect(names(registry.renderCatalog({ groups: ["core", "forms"] }))).toEqual([
+        "fill",
+        "navigate",
+        "echo",
+      ])
+      expect(names(registry.renderCatalog({ groups: ["session"], tools: ["fill"] }))).toEqual(["fill"])
+      // Left out of every catalog, the deprecated tool still decodes and runs for a stored plan.
+      expect(yield* registry.run("echoOld", { text: "hi" })).toEqual({ text: "hi" })
     }),
   )
 

@@ -141,6 +141,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
               : outline,
           history: context.redactor.value([...history]),
           inputs: context.redactor.value(context.task.inputs),
+          constraints: context.task.constraints,
         }),
       )
       if (decided._tag === "Failure") {

@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os"
 import { decodeAgentTask } from "@sextant/core"
 import { type RecordedRequest, Reply, type ScriptedReply } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
@@ -169,5 +170,19 @@ describe("runAgent with the model step policy and commit controls", () => {
       { tools: browserTools },
     )
     expect(result.observations.map((observation) => observation.tool)).toContain("click")
+  }, 60_000)
+})
+
+describe("the model step policy's tool catalog in a run", () => {
+  const systemOf = (request: RecordedRequest | undefined) =>
+    String(request?.messages.find((message) => message.role === "system")?.content ?? "")
+
+  it("lists upload only when the task's constraints allow an upload folder", async () => {
+    const close = () => Reply.json({ tool_calls: [], method: "close" })
+    const without = await run(close)
+    expect(systemOf(without.steps[0])).toContain("\n- click(")
+    expect(systemOf(without.steps[0])).not.toContain("\n- upload(")
+    const allowed = await run(close, { allowedUploadDirs: [tmpdir()] })
+    expect(systemOf(allowed.steps[0])).toContain("\n- upload(")
   }, 60_000)
 })

@@ -9,6 +9,7 @@ import type {
   PageSnapshot,
   Plan,
   RunSummary,
+  TaskConstraints,
   TokenUsage,
 } from "@sextant/core"
 import { Context, type Effect } from "effect"
@@ -125,6 +126,11 @@ export interface DecideInput {
    * executor puts the value back for the tool only), so a goal such as "log in" can use them.
    */
   readonly inputs?: Readonly<Record<string, unknown>> | undefined
+  /**
+   * The task's constraints: a model-backed policy lists the file tools only when they allow an upload
+   * folder, and the tool groups `toolGroups` asks for.
+   */
+  readonly constraints?: TaskConstraints | undefined
 }
 
 /**

@@ -10,6 +10,7 @@ export * from "./HybridPlanner.ts"
 export * from "./llm/LlmPlanner.ts"
 export * from "./llm/LlmStepPolicy.ts"
 export * from "./llm/LlmTextToAction.ts"
+export * from "./llm/ToolListing.ts"
 export * from "./Planner.ts"
 // The rule grammar's public face: read a command, act on one page. Its tables (`rules/lang/`), tokenizer,
 // templates and grounding helpers are internal.

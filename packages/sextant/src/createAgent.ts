@@ -484,6 +484,8 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       }),
     })
   }
+  // The tools handed to createAgent are asked for: every prompt lists them, whatever their group.
+  const extraTools = ((settings.tools ?? []) as ReadonlyArray<AnyTool>).map((tool) => tool.name)
   const modelLayer = settings.model === undefined ? undefined : openAiLayer(settings.model)
   const brainLayer =
     modelLayer === undefined || plannerKind === "rules"
@@ -495,13 +497,13 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
       : Layer.mergeAll(
           Layer.effect(
             Planner,
-            Effect.map(makeLlmPlanner({ registry }), (model) =>
+            Effect.map(makeLlmPlanner({ registry, alwaysListed: extraTools }), (model) =>
               plannerKind === "model"
                 ? model
                 : makeHybridPlanner({ rules: makeRulePlanner({ tools: ruleTools }), model, registry }),
             ),
           ),
-          Layer.effect(StepPolicy, makeLlmStepPolicy({ registry })),
+          Layer.effect(StepPolicy, makeLlmStepPolicy({ registry, alwaysListed: extraTools })),
         ).pipe(Layer.provide(modelLayer))
   const runtime = ManagedRuntime.make(Layer.mergeAll(storeLayer, brainLayer))
   const browser = settings.browser

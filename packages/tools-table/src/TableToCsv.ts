@@ -43,6 +43,7 @@ const TableRead = z.object({
  */
 export const tableToCsvTool = defineTool({
   name: "tableToCsv",
+  group: "extraction",
   description:
     "Convert an HTML table on the current page to CSV. target is a CSS selector of the table (or of an element holding one); index picks among several matches (0 = first).",
   input: z.object({

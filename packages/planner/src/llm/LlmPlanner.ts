@@ -9,6 +9,7 @@ import {
   type Plan,
   type Step,
   type TaskConstraints,
+  type ToolGroup,
   type ToolRegistry,
 } from "@sextant/core"
 import { Effect, Layer, Ref } from "effect"
@@ -26,6 +27,7 @@ import {
 import { type GuardRule, validatePlanForTask } from "../Validator.ts"
 import { DEFAULT_VIEW_TOKENS } from "./LlmStepPolicy.ts"
 import { cut, planInstructions, renderInputs } from "./Prompts.ts"
+import { catalogFor } from "./ToolListing.ts"
 
 /** The shape the model answers in plan mode. */
 export const PlanAnswer = z.object({
@@ -57,6 +59,13 @@ export interface LlmPlannerOptions {
   readonly maxOutlineChars?: number
   /** Upper bound on the answer's tokens (default 1500). */
   readonly maxTokens?: number
+  /**
+   * Tool groups listed in every plan prompt beside `core` and those the task needs (`toolGroupsFor`);
+   * `"all"` lists every tool. A registered tool the plan names is accepted whether listed or not.
+   */
+  readonly toolGroups?: ReadonlyArray<ToolGroup> | "all"
+  /** Tools listed in every plan prompt by name, whatever their group. */
+  readonly alwaysListed?: ReadonlyArray<string>
 }
 
 const describeFailure = (failure: StepFailure): string =>
@@ -67,7 +76,7 @@ const renderStep = (step: Step): string =>
 
 /**
  * Builds the model-backed planner: a system prompt with the role, the task's constraints and the tool
- * catalog (`ToolRegistry.renderCatalog()`); a user message with the goal, start URL, inputs (secrets as
+ * catalog (the `core` tools and the groups the task needs on its current page, see `toolGroupsFor`); a user message with the goal, start URL, inputs (secrets as
  * `<secret:name>` placeholders), recent observations and the page outline; the answer
  * `{ steps: [{ tool, args }] }` read with `generateObject` and then checked by `validatePlan`, which
  * trims what breaks a rule. An empty answer fails with `CannotPlan`.
@@ -90,7 +99,19 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
   const model = yield* LanguageModel
   const usage = yield* Ref.make<ModelUsage>({ calls: 0, tokens: noUsage })
   const viewTokens = options.viewTokens ?? DEFAULT_VIEW_TOKENS
-  const catalog = options.registry.renderCatalog()
+  // The catalog lists core tools and the groups the task needs on the page the plan starts from.
+  const catalogOf = (task: AgentTask, context: PlanContext | undefined) =>
+    catalogFor(
+      options.registry,
+      {
+        goal: task.goal,
+        outline: context?.snapshot?.tree,
+        inputs: task.inputs,
+        constraints: task.constraints,
+        asked: options.toolGroups,
+      },
+      options.alwaysListed,
+    )
 
   const contextLines = (task: AgentTask, context: PlanContext | undefined): Array<string> => {
     const lines = [`Goal: ${task.goal}`]
@@ -108,7 +129,7 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
     return lines
   }
 
-  const ask = (task: AgentTask, constraints: TaskConstraints, user: string) =>
+  const ask = (task: AgentTask, constraints: TaskConstraints, user: string, catalog: string) =>
     Effect.gen(function* () {
       const messages: ReadonlyArray<ChatMessage> = [
         { role: "system", content: planInstructions(catalog, constraints) },
@@ -162,7 +183,12 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
 
   const plan = (task: AgentTask, context?: PlanContext) =>
     Effect.gen(function* () {
-      const answer = yield* ask(task, task.constraints, contextLines(task, context).join("\n"))
+      const answer = yield* ask(
+        task,
+        task.constraints,
+        contextLines(task, context).join("\n"),
+        catalogOf(task, context),
+      )
       return yield* finish(task, {
         taskId: task.id,
         revision: 0,
@@ -204,7 +230,7 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
         ...task.constraints,
         maxSteps: Math.max(1, task.constraints.maxSteps - kept.length),
       }
-      const answer = yield* ask(task, remaining, lines.join("\n"))
+      const answer = yield* ask(task, remaining, lines.join("\n"), catalogOf(task, context))
       const parts = answer.parts ?? previous.parts
       return yield* finish(task, {
         taskId: task.id,

@@ -6,6 +6,7 @@ import {
   type LlmError,
   parseModelJson,
   RunSummary,
+  type ToolGroup,
   type ToolRegistry,
 } from "@sextant/core"
 import { Effect, Layer, Result } from "effect"
@@ -22,6 +23,7 @@ import {
 } from "../Planner.ts"
 import { goalPartsOf } from "../rules/RulePlanner.ts"
 import { cut, stepPolicyInstructions, summaryInstructions } from "./Prompts.ts"
+import { catalogFor } from "./ToolListing.ts"
 
 /** The JSON Schema of a step answer, sent as structured output where the endpoint supports it. */
 const StepAnswer = z.object({
@@ -52,6 +54,14 @@ export interface LlmStepPolicyOptions {
   readonly maxOutlineChars?: number
   /** Upper bound on each answer's tokens (default 400). */
   readonly maxTokens?: number
+  /**
+   * Tool groups listed on every turn beside `core` and those the turn needs (`toolGroupsFor`), e.g.
+   * `["session"]`; `"all"` lists every tool as before groups existed. Listing is not permission: a
+   * registered tool the model names runs whether it was listed or not.
+   */
+  readonly toolGroups?: ReadonlyArray<ToolGroup> | "all"
+  /** Tools listed on every turn by name, whatever their group (createAgent's: the tools you hand it). */
+  readonly alwaysListed?: ReadonlyArray<string>
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -181,7 +191,8 @@ const readAnswer = (text: string, registry: ToolRegistry): ReadAnswer => {
 /**
  * Builds the model-backed step policy (step-wise agents).
  *
- * `decide` sends a small system prompt (instructions + `ToolRegistry.renderCatalog()`) and a user
+ * `decide` sends a small system prompt (instructions + the tool catalog: the `core` tools and the
+ * groups the turn needs, see `toolGroupsFor`; a tool left out is still accepted when called) and a user
  * message with the last `historyWindow` (8) history lines, the goal, the task's inputs (secrets as
  * `<secret:name>` placeholders), the URL and the outline of its `view` — a look within `viewTokens`
  * (1200) that keeps every ref and names what it leaves out (plus the
@@ -216,7 +227,20 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
   const viewTokens = options.viewTokens ?? DEFAULT_VIEW_TOKENS
   const outlineOf = (outline: string) =>
     options.maxOutlineChars === undefined ? outline : cut(outline, options.maxOutlineChars)
-  const system = `${stepPolicyInstructions}\n${options.registry.renderCatalog()}`
+  // The catalog lists core tools and the groups this turn needs (a page with fields gets the form
+  // tools; session tools only when asked); a tool left out still runs when the model names it.
+  const systemFor = (input: DecideInput) =>
+    `${stepPolicyInstructions}\n${catalogFor(
+      options.registry,
+      {
+        goal: input.goal,
+        outline: input.outline,
+        inputs: input.inputs,
+        constraints: input.constraints,
+        asked: options.toolGroups,
+      },
+      options.alwaysListed,
+    )}`
 
   const decide = (input: DecideInput): Effect.Effect<StepDecision, LlmError> =>
     Effect.gen(function* () {
@@ -238,7 +262,7 @@ export const makeLlmStepPolicy = Effect.fn("LlmStepPolicy.make")(function* (opti
             ]
           : text
       const messages: ReadonlyArray<ChatMessage> = [
-        { role: "system", content: system },
+        { role: "system", content: systemFor(input) },
         { role: "user", content },
       ]
       const answer = yield* Effect.result(

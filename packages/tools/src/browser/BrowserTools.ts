@@ -33,6 +33,8 @@ import { delayTool, waitForTool } from "./Wait.ts"
 
 /**
  * Every browser tool, for a `ToolRegistry`. They need the `BrowserDriver` service and nothing else.
+ * The six page-scroll tools folded into `scroll` are here too, deprecated: they run for stored plans
+ * but no catalog lists them.
  *
  * @example
  * ```ts

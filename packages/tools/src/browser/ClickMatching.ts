@@ -90,6 +90,7 @@ const count = z
  */
 export const clickTextMatchesTool = defineTool({
   name: "clickTextMatches",
+  group: "gestures",
   description: [
     "Click the visible element(s) whose text contains text (case-insensitive; an exact match is preferred) and/or matches pattern (a regular expression, case-insensitive).",
     "selector narrows the candidates (default: links, buttons and other clickable elements); count clicks that many matches in page order.",
@@ -127,6 +128,7 @@ export const clickTextMatchesTool = defineTool({
  */
 export const clickMatchesTool = defineTool({
   name: "clickMatches",
+  group: "gestures",
   description:
     "Click the visible element(s) matching selector whose attribute (e.g. href, aria-label, data-id) matches pattern, a regular expression (case-insensitive); count clicks that many matches in page order.",
   input: z.object({
@@ -157,6 +159,7 @@ export const clickMatchesTool = defineTool({
  */
 export const clickNthAnchorTool = defineTool({
   name: "clickNthAnchor",
+  group: "gestures",
   description:
     "Click the link at index among the visible links (a[href]) inside rootSelector (default: the whole page), in page order. index 0 is the first link, -1 the last.",
   input: z.object({

@@ -23,6 +23,7 @@ import { TargetText } from "./Outputs.ts"
  */
 export const extractTool = defineTool({
   name: "extract",
+  group: "core",
   description: [
     "Read from the page: the text (mode text, default), an attribute (mode attr with attribute, e.g. href — links come back absolute) or the outer HTML (mode html) of target, a ref from look() or a CSS selector.",
     "With all true it reads every element the selector matches (up to limit), otherwise the first.",

@@ -51,6 +51,7 @@ const act = (target: Target, op: ActionOp, value?: ActValue) =>
  */
 export const clickTool = defineTool({
   name: "click",
+  group: "core",
   description:
     "Click an element (link, button, checkbox, any clickable element) given as a ref from look() such as e12 or a CSS selector. Returns whether the page changed, the signals (NavigationOccurred, ErrorAppeared, ResultsAppeared…) and a hint.",
   input: z.object({ target: TargetText }),
@@ -70,6 +71,7 @@ export const clickTool = defineTool({
  */
 export const fillTool = defineTool({
   name: "fill",
+  group: "forms",
   description:
     "Replace the text of a text field (textbox, search box, combobox, number field) with value, typing it like a user. Name the field by target (ref or CSS selector) or by its visible label. An empty value clears the field.",
   input: needsTargetOrLabel(
@@ -92,6 +94,7 @@ export const fillTool = defineTool({
  */
 export const pressTool = defineTool({
   name: "press",
+  group: "core",
   description:
     "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+a…) on the target, or on the element that has focus when no target is given (Enter in a field usually submits its form).",
   input: z.object({
@@ -114,6 +117,7 @@ export const pressTool = defineTool({
 const makeCheckTool = <const Name extends "check" | "uncheck">(name: Name) =>
   defineTool({
     name,
+    group: "forms",
     description:
       name === "check"
         ? "Check a checkbox, switch or radio button given by target (ref or CSS selector) or by its label. Does nothing when it is already checked."
@@ -157,6 +161,7 @@ export const uncheckTool = makeCheckTool("uncheck")
  */
 export const selectTool = defineTool({
   name: "select",
+  group: "forms",
   description:
     "Choose option(s) of a drop-down or list box by their visible text (or value), given by target (ref or CSS selector) or by its label. Several values select several options of a multiple select; an empty list clears it.",
   input: needsTargetOrLabel(
@@ -186,6 +191,7 @@ export const selectTool = defineTool({
  */
 export const uploadTool = defineTool({
   name: "upload",
+  group: "files",
   description:
     "Put a local file into a file input, given by target (ref or CSS selector) or by its label. path is an absolute path on the machine that runs the agent.",
   input: needsTargetOrLabel(
@@ -211,6 +217,7 @@ export const uploadTool = defineTool({
  */
 export const hoverTool = defineTool({
   name: "hover",
+  group: "gestures",
   description:
     "Move the mouse over an element (ref from look() or CSS selector) without clicking, e.g. to open a menu that opens on hover or show a tooltip.",
   input: z.object({ target: TargetText }),
@@ -231,6 +238,7 @@ export const hoverTool = defineTool({
  */
 export const focusTool = defineTool({
   name: "focus",
+  group: "forms",
   description:
     "Give an element (ref, CSS selector, or the visible label of a field) the keyboard focus without typing, e.g. before pressing a key.",
   input: needsTargetOrLabel(TargetOrLabel),
@@ -258,6 +266,7 @@ export const focusTool = defineTool({
  */
 export const setValueTool = defineTool({
   name: "setValue",
+  group: "forms",
   description:
     "Set a slider, spin button, number, date or time field (ref or CSS selector) to a value: a number for sliders and spin buttons, 2024-05-01 for dates, 14:30 for times.",
   input: z.object({
@@ -289,6 +298,7 @@ export const setValueTool = defineTool({
  */
 export const dragTool = defineTool({
   name: "drag",
+  group: "gestures",
   description:
     "Drag an element (ref or CSS selector) and drop it onto another element (to: ref or CSS selector), or move it by x/y CSS pixels, with a real mouse press, move and release.",
   input: z
@@ -344,6 +354,7 @@ export const dragTool = defineTool({
  */
 export const selectTextTool = defineTool({
   name: "selectText",
+  group: "gestures",
   description:
     "Select (highlight) a phrase of the page's text with the mouse, e.g. before copying it. target narrows where to look (ref or CSS selector); the whole page by default.",
   input: z.object({
@@ -368,6 +379,7 @@ export const selectTextTool = defineTool({
  */
 export const scrollInsideTool = defineTool({
   name: "scrollInside",
+  group: "gestures",
   description:
     "Scroll inside an element that has its own scroll bar (ref or CSS selector) to its bottom or top with the mouse wheel, e.g. a terms box or a long list.",
   input: z

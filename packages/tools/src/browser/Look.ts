@@ -23,6 +23,7 @@ export const LookOutput = z.object({
  */
 export const lookTool = defineTool({
   name: "look",
+  group: "core",
   description:
     'Read page text the view left out: within a ref (a region, a select\'s options) and/or from a line on, as a "[… left out: look(…)]" line names it.',
   input: z.object({

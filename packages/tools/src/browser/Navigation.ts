@@ -15,6 +15,7 @@ import { NavigationOutput } from "./Outputs.ts"
  */
 export const navigateTool = defineTool({
   name: "navigate",
+  group: "core",
   description:
     "Load an absolute http(s) URL in the browser and wait for the page to load. Returns the URL the page ended on (after redirects) and its title. Call look() afterwards to see the page.",
   input: z.object({
@@ -38,6 +39,7 @@ export const navigateTool = defineTool({
  */
 export const backTool = defineTool({
   name: "back",
+  group: "core",
   description: "Go back one page in the browser history, like the Back button. Returns where the page ended.",
   input: z.object({}),
   output: NavigationOutput,
@@ -56,6 +58,7 @@ export const backTool = defineTool({
  */
 export const refreshTool = defineTool({
   name: "refresh",
+  group: "core",
   description:
     "Reload the current page, like the Reload button. Unsaved input on the page is lost. Returns where the page ended.",
   input: z.object({}),
@@ -75,6 +78,7 @@ export const refreshTool = defineTool({
  */
 export const stopTool = defineTool({
   name: "stop",
+  group: "core",
   description:
     "Stop loading the current page, like the Stop button: pending requests, images and frames are cancelled and what has loaded stays. Use it when a slow page already shows what you need.",
   input: z.object({}),

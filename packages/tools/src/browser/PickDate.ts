@@ -165,6 +165,7 @@ export const pickDate = Effect.fn("BrowserTools.pickDate")(
  */
 export const pickDateTool = defineTool({
   name: "pickDate",
+  group: "forms",
   description:
     "Choose a day in a date field that opens a calendar picker (typing does not take): opens the calendar, moves it to the month with its Next/Previous month buttons and clicks the day. Name the field by target (ref or CSS selector) or label; date like 2024-05-14.",
   input: z

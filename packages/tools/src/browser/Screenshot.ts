@@ -14,6 +14,7 @@ import { TargetText } from "./Outputs.ts"
  */
 export const screenshotTool = defineTool({
   name: "screenshot",
+  group: "extraction",
   description:
     "Take a PNG screenshot of the visible page, or of one element given as target (a ref from look() or a CSS selector). Returns the image as base64 with its size.",
   input: z.object({ target: TargetText.optional() }),

@@ -11,6 +11,9 @@ const count = z.number().int().positive().max(50).default(1).describe("How many 
 /**
  * The `scrollDown` tool: scroll the page down by whole screens.
  *
+ * @deprecated Use `scroll({ direction: "down", count })`. Kept for one release so stored plans and cached
+ * actions that name it still run; never listed in a prompt.
+ *
  * @example
  * ```ts
  * import { scrollDownTool } from "@sextant/tools"
@@ -19,6 +22,7 @@ const count = z.number().int().positive().max(50).default(1).describe("How many 
  */
 export const scrollDownTool = defineTool({
   name: "scrollDown",
+  deprecated: 'scroll({ direction: "down", count })',
   description:
     "Scroll the page down by count screens (default 1), e.g. to load more of an endless list. Returns the new position and whether the bottom is reached.",
   input: z.object({ count }),
@@ -29,6 +33,9 @@ export const scrollDownTool = defineTool({
 /**
  * The `scrollUp` tool: scroll the page up by whole screens.
  *
+ * @deprecated Use `scroll({ direction: "up", count })`. Kept for one release so stored plans and cached actions that
+ * name it still run; never listed in a prompt.
+ *
  * @example
  * ```ts
  * import { scrollUpTool } from "@sextant/tools"
@@ -37,6 +44,7 @@ export const scrollDownTool = defineTool({
  */
 export const scrollUpTool = defineTool({
   name: "scrollUp",
+  deprecated: 'scroll({ direction: "up", count })',
   description: "Scroll the page up by count screens (default 1). Returns the new position.",
   input: z.object({ count }),
   output: ScrollOutput,
@@ -46,6 +54,9 @@ export const scrollUpTool = defineTool({
 /**
  * The `scrollToTop` tool.
  *
+ * @deprecated Use `scroll({ to: "top" })`. Kept for one release so stored plans and cached actions that
+ * name it still run; never listed in a prompt.
+ *
  * @example
  * ```ts
  * import { scrollToTopTool } from "@sextant/tools"
@@ -54,6 +65,7 @@ export const scrollUpTool = defineTool({
  */
 export const scrollToTopTool = defineTool({
   name: "scrollToTop",
+  deprecated: 'scroll({ to: "top" })',
   description: "Scroll to the top of the page. Returns the new position.",
   input: z.object({}),
   output: ScrollOutput,
@@ -64,6 +76,9 @@ export const scrollToTopTool = defineTool({
 /**
  * The `scrollToBottom` tool.
  *
+ * @deprecated Use `scroll({ to: "bottom" })`. Kept for one release so stored plans and cached actions that
+ * name it still run; never listed in a prompt.
+ *
  * @example
  * ```ts
  * import { scrollToBottomTool } from "@sextant/tools"
@@ -72,6 +87,7 @@ export const scrollToTopTool = defineTool({
  */
 export const scrollToBottomTool = defineTool({
   name: "scrollToBottom",
+  deprecated: 'scroll({ to: "bottom" })',
   description:
     "Scroll to the bottom of the page (an endless list may load more there). Returns the new position and whether the bottom is reached.",
   input: z.object({}),
@@ -83,6 +99,9 @@ export const scrollToBottomTool = defineTool({
 /**
  * The `scrollToMiddle` tool: scroll to a fraction of the page's height.
  *
+ * @deprecated Use `scroll({ ratio })`. Kept for one release so stored plans and cached actions that
+ * name it still run; never listed in a prompt.
+ *
  * @example
  * ```ts
  * import { scrollToMiddleTool } from "@sextant/tools"
@@ -91,6 +110,7 @@ export const scrollToBottomTool = defineTool({
  */
 export const scrollToMiddleTool = defineTool({
   name: "scrollToMiddle",
+  deprecated: "scroll({ ratio })",
   description:
     "Scroll to a point between the top (ratio 0) and the bottom (ratio 1) of the page; 0.5, the default, is the middle.",
   input: z.object({
@@ -104,6 +124,9 @@ export const scrollToMiddleTool = defineTool({
 /**
  * The `scrollToScreen` tool: scroll so that screen `n` (the first is 1) fills the viewport.
  *
+ * @deprecated Use `scroll({ screen: n })`. Kept for one release so stored plans and cached actions that
+ * name it still run; never listed in a prompt.
+ *
  * @example
  * ```ts
  * import { scrollToScreenTool } from "@sextant/tools"
@@ -112,6 +135,7 @@ export const scrollToMiddleTool = defineTool({
  */
 export const scrollToScreenTool = defineTool({
   name: "scrollToScreen",
+  deprecated: "scroll({ screen: n })",
   description:
     "Scroll so that screen n of the page (screen 1 is the top, each screen one viewport high) fills the viewport.",
   input: z.object({ n: z.number().int().positive().max(1_000).describe("Screen number, 1 is the top") }),
@@ -122,7 +146,9 @@ export const scrollToScreenTool = defineTool({
 })
 
 /**
- * The `scroll` tool: every scroll in one call, for plans that name the scroll by its arguments.
+ * The `scroll` tool: every page scroll in one call — by screens, to the top, bottom or middle, to a
+ * fraction of the page or a numbered screen, or an element into view. It replaces `scrollDown`,
+ * `scrollUp`, `scrollToTop`, `scrollToBottom`, `scrollToMiddle` and `scrollToScreen`.
  *
  * @example
  * ```ts
@@ -132,13 +158,16 @@ export const scrollToScreenTool = defineTool({
  */
 export const scrollTool = defineTool({
   name: "scroll",
+  group: "core",
   description:
-    "Scroll the page: direction up/down by count screens, or to top/bottom/middle, or an element (target: ref or CSS selector; text: the words of an element with no ref, such as a heading) into view. Give exactly one of direction, to, target or text.",
+    "Scroll the page: direction up/down by count screens; to top/bottom/middle; ratio 0-1 of the page's height; screen n (1 is the top); or an element into view (target: ref or CSS selector; text: the words of an element with no ref, such as a heading). Give exactly one of direction, to, ratio, screen, target or text.",
   input: z
     .object({
       direction: z.enum(["down", "up"]).optional(),
       count: count.optional(),
       to: z.enum(["top", "bottom", "middle"]).optional(),
+      ratio: z.number().min(0).max(1).optional(),
+      screen: z.number().int().positive().max(1_000).optional(),
       target: TargetText.optional(),
       text: z
         .string()
@@ -149,12 +178,16 @@ export const scrollTool = defineTool({
     })
     .refine(
       (input) =>
-        [input.direction, input.to, input.target, input.text].filter((value) => value !== undefined)
-          .length === 1,
-      { message: "give exactly one of direction, to, target or text", path: ["direction"] },
+        [input.direction, input.to, input.ratio, input.screen, input.target, input.text].filter(
+          (value) => value !== undefined,
+        ).length === 1,
+      {
+        message: "give exactly one of direction, to, ratio, screen, target or text",
+        path: ["direction"],
+      },
     ),
   output: ScrollOutput,
-  run: ({ direction, count, to, target, text }) =>
+  run: ({ direction, count, to, ratio, screen, target, text }) =>
     text !== undefined
       ? Effect.flatMap(targetByText("scroll", text), (element) => scrollBy({ target: element })).pipe(
           Effect.ensuring(clearTextMarks),
@@ -164,6 +197,11 @@ export const scrollTool = defineTool({
             ? { target: parseTarget(target) }
             : to !== undefined
               ? { to }
-              : { direction: direction ?? "down", count: count ?? 1 },
+              : ratio !== undefined
+                ? { ratio }
+                : // The driver counts screens from 0 at the top; people count from 1.
+                  screen !== undefined
+                  ? { screen: screen - 1 }
+                  : { direction: direction ?? "down", count: count ?? 1 },
         ),
 })

@@ -29,6 +29,7 @@ const describeCondition = (condition: WaitCondition): string => {
  */
 export const waitForTool = defineTool({
   name: "waitFor",
+  group: "core",
   description: [
     "Wait until exactly one of: target (a ref or CSS selector) is present (or visible/hidden with state), text appears on the page, js (a JavaScript expression) is truthy, or navigation (true) leaves the current URL.",
     "Fails with a Timeout error after timeoutMs (default 10000).",
@@ -86,6 +87,7 @@ export const waitForTool = defineTool({
  */
 export const delayTool = defineTool({
   name: "delay",
+  group: "gestures",
   description:
     "Pause for ms milliseconds (at most 60000) without touching the page. Prefer waitFor, which stops as soon as what you wait for is there.",
   input: z.object({ ms: z.number().int().nonnegative().max(60_000).describe("How long to pause") }),

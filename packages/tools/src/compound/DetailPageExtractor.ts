@@ -49,6 +49,7 @@ const sameRecord = (left: Raw, right: Raw): boolean =>
  */
 export const detailPageExtractorTool = defineTool({
   name: "detailPageExtractor",
+  group: "extraction",
   description: [
     "From the current list page, open the detail page of each item (the links linksSelector matches, or the first link of each repeated item found by structure) and read fields from each, up to limit pages.",
     "Fields come from item (field → CSS selector) or from fields (names inferred: name, price, rating, image, or any label shown next to its value, such as SKU in a spec table).",

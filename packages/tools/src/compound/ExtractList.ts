@@ -116,6 +116,7 @@ export const extractListOnPage = Effect.fn("tools.extractList")(function* (
  */
 export const extractListTool = defineTool({
   name: "extractList",
+  group: "extraction",
   description: [
     "Read the repeated items of the current page (product cards, result rows, list entries) as records.",
     "Without listSelector the item container is found by structure. Fields come from item (field → CSS selector) or from fields (names inferred: name, price, rating, url, image, id, or a label shown next to a value).",

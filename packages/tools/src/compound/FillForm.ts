@@ -53,6 +53,7 @@ const controlFor = (
  */
 export const fillFormTool = defineTool({
   name: "fillForm",
+  group: "forms",
   description: [
     "Fill form fields by their visible labels: text fields get the text, drop-downs select the option, checkboxes take true/false, a radio group takes the label of the choice (by the group's or the choice's label), a file input takes a file path.",
     "With submit true, press the form's submit button afterwards.",

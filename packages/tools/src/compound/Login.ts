@@ -56,6 +56,7 @@ const findControls = (
  */
 export const loginTool = defineTool({
   name: "login",
+  group: "forms",
   description: [
     "Log in on the current page: fill the username (email) and password fields and press the sign-in button.",
     "Without selectors the fields are found by meaning: the password field, a text field named like email/user/login, a button named like Sign in/Log in/登录.",

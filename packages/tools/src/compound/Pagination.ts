@@ -53,6 +53,7 @@ const VisitedPage = z.object({
  */
 export const paginationTool = defineTool({
   name: "pagination",
+  group: "extraction",
   description: [
     "Go through the pages of a paginated list, starting with the current page, by clicking Next up to limit pages in all.",
     "Next is found by rel=next or its label (Next, ›, », 下一页…) unless next (a ref or CSS selector) is given.",

@@ -41,6 +41,7 @@ const countScript = `
  */
 export const searchTool = defineTool({
   name: "search",
+  group: "forms",
   description: [
     "Search on the current page: type query into its search field (a search box, a field in the search landmark, or one named like Search) and submit with Enter (or selectors.submit).",
     "Returns the page it led to, how many result items it shows, and the page's no-results message if there is one.",

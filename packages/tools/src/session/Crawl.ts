@@ -329,6 +329,7 @@ const frontierName = z
  */
 export const submitUrlsTool = defineTool({
   name: "submitUrls",
+  group: "session",
   description:
     "Queue absolute http(s) URLs in a persistent crawl frontier for a later crawl. Each URL is kept once per frontier; URLs deeper than maxDepth are skipped. Returns how many were new and which were skipped and why.",
   input: z.object({
@@ -360,6 +361,7 @@ export const submitUrlsTool = defineTool({
  */
 export const crawlTool = defineTool({
   name: "crawl",
+  group: "session",
   description: [
     "Crawl pages over HTTP without a browser, from startUrls and the frontier's pending URLs, following same-origin links that match followPattern (a regular expression on the absolute URL) up to maxDepth.",
     "On pages matching extract.urlPattern it stores one record per element matching extract.itemSelector, with fields read by CSS selector (its text, or an attribute; with a pattern, the first match whose text fits it), keyed by extract.key so each item is stored once.",

@@ -247,6 +247,7 @@ export const loadAndParse = Effect.fn("loadAndParse")(function* (url: string, op
  */
 export const loadAndParseTool = defineTool({
   name: "loadAndParse",
+  group: "session",
   description:
     "Fetch a page over HTTP without a browser (no JavaScript runs) and return its title, meta tags, headings, absolute links, readable main text, and its lists and tables as rows of cell texts. Use it for server-rendered pages; use the browser tools when a page needs scripts.",
   input: z.object({

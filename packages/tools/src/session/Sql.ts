@@ -352,6 +352,7 @@ export const sql = (
  */
 export const sqlTool = defineTool({
   name: "sql",
+  group: "session",
   description: [
     "Run one SQL SELECT (SQLite dialect) over web pages fetched without a browser.",
     "Row source: load_and_select('<absolute url>', '<css selector>') gives one row per matching element with columns url, index, html, text.",

@@ -1,9 +1,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { BrowserDriver, type DriverError, type PageSnapshot, UploadDirs } from "@sextant/core"
+import { BrowserDriver, type DriverError, type PageSnapshot, ToolRegistry, UploadDirs } from "@sextant/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { z } from "zod"
 import { browserTools } from "../../src/browser/BrowserTools.ts"
 import {
   clickMatchesTool,
@@ -225,36 +226,69 @@ describe("browser tools in Chromium on the fixture site", () => {
     }
   })
 
-  it("scroll tools move by screens, to the ends, to a ratio, to a screen and to an element", async () => {
+  it("scroll moves by screens, to the ends, to a ratio, to a screen and to an element", async () => {
     await open("/large?size=1")
-    const down = await harness.run(scrollDownTool.run({ count: 2 }))
+    const scroll = (input: z.input<typeof scrollTool.input>) =>
+      harness.run(scrollTool.run(scrollTool.input.parse(input)))
+    const down = await scroll({ direction: "down", count: 2 })
     // A screen scroll keeps a little of the last screen in view, so two screens are less than 2 heights.
     expect(down.y).toBeGreaterThan(1.5 * down.viewportHeight)
     expect(down.y).toBeLessThanOrEqual(2 * down.viewportHeight)
-    const up = await harness.run(scrollUpTool.run({ count: 1 }))
+    const up = await scroll({ direction: "up", count: 1 })
     expect(up.y).toBeGreaterThan(0)
     expect(up.y).toBeLessThan(down.y)
-    const bottom = await harness.run(scrollToBottomTool.run({}))
+    const bottom = await scroll({ to: "bottom" })
     expect(bottom.atBottom).toBe(true)
-    const top = await harness.run(scrollToTopTool.run({}))
+    const top = await scroll({ to: "top" })
     expect(top.y).toBe(0)
-    const middle = await harness.run(scrollToMiddleTool.run({ ratio: 0.5 }))
+    const middle = await scroll({ ratio: 0.5 })
     expect(middle.y).toBeGreaterThan(0.3 * (middle.height - middle.viewportHeight))
     expect(middle.y).toBeLessThan(0.7 * (middle.height - middle.viewportHeight))
-    const third = await harness.run(scrollToScreenTool.run({ n: 3 }))
+    const quarter = await scroll({ ratio: 0.25 })
+    expect(quarter.y).toBeLessThan(middle.y)
+    const third = await scroll({ screen: 3 })
     expect(third.y).toBe(2 * third.viewportHeight)
-    const first = await harness.run(scrollToScreenTool.run({ n: 1 }))
+    const first = await scroll({ screen: 1 })
     expect(first.y).toBe(0)
-    await harness.run(scrollToTopTool.run({}))
-    const bySelector = await harness.run(scrollTool.run({ target: "footer" }))
+    const bySelector = await scroll({ target: "footer" })
     expect(bySelector.y).toBeGreaterThan(0)
-    await harness.run(scrollToTopTool.run({}))
+    await scroll({ to: "top" })
     const snapshot = await harness.run(look)
     const lastRef = Object.keys(snapshot.elements).at(-1) ?? "e1"
-    const byRef = await harness.run(scrollTool.run({ target: lastRef }))
+    const byRef = await scroll({ target: lastRef })
     expect(byRef.y).toBeGreaterThan(0)
-    const byDirection = await harness.run(scrollTool.run({ direction: "up", count: 1 }))
+    const byDirection = await scroll({ direction: "up", count: 1 })
     expect(byDirection.y).toBeLessThan(byRef.y)
+    expect(() => scrollTool.input.parse({ ratio: 0.5, screen: 2 })).toThrow(
+      "give exactly one of direction, to, ratio, screen, target or text",
+    )
+  })
+
+  it("the folded scroll names still run, for stored plans, and are never in a catalog", async () => {
+    await open("/large?size=1")
+    const down = await harness.run(scrollDownTool.run({ count: 2 }))
+    expect(down.y).toBeGreaterThan(1.5 * down.viewportHeight)
+    const up = await harness.run(scrollUpTool.run({ count: 1 }))
+    expect(up.y).toBeLessThan(down.y)
+    expect((await harness.run(scrollToBottomTool.run({}))).atBottom).toBe(true)
+    expect((await harness.run(scrollToTopTool.run({}))).y).toBe(0)
+    const middle = await harness.run(scrollToMiddleTool.run({ ratio: 0.5 }))
+    expect(middle.y).toBeGreaterThan(0)
+    const third = await harness.run(scrollToScreenTool.run({ n: 3 }))
+    expect(third.y).toBe(2 * third.viewportHeight)
+    const registry = Effect.runSync(ToolRegistry.make(browserTools))
+    const folded = [
+      "scrollDown",
+      "scrollUp",
+      "scrollToTop",
+      "scrollToBottom",
+      "scrollToMiddle",
+      "scrollToScreen",
+    ]
+    expect(folded.filter((name) => registry.has(name))).toEqual(folded)
+    expect(registry.catalog().filter((entry) => folded.includes(entry.name))).toEqual([])
+    for (const tool of browserTools.filter((one) => folded.includes(one.name)))
+      expect(tool.deprecated, tool.name).toMatch(/^scroll\(/)
   })
 
   it("scroll brings an element with no ref into view by its words, and fails naming words nothing shows", async () => {
