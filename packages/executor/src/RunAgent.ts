@@ -162,6 +162,7 @@ const loop = (context: RunContext, policy: FeedbackStepPolicy, history: Array<st
       history.push(...decision.history.map(context.redactor.text))
       // Parts the policy could read only on the page ("Print the page") are checked like any others:
       // a run whose goal had no parts is otherwise judged by the policy's own word.
+      if (decision.parts !== undefined) context.partsRead = true
       if (context.parts.length === 0 && decision.parts !== undefined && decision.parts.length > 0)
         context.parts = [...decision.parts]
       if (decision.method === "close")
@@ -308,7 +309,9 @@ const driveAgent = (
     context.trace.line(`${resumed ? "resume" : "run"} ${context.runId}: ${task.goal}`)
     yield* context.store.saveRun(runRecord(context))
     yield* moveTo(context, "RUNNING")
-    context.parts = policy.parts?.(task.goal) ?? []
+    const read = policy.parts?.(task.goal)
+    if (read !== undefined) context.partsRead = true
+    context.parts = read ?? []
     let startFailed: string | undefined
     if (!resumed && task.startUrl !== undefined) {
       const refused = context.guardrails.checkUrl(task.startUrl)
@@ -447,8 +450,10 @@ const driveAgent = (
         detail: context.redactor.text(end.detail ?? (ended ? "" : summary.summary)),
       },
       context.redactor.value(summary),
-      // A policy that reads goals into parts and read none here has nothing the page can confirm.
-      { requireParts: policy.parts !== undefined },
+      // A policy that read the goal into parts (from its words or on the page) and found none has
+      // nothing the page can confirm. One that could not read it at all (a model's policy on a goal
+      // the rules cannot parse) is judged by its own end, as `StepPolicyShape.parts` says.
+      { requireParts: context.partsRead },
     )
   })
   return run.pipe(

@@ -437,9 +437,11 @@ describe("runAgent in Chromium: a false COMPLETED is refused where the page says
 
 describe("runAgent in Chromium: a goal with no parts", () => {
   it("ends FAILED, saying nothing in the instruction could be checked, though the policy says done", async () => {
-    // A policy that reads goals into parts, read none from this one, and calls it done at once.
+    // A policy that reads goals into parts on the page, read none from this one, and calls it done at
+    // once.
     const policy: StepPolicyShape = {
-      decide: () => Effect.succeed({ toolCalls: [], taskComplete: true, history: ["done"], usage: noTokens }),
+      decide: () =>
+        Effect.succeed({ toolCalls: [], taskComplete: true, history: ["done"], usage: noTokens, parts: [] }),
       summarize: () =>
         Effect.succeed({
           taskComplete: true,

@@ -70,6 +70,12 @@ export interface RunContext {
   readonly closedPopups: Array<string>
   /** The goal's parts: the run is COMPLETED only when every part's check holds. */
   parts: ReadonlyArray<GoalPart>
+  /**
+   * Whether the policy read the goal into parts, from its words or on the page, even into none: a
+   * run whose policy read no part is refused; one whose policy could not read the goal is judged by
+   * the policy's own end.
+   */
+  partsRead: boolean
   /** Every step as the part checks see it, in order. */
   readonly partSteps: Array<PartStep>
   /** True while a step runs (from its `running` row to its finished row): a stop waits for it. */
@@ -166,6 +172,7 @@ export const makeRunContext = Effect.fnUntraced(function* (
     knownTabs: undefined,
     closedPopups: [],
     parts: [],
+    partsRead: false,
     partSteps: [],
     stepInFlight: false,
     stepEndListeners: new Set(),
