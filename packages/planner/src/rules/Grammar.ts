@@ -127,6 +127,22 @@ const startsPair = (
   )
 }
 
+/** Words that, alone in a clause after a box or a choice, name the button that finishes the form. */
+const FINISHING_WORDS = new Set([
+  "save",
+  "submit",
+  "apply",
+  "confirm",
+  "continue",
+  "next",
+  "done",
+  "finish",
+  "保存",
+  "提交",
+  "确认",
+  "继续",
+])
+
 /**
  * How many tokens at `index` say "do not" ("don't", "do not", "never", "不要", "别", "请勿"), or 0. Only a
  * negation followed by a verb makes a negated step; the caller checks the verb.
@@ -965,6 +981,15 @@ const parseClause = (
       previousVerb !== undefined &&
       (previousVerb[0] === "type" || previousVerb[0] === "set") &&
       !tokens.some((token) => PAIR_WORDS.includes(token.value))
+    )
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
+    // "tick Newsletter, then save", "选中 A，然后保存": a lone word that finishes a form, after a box or a
+    // choice, is the button that finishes it, never another box to tick.
+    if (
+      previousVerb !== undefined &&
+      (previousVerb[0] === "check" || previousVerb[0] === "uncheck" || previousVerb[0] === "select") &&
+      tokens.length === 1 &&
+      FINISHING_WORDS.has(tokens[0]!.value.toLowerCase())
     )
       return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     if (previousVerb === undefined)

@@ -400,3 +400,23 @@ describe("parseCommands: cannot plan", () => {
     expect(search).toEqual({ ok: false, reason: expect.stringContaining("needs what to search for") })
   })
 })
+
+describe("a lone finishing word after a box or a choice", () => {
+  it("presses the button it names instead of ticking a box of that name ('tick Newsletter, then continue')", () => {
+    expect(parseCommands("tick Newsletter, then continue")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "check" }, { kind: "click", target: { text: "continue" } }],
+    })
+    expect(parseCommands("uncheck Remember me and then apply")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "uncheck" }, { kind: "click", target: { text: "apply" } }],
+    })
+  })
+
+  it("still ticks a second box named after the first ('tick Newsletter, then Offers')", () => {
+    expect(parseCommands("tick Newsletter, then Offers")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "check" }, { kind: "check", target: { text: "Offers" } }],
+    })
+  })
+})
