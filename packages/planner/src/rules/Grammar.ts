@@ -1037,6 +1037,21 @@ const parseClause = (
   const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
   // Templates first, for every verb but a scroll inside an element and a drag by pixels, which code reads
   // before them; the code below reads the verbs whose words come in any order, and refuses the rest.
+  // "Sign in with Google", "continue using GitHub": one name after "with" and no password is a provider's
+  // button to press, never a username to type.
+  const provider = after.filter((token) => token.kind !== "punct")
+  if (
+    verbName === "login" &&
+    before.length === 0 &&
+    provider.length === 2 &&
+    isWord(provider[0], "with", "using", "via") &&
+    provider[1]!.kind === "word" &&
+    /^\p{Lu}/u.test(provider[1]!.raw)
+  )
+    return {
+      ...targetCommand("click", tokenize(`${verbRaw} ${provider[0]!.raw} ${provider[1]!.raw}`), "click"),
+      verb: ["click", "click"] as const,
+    }
   const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
   switch (verbName) {

@@ -420,3 +420,23 @@ describe("a lone finishing word after a box or a choice", () => {
     })
   })
 })
+
+describe("signing in with a provider", () => {
+  it("presses the provider's button instead of typing its name as a username ('Log in with GitHub')", () => {
+    expect(parseCommands("Log in with GitHub")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "click", target: { text: "Log in with GitHub" } }],
+    })
+    expect(parseCommands("sign in using Microsoft")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "click", target: { text: "sign in using Microsoft" } }],
+    })
+  })
+
+  it("still logs in with a username and a password given after 'with'", () => {
+    expect(parseCommands("log in with alice and wonderland")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "login", username: "alice", password: "wonderland" }],
+    })
+  })
+})
