@@ -964,6 +964,14 @@ const parseClause = (
     // "… then button TWO": repeat the verb before.
     if (tokens.length === 1 && tokens[0]!.kind === "url")
       return { command: { kind: "navigate", url: tokens[0]!.raw } }
+    // "…, then go on to the review", "proceed to payment": moving on to a step is a press, never a value.
+    const moveOn = isWord(tokens[0], "go", "move", "carry", "proceed", "continue", "advance")
+      ? isWord(tokens[1], "on", "ahead", "forward")
+        ? 2
+        : 1
+      : 0
+    if (moveOn > 0 && isWord(tokens[moveOn], "to") && tokens.length > moveOn + 1)
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     const pairs = parsePairs(tokens)
     if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
     // "Dim the brightness to 3", "bump the quantity to 4": a word the rules do not know, then a named

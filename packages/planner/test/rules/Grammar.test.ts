@@ -440,3 +440,19 @@ describe("signing in with a provider", () => {
     })
   })
 })
+
+describe("moving on to a step after typing", () => {
+  it("presses the step's control instead of typing the verb into a field ('…, then go on to payment')", () => {
+    expect(parseCommands("type Ada into Name, then go on to payment")).toMatchObject({
+      ok: true,
+      commands: [
+        { kind: "type", value: "Ada" },
+        { kind: "click", target: { text: "go on to payment" } },
+      ],
+    })
+    expect(parseCommands("enter 12 in Age and then carry on to the summary")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "type", value: "12" }, { kind: "click" }],
+    })
+  })
+})
