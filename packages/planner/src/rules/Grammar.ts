@@ -127,6 +127,22 @@ const startsPair = (
   )
 }
 
+/** Words that, alone in a clause after a box or a choice, name the button that finishes the form. */
+const FINISHING_WORDS = new Set([
+  "save",
+  "submit",
+  "apply",
+  "confirm",
+  "continue",
+  "next",
+  "done",
+  "finish",
+  "保存",
+  "提交",
+  "确认",
+  "继续",
+])
+
 /**
  * How many tokens at `index` say "do not" ("don't", "do not", "never", "不要", "别", "请勿"), or 0. Only a
  * negation followed by a verb makes a negated step; the caller checks the verb.
@@ -948,6 +964,14 @@ const parseClause = (
     // "… then button TWO": repeat the verb before.
     if (tokens.length === 1 && tokens[0]!.kind === "url")
       return { command: { kind: "navigate", url: tokens[0]!.raw } }
+    // "…, then go on to the review", "proceed to payment": moving on to a step is a press, never a value.
+    const moveOn = isWord(tokens[0], "go", "move", "carry", "proceed", "continue", "advance")
+      ? isWord(tokens[1], "on", "ahead", "forward")
+        ? 2
+        : 1
+      : 0
+    if (moveOn > 0 && isWord(tokens[moveOn], "to") && tokens.length > moveOn + 1)
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     const pairs = parsePairs(tokens)
     if (pairs !== undefined) return { ...pairs, verb: ["type", "type"] as const }
     // "Dim the brightness to 3", "bump the quantity to 4": a word the rules do not know, then a named
@@ -965,6 +989,15 @@ const parseClause = (
       previousVerb !== undefined &&
       (previousVerb[0] === "type" || previousVerb[0] === "set") &&
       !tokens.some((token) => PAIR_WORDS.includes(token.value))
+    )
+      return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
+    // "tick Newsletter, then save", "选中 A，然后保存": a lone word that finishes a form, after a box or a
+    // choice, is the button that finishes it, never another box to tick.
+    if (
+      previousVerb !== undefined &&
+      (previousVerb[0] === "check" || previousVerb[0] === "uncheck" || previousVerb[0] === "select") &&
+      tokens.length === 1 &&
+      FINISHING_WORDS.has(tokens[0]!.value.toLowerCase())
     )
       return { ...targetCommand("click", tokens, "click"), verb: ["click", "click"] as const }
     if (previousVerb === undefined)
@@ -1012,6 +1045,21 @@ const parseClause = (
   const unread = (): ClauseRead => ({ reason: unplacedWords(after, [], say) ?? say.needsWhat(verbRaw) })
   // Templates first, for every verb but a scroll inside an element and a drag by pixels, which code reads
   // before them; the code below reads the verbs whose words come in any order, and refuses the rest.
+  // "Sign in with Google", "continue using GitHub": one name after "with" and no password is a provider's
+  // button to press, never a username to type.
+  const provider = after.filter((token) => token.kind !== "punct")
+  if (
+    verbName === "login" &&
+    before.length === 0 &&
+    provider.length === 2 &&
+    isWord(provider[0], "with", "using", "via") &&
+    provider[1]!.kind === "word" &&
+    /^\p{Lu}/u.test(provider[1]!.raw)
+  )
+    return {
+      ...targetCommand("click", tokenize(`${verbRaw} ${provider[0]!.raw} ${provider[1]!.raw}`), "click"),
+      verb: ["click", "click"] as const,
+    }
   const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
   switch (verbName) {

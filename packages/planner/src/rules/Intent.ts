@@ -393,8 +393,22 @@ const readOne = (
   const name = quoted(candidate.option ?? nameOf(candidate.element))
   if (name === undefined) return { reason: `the control for "${clause}" has a quote in its name` }
   switch (candidate.kind) {
-    case "box":
+    case "box": {
+      // "I don't want to be disturbed" with a switch "Do not disturb": the clause's negation is the
+      // switch's own name, so it asks for the switch on. Only words that say "off" besides it
+      // ("turn off", "untick", "disable") ask for it off; a second negation beside the name's is
+      // ambiguous and refused.
+      if (negated && NEGATION.test(nameOf(candidate.element))) {
+        const off = /\b(?:off|un-?tick(?:ed)?|un-?check(?:ed)?|disable[d]?)\b|取消|关闭|关掉/i
+        const negations = clause.match(new RegExp(NEGATION.source, "gi")) ?? []
+        if (off.test(clause) && negations.length <= 2) return { command: `uncheck ${name}` }
+        if (negations.length === 1) return { command: `check ${name}` }
+        return {
+          reason: `"${clause}" negates a control whose own name is negated ("${nameOf(candidate.element)}"); which state it asks for is unclear`,
+        }
+      }
       return { command: `${negated ? "uncheck" : "check"} ${name}` }
+    }
     case "press":
       return negated
         ? { reason: `"${clause}" says what not to press, which needs no action` }

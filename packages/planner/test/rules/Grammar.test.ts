@@ -400,3 +400,59 @@ describe("parseCommands: cannot plan", () => {
     expect(search).toEqual({ ok: false, reason: expect.stringContaining("needs what to search for") })
   })
 })
+
+describe("a lone finishing word after a box or a choice", () => {
+  it("presses the button it names instead of ticking a box of that name ('tick Newsletter, then continue')", () => {
+    expect(parseCommands("tick Newsletter, then continue")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "check" }, { kind: "click", target: { text: "continue" } }],
+    })
+    expect(parseCommands("uncheck Remember me and then apply")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "uncheck" }, { kind: "click", target: { text: "apply" } }],
+    })
+  })
+
+  it("still ticks a second box named after the first ('tick Newsletter, then Offers')", () => {
+    expect(parseCommands("tick Newsletter, then Offers")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "check" }, { kind: "check", target: { text: "Offers" } }],
+    })
+  })
+})
+
+describe("signing in with a provider", () => {
+  it("presses the provider's button instead of typing its name as a username ('Log in with GitHub')", () => {
+    expect(parseCommands("Log in with GitHub")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "click", target: { text: "Log in with GitHub" } }],
+    })
+    expect(parseCommands("sign in using Microsoft")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "click", target: { text: "sign in using Microsoft" } }],
+    })
+  })
+
+  it("still logs in with a username and a password given after 'with'", () => {
+    expect(parseCommands("log in with alice and wonderland")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "login", username: "alice", password: "wonderland" }],
+    })
+  })
+})
+
+describe("moving on to a step after typing", () => {
+  it("presses the step's control instead of typing the verb into a field ('…, then go on to payment')", () => {
+    expect(parseCommands("type Ada into Name, then go on to payment")).toMatchObject({
+      ok: true,
+      commands: [
+        { kind: "type", value: "Ada" },
+        { kind: "click", target: { text: "go on to payment" } },
+      ],
+    })
+    expect(parseCommands("enter 12 in Age and then carry on to the summary")).toMatchObject({
+      ok: true,
+      commands: [{ kind: "type", value: "12" }, { kind: "click" }],
+    })
+  })
+})

@@ -159,3 +159,26 @@ describe("the rule step policy on a goal read on the page", () => {
     expect(decision.history.at(-1)).toContain('no control on the page is named by "golden", "prize"')
   })
 })
+
+const SETTINGS = `- main:
+  - h1 "Notifications"
+  - switch "Do not disturb" [ref=e3]
+  - checkbox "Don't show this again" [ref=e4]
+  - switch "Email alerts" [ref=e5] [checked]
+  - button "Save" [ref=e6]`
+
+describe("a negation that is a control's own name", () => {
+  it("reads the clause's negation as the switch's name and asks for it on ('please don't disturb me')", () => {
+    expect(read("please don't disturb me", SETTINGS)).toEqual({ command: 'check "Do not disturb"' })
+    expect(read("we want to not be disturbed", SETTINGS)).toEqual({ command: 'check "Do not disturb"' })
+    expect(read("never show this again", SETTINGS)).toEqual({ command: 'check "Don\'t show this again"' })
+  })
+
+  it("turns the switch off only when words besides its name say off ('Do not disturb off')", () => {
+    expect(read("Do not disturb off", SETTINGS)).toEqual({ command: 'uncheck "Do not disturb"' })
+  })
+
+  it("still unticks a box whose name carries no negation ('no email alerts')", () => {
+    expect(read("no email alerts", SETTINGS)).toEqual({ command: 'uncheck "Email alerts"' })
+  })
+})
