@@ -89,7 +89,9 @@ describe("a reference is read from the page's tables, lists and cards", () => {
     expect(readReference({ owner: "the overdue invoice", kind: "invoice number" }, OUTLINE)).toEqual({
       value: "F-0092",
     })
-    expect(readReference({ owner: "Paid 状态那张发票", kind: "发票号" }, OUTLINE)).toEqual({ value: "F-0091" })
+    expect(readReference({ owner: "Paid 状态那张发票", kind: "发票号" }, OUTLINE)).toEqual({
+      value: "F-0091",
+    })
   })
 
   it("reads a definition list and a contact card by their heading or their lines", () => {
@@ -138,14 +140,20 @@ describe("a goal with a reference is read as the literal the page shows", () => 
   })
 
   it("reads two references of one goal, in Chinese too", () => {
-    const read = readReferencesOnPage("把王伟的邮箱填到 Recipient 里，再把 Priya Nair 的电话填到 Subject 里", OUTLINE, parseCommands)
+    const read = readReferencesOnPage(
+      "把王伟的邮箱填到 Recipient 里，再把 Priya Nair 的电话填到 Subject 里",
+      OUTLINE,
+      parseCommands,
+    )
     expect(read !== undefined && "goal" in read ? read.goal : read).toBe(
       '把"wangwei@aurora.example"填到 Recipient 里,再把 "+91 80 5550 2244"填到 Subject 里',
     )
   })
 
   it("refuses with the reference named when the page answers it with nothing or with several values", () => {
-    expect(readReferencesOnPage("Type the phone of the analyst into Subject", OUTLINE, parseCommands)).toEqual({
+    expect(
+      readReferencesOnPage("Type the phone of the analyst into Subject", OUTLINE, parseCommands),
+    ).toEqual({
       reason:
         'needs a model to work out "the phone of the analyst": it fits more than one value on this page ("+91 80 5550 2244", "+46 8 555 0177"); name the row more exactly or quote the value',
     })
@@ -154,12 +162,16 @@ describe("a goal with a reference is read as the literal the page shows", () => 
         'needs a model to work out "Bruno Alves\'s email": no table row, list or card on this page shows "Bruno Alves" together with "email"; quote the value to type it as written',
     })
     const chinese = readReferencesOnPage("把赵敏的邮箱填到 Recipient 里", OUTLINE, parseCommands)
-    expect(chinese !== undefined && "reason" in chinese ? chinese.reason : "").toContain("需要模型来算出“赵敏的邮箱”")
+    expect(chinese !== undefined && "reason" in chinese ? chinese.reason : "").toContain(
+      "需要模型来算出“赵敏的邮箱”",
+    )
   })
 
   it("leaves a goal with no reference to the grammar", () => {
     expect(readReferencesOnPage('Type "x@y.example" into Recipient', OUTLINE, parseCommands)).toBeUndefined()
-    expect(readReferencesOnPage("Type the sum of the two amounts into Reference", OUTLINE, parseCommands)).toBeUndefined()
+    expect(
+      readReferencesOnPage("Type the sum of the two amounts into Reference", OUTLINE, parseCommands),
+    ).toBeUndefined()
   })
 })
 
@@ -186,6 +198,8 @@ describe("the rule step policy reads a reference on the page before acting", () 
     })
     expect(decision.toolCalls).toEqual([])
     expect(decision.method).toBe("close")
-    expect(decision.history.join("\n")).toContain('"the e-mail of the Malmö contact": it fits more than one value')
+    expect(decision.history.join("\n")).toContain(
+      '"the e-mail of the Malmö contact": it fits more than one value',
+    )
   })
 })
