@@ -18,8 +18,10 @@ export type { Command, CommandKind, RoleHint, TargetPhrase } from "./rules/Comma
 export { type ParseResult, parseCommands } from "./rules/Grammar.ts"
 // The executor's goal checks score names the way grounding does.
 export { canTake, GLOSSARY, type Intent, textScore } from "./rules/Grounding.ts"
+export { type ReferenceAnswer, readReference, readReferencesOnPage } from "./rules/grounding/Reference.ts"
 export { type IntentReading, readGoalOnPage, readIntent } from "./rules/Intent.ts"
 export * from "./rules/Outline.ts"
+export type { ValueReference } from "./rules/Reading.ts"
 export * from "./rules/RulePlanner.ts"
 export * from "./rules/RuleStepPolicy.ts"
 export { type RuleTextToActionInput, ruleTextToAction } from "./rules/TextToAction.ts"

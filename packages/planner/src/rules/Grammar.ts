@@ -1,7 +1,7 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, TargetPhrase } from "./Command.ts"
 import type { Hint, Messages, Verb } from "./lang/Lexicon.ts"
-import { misreading, needsModel } from "./Reading.ts"
+import { misreading, needsModel, type ValueReference } from "./Reading.ts"
 import { fillSlot, isPathMark, parseTargetPhrase, splitFields, splitList } from "./Slots.ts"
 import { compileTemplates, matchTemplates } from "./Templates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
@@ -75,6 +75,8 @@ export type ParseResult =
       readonly reason: string
       /** The clause the refusal is about when it has no action word (the words a page may still place). */
       readonly noActionIn?: string
+      /** The value the refusal is about when it is a reference the page may answer ("李娜的邮箱"). */
+      readonly reference?: ValueReference
     }
 
 const isSeparator = (token: Token): boolean =>
@@ -1289,7 +1291,10 @@ export const parseCommands = (text: string): ParseResult => {
   const judged = needsModel(tokens, unplaced, say)
   if (judged !== undefined) return fail(judged)
   const read = (commands: ReadonlyArray<Command>): ParseResult => {
-    const wrong = misreading(text, tokens, commands, say) ?? unplacedWords(tokens, commands, say)
+    const misread = misreading(text, tokens, commands, say)
+    if (misread?.reference !== undefined)
+      return { ok: false, reason: misread.reason, reference: misread.reference }
+    const wrong = misread?.reason ?? unplacedWords(tokens, commands, say)
     return wrong === undefined ? { ok: true, commands } : fail(wrong)
   }
   const pairs = verblessPairs(tokens)

@@ -7,8 +7,13 @@ import {
   CHINESE_WORK,
   DESCRIBED_VALUE,
   JUDGEMENT,
+  KIND_NOUNS,
   OWNED_VALUE,
   RANKINGS,
+  SEVERAL_WORDS,
+  VALUE_OWNERS,
+  VALUE_PLACES,
+  VALUE_WORDS,
 } from "./Vocabulary.ts"
 
 /**
@@ -136,6 +141,96 @@ const plainlyLiteral = (value: string, quoted: ReadonlyArray<string>): boolean =
   /^(<secret:[^>]+>|\{\{[^}]+\}\})$/.test(value)
 
 /**
+ * A value described as whose it is and what kind ("Maria Keller's email address", "the phone of Ana
+ * Souza", "the order number of the cancelled order", "李娜的邮箱", "the value of Phone from the table"):
+ * a reference the page may answer (the cell in the owner's row under the kind's column, the value
+ * beside the kind's word in the owner's list or card). Grounding reads it; the grammar only splits it.
+ */
+export interface ValueReference {
+  /** The reference as the instruction words it, for messages. */
+  readonly phrase: string
+  /** The value's words as the parse holds them, to find the reference in the instruction. */
+  readonly said: string
+  /** The words that say whose value it is ("the cancelled order", "李娜"); empty when only the kind is said. */
+  readonly owner: string
+  /** The kind of value, as said ("email address", "单号", "Phone"). */
+  readonly kind: string
+}
+
+/** A parse refused as a misreading: the reason, and the reference the page may answer, if it is one. */
+export interface Misreading {
+  readonly reason: string
+  readonly reference?: ValueReference
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+const anyOf = (words: ReadonlyArray<string>): string =>
+  words.map((word) => escapeRegExp(word).replace(/ /g, "\\s+")).join("|")
+
+/** The owner and kind a value speaks of, each without the words that say where it is ("from the table"). */
+const withoutPlaces = (text: string): string => {
+  let rest = text.trim()
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const place of VALUE_PLACES) {
+      const lower = rest.toLowerCase()
+      if (lower.endsWith(place) && lower.length > place.length) {
+        rest = rest.slice(0, -place.length).trim()
+        changed = true
+      } else if (lower.startsWith(place) && lower.length > place.length) {
+        rest = rest.slice(place.length).trim()
+        changed = true
+      }
+    }
+  }
+  return rest
+}
+
+/** Heads that make "the X of …" a computation, not a value to read: "the sum of", "the number of". */
+const COMPUTED_HEAD =
+  /^(?:sum|total|difference|product|average|mean|quotient|remainder|count|number|amount)$/i
+
+const POSSESSIVE = new RegExp(`^(?:the\\s+)?(.+?)(?:${anyOf(VALUE_OWNERS.en)})\\s+(.+)$`, "iu")
+const OWNED_BY = /^(?:the\s+|a\s+|an\s+)?(.+?)\s+of\s+(.+)$/iu
+const CHINESE_OWNED = new RegExp(`^(.*?)\\s*(?:${anyOf(VALUE_OWNERS.zh)})\\s*([^的]+)$`, "u")
+
+/**
+ * The reference a described value makes, split into owner and kind, or undefined when it is not one
+ * the page can answer: a computation ("the sum of …", "the number of …"), an owner that is more than
+ * one row ("the two pending orders", "所有订单"), or a kind the data does not know.
+ */
+export const valueReference = (value: string, phrase: string): ValueReference | undefined => {
+  const said = value.trim()
+  const text = withoutPlaces(said)
+  const isValueWord = (word: string) => VALUE_WORDS.includes(word.trim().toLowerCase())
+  const isKind = (word: string) => KIND_NOUNS.includes(word.trim().toLowerCase())
+  let owner: string | undefined
+  let kind: string | undefined
+  const chinese = CHINESE_OWNED.exec(text)
+  const possessive = POSSESSIVE.exec(text)
+  const ownedBy = OWNED_BY.exec(text)
+  if (chinese !== null && /\p{Script=Han}/u.test(chinese[2]!)) {
+    ;[owner, kind] = isValueWord(chinese[2]!) ? ["", chinese[1]!] : [chinese[1]!, chinese[2]!]
+  } else if (possessive !== null && isKind(possessive[2]!)) {
+    ;[owner, kind] = [possessive[1]!, possessive[2]!]
+  } else if (ownedBy !== null && isValueWord(ownedBy[1]!)) {
+    ;[owner, kind] = ["", ownedBy[2]!]
+  } else if (ownedBy !== null && isKind(ownedBy[1]!) && !COMPUTED_HEAD.test(ownedBy[1]!.trim())) {
+    ;[owner, kind] = [ownedBy[2]!, ownedBy[1]!]
+  }
+  if (owner === undefined || kind === undefined) return undefined
+  owner = withoutPlaces(owner)
+  kind = withoutPlaces(kind)
+  if (kind === "" || (owner === "" && /\s/.test(kind) && !isKind(kind))) return undefined
+  const several = new RegExp(
+    `(?<![A-Za-z])(?:${anyOf(SEVERAL_WORDS.filter((word) => /[a-z]/i.test(word)))})(?![A-Za-z])|${anyOf(SEVERAL_WORDS.filter((word) => !/[a-z]/i.test(word)))}`,
+    "iu",
+  )
+  if (several.test(owner) || /\d+\s+\w+s\b/.test(owner)) return undefined
+  return { phrase, said, owner: owner.trim(), kind: kind.trim() }
+}
+
+/**
  * Refuses a parse that misread the instruction: a quoted literal that is in no slot of its own (typed
  * as part of a longer value, or dropped), a value that describes what to type instead of being it, a
  * text to select that says where it is instead of what it is.
@@ -145,7 +240,17 @@ export const misreading = (
   tokens: ReadonlyArray<Token>,
   commands: ReadonlyArray<Command>,
   say: Messages,
-): string | undefined => {
+): Misreading | undefined => {
+  const refused = misread(text, tokens, commands, say)
+  return typeof refused === "string" ? { reason: refused } : refused
+}
+
+const misread = (
+  text: string,
+  tokens: ReadonlyArray<Token>,
+  commands: ReadonlyArray<Command>,
+  say: Messages,
+): string | Misreading | undefined => {
   const quoted = tokens.filter((token) => token.kind === "quoted").map((token) => normal(token.value))
   const slots = slotsOf(commands, [])
   const values = slotsOf(commands.map(valuesOf), [])
@@ -173,7 +278,10 @@ export const misreading = (
       const phrase = OWNED_VALUE.some((owned) => owned.test(value.trim()))
         ? value.trim()
         : referencePhrase(text, value)
-      return say.needsModelToRead(phrase)
+      const reference = valueReference(value, phrase)
+      return reference === undefined
+        ? say.needsModelToRead(phrase)
+        : { reason: say.needsModelToRead(phrase), reference }
     }
     // "把昵称改成 Bob 并保存", "Change it to Ada99 via Edit profile and save it": a value that runs on into
     // a step of its own would type the step; the words after the value are refused by name.

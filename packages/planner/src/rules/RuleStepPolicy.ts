@@ -19,6 +19,7 @@ import { ancestryFromOutline } from "./Grounding.ts"
 import { findSearchBox } from "./grounding/Decide.ts"
 import { extractionFoundNoList, linkToObject } from "./grounding/Follow.ts"
 import { locateQuery, locateSection } from "./grounding/Locate.ts"
+import { readReferencesOnPage } from "./grounding/Reference.ts"
 import { readGoalOnPage } from "./Intent.ts"
 import { elementsFromOutline } from "./Outline.ts"
 import { fieldName, goalPartsOf } from "./RulePlanner.ts"
@@ -458,6 +459,7 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   const reading =
     earlier ??
     locatedOnPage(input.goal, input.outline) ??
+    readReferencesOnPage(input.goal, input.outline, parseCommands) ??
     (() => {
       const elements = elementsFromOutline(input.outline)
       return readGoalOnPage(input.goal, elements, ancestryFromOutline(input.outline), parseCommands)

@@ -4,6 +4,7 @@ import type { TextAction, TextToActionInput } from "../Planner.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
 import { type CommandDecision, decideCommand, type PageView } from "./grounding/Decide.ts"
+import { readReferencesOnPage } from "./grounding/Reference.ts"
 
 export {
   type CommandDecision,
@@ -28,7 +29,8 @@ const toTextAction = (decision: CommandDecision): TextAction =>
 /**
  * The rule text-to-action: one command in English or Chinese and the element list of a `look()` →
  * exactly one action on an element of that list (`locator` is its ref), or a completion. Only the first
- * clause of a sequence is acted on; its action may be a step on the way (opening a section first).
+ * clause of a sequence is acted on; its action may be a step on the way (opening a section first). A
+ * value the command describes ("Maria Keller's email") is read from `outline` when it is given.
  * Fails with `AgentError`/`CannotPlan` when the grammar cannot read the command.
  *
  * @example
@@ -40,7 +42,14 @@ const toTextAction = (decision: CommandDecision): TextAction =>
  * ```
  */
 export const ruleTextToAction = (input: RuleTextToActionInput): Effect.Effect<TextAction, AgentError> => {
-  const parsed = parseCommands(input.command)
+  // A value the command describes ("Maria Keller's email") is read from the outline, when there is one.
+  const read =
+    input.outline === undefined
+      ? undefined
+      : readReferencesOnPage(input.command, input.outline, parseCommands)
+  if (read !== undefined && "reason" in read)
+    return Effect.fail(new AgentError({ reason: new CannotPlan({ detail: read.reason }) }))
+  const parsed = parseCommands(read?.goal ?? input.command)
   if (!parsed.ok) return Effect.fail(new AgentError({ reason: new CannotPlan({ detail: parsed.reason }) }))
   const view: PageView = {
     elements: input.elements,

@@ -109,6 +109,31 @@ export const OWNED_VALUE: ReadonlyArray<RegExp> = [
   new RegExp(`(${alternatives(en.valueKinds.owners)})\\s+(\\S+\\s+)?(${kindNouns(en)})$`, "i"),
   new RegExp(`(${alternatives(zh.valueKinds.owners)})\\s*(${kindNouns(zh)})$`, "u"),
 ]
+/** Every kind noun of the data, lower case ("email address", "单号"). */
+export const KIND_NOUNS: ReadonlyArray<string> = all((lexicon) => lexicon.valueKinds.nouns).map((noun) =>
+  noun.toLowerCase(),
+)
+/** The markers that make an owner, per language ("'s", "的"). */
+export const VALUE_OWNERS = { en: en.valueKinds.owners, zh: zh.valueKinds.owners } as const
+/** Nouns that only say "the value" ("the value of Phone", "Phone 的值"), longest first. */
+export const VALUE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.valueKinds.values).toSorted(
+  (left, right) => right.length - left.length,
+)
+/** Where a value is, said around it ("from the table", "表格里"), longest first. */
+export const VALUE_PLACES: ReadonlyArray<string> = all((lexicon) => lexicon.valueKinds.places).toSorted(
+  (left, right) => right.length - left.length,
+)
+/** Words of an owner that name no row ("the", "contact", "那个"), longest first. */
+export const OWNER_FILLERS: ReadonlyArray<string> = all(
+  (lexicon) => lexicon.valueKinds.ownerFillers,
+).toSorted((left, right) => right.length - left.length)
+/** Words that make an owner more than one row ("all", "two", "所有"). */
+export const SEVERAL_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.valueKinds.several)
+/** The headers a kind of value goes by, beside the glossary's words ("order number" → Order). */
+export const KIND_HEADERS: ReadonlyMap<string, ReadonlyArray<string>> = table(
+  (lexicon) => lexicon.valueKinds.headers,
+)
+
 export const DESCRIBED_VALUE: ReadonlyArray<RegExp> = [
   ...OWNED_VALUE,
   new RegExp(`^(the\\s+|a\\s+|an\\s+)?(${kindNouns(en)})\\s+of\\s+\\S`, "i"),

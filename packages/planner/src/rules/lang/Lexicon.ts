@@ -130,6 +130,10 @@ export interface Messages {
   readonly needsModelToRank: (words: ReadonlyArray<string>, ranking: string) => string
   readonly needsModelToWork: (work: string) => string
   readonly needsModelToRead: (phrase: string) => string
+  /** A reference read on the page that nothing there answers (`owner` is empty when only the kind was said). */
+  readonly referenceNotShown: (phrase: string, owner: string, kind: string) => string
+  /** A reference read on the page that more than one value answers. */
+  readonly referenceSeveral: (phrase: string, values: ReadonlyArray<string>) => string
   readonly needsModelToFindText: (phrase: string) => string
   readonly literalInValue: (literal: string, value: string) => string
   readonly literalNowhere: (literal: string) => string
@@ -233,7 +237,24 @@ export interface Lexicon {
    * nouns naming a kind of value (`email address`, `电话号码`) is a reference to read from the page,
    * never the value to type. `owners` are the markers that make the owner (`'s`, `的`).
    */
-  readonly valueKinds: { readonly nouns: ReadonlyArray<string>; readonly owners: ReadonlyArray<string> }
+  readonly valueKinds: {
+    readonly nouns: ReadonlyArray<string>
+    readonly owners: ReadonlyArray<string>
+    /** Nouns that only say "the value": the words after "of" (before 的) name its kind ("the value of Phone", "Phone 的值"). */
+    readonly values: ReadonlyArray<string>
+    /** Where the value is, said around it ("from the table", "表格里"): they name no row and no column. */
+    readonly places: ReadonlyArray<string>
+    /** Words of an owner that name no row ("the", "row", "contact", "那个", "联系人"). */
+    readonly ownerFillers: ReadonlyArray<string>
+    /** Words that make an owner more than one row, so the value is a computation ("all", "two", "所有"). */
+    readonly several: ReadonlyArray<string>
+    /**
+     * The column headers, list terms and card labels a kind goes by, beside the glossary's words
+     * ("order number" → Order; 单号 → Order number, Order; 状态 → Status). Kept apart from the glossary,
+     * which grounding also reads for field names: "order number" must not find a field named "Order".
+     */
+    readonly headers: Readonly<Record<string, ReadonlyArray<string>>>
+  }
   /** Counter words after a number that say what is counted, not the value ("4位", "五晚" → 4, 5). */
   readonly counters: ReadonlyArray<string>
   /** Particles and other words the tokenizer cuts out of a Han run (Chinese only). */
