@@ -1,6 +1,45 @@
 import { z } from "zod"
 
 /**
+ * A kind of value the items of a list print, by which a quantity picks one of them: a price (`€74`,
+ * `$12.50`), a time of day (`06:10`; of a range `06:10 – 10:45`, its start), a duration (`3h 40m`), a
+ * calendar day (`2026-11-24`) or a rating (`★ 4.5`, `4.5/5`).
+ */
+export const ItemMeasure = z.enum(["price", "time", "duration", "date", "rating"])
+export type ItemMeasure = z.output<typeof ItemMeasure>
+
+/**
+ * One item of a list the page shows, as an instruction names it: by its position (`2` the second, `-1`
+ * the last, `-2` the second to last) or by the least or greatest value of one kind its text prints
+ * (`the cheapest`: the least price; `measures` are tried in order and the first one every item prints
+ * is used, and only when every item prints exactly one such value and one item alone has the extreme),
+ * and what is done to it: chosen (its Select / Book control, its radio) or put in the cart (its Add to
+ * cart control).
+ *
+ * @example
+ * ```ts
+ * import { ItemPick } from "@sextant/core"
+ * ItemPick.parse({ said: "the cheapest flight", rank: { measures: ["price"], order: "least" }, action: "choose" })
+ * ```
+ */
+export const ItemPick = z
+  .object({
+    /** The words that name the item, as said. */
+    said: z.string().min(1),
+    ordinal: z
+      .number()
+      .int()
+      .refine((value) => value !== 0, "an ordinal counts from 1, or from -1 at the end")
+      .optional(),
+    rank: z.object({ measures: z.array(ItemMeasure).min(1), order: z.enum(["least", "most"]) }).optional(),
+    action: z.enum(["choose", "cart"]),
+  })
+  .refine((pick) => (pick.ordinal === undefined) !== (pick.rank === undefined), {
+    message: "an item is named by its position or by a rank, exactly one of them",
+  })
+export type ItemPick = z.output<typeof ItemPick>
+
+/**
  * The postcondition of one part of a goal, checked by the executor after the run against the page,
  * the observations and the outputs — never against "the step returned ok" alone.
  *
@@ -61,6 +100,12 @@ export const GoalCheck = z.discriminatedUnion("type", [
     options: z.array(z.string().min(1)).min(1),
     list: z.string().min(1).optional(),
   }),
+  /**
+   * The item of the page's list that `pick` names was chosen: the part's last action pressed that item's
+   * own control (its Select or Add to cart button, its radio) on the page it was chosen on, where the
+   * same words name the same item again, and the page showed the press (a radio ends checked).
+   */
+  z.object({ type: z.literal("itemPicked"), pick: ItemPick }),
 ])
 export type GoalCheck = z.output<typeof GoalCheck>
 export type GoalCheckInput = z.input<typeof GoalCheck>
@@ -149,5 +194,7 @@ export const describeGoalCheck = (check: GoalCheck): string => {
       return `the field "${check.target}" holds "${check.value}"`
     case "optionsChosen":
       return `${check.options.map((option) => `"${option}"`).join(", ")} chosen${check.list === undefined ? "" : ` in "${check.list}"`} on the page`
+    case "itemPicked":
+      return `"${check.pick.said}" of the page's list ${check.pick.action === "cart" ? "put in the cart" : "chosen"}, and no other item`
   }
 }

@@ -9,7 +9,7 @@ import {
   readCalendarDay,
   type UnmetPart,
 } from "@sextant/core"
-import { canTake, GLOSSARY, textScore } from "@sextant/planner"
+import { canTake, GLOSSARY, resolvePick, textScore } from "@sextant/planner"
 import { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one script call. */
@@ -134,6 +134,8 @@ export interface PartStep {
   readonly value?: string | undefined
   /** That element as the page showed it when the step chose it. */
   readonly actedElement?: PageElement | undefined
+  /** The outline of the page the step was chosen on, kept when the part picks an item of a list. */
+  readonly seenOutline?: string | undefined
 }
 
 /** Everything the checks look at. */
@@ -149,7 +151,10 @@ export interface GoalEvidence {
 
 /** Whether a check reads the state of the page's controls (a look after the step). */
 export const checksControls = (check: GoalCheck): boolean =>
-  check.type === "controlState" || check.type === "fieldValue" || check.type === "optionsChosen"
+  check.type === "controlState" ||
+  check.type === "fieldValue" ||
+  check.type === "optionsChosen" ||
+  check.type === "itemPicked"
 
 const CHOICE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"])
 /** How well a name must fit, as the rule grounding requires to act on an element. */
@@ -603,6 +608,44 @@ const judgeEffect = (
   return `${last.tool} reported no change on ${last.urlAfter}, and the page did not move`
 }
 
+/**
+ * Why the item a pick names is not the one chosen, or `undefined` when it is: the part's last action must
+ * have pressed the control of exactly that item, as the same words name it again on the page the action
+ * was chosen on (the list read afresh, the position counted or the values compared again), and the page
+ * must show the press: a radio checked at the end, a button whose press changed the page. An action on
+ * any other item, a press that changed nothing, or a list the words no longer name one item of, is not it.
+ */
+const judgePick = (
+  check: Extract<GoalCheck, { type: "itemPicked" }>,
+  steps: ReadonlyArray<PartStep>,
+  all: ReadonlyArray<PartStep>,
+): string | undefined => {
+  const last = steps.findLast((step) => step.ok && step.acted !== undefined)
+  if (last === undefined) return `no step pressed the control of "${check.pick.said}"`
+  if (last.seenOutline === undefined) return `the page "${check.pick.said}" was chosen on was not read`
+  const picked = resolvePick(last.seenOutline, check.pick)
+  if (!picked.ok) return `"${check.pick.said}" names no one item on ${last.urlBefore}: ${picked.reason}`
+  const item = picked.item
+  const which = `item ${item.index} of the list ("${item.text.slice(0, 60)}")`
+  if (last.acted !== item.ref) {
+    const pressed =
+      last.actedElement === undefined ? last.acted : `${last.actedElement.role} "${last.actedElement.name}"`
+    const other = picked.list.items.find((candidate) => candidate.ref === last.acted)
+    return `${last.tool} pressed ${pressed}${other === undefined ? "" : ` of item ${other.index}`}, not the control of ${which}, which "${check.pick.said}" names`
+  }
+  if (item.role === "radio") {
+    const now = last.elements?.find((element) => element.ref === item.ref)
+    return now?.checked === true
+      ? undefined
+      : `radio "${item.name}" of ${which} is not checked on ${last.urlAfter}`
+  }
+  const position = all.indexOf(last)
+  const before = all.slice(0, Math.max(0, position)).findLast((earlier) => earlier.facts !== undefined)?.facts
+  return effectOf(last, before) === "changed"
+    ? undefined
+    : `${last.tool} on the control of ${which} changed nothing on ${last.urlAfter} (no visible change)`
+}
+
 /** Why a check does not hold, or undefined when it holds. */
 const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | undefined => {
   const check = part.check
@@ -789,6 +832,8 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       return (page.counts[check.selector] ?? 0) > 0
         ? undefined
         : `no element of ${page.url} matches ${check.selector}`
+    case "itemPicked":
+      return needSteps() ?? judgePick(check, steps, evidence.steps)
     case "controlState":
     case "fieldValue":
     case "optionsChosen": {

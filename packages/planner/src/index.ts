@@ -14,10 +14,19 @@ export * from "./llm/ToolListing.ts"
 export * from "./Planner.ts"
 // The rule grammar's public face: read a command, act on one page. Its tables (`rules/lang/`), tokenizer,
 // templates and grounding helpers are internal.
-export type { Command, CommandKind, RoleHint, TargetPhrase } from "./rules/Command.ts"
+export type { Command, CommandKind, ItemPhrase, RoleHint, TargetPhrase } from "./rules/Command.ts"
 export { type ParseResult, parseCommands } from "./rules/Grammar.ts"
 // The executor's goal checks score names the way grounding does.
 export { canTake, GLOSSARY, type Intent, textScore } from "./rules/Grounding.ts"
+// The lists of a page and the item a pick names: the step policy grounds with it, the goal check re-reads with it.
+export {
+  type ListItem,
+  type PageList,
+  type PickedItem,
+  readLists,
+  resolvePick,
+  valuesOf,
+} from "./rules/grounding/Items.ts"
 export { type ReferenceAnswer, readReference, readReferencesOnPage } from "./rules/grounding/Reference.ts"
 export { type IntentReading, readGoalOnPage, readIntent } from "./rules/Intent.ts"
 export * from "./rules/Outline.ts"

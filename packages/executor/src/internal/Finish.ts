@@ -188,7 +188,14 @@ export const recordPartStep = (
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args, index)
     const actedElement =
       step.acted === undefined || seenBefore === undefined ? undefined : withLabel(seenBefore, step.acted)
-    const recorded: PartStep = { ...step, elements, ...(actedElement === undefined ? {} : { actedElement }) }
+    // An item of a list is judged on the page it was chosen on: the outline the step was decided on.
+    const seenOutline = check?.type === "itemPicked" ? seenBefore?.tree : undefined
+    const recorded: PartStep = {
+      ...step,
+      elements,
+      ...(actedElement === undefined ? {} : { actedElement }),
+      ...(seenOutline === undefined ? {} : { seenOutline }),
+    }
     context.partSteps.push(recorded)
     return recorded
   })
@@ -210,6 +217,7 @@ export const evidenceOf = (step: PartStep): Record<string, unknown> | undefined 
     ...(step.facts === undefined ? {} : { facts: step.facts }),
     ...(step.elements === undefined ? {} : { elements: step.elements }),
     ...(step.actedElement === undefined ? {} : { actedElement: step.actedElement }),
+    ...(step.seenOutline === undefined ? {} : { seenOutline: step.seenOutline }),
   }
   return Object.keys(evidence).length === 0 ? undefined : evidence
 }
@@ -228,6 +236,7 @@ export const withStoredEvidence = (
         ...(evidence.actedElement === undefined
           ? {}
           : { actedElement: evidence.actedElement as PartStep["actedElement"] }),
+        ...(typeof evidence.seenOutline === "string" ? { seenOutline: evidence.seenOutline } : {}),
       }
 
 /** The least time a run's final page read gets, even past its deadline, in ms. */

@@ -1,3 +1,5 @@
+import type { ItemPick } from "@sextant/core"
+
 /**
  * What the rule grammar makes of one clause of a command: a small, closed vocabulary of actions a
  * person asks of a page, with the element they mean described in words (never a selector).
@@ -52,6 +54,12 @@ export interface TargetPhrase {
   readonly path?: ReadonlyArray<string>
 }
 
+/**
+ * An item of a list said by its position or by a quantity ("the second one", "the cheapest flight",
+ * "倒数第二个"): the `ItemPick` of `@sextant/core` without what is done to it.
+ */
+export type ItemPhrase = Omit<ItemPick, "action">
+
 /** One clause of a command. */
 export type Command =
   | { readonly kind: "navigate"; readonly url: string }
@@ -69,6 +77,11 @@ export type Command =
       readonly list?: TargetPhrase
       readonly target: TargetPhrase
     }
+  /**
+   * Choose one item of the page's list ("book the cheapest flight": `choose`) or put it in the cart
+   * ("add the third product to the cart": `cart`); grounding finds the list and the item's own control.
+   */
+  | { readonly kind: "pick"; readonly item: ItemPhrase; readonly action: ItemPick["action"] }
   | { readonly kind: "check"; readonly target: TargetPhrase; readonly verb?: string }
   | { readonly kind: "uncheck"; readonly target: TargetPhrase }
   | { readonly kind: "expand"; readonly target: TargetPhrase }
@@ -155,6 +168,10 @@ export const describeCommand = (command: Command): string => {
       return `drag ${describeTarget(command.source)}${command.target === undefined ? "" : ` onto ${describeTarget(command.target)}`}${command.offset === undefined ? "" : ` by ${command.offset.x},${command.offset.y} px`}`
     case "selectText":
       return `select the text "${command.text}"`
+    case "pick":
+      return command.action === "cart"
+        ? `add "${command.item.said}" to the cart`
+        : `choose "${command.item.said}"`
     case "paste":
       return `paste${command.field === undefined ? "" : ` into ${describeTarget(command.field)}`}`
     default:

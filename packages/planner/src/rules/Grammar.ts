@@ -1,7 +1,7 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, TargetPhrase } from "./Command.ts"
 import type { Hint, Messages, Verb } from "./lang/Lexicon.ts"
-import { misreading, needsModel, type ValueReference } from "./Reading.ts"
+import { misreading, needsModel, rankingsRead, type ValueReference } from "./Reading.ts"
 import { fillSlot, isPathMark, parseTargetPhrase, splitFields, splitList } from "./Slots.ts"
 import { compileTemplates, matchTemplates } from "./Templates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
@@ -21,6 +21,7 @@ import {
   FILLERS,
   FUNCTION_WORDS,
   GENERIC_CLICK_VERBS,
+  ITEM_VERBS,
   KEYS,
   LANGUAGES,
   messagesFor,
@@ -932,6 +933,8 @@ const parseClause = (
   clause: ReadonlyArray<Token>,
   previousVerb: readonly [Verb, string] | undefined,
   previousValue?: string,
+  /** Read the clause as if "book" and "add" were no verbs: they said no item of a list. */
+  withoutItemVerbs = false,
 ): ClauseRead & { verb?: readonly [Verb, string] } => {
   const tokens = stripFillers(clause)
   if (tokens.length === 0) return { reason: "an empty clause" }
@@ -952,6 +955,7 @@ const parseClause = (
     const token = tokens[index]!
     if (index > 0 && token.kind !== "keyword") continue
     verb = matchVerb(tokens, index)
+    if (verb !== undefined && withoutItemVerbs && ITEM_VERBS.has(verb[0])) verb = undefined
     if (verb !== undefined) {
       verbAt = index
       break
@@ -1064,6 +1068,9 @@ const parseClause = (
     }
   const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
+  // "Book check-in for May 22", "Add a comment", "把这本书加入心愿单": a verb read only with an item of a
+  // list that names none is read as the clause was before the verb was known.
+  if (ITEM_VERBS.has(verbName) && !inherited) return parseClause(clause, previousVerb, previousValue, true)
   switch (verbName) {
     case "login":
       return withVerb(parseLogin(before, after))
@@ -1281,15 +1288,24 @@ export const parseCommands = (text: string): ParseResult => {
   const tokens = tokenize(text)
   const say = messagesFor(text)
   if (tokens.length === 0) return fail(say.empty)
-  // "Book the cheapest flight", "Type the sum of the two numbers": words that need a model are refused
-  // before any reading, with the leading word no verb names ("book") among the words not placed.
+  // "Pick the cheapest flight that lands before noon", "Type the sum of the two numbers": words that need
+  // a model are refused, with the leading word no verb names among the words not placed — unless each
+  // ranking is a quantity the grammar reads into an item of a list ("book the cheapest flight").
   const leading = tokens[0]!
   const unplaced =
     leading.kind === "word" && matchVerb(tokens, 0) === undefined && isWord(tokens[1], "the", "a", "an")
       ? [leading.value]
       : []
   const judged = needsModel(tokens, unplaced, say)
-  if (judged !== undefined) return fail(judged)
+  if (judged === undefined) return readClauses(text, tokens, say)
+  // A superlative the rules read ("the cheapest flight") is a quantity of an item of a list: the parse
+  // stands only when every ranking word went into such a quantity; otherwise the ranking needs a model.
+  const read = readClauses(text, tokens, say)
+  return read.ok && rankingsRead(tokens, read.commands) ? read : fail(judged)
+}
+
+/** The clauses of an instruction read into commands, or why not (`parseCommands` without the model check). */
+const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages): ParseResult => {
   const read = (commands: ReadonlyArray<Command>): ParseResult => {
     const misread = misreading(text, tokens, commands, say)
     if (misread?.reference !== undefined)
@@ -1412,6 +1428,10 @@ export const parseCommands = (text: string): ParseResult => {
     }
     for (const produced1 of produced) {
       const command = datedValue(referent === undefined ? produced1 : withReferent(produced1, referent))
+      // "在含托运行李的航班里选最便宜的": a place said before an item of a list narrows the list, which the
+      // rules cannot do: its words are not placed.
+      if (command.kind === "pick" && pendingContainer !== undefined)
+        return fail(say.couldNotPlace([pendingContainer.raw]))
       commands.push(pendingContainer === undefined ? command : withContainer(command, pendingContainer))
       if (command.kind === "type") previousValue = command.value
     }

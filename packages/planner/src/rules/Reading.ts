@@ -104,22 +104,46 @@ export const needsModel = (
   unplaced: ReadonlyArray<string>,
   say: Messages,
 ): string | undefined => {
-  const text = unquoted(tokens)
-  const words = tokens.filter((token) => token.kind === "word").map((token) => token.value)
-  const rankings = words.filter((word) => RANKINGS.includes(word))
-  const chineseRanking = CHINESE_RANKING.exec(text)?.[0]
-  const most = MOST.exec(text)?.[0]
-  const named = [
-    ...rankings,
-    ...(most === undefined ? [] : [most.replace(/^the\s+/i, "")]),
-    ...(chineseRanking === undefined ? [] : [chineseRanking]),
-  ]
+  const named = rankingsOf(tokens)
   if (named.length > 0) {
     return say.needsModelToRank([...new Set([...named, ...unplaced])], named[0]!)
   }
-  const work = JUDGEMENT.exec(text)?.[0] ?? CHINESE_WORK.exec(text)?.[0]
+  const work = workOf(tokens)
   if (work !== undefined) return say.needsModelToWork(work)
   return undefined
+}
+
+/** The rankings an instruction says outside quotes: "cheapest", "most expensive", "最便宜". */
+const rankingsOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<string> => {
+  const text = unquoted(tokens)
+  const words = tokens.filter((token) => token.kind === "word").map((token) => token.value)
+  const rankings = words.filter((word) => RANKINGS.includes(word))
+  const chineseRankings = [...text.matchAll(new RegExp(CHINESE_RANKING.source, "gu"))].map(
+    (match) => match[0],
+  )
+  const most = [...text.matchAll(new RegExp(MOST.source, "gi"))].map((match) =>
+    match[0].replace(/^the\s+/i, ""),
+  )
+  return [...rankings, ...most, ...chineseRankings]
+}
+
+/** Arithmetic, counting or comparison an instruction asks for outside quotes ("how many", "之和"). */
+const workOf = (tokens: ReadonlyArray<Token>): string | undefined => {
+  const text = unquoted(tokens)
+  return JUDGEMENT.exec(text)?.[0] ?? CHINESE_WORK.exec(text)?.[0]
+}
+
+/**
+ * Whether every ranking of the instruction is the quantity of an item of a list the commands pick
+ * ("book the cheapest flight": `cheapest` is in the words of the item `the cheapest flight`, read as the
+ * least price), and it asks for no other work. A ranking left anywhere else still needs a model.
+ */
+export const rankingsRead = (tokens: ReadonlyArray<Token>, commands: ReadonlyArray<Command>): boolean => {
+  if (workOf(tokens) !== undefined) return false
+  const ranked = commands.flatMap((command) =>
+    command.kind === "pick" && command.item.rank !== undefined ? [normal(command.item.said)] : [],
+  )
+  return rankingsOf(tokens).every((ranking) => ranked.some((said) => said.includes(normal(ranking))))
 }
 
 /** The reference as the instruction words it: from the value's first word to the end of its phrase. */

@@ -217,6 +217,7 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     case "selectText":
     case "copy":
     case "paste":
+    case "pick":
       return `'${description}' needs the page: use the step-wise agent or text-to-action`
   }
 }
@@ -303,6 +304,12 @@ export const goalPartFor = (command: Command): GoalPart => {
             checked: command.kind === "check",
           })
     }
+    case "pick":
+      // Exactly the item the words name must be the one chosen: checked again on the page it was chosen on.
+      return part(command.action === "cart" ? "click" : "select", {
+        type: "itemPicked",
+        pick: { ...command.item, action: command.action },
+      })
     case "press":
       return part("press", { type: "actionsSucceeded" })
     case "scroll":

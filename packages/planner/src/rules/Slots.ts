@@ -1,5 +1,5 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
-import type { RoleHint, TargetPhrase } from "./Command.ts"
+import type { ItemPhrase, RoleHint, TargetPhrase } from "./Command.ts"
 import type { SlotFiller } from "./Templates.ts"
 import { joinTokens, type Token } from "./Tokenizer.ts"
 import {
@@ -10,10 +10,16 @@ import {
   CONTAINER_BARE,
   CONTAINER_BEFORE,
   ENGLISH_NUMBERS,
+  FROM_END,
   GENERIC_CLICK_VERBS,
+  ITEM_NOUNS,
+  ITEM_TAILS,
   KEYS,
   NAME_MARKERS,
+  OF_THE_DAY,
   ORDINAL_WORDS,
+  QUANTITIES,
+  QUANTITY_PHRASES,
   ROLE_NOUNS,
   STATE_LINKS,
   STATE_NEGATIONS,
@@ -441,6 +447,8 @@ export const fillSlot: SlotFiller = (type, tokens) => {
       const target = parseTargetPhrase(tokens)
       return options.length === 0 && target.ordinal === undefined ? undefined : { options, target }
     }
+    case "item":
+      return readItem(tokens)
     case "boxes": {
       const names = splitFields(tokens)
       const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
@@ -452,6 +460,68 @@ export const fillSlot: SlotFiller = (type, tokens) => {
       return value === "" ? undefined : value
     }
   }
+}
+
+const HAN_END = /\p{Script=Han}$/u
+
+/**
+ * Reads one item of a list said by its position or by a quantity, and nothing else: `the second one`,
+ * `the 3rd room`, `the second to last one`, `the cheapest flight`, `the last train of the day` (the
+ * latest time), `第二个航班`, `倒数第二个`, `最便宜的商品`, `评分最高的那个`. After the position or the quantity
+ * only a name of the items (`one`, `flight`, `商品`) and a tail (`on the page`) may follow: any other word
+ * (`the cheapest nonstop flight`, `the first name`) leaves it unread, so a condition is never dropped.
+ */
+export const readItem = (tokens: ReadonlyArray<Token>): ItemPhrase | undefined => {
+  if (tokens.length === 0 || tokens.some((token) => token.kind === "quoted" || token.kind === "punct"))
+    return undefined
+  const said = joinTokens(tokens)
+  let rest = said.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim()
+  /** The longest of `phrases` that starts the rest as whole words (Chinese needs no space after it). */
+  const take = (phrases: ReadonlyArray<string>): string | undefined => {
+    const found = phrases.find(
+      (phrase) =>
+        rest.startsWith(phrase) &&
+        (rest.length === phrase.length || rest[phrase.length] === " " || HAN_END.test(phrase)),
+    )
+    if (found !== undefined) rest = rest.slice(found.length).trimStart()
+    return found
+  }
+  take(["the", "a", "an", "my", "this", "that", "your", "our"])
+  let ordinal: number | undefined
+  let rank: ItemPhrase["rank"]
+  const fromEndBefore = take(FROM_END.filter((phrase) => HAN_END.test(phrase))) !== undefined
+  const chinese = /^第\s*([一二两三四五六七八九十\d]+)\s*(?:个|项|条|班|件|位|款)?/u.exec(rest)
+  const english = /^(\S+?)(?= |$)/.exec(rest)?.[1]
+  if (chinese !== null) {
+    ordinal = chineseNumber(chinese[1]!)
+    rest = rest.slice(chinese[0].length).trimStart()
+  } else if (/^最后(?:一\s*(?:个|项|条|班|件|款))?/u.test(rest)) {
+    ordinal = -1
+    rest = rest.replace(/^最后(?:一\s*(?:个|项|条|班|件|款))?/u, "").trimStart()
+  } else if (english !== undefined && (ORDINAL_WORDS.has(english) || /^\d+(?:st|nd|rd|th)$/.test(english))) {
+    ordinal = ORDINAL_WORDS.get(english) ?? Number.parseInt(english, 10)
+    rest = rest.slice(english.length).trimStart()
+    if (ordinal > 0 && take(FROM_END.filter((phrase) => !HAN_END.test(phrase))) !== undefined)
+      ordinal = -ordinal
+  } else {
+    const quantity = take(QUANTITY_PHRASES)
+    if (quantity === undefined) return undefined
+    const { measures, order } = QUANTITIES.get(quantity)!
+    rank = { measures: [...measures], order }
+  }
+  if (ordinal === undefined && rank === undefined) return undefined
+  if (ordinal !== undefined && fromEndBefore) ordinal = ordinal > 0 ? -ordinal : ordinal
+  if (ordinal === 0 || (fromEndBefore && ordinal === undefined)) return undefined
+  take(["的"])
+  take(ITEM_NOUNS)
+  // "the last train of the day": the latest time, not the last of the list.
+  if ((ordinal === 1 || ordinal === -1) && take(OF_THE_DAY) !== undefined) {
+    rank = { measures: ["time"], order: ordinal === 1 ? "least" : "most" }
+    ordinal = undefined
+  }
+  take(ITEM_TAILS)
+  if (rest !== "") return undefined
+  return { said, ...(ordinal === undefined ? {} : { ordinal }), ...(rank === undefined ? {} : { rank }) }
 }
 
 /** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */

@@ -1,6 +1,6 @@
 import type { RoleHint } from "./Command.ts"
 import { en } from "./lang/en.ts"
-import type { Lexicon, Messages, Verb } from "./lang/Lexicon.ts"
+import type { Lexicon, Messages, Quantity, Verb } from "./lang/Lexicon.ts"
 import { zh } from "./lang/zh.ts"
 
 /**
@@ -85,6 +85,23 @@ export const COMMIT_WORDS = new RegExp(
   "iu",
 )
 export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = table((lexicon) => lexicon.glossary)
+
+/** Picking an item of a list (`item` slots, grounding's list reading): the data of `items` in every language. */
+const longestFirst = (words: Iterable<string>): ReadonlyArray<string> =>
+  [...new Set(words)].toSorted((left, right) => right.length - left.length)
+export const QUANTITIES: ReadonlyMap<string, Quantity> = table((lexicon) => lexicon.items.quantities)
+export const QUANTITY_PHRASES: ReadonlyArray<string> = longestFirst(QUANTITIES.keys())
+export const FROM_END: ReadonlyArray<string> = longestFirst(all((lexicon) => lexicon.items.fromEnd))
+export const ITEM_NOUNS: ReadonlyArray<string> = longestFirst(all((lexicon) => lexicon.items.nouns))
+export const ITEM_TAILS: ReadonlyArray<string> = longestFirst(all((lexicon) => lexicon.items.tails))
+export const OF_THE_DAY: ReadonlyArray<string> = longestFirst(all((lexicon) => lexicon.items.ofTheDay))
+export const ITEM_CONTROLS: { readonly choose: ReadonlyArray<string>; readonly cart: ReadonlyArray<string> } =
+  {
+    choose: longestFirst(all((lexicon) => lexicon.items.controls.choose)),
+    cart: longestFirst(all((lexicon) => lexicon.items.controls.cart)),
+  }
+/** Verbs read only with an item of a list ("book", "add"): a clause of them that names none reads as one with no action word. */
+export const ITEM_VERBS: ReadonlySet<Verb> = new Set<Verb>(["book", "add"])
 
 /** Rankings and work that need a model (Reading). */
 export const RANKINGS: ReadonlyArray<string> = en.rankings

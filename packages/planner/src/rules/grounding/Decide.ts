@@ -26,6 +26,7 @@ import {
   SUBMIT_WORDS,
   USER_WORDS,
 } from "../Vocabulary.ts"
+import { resolvePick } from "./Items.ts"
 import { headingNamed } from "./Locate.ts"
 
 /** Whether a control commits something by its name (Submit, Buy now, Place order, 提交 …): from the language data. */
@@ -942,6 +943,21 @@ export const decideCommand = (
     }
     case "login":
       return decideLogin(command, view, done, state.loginTool === true)
+    case "pick": {
+      if (view.outline === undefined)
+        return complete(`"${command.item.said}" needs the page's outline to read its list`)
+      const picked = resolvePick(view.outline, { ...command.item, action: command.action })
+      if (!picked.ok) return complete(picked.reason)
+      const element = view.elements.find((candidate) => candidate.ref === picked.item.ref)
+      if (element === undefined)
+        return complete(`the control of item ${picked.item.index} is not on the page`)
+      const which = `item ${picked.item.index} of the list ("${picked.item.text.slice(0, 60)}")`
+      if (element.role === "radio") {
+        if (element.checked === true) return alreadyDone(`${label(element)}, ${which}, is already chosen`)
+        return action(element, "check", `check ${label(element)}, ${which}`)
+      }
+      return action(element, "click", `click ${label(element)} of ${which}`)
+    }
     case "search": {
       const box =
         command.field === undefined

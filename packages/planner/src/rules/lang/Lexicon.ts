@@ -1,3 +1,4 @@
+import type { ItemMeasure } from "@sextant/core"
 import type { CommandKind, RoleHint } from "../Command.ts"
 
 /**
@@ -38,6 +39,10 @@ export type Verb =
   | "paste"
   | "apply"
   | "signUp"
+  /** Choose an item of a list ("book", "go for", "预订"); read only with an `item` slot. */
+  | "book"
+  /** Put an item of a list in the cart ("add", "加入购物车"); read only with an `item` slot. */
+  | "add"
 
 /**
  * The types a template's slot can have. A slot is named `{name}` or `{name:type}`; with no type, the
@@ -62,6 +67,8 @@ export type Verb =
  * - `path`: a menu path said as a list (`File、Export、PDF`): a menu item with its path;
  * - `url`: one web address (`https://example.com`);
  * - `date`: a calendar day (`June 14, 2024`, `2024年5月20日`), written as a date input holds it (`2024-06-14`);
+ * - `item`: one item of a list said by its position or a quantity (`the second one`, `the cheapest
+ *   flight`, `倒数第二个`, `最便宜的商品`): an `ItemPhrase`, read with the language's `items` data;
  * - `choice`: the options of a select and the target they name (`{ options, target }`): quoted literals,
  *   else the names of a list (`Red, Green and Blue`); `option`: one option named by all its words
  *   (`Black and White`), unless it holds a comma. Used as `{*:choice}`: a slot named `*` gives the
@@ -89,6 +96,7 @@ export type SlotType =
   | "path"
   | "choice"
   | "option"
+  | "item"
 
 /**
  * A sentence template, written the way Home Assistant writes intent sentences:
@@ -145,6 +153,39 @@ export interface Messages {
 
 /** The verbs whose missing words have a hint of their own. */
 export type Hint = "set" | "search" | "select" | "extract" | "ensureState" | "ensureWhat" | "drag" | "signUp"
+
+/** A superlative the rules read: the least or greatest value of one kind the items print, the kinds tried in order. */
+export interface Quantity {
+  readonly measures: ReadonlyArray<ItemMeasure>
+  readonly order: "least" | "most"
+}
+
+/**
+ * Picking one item of a list ("book the cheapest flight", "把第二个商品加入购物车"), read into an `item`
+ * slot and grounded on the list the page shows.
+ */
+export interface ItemWords {
+  /**
+   * Superlatives read as the least or greatest value of one kind the items print (`cheapest`: the least
+   * price; `latest`: the latest time of day, else the latest day). Any other superlative of `rankings`
+   * stays one that needs a model.
+   */
+  readonly quantities: Readonly<Record<string, Quantity>>
+  /** Words after a position that count it from the end (`to last`: `second to last`) or before it (`倒数`). */
+  readonly fromEnd: ReadonlyArray<string>
+  /**
+   * What the items may be called after the position or the quantity (`one`, `flight`, `商品`, `那一班`):
+   * a name for the list's items, never a condition on them (`nonstop flight` is not one of them, so a
+   * condition is never dropped).
+   */
+  readonly nouns: ReadonlyArray<string>
+  /** Words that may end the phrase and say nothing more (`on the page`, `in the list`). */
+  readonly tails: ReadonlyArray<string>
+  /** Words after `first` / `last` that make them the earliest / latest time (`of the day`). */
+  readonly ofTheDay: ReadonlyArray<string>
+  /** Names of an item's own control (their first words): to choose it (`Select`, `Book`) / to put it in the cart (`Add to cart`). */
+  readonly controls: { readonly choose: ReadonlyArray<string>; readonly cart: ReadonlyArray<string> }
+}
 
 /** One language's words and templates. Lists are plain words (English phrases split on spaces). */
 export interface Lexicon {
@@ -227,6 +268,8 @@ export interface Lexicon {
   readonly passwordWords: ReadonlyArray<string>
   /** Names of controls that commit something (Submit, Buy, 提交): never pressed while looking. */
   readonly commitWords: ReadonlyArray<string>
+  /** Picking one item of a list by its position or a quantity. */
+  readonly items: ItemWords
   /** Rankings and work the rules cannot do: superlatives, arithmetic, counting, comparison. */
   readonly rankings: ReadonlyArray<string>
   readonly work: ReadonlyArray<string>
