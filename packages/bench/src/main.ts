@@ -41,6 +41,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
        pnpm bench --section model-view [--pages a.html,b.html] [--readme]
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
        pnpm bench --only gallery --set fresh [--seed N] [--instructions n001,pick] [--modes agent]
+       pnpm bench --only gallery --set fresh2 [--seed N] [--instructions m001,pick] [--modes agent]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
@@ -68,7 +69,9 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both
   --set fresh      the fresh set (src/gallery/instructions.fresh.json) instead of the others: doable
                    solved, needs-model runs ended FAILED, false COMPLETED; written to
-                   results/gallery-fresh.* (or gallery-fresh-partial.*). Never run without this flag`
+                   results/gallery-fresh.* (or gallery-fresh-partial.*). Never run without this flag
+  --set fresh2     the same for the fresh2 set (src/gallery/instructions.fresh2.json), written to
+                   results/gallery-fresh2.* (or gallery-fresh2-partial.*)`
 
 const positiveInteger = (
   name: string,
@@ -396,9 +399,9 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
   if (values.readme || values.pages !== undefined || values.quick) {
     throw new UsageError("--only gallery takes --seed, --instructions, --modes and --set only")
   }
-  if (values.set !== undefined && values.set !== "fresh")
-    throw new UsageError(`--set takes "fresh", got "${values.set}"`)
-  const fresh = values.set === "fresh"
+  if (values.set !== undefined && values.set !== "fresh" && values.set !== "fresh2")
+    throw new UsageError(`--set takes "fresh" or "fresh2", got "${values.set}"`)
+  const sealed = values.set
   const seed = positiveInteger("seed", values.seed, 0, 0)
   const modes = values.modes?.split(",").map((mode) => mode.trim())
   const unknown = modes?.filter((mode) => !(MODES as ReadonlyArray<string>).includes(mode)) ?? []
@@ -413,7 +416,7 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
     seed,
     ...(only === undefined ? {} : { only }),
     ...(modes === undefined ? {} : { modes: modes as ReadonlyArray<(typeof MODES)[number]> }),
-    ...(fresh ? { set: "fresh" as const } : {}),
+    ...(sealed === undefined ? {} : { set: sealed }),
     progress: (line) => process.stderr.write(`[bench] ${line}\n`),
   })
   const header = `Command: \`${command}\` · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}, load ${loadavg()
@@ -422,7 +425,7 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
   const tables = renderSections(gallery.sections)
   console.log(`${header}\n\n${tables}`)
   const results = join(packageRoot, "results")
-  const name = `gallery${fresh ? "-fresh" : ""}${only === undefined && modes === undefined ? "" : "-partial"}`
+  const name = `gallery${sealed === undefined ? "" : `-${sealed}`}${only === undefined && modes === undefined ? "" : "-partial"}`
   await mkdir(results, { recursive: true })
   await writeFile(
     join(results, `${name}.json`),

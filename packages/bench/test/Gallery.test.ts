@@ -8,6 +8,8 @@ import {
   frozenHash,
   HOLDOUT_SHA256,
   holdoutHash,
+  type Instruction,
+  loadFresh2Instructions,
   loadFreshInstructions,
   loadInstructions,
 } from "../src/gallery/Instructions.ts"
@@ -58,7 +60,9 @@ describe("gallery harness in Chromium", () => {
 
   it("every instruction names a gallery page that exists", async () => {
     const pages = new Set(
-      [...loadInstructions(), ...loadFreshInstructions()].map((instruction) => instruction.page),
+      [...loadInstructions(), ...loadFreshInstructions(), ...loadFresh2Instructions()].map(
+        (instruction) => instruction.page,
+      ),
     )
     for (const page of pages) {
       const response = await fetch(`${site!.url}/gallery/${page}`)
@@ -66,15 +70,16 @@ describe("gallery harness in Chromium", () => {
     }
   })
 
-  it("no fresh instruction is met by its page as it loads, and each names only keys its page reports", async () => {
-    // Keys the pages report only once something happens: clicks, opened folders, chosen items.
-    const later =
-      /^(call|details|open|helpful|unhelpful|archived):|^(send|continue|trackGo|refundGo|saveAccount|signOutAll|clearHistory|signOut|sendSupport|forgot|wishlistWanted|checkAvailability|searchCars|saveSettings|opened|downloaded|deleted|undo|trash|star|share|print|download|comment|bell|rename|copy|history|continueHuman)$/
-    const fresh = loadFreshInstructions()
+  /**
+   * Opens each page of `set` once with a probe run and checks every instruction against what the page
+   * reports as it loads: each expected key is reported (or is one of `later`, reported only once
+   * something happens), and the instruction as a whole is not met yet.
+   */
+  const unmetAtLoad = async (set: ReadonlyArray<Instruction>, later: RegExp) => {
     const browser = await openTestBrowser({ classic: true })
     try {
-      for (const page of new Set(fresh.map((instruction) => instruction.page))) {
-        const mine = fresh.filter((instruction) => instruction.page === page)
+      for (const page of new Set(set.map((instruction) => instruction.page))) {
+        const mine = set.filter((instruction) => instruction.page === page)
         const response = await fetch(`${site!.url}/gallery/runs`, {
           method: "POST",
           body: JSON.stringify({ page, expect: { __probe: true } }),
@@ -104,6 +109,23 @@ describe("gallery harness in Chromium", () => {
     } finally {
       await browser.close()
     }
+  }
+
+  it("no fresh instruction is met by its page as it loads, and each names only keys its page reports", async () => {
+    // Keys the pages report only once something happens: clicks, opened folders, chosen items.
+    await unmetAtLoad(
+      loadFreshInstructions(),
+      /^(call|details|open|helpful|unhelpful|archived):|^(send|continue|trackGo|refundGo|saveAccount|signOutAll|clearHistory|signOut|sendSupport|forgot|wishlistWanted|checkAvailability|searchCars|saveSettings|opened|downloaded|deleted|undo|trash|star|share|print|download|comment|bell|rename|copy|history|continueHuman)$/,
+    )
+  }, 120_000)
+
+  it("no fresh2 instruction is met by its page as it loads, and each names only keys its page reports", async () => {
+    // As above, with the older pages' keys reported only once clicked or chosen (buttons, links,
+    // menus, dialogs, the custom dropdowns and list boxes, the ARIA radio group, the autocomplete).
+    await unmetAtLoad(
+      loadFresh2Instructions(),
+      /^(call|details|open|helpful|unhelpful|archived):|^(send|continue|trackGo|refundGo|saveAccount|signOutAll|clearHistory|signOut|sendSupport|forgot|checkAvailability|searchCars|saveSettings|opened|downloaded|deleted|undo|trash|star|print|download|comment|history|copy|continueHuman|publish|saveDraft|pricingTop|pricingFooter|start|confirm|claimOffer|notNow|acceptTerms|applyCoupon|frameSend|outerSend|cookieReject|subscribe|savedNickname|change|exportPdf|zoomIn|prefKeys|size|plan|language|timezone|destination)$/,
+    )
   }, 120_000)
 
   it("scores a sample through runAgent and one-shot text-to-action by the page's oracle", async () => {

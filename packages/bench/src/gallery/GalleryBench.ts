@@ -417,9 +417,19 @@ export interface FreshSummary {
   }
 }
 
-/** The fresh-set figures the acceptance asks for, from the outcomes of one mode. */
-export const freshSummary = (outcomes: ReadonlyArray<GalleryOutcome>, mode: GalleryMode): FreshSummary => {
-  const mine = outcomes.filter((outcome) => outcome.set === "fresh" && outcome.mode === mode)
+/** A set run only when asked and scored by doable solved, needs-model FAILED and false COMPLETED. */
+export type SealedSet = "fresh" | "fresh2"
+
+/**
+ * The fresh-set figures the acceptance asks for, from the outcomes of one mode; `set` names which such
+ * set (the fresh set unless told).
+ */
+export const freshSummary = (
+  outcomes: ReadonlyArray<GalleryOutcome>,
+  mode: GalleryMode,
+  set: SealedSet = "fresh",
+): FreshSummary => {
+  const mine = outcomes.filter((outcome) => outcome.set === set && outcome.mode === mode)
   const doable = mine.filter((outcome) => !outcome.needsModel)
   const model = mine.filter((outcome) => outcome.needsModel)
   const failed = model.filter((outcome) => outcome.status === "FAILED")
@@ -443,13 +453,17 @@ export const freshSummary = (outcomes: ReadonlyArray<GalleryOutcome>, mode: Gall
   }
 }
 
-/** The fresh set's table: doable solved, needs-model FAILED, false COMPLETED — per mode and language. */
+/**
+ * The fresh set's table (or the fresh2 set's, given `set`): doable solved, needs-model FAILED, false
+ * COMPLETED — per mode and language, then per family.
+ */
 export const freshSections = (
   outcomes: ReadonlyArray<GalleryOutcome>,
   seed: number,
+  set: SealedSet = "fresh",
 ): ReadonlyArray<TableSection> => {
   const modes = (["agent", "oneShot"] as const).filter((mode) =>
-    outcomes.some((outcome) => outcome.set === "fresh" && outcome.mode === mode),
+    outcomes.some((outcome) => outcome.set === set && outcome.mode === mode),
   )
   const groups: ReadonlyArray<readonly [string, (outcome: GalleryOutcome) => boolean]> = [
     ["all", () => true],
@@ -458,8 +472,8 @@ export const freshSections = (
   ]
   return [
     {
-      title: `Gallery, fresh set: doable solved, needs-model FAILED, false COMPLETED (seed ${seed})`,
-      note: `The fresh set (src/gallery/instructions.fresh.json) was written without reading the rule parser and frozen (hash-checked) before its first run. "doable" instructions are ones a rule agent can carry out; the page's oracle judges them. "needs model" ones (arithmetic, counting, judgement, writing) are right only when the run ends FAILED; "names a step" counts the FAILED messages that repeat ${STEP_WINDOW} consecutive words (Chinese: characters) of the instruction. "false COMPLETED" is a COMPLETED (one-shot: an action run) where the oracle says unmet, plus every needs-model COMPLETED, over all instructions of the row.`,
+      title: `Gallery, ${set} set: doable solved, needs-model FAILED, false COMPLETED (seed ${seed})`,
+      note: `The ${set} set (src/gallery/instructions.${set}.json) was written without reading the rule parser and frozen (hash-checked) before its first run. "doable" instructions are ones a rule agent can carry out; the page's oracle judges them. "needs model" ones (arithmetic, counting, judgement, writing) are right only when the run ends FAILED; "names a step" counts the FAILED messages that repeat ${STEP_WINDOW} consecutive words (Chinese: characters) of the instruction. "false COMPLETED" is a COMPLETED (one-shot: an action run) where the oracle says unmet, plus every needs-model COMPLETED, over all instructions of the row.`,
       headers: [
         "mode",
         "group",
@@ -472,7 +486,7 @@ export const freshSections = (
       ],
       rows: modes.flatMap((mode) =>
         groups.map(([name, keep]) => {
-          const figures = freshSummary(outcomes.filter(keep), mode)
+          const figures = freshSummary(outcomes.filter(keep), mode, set)
           return [
             mode,
             name,
@@ -487,7 +501,7 @@ export const freshSections = (
       ),
     },
     {
-      title: "Gallery, fresh set: by family",
+      title: `Gallery, ${set} set: by family`,
       note: "The same figures per instruction family, every mode run.",
       headers: [
         "mode",
@@ -503,6 +517,7 @@ export const freshSections = (
           const figures = freshSummary(
             outcomes.filter((outcome) => outcome.family === family),
             mode,
+            set,
           )
           return [
             mode,

@@ -8,8 +8,14 @@ import {
   gallerySections,
   gallerySummary,
   runGallery,
+  type SealedSet,
 } from "./GalleryBench.ts"
-import { type Instruction, loadFreshInstructions, loadInstructions } from "./Instructions.ts"
+import {
+  type Instruction,
+  loadFresh2Instructions,
+  loadFreshInstructions,
+  loadInstructions,
+} from "./Instructions.ts"
 
 export interface GallerySectionOptions {
   readonly seed: number
@@ -21,9 +27,10 @@ export interface GallerySectionOptions {
   readonly modes?: ReadonlyArray<GalleryMode>
   /**
    * "fresh": run the fresh set (`instructions.fresh.json`) instead of the frozen, written-after and
-   * held-out sets, and report its figures. Never run unless asked.
+   * held-out sets, and report its figures; "fresh2": the same for the fresh2 set
+   * (`instructions.fresh2.json`). Never run unless asked.
    */
-  readonly set?: "fresh"
+  readonly set?: SealedSet
   readonly progress: (line: string) => void
 }
 
@@ -52,12 +59,19 @@ export const gallerySection = async (
   outcomes: ReadonlyArray<GalleryOutcome>
   summary: unknown
 }> => {
-  const fresh = options.set === "fresh"
-  const instructions = selectInstructions(fresh ? loadFreshInstructions() : loadInstructions(), options.only)
+  const sealed = options.set
+  const instructions = selectInstructions(
+    sealed === "fresh"
+      ? loadFreshInstructions()
+      : sealed === "fresh2"
+        ? loadFresh2Instructions()
+        : loadInstructions(),
+    options.only,
+  )
   const site = await startFixtureSite({ port: 0, seed: options.seed })
   try {
     options.progress(
-      `gallery${fresh ? " (fresh set)" : ""}: ${instructions.length} instructions on ${site.url} (seed ${options.seed})`,
+      `gallery${sealed === undefined ? "" : ` (${sealed} set)`}: ${instructions.length} instructions on ${site.url} (seed ${options.seed})`,
     )
     const outcomes = await runGallery({
       base: site.url,
@@ -65,11 +79,14 @@ export const gallerySection = async (
       ...(options.modes === undefined ? {} : { modes: options.modes }),
       progress: options.progress,
     })
-    if (fresh)
+    if (sealed !== undefined)
       return {
-        sections: freshSections(outcomes, options.seed),
+        sections: freshSections(outcomes, options.seed, sealed),
         outcomes,
-        summary: { agent: freshSummary(outcomes, "agent"), oneShot: freshSummary(outcomes, "oneShot") },
+        summary: {
+          agent: freshSummary(outcomes, "agent", sealed),
+          oneShot: freshSummary(outcomes, "oneShot", sealed),
+        },
       }
     return {
       sections: gallerySections(outcomes, options.seed),

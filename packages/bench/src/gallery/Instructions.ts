@@ -12,7 +12,8 @@ import { z } from "zod"
  * never edited either and its hash is checked the same way, so the rule agent cannot be fitted to it.
  * The fresh file is a third such set, on pages of its own, run only when asked (`--set fresh`);
  * `needsModel` marks an instruction no rule agent can carry out (arithmetic, counting, judgement,
- * writing): its right outcome is a FAILED run that names the step it could not do.
+ * writing): its right outcome is a FAILED run that names the step it could not do. The fresh2 file is a
+ * fourth such set (`--set fresh2`), written later over the older gallery pages and the fresh ones alike.
  */
 export const Instruction = z.object({
   id: z.string().regex(/^[a-z]\d{3}$/),
@@ -24,7 +25,7 @@ export const Instruction = z.object({
   needsModel: z.boolean().optional(),
 })
 export type Instruction = z.output<typeof Instruction> & {
-  readonly set: "frozen" | "rest" | "holdout" | "fresh"
+  readonly set: "frozen" | "rest" | "holdout" | "fresh" | "fresh2"
 }
 
 /** sha256 of `instructions.frozen.json` as committed; a changed file is an error, not a new baseline. */
@@ -36,11 +37,15 @@ export const HOLDOUT_SHA256 = "9d7f5b5ebcff79f75d45334c899b4767aba9cf3c7b2bc6361
 /** sha256 of `instructions.fresh.json` as committed, before any run on it. */
 export const FRESH_SHA256 = "d1c793f2bad86acc273e4fb51887df5afddb9d1ce2d42af4ee6cd16103f5681a"
 
+/** sha256 of `instructions.fresh2.json` as committed, before any run on it. */
+export const FRESH2_SHA256 = "fc96578e84b4c458562b3084d9379088c3da670ef86fd748b93e9a183af37f8f"
+
 const directory = dirname(fileURLToPath(import.meta.url))
 export const FROZEN_PATH = join(directory, "instructions.frozen.json")
 export const REST_PATH = join(directory, "instructions.rest.json")
 export const HOLDOUT_PATH = join(directory, "instructions.holdout.json")
 export const FRESH_PATH = join(directory, "instructions.fresh.json")
+export const FRESH2_PATH = join(directory, "instructions.fresh2.json")
 
 const load = (path: string, set: Instruction["set"]): ReadonlyArray<Instruction> => {
   const parsed = z.array(Instruction).safeParse(JSON.parse(readFileSync(path, "utf8")))
@@ -56,6 +61,7 @@ const sha256 = (path: string): string => createHash("sha256").update(readFileSyn
 export const frozenHash = (): string => sha256(FROZEN_PATH)
 export const holdoutHash = (): string => sha256(HOLDOUT_PATH)
 export const freshHash = (): string => sha256(FRESH_PATH)
+export const fresh2Hash = (): string => sha256(FRESH2_PATH)
 
 /**
  * The three files, frozen first, then the rest, then the held-out set; throws when the frozen or the
@@ -87,6 +93,27 @@ export const loadInstructions = (): ReadonlyArray<Instruction> => {
   return all
 }
 
+/** Loads a set run only when asked, after checking its committed sha256 and that no id repeats. */
+const loadSealed = (
+  path: string,
+  expectedSha256: string,
+  set: "fresh" | "fresh2",
+): ReadonlyArray<Instruction> => {
+  const hash = sha256(path)
+  if (hash !== expectedSha256) {
+    throw new Error(
+      `${path} was edited (sha256 ${hash}, committed ${expectedSha256}); the ${set} instruction set may not change`,
+    )
+  }
+  const loaded = load(path, set)
+  const seen = new Set<string>()
+  for (const instruction of loaded) {
+    if (seen.has(instruction.id)) throw new Error(`${path}: instruction id ${instruction.id} appears twice`)
+    seen.add(instruction.id)
+  }
+  return loaded
+}
+
 /**
  * The fresh set alone (set "fresh"), hash-checked like the held-out file: an edited file is an error,
  * not a new baseline. `path` and `expectedSha256` are for tests of the check itself.
@@ -98,18 +125,17 @@ export const loadInstructions = (): ReadonlyArray<Instruction> => {
 export const loadFreshInstructions = (
   path: string = FRESH_PATH,
   expectedSha256: string = FRESH_SHA256,
-): ReadonlyArray<Instruction> => {
-  const hash = sha256(path)
-  if (hash !== expectedSha256) {
-    throw new Error(
-      `${path} was edited (sha256 ${hash}, committed ${expectedSha256}); the fresh instruction set may not change`,
-    )
-  }
-  const fresh = load(path, "fresh")
-  const seen = new Set<string>()
-  for (const instruction of fresh) {
-    if (seen.has(instruction.id)) throw new Error(`${path}: instruction id ${instruction.id} appears twice`)
-    seen.add(instruction.id)
-  }
-  return fresh
-}
+): ReadonlyArray<Instruction> => loadSealed(path, expectedSha256, "fresh")
+
+/**
+ * The fresh2 set alone (set "fresh2"): a fourth held-out set over the older gallery pages and the fresh
+ * ones, hash-checked the same way. `path` and `expectedSha256` are for tests of the check itself.
+ *
+ * @example
+ * const fresh2 = loadFresh2Instructions()
+ * const chinese = fresh2.filter((instruction) => instruction.lang === "zh")
+ */
+export const loadFresh2Instructions = (
+  path: string = FRESH2_PATH,
+  expectedSha256: string = FRESH2_SHA256,
+): ReadonlyArray<Instruction> => loadSealed(path, expectedSha256, "fresh2")
