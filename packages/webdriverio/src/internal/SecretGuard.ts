@@ -515,7 +515,7 @@ export const makeSecretGuard = (driver: {
           "guardSecrets",
           new InvalidArgument({
             detail:
-              "guarding requests needs the tabs' Chrome DevTools sockets of a Chromium Sextant launched without BiDi (the default launch); this session has none (a BiDi session or a remote endpoint): launch with bidi off to guard secrets",
+              "guarding requests needs the tabs' Chrome DevTools sockets of a Chromium on this machine driven without BiDi, and this session has none (a BiDi session, or a browser whose debugger address is not on this machine): launch with bidi off (the default), connect with bidi: false to a ChromeDriver on this machine, or pass a WebdriverIO browser opened with 'wdio:enforceWebDriverClassic': true",
           }),
         )
       }
