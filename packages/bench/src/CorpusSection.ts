@@ -125,17 +125,7 @@ export const measureCorpus = async (
       `not in ${folder} (names are file names, e.g. ${all[0]})`,
     )
   const names = only === undefined ? all : all.filter((name) => only.includes(name))
-  const server = await startLoopbackServer((request, response) => {
-    const name = decodeURIComponent((request.url ?? "/").split("?")[0]!.slice(1))
-    if (!/^[\w.-]+\.html$/.test(name)) {
-      response.writeHead(404).end()
-      return
-    }
-    readFile(join(folder, name)).then(
-      (body) => response.writeHead(200, { "content-type": "text/html" }).end(body),
-      () => response.writeHead(404).end(),
-    )
-  })
+  const server = await serveCorpus(folder)
   const closers: Array<() => Promise<void>> = [() => server.close()]
   try {
     const playwright: Opened<Page> = await openPlaywright(OFFLINE_ARGS)
@@ -317,6 +307,23 @@ export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection
   }
   return misses.length === 0 ? [goals] : [goals, missing]
 }
+
+/**
+ * Serves the saved pages of a corpus folder from 127.0.0.1 by file name (`/www.aol.com.html`); any other
+ * path is a 404.
+ */
+export const serveCorpus = (folder: string) =>
+  startLoopbackServer((request, response) => {
+    const name = decodeURIComponent((request.url ?? "/").split("?")[0]!.slice(1))
+    if (!/^[\w.-]+\.html$/.test(name)) {
+      response.writeHead(404).end()
+      return
+    }
+    readFile(join(folder, name)).then(
+      (body) => response.writeHead(200, { "content-type": "text/html" }).end(body),
+      () => response.writeHead(404).end(),
+    )
+  })
 
 /**
  * Where the shared corpus lives: `SEXTANT_CORPUS` when set (a clone in a worktree further from it),

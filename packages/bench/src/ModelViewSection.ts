@@ -1,5 +1,4 @@
-import { readdir, readFile } from "node:fs/promises"
-import { join } from "node:path"
+import { readdir } from "node:fs/promises"
 import {
   type AnyTool,
   type ChatMessage,
@@ -10,10 +9,9 @@ import {
   ToolRegistry,
 } from "@sextant/core"
 import { makeLlmPlanner, makeLlmStepPolicy } from "@sextant/planner"
-import { startLoopbackServer } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
 import { Effect } from "effect"
-import { OFFLINE_ARGS } from "./CorpusSection.ts"
+import { OFFLINE_ARGS, serveCorpus } from "./CorpusSection.ts"
 import { BenchError } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
 import { openSextant } from "./SextantDriver.ts"
@@ -123,17 +121,7 @@ export const measureModelView = async (
     ]).pipe(Effect.provideService(LanguageModel, model)),
   )
   const view = policy.view ?? {}
-  const server = await startLoopbackServer((request, response) => {
-    const name = decodeURIComponent((request.url ?? "/").split("?")[0]!.slice(1))
-    if (!/^[\w.-]+\.html$/.test(name)) {
-      response.writeHead(404).end()
-      return
-    }
-    readFile(join(folder, name)).then(
-      (body) => response.writeHead(200, { "content-type": "text/html" }).end(body),
-      () => response.writeHead(404).end(),
-    )
-  })
+  const server = await serveCorpus(folder)
   const sextant = await openSextant(OFFLINE_ARGS).catch(async (cause) => {
     await server.close()
     throw cause
