@@ -106,6 +106,11 @@ export interface UploadDirsShape {
    * paths; otherwise it fails with `UploadRefused` and uploads nothing. Empty refuses every upload.
    */
   readonly allowed: ReadonlyArray<string>
+  /**
+   * What the refusal tells the user to change to allow another folder, as the program that set
+   * `allowed` calls it (`--allow-upload-dir DIR` for a CLI). Default `constraints.allowedUploadDirs`.
+   */
+  readonly setting?: string | undefined
 }
 
 /**

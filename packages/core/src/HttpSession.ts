@@ -46,6 +46,11 @@ export interface SessionOriginsShape {
    * another origin fails with `OriginNotAllowed`. Undefined: any http(s) origin.
    */
   readonly allowed: ReadonlyArray<string> | undefined
+  /**
+   * What a refusal tells the user to change to allow another origin, as the program that set `allowed`
+   * calls it (`--allowed-origin` for a CLI). Default `constraints.allowedOrigins`.
+   */
+  readonly setting?: string | undefined
 }
 
 /**

@@ -58,9 +58,18 @@ export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
   readonly maxOutlineChars?: number | undefined
   /**
    * Type a secret only into a browser whose requests are guarded (`BrowserDriver.guardSecrets`
-   * armed): a step that would type one where the guard cannot be armed (a grid session, a driver
-   * without the capability) is refused (`secret-unguarded`) and nothing is typed. Default false: the
-   * run types it after the checks before typing, and its transcript says requests were not guarded.
+   * armed): a step that would type one where the guard cannot be armed (a grid session, a BiDi
+   * session, a remote browser whose DevTools port is not on this machine, a driver without the
+   * capability) is refused (`secret-unguarded`) and nothing is typed. Default true. `false` accepts
+   * the risk: the run types the secret after the checks before typing alone (page, frame and form
+   * action on an allowed origin), a page that sends it elsewhere by script or redirect is not
+   * stopped, and the transcript says requests were not guarded.
+   *
+   * @example
+   * ```ts
+   * // A browser you trust, driven over BiDi: the secret is typed without the request guard.
+   * const options: ExecutorOptions = { tools, requireRequestGuard: false }
+   * ```
    */
   readonly requireRequestGuard?: boolean | undefined
 }

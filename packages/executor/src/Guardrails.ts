@@ -40,6 +40,13 @@ export interface GuardrailSettingNames {
   readonly submissions?: string | undefined
   /** What lifts the default blocked patterns (sign out, delete, …); default `options.blockedPatterns`. */
   readonly blockedPatterns?: string | undefined
+  /** Default `constraints.allowedUploadDirs`. */
+  readonly allowedUploadDirs?: string | undefined
+  /**
+   * What lets a secret be typed into a browser whose requests cannot be guarded (`secret-unguarded`);
+   * default `options.requireRequestGuard: false`.
+   */
+  readonly allowUnguardedSecrets?: string | undefined
 }
 
 /** Options of the guardrails, each with a default. */
@@ -92,6 +99,8 @@ export interface Guardrails {
   readonly landed: (url: string) => AgentError | undefined
   /** The origins pages may be on (`constraints.allowedOrigins`, else the start URL's); undefined when any is. */
   readonly allowedOrigins: ReadonlyArray<string> | undefined
+  /** What each refusal calls the setting that changes it: the caller's `settingNames` over the task fields. */
+  readonly settingNames: Required<GuardrailSettingNames>
   /** Forgets visited URLs (after a replan, the new plan gets a fresh count). */
   readonly resetVisits: () => void
   readonly counts: () => {
@@ -169,13 +178,15 @@ export const makeGuardrails = (
     (options.restrictToStartOrigin !== false && task.startUrl !== undefined
       ? [originOf(task.startUrl) ?? task.startUrl]
       : undefined)
-  const names = {
+  const names: Required<GuardrailSettingNames> = {
     allowedOrigins: "constraints.allowedOrigins",
     allowFormSubmission: "constraints.allowFormSubmission",
     navigations: "constraints.quotas.navigations",
     clicks: "constraints.quotas.clicks",
     submissions: "constraints.quotas.submissions",
     blockedPatterns: "options.blockedPatterns",
+    allowedUploadDirs: "constraints.allowedUploadDirs",
+    allowUnguardedSecrets: "options.requireRequestGuard: false",
     ...Object.fromEntries(
       Object.entries(options.settingNames ?? {}).filter(([, name]) => name !== undefined),
     ),
@@ -336,6 +347,7 @@ export const makeGuardrails = (
       return count >= loopLimit ? new AgentError({ reason: new NavigationLoop({ url, count }) }) : undefined
     },
     allowedOrigins,
+    settingNames: names,
     resetVisits: () => visits.clear(),
     counts: () => ({ ...used }),
   }

@@ -10,10 +10,10 @@ import { noReplanner } from "./support/ResumePlan.ts"
 import { testTools } from "./support/TestTools.ts"
 
 /**
- * `requireRequestGuard`: where the driver cannot guard the page's requests (here a real headless
- * Chromium with a BiDi session, whose guardSecrets refuses, as a Selenium Grid session's does), a run
- * never types a secret. The page is one that sends every keystroke home, so a secret typed would be
- * seen in its log.
+ * `requireRequestGuard` (default true): where the driver cannot guard the page's requests (here a real
+ * headless Chromium with a BiDi session, whose guardSecrets refuses, as a Selenium Grid session's
+ * does), a run never types a secret unless the caller turns it off. The page is one that sends every
+ * keystroke home, so a secret typed would be seen in its log.
  */
 
 const PASSWORD = "unguarded-pass-93"
@@ -71,9 +71,9 @@ const sentSince = (since: number) =>
   page.requests.slice(since).map((request) => `${request.method} ${request.url} ${request.body}`)
 
 describe("requireRequestGuard", () => {
-  it("refuses to type a secret where the request guard cannot be armed, and the page never gets it", async () => {
+  it("by default refuses to type a secret where the request guard cannot be armed, and the page never gets it", async () => {
     const since = page.requests.length
-    const result = await signIn("unguarded-refused", true)
+    const result = await signIn("unguarded-refused", undefined)
     expect(result.status).toBe("FAILED")
     const refused = result.observations.find(
       (observation) => observation.error?.reason === "GuardrailViolation",
@@ -81,15 +81,16 @@ describe("requireRequestGuard", () => {
     expect(refused?.message).toContain("guardrail 'secret-unguarded'")
     expect(refused?.message).toContain("cannot be guarded")
     expect(refused?.message).toContain("nothing was typed")
+    expect(refused?.message).toContain("allow it with options.requireRequestGuard: false")
     const sent = sentSince(since)
     // The page logged the email's keystrokes: it would have logged the password's.
     expect(sent.some((line) => line.includes("/keys"))).toBe(true)
     for (const line of sent) expect(line).not.toContain(PASSWORD)
   }, 60_000)
 
-  it("without it, the same run types the secret (the default: the transcript says requests were not guarded)", async () => {
+  it("set to false, the same run types the secret (the caller accepts that requests are not guarded)", async () => {
     const since = page.requests.length
-    const result = await signIn("unguarded-default", undefined)
+    const result = await signIn("unguarded-allowed", false)
     expect(result.status).toBe("COMPLETED")
     // What the refusal above keeps from the page.
     expect(sentSince(since).some((line) => line.includes(PASSWORD))).toBe(true)

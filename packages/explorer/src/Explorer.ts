@@ -84,6 +84,14 @@ export interface ExploreOptions {
    * events hold `<secret:LABEL>` instead of the value.
    */
   readonly secretValues?: Readonly<Record<string, string>> | undefined
+  /**
+   * Type secrets even where the browser's request guard cannot be armed (a driver without
+   * `guardSecrets`, a BiDi session, a browser whose DevTools port is not on this machine). Default
+   * false: there a form that holds a secret is not filled, and `skipped` says why. `true` accepts that
+   * a page may send a typed secret elsewhere by script or redirect; only the form-action policy and
+   * the checks before typing stop it.
+   */
+  readonly allowUnguardedSecrets?: boolean | undefined
   /** Analyse a snapshot another way (with a model, say); default the rules of `analyzePage`. */
   readonly analyze?: ((snapshot: PageSnapshot) => Effect.Effect<PageModel, never, never>) | undefined
   /** Progress, as it happens. */
@@ -454,6 +462,11 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
       const sendsTo = yield* submissionOrigin(submit.selector)
       if (sendsTo !== undefined) return skip(page.url, `${withSecret}, not filled: ${sendsTo}`)
       yield* armGuard([...new Set(secrets.flatMap((field) => placeholderName(field.suggestedValue) ?? []))])
+      if (unguarded !== undefined && options.allowUnguardedSecrets !== true)
+        return skip(
+          page.url,
+          `${withSecret}, not filled: the browser's requests cannot be guarded (${unguarded}), so a page could send the secret elsewhere; explore in a Chromium Sextant launches without BiDi, or pass allowUnguardedSecrets: true to accept that risk`,
+        )
     }
     for (const field of filling) {
       const secret = secretOf(field.suggestedValue)

@@ -25,6 +25,7 @@ import {
   type ExecutorOptions,
   type ExecutorRunResult,
   type FirstFailure,
+  type GuardrailSettingNames,
   type ManyOutcome,
   makeFolders,
   planAndRun,
@@ -118,9 +119,9 @@ export type BrowserOptions =
 export interface CreateAgentOptions {
   /**
    * The browser: local headless Chromium (default) with launch options, `{ grid: "http://host:4444" }`
-   * for a Selenium Grid 4 (a run with secrets types none there: the grid cannot guard requests),
-   * `{ connect: … }` for another remote WebDriver endpoint, or `{ from: browser }` to drive a
-   * WebdriverIO browser you already have (left open after every run).
+   * for a Selenium Grid 4, `{ connect: … }` for another remote WebDriver endpoint, or `{ from: browser }`
+   * to drive a WebdriverIO browser you already have (left open after every run). A run types a secret
+   * only where requests can be guarded (see `allowUnguardedSecrets`): not on a grid.
    */
   readonly browser?: BrowserOptions | undefined
   /** Who plans: `rules` (default without a model), `model`, or `hybrid` (rules first; the default with a model). */
@@ -161,6 +162,35 @@ export interface CreateAgentOptions {
   readonly report?: boolean | { readonly directory: string } | undefined
   /** When runs take screenshots (the report shows them): `never`, `on-failure` (default) or `always`. */
   readonly screenshots?: "never" | "on-failure" | "always" | undefined
+  /**
+   * Type secrets (`secretInputs`) even into a browser whose requests cannot be guarded. Default false:
+   * a secret is typed only once the browser's request guard is armed, which fails any request that
+   * would carry it to another origin (a redirect, a swapped form action, a script's beacon). The guard
+   * needs the browser's Chrome DevTools port on this machine: a Chromium the agent launches has it, as
+   * does a `connect` or `from` browser driven by a local ChromeDriver without BiDi; a Selenium Grid, a
+   * BiDi session (`recordTraffic`) or a browser on another machine has not, and there a step that
+   * would type a secret is refused (`secret-unguarded`). `true` accepts the risk: the secret is typed
+   * after the checks before typing alone, and a page that sends it elsewhere is not stopped.
+   *
+   * @example
+   * ```ts
+   * // A cloud browser you trust with the password: the secret is typed without the request guard.
+   * const agent = createAgent({ browser: { connect: { hostname: "browsers.example", port: 4444 } }, allowUnguardedSecrets: true })
+   * ```
+   */
+  readonly allowUnguardedSecrets?: boolean | undefined
+  /**
+   * Lift the default blocked patterns (sign out, log out, delete, destroy, deactivate, unsubscribe,
+   * close account): runs may then click and load what they match. Default false; a goal that names the
+   * action ("click Delete") lifts that one pattern for its run anyway.
+   */
+  readonly allowDestructive?: boolean | undefined
+  /**
+   * What guardrail refusals call the settings that change them, for a program that sets them under
+   * other names (a CLI names its flags: `{ allowedOrigins: "--allowed-origin" }`). Default: the option
+   * and task field names (`constraints.allowedOrigins`, `allowUnguardedSecrets: true`, …).
+   */
+  readonly settingNames?: GuardrailSettingNames | undefined
 }
 
 /** Options of one run. */
@@ -289,6 +319,9 @@ const OptionsSchema = z.object({
   mode: z.enum(["plan", "agent"]).optional(),
   report: z.union([z.boolean(), z.object({ directory: z.string().min(1) })]).optional(),
   screenshots: z.enum(["never", "on-failure", "always"]).optional(),
+  allowUnguardedSecrets: z.boolean().optional(),
+  allowDestructive: z.boolean().optional(),
+  settingNames: z.record(z.string(), z.string().min(1)).optional(),
   tools: z
     .array(
       z.object({
@@ -573,6 +606,14 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   const withHttpSession = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.provide(effect, FetchHttpSession.layer())
 
+  // A secret is never typed into a browser whose requests go unguarded (a grid keeps the DevTools port
+  // on its node, a BiDi or remote session has none here), unless the caller accepts the risk.
+  const guardOptions = {
+    requireRequestGuard: settings.allowUnguardedSecrets !== true,
+    settingNames: { allowUnguardedSecrets: "allowUnguardedSecrets: true", ...settings.settingNames },
+    ...(settings.allowDestructive === true ? { blockedPatterns: [] } : {}),
+  } satisfies Partial<ExecutorOptions>
+
   const executorOptions = (run: RunOptions | undefined): ExecutorOptions => ({
     tools: registry,
     runId: run?.runId,
@@ -580,9 +621,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
     onEvent: run?.onEvent,
     stopSignal: run?.stop,
     ...(settings.screenshots === undefined ? {} : { screenshots: settings.screenshots }),
-    // A grid keeps the browser's DevTools port on its node: the request guard cannot be armed there,
-    // and a secret is never typed into a browser whose requests go unguarded.
-    ...(grid === undefined ? {} : { requireRequestGuard: true }),
+    ...guardOptions,
   })
 
   const withReport = <E, R>(
@@ -697,7 +736,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
             secrets: resumeOptions?.secrets,
             onEvent: resumeOptions?.onEvent,
             stopSignal: resumeOptions?.stop,
-            ...(grid === undefined ? {} : { requireRequestGuard: true }),
+            ...guardOptions,
           }
           if (record.mode === "plan") return yield* resume(runId, options)
           const policy = yield* StepPolicy

@@ -40,12 +40,17 @@ const chosenFile = () =>
       driver.evaluate("return document.getElementById('attachment').files[0]?.name ?? null"),
     ),
   )
-const upload = (path: string, allowed?: ReadonlyArray<string>) => {
+/** The upload tool on `path`, with `allowed` (and what the program calls that setting) as `UploadDirs`. */
+const upload = (path: string, allowed?: ReadonlyArray<string>, setting?: string) => {
   const run = uploadTool.run({ target: "#attachment", path })
-  return allowed === undefined ? run : run.pipe(Effect.provideService(UploadDirs, { allowed }))
+  return allowed === undefined ? run : run.pipe(Effect.provideService(UploadDirs, { allowed, setting }))
 }
-const refusal = async (path: string, allowed?: ReadonlyArray<string>): Promise<DriverError> => {
-  const error = (await harness.fail(upload(path, allowed))) as DriverError
+const refusal = async (
+  path: string,
+  allowed?: ReadonlyArray<string>,
+  setting?: string,
+): Promise<DriverError> => {
+  const error = (await harness.fail(upload(path, allowed, setting))) as DriverError
   expect(error._tag).toBe("DriverError")
   expect(error.reason._tag).toBe("UploadRefused")
   // Nothing reached the page's file input.
@@ -57,8 +62,21 @@ describe("upload takes files only from the folders the task allows", () => {
   it("refuses every upload when the task names no folder, and says which setting to use", async () => {
     const error = await refusal("/etc/hostname")
     expect(error.message).toContain('upload of "/etc/hostname" refused: no folder is allowed for uploads')
-    expect(error.message).toContain("constraints.allowedUploadDirs")
-    expect(error.message).toContain("--allow-upload-dir")
+    // A library caller sets the task field; a CLI's flag would be no setting of theirs.
+    expect(error.message).toContain("add its folder with constraints.allowedUploadDirs if the task needs it")
+    expect(error.message).not.toContain("--allow-upload-dir")
+  })
+
+  it("names the setting as the program that set the folders calls it (a CLI's flag)", async () => {
+    const none = await refusal("/etc/hostname", [], "--allow-upload-dir DIR")
+    expect(none.message).toContain(
+      "no folder is allowed for uploads: add its folder with --allow-upload-dir DIR",
+    )
+    expect(none.message).not.toContain("constraints.allowedUploadDirs")
+    const outsideFolders = await refusal("/etc/hostname", [uploads], "--allow-upload-dir DIR")
+    expect(outsideFolders.message).toContain(
+      `it is not inside an allowed upload folder (${uploads}): add its folder with --allow-upload-dir DIR`,
+    )
   })
 
   it("refuses a file outside the allowed folders", async () => {

@@ -46,6 +46,19 @@ const timed = <A, E>(effect: Effect.Effect<A, E>) =>
     return { result, ms: Date.now() - started }
   })
 
+/**
+ * The browser as a ChromeDriver on another machine reports it: its debugger address (that machine's
+ * loopback) reaches nothing here.
+ */
+const elsewhere = (browser: WebdriverIO.Browser): WebdriverIO.Browser => {
+  const options = (browser.capabilities as Record<string, unknown>)["goog:chromeOptions"] as Record<
+    string,
+    unknown
+  >
+  options.debuggerAddress = "127.0.0.1:9"
+  return browser
+}
+
 const driverOptions = { actionWaitMs: 300 }
 const modes = [
   {
@@ -59,13 +72,23 @@ const modes = [
     driver: driverLayer({ bidi: false, driver: driverOptions }),
   },
   {
-    // Classic alone has no dialog events: it knows a dialog's message but not its type.
-    name: "dialogs over WebDriver Classic alone (a browser Sextant did not launch)",
-    type: undefined,
+    name: "dialogs over WebDriver Classic and the tabs' DevTools sockets (a browser on this machine Sextant did not launch)",
+    type: "alert",
     driver: Layer.effect(
       BrowserDriver,
       Effect.flatMap(launch({ bidi: false }), (session) =>
         makeDriver(fromBrowser(session.browser), driverOptions),
+      ),
+    ),
+  },
+  {
+    // Classic alone has no dialog events: it knows a dialog's message but not its type.
+    name: "dialogs over WebDriver Classic alone (a browser whose DevTools port is on another machine)",
+    type: undefined,
+    driver: Layer.effect(
+      BrowserDriver,
+      Effect.flatMap(launch({ bidi: false }), (session) =>
+        makeDriver(fromBrowser(elsewhere(session.browser)), driverOptions),
       ),
     ),
   },

@@ -289,7 +289,7 @@ const secretDestinationProblem = (
       field: target !== undefined ? parseTarget(target.value) : label !== undefined ? { label } : {},
       actor: tool,
       secret: secretShown(context),
-      setting: "constraints.allowedOrigins",
+      setting: context.guardrails.settingNames.allowedOrigins,
       fallbackUrl: context.lastUrl,
     })
     if (refusal !== undefined) return { allowed, refusal }
@@ -306,7 +306,7 @@ const secretShown = (context: RunContext, index?: number): string => {
 /**
  * Starts the driver's request guard the first time the run types a secret, bound to the origins the
  * secret may go to; it holds until the run ends. A driver that cannot guard requests is said in the
- * transcript once: the checks before typing still hold.
+ * transcript once; the step is then refused unless `requireRequestGuard` is false.
  */
 const armRequestGuard = (context: RunContext, origins: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -555,13 +555,13 @@ export const executeStep = (
         // Whatever the page sends once the secret is in (a redirect, a swapped action, a script's
         // request) is inspected in the browser before it leaves.
         yield* armRequestGuard(context, destination.allowed)
-        if (context.options.requireRequestGuard === true && context.secretGuard === undefined) {
+        if (context.options.requireRequestGuard !== false && context.secretGuard === undefined) {
           yield* refuse(
             "secret-unguarded",
             new AgentError({
               reason: new GuardrailViolation({
                 rule: "secret-unguarded",
-                detail: `${call.tool} would type ${secretShown(context)} into a browser whose requests cannot be guarded (${context.secretGuardMissing ?? "no request guard"}): nothing was typed; run the task where requests can be guarded (a local Chromium), or without the secret`,
+                detail: `${call.tool} would type ${secretShown(context)} into a browser whose requests cannot be guarded (${context.secretGuardMissing ?? "no request guard"}): nothing was typed; run the task where requests can be guarded (a Chromium Sextant launches, or one on this machine driven without BiDi), or without the secret; to type it unguarded, accepting that a page may send it elsewhere, allow it with ${context.guardrails.settingNames.allowUnguardedSecrets}`,
               }),
             }),
           )
@@ -600,8 +600,14 @@ export const executeStep = (
           typing === undefined ? (run) => run : Effect.provideService(ActOrigins, { typing }),
           // Checked where the request or the upload happens, on what is really reached: each redirect
           // hop of the session tools, the real path of an uploaded file.
-          Effect.provideService(SessionOrigins, { allowed: context.guardrails.allowedOrigins }),
-          Effect.provideService(UploadDirs, { allowed: context.task.constraints.allowedUploadDirs }),
+          Effect.provideService(SessionOrigins, {
+            allowed: context.guardrails.allowedOrigins,
+            setting: context.guardrails.settingNames.allowedOrigins,
+          }),
+          Effect.provideService(UploadDirs, {
+            allowed: context.task.constraints.allowedUploadDirs,
+            setting: context.guardrails.settingNames.allowedUploadDirs,
+          }),
           // A screenshot a run with secrets takes must not show one typed into a plain text field.
           masksFields ? withMaskedFields(context) : (run) => run,
           Effect.timeoutOrElse({

@@ -85,6 +85,49 @@ export const addAgentFlags = (command: Command, options: { readonly browser?: bo
   return command
 }
 
+/** The flags of `sextant run` and `sextant resume` that lift a guardrail, each off by default. */
+export const GuardFlags = z.object({
+  allowUnguardedSecrets: z.boolean().default(false),
+  allowDestructive: z.boolean().default(false),
+})
+export type GuardFlags = z.output<typeof GuardFlags>
+
+/** Adds the flags of {@link GuardFlags} to a command. */
+export const addGuardFlags = (command: Command): Command =>
+  command
+    .option(
+      "--allow-destructive",
+      "allow what the default blocked patterns refuse (sign out, log out, delete, destroy, deactivate, unsubscribe, close account)",
+      false,
+    )
+    .option(
+      "--allow-unguarded-secrets",
+      "type secrets even where the browser's requests cannot be guarded (a grid, a BiDi or remote browser): a page may then send them elsewhere",
+      false,
+    )
+
+/**
+ * What refusals call the settings of `sextant run`: its flags, and the config file's fields for the
+ * quotas, which have no flag.
+ */
+export const runSettingNames = {
+  allowedOrigins: "--allowed-origin",
+  allowFormSubmission: "--allow-submit",
+  allowedUploadDirs: "--allow-upload-dir DIR",
+  blockedPatterns: "--allow-destructive",
+  allowUnguardedSecrets: "--allow-unguarded-secrets",
+  navigations: "constraints.quotas.navigations in sextant.config.ts",
+  clicks: "constraints.quotas.clicks in sextant.config.ts",
+  submissions: "constraints.quotas.submissions in sextant.config.ts",
+} as const
+
+/** The guardrail options of an agent from the flags of {@link GuardFlags}; refusals name `names`. */
+export const guardOptionsOf = (flags: GuardFlags, names: CreateAgentOptions["settingNames"]) => ({
+  ...(flags.allowUnguardedSecrets ? { allowUnguardedSecrets: true } : {}),
+  ...(flags.allowDestructive ? { allowDestructive: true } : {}),
+  settingNames: names,
+})
+
 /** `@sextant/openai`'s defaults (not imported, so `--help` does not load the SDK; a test keeps them equal). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 60_000
 export const DEFAULT_MODEL_RETRIES = 3

@@ -1,13 +1,20 @@
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import {
+  AgentFlags,
+  addAgentFlags,
+  addGuardFlags,
+  GuardFlags,
+  guardOptionsOf,
+  resolveAgent,
+} from "./AgentFlags.ts"
 import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { configOrReport, readSecrets } from "./RunCommand.ts"
 import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
-const ResumeArguments = AgentFlags.extend({
+const ResumeArguments = AgentFlags.extend(GuardFlags.shape).extend({
   run: z.string().trim().min(1, "name the run to continue (sextant runs lists them)"),
   secret: z.array(z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")),
   json: z.boolean(),
@@ -46,7 +53,14 @@ export const resumeRun = async (
   if (Array.isArray(resolved)) return usageError("resume", resolved, err)
   const { createAgent } = await import("../createAgent.ts")
   const follow = followRun(err)
-  const agent = createAgent(withModelProgress(resolved.options, follow.onModelAttempt))
+  const agent = createAgent({
+    ...withModelProgress(resolved.options, follow.onModelAttempt),
+    // The run's own constraints are stored with it: only these two flags change what resume allows.
+    ...guardOptionsOf(options, {
+      blockedPatterns: "--allow-destructive",
+      allowUnguardedSecrets: "--allow-unguarded-secrets",
+    }),
+  })
   try {
     const known = await agent.runs()
     if (!known.some((run) => run.runId === options.run)) {
@@ -102,7 +116,7 @@ export const registerResume = (program: Command, cli: CliContext): void => {
       [],
     )
     .option("--json", "print the whole result as JSON", false)
-  addAgentFlags(command).action(async (run: string, flags: Record<string, unknown>) => {
+  addAgentFlags(addGuardFlags(command)).action(async (run: string, flags: Record<string, unknown>) => {
     cli.exitCode = await withInterrupt(cli.stderr, (interrupts) =>
       resumeRun({ run, ...flags }, cli.stdout, cli.stderr, interrupts, cli),
     )

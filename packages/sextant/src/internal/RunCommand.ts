@@ -3,14 +3,22 @@ import { resolve } from "node:path"
 import type { Writable } from "node:stream"
 import type { Command } from "commander"
 import { z } from "zod"
-import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
+import {
+  AgentFlags,
+  addAgentFlags,
+  addGuardFlags,
+  GuardFlags,
+  guardOptionsOf,
+  resolveAgent,
+  runSettingNames,
+} from "./AgentFlags.ts"
 import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
 import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
 
-const RunArguments = AgentFlags.extend({
+const RunArguments = AgentFlags.extend(GuardFlags.shape).extend({
   goal: z.string().trim().min(1, "describe the goal in words"),
   startUrl: z
     .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login" })
@@ -108,6 +116,8 @@ export const runGoal = async (
       ...withModelProgress(resolved.options, follow.onModelAttempt),
       mode: options.mode,
       ...(options.recordTraffic ? { recordTraffic: true } : {}),
+      // Every refusal names the flag that would allow what it refused.
+      ...guardOptionsOf(options, runSettingNames),
     })
   } catch (error) {
     follow.stop()
@@ -197,7 +207,7 @@ export const registerRun = (program: Command, cli: CliContext): void => {
       "keep the page's JSON calls in the trace, for sextant export RUN --to api-tests",
       false,
     )
-  addAgentFlags(command).action(async (goal: string, flags: Record<string, unknown>) => {
+  addAgentFlags(addGuardFlags(command)).action(async (goal: string, flags: Record<string, unknown>) => {
     cli.exitCode = await withInterrupt(cli.stderr, (interrupts) =>
       runGoal({ goal, ...flags }, cli.stdout, cli.stderr, interrupts, cli),
     )

@@ -12,6 +12,7 @@ import {
   OriginNotAllowed,
   reasonFromHttpStatus,
   SessionOrigins,
+  type SessionOriginsShape,
   Timeout,
 } from "@sextant/core"
 import { Clock, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
@@ -75,22 +76,34 @@ class ReasonFailure {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
+/** The origins a session may request (as `URL.origin` gives them) and what allows another. */
+interface AllowedOrigins {
+  readonly origins: ReadonlySet<string>
+  /** What the refusal names to change, e.g. `constraints.allowedOrigins` or `--allowed-origin`. */
+  readonly setting: string
+}
+
 /**
- * Why `url` may not be requested under `allowed` (origins as `URL.origin` gives them), or undefined.
- * `url` is already parsed by the WHATWG parser, so what is checked is what `fetch` will reach.
+ * Why `url` may not be requested under `allowed`, or undefined. `url` is already parsed by the WHATWG
+ * parser, so what is checked is what `fetch` will reach.
  */
-const hopProblem = (url: URL, allowed: ReadonlySet<string> | undefined): string | undefined => {
+const hopProblem = (url: URL, allowed: AllowedOrigins | undefined): string | undefined => {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return `only http and https are followed, not ${url.protocol}`
   }
-  if (allowed !== undefined && !allowed.has(url.origin)) {
-    return `${url.origin} is not an allowed origin (allowed: ${[...allowed].join(", ") || "none"}): add it to constraints.allowedOrigins if the task needs it`
+  if (allowed !== undefined && !allowed.origins.has(url.origin)) {
+    return `${url.origin} is not an allowed origin (allowed: ${[...allowed.origins].join(", ") || "none"}): add it with ${allowed.setting} if the task needs it`
   }
   return undefined
 }
 
-const originSet = (origins: ReadonlyArray<string> | undefined): ReadonlySet<string> | undefined =>
-  origins === undefined ? undefined : new Set(origins.map((origin) => URL.parse(origin)?.origin ?? origin))
+const allowedOf = (shape: SessionOriginsShape): AllowedOrigins | undefined =>
+  shape.allowed === undefined
+    ? undefined
+    : {
+        origins: new Set(shape.allowed.map((origin) => URL.parse(origin)?.origin ?? origin)),
+        setting: shape.setting ?? "constraints.allowedOrigins",
+      }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 export const parseRetryAfter = (value: string | null, now: number): number | undefined => {
@@ -231,7 +244,7 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
   const send = async (
     request: HttpRequest,
     start: URL,
-    allowed: ReadonlySet<string> | undefined,
+    allowed: AllowedOrigins | undefined,
     signal: AbortSignal,
   ): Promise<Sent> => {
     let url = start
@@ -299,7 +312,7 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
     method: string,
     request: HttpRequest,
     url: URL,
-    allowed: ReadonlySet<string> | undefined,
+    allowed: AllowedOrigins | undefined,
   ): Effect.Effect<HttpResponse, HttpError> => {
     const state = hostState(url.host)
     const timeoutMs = request.timeoutMs ?? settings.timeoutMs
@@ -384,7 +397,7 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
   const fetchOne = (request: HttpRequest): Effect.Effect<HttpResponse, HttpError> =>
     Effect.gen(function* () {
       const url = yield* parseUrl("fetch", request.url)
-      const allowed = originSet((yield* SessionOrigins).allowed)
+      const allowed = allowedOf(yield* SessionOrigins)
       const refused = hopProblem(url, allowed)
       if (refused !== undefined) {
         return yield* fail("fetch", new OriginNotAllowed({ url: url.href, detail: refused }))

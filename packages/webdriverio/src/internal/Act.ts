@@ -276,7 +276,11 @@ export const makeAct = (
     // in a folder the task allows, checked on its real path before the page is touched.
     const uploadPath =
       op === "upload"
-        ? yield* allowedUploadPath(yield* valueText(op, value), (yield* UploadDirs).allowed)
+        ? yield* allowedUploadPath(
+            yield* valueText(op, value),
+            (yield* UploadDirs).allowed,
+            (yield* UploadDirs).setting,
+          )
         : undefined
     const values = op === "select" ? (Array.isArray(value) ? value : [String(value ?? "")]) : undefined
     // The diff is against what the agent last saw (its look or the previous act); without one, the

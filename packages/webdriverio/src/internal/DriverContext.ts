@@ -135,12 +135,16 @@ export const openDriverContext = Effect.fnUntraced(function* (
   )
   // Only a session that tracks dialogs uses the tab's own socket: a script sent there while an alert
   // is open would wait for it instead of failing as ChromeDriver's endpoint does. BiDi tracks them;
-  // without BiDi, a Chromium Sextant launched tracks them on the tabs' sockets themselves. A grid
+  // without BiDi, the tabs' sockets track them themselves once they answer (tabEvents below). That
+  // holds for a Chromium Sextant launched, and for a connected or wrapped one whose debugger address
+  // (`goog:chromeOptions.debuggerAddress`) is on this machine: its sockets are found by the session's
+  // own window handle (a tab's target id), so a debugger address that reaches another browser finds no
+  // such tab and leaves the session on Classic. They carry the request guard of `guardSecrets`. A grid
   // session's debugger address is its node's own loopback: its sockets are not this machine's to open
   // (on a grid whose node shares this machine they would open, and a test would prove what a real grid
   // cannot do).
-  const opened =
-    cdp && session.grid === undefined && (bidi || session.kind === "launched")
+  const reached =
+    cdp && session.grid === undefined
       ? yield* Effect.acquireRelease(
           Effect.sync(() => devtoolsSockets(browser)),
           (made) => Effect.sync(() => made.close()),
@@ -156,6 +160,17 @@ export const openDriverContext = Effect.fnUntraced(function* (
     newTabs: [],
   }
   currentTab = () => state.context
+  // A Classic session Sextant did not launch uses the sockets only once its own tab answers there: a
+  // debugger address on another machine's loopback reaches nothing here, or a browser that is not this one.
+  const ownTab =
+    reached === undefined || bidi || session.kind === "launched"
+      ? true
+      : yield* Effect.promise(
+          async () => (await reached.sendOnce(state.context, "Page.enable", {})) !== undefined,
+        ).pipe(
+          Effect.timeoutOrElse({ duration: options.commandTimeoutMs, orElse: () => Effect.succeed(false) }),
+        )
+  const opened = ownTab ? reached : undefined
   // The tab sockets stand in for BiDi only once the browser's and the tab's both answer. The browser's
   // answer has it attach to every tab opened from then on and hold it before its first script until
   // watchNewTabs has watched it.

@@ -151,10 +151,16 @@ export const makeSecretGuard = (driver: {
     readonly refusedKeys: Set<string>
   }
   const guards = new Set<Guard>()
-  // Tabs whose requests pause, by target id: how to answer them, and how to stop.
+  // Tabs whose requests pause, by target id: how to answer them, how to stop, and the tab's answer to
+  // `Fetch.enable` (undefined: it refused), which every guard armed while the tab is held shares.
   const tabs = new Map<
     string,
-    { readonly send: TabSend; readonly stop: () => void; readonly children: () => ReadonlyArray<TabSend> }
+    {
+      readonly send: TabSend
+      readonly stop: () => void
+      readonly children: () => ReadonlyArray<TabSend>
+      readonly enabled: Promise<unknown>
+    }
   >()
   const origins = new Map<string, string>()
 
@@ -376,18 +382,33 @@ export const makeSecretGuard = (driver: {
     const children = new Set<string>()
     const stop = watch(context, root, alsoRefuses, children, fromTree(root, children))
     const send = sender(context, root)
-    tabs.set(targetId, { send, stop, children: () => [...children].map((child) => sender(context, child)) })
     // In order on one session: requests pause, then its frames and workers (existing ones too) attach.
-    const enabled = send("Fetch.enable", FETCH_ENABLE)
+    const enabled = send("Fetch.enable", FETCH_ENABLE).catch(() => undefined)
+    tabs.set(targetId, {
+      send,
+      stop,
+      children: () => [...children].map((child) => sender(context, child)),
+      enabled,
+    })
     void send("Target.setAutoAttach", CHILD_AUTO_ATTACH)
     // A new tab has no document yet (it is held before its first script): only open tabs are fenced.
     const fenced = root === undefined ? fenceConnections(send, targetId).catch(() => undefined) : undefined
     return Promise.all([enabled, fenced]).then(([answer]) => answer)
   }
 
+  /**
+   * Has a tab pause its requests. A tab another guard already holds keeps its one interception, which
+   * the new guard shares (each paused request is judged against every guard): it is armed there when
+   * the tab accepted `Fetch.enable`, and the tab's document gets the WebSocket fence again, now of
+   * every guard (a second policy narrows the first).
+   */
   const holdTab = (targetId: string) => {
-    if (sockets === undefined || tabs.has(targetId)) return Promise.resolve()
-    return hold(targetId, targetId, undefined)
+    if (sockets === undefined) return Promise.resolve()
+    const held = tabs.get(targetId)
+    if (held === undefined) return hold(targetId, targetId, undefined)
+    return Promise.all([held.enabled, fenceConnections(held.send, targetId).catch(() => undefined)]).then(
+      ([answer]) => answer,
+    )
   }
 
   const holdNewTab: SecretGuard["holdNewTab"] = (targetId, _send, sessionId, alsoRefuses) => {
@@ -416,6 +437,7 @@ export const makeSecretGuard = (driver: {
         method === "Fetch.disable" ? browserWide(method, params) : Promise.resolve(undefined),
       stop,
       children: () => [...children].map((child) => sender(BROWSER_ENDPOINT, child)),
+      enabled: Promise.resolve({ result: {} }),
     })
     return sockets.send(BROWSER_ENDPOINT, "Target.setAutoAttach", BROWSER_AUTO_ATTACH)
   }
@@ -515,7 +537,7 @@ export const makeSecretGuard = (driver: {
           "guardSecrets",
           new InvalidArgument({
             detail:
-              "guarding requests needs the tabs' Chrome DevTools sockets of a Chromium Sextant launched without BiDi (the default launch); this session has none (a BiDi session or a remote endpoint): launch with bidi off to guard secrets",
+              "guarding requests needs the tabs' Chrome DevTools sockets of a Chromium on this machine driven without BiDi, and this session has none (a BiDi session, or a browser whose debugger address is not on this machine): launch with bidi off (the default), connect with bidi: false to a ChromeDriver on this machine, or pass a WebdriverIO browser opened with 'wdio:enforceWebDriverClassic': true",
           }),
         )
       }

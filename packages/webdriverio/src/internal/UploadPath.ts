@@ -4,8 +4,7 @@ import { UploadRefused } from "@sextant/core"
 import { Effect } from "effect"
 import { fail } from "./Fail.ts"
 
-const HOW =
-  "add its folder to constraints.allowedUploadDirs (sextant run --allow-upload-dir DIR) if the task needs it"
+const how = (setting: string) => `add its folder with ${setting} if the task needs it`
 
 const inside = (path: string, folder: string): boolean =>
   path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`)
@@ -16,11 +15,15 @@ const inside = (path: string, folder: string): boolean =>
  * symlink or a `..` in an allowed folder cannot reach past it. The real path is what gets uploaded, so
  * the file checked is the file sent.
  */
-export const allowedUploadPath = (path: string, allowed: ReadonlyArray<string>) =>
+export const allowedUploadPath = (
+  path: string,
+  allowed: ReadonlyArray<string>,
+  setting = "constraints.allowedUploadDirs",
+) =>
   Effect.gen(function* () {
     const refuse = (detail: string) => fail("act", new UploadRefused({ path, detail }))
     if (allowed.length === 0) {
-      return yield* refuse(`no folder is allowed for uploads: ${HOW}`)
+      return yield* refuse(`no folder is allowed for uploads: ${how(setting)}`)
     }
     if (!isAbsolute(path)) return yield* refuse("give the file's absolute path")
     const real = yield* Effect.promise(() => realpath(path).catch(() => undefined))
@@ -30,7 +33,9 @@ export const allowedUploadPath = (path: string, allowed: ReadonlyArray<string>) 
     )
     if (!folders.some((folder) => folder !== undefined && inside(real, folder))) {
       const via = real === path ? "it" : `its real path ${real}`
-      return yield* refuse(`${via} is not inside an allowed upload folder (${allowed.join(", ")}): ${HOW}`)
+      return yield* refuse(
+        `${via} is not inside an allowed upload folder (${allowed.join(", ")}): ${how(setting)}`,
+      )
     }
     const kind = yield* Effect.promise(() => stat(real).catch(() => undefined))
     if (kind === undefined || !kind.isFile()) return yield* refuse("it is not a regular file")
