@@ -1,22 +1,39 @@
-import { type AgentTaskInput, decodeAgentTask, type Plan } from "@sextant/core"
+import { type AgentTaskInput, BrowserDriver, decodeAgentTask, type Plan } from "@sextant/core"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
 import { Planner, rulePlannerLayer } from "@sextant/planner"
 import { layerMemoryStore } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
-import { Effect, Layer } from "effect"
+import { createDriverPool, type DriverPool } from "@sextant/webdriverio"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ExecutorRunResult, planAndRun, runPlan, type TraceRecord } from "../src/index.ts"
 import { planOf, scriptedPlanner } from "./support/TestTools.ts"
 
-// Real Chromium on the fixture site, with the tools and the rule planner the CLI uses.
+// Real Chromium on the fixture site, with the tools and the rule planner the CLI uses. One Chromium
+// for the file: each run gets a fresh browser context of it from a pool of one (no cookie, storage or
+// tab of an earlier run), instead of launching Chromium and ChromeDriver once per run.
 let site: FixtureSite
+let poolScope: Scope.Closeable
+let pool: DriverPool
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
-})
+  poolScope = await Effect.runPromise(Scope.make())
+  pool = await Effect.runPromise(Scope.provide(createDriverPool({ size: 1 }), poolScope))
+}, 60_000)
 afterAll(async () => {
+  if (poolScope !== undefined) await Effect.runPromise(Scope.close(poolScope, Exit.void))
   await site.close()
 })
+
+/** A fresh browser context of the file's Chromium, given back to the pool when the run ends. */
+const browserLayer = () =>
+  Layer.effect(
+    BrowserDriver,
+    Effect.map(
+      Effect.suspend(() => pool.acquire),
+      ({ driver }) => driver,
+    ),
+  )
 
 const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
 const tools = [...browserTools, ...compoundTools]
@@ -38,7 +55,7 @@ const planned = async (input: Partial<AgentTaskInput> & { goal: string }) => {
   const events: Array<TraceRecord> = []
   const result = await Effect.runPromise(
     planAndRun(taskOf(input), { tools, onEvent: (event) => events.push(event) }).pipe(
-      Effect.provide(Layer.mergeAll(browserLayer({}), layerMemoryStore, rulePlannerLayer)),
+      Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, rulePlannerLayer)),
     ),
   )
   return { result, events }
@@ -122,7 +139,7 @@ describe("a step that submitted nothing uses no submission", () => {
         ]),
         { tools, onEvent: (event) => events.push(event) },
       ).pipe(
-        Effect.provide(Layer.mergeAll(browserLayer({}), layerMemoryStore, Layer.succeed(Planner, planner))),
+        Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, Layer.succeed(Planner, planner))),
       ),
     )
     expect(events.flatMap((event) => (event.type === "guardrail" ? [event.message] : []))).toEqual([])
@@ -145,7 +162,7 @@ describe("a retry changes something", () => {
           { tool: "click", args: { target: "#zzz-qqq" } },
         ]),
         { tools, maxReplans: 0, onEvent: (event) => events.push(event) },
-      ).pipe(Effect.provide(Layer.mergeAll(browserLayer({}), layerMemoryStore, rulePlannerLayer))),
+      ).pipe(Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, rulePlannerLayer))),
     )
     expect(result.status).toBe("FAILED")
     expect(starts(events, "click")).toHaveLength(1)
@@ -166,7 +183,7 @@ describe("a retry changes something", () => {
           { tool: "click", args: { target: "#login-btn-old" } },
         ]),
         { tools, maxReplans: 0, onEvent: (event) => events.push(event) },
-      ).pipe(Effect.provide(Layer.mergeAll(browserLayer({}), layerMemoryStore, rulePlannerLayer))),
+      ).pipe(Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, rulePlannerLayer))),
     )
     const targets = starts(events, "click").map(
       (event) => event.type === "step-start" && (event.args as { readonly target?: unknown }).target,
