@@ -121,6 +121,13 @@ const startsPair = (
       .find((found) => found !== undefined)
   const pairing =
     verb === "type" || verb === "set" || (verb === undefined && head.some((token) => token.value === ":"))
+  // "城市填 München，邮编 80331": after a clause that types (its verb after its topic), a segment that is a
+  // field's name and a written value is the next pair, not more of the value.
+  if (
+    head.some((token, index) => isChineseVerb(token) && matchVerb(head, index)?.[0] === "type") &&
+    chinesePair(segment) !== undefined
+  )
+    return true
   if (!pairing) return false
   if (isWord(segment[0], "in", "into")) return true
   return PAIR_WORDS.some(
@@ -128,6 +135,20 @@ const startsPair = (
       segment.slice(1).some((token) => token.value === word) &&
       head.slice(1).some((token) => token.value === word),
   )
+}
+
+/**
+ * "邮编 80331": a Chinese field's name (words of no verb) followed by a written value (digits, capitals,
+ * an email, a quoted literal), the way a form is filled out on paper; else undefined.
+ */
+const chinesePair = (
+  segment: ReadonlyArray<Token>,
+): { readonly field: ReadonlyArray<Token>; readonly value: string } | undefined => {
+  const pair = stripFillers(segment)
+  let value = pair.length
+  while (value > 1 && valueLike(pair[value - 1]!)) value -= 1
+  if (value === pair.length || !pair.slice(0, value).every((token) => token.kind === "text")) return undefined
+  return { field: pair.slice(0, value), value: valueText(pair.slice(value)) }
 }
 
 /** Words that, alone in a clause after a box or a choice, name the button that finishes the form. */
@@ -990,6 +1011,16 @@ const parseClause = (
         command: { kind: "click", target: parseTargetPhrase(tokens) },
         verb: ["click", "click"] as const,
       }
+    // "城市填 München，邮编 80331": after a typing clause, a Chinese field's name and a written value is
+    // the next field typed, not a control.
+    const pair = previousVerb?.[0] === "type" ? chinesePair(tokens) : undefined
+    if (pair !== undefined) {
+      const target = parseTargetPhrase(pair.field)
+      return {
+        command: { kind: "type", value: pair.value, field: { ...target, role: target.role ?? "textbox" } },
+        verb: previousVerb!,
+      }
+    }
     // "…, then save" after a typing clause: a button, not another value.
     if (
       previousVerb !== undefined &&

@@ -37,9 +37,30 @@ const VALUE_NOUNS =
 
 /** "… shown", "… below", "… in bold", "… from the table", "… of Phone": where a value is to be read. */
 const LOCATED = new RegExp(
-  `\\b(${VALUE_NOUNS})\\b.*\\b(shown|displayed|written|printed|given|listed|mentioned|below|above|bold|italic|italics|underlined|highlighted|from|of|on\\s+the\\s+page|in\\s+the\\s+(table|list|text|page|paragraph|heading|image|picture))\\b`,
+  `\\b(${VALUE_NOUNS})\\b.*\\b(shown|displayed|written|printed|given|listed|mentioned|shows?|displays?|says?|below|above|bold|italic|italics|underlined|highlighted|from|of|on\\s+the\\s+page|in\\s+the\\s+(table|list|text|page|paragraph|heading|image|picture))\\b`,
   "i",
 )
+
+/** Words that name nothing alone: a target of only these is no control's name ("check in", "log on"). */
+const NO_NAME_WORDS: ReadonlySet<string> = new Set([
+  "in",
+  "on",
+  "at",
+  "of",
+  "to",
+  "for",
+  "with",
+  "by",
+  "out",
+  "up",
+  "off",
+  "over",
+  "into",
+  "onto",
+  "the",
+  "a",
+  "an",
+])
 
 /** "the most expensive", "the least popular": a ranking said in two words. */
 const MOST = /\bthe\s+(most|least)\s+\w+/i
@@ -287,6 +308,19 @@ const misread = (
     if (!slots.some((slot) => slot.includes(literal))) return say.literalNowhere(literal)
   }
   for (const command of commands) {
+    // "Check in on the 14th of June": a target named only by a preposition or an article names no control;
+    // the verb and that word are a phrase of their own ("check in"), which the rules do not read.
+    // (A name written as one, capitalised or quoted — a toggle's "Off" — is a name.)
+    const target = "target" in command ? command.target : undefined
+    const named = target?.text?.trim().toLowerCase()
+    if (
+      target !== undefined &&
+      named !== undefined &&
+      named !== "" &&
+      named.split(/\s+/).every((word) => NO_NAME_WORDS.has(word)) &&
+      !/^[\p{Lu}"'“‘「]/u.test(target.raw)
+    )
+      return say.couldNotPlace(referencePhrase(text, target.raw).split(/\s+/))
     const value =
       command.kind === "type" ? command.value : command.kind === "search" ? command.query : undefined
     if (

@@ -286,3 +286,38 @@ describe("a menu path or menu item behind a closed menu button", () => {
     ])
   })
 })
+
+describe("clauses the first run of a later held-out set lost", () => {
+  it("reads a Chinese field and a written value after a typing clause as the next field, not more of the value", () => {
+    expect(commands("收件人填 Ada Lovelace，电话 0301234567")).toEqual([
+      { kind: "type", value: "Ada Lovelace", field: { raw: "收件人", text: "收件人", role: "textbox" } },
+      { kind: "type", value: "0301234567", field: { raw: "电话", text: "电话", role: "textbox" } },
+    ])
+    // An English value with a comma in it stays one value.
+    expect(commands("Type Lovelace, Ada into Name")).toEqual([
+      { kind: "type", value: "Lovelace, Ada", field: { raw: "Name", text: "Name", role: "textbox" } },
+    ])
+  })
+
+  it("reads a verb with 完 as the end of a step, and never types what follows it", () => {
+    const read = commands("姓名填 Grace，写完去结账")
+    expect(read.map((command) => command.kind)).toEqual(["type", "click"])
+    expect(read.filter((command) => command.kind === "type").map((command) => command.value)).toEqual(["Grace"])
+  })
+
+  it("refuses a value described by what the page shows or says instead of typing the description", () => {
+    for (const text of ["Enter the number it shows into Code", "Type the phrase the banner says into Reply"]) {
+      const parsed = parseCommands(text)
+      expect(parsed.ok, text).toBe(false)
+      if (!parsed.ok) expect(parsed.reason).toContain("needs a model")
+    }
+  })
+
+  it("refuses a target named only by a preposition or an article instead of acting on whatever holds the word", () => {
+    const parsed = parseCommands("Check out on the 3rd of May")
+    expect(parsed.ok).toBe(false)
+    if (!parsed.ok) expect(parsed.reason).toContain("could not place")
+    // A toggle's own name, written as one, is a name.
+    expect(commands("click Off").map(targetOf).map((target) => target?.text)).toEqual(["Off"])
+  })
+})
