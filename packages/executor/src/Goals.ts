@@ -162,6 +162,29 @@ const NAME_FIT = 40
 /** The text score of a name that holds every word of the text (`textScore`: 60 and up). */
 const WHOLE_WORDS = 60
 
+/** Words that name nothing alone (prepositions, articles): no control is named by them. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  "in",
+  "on",
+  "at",
+  "of",
+  "to",
+  "for",
+  "with",
+  "by",
+  "out",
+  "up",
+  "off",
+  "over",
+  "into",
+  "onto",
+  "the",
+  "a",
+  "an",
+  "and",
+  "or",
+])
+
 const wordsOf = (text: string): ReadonlyArray<string> =>
   text.split(/[\s,，、]+/).filter((word) => word !== "")
 
@@ -320,12 +343,18 @@ const judgeControls = (
       if (control === undefined) {
         // No box by that name ("accept all cookies" on a banner whose button is "Accept all"): the
         // part holds only when a control the part clicked was named by those words.
+        // Only the words that name something count: "in" is a word of "Sign in", but a part about
+        // "in" names no control, and clicking "Sign in" checks nothing.
+        const naming = wordsOf(target)
+          .filter((word) => !FUNCTION_WORDS.has(word.toLowerCase()))
+          .join(" ")
         const clicked = steps.find(
           (step) =>
+            naming !== "" &&
             step.ok &&
             step.actedElement !== undefined &&
             !CHOICE_ROLES.has(step.actedElement.role) &&
-            wordsNamed(step.actedElement, target) * 2 >= wordsOf(target).length,
+            wordsNamed(step.actedElement, naming) * 2 >= wordsOf(naming).length,
         )?.actedElement
         if (clicked !== undefined) continue
         return `no checkbox, radio or option named "${target}" is on ${where}, and no control named by those words was clicked`

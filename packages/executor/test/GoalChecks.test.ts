@@ -100,6 +100,19 @@ describe("goal checks on the page's controls", () => {
     )
   })
 
+  it("does not hold a box part named by a preposition because a control with that word was clicked", () => {
+    // "Check in on the 14th": a part about "in" is not done by clicking "Sign in".
+    const part: GoalPart = {
+      kind: "check",
+      description: 'check "in"',
+      check: { type: "controlState", targets: ["in"], checked: true },
+    }
+    const signIn = element({ ref: "e6", role: "link", name: "Sign in", tag: "a" })
+    expect(judged(part, [], signIn)).toEqual([
+      'no checkbox, radio or option named "in" is on http://127.0.0.1/form, and no control named by those words was clicked',
+    ])
+  })
+
   it("reads an option of a native list as checked when the list holds it", () => {
     // "Colors 里选中 Black": the list box has no element per option; its value says what it holds.
     const part: GoalPart = {
