@@ -4,7 +4,7 @@ import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import {
   bundleCommand,
-  bundlePageScript,
+  bundlePageScripts,
   currentFile,
   generatedFile,
   generatedPath,
@@ -13,7 +13,7 @@ import { pageRuntimeSource } from "../../src/internal/PageRuntime.generated.ts"
 
 describe("the page script bundle", () => {
   it("is a fresh bundle of src/page when tests run (vitest's global setup generates it)", async () => {
-    const fresh = generatedFile(await bundlePageScript())
+    const fresh = generatedFile(await bundlePageScripts())
     expect(
       (await currentFile()) === fresh,
       `src/internal/PageRuntime.generated.ts differs from a fresh bundle of src/page/: the global setup did not run; run \`${bundleCommand}\``,
