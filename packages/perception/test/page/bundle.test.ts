@@ -61,4 +61,19 @@ describe("the page script bundle", () => {
       delete host.__sextant
     }
   })
+
+  it("keeps the actor a driver installed before it (the actor holds the document's watch)", () => {
+    const host = globalThis as { __sextant?: { version?: number; look?: unknown; actor?: unknown } }
+    const install = new Function(`return ${pageRuntimeSource}`)() as (version: number) => void
+    const actor = { prepare: () => "{}" }
+    try {
+      host.__sextant = { actor }
+      install(1)
+      expect(host.__sextant.version).toBe(1)
+      expect(typeof host.__sextant.look).toBe("function")
+      expect(host.__sextant.actor).toBe(actor)
+    } finally {
+      delete host.__sextant
+    }
+  })
 })
