@@ -35,6 +35,7 @@ const SOAK_TASKS = 200
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
        pnpm bench --corpus [--runs N] [--warmup N] [--pages a.html,b.html] [--readme]
        pnpm bench --section honesty
+       pnpm bench --section actions [--runs N] [--warmup N] [--seed N]
        pnpm bench --section explorer [--readme]
        pnpm bench --section soak [--tasks N] [--seed N]
        pnpm bench --section scale [--runs N] [--readme]
@@ -53,6 +54,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
               (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
   --section   run one section only: honesty (the outcome truth table), written to results/honesty.*;
+              actions (act() click, fill and select beside Playwright and WebdriverIO), printed only;
               explorer (page analysis on 20 real pages), written to results/explorer.md (--readme: also the README);
               soak (N tasks, default 200, pool of 4, seeded faults: killed ChromeDriver, Chromium or
               tab renderer, 500/429, slow pages, a page that never finishes loading, alerts, bad model
@@ -131,9 +133,17 @@ const main = async (): Promise<number> => {
         positiveInteger("tasks", values.tasks, SOAK_TASKS, 1),
         positiveInteger("seed", values.seed, 0, 0),
       )
+    if (values.section === "actions")
+      return runActionsOnly(
+        {
+          runs: positiveInteger("runs", values.runs, 20, 1),
+          warmup: positiveInteger("warmup", values.warmup, 3, 0),
+        },
+        positiveInteger("seed", values.seed, 0, 0),
+      )
     if (values.section !== "honesty")
       throw new UsageError(
-        `--section must be honesty, explorer, soak, scale or model-view, got "${values.section}"`,
+        `--section must be honesty, actions, explorer, soak, scale or model-view, got "${values.section}"`,
       )
     return runHonestyOnly()
   }
@@ -331,6 +341,33 @@ const runScaleOnly = async (pairs: number, readme: boolean): Promise<number> => 
   await writeFile(join(results, "scale.md"), `${header}\n\n${tables}\n`)
   if (readme) await updateReadme(`${header}\n\n${tables}`, "scale")
   return 0
+}
+
+/**
+ * `--section actions`: the action table alone (act() click, fill and select on /forms/contact beside
+ * Playwright and WebdriverIO), printed and not written: a quick before/after for changes to `act`.
+ */
+const runActionsOnly = async (plan: RunPlan, seed: number): Promise<number> => {
+  const started = performance.now()
+  const site = await startFixtureSite({ port: 0, seed })
+  const closers: Array<() => Promise<void>> = []
+  try {
+    const playwright = await openPlaywright()
+    closers.push(playwright.close)
+    const webdriverio = await openWebdriverio()
+    closers.push(webdriverio.close)
+    const sextant = await openSextant()
+    closers.push(sextant.close)
+    const actions = await measureActions(site.url, plan, playwright.value, webdriverio.value, sextant)
+    const header = `Command: \`pnpm bench --section actions\` · ${plan.runs} runs after ${plan.warmup} warm-up · ${new Date().toISOString()} · ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, load ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")} · ${((performance.now() - started) / 1000).toFixed(0)} s`
+    console.log(`${header}\n\n${renderSections([actionSection(actions)])}`)
+    return 0
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined)
+    await site.close()
+  }
 }
 
 /** `--section honesty`: the outcome truth table alone, on its own fixture site. */

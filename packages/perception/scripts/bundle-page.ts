@@ -1,6 +1,9 @@
 /**
- * Bundles the page script: `src/page/install.ts` and every module it imports, into one function of
- * the runtime version, written to `src/internal/PageRuntime.generated.ts` as a string. The file is
+ * Bundles the page scripts from the modules in `src/page/`: the perception runtime
+ * (`src/page/install.ts` and every module it imports) into one function of the runtime version, and
+ * the actor (`src/page/actor.ts`, sharing the visibility, frame and select modules) into a function
+ * the driver installs before a page's own scripts. Both are written to
+ * `src/internal/PageRuntime.generated.ts` as strings. The file is
  * generated, not committed (it is git-ignored); every path that reads it runs this first:
  *
  *   pnpm --filter @sextant/perception bundle:page     (or `pnpm bundle:page` at the root)
@@ -24,22 +27,16 @@ export const generatedPath = join(packageDirectory, "src", "internal", "PageRunt
 export const bundleCommand = "pnpm --filter @sextant/perception bundle:page"
 
 /**
- * The page script as JavaScript: a function expression `(function(version){…})` with no imports or
- * module syntax. Only whitespace is minified (WebDriver BiDi pays for every byte of a script, about
- * 0.1 ms per KB through ChromeDriver): names and statements stay as written, so a failure's stack
- * still reads `walkElementBody`, `buildNode`. Minifying syntax too would save about 2 KB more, at
- * the price of code that no longer reads like its source. Fails when a page module imports anything
- * outside `src/page/`: the script runs in pages, where nothing else exists.
+ * One entry of `src/page/` bundled as JavaScript statements with no imports or module syntax. Only
+ * whitespace is minified (WebDriver BiDi pays for every byte of a script, about 0.1 ms per KB through
+ * ChromeDriver): names and statements stay as written, so a failure's stack still reads
+ * `walkElementBody`, `buildNode`. Minifying syntax too would save about 2 KB more, at the price of
+ * code that no longer reads like its source. Fails when a page module imports anything outside
+ * `src/page/`: the script runs in pages, where nothing else exists.
  */
-export const bundlePageScript = async (): Promise<string> => {
+const bundleEntry = async (contents: string): Promise<string> => {
   const result = await build({
-    stdin: {
-      // `version` is the parameter of the function the bundle is wrapped in.
-      contents: 'import { install } from "./install.ts"\ninstall(version)\n',
-      resolveDir: pageDirectory,
-      sourcefile: "page-script.ts",
-      loader: "ts",
-    },
+    stdin: { contents, resolveDir: pageDirectory, sourcefile: "page-script.ts", loader: "ts" },
     absWorkingDir: packageDirectory,
     bundle: true,
     write: false,
@@ -60,19 +57,51 @@ export const bundlePageScript = async (): Promise<string> => {
     throw new Error(
       `the page script imports modules outside src/page/: ${outside.join(", ")}. Page modules import only each other.`,
     )
-  const code = result.outputFiles[0]?.text.trim() ?? ""
-  return `(function(version){${code}})`
+  return result.outputFiles[0]?.text.trim() ?? ""
+}
+
+/** The perception runtime: a function expression `(function(version){…})` that installs `__sextant`. */
+export const bundlePageScript = async (): Promise<string> =>
+  // `version` is the parameter of the function the bundle is wrapped in.
+  `(function(version){${await bundleEntry('import { install } from "./install.ts"\ninstall(version)\n')}})`
+
+/**
+ * The actor: a function expression `(function(){…})` that puts the actor on `__sextant.actor`. It
+ * returns at once in a document that has one, before any of its modules runs (each would wrap the
+ * page's fetch and timers again).
+ */
+export const bundleActorScript = async (): Promise<string> =>
+  `(function(){if(globalThis.__sextant&&globalThis.__sextant.actor)return;${await bundleEntry(
+    'import { installActor } from "./actor.ts"\ninstallActor()\n',
+  )}})`
+
+/** Both scripts, bundled from the same modules. */
+export interface PageScripts {
+  readonly page: string
+  readonly actor: string
+}
+
+/** Bundles both scripts. */
+export const bundlePageScripts = async (): Promise<PageScripts> => {
+  const [page, actor] = await Promise.all([bundlePageScript(), bundleActorScript()])
+  return { page, actor }
 }
 
 /** The text of `PageRuntime.generated.ts` for a bundled script. */
-export const generatedFile = (script: string): string =>
+export const generatedFile = (scripts: PageScripts): string =>
   `// Generated from src/page/ by scripts/bundle-page.ts: do not edit. Regenerate with \`${bundleCommand}\`.
 
 /**
  * The in-page runtime as a function expression of its version: \`(\${pageRuntimeSource})(1)\`
  * installs \`globalThis.__sextant\`. See \`PageScript.ts\`.
  */
-export const pageRuntimeSource: string = ${JSON.stringify(script)}
+export const pageRuntimeSource: string = ${JSON.stringify(scripts.page)}
+
+/**
+ * The actor as a function expression: \`(\${actorRuntimeSource})()\` puts the actor on
+ * \`globalThis.__sextant.actor\`, once per document. See \`PageScript.ts\`.
+ */
+export const actorRuntimeSource: string = ${JSON.stringify(scripts.actor)}
 `
 
 /** The generated file as it is now, or "" when it is missing. */
@@ -84,7 +113,7 @@ export const currentFile = (): Promise<string> => readFile(generatedPath, "utf8"
  * it wrote.
  */
 export const ensurePageBundle = async (): Promise<boolean> => {
-  const text = generatedFile(await bundlePageScript())
+  const text = generatedFile(await bundlePageScripts())
   if (text === (await currentFile())) return false
   const temporary = `${generatedPath}.${process.pid}.tmp`
   await writeFile(temporary, text)

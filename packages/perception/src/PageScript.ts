@@ -1,5 +1,5 @@
 import type { LookOptions } from "@sextant/core"
-import { pageRuntimeSource } from "./internal/PageRuntime.generated.ts"
+import { actorRuntimeSource, pageRuntimeSource } from "./internal/PageRuntime.generated.ts"
 
 /**
  * Version of the in-page runtime. A page that holds an older runtime gets it replaced on the next
@@ -30,6 +30,29 @@ export const pageScriptVersion = 1
  */
 export const pageScriptSource: string = `${pageRuntimeSource}(${pageScriptVersion});`
 
+/**
+ * The actor as JavaScript source: the in-page half of a driver's actions, built from the same
+ * modules in `src/page/` as the runtime (one visibility rule, one frame-offset rule, one select
+ * handler). Evaluating it puts `globalThis.__sextant.actor` in place once per document, creating
+ * `__sextant` without a version when the runtime is not there yet; the runtime installs over it
+ * and keeps the actor. A driver installs it before a page's own scripts (a BiDi preload script,
+ * `Page.addScriptToEvaluateOnNewDocument`), since it watches the requests, timers and DOM changes
+ * those start, and the much larger runtime on first use. Its operations answer JSON strings:
+ *
+ * - `prepare(spec)`: finds the element, scrolls it into view, checks it can take input and answers
+ *   where to aim, in top-level viewport CSS pixels;
+ * - `settle(options)`: waits until an action's effects are in (requests, DOM changes, short timers);
+ * - `waitFor(condition, timeoutMs)`, `scroll(spec)`, `scrollSettled(spec)`, `currentValue(spec)`;
+ * - `markedElement(mark)`: an element `prepare` marked for a WebDriver element lookup.
+ *
+ * @example
+ * ```ts
+ * import { actorScriptSource } from "@sextant/perception"
+ * await browser.scriptAddPreloadScript({ functionDeclaration: `() => { ${actorScriptSource} }` })
+ * ```
+ */
+export const actorScriptSource: string = `${actorRuntimeSource}();`
+
 /** The options the page itself reads; the rest (`maxTokens`, `since`) apply in `parseSnapshot`. */
 const pageOptions = (options: LookOptions = {}) => ({
   ...(options.mode === undefined ? {} : { mode: options.mode }),
@@ -38,7 +61,8 @@ const pageOptions = (options: LookOptions = {}) => ({
   ...(options.maxTextLength === undefined ? {} : { maxTextLength: options.maxTextLength }),
 })
 
-const ensure = `var s=globalThis.__sextant;if(!s||s.version<${pageScriptVersion}){${pageScriptSource}s=globalThis.__sextant;}`
+// `!(s.version>=…)`: a `__sextant` holding only the actor has no version, and the runtime goes in.
+const ensure = `var s=globalThis.__sextant;if(!s||!(s.version>=${pageScriptVersion})){${pageScriptSource}s=globalThis.__sextant;}`
 
 /**
  * The body of ONE WebDriver `execute` call that installs the runtime when it is missing and returns

@@ -5,7 +5,14 @@
  */
 export { actionsOf, operationsOf, PAGE_REF, pageOperations } from "./Actions.ts"
 export { diffOutlines } from "./Changes.ts"
-export { actScript, lookScript, pageScriptSource, pageScriptVersion, resolveScript } from "./PageScript.ts"
+export {
+  actorScriptSource,
+  actScript,
+  lookScript,
+  pageScriptSource,
+  pageScriptVersion,
+  resolveScript,
+} from "./PageScript.ts"
 export {
   canonicalState,
   describeChange,

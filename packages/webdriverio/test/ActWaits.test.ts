@@ -74,7 +74,7 @@ describe("an act answers once its effect is in", () => {
   it("does not watch the DOM changes a page makes while it loads, only those after an action starts", async () => {
     await agent.go(`${url}/busy`)
     const count = async () => {
-      const answer = await agent.eval("return globalThis.__sextantActor.state.mutations")
+      const answer = await agent.eval("return globalThis.__sextant.actor.state.mutations")
       if (!answer.ok) throw new Error(`eval failed: ${answer.error}`)
       return answer.result
     }
@@ -96,7 +96,7 @@ describe("an act answers once its effect is in", () => {
       const answer = await agent.eval(
         `return (() => {
   const started = performance.now()
-  return globalThis.__sextantActor
+  return globalThis.__sextant.actor
     .settle({ inputs: 1e9, inputWaitMs: 1500, doc: ${doc}, quietMs: 10, settleMs: 200 })
     .then(() => performance.now() - started)
 })()`,
@@ -106,7 +106,7 @@ describe("an act answers once its effect is in", () => {
     }
     expect(await settledIn(JSON.stringify("a-document-before-this-one"))).toBeLessThan(1000)
     // In the document it was prepared in, the same call still waits for its input.
-    expect(await settledIn("globalThis.__sextantActor.state.doc")).toBeGreaterThanOrEqual(1400)
+    expect(await settledIn("globalThis.__sextant.actor.state.doc")).toBeGreaterThanOrEqual(1400)
   })
 
   it("answers with the options a page rendered from a body that arrived 400 ms after its headers", async () => {

@@ -135,7 +135,7 @@ describe("launch", () => {
         const driver = await run(makeDriver(session), scope)
         await Effect.runPromise(
           driver.navigate(
-            "data:text/html,<script>window.seen = [String(customElements.define), String(Element.prototype.attachShadow), typeof globalThis.__sextantActor]</script><p>page</p>",
+            "data:text/html,<script>window.seen = [String(customElements.define), String(Element.prototype.attachShadow), typeof globalThis.__sextant?.actor]</script><p>page</p>",
           ),
         )
         const [define, attachShadow, actorFirst] = (await Effect.runPromise(

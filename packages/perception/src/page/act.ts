@@ -1,5 +1,5 @@
 import { find } from "./look.ts"
-import { collapse } from "./text.ts"
+import { chooseOptions } from "./pick.ts"
 
 export const fire = (element: Element, type: string): void => {
   element.dispatchEvent(new Event(type, { bubbles: true }))
@@ -56,34 +56,19 @@ export const act = (ref: string, op: string, value?: string | number | ReadonlyA
       return { ok: true }
     }
     case "select": {
-      const wanted = (Array.isArray(value) ? value : [String(value ?? "")]).map((entry: string) =>
-        entry.trim(),
-      )
-      if (element.localName === "select") {
-        const select = element as HTMLSelectElement
-        const matched: string[] = []
-        for (const option of select.options) {
-          const hit = wanted.some(
-            (entry: string) =>
-              entry === option.value || entry === collapse(option.label || option.text).trim(),
-          )
-          if (hit) matched.push(option.value)
+      const wanted = Array.isArray(value) ? value : [String(value ?? "")]
+      const choice = chooseOptions(element, wanted)
+      if (choice.ok) return { ok: true }
+      if (choice.reason === "notselect")
+        return {
+          ok: false,
+          message: `${ref} is not a native select: click it and then click the option's ref`,
         }
-        if (matched.length === 0)
-          return {
-            ok: false,
-            message: `no option of ${ref} matches ${wanted.join(", ")}: options are ${Array.from(select.options, (option) => option.label).join(", ")}`,
-          }
-        if (select.multiple)
-          for (const option of select.options) option.selected = matched.includes(option.value)
-        else setNativeValue(select, matched[0] ?? "")
-        fire(element, "input")
-        fire(element, "change")
-        return { ok: true }
-      }
+      if (choice.reason === "toomany")
+        return { ok: false, message: `${ref} takes one option, got ${choice.count}` }
       return {
         ok: false,
-        message: `${ref} is not a native select: click it and then click the option's ref`,
+        message: `no option of ${ref} matches ${choice.wanted.trim()}: options are ${choice.options.join(", ")}`,
       }
     }
     case "set": {

@@ -18,3 +18,11 @@ export const describe = (element: Element) => {
     selectors: selectorsOf(element, root),
   }
 }
+
+/** An element in a few words for a message: its tag, its id and the start of its text (`button#go "Go"`). */
+export const brief = (element: Element | null): string => {
+  if (element === null) return "nothing"
+  const id = element.id ? `#${element.id}` : ""
+  const text = collapse((element.textContent || "").trim()).slice(0, 40)
+  return element.localName + id + (text ? ` "${text}"` : "")
+}

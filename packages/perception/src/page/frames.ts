@@ -43,11 +43,8 @@ export const boxOf = (element: Element, frame: Frame): Box => {
   }
 }
 
-/** Where an element lives: its frame offset and path, from the top document down. */
-export const frameOf = (element: Element): Frame => {
-  let x = 0
-  let y = 0
-  const path: string[] = []
+/** The same-origin iframes an element is inside, from the top document down. */
+const frameChain = (element: Element): HTMLIFrameElement[] => {
   let document = element.ownerDocument
   const chain: HTMLIFrameElement[] = []
   while (document.defaultView !== null && document.defaultView !== window) {
@@ -56,11 +53,32 @@ export const frameOf = (element: Element): Frame => {
     chain.unshift(frameElement)
     document = frameElement.ownerDocument
   }
-  for (const frameElement of chain) {
-    const rect = frameElement.getBoundingClientRect()
-    const style = getComputedStyle(frameElement)
-    x += rect.x + frameElement.clientLeft + Number.parseFloat(style.paddingLeft || "0")
-    y += rect.y + frameElement.clientTop + Number.parseFloat(style.paddingTop || "0")
+  return chain
+}
+
+/**
+ * Where a frame's document starts in the viewport of the document holding the frame: past the
+ * frame's border and its padding. The one offset rule: placing an element inside frames
+ * (`frameOf`, `viewportRect`) adds it, finding the element at a point (`hitAt`) subtracts it.
+ */
+export const contentOrigin = (frameElement: Element): { readonly x: number; readonly y: number } => {
+  const rect = frameElement.getBoundingClientRect()
+  const style = (frameElement.ownerDocument.defaultView ?? window).getComputedStyle(frameElement)
+  return {
+    x: rect.x + frameElement.clientLeft + Number.parseFloat(style.paddingLeft || "0"),
+    y: rect.y + frameElement.clientTop + Number.parseFloat(style.paddingTop || "0"),
+  }
+}
+
+/** Where an element lives: its frame offset and path, from the top document down. */
+export const frameOf = (element: Element): Frame => {
+  let x = 0
+  let y = 0
+  const path: string[] = []
+  for (const frameElement of frameChain(element)) {
+    const origin = contentOrigin(frameElement)
+    x += origin.x
+    y += origin.y
     path.push(frameEntry(frameElement, frameElement.getRootNode() as Document | ShadowRoot))
   }
   const hosts: Element[] = []
@@ -73,4 +91,57 @@ export const frameOf = (element: Element): Frame => {
   for (const shadowHost of hosts)
     path.push(`${frameEntry(shadowHost, shadowHost.getRootNode() as Document | ShadowRoot)}::shadow`)
   return { x, y, path, root: element.getRootNode() as Document | ShadowRoot }
+}
+
+/**
+ * An element's rectangle in top-level viewport pixels, unrounded: where trusted input aims. Adds the
+ * offsets of the frames it is inside, as `frameOf` does, without naming them.
+ */
+export const viewportRect = (element: Element): Box => {
+  const rect = rectOf(element)
+  let x = rect.x
+  let y = rect.y
+  for (const frameElement of frameChain(element)) {
+    const origin = contentOrigin(frameElement)
+    x += origin.x
+    y += origin.y
+  }
+  return { x, y, width: rect.width, height: rect.height }
+}
+
+/**
+ * The element at a point of the top-level viewport, looking into open shadow roots and same-origin
+ * frames (a frame's document is entered past its border and padding). The frame itself when its
+ * document is out of reach; null when nothing is there.
+ */
+export const hitAt = (x: number, y: number): Element | null => {
+  let root: Document | ShadowRoot = document
+  let hit: Element | null = null
+  let localX = x
+  let localY = y
+  for (let depth = 0; depth < 16; depth++) {
+    const found: Element | null = root.elementFromPoint(localX, localY)
+    if (found === null) return hit
+    hit = found
+    if (found.shadowRoot !== null && found.shadowRoot !== root) {
+      root = found.shadowRoot
+      continue
+    }
+    if (found.localName === "iframe" || found.localName === "frame") {
+      let inner: Document | null = null
+      try {
+        inner = (found as HTMLIFrameElement).contentDocument
+      } catch {
+        inner = null
+      }
+      if (inner === null) return hit
+      const origin = contentOrigin(found)
+      localX -= origin.x
+      localY -= origin.y
+      root = inner
+      continue
+    }
+    return hit
+  }
+  return hit
 }

@@ -8,15 +8,19 @@ import type { LookOptions } from "./types.ts"
 /**
  * The entry of the page script: installs `globalThis.__sextant` with `look`, `resolve`, `act`,
  * `describe` and `refOf`, unless the page already holds this version or a newer one (which keeps
- * its refs). `scripts/bundle-page.ts` bundles this module and everything it imports into one
- * function of `version`.
+ * its refs). An `actor` already there (`actor.ts`, installed early by the driver) is kept.
+ * `scripts/bundle-page.ts` bundles this module and everything it imports into one function of
+ * `version`.
  */
 export const install = (version: number): void => {
-  const host = globalThis as unknown as { __sextant?: { version: number } }
-  if (host.__sextant !== undefined && host.__sextant.version >= version) return
+  const host = globalThis as unknown as { __sextant?: { version?: number; actor?: unknown } }
+  const present = host.__sextant
+  if (present?.version !== undefined && present.version >= version) return
   Object.defineProperty(globalThis, "__sextant", {
     value: {
       version,
+      // The actor, when its own script came first (a preload), stays: it holds the document's watch.
+      ...(present?.actor === undefined ? {} : { actor: present.actor }),
       look: (options?: LookOptions): string => lookString(version, options),
       resolve,
       act,

@@ -1,3 +1,4 @@
+import { rectOf } from "./frames.ts"
 import { INLINE } from "./roles.ts"
 import type { Box } from "./types.ts"
 
@@ -39,3 +40,21 @@ export const inViewport = (box: Box): boolean =>
 
 /** A box with an area that overlaps the viewport: what `look` reports as `visible`. */
 export const visibleBox = (box: Box): boolean => box.width > 0 && box.height > 0 && inViewport(box)
+
+/**
+ * Rendered with an area: what trusted input can be aimed at (or else at the element's label), and
+ * what waiting for an element to be "visible" waits for. One rule with `rendered` and `rectOf`, so
+ * an element laid out as `display: contents` shows where its content does.
+ */
+export const shown = (element: Element): boolean => {
+  if (!rendered(element)) return false
+  const rect = rectOf(element)
+  return rect.width > 0 && rect.height > 0
+}
+
+/** A box in top-level viewport pixels lies entirely inside the viewport: no scroll needed to aim. */
+export const withinViewport = (box: Box): boolean =>
+  box.x >= 0 &&
+  box.y >= 0 &&
+  box.x + box.width <= window.innerWidth &&
+  box.y + box.height <= window.innerHeight

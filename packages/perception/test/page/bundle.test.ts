@@ -4,7 +4,7 @@ import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import {
   bundleCommand,
-  bundlePageScript,
+  bundlePageScripts,
   currentFile,
   generatedFile,
   generatedPath,
@@ -13,7 +13,7 @@ import { pageRuntimeSource } from "../../src/internal/PageRuntime.generated.ts"
 
 describe("the page script bundle", () => {
   it("is a fresh bundle of src/page when tests run (vitest's global setup generates it)", async () => {
-    const fresh = generatedFile(await bundlePageScript())
+    const fresh = generatedFile(await bundlePageScripts())
     expect(
       (await currentFile()) === fresh,
       `src/internal/PageRuntime.generated.ts differs from a fresh bundle of src/page/: the global setup did not run; run \`${bundleCommand}\``,
@@ -57,6 +57,21 @@ describe("the page script bundle", () => {
       install(7)
       expect(host.__sextant.version).toBe(7)
       expect(typeof host.__sextant.look).toBe("function")
+    } finally {
+      delete host.__sextant
+    }
+  })
+
+  it("keeps the actor a driver installed before it (the actor holds the document's watch)", () => {
+    const host = globalThis as { __sextant?: { version?: number; look?: unknown; actor?: unknown } }
+    const install = new Function(`return ${pageRuntimeSource}`)() as (version: number) => void
+    const actor = { prepare: () => "{}" }
+    try {
+      host.__sextant = { actor }
+      install(1)
+      expect(host.__sextant.version).toBe(1)
+      expect(typeof host.__sextant.look).toBe("function")
+      expect(host.__sextant.actor).toBe(actor)
     } finally {
       delete host.__sextant
     }

@@ -41,3 +41,28 @@ describe("frames", () => {
     expect(path).toEqual(["#outer::shadow", "#inner::shadow"])
   })
 })
+
+describe("hitAt and viewportRect", () => {
+  it("enter a same-origin iframe past its border and padding, the same offset frameOf adds", async () => {
+    await harness.open(`
+      <body style="margin:0">
+        <iframe id="frame" style="position:absolute;left:100px;top:50px;border:5px solid;padding:10px;width:300px;height:200px"
+          srcdoc="<body style='margin:0'><div id='a' style='position:absolute;left:0;top:0;width:12px;height:12px'>A</div><div id='b' style='position:absolute;left:12px;top:12px;width:12px;height:12px'>B</div></body>"></iframe>
+      </body>`)
+    await harness.browser.waitUntil(() =>
+      harness.browser.execute(
+        () =>
+          (document.getElementById("frame") as HTMLIFrameElement).contentDocument?.getElementById("b") !=
+          null,
+      ),
+    )
+    const placed = await harness.browser.execute(() => {
+      const { frames } = (globalThis as unknown as { __page: PageModules }).__page
+      const b = (document.getElementById("frame") as HTMLIFrameElement).contentDocument!.getElementById("b")!
+      const rect = frames.viewportRect(b)
+      return { rect, hit: frames.hitAt(rect.x + 6, rect.y + 6)?.id }
+    })
+    // 100 + 5 border + 10 padding + 12, and 50 + 5 + 10 + 12.
+    expect(placed).toEqual({ rect: { x: 127, y: 77, width: 12, height: 12 }, hit: "b" })
+  })
+})

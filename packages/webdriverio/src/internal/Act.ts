@@ -144,7 +144,7 @@ export const makeAct = (
         if (bidi) {
           // BiDi input.setFiles takes the node itself, so file inputs in shadow roots work too.
           const found = (await browser.scriptCallFunction({
-            functionDeclaration: "function (mark) { return globalThis.__sextantActor.markedElement(mark) }",
+            functionDeclaration: "function (mark) { return globalThis.__sextant.actor.markedElement(mark) }",
             arguments: [{ type: "string", value: mark }],
             target: { context: state.context },
             awaitPromise: false,

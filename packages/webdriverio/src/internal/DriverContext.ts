@@ -18,7 +18,7 @@ import {
   callActorDeclaration,
   installAndCallDeclaration,
   missingMarker,
-} from "./ActorScript.ts"
+} from "./ActorCall.ts"
 import {
   BROWSER_ENDPOINT,
   type DevtoolsEvent,

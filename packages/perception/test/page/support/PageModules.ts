@@ -4,9 +4,11 @@ import { afterAll, beforeAll } from "vitest"
 import type * as act from "../../../src/page/act.ts"
 import type * as frames from "../../../src/page/frames.ts"
 import type * as names from "../../../src/page/names.ts"
+import type * as pick from "../../../src/page/pick.ts"
 import type * as roles from "../../../src/page/roles.ts"
 import type * as selectors from "../../../src/page/selectors.ts"
 import type * as states from "../../../src/page/states.ts"
+import type * as values from "../../../src/page/values.ts"
 import type * as visibility from "../../../src/page/visibility.ts"
 import { openBrowser, type TestBrowser } from "../../support/Browser.ts"
 import { type PageServer, startPageServer } from "../../support/PageServer.ts"
@@ -16,14 +18,26 @@ export interface PageModules {
   readonly act: typeof act
   readonly frames: typeof frames
   readonly names: typeof names
+  readonly pick: typeof pick
   readonly roles: typeof roles
   readonly selectors: typeof selectors
   readonly states: typeof states
+  readonly values: typeof values
   readonly visibility: typeof visibility
 }
 
 const pageDirectory = join(import.meta.dirname, "..", "..", "..", "src", "page")
-const moduleNames = ["act", "frames", "names", "roles", "selectors", "states", "visibility"] as const
+const moduleNames = [
+  "act",
+  "frames",
+  "names",
+  "pick",
+  "roles",
+  "selectors",
+  "states",
+  "values",
+  "visibility",
+] as const
 
 let bundled: Promise<string> | undefined
 

@@ -122,10 +122,11 @@ export function extractValues(spec: ExtractSpec): string {
   if (spec.ref !== undefined) {
     const runtime = (
       globalThis as unknown as {
-        __sextant?: { resolve: (ref: string, options: object) => { ok: boolean; element?: Element | null } }
+        __sextant?: { resolve?: (ref: string, options: object) => { ok: boolean; element?: Element | null } }
       }
     ).__sextant
-    const resolved = runtime === undefined ? undefined : runtime.resolve(spec.ref, { scroll: false })
+    // A document holding only the driver's actor has `__sextant` without the runtime's resolve yet.
+    const resolved = runtime?.resolve === undefined ? undefined : runtime.resolve(spec.ref, { scroll: false })
     if (resolved === undefined || !resolved.ok || !resolved.element) {
       return JSON.stringify({ error: "stale", count: 0, values: [] })
     }
