@@ -302,11 +302,16 @@ describe("clauses the first run of a later held-out set lost", () => {
   it("reads a verb with 完 as the end of a step, and never types what follows it", () => {
     const read = commands("姓名填 Grace，写完去结账")
     expect(read.map((command) => command.kind)).toEqual(["type", "click"])
-    expect(read.filter((command) => command.kind === "type").map((command) => command.value)).toEqual(["Grace"])
+    expect(read.filter((command) => command.kind === "type").map((command) => command.value)).toEqual([
+      "Grace",
+    ])
   })
 
   it("refuses a value described by what the page shows or says instead of typing the description", () => {
-    for (const text of ["Enter the number it shows into Code", "Type the phrase the banner says into Reply"]) {
+    for (const text of [
+      "Enter the number it shows into Code",
+      "Type the phrase the banner says into Reply",
+    ]) {
       const parsed = parseCommands(text)
       expect(parsed.ok, text).toBe(false)
       if (!parsed.ok) expect(parsed.reason).toContain("needs a model")
@@ -318,6 +323,10 @@ describe("clauses the first run of a later held-out set lost", () => {
     expect(parsed.ok).toBe(false)
     if (!parsed.ok) expect(parsed.reason).toContain("could not place")
     // A toggle's own name, written as one, is a name.
-    expect(commands("click Off").map(targetOf).map((target) => target?.text)).toEqual(["Off"])
+    expect(
+      commands("click Off")
+        .map(targetOf)
+        .map((target) => target?.text),
+    ).toEqual(["Off"])
   })
 })
