@@ -7,7 +7,7 @@ import { layer as browserLayer } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAgent, type TraceRecord } from "../src/index.ts"
-import { descendants } from "./support/Processes.ts"
+import { descendants, waitUntilEnded } from "./support/Processes.ts"
 
 let site: FixtureSite
 beforeAll(async () => {
@@ -77,16 +77,23 @@ describe("step-wise runAgent ends at once", () => {
     const events: Array<TraceRecord> = []
     let killedAt = 0
     let decisionsAtKill = 0
+    let ended = false
     const result = await run(alice.password, (event) => {
       events.push(event)
       if (event.type === "step-end" && event.ok && killedAt === 0) {
-        for (const pid of chromedrivers()) if (!before.has(pid)) process.kill(pid, "SIGKILL")
+        const killed = chromedrivers().filter((pid) => !before.has(pid))
+        for (const pid of killed) process.kill(pid, "SIGKILL")
         killedAt = Date.now()
         decisionsAtKill = decisions
+        // The signal lands asynchronously: until the kernel has ended ChromeDriver a look, which goes
+        // to Chromium's own DevTools socket and needs no ChromeDriver, can still succeed and ask the
+        // policy again. The run's next call is the first one sent after ChromeDriver is really gone.
+        ended = killed.length > 0 && waitUntilEnded(killed)
       }
     })
     const endedAt = Date.now()
     expect(killedAt).toBeGreaterThan(0)
+    expect(ended, "the killed ChromeDriver ended within 5 s").toBe(true)
     expect(result.status).toBe("FAILED")
     expect(JSON.stringify(result.summary)).toMatch(/crashed \(ChromeDriver \(pid \d+\) exited/)
     // The policy is not asked again once the browser's driver is gone.

@@ -4,6 +4,13 @@ import { createDriverPool, openDriverPool } from "../src/index.ts"
 import { browserProcess, isRunning } from "../src/internal/Processes.ts"
 import { pgrep } from "./support/Processes.ts"
 
+/** Waits until the process `pid`, just sent SIGKILL, has ended (as the pool's health check sees it). */
+const diedWithin = async (pid: number, limitMs = 5_000) => {
+  for (let waited = 0; isRunning(pid) && waited < limitMs; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(isRunning(pid), `process ${pid} still running ${limitMs} ms after SIGKILL`).toBe(false)
+}
+
 describe("createDriverPool", () => {
   it("replaces a session whose Chromium was killed and leaves no process after close", async () => {
     const scope = await Effect.runPromise(Scope.make())
@@ -13,6 +20,9 @@ describe("createDriverPool", () => {
     const chromium = browserProcess(firstProfile)
     expect(chromium).toBeTypeOf("number")
     process.kill(chromium!, "SIGKILL")
+    // The signal lands asynchronously: until the kernel has ended Chromium the pool sees a running
+    // browser and rightly hands its session out. The acquire this test is about comes after it died.
+    await diedWithin(chromium!)
 
     const second = await Effect.runPromise(
       Effect.scoped(
@@ -78,6 +88,8 @@ describe("createDriverPool", () => {
       profiles.push(both[0].profileDir!, both[1].profileDir!)
       drivers.push(both[0].chromedriverPid!)
       process.kill(both[0].chromedriverPid!, "SIGKILL")
+      // As above: the acquire this test is about comes after ChromeDriver is really gone.
+      await diedWithin(both[0].chromedriverPid!)
 
       const after = await Effect.runPromise(
         Effect.scoped(

@@ -9,6 +9,7 @@ import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createDriverPool, type DriverPool } from "../src/index.ts"
 import { devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
+import { failing } from "./support/Failure.ts"
 
 /**
  * A warm pool hands each holder a browser context of its own: what one holder leaves in the browser —
@@ -185,8 +186,9 @@ describe("a pooled session's browser context", () => {
             // The tab's renderer dies as an out-of-memory page's would: the next call says so.
             const sockets = devtoolsSockets(session.browser)
             void sockets.send(own, "Page.crash", {}).finally(() => sockets.close())
-            const crashed = yield* Effect.flip(
+            const crashed = yield* failing(
               driver.waitFor({ text: "never on this page" }, { timeoutMs: 20_000 }),
+              "a wait for text that is never on the page to fail once its tab crashed",
             )
             expect(crashed.message).toContain("the tab crashed")
             yield* driver.recoverTab!

@@ -9,8 +9,9 @@ import {
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DriverSession, launch, makeDriver } from "../src/index.ts"
-import { devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
+import { BROWSER_ENDPOINT, type DevtoolsEvent, devtoolsSockets } from "../src/internal/DevtoolsSocket.ts"
 import { processesMentioning } from "../src/internal/Processes.ts"
+import { failure } from "./support/Failure.ts"
 
 /**
  * Tabs that turn against the run, in real headless Chromium: a tab whose renderer dies (out of
@@ -35,17 +36,37 @@ const openDriver = async (options: Parameters<typeof makeDriver>[1] = {}, bidi =
   return { session, driver, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
-const failure = async <A>(effect: Effect.Effect<A, DriverError>) => {
-  const started = Date.now()
-  const error = await Effect.runPromise(Effect.flip(effect))
-  return { error, elapsedMs: Date.now() - started }
-}
-
-/** Crashes the renderer of the tab `handle` as an out-of-memory page would (DevTools `Page.crash`). */
-const crashTab = (session: DriverSession, handle: string) => {
+/**
+ * Crashes the renderer of the tab `handle` as an out-of-memory page would (DevTools `Page.crash`),
+ * and answers once the browser reported the tab crashed (`Target.targetCrashed`). Sending Page.crash
+ * takes a socket of its own (an HTTP look-up, a WebSocket handshake) while a call sent right after it
+ * goes on the driver's open channel: on a loaded machine that call reached the still-live renderer
+ * and was answered, so a test crashes the tab first and then makes the call it expects to fail.
+ */
+const crashTab = async (session: DriverSession, handle: string): Promise<void> => {
   const sockets = devtoolsSockets(session.browser)
-  // Page.crash never answers: the renderer is gone before it could.
-  void sockets.send(handle, "Page.crash", {}).finally(() => sockets.close())
+  try {
+    const reported = new Promise<void>((resolve) =>
+      sockets.listen(BROWSER_ENDPOINT, (event: DevtoolsEvent) => {
+        if (event.method === "Target.targetCrashed" && event.params.targetId === handle) resolve()
+      }),
+    )
+    // Answered once the browser reports targets (their crashes included) on this socket.
+    expect(
+      await sockets.send(BROWSER_ENDPOINT, "Target.setDiscoverTargets", { discover: true }),
+    ).toBeDefined()
+    // Page.crash never answers: the renderer is gone before it could.
+    void sockets.send(handle, "Page.crash", {})
+    const timedOut = new Promise<"timed out">((resolve) =>
+      setTimeout(() => resolve("timed out"), 20_000).unref(),
+    )
+    expect(
+      await Promise.race([reported, timedOut]),
+      `the browser's report that tab ${handle} crashed`,
+    ).toBeUndefined()
+  } finally {
+    sockets.close()
+  }
 }
 
 /** Kills every renderer process of the session's Chromium, found by its `--type=renderer` command line. */
@@ -67,16 +88,27 @@ describe("a tab whose renderer crashed", () => {
       await Effect.runPromise(driver.navigate(`${site.url}/login`))
       const tab = (await Effect.runPromise(driver.tabs)).find((entry) => entry.active)!.handle
       // A wait that would hold for 30 s: the crash must end it, not its limit.
-      setTimeout(() => crashTab(session, tab), 500)
-      const { error, elapsedMs } = await failure(driver.waitFor({ text: "never on this page" }))
+      const crashed = new Promise((resolve) => setTimeout(resolve, 500)).then(() => crashTab(session, tab))
+      const { error, elapsedMs } = await failure(
+        driver.waitFor({ text: "never on this page" }),
+        "a wait for text that is never on the page to fail once its tab crashed",
+      )
+      await crashed
       expect(error.reason._tag).toBe("DriverCrashed")
       expect(error.reason._tag === "DriverCrashed" ? error.reason.tab : undefined).toBe(tab)
       expect(error.message).toContain("the tab crashed")
       expect(error.message).not.toContain("wait longer")
       // The wait's own limit is 30 s: a third of it tells the crash apart from the limit on a loaded machine.
       expect(elapsedMs).toBeLessThan(10_000)
-      for (const call of [driver.look(), driver.navigate(`${site.url}/`), driver.currentUrl]) {
-        const next = await failure(call as Effect.Effect<unknown, DriverError>)
+      for (const [name, call] of [
+        ["look", driver.look()],
+        ["navigate", driver.navigate(`${site.url}/`)],
+        ["currentUrl", driver.currentUrl],
+      ] as const) {
+        const next = await failure(
+          call as Effect.Effect<unknown, DriverError>,
+          `${name} to fail on the crashed tab`,
+        )
         expect(next.error.message).toContain("the tab crashed")
         // Each call would otherwise wait its 30 s command limit on the dead tab.
         expect(next.elapsedMs).toBeLessThan(5_000)
@@ -95,9 +127,12 @@ describe("a tab whose renderer crashed", () => {
         const crashed = (await Effect.runPromise(driver.tabs)).find((entry) => entry.active)!.handle
         // With BiDi, ChromeDriver's BiDi mapper runs in a renderer of its own: killing every renderer
         // would end the session's BiDi channel too, so there the tab's own renderer is crashed.
-        if (bidi) crashTab(session, crashed)
+        if (bidi) await crashTab(session, crashed)
         else expect(killRenderers(session.profileDir!).length).toBeGreaterThan(0)
-        const { error, elapsedMs } = await failure(driver.look())
+        const { error, elapsedMs } = await failure(
+          driver.look(),
+          `look to fail after the tab's renderer was ${bidi ? "crashed" : "killed"}`,
+        )
         expect(error.message).toContain("the tab crashed")
         // A look on a dead tab would otherwise wait out the 30 s command limit.
         expect(elapsedMs).toBeLessThan(10_000)

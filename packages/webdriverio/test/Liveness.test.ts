@@ -10,6 +10,7 @@ import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launch, makeDriver } from "../src/index.ts"
 import { isRunning, OWNER_ENV, processesMentioning, reapOrphans } from "../src/internal/Processes.ts"
+import { failure } from "./support/Failure.ts"
 
 const CHILD = fileURLToPath(new URL("./fixtures/DriveAndClose.ts", import.meta.url))
 
@@ -28,20 +29,21 @@ const openDriver = async (options: Parameters<typeof makeDriver>[1] = {}) => {
   return { session, driver, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
-const failure = async <A>(effect: Effect.Effect<A, DriverError>) => {
-  const started = Date.now()
-  const error = await Effect.runPromise(Effect.flip(effect))
-  return { error, elapsedMs: Date.now() - started }
-}
-
 describe("a dead driver or browser", () => {
   it("fails the next call as DriverCrashed naming Chromium, within seconds, when Chromium is killed", async () => {
     const { session, driver, close } = await openDriver()
     try {
       await Effect.runPromise(driver.navigate(`${site.url}/login`))
       process.kill(session.browserPid!, "SIGKILL")
-      for (const call of [driver.look(), driver.currentUrl, driver.navigate(`${site.url}/`)]) {
-        const { error, elapsedMs } = await failure(call as Effect.Effect<unknown, DriverError>)
+      for (const [name, call] of [
+        ["look", driver.look()],
+        ["currentUrl", driver.currentUrl],
+        ["navigate", driver.navigate(`${site.url}/`)],
+      ] as const) {
+        const { error, elapsedMs } = await failure(
+          call as Effect.Effect<unknown, DriverError>,
+          `${name} to fail after Chromium was killed`,
+        )
         expect(error.reason._tag).toBe("DriverCrashed")
         expect(error.message).toContain(`Chromium (pid ${session.browserPid}) exited`)
         expect(elapsedMs).toBeLessThan(3_000)
@@ -63,8 +65,15 @@ describe("a dead driver or browser", () => {
       for (let waited = 0; isRunning(session.chromedriverPid!) && waited < 2_000; waited += 10)
         await new Promise((resolve) => setTimeout(resolve, 10))
       expect(isRunning(session.chromedriverPid!)).toBe(false)
-      for (const call of [driver.look(), driver.act({ selector: "button" }, "click"), driver.currentUrl]) {
-        const { error, elapsedMs } = await failure(call as Effect.Effect<unknown, DriverError>)
+      for (const [name, call] of [
+        ["look", driver.look()],
+        ["act", driver.act({ selector: "button" }, "click")],
+        ["currentUrl", driver.currentUrl],
+      ] as const) {
+        const { error, elapsedMs } = await failure(
+          call as Effect.Effect<unknown, DriverError>,
+          `${name} to fail after ChromeDriver was killed`,
+        )
         expect(error.reason._tag).toBe("DriverCrashed")
         expect(error.message).toContain(`ChromeDriver (pid ${session.chromedriverPid}) exited`)
         expect(elapsedMs).toBeLessThan(3_000)
@@ -94,7 +103,10 @@ describe("a dead driver or browser", () => {
         killedAt = Date.now()
         process.kill(session.browserPid!, "SIGKILL")
       })
-      const { error } = await failure(driver.navigate(`http://127.0.0.1:${port}/never`))
+      const { error } = await failure(
+        driver.navigate(`http://127.0.0.1:${port}/never`),
+        "a navigation to a page that never answers to fail once Chromium was killed",
+      )
       expect(killedAt).toBeGreaterThan(0)
       expect(error.reason._tag).toBe("DriverCrashed")
       expect(error.message).toContain("Chromium")
@@ -112,7 +124,10 @@ describe("deadlines", () => {
   it("ends a call the page never answers at the call's own limit, naming that limit", async () => {
     const { driver, close } = await openDriver({ navigationTimeoutMs: 1_000, commandTimeoutMs: 1_000 })
     try {
-      const { error, elapsedMs } = await failure(driver.navigate(`${site.url}/faults/never`))
+      const { error, elapsedMs } = await failure(
+        driver.navigate(`${site.url}/faults/never`),
+        "a navigation to a page that never answers to fail at its limit",
+      )
       expect(error.reason._tag).toBe("Timeout")
       expect(error.message).toContain("1000 ms")
       // Its own limit, not the default 30 s; given room for a loaded machine.

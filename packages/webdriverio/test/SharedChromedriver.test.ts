@@ -3,6 +3,7 @@ import { Effect, Exit, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { launch, makeDriver, startSharedChromedriver } from "../src/index.ts"
 import { isRunning } from "../src/internal/Processes.ts"
+import { failure } from "./support/Failure.ts"
 import { pgrep } from "./support/Processes.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>, scope: Scope.Scope) =>
@@ -48,8 +49,17 @@ describe("startSharedChromedriver", () => {
       pids.push(before.chromedriverPid!)
       const driver = await run(makeDriver(before), outer)
       process.kill(before.chromedriverPid!, "SIGKILL")
+      // The signal lands asynchronously: until the kernel has ended the process a navigation, which
+      // goes to Chromium's own DevTools socket and needs no ChromeDriver, can still succeed. "The
+      // next call" is the first one sent after ChromeDriver is really gone.
+      for (let waited = 0; isRunning(before.chromedriverPid!) && waited < 2_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(isRunning(before.chromedriverPid!)).toBe(false)
 
-      const failed = await Effect.runPromise(Effect.flip(driver.navigate(page("dead"))))
+      const { error: failed } = await failure(
+        driver.navigate(page("dead")),
+        "navigate to fail after the shared ChromeDriver was killed",
+      )
       expect(failed).toBeInstanceOf(DriverError)
       expect(failed.reason._tag).toBe("DriverCrashed")
       expect(failed.message).toContain(`the shared ChromeDriver (pid ${before.chromedriverPid}) exited`)

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 
 /** The live descendants of a process, with their command names (from `ps`). */
 export const descendants = (root: number): ReadonlyArray<{ pid: number; command: string }> => {
@@ -40,4 +41,29 @@ export const isAlive = (pid: number): boolean => {
   } catch {
     return false
   }
+}
+
+/**
+ * True until a process has ended: one that ended but is not yet reaped by its parent (a zombie,
+ * which `isAlive` still counts) has ended.
+ */
+export const isRunning = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Blocks until every process of `pids` has ended, at most `limitMs`, and says whether they all did:
+ * for a synchronous callback that sent SIGKILL and whose run's next call must be the first one sent
+ * after the process died (the signal lands when the kernel gets to the process).
+ */
+export const waitUntilEnded = (pids: ReadonlyArray<number>, limitMs = 5_000): boolean => {
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  const deadline = Date.now() + limitMs
+  while (pids.some(isRunning) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10)
+  return !pids.some(isRunning)
 }
