@@ -9,7 +9,7 @@ import {
   readCalendarDay,
   type UnmetPart,
 } from "@sextant/core"
-import { canTake, GLOSSARY, resolvePick, textScore } from "@sextant/planner"
+import { canTake, GLOSSARY, NO_NAME_WORDS, resolvePick, textScore } from "@sextant/planner"
 import { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one script call. */
@@ -161,29 +161,6 @@ const CHOICE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox",
 const NAME_FIT = 40
 /** The text score of a name that holds every word of the text (`textScore`: 60 and up). */
 const WHOLE_WORDS = 60
-
-/** Words that name nothing alone (prepositions, articles): no control is named by them. */
-const FUNCTION_WORDS: ReadonlySet<string> = new Set([
-  "in",
-  "on",
-  "at",
-  "of",
-  "to",
-  "for",
-  "with",
-  "by",
-  "out",
-  "up",
-  "off",
-  "over",
-  "into",
-  "onto",
-  "the",
-  "a",
-  "an",
-  "and",
-  "or",
-])
 
 const wordsOf = (text: string): ReadonlyArray<string> =>
   text.split(/[\s,，、]+/).filter((word) => word !== "")
@@ -346,7 +323,7 @@ const judgeControls = (
         // Only the words that name something count: "in" is a word of "Sign in", but a part about
         // "in" names no control, and clicking "Sign in" checks nothing.
         const naming = wordsOf(target)
-          .filter((word) => !FUNCTION_WORDS.has(word.toLowerCase()))
+          .filter((word) => !NO_NAME_WORDS.has(word.toLowerCase()))
           .join(" ")
         const clicked = steps.find(
           (step) =>

@@ -30,7 +30,7 @@ export {
 export { type ReferenceAnswer, readReference, readReferencesOnPage } from "./rules/grounding/Reference.ts"
 export { type IntentReading, readGoalOnPage, readIntent } from "./rules/Intent.ts"
 export * from "./rules/Outline.ts"
-export type { ValueReference } from "./rules/Reading.ts"
+export { NO_NAME_WORDS, type ValueReference } from "./rules/Reading.ts"
 export * from "./rules/RulePlanner.ts"
 export * from "./rules/RuleStepPolicy.ts"
 export { type RuleTextToActionInput, ruleTextToAction } from "./rules/TextToAction.ts"

@@ -41,8 +41,11 @@ const LOCATED = new RegExp(
   "i",
 )
 
-/** Words that name nothing alone: a target of only these is no control's name ("check in", "log on"). */
-const NO_NAME_WORDS: ReadonlySet<string> = new Set([
+/**
+ * Words that name nothing alone (prepositions, articles, conjunctions): a target of only these is no
+ * control's name ("check in", "log on"), and a goal check counts none of them as naming a control.
+ */
+export const NO_NAME_WORDS: ReadonlySet<string> = new Set([
   "in",
   "on",
   "at",
@@ -60,6 +63,8 @@ const NO_NAME_WORDS: ReadonlySet<string> = new Set([
   "the",
   "a",
   "an",
+  "and",
+  "or",
 ])
 
 /** "the most expensive", "the least popular": a ranking said in two words. */
