@@ -8,6 +8,7 @@ import {
   DESCRIBED_VALUE,
   JUDGEMENT,
   KIND_NOUNS,
+  NO_NAME_WORDS,
   OWNED_VALUE,
   RANKINGS,
   SEVERAL_WORDS,
@@ -40,32 +41,6 @@ const LOCATED = new RegExp(
   `\\b(${VALUE_NOUNS})\\b.*\\b(shown|displayed|written|printed|given|listed|mentioned|shows?|displays?|says?|below|above|bold|italic|italics|underlined|highlighted|from|of|on\\s+the\\s+page|in\\s+the\\s+(table|list|text|page|paragraph|heading|image|picture))\\b`,
   "i",
 )
-
-/**
- * Words that name nothing alone (prepositions, articles, conjunctions): a target of only these is no
- * control's name ("check in", "log on"), and a goal check counts none of them as naming a control.
- */
-export const NO_NAME_WORDS: ReadonlySet<string> = new Set([
-  "in",
-  "on",
-  "at",
-  "of",
-  "to",
-  "for",
-  "with",
-  "by",
-  "out",
-  "up",
-  "off",
-  "over",
-  "into",
-  "onto",
-  "the",
-  "a",
-  "an",
-  "and",
-  "or",
-])
 
 /** "the most expensive", "the least popular": a ranking said in two words. */
 const MOST = /\bthe\s+(most|least)\s+\w+/i

@@ -255,6 +255,11 @@ export interface Lexicon {
   readonly searchScope: ReadonlyArray<string>
   /** Words a command reads without carrying them ("it", "onto", "times"). */
   readonly functionWords: ReadonlyArray<string>
+  /**
+   * Words that name nothing alone (prepositions, articles, conjunctions): a target of only these is no
+   * control's name ("check in", "log on"), and a goal check counts none of them as naming a control.
+   */
+  readonly noNameWords: ReadonlyArray<string>
   /** Modifier keys of a chord and the name the driver gives them. */
   readonly chord: Readonly<Record<string, string>>
   /** Words read into a value rather than carried as typed (month names, set-verbs). */

@@ -132,6 +132,7 @@ export const zh: Lexicon = {
   searchScope: [],
   // Words the grammar reads itself: a wait ("等 X 出现后点击它"), the words of a template ("让 X 获得焦点",
   // "选中 X 这几个字") and the calendar a day is picked in.
+  noNameWords: [],
   functionWords: [
     "等",
     "等待",
