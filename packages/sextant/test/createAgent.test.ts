@@ -29,7 +29,8 @@ afterAll(async () => {
 })
 
 /** Chromium and ChromeDriver processes started by this test process. */
-const browserProcesses = (): number => {
+/** The Chromium and ChromeDriver processes this test process started (its descendants), by pid. */
+const browserProcesses = (): ReadonlySet<number> => {
   const rows = execFileSync("ps", ["-eo", "pid=,ppid=,comm="], { encoding: "utf8" })
     .trim()
     .split("\n")
@@ -45,8 +46,19 @@ const browserProcesses = (): number => {
       }
     }
   }
-  return rows.filter(([pid, , command]) => children.has(Number(pid)) && /chrom/i.test(command ?? "")).length
+  return new Set(
+    rows
+      .filter(([pid, , command]) => children.has(Number(pid)) && /chrom/i.test(command ?? ""))
+      .map(([pid]) => Number(pid)),
+  )
 }
+
+/**
+ * The browser processes that are here now and were not at `before`: what a run left behind. (A count
+ * would be fooled by an earlier test's browser still exiting while the run's own stays.)
+ */
+const startedSince = (before: ReadonlySet<number>): ReadonlyArray<number> =>
+  [...browserProcesses()].filter((pid) => !before.has(pid))
 
 const loginTask = (): AgentTaskInput => ({
   goal: "log in and extract the products",
@@ -275,9 +287,9 @@ describe("createAgent", () => {
     }
     expect(seen).toContain("step-end")
     const settleBy = Date.now() + 5_000
-    while (browserProcesses() > before && Date.now() < settleBy)
+    while (startedSince(before).length > 0 && Date.now() < settleBy)
       await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(browserProcesses()).toBe(before)
+    expect(startedSince(before)).toEqual([])
   })
 
   it("an aborted run rejects with Cancelled and leaves no Chromium or ChromeDriver behind", async () => {
@@ -302,8 +314,8 @@ describe("createAgent", () => {
     const error = await running.catch((caught: unknown) => caught)
     expect(isAgentError(error) && error.reason._tag, String(error)).toBe("Cancelled")
     const settleBy = Date.now() + 5_000
-    while (browserProcesses() > before && Date.now() < settleBy)
+    while (startedSince(before).length > 0 && Date.now() < settleBy)
       await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(browserProcesses()).toBe(before)
+    expect(startedSince(before)).toEqual([])
   })
 })
