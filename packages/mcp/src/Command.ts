@@ -1,3 +1,4 @@
+import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { serveHttp, serveStdio } from "./McpServer.ts"
@@ -25,6 +26,8 @@ export const mcpUsage = `usage: sextant mcp [options]
   --allow-submit             allow submitting forms
   --allow-destructive        allow what the default blocked patterns refuse (sign out, log out,
                              delete, destroy, deactivate, unsubscribe, close account)
+  --allow-upload-dir <dir>   a folder act may upload files from (repeatable; relative to the
+                             working directory; default none: every upload is refused)
   --max-navigations <n>      navigation quota per client session, runs included (default: no cap)
   --max-clicks <n>           click quota per client session, runs included (default: no cap)
   --max-submissions <n>      submission quota per client session, runs included (default: no cap)
@@ -83,6 +86,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
         "lenient-after-secret": { type: "boolean" },
         "allow-submit": { type: "boolean" },
         "allow-destructive": { type: "boolean" },
+        "allow-upload-dir": { type: "string", multiple: true },
         trace: { type: "boolean" },
         "max-navigations": { type: "string" },
         "max-clicks": { type: "string" },
@@ -111,6 +115,10 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
       if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
         throw new UsageError(`--${flag} must be an http(s) URL such as http://127.0.0.1:4000, got ${origin}`)
     }
+  }
+  for (const folder of values["allow-upload-dir"] ?? []) {
+    if (folder.trim() === "")
+      throw new UsageError("--allow-upload-dir must name a folder, got an empty value")
   }
   const quotas = {
     ...(values["max-navigations"] === undefined
@@ -143,6 +151,8 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
       ...(values["lenient-after-secret"] === true ? { strictAfterSecret: false } : {}),
       allowEval: values.eval === true,
       allowDestructive: values["allow-destructive"] === true,
+      // Resolved here, against the folder the server is started in, so the option holds absolute paths.
+      allowUploadDirs: (values["allow-upload-dir"] ?? []).map((folder) => resolve(folder)),
       ...(values.trace === true ? { traceDirectory: defaultTraceDirectory() } : {}),
       browser: {
         headless: values.headed !== true,

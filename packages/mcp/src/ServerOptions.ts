@@ -1,5 +1,5 @@
 import { homedir } from "node:os"
-import { join } from "node:path"
+import { isAbsolute, join } from "node:path"
 import { TaskConstraints } from "@sextant/core"
 import type { GuardrailSettingNames } from "@sextant/executor"
 import { LaunchOptions } from "@sextant/webdriverio"
@@ -30,6 +30,7 @@ export const mcpSettingNames: GuardrailSettingNames = {
   clicks: "--max-clicks (option constraints.quotas.clicks)",
   submissions: "--max-submissions (option constraints.quotas.submissions)",
   blockedPatterns: "--allow-destructive (option allowDestructive)",
+  allowedUploadDirs: "--allow-upload-dir DIR (option allowUploadDirs)",
 }
 
 /**
@@ -91,6 +92,20 @@ export const ServerOptions = z.object({
    * when they are trusted).
    */
   strictAfterSecret: z.boolean().default(true),
+  /**
+   * Absolute folders `act` with `op: "upload"` (and the `upload` steps of a `run`) may take files from
+   * (`--allow-upload-dir DIR`). A file is uploaded only when its real path (symlinks followed, `..`
+   * gone) lies inside one of them. Default: none, so every upload is refused with a message naming
+   * the flag.
+   */
+  allowUploadDirs: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine((value) => isAbsolute(value), "use an absolute folder path such as /home/me/uploads"),
+    )
+    .default([]),
   /** Offer the `eval` tool (JavaScript in the page). Off by default. */
   allowEval: z.boolean().default(false),
   /** How the browser of each client session is launched (system Chromium, headless by default). */

@@ -1,3 +1,4 @@
+import { join } from "node:path"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
 import { describe, expect, it } from "vitest"
 import { listTools, parseMcpCommand } from "../src/index.ts"
@@ -64,7 +65,14 @@ describe("the flags of sextant mcp", () => {
     expect(command.options.secretOrigins).toEqual(["http://127.0.0.1:4000"])
   })
 
+  it("take upload folders, repeated, relative ones resolved against the working folder", () => {
+    const command = parseMcpCommand(["--allow-upload-dir", "outbox", "--allow-upload-dir", "/srv/files"])
+    expect(command.options.allowUploadDirs).toEqual([join(process.cwd(), "outbox"), "/srv/files"])
+    expect(parseMcpCommand([]).options.allowUploadDirs).toEqual([])
+  })
+
   it.each([
+    [["--allow-upload-dir", " "], "--allow-upload-dir must name a folder"],
     [["--idle-timeout", "30"], "--idle-timeout needs --http"],
     [["--http", "--idle-timeout", "0"], "--idle-timeout must be a whole number ≥ 1, got 0"],
     [["--allowed-host", "x:1"], "--allowed-host needs --http"],

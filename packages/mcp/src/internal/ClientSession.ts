@@ -5,6 +5,7 @@ import {
   type PageSnapshot,
   type SecretRequestGuard,
   type TaskConstraints,
+  type UploadDirsShape,
 } from "@sextant/core"
 import {
   type GuardrailOptions,
@@ -39,6 +40,11 @@ export interface ClientSession {
    * Undefined when neither is configured: typing a secret is then refused.
    */
   readonly secretOrigins: ReadonlyArray<string> | undefined
+  /**
+   * Where `act` may upload files from: `allowUploadDirs` (with any `constraints.allowedUploadDirs`), and
+   * the flag a refusal names (`--allow-upload-dir DIR`). A `run` reads the same folders from `constraints`.
+   */
+  readonly uploadDirs: UploadDirsShape
   /** Set once a secret was typed in this session: presses and clicks then check where their form posts. */
   secretTyped: boolean
   /**
@@ -94,7 +100,10 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
       goal: "serve an MCP client",
       inputs: secrets,
       secretInputs: Object.keys(secrets),
-      constraints: options.constraints,
+      constraints: {
+        ...options.constraints,
+        allowedUploadDirs: [...options.allowUploadDirs, ...(options.constraints.allowedUploadDirs ?? [])],
+      },
     }),
   )
   // The session goes wherever the client asks within the allowed origins; a `run` keeps to its start origin.
@@ -176,6 +185,10 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
     secrets,
     secretOrigins:
       options.secretOrigins ?? options.constraints.allowedOrigins?.map((origin) => new URL(origin).origin),
+    uploadDirs: {
+      allowed: task.constraints.allowedUploadDirs,
+      setting: mcpSettingNames.allowedUploadDirs,
+    },
     secretTyped: false,
     secretGuard: undefined,
     strictGuard: undefined,

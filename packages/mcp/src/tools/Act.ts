@@ -1,4 +1,5 @@
-import { ActionOp, parseTarget } from "@sextant/core"
+import { ActionOp, parseTarget, UploadDirs } from "@sextant/core"
+import { Effect } from "effect"
 import { z } from "zod"
 import { actionsLine, failure, text } from "../internal/Answers.ts"
 import { defineMcpTool } from "../McpTool.ts"
@@ -42,7 +43,12 @@ export const act = defineMcpTool({
       })
       if ("violation" in checked) return failure(session, checked.violation)
       const value = args.value === undefined ? undefined : session.redactor.reveal(args.value)
-      const result = await session.call((driver) => driver.act(parseTarget(args.ref), args.op, value))
+      // An upload takes files only from the folders the server was started with (none by default).
+      const result = await session.call((driver) =>
+        driver
+          .act(parseTarget(args.ref), args.op, value)
+          .pipe(Effect.provideService(UploadDirs, session.uploadDirs)),
+      )
       session.guardrails.commit(checked.charge)
       const landed = session.guardrails.checkUrl(result.url)
       const lines = [
