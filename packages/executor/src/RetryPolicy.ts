@@ -126,6 +126,7 @@ export const recoveryForReason = (reason: StepFailureReason): Recovery => {
     case "InvalidUrl":
     case "OriginRefused":
     case "UploadRefused":
+    case "ForeignPageRuntime":
     case "NavigationFailed":
     case "InvalidArgument":
     case "NotEditable":

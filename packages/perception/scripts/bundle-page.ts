@@ -60,19 +60,22 @@ const bundleEntry = async (contents: string): Promise<string> => {
   return result.outputFiles[0]?.text.trim() ?? ""
 }
 
-/** The perception runtime: a function expression `(function(version){…})` that installs `__sextant`. */
+/**
+ * The perception runtime: a function expression `(function(version,key){…})` that attaches the
+ * runtime to `__sextant` (see `src/page/host.ts`).
+ */
 export const bundlePageScript = async (): Promise<string> =>
-  // `version` is the parameter of the function the bundle is wrapped in.
-  `(function(version){${await bundleEntry('import { install } from "./install.ts"\ninstall(version)\n')}})`
+  // `version` and `key` are the parameters of the function the bundle is wrapped in.
+  `(function(version,key){${await bundleEntry('import { install } from "./install.ts"\ninstall(version, key)\n')}})`
 
 /**
- * The actor: a function expression `(function(){…})` that puts the actor on `__sextant.actor`. It
+ * The actor: a function expression `(function(key){…})` that attaches the actor to `__sextant`. It
  * returns at once in a document that has one, before any of its modules runs (each would wrap the
  * page's fetch and timers again).
  */
 export const bundleActorScript = async (): Promise<string> =>
-  `(function(){if(globalThis.__sextant&&globalThis.__sextant.actor)return;${await bundleEntry(
-    'import { installActor } from "./actor.ts"\ninstallActor()\n',
+  `(function(key){if(globalThis.__sextant&&globalThis.__sextant.actor)return;${await bundleEntry(
+    'import { installActor } from "./actor.ts"\ninstallActor(key)\n',
   )}})`
 
 /** Both scripts, bundled from the same modules. */
@@ -92,14 +95,14 @@ export const generatedFile = (scripts: PageScripts): string =>
   `// Generated from src/page/ by scripts/bundle-page.ts: do not edit. Regenerate with \`${bundleCommand}\`.
 
 /**
- * The in-page runtime as a function expression of its version: \`(\${pageRuntimeSource})(1)\`
- * installs \`globalThis.__sextant\`. See \`PageScript.ts\`.
+ * The in-page runtime as a function expression of its version and key: \`(\${pageRuntimeSource})(1, key)\`
+ * attaches it to \`globalThis.__sextant\`. See \`PageScript.ts\`.
  */
 export const pageRuntimeSource: string = ${JSON.stringify(scripts.page)}
 
 /**
- * The actor as a function expression: \`(\${actorRuntimeSource})()\` puts the actor on
- * \`globalThis.__sextant.actor\`, once per document. See \`PageScript.ts\`.
+ * The actor as a function expression of the key: \`(\${actorRuntimeSource})(key)\` attaches the actor to
+ * \`globalThis.__sextant\`, once per document. See \`PageScript.ts\`.
  */
 export const actorRuntimeSource: string = ${JSON.stringify(scripts.actor)}
 `

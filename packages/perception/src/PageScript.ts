@@ -2,16 +2,30 @@ import type { LookOptions } from "@sextant/core"
 import { actorRuntimeSource, pageRuntimeSource } from "./internal/PageRuntime.generated.ts"
 
 /**
- * Version of the in-page runtime. A page that holds an older runtime gets it replaced on the next
- * call; a page that holds this one or a newer one keeps it, with its refs.
+ * Version of the in-page runtime. A page's runtime is attached once per document and stays for the
+ * document's life (the host holding it cannot be changed, see {@link pageScriptSource}); the
+ * document's next call finds it by this version.
  */
 export const pageScriptVersion = 1
+
+/**
+ * The key this process's page scripts attach their parts to a page's `__sextant` with: random, made
+ * once per process, and written only into the scripts' sources, which a page cannot read. A page can
+ * therefore not attach a part of its own to a host Sextant made, nor a page runtime of another
+ * process to it.
+ */
+const pageScriptKey: string = globalThis.crypto.randomUUID()
 
 /**
  * The in-page runtime as JavaScript source: no imports, no module syntax. Built from the modules in
  * `src/page/` into the git-ignored `internal/PageRuntime.generated.ts` (`pnpm bundle:page`; setup, build,
  * typecheck and the test setup generate it).
- * Evaluating it in a page installs `globalThis.__sextant` (idempotently, versioned) with:
+ * Evaluating it in a page attaches the runtime to `globalThis.__sextant`, the host: a non-writable,
+ * non-configurable property holding a frozen object, made by the first of this process's scripts to
+ * run in the document (the actor, when a driver preloads it before the page's scripts). A page's
+ * script can neither replace the host nor patch it, and a `__sextant` the page made itself is refused:
+ * evaluating the script then throws an error whose message starts with `__sextant_foreign__` and says
+ * the page defines `__sextant` itself. The runtime's members:
  *
  * - `look(options)` → one JSON string, the raw snapshot that `parseSnapshot` reads;
  * - `resolve(ref, { scroll })` → `{ ok: true, ref, element, tag, box, x, y, frame, inViewport }` where
@@ -28,16 +42,17 @@ export const pageScriptVersion = 1
  * await browser.execute(pageScriptSource) // preload once per document; optional
  * ```
  */
-export const pageScriptSource: string = `${pageRuntimeSource}(${pageScriptVersion});`
+export const pageScriptSource: string = `${pageRuntimeSource}(${pageScriptVersion},${JSON.stringify(pageScriptKey)});`
 
 /**
  * The actor as JavaScript source: the in-page half of a driver's actions, built from the same
  * modules in `src/page/` as the runtime (one visibility rule, one frame-offset rule, one select
- * handler). Evaluating it puts `globalThis.__sextant.actor` in place once per document, creating
- * `__sextant` without a version when the runtime is not there yet; the runtime installs over it
- * and keeps the actor. A driver installs it before a page's own scripts (a BiDi preload script,
+ * handler). Evaluating it attaches `globalThis.__sextant.actor` once per document, making the host
+ * `__sextant` (see {@link pageScriptSource}) when it is not there yet; the runtime attaches to the
+ * same host later. A driver installs it before a page's own scripts (a BiDi preload script,
  * `Page.addScriptToEvaluateOnNewDocument`), since it watches the requests, timers and DOM changes
- * those start, and the much larger runtime on first use. Its operations answer JSON strings:
+ * those start and makes the host before any of them could define a `__sextant` of its own, and the
+ * much larger runtime on first use. Its operations answer JSON strings:
  *
  * - `prepare(spec)`: finds the element, scrolls it into view, checks it can take input and answers
  *   where to aim, in top-level viewport CSS pixels;
@@ -51,7 +66,20 @@ export const pageScriptSource: string = `${pageRuntimeSource}(${pageScriptVersio
  * await browser.scriptAddPreloadScript({ functionDeclaration: `() => { ${actorScriptSource} }` })
  * ```
  */
-export const actorScriptSource: string = `${actorRuntimeSource}();`
+export const actorScriptSource: string = `${actorRuntimeSource}(${JSON.stringify(pageScriptKey)});`
+
+/**
+ * What the page scripts throw, at the start of their error's message, when the page's `__sextant` is
+ * not one Sextant made: a driver that reads this answers a `ForeignPageRuntime` error.
+ */
+export const foreignRuntimeMarker = "__sextant_foreign__"
+
+/**
+ * An expression that is true when the document's `__sextant` is shaped as the host a script of
+ * Sextant's makes: a fixed property holding a frozen object whose `actor` is read through a getter and
+ * which has `attach`. A page's plain `__sextant = …`, `var __sextant` or a fixed object of its own is not.
+ */
+export const pageHostCheck = `(function(){var d=Object.getOwnPropertyDescriptor(globalThis,"__sextant");if(!d||d.configurable!==false||d.writable!==false)return false;var h=d.value;if(typeof h!=="object"||h===null||!Object.isFrozen(h)||typeof h.attach!=="function")return false;var a=Object.getOwnPropertyDescriptor(h,"actor");return !!a&&typeof a.get==="function"})()`
 
 /** The options the page itself reads; the rest (`maxTokens`, `since`) apply in `parseSnapshot`. */
 const pageOptions = (options: LookOptions = {}) => ({
@@ -61,8 +89,9 @@ const pageOptions = (options: LookOptions = {}) => ({
   ...(options.maxTextLength === undefined ? {} : { maxTextLength: options.maxTextLength }),
 })
 
-// `!(s.version>=…)`: a `__sextant` holding only the actor has no version, and the runtime goes in.
-const ensure = `var s=globalThis.__sextant;if(!s||!(s.version>=${pageScriptVersion})){${pageScriptSource}s=globalThis.__sextant;}`
+// `!(s.version>=…)`: a host holding only the actor has no version, and the runtime goes in. A page's own
+// `__sextant` fails the host check; the script then throws the foreign error and reads nothing.
+const ensure = `var s=globalThis.__sextant;if(!s||!${pageHostCheck}||!(s.version>=${pageScriptVersion})){${pageScriptSource}s=globalThis.__sextant;}`
 
 /**
  * The body of ONE WebDriver `execute` call that installs the runtime when it is missing and returns

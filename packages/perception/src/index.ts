@@ -8,7 +8,9 @@ export { diffOutlines } from "./Changes.ts"
 export {
   actorScriptSource,
   actScript,
+  foreignRuntimeMarker,
   lookScript,
+  pageHostCheck,
   pageScriptSource,
   pageScriptVersion,
   resolveScript,

@@ -200,14 +200,15 @@ describe("look() outline", () => {
     expect((error as DriverError).message).toContain("ref e999 is stale: call look() to refresh")
   })
 
-  it("installs once per document: a repeat keeps the refs, an older version is replaced", async () => {
+  it("installs once per document: a repeat keeps the refs, and the page cannot change the runtime", async () => {
     await harness.browser.url(`${harness.site.url}/login`)
     const first = await look(harness.browser)
     await harness.browser.execute(pageScriptSource)
     expect((await look(harness.browser)).tree).toBe(first.tree)
-    await harness.browser.execute("globalThis.__sextant.version = 0")
+    await harness.browser.execute("globalThis.__sextant.version = 0; globalThis.__sextant = { version: 0 }")
     await harness.browser.execute(lookScript())
     expect(await harness.browser.execute("return globalThis.__sextant.version")).toBe(pageScriptVersion)
+    expect((await look(harness.browser)).tree).toBe(first.tree)
   })
 
   it("cuts long text with a marker that says how much is left out and how to read it", async () => {

@@ -11,10 +11,9 @@ const PAGES: Record<string, string> = {
   // Two alerts while the page loads, then a button.
   "two-alerts": `<script>alert("first")</script><script>alert("second")</script>
 <button onclick="document.title = 'pressed'">Press</button>`,
-  // A page whose own script replaces the page runtime with one that reports a failure.
+  // A page whose own script breaks what the page runtime reads, so its look fails.
   "failing-script": `<p>Hello</p><script>
-Object.defineProperty(globalThis, "__sextant", { configurable: true, value: { version: 1e9,
-  look: () => JSON.stringify({ v: 1e9, failure: "TypeError: boom" }) } })
+window.getComputedStyle = () => { throw "TypeError: boom" }
 </script>`,
 }
 

@@ -1,3 +1,4 @@
+import { attachPart, hostOf } from "./host.ts"
 import { currentValue, markedElement, perception, prepare, scroll } from "./prepare.ts"
 import { scrollSettled, settle, waitFor } from "./settle.ts"
 import { startWatching, watchState } from "./watch.ts"
@@ -22,25 +23,18 @@ export const actorOperations = {
 export type Actor = typeof actorOperations
 
 /**
- * The entry of the actor script: starts watching this document and puts the actor on
- * `globalThis.__sextant.actor`, creating `__sextant` (without a version, so the perception runtime
- * still installs over it and keeps the actor) when the perception runtime is not there yet.
+ * The entry of the actor script: starts watching this document and attaches the actor to its host,
+ * `globalThis.__sextant` (see `host.ts`), making the host (without a runtime: the perception runtime
+ * attaches to it later, with the same `key`) when there is none. Throws the foreign error when
+ * `__sextant` is not a host made with `key`.
  * `scripts/bundle-page.ts` bundles this module and what it imports into its own script, guarded to
  * run once per document: the driver installs it before the page's own scripts, since it counts the
- * requests and timers they start, while the perception runtime (much larger) comes on first use.
+ * requests and timers they start and makes the host before any page script could, while the
+ * perception runtime (much larger) comes on first use.
  */
-export const installActor = (): void => {
-  const host = globalThis as unknown as { __sextant?: { actor?: Actor } }
-  if (host.__sextant?.actor !== undefined) return
+export const installActor = (key: string): void => {
+  const host = hostOf(key)
+  if (host.actor !== undefined) return
+  attachPart(key, "actor", actorOperations)
   startWatching()
-  if (host.__sextant !== undefined) {
-    host.__sextant.actor = actorOperations
-    return
-  }
-  Object.defineProperty(globalThis, "__sextant", {
-    value: { actor: actorOperations },
-    configurable: true,
-    writable: true,
-    enumerable: false,
-  })
 }

@@ -1,34 +1,32 @@
 import { act } from "./act.ts"
 import { describe } from "./describe.ts"
+import { attachPart } from "./host.ts"
 import { lookString } from "./look.ts"
 import { refs } from "./refs.ts"
 import { resolve } from "./resolve.ts"
 import type { LookOptions } from "./types.ts"
 
 /**
- * The entry of the page script: installs `globalThis.__sextant` with `look`, `resolve`, `act`,
- * `describe` and `refOf`, unless the page already holds this version or a newer one (which keeps
- * its refs). An `actor` already there (`actor.ts`, installed early by the driver) is kept.
+ * The entry of the page script: attaches the perception runtime (`look`, `resolve`, `act`, `describe`
+ * and `refOf`) to this document's host, `globalThis.__sextant` (see `host.ts`), making the host when
+ * the actor has not. A host that already holds a runtime keeps it, with its refs. Throws the foreign
+ * error when `__sextant` is not a host made with `key`, or holds an older runtime it cannot replace.
  * `scripts/bundle-page.ts` bundles this module and everything it imports into one function of
- * `version`.
+ * `version` and `key`.
  */
-export const install = (version: number): void => {
-  const host = globalThis as unknown as { __sextant?: { version?: number; actor?: unknown } }
-  const present = host.__sextant
-  if (present?.version !== undefined && present.version >= version) return
-  Object.defineProperty(globalThis, "__sextant", {
-    value: {
-      version,
-      // The actor, when its own script came first (a preload), stays: it holds the document's watch.
-      ...(present?.actor === undefined ? {} : { actor: present.actor }),
-      look: (options?: LookOptions): string => lookString(version, options),
-      resolve,
-      act,
-      describe,
-      refOf: (element: Element) => refs.byElement.get(element),
-    },
-    configurable: true,
-    writable: true,
-    enumerable: false,
+export const install = (version: number, key: string): void => {
+  const host = attachPart(key, "runtime", {
+    version,
+    look: (options?: LookOptions): string => lookString(version, options),
+    resolve,
+    act,
+    describe,
+    refOf: (element: Element) => refs.byElement.get(element),
   })
+  const held = host.version
+  if (held === undefined || !(held >= version)) {
+    throw new Error(
+      `the page holds Sextant's page runtime version ${String(held)}, older than ${version}, which cannot be replaced in this document: reload the page`,
+    )
+  }
 }

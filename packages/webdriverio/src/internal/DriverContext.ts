@@ -1,6 +1,7 @@
 import {
   type BrowserDriverShape,
   DriverError,
+  ForeignPageRuntime,
   InvalidArgument,
   type LookOptions,
   type PageSnapshot,
@@ -16,6 +17,7 @@ import type { DriverSession } from "../Session.ts"
 import {
   actorScriptSource,
   callActorDeclaration,
+  foreignRuntimeMarker,
   installAndCallDeclaration,
   missingMarker,
 } from "./ActorCall.ts"
@@ -334,6 +336,13 @@ export const openDriverContext = Effect.fnUntraced(function* (
         return yield* fail(
           method,
           new ScriptError({ detail: `the page answered ${typeof result}, not JSON` }),
+        )
+      }
+      // The page made `__sextant` itself: nothing was read or done through it.
+      if (result.startsWith(foreignRuntimeMarker)) {
+        return yield* fail(
+          method,
+          new ForeignPageRuntime({ detail: result.slice(foreignRuntimeMarker.length).trim() }),
         )
       }
       return result
