@@ -14,7 +14,9 @@
  *   and never read a page through it. What the shape cannot tell apart is a page script that copies
  *   the host exactly (fixed, frozen, getters, an `attach`) in a document Sextant's actor could not
  *   reach before the page's scripts (a Classic session with no DevTools socket, a tab open before the
- *   driver started): there the page came first, and nothing in the page can prove who made what.
+ *   driver started): there the page came first, and nothing in the page can prove who made what. Such
+ *   a copy also sees the key when the runtime attaches to it, and could then attach a runtime of its
+ *   own in another document of the same process before Sextant's first call there.
  */
 
 /** What the scripts throw (the start of their error's message) when `__sextant` is not Sextant's own. */
