@@ -32,15 +32,22 @@ const notRendered = (element: Element): boolean => {
   return style.display === "none" || style.visibility === "hidden"
 }
 
+/** Taken out of the accessibility tree by the page: `aria-hidden="true"` on it or on an ancestor. */
+const ariaHidden = (element: Element): boolean => element.closest("[aria-hidden=true]") !== null
+
+/** Hidden as accname 1.2 means it: not rendered, or hidden from the accessibility tree. */
+const hidden = (element: Element): boolean => notRendered(element) || ariaHidden(element)
+
 /**
  * Text of an element for aria-labelledby, labels, legends and captions, as the accessible-name
  * computation reads it: through the flat tree (a slot's assigned nodes, a host's shadow root), with
  * text CSS generates before and after elements. Hidden descendants are left out unless the element
  * itself is hidden (a hidden node referenced by aria-labelledby still names: all its words count).
+ * Hidden means what accname 1.2 says: not rendered, or `aria-hidden="true"`.
  */
 export const plainText = (element: Element, skip?: Element): string => {
   let text = ""
-  const skipHidden = !notRendered(element)
+  const skipHidden = !hidden(element)
   const visitChildren = (parent: globalThis.Node): void => {
     if (parent.nodeType === 1 && (parent as Element).localName === "slot") {
       const assigned = (parent as HTMLSlotElement).assignedNodes({ flatten: true })
@@ -62,6 +69,8 @@ export const plainText = (element: Element, skip?: Element): string => {
       const child = node as Element
       const tag = child.localName
       if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
+      // Words a page hides from assistive technology stay out, and no descendant can bring them back.
+      if (skipHidden && child.getAttribute("aria-hidden") === "true") return
       if (skipHidden && child !== element && tag !== "slot" && notRendered(child)) {
         // A box hidden by visibility may still show children that make themselves visible.
         if (getComputedStyle(child).display !== "none") visitChildren(child)

@@ -110,6 +110,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
   const join: JoinState = { joinable: false, spaceNext: false, attachTo: null }
   /** Inside an aria-hidden subtree: only the controls it shows are kept. */
   let ariaHidden = 0
+  /** Inside a control named by its content, whose parts' CSS-generated words are read. */
+  let namingControl = 0
   let region = "main"
   let heading = ""
   const context: string[] = []
@@ -150,6 +152,12 @@ export const createWalk = (walkOptions: WalkOptions) => {
       return
     }
     if (node.nodeType === 1) walkElement(node as Element, out, frame, pointer)
+  }
+
+  /** Words CSS generates before or after a part, as text of its own where they hold any. */
+  const pushGenerated = (out: Item[], element: Element, pseudo: "::before" | "::after"): void => {
+    const text = generatedText(element, pseudo)
+    if (/[\p{L}\p{N}]/u.test(text)) pushText(join, out, text)
   }
 
   /** Elements styled visibility:hidden whose own text is hidden while their children may show. */
@@ -338,7 +346,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
         }
       } else if (tag === "label" && (element as HTMLLabelElement).control)
         walkLabel(element as HTMLLabelElement, out, frame, pointer)
-      else walkContent(element, out, frame, pointer)
+      else if (namingControl > 0) {
+        // Inside a control named by its content, the words CSS generates around a part are part of
+        // the name (`<a><span class="new">Offers</span></a>` with `.new::before { content: "New: " }`).
+        pushGenerated(out, element, "::before")
+        walkContent(element, out, frame, pointer)
+        pushGenerated(out, element, "::after")
+      } else walkContent(element, out, frame, pointer)
       region = saveRegion
       if (block) join.joinable = false
       if (!INLINE.has(tag)) join.attachTo = null
@@ -488,7 +502,15 @@ export const createWalk = (walkOptions: WalkOptions) => {
         if (!name && tag === "svg")
           name = collapse(element.querySelector(":scope > title")?.textContent ?? "").trim()
         if (!name) return undefined
-      } else walkContent(element, kids, frame, pointer)
+      } else {
+        const naming = CONTENT_NAMED_CONTROLS.has(role)
+        if (naming) namingControl++
+        try {
+          walkContent(element, kids, frame, pointer)
+        } finally {
+          if (naming) namingControl--
+        }
+      }
       join.joinable = saveJoinable
       kids = role === "row" ? kids : finish(kids, !interactive && role !== "heading")
       if (!name && NAME_FROM_CONTENT.has(role)) {
