@@ -225,6 +225,10 @@ describe("accessible names and roles on the conformance page", () => {
     expect(await rule("real-roles", 4)).toEqual([])
   })
 
+  it("a control embedded in a label or a labelledby node speaks by its value", async () => {
+    expect(await rule("embedded-controls", 4)).toEqual([])
+  })
+
   // Chromium keeps the ARIA role here (it computes gridcell, row, cell, columnheader); Sextant
   // falls back to the tag's role on purpose, so the control stays something to act on, with a ref.
   it("an interactive element whose ARIA role lacks its required context keeps its implicit role and its ref", async () => {

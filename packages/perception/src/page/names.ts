@@ -68,12 +68,20 @@ export const plainText = (element: Element, skip?: Element): string => {
     } else if (node.nodeType === 1) {
       const child = node as Element
       const tag = child.localName
-      if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
+      if (SKIP.has(tag) || tag === "textarea") return
       // Words a page hides from assistive technology stay out, and no descendant can bring them back.
       if (skipHidden && child.getAttribute("aria-hidden") === "true") return
       if (skipHidden && child !== element && tag !== "slot" && notRendered(child)) {
         // A box hidden by visibility may still show children that make themselves visible.
         if (getComputedStyle(child).display !== "none") visitChildren(child)
+        return
+      }
+      // A control embedded in the words (or referenced by aria-labelledby itself) speaks by its
+      // value, as accname 1.2 (2C) reads it: a select by its chosen option, a slider or spin button
+      // by its value text. Typed text is left out: it may be a secret the view must not repeat.
+      const embedded = embeddedValue(child, tag)
+      if (embedded !== undefined) {
+        text += ` ${embedded} `
         return
       }
       // An element inside that carries its own label speaks by it (a label's icon button "close nav").
@@ -96,6 +104,25 @@ export const plainText = (element: Element, skip?: Element): string => {
   }
   visit(element)
   return collapse(text).trim()
+}
+
+/**
+ * The value an embedded control speaks inside another element's name: a select's chosen options, a
+ * range's or an ARIA slider's or spin button's value text, a custom listbox or combobox's selected
+ * option. `undefined` for anything else, which is read as any other element.
+ */
+const embeddedValue = (element: Element, tag: string): string | undefined => {
+  if (tag === "select") return selectedText(element as HTMLSelectElement)
+  if (tag === "input" && (element as HTMLInputElement).type === "range")
+    return element.getAttribute("aria-valuetext") ?? (element as HTMLInputElement).value
+  const role = element.getAttribute("role")?.trim().split(/\s+/)[0]
+  if (role === "slider" || role === "spinbutton")
+    return element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? ""
+  if (role === "listbox" || role === "combobox") {
+    const chosen = element.querySelector("[role=option][aria-selected=true]")
+    return chosen === null ? "" : collapse(chosen.textContent ?? "").trim()
+  }
+  return undefined
 }
 
 /** The ids an element is labelled by: `aria-labelledby`, or the misspelling browsers honour too. */
