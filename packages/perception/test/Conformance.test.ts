@@ -109,6 +109,8 @@ const INTERACTIVE_ROLES = new Set([
   "tab",
   "menuitem",
   "menuitemcheckbox",
+  "separator",
+  "scrollbar",
 ])
 
 interface Page {
@@ -227,6 +229,22 @@ describe("accessible names and roles on the conformance page", () => {
 
   it("a control embedded in a label or a labelledby node speaks by its value", async () => {
     expect(await rule("embedded-controls", 4)).toEqual([])
+  })
+
+  it("role image, wai-aria 1.3's synonym of img, is an img", async () => {
+    expect(await rule("image-synonym", 2)).toEqual([])
+  })
+
+  it("an aside inside an article or section is a landmark only when it is named", async () => {
+    expect(await rule("scoped-aside", 2)).toEqual([])
+    const { snapshot } = await conformance()
+    const line = snapshot.tree.split("\n").find((text) => text.includes("Related reading"))
+    expect(line).toBeDefined()
+    expect(line).not.toMatch(/- aside\b/)
+  })
+
+  it("a separator or scrollbar that takes focus is a widget with a ref", async () => {
+    expect(await rule("focusable-widgets", 2)).toEqual([])
   })
 
   // Chromium keeps the ARIA role here (it computes gridcell, row, cell, columnheader); Sextant

@@ -98,6 +98,9 @@ export interface WalkOptions {
 /** Links and buttons, whose names are read from their content. */
 const NAMED_BY_CONTENT = "a[href],button,[role=button],[role=link]"
 
+/** Containers a `title` names when nothing else does. */
+const TITLED = new Set(["group", "region", "complementary"])
+
 export const createWalk = (walkOptions: WalkOptions) => {
   const { secretSelectors, maxText, maxName, maxOptions, location, assignRef } = walkOptions
 
@@ -455,7 +458,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
     frame: Frame,
     pointer: boolean,
   ): Node | undefined => {
-    const interactive = INTERACTIVE.has(role) || (role === "img" && hoverTarget(element))
+    // A separator or scrollbar that takes focus is a widget (a splitter a user drags), not decoration.
+    const interactive =
+      INTERACTIVE.has(role) ||
+      (role === "img" && hoverTarget(element)) ||
+      ((role === "separator" || role === "scrollbar") && focusable(element, tag))
     const containerLabel = CONTAINERS[role]
     let name = ""
     let suffix = ""
@@ -479,8 +486,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const caption = element.querySelector(":scope > caption")
           if (caption !== null) name = plainText(caption)
         }
-        // A group (a `role=group`, a fieldset without a legend) is named by its title last.
-        if (!name && role === "group") name = collapse(element.getAttribute("title") ?? "").trim()
+        // A group (a `role=group`, a fieldset without a legend), a region or an aside is named by
+        // its title last.
+        if (!name && TITLED.has(role)) name = collapse(element.getAttribute("title") ?? "").trim()
         if (NAMED_ONLY.has(role) && !name) {
           const hoisted = hoist(element, frame, pointer)
           if (hoisted !== undefined && OWN_CONTENT.has(role)) hoisted.ownContent = true
