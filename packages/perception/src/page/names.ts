@@ -45,7 +45,7 @@ const hidden = (element: Element): boolean => notRendered(element) || ariaHidden
  * itself is hidden (a hidden node referenced by aria-labelledby still names: all its words count).
  * Hidden means what accname 1.2 says: not rendered, or `aria-hidden="true"`.
  */
-export const plainText = (element: Element, skip?: Element): string => {
+export const plainText = (element: Element, skip?: Element, tooltips = false): string => {
   let text = ""
   const skipHidden = !hidden(element)
   const visitChildren = (parent: globalThis.Node): void => {
@@ -95,9 +95,14 @@ export const plainText = (element: Element, skip?: Element): string => {
         // An image button speaks its alternative text, as an image does.
         else if (type === "image") text += ` ${child.getAttribute("alt") ?? ""} `
       } else {
+        const start = text.length
         text += generatedText(child, "::before")
         visitChildren(child)
         text += generatedText(child, "::after")
+        // In an aria-labelledby node, a part that gives no words speaks by its tooltip, as accname
+        // 1.2 (2I) reads it (browsers do not read it so in a label's text).
+        const title = tooltips ? child.getAttribute("title")?.trim() : undefined
+        if (title && !/[\p{L}\p{N}]/u.test(text.slice(start))) text += ` ${title} `
       }
       if (!INLINE.has(tag)) text += " "
     }
@@ -134,7 +139,7 @@ export const byIds = (element: Element, ids: string): string => {
   const parts: string[] = []
   for (const id of ids.trim().split(/\s+/)) {
     const target = root.getElementById(id)
-    if (target !== null) parts.push(target.getAttribute("aria-label") ?? plainText(target))
+    if (target !== null) parts.push(target.getAttribute("aria-label") ?? plainText(target, undefined, true))
   }
   return parts.join(" ").trim()
 }

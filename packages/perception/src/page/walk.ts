@@ -113,7 +113,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
   const join: JoinState = { joinable: false, spaceNext: false, attachTo: null }
   /** Inside an aria-hidden subtree: only the controls it shows are kept. */
   let ariaHidden = 0
-  /** Inside a control named by its content, whose parts' CSS-generated words are read. */
+  /** Inside a control or heading named by its content, whose parts' CSS-generated words are read. */
   let namingControl = 0
   let region = "main"
   let heading = ""
@@ -350,8 +350,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
       } else if (tag === "label" && (element as HTMLLabelElement).control)
         walkLabel(element as HTMLLabelElement, out, frame, pointer)
       else if (namingControl > 0) {
-        // Inside a control named by its content, the words CSS generates around a part are part of
-        // the name (`<a><span class="new">Offers</span></a>` with `.new::before { content: "New: " }`).
+        // Inside a control or heading named by its content, the words CSS generates around a part
+        // are part of its name (`<a><span class="new">Offers</span></a>`, `.new::before { content: "New: " }`).
         pushGenerated(out, element, "::before")
         walkContent(element, out, frame, pointer)
         pushGenerated(out, element, "::after")
@@ -511,7 +511,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
           name = collapse(element.querySelector(":scope > title")?.textContent ?? "").trim()
         if (!name) return undefined
       } else {
-        const naming = CONTENT_NAMED_CONTROLS.has(role)
+        const naming = CONTENT_NAMED_CONTROLS.has(role) || role === "heading"
         if (naming) namingControl++
         try {
           walkContent(element, kids, frame, pointer)
