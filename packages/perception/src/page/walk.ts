@@ -269,6 +269,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (role === "presentation" || role === "none")
       role = focusable(element, tag) || globalAria(element) ? implicitRole(element, tag) : ""
     if (role !== "" && outOfContext(element, role)) role = implicitRole(element, tag)
+    // A native control a user acts on (a link, a button, a field) keeps a role with a ref: an ARIA
+    // role that would make it text or a box (a heading, an image, a list item, a row) gives way to
+    // the role its tag gives it.
+    if (role !== "" && !INTERACTIVE.has(role) && role !== "separator" && role !== "scrollbar") {
+      const native = implicitRole(element, tag)
+      if (INTERACTIVE.has(native) && focusable(element, tag)) role = native
+    }
     if (role === "presentation" || role === "none") role = ""
     if (role === "" && (element as HTMLElement).isContentEditable) {
       const parent = element.parentElement
