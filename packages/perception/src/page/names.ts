@@ -32,15 +32,22 @@ const notRendered = (element: Element): boolean => {
   return style.display === "none" || style.visibility === "hidden"
 }
 
+/** Taken out of the accessibility tree by the page: `aria-hidden="true"` on it or on an ancestor. */
+const ariaHidden = (element: Element): boolean => element.closest("[aria-hidden=true]") !== null
+
+/** Hidden as accname 1.2 means it: not rendered, or hidden from the accessibility tree. */
+const hidden = (element: Element): boolean => notRendered(element) || ariaHidden(element)
+
 /**
  * Text of an element for aria-labelledby, labels, legends and captions, as the accessible-name
  * computation reads it: through the flat tree (a slot's assigned nodes, a host's shadow root), with
  * text CSS generates before and after elements. Hidden descendants are left out unless the element
  * itself is hidden (a hidden node referenced by aria-labelledby still names: all its words count).
+ * Hidden means what accname 1.2 says: not rendered, or `aria-hidden="true"`.
  */
-export const plainText = (element: Element, skip?: Element): string => {
+export const plainText = (element: Element, skip?: Element, tooltips = false): string => {
   let text = ""
-  const skipHidden = !notRendered(element)
+  const skipHidden = !hidden(element)
   const visitChildren = (parent: globalThis.Node): void => {
     if (parent.nodeType === 1 && (parent as Element).localName === "slot") {
       const assigned = (parent as HTMLSlotElement).assignedNodes({ flatten: true })
@@ -61,10 +68,20 @@ export const plainText = (element: Element, skip?: Element): string => {
     } else if (node.nodeType === 1) {
       const child = node as Element
       const tag = child.localName
-      if (SKIP.has(tag) || tag === "select" || tag === "textarea") return
+      if (SKIP.has(tag) || tag === "textarea") return
+      // Words a page hides from assistive technology stay out, and no descendant can bring them back.
+      if (skipHidden && child.getAttribute("aria-hidden") === "true") return
       if (skipHidden && child !== element && tag !== "slot" && notRendered(child)) {
         // A box hidden by visibility may still show children that make themselves visible.
         if (getComputedStyle(child).display !== "none") visitChildren(child)
+        return
+      }
+      // A control embedded in the words (or referenced by aria-labelledby itself) speaks by its
+      // value, as accname 1.2 (2C) reads it: a select by its chosen option, a slider or spin button
+      // by its value text. Typed text is left out: it may be a secret the view must not repeat.
+      const embedded = embeddedValue(child, tag)
+      if (embedded !== undefined) {
+        text += ` ${embedded} `
         return
       }
       // An element inside that carries its own label speaks by it (a label's icon button "close nav").
@@ -78,15 +95,39 @@ export const plainText = (element: Element, skip?: Element): string => {
         // An image button speaks its alternative text, as an image does.
         else if (type === "image") text += ` ${child.getAttribute("alt") ?? ""} `
       } else {
+        const start = text.length
         text += generatedText(child, "::before")
         visitChildren(child)
         text += generatedText(child, "::after")
+        // In an aria-labelledby node, a part that gives no words speaks by its tooltip, as accname
+        // 1.2 (2I) reads it (browsers do not read it so in a label's text).
+        const title = tooltips ? child.getAttribute("title")?.trim() : undefined
+        if (title && !/[\p{L}\p{N}]/u.test(text.slice(start))) text += ` ${title} `
       }
       if (!INLINE.has(tag)) text += " "
     }
   }
   visit(element)
   return collapse(text).trim()
+}
+
+/**
+ * The value an embedded control speaks inside another element's name: a select's chosen options, a
+ * range's or an ARIA slider's or spin button's value text, a custom listbox or combobox's selected
+ * option. `undefined` for anything else, which is read as any other element.
+ */
+const embeddedValue = (element: Element, tag: string): string | undefined => {
+  if (tag === "select") return selectedText(element as HTMLSelectElement)
+  if (tag === "input" && (element as HTMLInputElement).type === "range")
+    return element.getAttribute("aria-valuetext") ?? (element as HTMLInputElement).value
+  const role = element.getAttribute("role")?.trim().split(/\s+/)[0]
+  if (role === "slider" || role === "spinbutton")
+    return element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? ""
+  if (role === "listbox" || role === "combobox") {
+    const chosen = element.querySelector("[role=option][aria-selected=true]")
+    return chosen === null ? "" : collapse(chosen.textContent ?? "").trim()
+  }
+  return undefined
 }
 
 /** The ids an element is labelled by: `aria-labelledby`, or the misspelling browsers honour too. */
@@ -98,7 +139,7 @@ export const byIds = (element: Element, ids: string): string => {
   const parts: string[] = []
   for (const id of ids.trim().split(/\s+/)) {
     const target = root.getElementById(id)
-    if (target !== null) parts.push(target.getAttribute("aria-label") ?? plainText(target))
+    if (target !== null) parts.push(target.getAttribute("aria-label") ?? plainText(target, undefined, true))
   }
   return parts.join(" ").trim()
 }

@@ -179,10 +179,17 @@ export const ROLES = new Set([
   "timer",
 ])
 
+/** Roles ARIA spells two ways, to the one the view prints (`image` is wai-aria 1.3's name for `img`). */
+const SYNONYMS: Record<string, string> = { image: "img" }
+
+/** The first role token the view knows (`role="foo link"` is a link), its synonym resolved. */
 export const explicitRole = (element: Element): string => {
   const attribute = element.getAttribute("role")
   if (attribute === null) return ""
-  for (const token of attribute.trim().toLowerCase().split(/\s+/)) if (ROLES.has(token)) return token
+  for (const token of attribute.trim().toLowerCase().split(/\s+/)) {
+    const role = SYNONYMS[token] ?? token
+    if (ROLES.has(role)) return role
+  }
   return ""
 }
 
@@ -194,6 +201,13 @@ export const layoutTable = (element: Element): boolean => {
   const role = element.closest("table")?.getAttribute("role")
   return role === "presentation" || role === "none"
 }
+
+/** Given a name by an attribute: what makes a section a region and a scoped aside a landmark. */
+const named = (element: Element): boolean =>
+  element.hasAttribute("aria-label") ||
+  element.hasAttribute("aria-labelledby") ||
+  element.hasAttribute("aria-labeledby") ||
+  element.hasAttribute("title")
 
 export const implicitRole = (element: Element, tag: string): string => {
   switch (tag) {
@@ -254,7 +268,10 @@ export const implicitRole = (element: Element, tag: string): string => {
     case "main":
       return "main"
     case "aside":
-      return "complementary"
+      // Inside an article, aside, nav or section, an aside is a landmark only when named (html-aam).
+      return element.parentElement?.closest("article,aside,nav,section") != null && !named(element)
+        ? ""
+        : "complementary"
     case "header":
       return inSectioning(element) ? "" : "banner"
     case "footer":
@@ -264,11 +281,7 @@ export const implicitRole = (element: Element, tag: string): string => {
     case "search":
       return "search"
     case "section":
-      return element.hasAttribute("aria-label") ||
-        element.hasAttribute("aria-labelledby") ||
-        element.hasAttribute("aria-labeledby")
-        ? "region"
-        : ""
+      return named(element) ? "region" : ""
     case "dialog":
       return "dialog"
     case "ul":

@@ -98,6 +98,9 @@ export interface WalkOptions {
 /** Links and buttons, whose names are read from their content. */
 const NAMED_BY_CONTENT = "a[href],button,[role=button],[role=link]"
 
+/** Containers a `title` names when nothing else does. */
+const TITLED = new Set(["group", "region", "complementary"])
+
 export const createWalk = (walkOptions: WalkOptions) => {
   const { secretSelectors, maxText, maxName, maxOptions, location, assignRef } = walkOptions
 
@@ -110,6 +113,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
   const join: JoinState = { joinable: false, spaceNext: false, attachTo: null }
   /** Inside an aria-hidden subtree: only the controls it shows are kept. */
   let ariaHidden = 0
+  /** Inside a control or heading named by its content, whose parts' CSS-generated words are read. */
+  let namingControl = 0
   let region = "main"
   let heading = ""
   const context: string[] = []
@@ -150,6 +155,12 @@ export const createWalk = (walkOptions: WalkOptions) => {
       return
     }
     if (node.nodeType === 1) walkElement(node as Element, out, frame, pointer)
+  }
+
+  /** Words CSS generates before or after a part, as text of its own where they hold any. */
+  const pushGenerated = (out: Item[], element: Element, pseudo: "::before" | "::after"): void => {
+    const text = generatedText(element, pseudo)
+    if (/[\p{L}\p{N}]/u.test(text)) pushText(join, out, text)
   }
 
   /** Elements styled visibility:hidden whose own text is hidden while their children may show. */
@@ -258,6 +269,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (role === "presentation" || role === "none")
       role = focusable(element, tag) || globalAria(element) ? implicitRole(element, tag) : ""
     if (role !== "" && outOfContext(element, role)) role = implicitRole(element, tag)
+    // A native control a user acts on (a link, a button, a field) keeps a role with a ref: an ARIA
+    // role that would make it text or a box (a heading, an image, a list item, a row) gives way to
+    // the role its tag gives it.
+    if (role !== "" && !INTERACTIVE.has(role) && role !== "separator" && role !== "scrollbar") {
+      const native = implicitRole(element, tag)
+      if (INTERACTIVE.has(native) && focusable(element, tag)) role = native
+    }
     if (role === "presentation" || role === "none") role = ""
     if (role === "" && (element as HTMLElement).isContentEditable) {
       const parent = element.parentElement
@@ -338,7 +356,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
         }
       } else if (tag === "label" && (element as HTMLLabelElement).control)
         walkLabel(element as HTMLLabelElement, out, frame, pointer)
-      else walkContent(element, out, frame, pointer)
+      else if (namingControl > 0) {
+        // Inside a control or heading named by its content, the words CSS generates around a part
+        // are part of its name (`<a><span class="new">Offers</span></a>`, `.new::before { content: "New: " }`).
+        pushGenerated(out, element, "::before")
+        walkContent(element, out, frame, pointer)
+        pushGenerated(out, element, "::after")
+      } else walkContent(element, out, frame, pointer)
       region = saveRegion
       if (block) join.joinable = false
       if (!INLINE.has(tag)) join.attachTo = null
@@ -441,7 +465,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
     frame: Frame,
     pointer: boolean,
   ): Node | undefined => {
-    const interactive = INTERACTIVE.has(role) || (role === "img" && hoverTarget(element))
+    // A separator or scrollbar that takes focus is a widget (a splitter a user drags), not decoration.
+    const interactive =
+      INTERACTIVE.has(role) ||
+      (role === "img" && hoverTarget(element)) ||
+      ((role === "separator" || role === "scrollbar") && focusable(element, tag))
     const containerLabel = CONTAINERS[role]
     let name = ""
     let suffix = ""
@@ -465,8 +493,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const caption = element.querySelector(":scope > caption")
           if (caption !== null) name = plainText(caption)
         }
-        // A group (a `role=group`, a fieldset without a legend) is named by its title last.
-        if (!name && role === "group") name = collapse(element.getAttribute("title") ?? "").trim()
+        // A group (a `role=group`, a fieldset without a legend), a region or an aside is named by
+        // its title last.
+        if (!name && TITLED.has(role)) name = collapse(element.getAttribute("title") ?? "").trim()
         if (NAMED_ONLY.has(role) && !name) {
           const hoisted = hoist(element, frame, pointer)
           if (hoisted !== undefined && OWN_CONTENT.has(role)) hoisted.ownContent = true
@@ -488,7 +517,15 @@ export const createWalk = (walkOptions: WalkOptions) => {
         if (!name && tag === "svg")
           name = collapse(element.querySelector(":scope > title")?.textContent ?? "").trim()
         if (!name) return undefined
-      } else walkContent(element, kids, frame, pointer)
+      } else {
+        const naming = CONTENT_NAMED_CONTROLS.has(role) || role === "heading"
+        if (naming) namingControl++
+        try {
+          walkContent(element, kids, frame, pointer)
+        } finally {
+          if (naming) namingControl--
+        }
+      }
       join.joinable = saveJoinable
       kids = role === "row" ? kids : finish(kids, !interactive && role !== "heading")
       if (!name && NAME_FROM_CONTENT.has(role)) {
