@@ -151,8 +151,6 @@ export const GLOSSARY: ReadonlyMap<string, ReadonlyArray<string>> = LANGUAGE_GLO
 
 /** The attributes that carry what a person reads as a field's label. */
 const LABEL_ATTRIBUTES = ["label", "aria-label", "placeholder", "title"] as const
-/** Input types that say what a field holds, as a person reading it would name it. */
-const KIND_INPUT_TYPES: ReadonlySet<string> = new Set(["email", "tel", "url", "password", "search"])
 
 const TEXT_ATTRIBUTES = [
   "aria-label",
@@ -212,11 +210,9 @@ const directTextScore = (element: PageElement, text: string): number => {
     return 50 + 30 * (nameWords.length / wantedWords.length)
   // A field with no name of its own is labelled by what a person reads beside it (the text line
   // above it, a placeholder): "Country should be …", "ZIP code 旁边的输入框" name it by those words.
-  // So does its kind, when the page's input type says one ("contact email" → the unnamed email field).
   if (name === "") {
-    const kind = KIND_INPUT_TYPES.has(inputType(element)) ? [inputType(element)] : []
-    for (const said of [...LABEL_ATTRIBUTES.map((key) => element.attributes[key]), ...kind]) {
-      const labelWords = wordsOf(said ?? "")
+    for (const key of LABEL_ATTRIBUTES) {
+      const labelWords = wordsOf(element.attributes[key] ?? "")
       if (labelWords.length > 0 && containsWords(wantedWords, labelWords))
         return 50 + 30 * (labelWords.length / wantedWords.length)
     }

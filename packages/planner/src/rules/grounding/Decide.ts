@@ -1099,7 +1099,8 @@ export const decideCommand = (
     case "click":
     case "open": {
       // "Open the log-in pop-up": a dialog is opened by a button of this page, not by a link away from it.
-      const opensDialog = command.kind === "open" && command.target.role === "dialog"
+      const opensDialog =
+        command.kind === "open" && command.target.role === "dialog" && command.target.text !== undefined
       const located = locate(
         opensDialog ? { ...command.target, role: "button" } : command.target,
         view,

@@ -152,7 +152,7 @@ export const en: Lexicon = {
     link: ["link", "hyperlink"],
     option: ["option"],
     tab: ["tab"],
-    dialog: ["dialog", "modal", "popup"],
+    dialog: ["dialog", "modal", "popup", "pop-up", "window"],
     section: ["section", "accordion", "panel"],
     result: ["result", "item"],
     heading: ["heading", "title"],

@@ -89,7 +89,7 @@ export const zh: Lexicon = {
     option: ["选项"],
     tab: ["标签页", "选项卡", "标签"],
     menuitem: ["菜单项", "菜单"],
-    dialog: ["对话框", "弹窗"],
+    dialog: ["对话框", "弹窗", "弹出框", "窗口"],
     section: ["区域", "部分"],
     result: ["结果"],
     form: ["表单"],
