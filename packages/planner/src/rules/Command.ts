@@ -63,7 +63,13 @@ export type ItemPhrase = Omit<ItemPick, "action">
 /** One clause of a command. */
 export type Command =
   | { readonly kind: "navigate"; readonly url: string }
-  | { readonly kind: "login"; readonly username?: string; readonly password?: string }
+  /** `options`: boxes of the log-in form said with it ("and keep me signed in"), ticked before it is sent. */
+  | {
+      readonly kind: "login"
+      readonly username?: string
+      readonly password?: string
+      readonly options?: ReadonlyArray<TargetPhrase>
+    }
   | { readonly kind: "search"; readonly query: string; readonly field?: TargetPhrase }
   | { readonly kind: "type"; readonly value: string; readonly field?: TargetPhrase }
   /** `verb`: the word the user said when it names the control too ("Reject", "Accept"), tried when the target alone fits nothing. */
@@ -136,7 +142,9 @@ export const describeCommand = (command: Command): string => {
     case "navigate":
       return `go to ${command.url}`
     case "login":
-      return command.username === undefined ? "log in" : `log in as ${command.username}`
+      return `${command.username === undefined ? "log in" : `log in as ${command.username}`}${
+        command.options === undefined ? "" : `, checking ${command.options.map(describeTarget).join(", ")}`
+      }`
     case "search":
       return `search for "${command.query}"`
     case "type":

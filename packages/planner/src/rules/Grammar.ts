@@ -283,7 +283,13 @@ const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): 
       index += 1
     const token = tokens[index]
     if (token === undefined || token.kind === "punct") return undefined
-    return token.raw
+    // A credential is every character typed: "12reads!" keeps its "!" (a comma or full stop after it ends the clause).
+    let raw = token.raw
+    for (let next = tokens[++index]; next?.kind === "punct" && !next.spaced; next = tokens[++index]) {
+      if (",.;:)]，。；：）".includes(next.raw)) break
+      raw += next.raw
+    }
+    return raw
   }
   tokens.forEach((token, index) => {
     if (isWord(token, ...PASSWORD_WORDS)) password ??= valueAt(index + 1)
@@ -1104,7 +1110,13 @@ const parseClause = (
   if (ITEM_VERBS.has(verbName) && !inherited) return parseClause(clause, previousVerb, previousValue, true)
   switch (verbName) {
     case "login":
-      return withVerb(parseLogin(before, after))
+      // A credential ends the clause with every character typed: "password 12reads!" keeps its "!".
+      return withVerb(
+        parseLogin(before, [
+          ...after,
+          ...clause.slice(clause.findLastIndex((token) => token.kind !== "punct") + 1),
+        ]),
+      )
     case "search":
       return withVerb({ hint: "search" })
     case "type":
@@ -1446,6 +1458,14 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
     // "Create an account: full name …; email …; password …; then click Create account": the parts of one
     // sign-up fill one form, sent once, by the control that names the sign-up when one is said.
     const sent = commands.at(-1)
+    // "Log in as … and keep me signed in": a box said after a log-in is one of its form, ticked before it is sent.
+    if (sent?.kind === "login" && produced.length > 0 && produced.every((each) => each.kind === "check")) {
+      commands.splice(-1, 1, {
+        ...sent,
+        options: [...(sent.options ?? []), ...produced.map((each) => each.target)],
+      })
+      continue
+    }
     if (sent?.kind === "submit" && previousVerb?.[0] === "signUp") {
       if (produced.every((each) => each.kind === "check")) {
         commands.splice(-1, 1, ...produced, sent)

@@ -135,6 +135,9 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
       if (username === undefined || password === undefined) {
         return `'log in' needs a ${username === undefined ? "username" : "password"}: write it in the goal ("log in as alice@example.com with password …") or give task.inputs.${username === undefined ? "username" : "password"}`
       }
+      // The login tool types and sends at once: a box of its form to tick first is for the step-wise agent.
+      if (command.options !== undefined)
+        return `'log in' with a box to tick first (${command.options.map((option) => `"${option.raw}"`).join(", ")}) is done by the step-wise agent: the plan's login step sends the form at once`
       // The validator's login guard adds the "logged in" check after this step.
       return [step("login", { username, password }, description)]
     }

@@ -78,6 +78,8 @@ export const PREVIOUS_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.pa
 export const SUBMIT_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.submitWords)
 export const SEARCH_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.searchWords)
 export const CLOSE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.closeWords)
+/** The button of a form in steps that goes on to its next step (Next, 下一步). */
+export const STEP_ON_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.stepOnWords)
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 const alternatives = (words: ReadonlyArray<string>): string =>
   words.map((word) => escapeRegExp(word).replace(/ /g, "\\s*")).join("|")

@@ -23,6 +23,7 @@ import {
   NEXT_WORDS,
   PREVIOUS_WORDS,
   SEARCH_WORDS,
+  STEP_ON_WORDS,
   SUBMIT_WORDS,
   USER_WORDS,
 } from "../Vocabulary.ts"
@@ -136,13 +137,33 @@ const revealers = (elements: ReadonlyArray<PageElement>): ReadonlyArray<PageElem
 const reveal = (target: TargetPhrase, view: PageView, what: string): CommandDecision | undefined => {
   // Each section or tab is opened once per command: a tab switched away from is not tried again.
   const candidates = revealers(view.elements).filter((element) => !view.opened?.has(element.ref))
-  if (candidates.length === 0) return undefined
+  if (candidates.length === 0) return stepOn(view, what)
   const words = target.container?.text ?? target.text ?? target.raw
   const related = candidates
     .map((element) => ({ element, score: textScore(element, words) }))
     .toSorted((left, right) => right.score - left.score)
   const pick = related[0]!.score > 0 ? related[0]!.element : candidates[0]!
   return action(pick, "click", `open ${label(pick)} to look for ${what}`, [], false, `opened-${pick.ref}`)
+}
+
+/**
+ * A form in steps shows one step at a time: what a later step holds is behind its Next button (no commit
+ * control), pressed as a person goes on to the step that holds it. The page changing step is the press's
+ * effect; a step that refuses to go on (a required field left empty) leaves the page unchanged, and the
+ * run stops on that instead of pressing again.
+ */
+const stepOn = (view: PageView, what: string): CommandDecision | undefined => {
+  const next = view.elements.find(
+    (element) =>
+      element.disabled !== true &&
+      (element.role === "button" || element.tag === "button") &&
+      STEP_ON_WORDS.includes(normalizeText(element.name) || element.name.trim()) &&
+      !isCommit(element) &&
+      view.ancestry?.get(element.ref)?.some((ancestor) => ancestor.role === "form") === true,
+  )
+  return next === undefined
+    ? undefined
+    : action(next, "click", `go on with ${label(next)} to look for ${what}`, [], false)
 }
 
 /**
@@ -557,7 +578,8 @@ const decideSelect = (command: Command & { kind: "select" }, view: PageView): Co
       // A custom drop-down shows its options only once opened: open the list named, once.
       if (command.list !== undefined) {
         const opener = list ?? best(command.list, view, "click")?.element
-        if (opener !== undefined && !view.opened?.has(opener.ref))
+        // A link goes to another page: it opens no list of this one ("contact email" is no "Contact" link).
+        if (opener !== undefined && opener.role !== "link" && !view.opened?.has(opener.ref))
           return action(
             opener,
             "click",
@@ -644,6 +666,8 @@ const findSubmit = (view: PageView, near?: PageElement): PageElement | undefined
     if (SUBMIT_WORDS.includes(words(element))) score += 2
     else if (SUBMIT_WORDS.some((word) => ` ${words(element)} `.includes(` ${word} `))) score += 1.5
     if (score > 0 && inForm(element)) score += 1
+    // An open dialog sits over the page: its own button is the one that submits what was typed there.
+    if (score > 0 && inDialog(view, element)) score += 2
     return score
   }
   const scored = view.elements
@@ -655,6 +679,11 @@ const findSubmit = (view: PageView, near?: PageElement): PageElement | undefined
   if (near?.box === undefined || pool.length <= 1) return pool[0]
   return pool.toSorted((left, right) => distance(near, left) - distance(near, right))[0]
 }
+
+const inDialog = (view: PageView, element: PageElement): boolean =>
+  view.ancestry
+    ?.get(element.ref)
+    ?.some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog") === true
 
 const distance = (from: PageElement, to: PageElement): number => {
   if (from.box === undefined || to.box === undefined) return Number.POSITIVE_INFINITY
@@ -713,6 +742,7 @@ const decideLogin = (
   // page's verdict, so wrong credentials fail the step with the page's own message.
   if (
     loginTool &&
+    command.options === undefined &&
     user !== undefined &&
     password !== undefined &&
     command.username !== undefined &&
@@ -762,6 +792,12 @@ const decideLogin = (
       false,
       "password",
     )
+  }
+  for (const [index, option] of (command.options ?? []).entries()) {
+    const box = locate(option, view, "check")
+    if ("decision" in box) return box.decision
+    if (box.element.checked !== true && !done.has(`option-${index}`))
+      return action(box.element, "check", `check ${label(box.element)}`, [], false, `option-${index}`)
   }
   const submit = findSubmit(view, password ?? user)
   if (submit === undefined)
@@ -1062,7 +1098,14 @@ export const decideCommand = (
     }
     case "click":
     case "open": {
-      const located = locate(command.target, view, "click")
+      // "Open the log-in pop-up": a dialog is opened by a button of this page, not by a link away from it.
+      const opensDialog =
+        command.kind === "open" && command.target.role === "dialog" && command.target.text !== undefined
+      const located = locate(
+        opensDialog ? { ...command.target, role: "button" } : command.target,
+        view,
+        "click",
+      )
       if ("decision" in located) {
         const verb = command.kind === "click" ? command.verb : undefined
         const named = byVerb(verb, command.target, view)

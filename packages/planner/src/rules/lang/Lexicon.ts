@@ -269,6 +269,8 @@ export interface Lexicon {
   readonly submitWords: ReadonlyArray<string>
   readonly searchWords: ReadonlyArray<string>
   readonly closeWords: ReadonlyArray<string>
+  /** The button of a form in steps that goes on to the next step ("Next", "下一步"): never a commit. */
+  readonly stepOnWords: ReadonlyArray<string>
   readonly userWords: ReadonlyArray<string>
   readonly passwordWords: ReadonlyArray<string>
   /** Names of controls that commit something (Submit, Buy, 提交): never pressed while looking. */
