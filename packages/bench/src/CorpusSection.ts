@@ -42,6 +42,8 @@ export interface CorpusPageResult {
   /** A text cut with a stated handle (`… (+N chars: …)`, `…+N more: look({ within })`) is on the page. */
   readonly statedCut: boolean
   readonly pageWords: number
+  /** o200k tokens of the page's own `document.body.innerText`: what the page says, with no structure. */
+  readonly innerTextTokens: number
   /** The first {@link MISSING_SAMPLE} page words the full view does not keep, in page order (a finding's lead). */
   readonly missingWords: ReadonlyArray<string>
 }
@@ -49,11 +51,33 @@ export interface CorpusPageResult {
 /** How many missing words a page result keeps: enough to find them on the page, few enough for the JSON. */
 export const MISSING_SAMPLE = 60
 
+/** A page the run could not read: its name and what went wrong; the run goes on with the next page. */
+export interface CorpusPageError {
+  readonly page: string
+  readonly error: string
+}
+
 /** The whole corpus: per page, and the figures the issue's goals are judged on. */
 export interface CorpusResult {
   readonly folder: string
   readonly pages: ReadonlyArray<CorpusPageResult>
+  /** Pages that failed (absent in older results: none failed, a failure stopped those runs). */
+  readonly errors?: ReadonlyArray<CorpusPageError>
 }
+
+/** How a corpus is named in its tables: the title's noun and what the material is. */
+export interface CorpusMaterial {
+  /** Completes "Page view on N …", e.g. "real pages" or "article pages (article-extraction-benchmark)". */
+  readonly pages: string
+  /** A sentence on where the pages come from, put before the method note. */
+  readonly source?: string
+}
+
+/** Goal of the full view against the page's own text: at most this many tokens per `innerText` token (median). */
+export const INNER_TEXT_RATIO_GOAL = 1.3
+
+/** Goal of the interactive view: at most this many tokens on the median page. */
+export const INTERACTIVE_TOKENS_GOAL = 500
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
@@ -146,6 +170,7 @@ export const measureCorpus = async (
     progress(`corpus: ${names.length} pages from ${folder}, viewport ${expected} in both browsers`)
 
     const results: Array<CorpusPageResult> = []
+    const errors: Array<CorpusPageError> = []
     for (const name of names) {
       const url = `${server.url}/${encodeURIComponent(name)}`
       try {
@@ -208,14 +233,19 @@ export const measureCorpus = async (
           textRecall: textRecall.recall,
           statedCut: /… \(\+\d+ chars: |…\+\d+ more: look/.test(full.tree),
           pageWords: textRecall.pageWords,
+          innerTextTokens: countTokens(text.all),
           missingWords: textRecall.missed.slice(0, MISSING_SAMPLE),
         })
       } catch (cause) {
-        throw cause instanceof BenchError ? cause : new BenchError("corpus page", name, cause)
+        // One page's failure is a finding, not the end of the run: it is counted and named in the tables.
+        const error = cause instanceof Error ? cause.message : String(cause)
+        errors.push({ page: name, error: error.split("\n")[0]!.slice(0, 300) })
+        progress(`corpus: ${name} failed: ${error.split("\n")[0]}`)
       }
-      if (results.length % 20 === 0) progress(`corpus: ${results.length} of ${names.length} pages`)
+      const done = results.length + errors.length
+      if (done % 20 === 0) progress(`corpus: ${done} of ${names.length} pages`)
     }
-    return { folder, pages: results }
+    return { folder, pages: results, errors }
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined)
   }
@@ -225,9 +255,63 @@ export const measureCorpus = async (
 const ratio = (value: number) => `${value.toPrecision(4)}×`
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`
 
-/** The corpus as tables: the goals of the page view on real pages, then the pages that miss one. */
-export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection> => {
+/** The shared corpus's naming: saved home and section pages of real sites. */
+export const REAL_PAGES: CorpusMaterial = { pages: "real pages" }
+
+/** The commit of scrapinghub/article-extraction-benchmark the article set was extracted from. */
+export const ARTICLES_COMMIT = "4a3bc979f76c0df73cb95fe272e2fc1b96f9f010"
+
+/** The second public set: article pages of scrapinghub/article-extraction-benchmark (MIT). */
+export const ARTICLE_PAGES: CorpusMaterial = {
+  pages: "article pages",
+  source: `Material: the 181 pages of scrapinghub/article-extraction-benchmark (MIT, commit ${ARTICLES_COMMIT.slice(0, 7)}, html/*.html.gz), extracted by scripts/article-pages.ts; not committed here.`,
+}
+
+/** Where the article pages were extracted: the folder `SEXTANT_ARTICLES` names; undefined when unset or absent. */
+export const articlesFolder = (): string | undefined => {
+  const folder = process.env.SEXTANT_ARTICLES
+  return folder !== undefined && folder !== "" && existsSync(folder) ? folder : undefined
+}
+
+/**
+ * The figures of the two token goals against the page itself: the median over pages of full view
+ * tokens per `innerText` token and the pages above {@link INNER_TEXT_RATIO_GOAL}, and the median
+ * interactive view in tokens. A page with no text counts its ratio against one token.
+ */
+export const textTokenMeasures = (pages: ReadonlyArray<CorpusPageResult>) => {
+  const ratios = pages.map((page) => ({
+    page: page.page,
+    ratio: page.fullTokens / Math.max(1, page.innerTextTokens),
+  }))
+  return {
+    fullPerInnerText: median(ratios.map((entry) => entry.ratio)),
+    over: ratios
+      .filter((entry) => entry.ratio > INNER_TEXT_RATIO_GOAL)
+      .sort((left, right) => right.ratio - left.ratio),
+    interactiveTokens: median(pages.map((page) => page.interactiveTokens)),
+  }
+}
+
+/**
+ * The corpus as tables: the goals of the page view on real pages, then the pages that failed and
+ * the pages that miss a recall goal. `material` names the set in the title (default: the shared corpus).
+ */
+export const corpusSections = (
+  result: CorpusResult,
+  material: CorpusMaterial = REAL_PAGES,
+): ReadonlyArray<TableSection> => {
   const pages = result.pages
+  const errors = result.errors ?? []
+  const total = pages.length + errors.length
+  if (pages.length === 0)
+    return [
+      {
+        title: `Page view on ${total} ${material.pages}`,
+        note: "No page was read.",
+        headers: ["Page", "Error"],
+        rows: errors.map((error) => [error.page, error.error]),
+      },
+    ]
   const per = (value: (page: CorpusPageResult) => number) => pages.map(value)
   const fullRatio = median(per((page) => page.fullTokens / Math.max(1, page.playwrightTokens)))
   const interactiveRatio = median(per((page) => page.interactiveTokens / Math.max(1, page.playwrightTokens)))
@@ -239,17 +323,19 @@ export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection
   const textMin = Math.min(...per((page) => page.textRecall))
   const textOk = pages.filter((page) => page.textRecall >= 0.99 || page.statedCut).length
   const slowest = Math.max(...per((page) => Math.max(page.lookFullMs, page.lookInteractiveMs)))
+  // Results written before the innerText measure have no count: those rows say so rather than divide by nothing.
+  const measured = pages.every((page) => typeof page.innerTextTokens === "number")
+  const text = measured ? textTokenMeasures(pages) : undefined
   const goals: TableSection = {
-    title: `Page view on ${pages.length} real pages`,
-    note: `Saved pages served from 127.0.0.1, every other host unresolvable, in both browsers (1280×800 viewport, checked). Medians over pages of the per-page ratio; o200k tokens.`,
+    title: `Page view on ${total} ${material.pages}`,
+    note: `${material.source === undefined ? "" : `${material.source} `}Saved pages served from 127.0.0.1, every other host unresolvable, in both browsers (1280×800 viewport, checked). Medians over pages of the per-page ratio; o200k tokens.`,
     headers: ["Measure", "Value", "Goal", "Met"],
     rows: [
-      // A page that fails or hangs stops the bench with its name, so a table means every page was read.
       [
         "Pages read without an error or a hang (both modes)",
-        `${pages.length} / ${pages.length}`,
+        `${pages.length} / ${total}`,
         "all",
-        "yes",
+        errors.length === 0 ? "yes" : "no",
       ],
       ["Slowest look (full or interactive)", `${ms(slowest)} ms`, "< 2000 ms", slowest < 2000 ? "yes" : "no"],
       [
@@ -276,6 +362,20 @@ export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection
         "≤ 0.08×",
         interactiveRatio <= 0.08 ? "yes" : "no",
       ],
+      text === undefined
+        ? ["Full view tokens / page innerText tokens", "not measured", `≤ ${INNER_TEXT_RATIO_GOAL}×`, "—"]
+        : [
+            "Full view tokens / page innerText tokens",
+            `${ratio(text.fullPerInnerText)} (${text.over.length} / ${pages.length} pages over ${INNER_TEXT_RATIO_GOAL}×)`,
+            `≤ ${INNER_TEXT_RATIO_GOAL}×`,
+            text.fullPerInnerText <= INNER_TEXT_RATIO_GOAL ? "yes" : "no",
+          ],
+      [
+        "Interactive view tokens (median page)",
+        `${Math.round(median(per((page) => page.interactiveTokens)))}`,
+        `≤ ${INTERACTIVE_TOKENS_GOAL}`,
+        median(per((page) => page.interactiveTokens)) <= INTERACTIVE_TOKENS_GOAL ? "yes" : "no",
+      ],
       [
         "Warm look (full) time / Playwright snapshot",
         ratio(lookRatio),
@@ -291,21 +391,34 @@ export const corpusSections = (result: CorpusResult): ReadonlyArray<TableSection
       ],
     ],
   }
+  const failed: TableSection = {
+    title: `${material.pages[0]!.toUpperCase()}${material.pages.slice(1)} that failed`,
+    headers: ["Page", "Error"],
+    rows: errors.map((error) => [error.page, error.error]),
+  }
   const misses = pages
     .filter((page) => page.interactiveRecall.recall < 1 || (page.textRecall < 0.99 && !page.statedCut))
     .sort((left, right) => left.interactiveRecall.recall - right.interactiveRecall.recall)
   const missing: TableSection = {
-    title: "Real pages below a recall goal",
-    headers: ["Page", "Interactive recall", "Unmatched (first 3)", "Text recall", "Words"],
+    title: `${material.pages[0]!.toUpperCase()}${material.pages.slice(1)} below a recall goal`,
+    headers: [
+      "Page",
+      "Interactive recall",
+      "Unmatched (first 3)",
+      "Text recall",
+      "Words",
+      "Missing words (first 8)",
+    ],
     rows: misses.map((page) => [
       page.page,
       `${page.interactiveRecall.matched}/${page.interactiveRecall.expected}`,
       page.interactiveRecall.unmatched.slice(0, 3).join("; ").slice(0, 120),
       percent(page.textRecall),
       String(page.pageWords),
+      page.textRecall < 0.99 ? page.missingWords.slice(0, 8).join(" ") : "",
     ]),
   }
-  return misses.length === 0 ? [goals] : [goals, missing]
+  return [goals, ...(errors.length === 0 ? [] : [failed]), ...(misses.length === 0 ? [] : [missing])]
 }
 
 /**

@@ -7,7 +7,14 @@ import { parseArgs } from "node:util"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio, VIEWPORT } from "./Browsers.ts"
-import { corpusSections, measureCorpus, sharedCorpusFolder } from "./CorpusSection.ts"
+import {
+  ARTICLE_PAGES,
+  articlesFolder,
+  corpusSections,
+  measureCorpus,
+  REAL_PAGES,
+  sharedCorpusFolder,
+} from "./CorpusSection.ts"
 import { judgeGoals } from "./Goals.ts"
 import { gallerySection } from "./gallery/GallerySection.ts"
 import { honestySection, measureHonesty } from "./Honesty.ts"
@@ -34,6 +41,7 @@ const SOAK_TASKS = 200
 
 const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [--pages /,/login] [--readme]
        pnpm bench --corpus [--runs N] [--warmup N] [--pages a.html,b.html] [--readme]
+       SEXTANT_ARTICLES=/folder pnpm bench --corpus --set articles [--runs N] [--warmup N] [--pages …] [--readme]
        pnpm bench --section honesty
        pnpm bench --section actions [--runs N] [--warmup N] [--seed N]
        pnpm bench --section explorer [--readme]
@@ -52,7 +60,10 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
               corpus file names (www.aol.com.html,…), written to results/corpus-partial.*
   --readme    write the tables, the command and the machine into packages/bench/README.md
   --corpus    only the real-page corpus (../shared/corpus/real-pages) beside Playwright
-              (default 3 timed runs after 1 warm-up per page); skipped with a note when absent
+              (default 3 timed runs after 1 warm-up per page); skipped with a note when absent.
+              With --set articles: the second public set (scrapinghub/article-extraction-benchmark's
+              181 pages, extracted by scripts/article-pages.ts into the folder SEXTANT_ARTICLES names),
+              written to results/articles.* (--pages: results/articles-partial.*)
   --section   run one section only: honesty (the outcome truth table), written to results/honesty.*;
               actions (act() click, fill and select beside Playwright and WebdriverIO), printed only;
               explorer (page analysis on 20 real pages), written to results/explorer.md (--readme: also the README);
@@ -503,13 +514,18 @@ const runModelViewOnly = async (values: ReturnType<typeof parseCommandLine>["val
   return 0
 }
 
-/** `pnpm bench --corpus`: the real-page corpus alone. */
+/** `pnpm bench --corpus`: the real-page corpus alone; `--set articles`: the article pages instead. */
 const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
   const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
-  const folder = sharedCorpusFolder(repositoryRoot)
+  if (values.set !== undefined && values.set !== "articles")
+    throw new UsageError(`--set with --corpus takes "articles", got "${values.set}"`)
+  const articles = values.set === "articles"
+  const folder = articles ? articlesFolder() : sharedCorpusFolder(repositoryRoot)
   if (folder === undefined) {
     console.log(
-      `bench: the real-page corpus is absent (${process.env.SEXTANT_CORPUS || join(repositoryRoot, "..", "shared", "corpus", "real-pages")}): corpus section skipped; set SEXTANT_CORPUS to its folder`,
+      articles
+        ? `bench: the article pages are absent (SEXTANT_ARTICLES is ${process.env.SEXTANT_ARTICLES === undefined ? "unset" : `"${process.env.SEXTANT_ARTICLES}"`}): extract them with node packages/bench/scripts/article-pages.ts <snapshot> <folder> and set SEXTANT_ARTICLES to that folder`
+        : `bench: the real-page corpus is absent (${process.env.SEXTANT_CORPUS || join(repositoryRoot, "..", "shared", "corpus", "real-pages")}): corpus section skipped; set SEXTANT_CORPUS to its folder`,
     )
     return 0
   }
@@ -538,15 +554,16 @@ const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"])
     .join(
       " ",
     )} · ${plan.runs} timed looks after ${plan.warmup} warm-up per page · ${((performance.now() - started) / 1000).toFixed(0)} s`
-  const tables = renderSections(corpusSections(result))
+  const tables = renderSections(corpusSections(result, articles ? ARTICLE_PAGES : REAL_PAGES))
   console.log(`${header}\n\n${tables}`)
   const results = join(packageRoot, "results")
   await mkdir(results, { recursive: true })
   // A run over some pages only is written beside the whole-corpus results, never over them.
-  const name = only === undefined ? "corpus" : "corpus-partial"
+  const base = articles ? "articles" : "corpus"
+  const name = only === undefined ? base : `${base}-partial`
   await writeFile(join(results, `${name}.json`), `${JSON.stringify({ command, plan, ...result }, null, 2)}\n`)
   await writeFile(join(results, `${name}.md`), `${header}\n\n${tables}\n`)
-  if (values.readme) await updateReadme(`${header}\n\n${tables}`, "corpus")
+  if (values.readme) await updateReadme(`${header}\n\n${tables}`, base)
   return 0
 }
 

@@ -10,6 +10,8 @@ const vendored = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..",
 describe("the page view on the vendored real pages, beside Playwright", () => {
   it("keeps every interactive element Playwright lists and ≥ 99% of the visible words on each page, unless a cut says how to read the rest", async () => {
     const result = await measureCorpus(vendored, { runs: 1, warmup: 0 }, () => {})
+    // A page that fails is recorded and skipped by measureCorpus: here it must fail the test.
+    expect(result.errors).toEqual([])
     expect(result.pages.length).toBeGreaterThanOrEqual(10)
     const short = result.pages
       .filter((page) => page.interactiveRecall.recall < 1 || (page.textRecall < 0.99 && !page.statedCut))
