@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { useHarness } from "./support/Harness.ts"
-import { look, refOf } from "./support/Look.ts"
+import { clickAt, look, refOf } from "./support/Look.ts"
 
 const harness = useHarness({ seed: 0 })
 
@@ -27,6 +27,31 @@ describe("reading minimal pages", () => {
     expect(tree).toContain(`- ${sentence.repeat(20).trim()}`)
     expect(tree).toContain("The last line.")
     expect(tree).not.toContain("clickable")
+  })
+
+  it("offers a list item or row the page makes focusable as a control a click opens", async () => {
+    // An inbox whose messages are `<li tabindex="0">` and table rows with a click handler; a list
+    // item the page only lists, one taken out of the tab order and a disabled one stay text.
+    await show(`<ul aria-label="Messages">
+<li tabindex="0" data-from="Anna Berg"><strong>Anna Berg</strong><br>Can we move Thursday's call?</li>
+<li tabindex="0" data-from="Billing"><strong>Billing</strong><br>Your invoice for November</li>
+<li tabindex="-1">Skipped by Tab</li><li tabindex="0" aria-disabled="true">Disabled one</li><li>Plain item</li></ul>
+<table><tr tabindex="0" data-from="Dev team"><td>Dev team</td><td>Deploy finished</td></tr></table>
+<p id="pane">Select a message to read it.</p>
+<script>for (const item of document.querySelectorAll("[data-from]")) item.addEventListener("click", () => {
+  document.getElementById("pane").textContent = "Opened " + item.dataset.from })</script>`)
+    const snapshot = await look(harness.browser)
+    expect(snapshot.tree).toMatch(/- clickable "Anna Berg Can we move Thursday's call\?" \[ref=e\d+\]/)
+    expect(snapshot.tree).toMatch(/- clickable "Billing Your invoice for November" \[ref=e\d+\]/)
+    expect(snapshot.tree).toMatch(/- clickable "Dev team Deploy finished" \[ref=e\d+\]/)
+    const named = Object.values(snapshot.elements).map((element) => `${element.role} ${element.name}`)
+    for (const text of ["Skipped by Tab", "Disabled one", "Plain item"])
+      expect(named.filter((line) => line.includes(text))).toEqual([])
+    expect((await look(harness.browser, { mode: "interactive" })).tree).toMatch(/e\d+ Billing Your invoice/)
+    await clickAt(harness.browser, refOf(snapshot, "clickable", /^Billing/))
+    expect(await full()).toContain("Opened Billing")
+    await clickAt(harness.browser, refOf(snapshot, "clickable", /^Dev team/))
+    expect(await full()).toContain("Opened Dev team")
   })
 
   it("says how many options a select has beyond the first twelve and how to list them all", async () => {

@@ -289,7 +289,15 @@ export const createWalk = (walkOptions: WalkOptions) => {
         (tabindex !== null && Number(tabindex) >= 0 && tag !== "body")
       )
         role = "clickable"
-    }
+    } else if (
+      (role === "listitem" || role === "row") &&
+      element.hasAttribute("tabindex") &&
+      (element as HTMLElement).tabIndex >= 0 &&
+      element.getAttribute("aria-disabled") !== "true"
+    )
+      // A list item or table row the page makes focusable (an inbox's message, `<li tabindex="0">`
+      // with a click handler) is one a user reaches with Tab and presses, as a focusable box is.
+      role = "clickable"
 
     const block = !INLINE.has(tag) || role !== ""
     if (block) join.joinable = false

@@ -26,6 +26,8 @@ export type RoleHint =
   | "spinbutton"
   | "slider"
   | "row"
+  /** A message of a mail list (an inbox row), said by its sender, subject or place; no role noun of its own. */
+  | "message"
 
 /**
  * An element described in words: its text, the kind of element, its position among its kind, the

@@ -24,6 +24,7 @@ import {
   ITEM_VERBS,
   KEYS,
   LANGUAGES,
+  MESSAGE_WORDS,
   messagesFor,
   ORDINAL_WORDS,
   PAIR_WORDS,
@@ -444,6 +445,7 @@ const GRAMMAR_WORDS = (): ReadonlySet<string> =>
       ...ORDINAL_WORDS.keys(),
       ...ENGLISH_NUMBERS.keys(),
       ...ROLE_NOUNS.flatMap(([words]) => words),
+      ...MESSAGE_WORDS,
       ...KEYS.keys(),
       ...ARTICLES,
       ...PAIR_WORDS,
@@ -545,7 +547,9 @@ const unplacedWords = (
         !GRAMMAR_WORDS().has(singular(word)) &&
         !FUNCTION_WORDS.has(word) &&
         !READ_WORDS.has(word) &&
-        !carried.has(word),
+        !carried.has(word) &&
+        // "Anna's" of "open Anna's email": the owner the command carries, said with its possessive.
+        !carried.has(word.replace(/'s$/u, "")),
     )
   return left.length === 0 ? undefined : say.couldNotPlace([...new Set(left)])
 }

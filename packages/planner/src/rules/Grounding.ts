@@ -114,6 +114,8 @@ const ROLE_HINTS: Readonly<Record<RoleHint, ReadonlyArray<string>>> = {
   spinbutton: ["spinbutton", "textbox"],
   slider: ["slider"],
   row: ["row"],
+  // An inbox's message is a row the page makes clickable, or a link.
+  message: ["clickable", "link", "row"],
 }
 
 /** Lower-case, NFKC, punctuation to spaces, spaces collapsed. */
@@ -492,7 +494,11 @@ export const groundTarget = (
       reasons.push("disabled")
     }
     score += positionScore(element) + selectorStrength(element) + nearness(element, options)
-    if (target.role === "result" && !looksLikeResult(element, options.ancestry)) return
+    if (
+      (target.role === "result" || target.role === "message") &&
+      !looksLikeResult(element, options.ancestry)
+    )
+      return
     scored.push({ element, score, reasons, order, text })
   })
   const ranked = scored.toSorted((left, right) => right.score - left.score || left.order - right.order)

@@ -352,6 +352,14 @@ export const splitFields = (tokens: ReadonlyArray<Token>): ReadonlyArray<Readonl
 export const fillSlot: SlotFiller = (type, tokens) => {
   const words = tokens.map((token) => token.value)
   switch (type) {
+    case "owner": {
+      // "Anna's", "Dev team’s": the owner's name without the possessive, read as a target.
+      const last = tokens.at(-1)
+      const bare = last?.kind === "word" ? last.value.replace(/['’]s$/u, "") : ""
+      if (last === undefined || bare === "" || bare === last.value) return undefined
+      const rawBare = last.raw.replace(/['’]s$/iu, "")
+      return fillSlot("target", [...tokens.slice(0, -1), { ...last, value: bare, raw: rawBare }])
+    }
     case "target":
     case "container": {
       const target = parseTargetPhrase(tokens)

@@ -66,6 +66,8 @@ export const UNCHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.u
 export const SCROLL_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.scrollWords))
 export const SEARCH_SCOPE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.searchScope)
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.functionWords))
+/** The words of the sentences that open a message of a mail list besides its target: never a name. */
+export const MESSAGE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.messageWords)
 /** Words that name nothing alone: a target of only these is no control's name. */
 export const NO_NAME_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.noNameWords))
 export const READ_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.readWords))

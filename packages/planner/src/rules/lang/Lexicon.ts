@@ -72,7 +72,8 @@ export type Verb =
  * - `choice`: the options of a select and the target they name (`{ options, target }`): quoted literals,
  *   else the names of a list (`Red, Green and Blue`); `option`: one option named by all its words
  *   (`Black and White`), unless it holds a comma. Used as `{*:choice}`: a slot named `*` gives the
- *   command the fields of its value.
+ *   command the fields of its value;
+ * - `owner`: a target said as whose a thing is (`Anna's`, `Dev team's`): the target without its `'s`.
  */
 export type SlotType =
   | "target"
@@ -97,6 +98,7 @@ export type SlotType =
   | "choice"
   | "option"
   | "item"
+  | "owner"
 
 /**
  * A sentence template, written the way Home Assistant writes intent sentences:
@@ -260,6 +262,11 @@ export interface Lexicon {
    * control's name ("check in", "log on"), and a goal check counts none of them as naming a control.
    */
   readonly noNameWords: ReadonlyArray<string>
+  /**
+   * The words of the sentences that open a message of a mail list besides its target (`email`, `邮件`,
+   * `发来` of "open Anna's email", "打开 Billing 发来的邮件"): read by the grammar, never a name.
+   */
+  readonly messageWords: ReadonlyArray<string>
   /** Modifier keys of a chord and the name the driver gives them. */
   readonly chord: Readonly<Record<string, string>>
   /** Words read into a value rather than carried as typed (month names, set-verbs). */

@@ -273,6 +273,7 @@ export const en: Lexicon = {
     "catalog",
     "catalogue",
   ],
+  messageWords: ["email", "e-mail", "mail", "message"],
   noNameWords: [
     "in",
     "on",
@@ -1059,6 +1060,14 @@ export const en: Lexicon = {
       examples: [["open the command palette with Ctrl+K", { key: "Control+k" }]],
     },
     {
+      // "Find the email about the refund" on an inbox: the message on this page, not a search.
+      kind: "open",
+      verb: "search",
+      sentences: ["find [the] (email|e-mail|mail|message) (from|about|by) {target}"],
+      defaults: { target: { role: "message" } },
+      examples: [["find the email about the refund", { target: { text: "refund", role: "message" } }]],
+    },
+    {
       kind: "search",
       sentences: [
         "<search> {field} (for|about|on|named|called) {query:quoted}",
@@ -1161,6 +1170,24 @@ export const en: Lexicon = {
       examples: [
         ["go to https://example.com", { url: "https://example.com" }],
         ["visit the page https://example.com/docs", { url: "https://example.com/docs" }],
+      ],
+    },
+    {
+      // A message of a mail list, by its sender, its subject or its place ("Open Anna's email", "find the
+      // email about the deploy", "open the second message"): an item of the page's list, never a search.
+      kind: "open",
+      verb: "open",
+      // Their words besides the target are `messageWords`.
+      sentences: [
+        "<open> {target:owner} (email|e-mail|mail|message)",
+        "<open> {target} (email|e-mail|mail|message)",
+        "<open> [the] (email|e-mail|mail|message) (from|about|by) {target}",
+      ],
+      defaults: { target: { role: "message" } },
+      examples: [
+        ["open Lena Fischer's message", { target: { text: "Lena Fischer", role: "message" } }],
+        ["open the e-mail from Support", { target: { text: "Support", role: "message" } }],
+        ["open the third email", { target: { role: "message", ordinal: 3 } }],
       ],
     },
     {

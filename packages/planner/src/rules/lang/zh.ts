@@ -132,6 +132,7 @@ export const zh: Lexicon = {
   searchScope: [],
   // Words the grammar reads itself: a wait ("等 X 出现后点击它"), the words of a template ("让 X 获得焦点",
   // "选中 X 这几个字") and the calendar a day is picked in.
+  messageWords: ["邮件", "消息", "信", "一封邮件", "封邮件", "发来"],
   noNameWords: [],
   functionWords: [
     "等",
@@ -924,6 +925,23 @@ export const zh: Lexicon = {
       kind: "navigate",
       sentences: ["(<navigate>|<open>) [{_before}] {url:url} [{_after}]"],
       examples: [["打开 https://example.com", { url: "https://example.com" }]],
+    },
+    {
+      // 列表里的一封邮件：按发件人或位置（“打开王芳的邮件”“打开最后一封邮件”），不是搜索。
+      kind: "open",
+      verb: "open",
+      sentences: [
+        "<open> {target} 发来 的 (邮件|消息|信)",
+        "<open> {target} 的 (邮件|消息|信)",
+        "<open> {target} (一封邮件|封邮件)",
+      ],
+      // 目标以外的词见 messageWords。
+      defaults: { target: { role: "message" } },
+      examples: [
+        ["打开李雷的邮件", { target: { text: "李雷", role: "message" } }],
+        ["打开 Support 发来的消息", { target: { text: "Support", role: "message" } }],
+        ["打开最后一封邮件", { target: { role: "message", ordinal: -1 } }],
+      ],
     },
     {
       kind: "open",
