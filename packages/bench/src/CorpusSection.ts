@@ -81,13 +81,29 @@ export const INTERACTIVE_TOKENS_GOAL = 500
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
-/** Page text a model is meant to read: `innerText` minus what sits under aria-hidden (neither view shows it). */
+/**
+ * Page text a model is meant to read: `innerText` minus the words of aria-hidden parts of controls
+ * and headings, whose names speak for them (an icon font's ligature, "DE" beside "Deutsch"). The
+ * rest of an aria-hidden subtree (a consent banner a script left aria-hidden, the page behind a
+ * modal) is text a reader sees, and the full view prints it. `hidden` is every aria-hidden
+ * subtree's text, which Playwright's outline leaves out (see {@link interactiveNodes}).
+ */
 const VISIBLE_TEXT = `(() => {
   const all = document.body ? document.body.innerText : ""
-  const hidden = [...document.querySelectorAll("[aria-hidden=true]")]
+  const named = "a[href],button,[role=button],[role=link],label,summary,h1,h2,h3,h4,h5,h6,[role=heading],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]"
+  const tops = [...document.querySelectorAll("[aria-hidden=true]")]
     .filter((element) => element.parentElement === null || element.parentElement.closest("[aria-hidden=true]") === null)
+  const hidden = tops.map((element) => element.innerText || "")
+  const inNamed = (element) => element.parentElement !== null && element.parentElement.closest(named) !== null
+  const unread = [...document.querySelectorAll("[aria-hidden=true]")]
+    .filter((element) => {
+      if (!inNamed(element)) return false
+      for (let up = element.parentElement.closest("[aria-hidden=true]"); up !== null; up = up.parentElement && up.parentElement.closest("[aria-hidden=true]"))
+        if (inNamed(up)) return false
+      return true
+    })
     .map((element) => element.innerText || "")
-  return JSON.stringify({ all, hidden })
+  return JSON.stringify({ all, hidden, unread })
 })()`
 
 const subtractWords = (text: string, removed: ReadonlyArray<string>): string => {
@@ -211,8 +227,9 @@ export const measureCorpus = async (
         const text = JSON.parse(String(await sextant.evaluate(`return ${VISIBLE_TEXT}`))) as {
           all: string
           hidden: ReadonlyArray<string>
+          unread: ReadonlyArray<string>
         }
-        const visible = subtractWords(text.all, text.hidden)
+        const visible = subtractWords(text.all, text.unread)
         const shown = new Set([...full.tree.matchAll(/\[ref=(e\d+)\]/g)].map((match) => match[1]!))
         const elements = Object.values(full.elements).filter((element) => shown.has(element.ref))
         const textRecall = visibleTextRecall(visible, full.tree)

@@ -101,6 +101,15 @@ const NAMED_BY_CONTENT = "a[href],button,[role=button],[role=link]"
 /** Containers a `title` names when nothing else does. */
 const TITLED = new Set(["group", "region", "complementary"])
 
+/**
+ * Elements whose name speaks for the words inside them: words an aria-hidden part of one shows
+ * (an icon's ligature, a visible abbreviation of the name) print as its name, not again as text.
+ */
+const NAMED_BY_WORDS = `${NAMED_BY_CONTENT},label,summary,h1,h2,h3,h4,h5,h6,[role=heading],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]`
+
+/** Characters of icon fonts (Unicode's private use area): a picture, not words. */
+const ICON_GLYPHS = /[\uE000-\uF8FF]/g
+
 export const createWalk = (walkOptions: WalkOptions) => {
   const { secretSelectors, maxText, maxName, maxOptions, location, assignRef } = walkOptions
 
@@ -111,8 +120,6 @@ export const createWalk = (walkOptions: WalkOptions) => {
   const note = textNotes(texts)
   let nodes = 0
   const join: JoinState = { joinable: false, spaceNext: false, attachTo: null }
-  /** Inside an aria-hidden subtree: only the controls it shows are kept. */
-  let ariaHidden = 0
   /** Inside a control or heading named by its content, whose parts' CSS-generated words are read. */
   let namingControl = 0
   let region = "main"
@@ -169,7 +176,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
   const walkElement = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
     const tag = element.localName
     if (SKIP.has(tag) || element.hasAttribute("hidden") || element.hasAttribute("inert")) return
-    if (element.getAttribute("aria-hidden") === "true" && ariaHidden === 0) {
+    // Checked at every depth: an aria-hidden part inside a control of an aria-hidden subtree still
+    // stays out of the control's name.
+    if (element.getAttribute("aria-hidden") === "true") {
       walkAriaHidden(element, out, frame, parentPointer)
       return
     }
@@ -183,27 +192,30 @@ export const createWalk = (walkOptions: WalkOptions) => {
   }
 
   /**
-   * What a reader sees of an aria-hidden subtree: nothing but the controls it shows (menus and
-   * overlays hidden from assistive technology yet on screen and usable). Its text stays out.
+   * What a reader sees of an aria-hidden subtree (a consent banner a script forgot to unhide, the
+   * page behind a modal, a teaser the page labels elsewhere): its controls, kept apart from the name
+   * of what holds them, and its words as the page shows them. Inside a control or a heading the
+   * words stay out: its name speaks for them (an icon font's ligature, "DE" beside "Deutsch").
    */
   const walkAriaHidden = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
     const kids: Item[] = []
     const textsBefore = texts.length
-    ariaHidden++
-    try {
-      walkElementBody(element, kids, frame, parentPointer)
-    } finally {
-      ariaHidden--
-    }
+    walkElementBody(element, kids, frame, parentPointer)
     texts.length = textsBefore
+    const named = element.parentElement?.closest(NAMED_BY_WORDS) != null
     const keep = (items: ReadonlyArray<Item>): void => {
       for (const item of items) {
-        if (typeof item === "string") continue
+        if (typeof item === "string") {
+          const words = item.replace(ICON_GLYPHS, "")
+          if (!named && /[\p{L}\p{N}]/u.test(words)) out.push(words)
+          continue
+        }
         if (item.ref !== "" && !item.container) {
-          item.tail = ""
+          if (named) item.tail = ""
           item.ariaHidden = true
           out.push(item)
-        } else keep(item.kids)
+        } else if (named) keep(item.kids)
+        else out.push(item)
       }
     }
     keep(kids)
@@ -661,6 +673,20 @@ export const createWalk = (walkOptions: WalkOptions) => {
     let ref = ""
     let container = false
     if (interactive && role !== "clickable") {
+      // A card whose parts sit in one block (an <article> inside the link) reads as those parts:
+      // named by its title, the rest beneath, not by a run of all its words cut in mid-sentence.
+      const only = kids.length === 1 ? kids[0] : undefined
+      if (
+        contentName &&
+        longName &&
+        typeof only === "object" &&
+        only.role === "" &&
+        only.ref === "" &&
+        only.ownContent !== true &&
+        only.tail === "" &&
+        only.kids.length > 1
+      )
+        kids = only.kids
       if (hasRef(kids) && contentName && longName) {
         // A card holding controls of its own (an ad's close and report buttons): named by its first
         // words, as a card is; the controls and the rest of its words print beneath it.
