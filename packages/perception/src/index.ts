@@ -26,6 +26,9 @@ export {
   resolveScript,
 } from "./PageScript.ts"
 export type { CriteriaFacts, CriteriaRequest } from "./page/criteria.ts"
+export type { GoalFacts, GoalFactsRequest } from "./page/goals.ts"
+export type { GuardViolation } from "./page/guard.ts"
+export type { SecretFieldKind, SecretTarget, SecretTargetRequest } from "./page/secretTarget.ts"
 export {
   canonicalState,
   describeChange,

@@ -1,4 +1,8 @@
 import { criteriaFacts } from "./criteria.ts"
+import { goalFacts } from "./goals.ts"
+import { installGuard, takeViolations } from "./guard.ts"
+import { maskFields, maskTexts, pageTexts, unmaskTexts } from "./mask.ts"
+import { secretTarget } from "./secretTarget.ts"
 
 /**
  * The page functions other packages call by name (`BrowserDriver.callPage(name, args)`, typed by
@@ -8,8 +12,17 @@ import { criteriaFacts } from "./criteria.ts"
  * page script shares one visibility rule (`shown`) and one frame-offset rule (`frames.ts`).
  */
 export const calls = {
-  /** @see criteriaFacts */
+  // The executor's: a step's success criteria, a goal's part checks, the page guard, where a secret
+  // would go, and masking for screenshots.
   criteriaFacts,
+  goalFacts,
+  installGuard,
+  takeViolations,
+  secretTarget,
+  maskFields,
+  pageTexts,
+  maskTexts,
+  unmaskTexts,
 }
 
 /** The callable page functions, by name. */

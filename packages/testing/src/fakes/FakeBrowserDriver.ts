@@ -21,8 +21,7 @@ import {
   type WaitCondition,
 } from "@sextant/core"
 import { Effect, Layer } from "effect"
-import { parseHTML } from "linkedom"
-import { callFakePage, type FakePage, openFakePage } from "../internal/FakePage.ts"
+import { callFakePage, type FakePage, openFakePage, parseFakeDocument } from "../internal/FakePage.ts"
 
 /** A request the fake browser sends to its scripted site: a navigation or a form submission. */
 export interface FakeRequest {
@@ -150,7 +149,7 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
   const calls: Array<FakeCall> = []
   const requests: Array<FakeRequest> = []
   let currentUrl = "about:blank"
-  let document: Document = parseHTML("<html><head><title></title></head><body></body></html>").document
+  let document: Document = parseFakeDocument("<html><head><title></title></head><body></body></html>")
   let refs = new Map<Element, string>()
   let nextRef = 1
   // The window perception's page runtime runs in, opened on the first page call after each load.
@@ -215,9 +214,9 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
     }
     currentUrl = request.url
     history.push(currentUrl)
-    document = parseHTML(
+    document = parseFakeDocument(
       response.html.includes("<html") ? response.html : `<html><body>${response.html}</body></html>`,
-    ).document
+    )
     refs = new Map()
     page = undefined
     return { url: currentUrl, title: document.title ?? "" }

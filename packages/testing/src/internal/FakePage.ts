@@ -41,17 +41,37 @@ const domClasses = Object.fromEntries(
 
 let declaration: Script | undefined
 
+// What each fake document's own window (linkedom's `defaultView`, which page code reaches through
+// `element.ownerDocument.defaultView`) answers besides Node's globals: filled in by openFakePage.
+const viewGlobals = new WeakMap<Document, Record<string, unknown>>()
+
+/** Parses a fake page's HTML into a document whose `defaultView` has the fake window's style and size. */
+export const parseFakeDocument = (html: string): Document => {
+  const globals: Record<string, unknown> = { ...viewport, getComputedStyle: computedStyle }
+  const document = linkedom.parseHTML(html, globals).document as unknown as Document
+  viewGlobals.set(document, globals)
+  return document
+}
+
 /** Opens a window around `document`, loaded from `url`, and compiles the page-call declaration in it. */
 export const openFakePage = (document: Document, url: string): FakePage => {
   const location = new URL(url)
+  const origin = location.protocol === "http:" || location.protocol === "https:" ? location.origin : "null"
+  const globals = viewGlobals.get(document)
+  if (globals !== undefined) Object.assign(globals, { location, origin })
   const sandbox: Record<string, unknown> = {
     ...domClasses,
     ...viewport,
     document,
     location,
-    origin: location.protocol === "http:" || location.protocol === "https:" ? location.origin : "null",
+    origin,
     frames: [],
     getComputedStyle: computedStyle,
+    // A window's web APIs that a vm context lacks (it has only the language's own).
+    URL,
+    URLSearchParams,
+    DOMException,
+    performance,
   }
   sandbox.window = sandbox
   sandbox.self = sandbox

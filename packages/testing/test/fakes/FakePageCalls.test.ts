@@ -6,6 +6,7 @@ import { makeFakeBrowserDriver } from "../../src/index.ts"
 const site = {
   "/list": `<html><head><title>List</title></head><body><h1>Cards</h1><div class="card">One</div><div class="card">Two</div></body></html>`,
   "/empty": `<p>Nothing here</p>`,
+  "/login": `<form action="/session" method="post"><input id="user" name="user"><input id="pass" type="password" name="pass"></form>`,
 }
 
 describe("makeFakeBrowserDriver callPage", () => {
@@ -63,6 +64,30 @@ describe("makeFakeBrowserDriver callPage", () => {
         failed.message,
         /^BrowserDriver\.callPage: the page script failed: criteriaFacts threw: TypeError/,
       )
+    }),
+  )
+
+  it.effect("reads a goal's facts with no layout: texts and counts, and nothing shown", () =>
+    Effect.gen(function* () {
+      const fake = makeFakeBrowserDriver({ site })
+      yield* fake.driver.navigate("http://fake.test/list")
+      const facts = yield* pageCall(fake.driver, "goalFacts", { texts: ["two"], selectors: [".card"] })
+      assert.strictEqual(facts.title, "List")
+      assert.deepStrictEqual(facts.texts, { two: true })
+      assert.deepStrictEqual(facts.counts, { ".card": 2 })
+      // linkedom lays nothing out: the h1 has an empty box, so it is not shown.
+      assert.strictEqual(facts.heading, "")
+    }),
+  )
+
+  it.effect("probes where a secret would go: the field's kind and the password forms' actions", () =>
+    Effect.gen(function* () {
+      const fake = makeFakeBrowserDriver({ site })
+      yield* fake.driver.navigate("http://fake.test/login")
+      const target = yield* pageCall(fake.driver, "secretTarget", { selector: "#user" })
+      assert.strictEqual(target.probed, true)
+      assert.deepStrictEqual(target.forms, ["http://fake.test"])
+      assert.include(target.kind, { tag: "input", type: "text", name: "user", formPassword: true })
     }),
   )
 })
