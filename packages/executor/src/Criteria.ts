@@ -1,4 +1,5 @@
 import type { BrowserDriverShape, Criterion, DriverError } from "@sextant/core"
+import { type CriteriaFacts, pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 
 /** The outcome of one criterion. */
@@ -8,31 +9,6 @@ export interface CriterionResult {
   /** What was found, in words: `3 elements match .card (need 5)`. */
   readonly detail: string
 }
-
-interface PageFacts {
-  readonly url: string
-  readonly counts: Record<string, number>
-  readonly texts: Record<string, boolean>
-  readonly status?: number | undefined
-}
-
-// One injected script answers every criterion of a step in one round trip.
-const FACTS_SCRIPT = `
-const spec = arguments[0];
-const counts = {};
-for (const selector of spec.selectors) {
-  try { counts[selector] = document.querySelectorAll(selector).length } catch (error) { counts[selector] = -1 }
-}
-const body = document.body ? (document.body.innerText || document.body.textContent || "") : "";
-const texts = {};
-for (const text of spec.texts) texts[text] = body.includes(text);
-let status;
-try {
-  const entry = typeof performance === "undefined" ? undefined : performance.getEntriesByType("navigation")[0];
-  status = entry && entry.responseStatus ? entry.responseStatus : undefined;
-} catch (error) { status = undefined }
-return { url: String(location.href), counts, texts, status };
-`
 
 const describe = (criterion: Criterion): string => {
   switch (criterion.type) {
@@ -52,7 +28,11 @@ const describe = (criterion: Criterion): string => {
 /** A criterion in words, for traces and replan requests. */
 export const describeCriterion = describe
 
-const judge = (criterion: Criterion, facts: PageFacts, lastStatus: number | undefined): CriterionResult => {
+const judge = (
+  criterion: Criterion,
+  facts: CriteriaFacts,
+  lastStatus: number | undefined,
+): CriterionResult => {
   switch (criterion.type) {
     case "elementExists": {
       const count = facts.counts[criterion.selector] ?? 0
@@ -95,7 +75,7 @@ const judge = (criterion: Criterion, facts: PageFacts, lastStatus: number | unde
 }
 
 /**
- * Checks a step's success criteria on the page, in one script round trip. `statusCode` uses the
+ * Checks a step's success criteria on the page, in one page call (perception's `criteriaFacts`). `statusCode` uses the
  * navigation's response status when the browser reports it, else `lastStatus` (from an HTTP tool's output).
  *
  * @example
@@ -115,7 +95,7 @@ export const checkCriteria = (
       criterion.type === "elementExists" || criterion.type === "minItems" ? [criterion.selector] : [],
     )
     const texts = criteria.flatMap((criterion) => (criterion.type === "textPresent" ? [criterion.text] : []))
-    const facts = (yield* driver.evaluate(FACTS_SCRIPT, [{ selectors, texts }])) as PageFacts
+    const facts = yield* pageCall(driver, "criteriaFacts", { selectors, texts })
     return criteria.map((criterion) => judge(criterion, facts, lastStatus))
   })
 

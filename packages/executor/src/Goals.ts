@@ -9,14 +9,15 @@ import {
   readCalendarDay,
   type UnmetPart,
 } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { canTake, GLOSSARY, NO_NAME_WORDS, resolvePick, textScore } from "@sextant/planner"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 
-/** What the page showed after a part's steps (or at the end of the run), read in one script call. */
+/** What the page showed after a part's steps (or at the end of the run), read in one page call. */
 export interface PageFacts {
   readonly url: string
   readonly title: string
-  /** The first visible `h1` (else `h2`) text. */
+  /** The first shown `h1` (else `h2`) text. */
   readonly heading: string
   readonly passwordVisible: boolean
   /** Visible error messages: `role=alert`, `aria-live=assertive` and error-named elements with text. */
@@ -39,60 +40,6 @@ export interface FactsRequest {
   readonly selectors: ReadonlyArray<string>
 }
 
-const FACTS_SCRIPT = `
-const spec = arguments[0];
-const visible = (element) => {
-  const box = element.getBoundingClientRect();
-  if (box.width === 0 && box.height === 0) return false;
-  const style = getComputedStyle(element);
-  return style.visibility !== "hidden" && style.display !== "none";
-};
-const clean = (text) => (text || "").replace(/\\s+/g, " ").trim();
-const body = document.body ? clean(document.body.innerText || document.body.textContent || "") : "";
-const lower = body.toLowerCase();
-const heading = [...document.querySelectorAll("h1"), ...document.querySelectorAll("h2")].find(visible);
-const errors = [];
-for (const element of document.querySelectorAll('[role=alert], [aria-live=assertive], [class*="error" i], [id*="error" i]')) {
-  const text = clean(element.innerText);
-  if (text !== "" && visible(element) && !errors.includes(text)) errors.push(text.slice(0, 200));
-}
-const nextPattern = /^(next|next page|next ›|next »|more results|›|»|下一页|下页)$/i;
-const hasNext = [...document.querySelectorAll("a[href], button, [role=button], [role=link]")].some(
-  (element) =>
-    visible(element) && !element.disabled && element.getAttribute("aria-disabled") !== "true" &&
-    (/(^|\\s)next(\\s|$)/i.test(element.getAttribute("rel") || "") || nextPattern.test(clean(element.innerText || element.getAttribute("aria-label")))),
-);
-const searchValues = [];
-for (const field of document.querySelectorAll("input, textarea, [role=searchbox], [role=combobox]")) {
-  const value = typeof field.value === "string" ? field.value : clean(field.textContent);
-  if (value === "" || searchValues.length >= 5) continue;
-  const words = [field.getAttribute("type"), field.getAttribute("role"), field.getAttribute("name"), field.id,
-    field.getAttribute("aria-label"), field.getAttribute("placeholder")].join(" ").toLowerCase();
-  const form = field.closest("form");
-  const inSearchForm = form !== null && (form.getAttribute("role") === "search" || /search/i.test(form.getAttribute("action") || "") || form.closest("search") !== null);
-  if (/search|(^|s)(q|query|s|keywords?|term)(s|$)/.test(words) || inSearchForm || field.closest("search") !== null) searchValues.push(value.slice(0, 200));
-}
-const texts = {};
-for (const text of spec.texts) texts[text] = lower.includes(String(text).toLowerCase());
-const counts = {};
-for (const selector of spec.selectors) {
-  try { counts[selector] = document.querySelectorAll(selector).length } catch (error) { counts[selector] = -1 }
-}
-return JSON.stringify({
-  url: String(location.href),
-  title: document.title,
-  heading: heading ? clean(heading.innerText).slice(0, 200) : "",
-  passwordVisible: [...document.querySelectorAll("input[type=password]")].some(visible),
-  errors: errors.slice(0, 5),
-  noResults: /\\b(no (results|matches|products|items)|nothing (was )?found)\\b/i.test(body) || /没有(找到|结果)/.test(body),
-  hasNext,
-  searchValues,
-  dialogShown: [...document.querySelectorAll("dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]")].some(visible),
-  texts,
-  counts,
-});
-`
-
 /** The texts and selectors the checks of `parts` need read from the page. */
 export const factsRequestFor = (parts: ReadonlyArray<GoalPart>): FactsRequest => ({
   texts: parts.flatMap((part) =>
@@ -105,12 +52,11 @@ export const factsRequestFor = (parts: ReadonlyArray<GoalPart>): FactsRequest =>
   selectors: parts.flatMap((part) => (part.check.type === "elementExists" ? [part.check.selector] : [])),
 })
 
-/** Reads the page facts in one script call. */
+/** Reads the page facts in one page call (perception's `goalFacts`). */
 export const readFacts = (
   driver: BrowserDriverShape,
   request: FactsRequest,
-): Effect.Effect<PageFacts, DriverError> =>
-  Effect.map(driver.evaluate(FACTS_SCRIPT, [request]), (answer) => JSON.parse(String(answer)) as PageFacts)
+): Effect.Effect<PageFacts, DriverError> => pageCall(driver, "goalFacts", request)
 
 /** One step as the part checks see it. */
 export interface PartStep {

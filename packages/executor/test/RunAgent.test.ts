@@ -387,7 +387,8 @@ describe("secrets in prompts", () => {
           request.url.endsWith("/session")
             ? { html: `<h1>Welcome</h1><button id="again">password was ${request.form.password}</button>` }
             : {
-                html: `<form method="post" action="/session"><input id="password" name="password"><button id="go" type="submit">Go</button></form>`,
+                // A password field: the fake probes where a secret would go as a browser does, and refuses a plain text field.
+                html: `<form method="post" action="/session"><input id="password" name="password" type="password"><button id="go" type="submit">Go</button></form>`,
               },
       })
       const { policy, inputs, summarized } = scriptedPolicy([

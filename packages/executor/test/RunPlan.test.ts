@@ -180,9 +180,9 @@ describe("retries by error tag", () => {
         yield* TestClock.adjust(10_000)
         const result = yield* Fiber.join(fiber)
         assert.strictEqual(result.status, "COMPLETED")
-        // The page guard's own calls (evaluate, tabs) around each step are not part of the recovery.
+        // The page guard's own calls (page calls, tabs) around each step are not part of the recovery.
         const methods = fake.calls
-          .filter((call) => call.method !== "evaluate" && call.method !== "tabs")
+          .filter((call) => call.method !== "callPage" && call.method !== "tabs")
           .map((call) => `${call.method}${call.target === undefined ? "" : `:${call.target}`}`)
         const firstFailure = methods.indexOf("act:#to-products-old")
         assert.deepStrictEqual(methods.slice(firstFailure, firstFailure + 3), [
@@ -240,7 +240,7 @@ describe("retries by error tag", () => {
       assert.strictEqual(result.status, "COMPLETED")
       const methods = fake.calls
         .map((call) => call.method)
-        .filter((method) => method !== "evaluate" && method !== "tabs")
+        .filter((method) => method !== "callPage" && method !== "tabs")
       const stale = methods.indexOf("act")
       assert.deepStrictEqual(methods.slice(stale, stale + 3), ["act", "look", "act"])
     }).pipe(Effect.provide(layer))
@@ -381,7 +381,7 @@ describe("retries by error tag", () => {
       assert.strictEqual(result.status, "FAILED")
       // The page was read (criteria script) after the timeout, before deciding not to repeat.
       const afterSubmit = fake.calls.slice(fake.calls.findIndex((call) => call.target === "#sign-in"))
-      assert.isTrue(afterSubmit.some((call) => call.method === "evaluate"))
+      assert.isTrue(afterSubmit.some((call) => call.method === "callPage" && call.target === "criteriaFacts"))
     }).pipe(Effect.provide(layer))
   })
 })

@@ -6,15 +6,31 @@
 export { actionsOf, operationsOf, PAGE_REF, pageOperations } from "./Actions.ts"
 export { diffOutlines } from "./Changes.ts"
 export {
+  type PageCallArgs,
+  type PageCallName,
+  type PageCallResult,
+  pageCall,
+  pageCallReason,
+} from "./PageCall.ts"
+export {
   actorScriptSource,
   actScript,
+  decodePageCall,
   foreignRuntimeMarker,
   lookScript,
+  type PageCallAnswer,
+  pageCallDeclaration,
+  pageCallInstallDeclaration,
+  pageCallMissing,
   pageHostCheck,
   pageScriptSource,
   pageScriptVersion,
   resolveScript,
 } from "./PageScript.ts"
+export type { CriteriaFacts, CriteriaRequest } from "./page/criteria.ts"
+export type { GoalFacts, GoalFactsRequest } from "./page/goals.ts"
+export type { GuardViolation } from "./page/guard.ts"
+export type { SecretFieldKind, SecretTarget, SecretTargetRequest } from "./page/secretTarget.ts"
 export {
   canonicalState,
   describeChange,

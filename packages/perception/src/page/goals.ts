@@ -1,0 +1,118 @@
+import { collapse } from "./text.ts"
+import { shown } from "./visibility.ts"
+
+/* What a goal's part checks read of the page after its steps: one call, judged outside the page. */
+
+/** The texts and selectors a goal's checks need besides the fixed facts. */
+export interface GoalFactsRequest {
+  /** Texts to look for, case-insensitively, in the body's text. */
+  readonly texts: ReadonlyArray<string>
+  /** CSS selectors to count matches of (-1 for a selector the page cannot parse). */
+  readonly selectors: ReadonlyArray<string>
+}
+
+/** The page as a goal's part checks see it. */
+export interface GoalFacts {
+  readonly url: string
+  readonly title: string
+  /** The first shown `h1` (else `h2`) text. */
+  readonly heading: string
+  readonly passwordVisible: boolean
+  /** Shown error messages: `role=alert`, `aria-live=assertive` and error-named elements with text. */
+  readonly errors: ReadonlyArray<string>
+  /** The page says there are no results ("No results for …", "nothing found"). */
+  readonly noResults: boolean
+  /** A usable Next control is shown. */
+  readonly hasNext: boolean
+  /** What the page's search fields hold (search inputs, search boxes, fields of a search form). */
+  readonly searchValues: ReadonlyArray<string>
+  /** A dialog is shown: an open `dialog`, a `role=dialog` / `alertdialog`, or an `aria-modal` element. */
+  readonly dialogShown: boolean
+  readonly texts: Readonly<Record<string, boolean>>
+  readonly counts: Readonly<Record<string, number>>
+}
+
+const clean = (text: string | null | undefined): string => collapse(text ?? "").trim()
+
+// The rendered text of an element, as a reader sees it.
+// biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the checks mean
+const renderedText = (element: HTMLElement): string => element.innerText
+
+const NEXT = /^(next|next page|next ›|next »|more results|›|»|下一页|下页)$/i
+const SEARCH_WORDS = /search|(^|s)(q|query|s|keywords?|term)(s|$)/
+const NO_RESULTS = /\b(no (results|matches|products|items)|nothing (was )?found)\b/i
+const NO_RESULTS_ZH = /没有(找到|结果)/
+
+const usableNext = (element: Element): boolean =>
+  shown(element) &&
+  (element as HTMLButtonElement).disabled !== true &&
+  element.getAttribute("aria-disabled") !== "true" &&
+  (/(^|\s)next(\s|$)/i.test(element.getAttribute("rel") ?? "") ||
+    NEXT.test(clean(renderedText(element as HTMLElement) || element.getAttribute("aria-label"))))
+
+const searchValuesOf = (): Array<string> => {
+  const values: Array<string> = []
+  for (const field of document.querySelectorAll("input, textarea, [role=searchbox], [role=combobox]")) {
+    const own = (field as HTMLInputElement).value
+    const value = typeof own === "string" ? own : clean(field.textContent)
+    if (value === "" || values.length >= 5) continue
+    const words = [
+      field.getAttribute("type"),
+      field.getAttribute("role"),
+      field.getAttribute("name"),
+      field.id,
+      field.getAttribute("aria-label"),
+      field.getAttribute("placeholder"),
+    ]
+      .join(" ")
+      .toLowerCase()
+    const form = field.closest("form")
+    const inSearchForm =
+      form !== null &&
+      (form.getAttribute("role") === "search" ||
+        /search/i.test(form.getAttribute("action") ?? "") ||
+        form.closest("search") !== null)
+    if (SEARCH_WORDS.test(words) || inSearchForm || field.closest("search") !== null)
+      values.push(value.slice(0, 200))
+  }
+  return values
+}
+
+/** Reads what a goal's part checks need of the top document, in one call. */
+export const goalFacts = (request: GoalFactsRequest): GoalFacts => {
+  const body = document.body ? clean(renderedText(document.body) || document.body.textContent) : ""
+  const lower = body.toLowerCase()
+  const heading = [...document.querySelectorAll("h1"), ...document.querySelectorAll("h2")].find(shown)
+  const errors: Array<string> = []
+  for (const element of document.querySelectorAll(
+    '[role=alert], [aria-live=assertive], [class*="error" i], [id*="error" i]',
+  )) {
+    const text = clean(renderedText(element as HTMLElement))
+    if (text !== "" && shown(element) && !errors.includes(text)) errors.push(text.slice(0, 200))
+  }
+  const texts: Record<string, boolean> = {}
+  for (const text of request.texts) texts[text] = lower.includes(String(text).toLowerCase())
+  const counts: Record<string, number> = {}
+  for (const selector of request.selectors) {
+    try {
+      counts[selector] = document.querySelectorAll(selector).length
+    } catch {
+      counts[selector] = -1
+    }
+  }
+  return {
+    url: String(location.href),
+    title: document.title,
+    heading: heading === undefined ? "" : clean(renderedText(heading)).slice(0, 200),
+    passwordVisible: [...document.querySelectorAll("input[type=password]")].some(shown),
+    errors: errors.slice(0, 5),
+    noResults: NO_RESULTS.test(body) || NO_RESULTS_ZH.test(body),
+    hasNext: [...document.querySelectorAll("a[href], button, [role=button], [role=link]")].some(usableNext),
+    searchValues: searchValuesOf(),
+    dialogShown: [
+      ...document.querySelectorAll("dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]"),
+    ].some(shown),
+    texts,
+    counts,
+  }
+}
