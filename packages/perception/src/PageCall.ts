@@ -2,6 +2,7 @@ import {
   type BrowserDriverShape,
   type DriverError,
   type DriverErrorReason,
+  ForeignPageRuntime,
   InvalidArgument,
   ScriptError,
 } from "@sextant/core"
@@ -63,6 +64,8 @@ export const pageCallReason = (
       })
     case "error":
       return new ScriptError({ detail: `${name} threw: ${answer.error.split("\n")[0] ?? ""}` })
+    case "foreign":
+      return new ForeignPageRuntime({ detail: answer.detail })
     case "missing":
       return new ScriptError({ detail: `${name}: the page runtime was not there after it was installed` })
     case "malformed":

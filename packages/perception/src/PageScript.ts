@@ -167,7 +167,7 @@ ${callBody}}`
  * per document, after the short one answered {@link pageCallMissing}.
  */
 export const pageCallInstallDeclaration = `async function (name, argument) {
-${ensure}
+try{${ensure}}catch(e){var m=String(e&&e.message||e);if(m.indexOf(${JSON.stringify(foreignRuntimeMarker)})===0)return JSON.stringify({foreign:m.slice(${foreignRuntimeMarker.length}).trim()});throw e}
 ${callBody}}`
 
 /** A page call's answer, decoded: its value, or why there is none. */
@@ -176,6 +176,7 @@ export type PageCallAnswer =
   | { readonly _tag: "unknown"; readonly name: string }
   | { readonly _tag: "error"; readonly error: string }
   | { readonly _tag: "missing" }
+  | { readonly _tag: "foreign"; readonly detail: string }
   | { readonly _tag: "malformed"; readonly detail: string }
 
 /**
@@ -202,7 +203,13 @@ export const decodePageCall = (answer: unknown): PageCallAnswer => {
   }
   if (typeof parsed !== "object" || parsed === null)
     return { _tag: "malformed", detail: `the page answered ${answer.slice(0, 80)}, not an object` }
-  const record = parsed as { readonly value?: unknown; readonly unknown?: unknown; readonly error?: unknown }
+  const record = parsed as {
+    readonly value?: unknown
+    readonly unknown?: unknown
+    readonly error?: unknown
+    readonly foreign?: unknown
+  }
+  if (typeof record.foreign === "string") return { _tag: "foreign", detail: record.foreign }
   if (typeof record.unknown === "string") return { _tag: "unknown", name: record.unknown }
   if (typeof record.error === "string") return { _tag: "error", error: record.error }
   return { _tag: "value", value: record.value }

@@ -12,9 +12,10 @@ const PAGES: Record<string, string> = {
   list: `<title>List</title><h1>Cards</h1><div class="card">One</div><div class="card">Two</div>`,
   empty: `<title>Empty</title><p>Nothing here</p>`,
   alert: `<button onclick="alert('stop')">Alert</button>`,
-  // A page that replaced the runtime with an old one of its own: the call installs the current one.
+  // A page that defines a runtime of its own before Sextant's: never called through.
   "old-runtime": `<p>Old</p><script>
-Object.defineProperty(globalThis, "__sextant", { configurable: true, writable: true, value: { version: 1 } })
+Object.defineProperty(globalThis, "__sextant", { configurable: true, writable: true, value: {
+  version: 99, calls: { criteriaFacts: () => ({ url: "", counts: { p: 42 }, texts: { Old: false } }) } } })
 </script>`,
 }
 
@@ -44,10 +45,11 @@ const elsewhere = (browser: WebdriverIO.Browser): WebdriverIO.Browser => {
 }
 
 const modes = [
-  { name: "page calls over WebDriver BiDi", driver: driverLayer({ bidi: true }) },
-  { name: "page calls over WebDriver Classic", driver: driverLayer({ bidi: false }) },
+  { name: "page calls over WebDriver BiDi", preloaded: true, driver: driverLayer({ bidi: true }) },
+  { name: "page calls over WebDriver Classic", preloaded: true, driver: driverLayer({ bidi: false }) },
   {
     name: "page calls over WebDriver Classic alone (a browser whose DevTools port is on another machine)",
+    preloaded: false,
     driver: Layer.effect(
       BrowserDriver,
       Effect.flatMap(launch({ bidi: false }), (session) =>
@@ -57,7 +59,7 @@ const modes = [
   },
 ]
 
-for (const { name, driver: driverUnderTest } of modes) {
+for (const { name, preloaded, driver: driverUnderTest } of modes) {
   layer(driverUnderTest, { excludeTestServices: true, timeout: "60 seconds" })(name, (it) => {
     it.effect("calls a page function by name in the page, and in the next page after a navigation", () =>
       Effect.gen(function* () {
@@ -81,14 +83,26 @@ for (const { name, driver: driverUnderTest } of modes) {
       }),
     )
 
-    it.effect("installs the current runtime over an older one the page holds", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(`${base}/old-runtime`)
-        const facts = yield* pageCall(driver, "criteriaFacts", { selectors: ["p"], texts: ["Old"] })
-        expect(facts.counts).toEqual({ p: 1 })
-        expect(facts.texts).toEqual({ Old: true })
-      }),
+    it.effect(
+      preloaded
+        ? "answers through Sextant's own runtime when the page tries to define one of its own first"
+        : "fails with ForeignPageRuntime, calling nothing, when the page defined a runtime of its own first",
+      () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${base}/old-runtime`)
+          const call = pageCall(driver, "criteriaFacts", { selectors: ["p"], texts: ["Old"] })
+          if (preloaded) {
+            // Sextant's host was there before the page's script, whose defineProperty then failed.
+            const facts = yield* call
+            expect(facts.counts).toEqual({ p: 1 })
+            expect(facts.texts).toEqual({ Old: true })
+          } else {
+            const failed = yield* Effect.flip(call)
+            expect(failed.reason._tag).toBe("ForeignPageRuntime")
+            expect(failed.message).toContain("the page defines globalThis.__sextant itself")
+          }
+        }),
     )
 
     it.effect("fails with InvalidArgument for a name the page runtime does not have", () =>
