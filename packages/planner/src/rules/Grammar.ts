@@ -633,8 +633,26 @@ const fieldThenValue = (
   const field = tokens.slice(article, end)
   if (start === tokens.length || field.length === 0 || !field.every((token) => token.kind === "word"))
     return undefined
-  // A field's name does not end on "a", "the", "as", "to" ("Export the document as a PDF" names no field).
-  if (isWord(field.at(-1), "a", "an", "the", "as", "to", "of", "in", "for", "into", "with", "and", "or"))
+  // A field's name does not end on "a", "the", "as", "to", "on", "at" ("Export the document as a PDF", "Pick-up on 2026-12-18" name no field).
+  if (
+    isWord(
+      field.at(-1),
+      "a",
+      "an",
+      "the",
+      "as",
+      "to",
+      "of",
+      "in",
+      "for",
+      "into",
+      "with",
+      "and",
+      "or",
+      "on",
+      "at",
+    )
+  )
     return undefined
   // With no verb, "Book the flight from A to B on 12/03" is a sentence, not a field's name: an article
   // after its first word says so.

@@ -85,6 +85,14 @@ describe("a clause with no action word read on the page", () => {
   })
 })
 
+describe("a field's words then a preposition then a value, with no verb", () => {
+  it("is no field named with the preposition ('Arrival at 7:45 pm' is read on the page, into Arrival time)", () => {
+    const parsed = parseCommands("Arrival at 7:45 pm")
+    expect(parsed.ok ? undefined : parsed.noActionIn).toBe("Arrival at 7:45 pm")
+    expect(read("Arrival at 7:45 pm")).toEqual({ command: 'type "19:45" into "Arrival time"' })
+  })
+})
+
 describe("a Chinese compound field name", () => {
   const elements = elementsFromOutline(RENTAL)
   const score = (name: string, ref: string) =>
