@@ -10,7 +10,13 @@ import {
   type UnmetPart,
 } from "@sextant/core"
 import { pageCall } from "@sextant/perception"
-import { canTake, GLOSSARY, NO_NAME_WORDS, resolvePick, textScore } from "@sextant/planner"
+import {
+  canTake,
+  glossaryReadsWhole,
+  NO_NAME_WORDS,
+  resolvePick,
+  textScore,
+} from "@sextant/planner"
 import type { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one page call. */
@@ -152,7 +158,7 @@ const named = (
 
 /** A Chinese compound the glossary does not hold whole: the grounding reads it by its last word only. */
 const partlyKnown = (name: string): boolean =>
-  /^\p{Script=Han}{3,}$/u.test(name.trim()) && !GLOSSARY.has(name.trim())
+  /^\p{Script=Han}{3,}$/u.test(name.trim()) && !glossaryReadsWhole(name.trim())
 
 const normalizedValue = (value: string): string => value.trim().replace(/\s+/g, " ").toLowerCase()
 

@@ -14,6 +14,7 @@ import {
   CHINESE_NUMERALS,
   CHINESE_VERBS,
   CHORD,
+  CLOCK_WORDS,
   COUNTERS,
   DIRECTIONS,
   ENGLISH_NUMBERS,
@@ -44,6 +45,7 @@ import {
 } from "./Vocabulary.ts"
 import {
   chineseNumber,
+  clockTime,
   indexOfWord,
   isWord,
   lastIndexOfWord,
@@ -513,11 +515,16 @@ const unplacedWords = (
   // word is placed when a command carries it inside a longer string, or it is a numeral of an ordinal
   // or a date ("第二个", "2024年5月20日").
   const carriedText = JSON.stringify(commands).toLowerCase()
+  // "下午两点", "4 pm": the words of a time of day are placed when a command carries the time read from them.
+  const clockWords = /"\d{2}:\d{2}"/.test(carriedText) ? CLOCK_WORDS : new Set<string>()
   const chineseCarried = (word: string): boolean =>
     carriedText.includes(word) ||
     [...word].every(
       (character) =>
-        CHINESE_NUMERALS.has(character) || "第个年月日".includes(character) || COUNTERS.includes(character),
+        CHINESE_NUMERALS.has(character) ||
+        "第个年月日".includes(character) ||
+        COUNTERS.includes(character) ||
+        [...clockWords].some((clock) => clock.includes(character)),
     )
   // "Paste the invite code shown on the page into …", "把页面上显示的邀请码粘贴到 …": where the text to paste
   // comes from (the step policy reads it on the page, or refuses) — the words between the verb and the
@@ -547,6 +554,7 @@ const unplacedWords = (
         !GRAMMAR_WORDS().has(singular(word)) &&
         !FUNCTION_WORDS.has(word) &&
         !READ_WORDS.has(word) &&
+        !clockWords.has(word.toLowerCase()) &&
         !carried.has(word) &&
         // "Anna's" of "open Anna's email": the owner the command carries, said with its possessive.
         !carried.has(word.replace(/'s$/u, "")),
@@ -635,8 +643,26 @@ const fieldThenValue = (
   const field = tokens.slice(article, end)
   if (start === tokens.length || field.length === 0 || !field.every((token) => token.kind === "word"))
     return undefined
-  // A field's name does not end on "a", "the", "as", "to" ("Export the document as a PDF" names no field).
-  if (isWord(field.at(-1), "a", "an", "the", "as", "to", "of", "in", "for", "into", "with", "and", "or"))
+  // A field's name does not end on "a", "the", "as", "to", "on", "at" ("Export the document as a PDF", "Pick-up on 2026-12-18" name no field).
+  if (
+    isWord(
+      field.at(-1),
+      "a",
+      "an",
+      "the",
+      "as",
+      "to",
+      "of",
+      "in",
+      "for",
+      "into",
+      "with",
+      "and",
+      "or",
+      "on",
+      "at",
+    )
+  )
     return undefined
   // With no verb, "Book the flight from A to B on 12/03" is a sentence, not a field's name: an article
   // after its first word says so.
@@ -644,8 +670,9 @@ const fieldThenValue = (
   return { field, value: valueText(tokens.slice(start)) }
 }
 
-/** A field whose name says it holds a day. */
+/** A field whose name says it holds a day / a time of day. */
 const DATE_FIELD = /\bdates?\b|日期/i
+const TIME_FIELD = /\btimes?\b|时间/i
 
 /** "把开始日期定在2024年3月8日": a day typed into a date field is written as a date input holds it. */
 const datedValue = (command: Command): Command => {
@@ -660,7 +687,22 @@ const datedValue = (command: Command): Command => {
     command.kind === "type" && DATE_FIELD.test(command.field?.text ?? "")
       ? readCalendarDay(command.value)
       : undefined
-  return day === undefined || command.kind !== "type" ? command : { ...command, value: isoDay(day) }
+  if (day !== undefined && command.kind === "type") return { ...command, value: isoDay(day) }
+  // "还车时间选早上八点", "set the pick-up time to 4 pm": a time is written as a time input holds it (16:00).
+  if (command.kind === "select" && TIME_FIELD.test(command.list?.text ?? "")) {
+    const times = command.options.map(clockTime)
+    if (!times.every((time) => time !== undefined)) return command
+    return {
+      ...command,
+      options: times,
+      target: { ...command.target, raw: times.join(", "), text: times.join(", ") },
+    }
+  }
+  const time =
+    command.kind === "type" && TIME_FIELD.test(command.field?.text ?? "")
+      ? clockTime(command.value)
+      : undefined
+  return time === undefined || command.kind !== "type" ? command : { ...command, value: time }
 }
 
 /**

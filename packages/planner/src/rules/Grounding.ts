@@ -182,13 +182,27 @@ export const textScore = (element: PageElement, text: string): number => {
 
 /**
  * The English words of a Chinese compound the glossary does not hold, by its longest known ending,
- * which names the thing ("常用机场" → 机场 → airport; "账单邮编" → 邮编 → postcode).
+ * which names the thing ("常用机场" → 机场 → airport; "账单邮编" → 邮编 → postcode); when the words
+ * before that ending are known too, only both together ("还车日期" → 还车 日期 → return date).
  */
+/**
+ * Whether the glossary reads every part of a Chinese name: the whole of it, or its known ending with
+ * the words before it ("还车日期"); a name read by its ending alone may name any control of that kind.
+ */
+export const glossaryReadsWhole = (text: string): boolean =>
+  GLOSSARY.has(text) ||
+  Array.from({ length: Math.max(0, text.length - 2) }, (_, index) => index + 1).some(
+    (start) => GLOSSARY.has(text.slice(start)) && GLOSSARY.has(text.slice(0, start)),
+  )
+
 const glossaryHead = (text: string): ReadonlyArray<string> => {
   if (!/^\p{Script=Han}{3,}$/u.test(text)) return []
   for (let start = 1; start <= text.length - 2; start += 1) {
     const known = GLOSSARY.get(text.slice(start))
-    if (known !== undefined) return known
+    if (known === undefined) continue
+    // Known words before the ending narrow it: "还车日期" is no date but the return one.
+    const before = GLOSSARY.get(text.slice(0, start))
+    return before === undefined ? known : before.flatMap((one) => known.map((other) => `${one} ${other}`))
   }
   return []
 }

@@ -1,6 +1,12 @@
-import type { PageElement } from "@sextant/core"
+import { isoDay, type PageElement, readCalendarDay } from "@sextant/core"
 import type { Ancestry } from "./Grounding.ts"
-import { normalizeText } from "./Grounding.ts"
+import { GLOSSARY, normalizeText } from "./Grounding.ts"
+import { CLOCK_IN_TEXT, clockTime } from "./Words.ts"
+
+/** The glossary's Chinese words, longest first, with the English words pages carry for them. */
+const HAN_GLOSSARY = [...GLOSSARY]
+  .filter(([word]) => /^\p{Script=Han}+$/u.test(word))
+  .sort(([one], [other]) => other.length - one.length)
 
 /**
  * Instructions that name a control or a state instead of an action ("Print the page", "I want
@@ -67,6 +73,8 @@ const contentWords = (text: string): ReadonlyArray<string> => {
     .replace(/\b(\w+)n't\b/gi, "$1 not")
     .replace(/'(?:d|m|s|re|ll|ve)\b/gi, "")
   for (const [pattern, replacement] of CHINESE) english = english.replace(pattern, replacement)
+  // "取车": the English words pages carry for the glossary's Chinese words ("pick-up").
+  for (const [chinese, names] of HAN_GLOSSARY) english = english.replaceAll(chinese, ` ${names[0]} `)
   return wordsOf(english).filter((word) => !FILLER.has(word) && !NEGATION_WORDS.has(word) && word !== "t")
 }
 
@@ -228,23 +236,23 @@ const menuPath = (
 /** Values whose kind a field's label names: a time for "Meeting time", a day for "Start date". */
 const KINDS: ReadonlyArray<{
   readonly words: RegExp
+  /** Where such a value may be said (global); `as` writes it as the field holds it, or refuses it. */
   readonly value: RegExp
-  readonly as?: (said: string) => string
+  readonly as?: (said: string) => string | undefined
 }> = [
+  // "at 9:30 am", "下午两点": as a time input holds it (09:30, 14:00).
+  { words: /\btime\b|时间/i, value: CLOCK_IN_TEXT, as: clockTime },
+  // "on 3 December 2026", "2026年12月5日": as a date input holds it (2026-12-03).
   {
-    words: /\btime\b|时间/i,
-    value: /\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?=\s|$)|\b(\d{1,2}):(\d{2})\b/i,
+    words: /\bdate\b|\bday\b|日期/i,
+    value:
+      /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|\b[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]{3,9}\.?,?\s+\d{4}\b/g,
     as: (said) => {
-      const match = /(\d{1,2})(?::(\d{2}))?\s*([ap])?/i.exec(said)!
-      let hours = Number(match[1])
-      const half = match[3]?.toLowerCase()
-      if (half === "p" && hours < 12) hours += 12
-      if (half === "a" && hours === 12) hours = 0
-      return `${String(hours).padStart(2, "0")}:${match[2] ?? "00"}`
+      const day = readCalendarDay(said)
+      return day === undefined ? undefined : isoDay(day)
     },
   },
-  { words: /\bdate\b|\bday\b|日期/i, value: /\b\d{4}-\d{1,2}-\d{1,2}\b/ },
-  { words: /\be-?mail\b|邮箱/i, value: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/ },
+  { words: /\be-?mail\b|邮箱/i, value: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
 ]
 
 /**
@@ -257,12 +265,14 @@ const valueOfKind = (
 ): { readonly value: string; readonly said: string } | undefined => {
   for (const kind of KINDS) {
     if (!kind.words.test(label)) continue
-    const said = kind.value.exec(clause)?.[0]
+    const said = [...clause.matchAll(kind.value)]
+      .map((match) => match[0].trim())
+      .find((one) => one !== "" && (kind.as === undefined || kind.as(one) !== undefined))
     if (said === undefined) continue
     const others = namingWords(label.replace(kind.words, " "))
     const rest = contentWords(clause.replace(said, " "))
     if (others.length === 0 || !others.every((word) => rest.some((one) => sameWord(one, word)))) continue
-    return { value: kind.as === undefined ? said : kind.as(said), said }
+    return { value: kind.as?.(said) ?? said, said }
   }
   return undefined
 }

@@ -52,6 +52,20 @@ export const CONTAINER_BEFORE: ReadonlyArray<string> = all((lexicon) => lexicon.
 export const LOCATE_VERBS: ReadonlyArray<string> = all((lexicon) => lexicon.locate.verbs)
 export const LOCATE_ASKING: ReadonlySet<string> = new Set(all((lexicon) => lexicon.locate.asking))
 export const COUNTERS: ReadonlyArray<string> = all((lexicon) => lexicon.counters)
+/** The words of a time of day, of every language (see `Lexicon.clock`). */
+export const CLOCK = {
+  am: all((lexicon) => lexicon.clock.am),
+  pm: all((lexicon) => lexicon.clock.pm),
+  hour: all((lexicon) => lexicon.clock.hour),
+  minute: all((lexicon) => lexicon.clock.minute),
+  half: all((lexicon) => lexicon.clock.half),
+} as const
+/** Each word of the words of a time of day ("p.m." → "p", "m"; "in the morning" → "morning"). */
+export const CLOCK_WORDS: ReadonlySet<string> = new Set(
+  Object.values(CLOCK)
+    .flatMap((words) => words.flatMap((word) => word.toLowerCase().split(/[^\p{L}\p{N}]+/u)))
+    .filter((word) => word !== ""),
+)
 export const STATE_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.stateLinks)
 export const STATE_NEGATIONS: ReadonlyArray<string> = all((lexicon) => lexicon.stateNegations)
 /** Names of parts of a page: English as whole words, Chinese anywhere. */

@@ -4,6 +4,7 @@ import {
   ARTICLES,
   CHINESE_NUMERALS,
   CHINESE_VERBS,
+  CLOCK,
   ENGLISH_VERBS,
   FILLERS,
   SOFT_FILLERS,
@@ -29,6 +30,10 @@ export const matchVerb = (
   const token = tokens[position]
   if (token === undefined) return undefined
   if (token.kind === "keyword") {
+    // "下午两点取车", "3点": an hour word after a number tells the time; it is no verb (点 = click).
+    const before = tokens[position - 1]?.value.at(-1)
+    if (CLOCK.hour.includes(token.value) && before !== undefined && chineseNumber(before) !== undefined)
+      return undefined
     const verb = CHINESE_VERBS.get(token.value)
     return verb === undefined ? undefined : [verb, 1]
   }
@@ -102,4 +107,40 @@ export const chineseNumber = (text: string): number | undefined => {
   if (text === "十") return 10
   if (text.length === 2 && text.startsWith("十")) return 10 + (CHINESE_NUMERALS.get(text[1]!) ?? 0)
   return CHINESE_NUMERALS.get(text)
+}
+
+const escaped = (words: ReadonlyArray<string>): string =>
+  [...words]
+    .sort((one, other) => other.length - one.length)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|")
+const HALF_OF_DAY = `(${escaped([...CLOCK.am, ...CLOCK.pm])})`
+const CLOCK_TIME = new RegExp(
+  `^(?:${HALF_OF_DAY}\\s*)?(\\d{1,2}|[${[...CHINESE_NUMERALS.keys()].join("")}]{1,3})(?:\\s*[:：](\\d{2})|\\s*(?:${escaped(CLOCK.hour)})(?:(${escaped(CLOCK.half)})|(\\d{1,2})\\s*(?:${escaped(CLOCK.minute)})?)?)?(?:\\s*${HALF_OF_DAY})?$`,
+  "iu",
+)
+
+/** Where a time of day may be said inside a longer text; `clockTime` says whether it is one. */
+export const CLOCK_IN_TEXT = new RegExp(CLOCK_TIME.source.slice(1, -1), "giu")
+
+/**
+ * The time of day a value says, as a time input holds it ("9:30 am" → 09:30, "4 pm" → 16:00,
+ * "下午两点" → 14:00, "上午10点15分" → 10:15), or undefined when the whole value is no time: an hour
+ * alone needs a half of the day or an hour word, and an hour past 12 takes no "pm".
+ */
+export const clockTime = (text: string): string | undefined => {
+  const match = CLOCK_TIME.exec(text.normalize("NFKC").trim().replace(/\s+/g, " "))
+  if (match === null) return undefined
+  const [, before, hourText, colonMinutes, half, minutesText, after] = match
+  const said = (before ?? after)?.toLowerCase()
+  if (said === undefined && colonMinutes === undefined && !CLOCK.hour.some((word) => match[0].includes(word)))
+    return undefined
+  const hour = chineseNumber(hourText!)
+  const minutes = half !== undefined ? 30 : Number(colonMinutes ?? minutesText ?? 0)
+  if (hour === undefined || hour > 23 || minutes > 59 || (before !== undefined && after !== undefined))
+    return undefined
+  const pm = said !== undefined && CLOCK.pm.includes(said)
+  if (said !== undefined && (hour > 12 || hour === 0)) return undefined
+  const hours = said === undefined ? hour : (hour % 12) + (pm ? 12 : 0)
+  return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`
 }

@@ -314,6 +314,17 @@ export interface Lexicon {
   }
   /** Counter words after a number that say what is counted, not the value ("4位", "五晚" → 4, 5). */
   readonly counters: ReadonlyArray<string>
+  /**
+   * The words of a time of day ("9:30 am", "下午两点", "上午10点15分"): the halves of the day said
+   * before or after the hour, the words after an hour and after its minutes, and the word for half past.
+   */
+  readonly clock: {
+    readonly am: ReadonlyArray<string>
+    readonly pm: ReadonlyArray<string>
+    readonly hour: ReadonlyArray<string>
+    readonly minute: ReadonlyArray<string>
+    readonly half: ReadonlyArray<string>
+  }
   /** Particles and other words the tokenizer cuts out of a Han run (Chinese only). */
   readonly particles: ReadonlyArray<string>
   /** Labels pages carry in English, by the words of this language ("登录" → "sign in"). */

@@ -692,6 +692,13 @@ export const en: Lexicon = {
     },
   },
   counters: [],
+  clock: {
+    am: ["am", "a.m.", "a.m", "in the morning"],
+    pm: ["pm", "p.m.", "p.m", "in the afternoon", "in the evening"],
+    hour: ["o'clock"],
+    minute: [],
+    half: [],
+  },
   particles: [],
   // Field names said in other words than the page's label ("my zip" for a Postcode field).
   glossary: {

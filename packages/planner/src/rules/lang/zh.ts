@@ -362,6 +362,13 @@ export const zh: Lexicon = {
     },
   },
   counters: ["位", "个", "只", "辆", "晚", "张", "件", "人", "天", "次", "份", "间"],
+  clock: {
+    am: ["上午", "早上", "早晨", "凌晨", "清晨"],
+    pm: ["下午", "晚上", "傍晚", "夜里"],
+    hour: ["点钟", "点", "时"],
+    minute: ["分钟", "分"],
+    half: ["半"],
+  },
   particles: [
     // the way a drag goes and how far ("向右拖动 100 像素")
     "向右",
@@ -493,6 +500,10 @@ export const zh: Lexicon = {
     入住日期: ["check-in", "check in"],
     退房日期: ["check-out", "check out"],
     会议时间: ["meeting time"],
+    取车: ["pick-up", "pick up", "collection"],
+    还车: ["return", "drop-off", "drop off"],
+    到达: ["arrival", "arrive"],
+    离开: ["departure", "leave"],
     提醒: ["reminder"],
     音量: ["volume"],
     亮度: ["brightness"],
