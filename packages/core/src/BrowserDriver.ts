@@ -307,6 +307,23 @@ export interface BrowserDriverShape {
   ) => Effect.Effect<WaitResult, DriverError>
   /** Runs a script in the page (`return` gives the result; `arguments[i]` are the args). */
   readonly evaluate: (script: string, args?: ReadonlyArray<unknown>) => Effect.Effect<unknown, DriverError>
+  /**
+   * Calls the page function `name` of the page runtime (`@sextant/perception`'s `calls`, on
+   * `globalThis.__sextant.calls`) with `args` in the current tab's top document, installing the
+   * runtime where the document lacks it. Arguments and answer cross as JSON. Fails with `DriverError`:
+   * `InvalidArgument` for a name the runtime does not have, `ScriptError` when the function threw, and
+   * the driver's usual reasons for a tab that navigated away, crashed or holds an open dialog. Use
+   * `pageCall` from `@sextant/perception` for the typed form.
+   *
+   * @example
+   * ```ts
+   * import { BrowserDriver } from "@sextant/core"
+   * const facts = BrowserDriver.use((driver) =>
+   *   driver.callPage("criteriaFacts", [{ selectors: [".card"], texts: ["Welcome"] }]),
+   * )
+   * ```
+   */
+  readonly callPage: (name: string, args?: ReadonlyArray<unknown>) => Effect.Effect<unknown, DriverError>
   /** A PNG of the viewport, or of one element. */
   readonly screenshot: (options?: { readonly target?: Target }) => Effect.Effect<Uint8Array, DriverError>
   readonly scroll: (op: ScrollOp) => Effect.Effect<ScrollResult, DriverError>

@@ -5,7 +5,7 @@ import { actorRuntimeSource, pageRuntimeSource } from "./internal/PageRuntime.ge
  * Version of the in-page runtime. A page that holds an older runtime gets it replaced on the next
  * call; a page that holds this one or a newer one keeps it, with its refs.
  */
-export const pageScriptVersion = 1
+export const pageScriptVersion = 2
 
 /**
  * The in-page runtime as JavaScript source: no imports, no module syntax. Built from the modules in
@@ -105,3 +105,75 @@ export const resolveScript = (ref: string, options: { readonly scroll?: boolean 
  */
 export const actScript = (ref: string, op: string, value?: string | number | ReadonlyArray<string>): string =>
   `${ensure}return s.act(${JSON.stringify(ref)},${JSON.stringify(op)}${value === undefined ? "" : `,${JSON.stringify(value)}`});`
+
+/** What a page-call declaration answers when the document has no runtime yet: send the installing one. */
+export const pageCallMissing = "__sextant_missing__"
+
+// The call itself, shared by both declarations: its answer is one JSON string, `{ value }` (absent for
+// undefined), `{ unknown: name }` for a name `calls` does not have, or `{ error }` when the function threw.
+const callBody = `const f=Object.prototype.hasOwnProperty.call(s.calls,name)?s.calls[name]:undefined;
+if(typeof f!=="function")return JSON.stringify({unknown:String(name)});
+try{return JSON.stringify({value:await f(...JSON.parse(argument))})}
+catch(e){return JSON.stringify({error:String(e&&e.stack||e)})}`
+
+/**
+ * A function declaration `(name, argument)` for a driver's page call: calls
+ * `globalThis.__sextant.calls[name](...JSON.parse(argument))` in the document it runs in and answers
+ * one JSON string for {@link decodePageCall}, or {@link pageCallMissing} when the document has no
+ * runtime yet (then send {@link pageCallInstallDeclaration}). Short, so a page compiles it at once.
+ *
+ * @example
+ * ```ts
+ * import { decodePageCall, pageCallDeclaration } from "@sextant/perception"
+ * const answer = await browser.execute(`return (${pageCallDeclaration}).apply(null, arguments)`, "criteriaFacts", "[{\"selectors\":[],\"texts\":[]}]")
+ * ```
+ */
+export const pageCallDeclaration = `async function (name, argument) {
+var s=globalThis.__sextant;if(!s||!(s.version>=${pageScriptVersion})||!s.calls)return ${JSON.stringify(pageCallMissing)};
+${callBody}}`
+
+/**
+ * {@link pageCallDeclaration} that installs the runtime first where the document lacks it: sent once
+ * per document, after the short one answered {@link pageCallMissing}.
+ */
+export const pageCallInstallDeclaration = `async function (name, argument) {
+${ensure}
+${callBody}}`
+
+/** A page call's answer, decoded: its value, or why there is none. */
+export type PageCallAnswer =
+  | { readonly _tag: "value"; readonly value: unknown }
+  | { readonly _tag: "unknown"; readonly name: string }
+  | { readonly _tag: "error"; readonly error: string }
+  | { readonly _tag: "missing" }
+  | { readonly _tag: "malformed"; readonly detail: string }
+
+/**
+ * Reads what {@link pageCallDeclaration} or {@link pageCallInstallDeclaration} answered.
+ *
+ * @example
+ * ```ts
+ * import { decodePageCall } from "@sextant/perception"
+ * decodePageCall('{"value":3}') // { _tag: "value", value: 3 }
+ * ```
+ */
+export const decodePageCall = (answer: unknown): PageCallAnswer => {
+  if (answer === pageCallMissing) return { _tag: "missing" }
+  if (typeof answer !== "string")
+    return {
+      _tag: "malformed",
+      detail: `the page answered ${answer === null ? "null" : typeof answer}, not JSON`,
+    }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(answer)
+  } catch {
+    return { _tag: "malformed", detail: `the page answered text that is not JSON: ${answer.slice(0, 80)}` }
+  }
+  if (typeof parsed !== "object" || parsed === null)
+    return { _tag: "malformed", detail: `the page answered ${answer.slice(0, 80)}, not an object` }
+  const record = parsed as { readonly value?: unknown; readonly unknown?: unknown; readonly error?: unknown }
+  if (typeof record.unknown === "string") return { _tag: "unknown", name: record.unknown }
+  if (typeof record.error === "string") return { _tag: "error", error: record.error }
+  return { _tag: "value", value: record.value }
+}

@@ -7,13 +7,26 @@ export { actionsOf, operationsOf, PAGE_REF, pageOperations } from "./Actions.ts"
 export { diffOutlines } from "./Changes.ts"
 export { type FieldPlan, readRecord } from "./page/records.ts"
 export {
+  type PageCallArgs,
+  type PageCallName,
+  type PageCallResult,
+  pageCall,
+  pageCallReason,
+} from "./PageCall.ts"
+export {
   actorScriptSource,
   actScript,
+  decodePageCall,
   lookScript,
+  type PageCallAnswer,
+  pageCallDeclaration,
+  pageCallInstallDeclaration,
+  pageCallMissing,
   pageScriptSource,
   pageScriptVersion,
   resolveScript,
 } from "./PageScript.ts"
+export type { CriteriaFacts, CriteriaRequest } from "./page/criteria.ts"
 export {
   canonicalState,
   describeChange,

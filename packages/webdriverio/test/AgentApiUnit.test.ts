@@ -50,6 +50,7 @@ const recordingDriver = () => {
       scripts.push(script)
       return Effect.succeed("result")
     },
+    callPage: () => unused,
     screenshot: () => Effect.succeed(new Uint8Array([1, 2, 3])),
     scroll: () => unused,
     back: Effect.succeed({ url: "http://127.0.0.1/", title: "Home" }),

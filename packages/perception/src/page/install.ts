@@ -1,4 +1,5 @@
 import { act } from "./act.ts"
+import { calls } from "./calls.ts"
 import { describe } from "./describe.ts"
 import { lookString } from "./look.ts"
 import { refs } from "./refs.ts"
@@ -7,7 +8,7 @@ import type { LookOptions } from "./types.ts"
 
 /**
  * The entry of the page script: installs `globalThis.__sextant` with `look`, `resolve`, `act`,
- * `describe` and `refOf`, unless the page already holds this version or a newer one (which keeps
+ * `describe`, `refOf` and `calls` (the page functions called by name, `calls.ts`), unless the page already holds this version or a newer one (which keeps
  * its refs). An `actor` already there (`actor.ts`, installed early by the driver) is kept.
  * `scripts/bundle-page.ts` bundles this module and everything it imports into one function of
  * `version`.
@@ -26,6 +27,7 @@ export const install = (version: number): void => {
       act,
       describe,
       refOf: (element: Element) => refs.byElement.get(element),
+      calls,
     },
     configurable: true,
     writable: true,

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { type LoopbackServer, startLoopbackServer } from "@sextant/testing"
+import { type LoopbackServer, startLoopbackServer } from "./LoopbackServer.ts"
 
 const repositoryRoot = join(import.meta.dirname, "..", "..", "..", "..")
 

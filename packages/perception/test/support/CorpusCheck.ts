@@ -1,9 +1,9 @@
 import type { PageSnapshot } from "@sextant/core"
 import { openTestBrowser, type TestBrowser } from "@sextant/fixture-site/test-browser"
-import type { LoopbackServer } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { corpusPages, OFFLINE_ARGS, serveCorpus, sharedCorpus } from "./Corpus.ts"
 import { look } from "./Look.ts"
+import type { LoopbackServer } from "./LoopbackServer.ts"
 
 /**
  * A look slower than this on a real page fails the test. The 2 s goal itself is judged by

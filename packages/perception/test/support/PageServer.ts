@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { type LoopbackServer, startLoopbackServer } from "@sextant/testing"
+import { type LoopbackServer, startLoopbackServer } from "./LoopbackServer.ts"
 
 /** Serves `test/pages/<name>.html`, and `/inline?html=…`, on 127.0.0.1 (port 0) for browser tests. */
 export type PageServer = LoopbackServer

@@ -22,6 +22,7 @@ import {
 } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { parseHTML } from "linkedom"
+import { callFakePage, type FakePage, openFakePage } from "../internal/FakePage.ts"
 
 /** A request the fake browser sends to its scripted site: a navigation or a form submission. */
 export interface FakeRequest {
@@ -130,8 +131,9 @@ const driverError = (method: string, reason: DriverErrorReason) => new DriverErr
 
 /**
  * A scripted, in-process `BrowserDriver` over a tiny DOM (linkedom): pages come from a record or a
- * function, links and forms navigate, `evaluate` runs scripts against the page's document, and every
- * call is recorded. For unit tests of logic above the driver; anything that depends on a real page
+ * function, links and forms navigate, `evaluate` runs scripts against the page's document, `callPage`
+ * runs `@sextant/perception`'s page functions in a window around it (with no layout: every element's
+ * box is empty, so nothing counts as shown), and every call is recorded. For unit tests of logic above the driver; anything that depends on a real page
  * belongs in a browser test against the fixture site.
  *
  * @example
@@ -151,6 +153,8 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
   let document: Document = parseHTML("<html><head><title></title></head><body></body></html>").document
   let refs = new Map<Element, string>()
   let nextRef = 1
+  // The window perception's page runtime runs in, opened on the first page call after each load.
+  let page: FakePage | undefined
   const history: Array<string> = []
   // The request guards in force (guardSecrets), each with what it blocked and not yet taken.
   const guards = new Set<{ readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }>()
@@ -215,6 +219,7 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
       response.html.includes("<html") ? response.html : `<html><body>${response.html}</body></html>`,
     ).document
     refs = new Map()
+    page = undefined
     return { url: currentUrl, title: document.title ?? "" }
   }
 
@@ -393,6 +398,25 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
       guarded({ method: "act", target: formatTarget(target), op, value }, () => act(target, op, value)),
     waitFor: (condition) => guarded({ method: "waitFor" }, () => waitFor(condition)),
     evaluate: (script, args = []) => guarded({ method: "evaluate" }, () => runScript(script, args)),
+    callPage: (name, args = []) =>
+      guarded({ method: "callPage", target: name }, () => {
+        page ??= openFakePage(document, currentUrl)
+        return page
+      }).pipe(
+        Effect.flatMap((opened) =>
+          Effect.tryPromise({
+            try: () => callFakePage(opened, name, args),
+            catch: (error) =>
+              driverError(
+                "callPage",
+                new ScriptError({ detail: error instanceof Error ? error.message : String(error) }),
+              ),
+          }),
+        ),
+        Effect.flatMap((outcome) =>
+          outcome.ok ? Effect.succeed(outcome.value) : Effect.fail(driverError("callPage", outcome.reason)),
+        ),
+      ),
     screenshot: () => guarded({ method: "screenshot" }, () => new Uint8Array([0x89, 0x50, 0x4e, 0x47])),
     scroll: (op) =>
       guarded({ method: "scroll", target: "target" in op ? formatTarget(op.target) : undefined }, () => ({

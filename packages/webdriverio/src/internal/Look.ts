@@ -1,9 +1,15 @@
 import { type BrowserDriverShape, DriverError, formatTarget, ScriptError } from "@sextant/core"
+import {
+  decodePageCall,
+  pageCallDeclaration,
+  pageCallInstallDeclaration,
+  pageCallReason,
+} from "@sextant/perception"
 import { Effect } from "effect"
 import { toDriverError } from "../DriverErrors.ts"
 import type { DriverContext } from "./DriverContext.ts"
 import { type Prepared, preparedError } from "./Prepared.ts"
-import { tabSocket } from "./Protocol.ts"
+import { callFunction, tabSocket } from "./Protocol.ts"
 
 /** Reading the page: look (one page-script call per snapshot), evaluate and screenshot. */
 export const makeLook = (
@@ -11,7 +17,7 @@ export const makeLook = (
     DriverContext,
     "browser" | "bidi" | "channels" | "call" | "dialogs" | "options" | "state" | "snapshotOf" | "guard"
   >,
-): Pick<BrowserDriverShape, "look" | "evaluate" | "screenshot"> => {
+): Pick<BrowserDriverShape, "look" | "evaluate" | "callPage" | "screenshot"> => {
   const { browser, bidi, channels, call, dialogs, options, state, guard } = driver
 
   const look: BrowserDriverShape["look"] = Effect.fn("BrowserDriver.look")(function* (lookOptions) {
@@ -50,6 +56,27 @@ export const makeLook = (
             : mapped
       },
     })
+
+  // A page call: the short declaration first, the one that installs the runtime only in a document
+  // that lacks it (as the actor's calls do). Both come from perception, as the functions they call.
+  const callPage: BrowserDriverShape["callPage"] = Effect.fn("BrowserDriver.callPage")(function* (
+    name,
+    args = [],
+  ) {
+    const argument = JSON.stringify(args)
+    const send = (declaration: string) =>
+      Effect.tryPromise({
+        try: () =>
+          callFunction(browser, channels, state.context, declaration, [name, argument], {
+            direct: dialogs.pending() === undefined,
+          }),
+        catch: toDriverError("callPage"),
+      })
+    const first = decodePageCall(yield* send(pageCallDeclaration))
+    const answer = first._tag === "missing" ? decodePageCall(yield* send(pageCallInstallDeclaration)) : first
+    if (answer._tag === "value") return answer.value
+    return yield* new DriverError({ method: "callPage", reason: pageCallReason(name, answer) })
+  })
 
   const screenshot: BrowserDriverShape["screenshot"] = Effect.fn("BrowserDriver.screenshot")(
     function* (screenshotOptions) {
@@ -115,6 +142,11 @@ export const makeLook = (
   return {
     look: (lookOptions) => look(lookOptions).pipe(guard("look")),
     evaluate: (script, args) => evaluate(script, args).pipe(guard("evaluate")),
+    // A call sent while a dialog is open waits for it: the dialog answers DialogOpen at once instead.
+    callPage: (name, args) =>
+      dialogs
+        .guard("callPage", "a page call", options.lookTimeoutMs, callPage(name, args))
+        .pipe(guard("callPage")),
     screenshot: (screenshotOptions) => screenshot(screenshotOptions).pipe(guard("screenshot")),
   }
 }
