@@ -5,7 +5,6 @@
  */
 export { actionsOf, operationsOf, PAGE_REF, pageOperations } from "./Actions.ts"
 export { diffOutlines } from "./Changes.ts"
-export { type FieldPlan, readRecord } from "./page/records.ts"
 export {
   type PageCallArgs,
   type PageCallName,
@@ -26,7 +25,10 @@ export {
   pageScriptVersion,
   resolveScript,
 } from "./PageScript.ts"
+export type { CalendarState } from "./page/calendar.ts"
 export type { CriteriaFacts, CriteriaRequest } from "./page/criteria.ts"
+export { type FieldPlan, readRecord } from "./page/records.ts"
+export type { PickSpec } from "./page/tools.ts"
 export {
   canonicalState,
   describeChange,

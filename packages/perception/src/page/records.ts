@@ -233,9 +233,10 @@ export const countItems = (): number => findItems(undefined)?.items.length ?? 0
 
 /**
  * The links of the list's items, or of the elements `linksSelector` matches (each one a link or
- * holding one), without their fragment and without repeats.
+ * holding one), without their fragment and without repeats. An option object, since an absent
+ * argument would arrive in the page as null.
  */
-export const itemLinks = (linksSelector: string | undefined): string[] => {
+export const itemLinks = ({ linksSelector }: { readonly linksSelector?: string | undefined }): string[] => {
   const holders =
     linksSelector !== undefined
       ? Array.from(document.querySelectorAll(linksSelector))

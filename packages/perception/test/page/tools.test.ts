@@ -123,7 +123,7 @@ describe("records page functions", () => {
       return {
         list: records.listRecords({ fields: [{ name: "name" }, { name: "price" }], limit: 2 }),
         count: records.countItems(),
-        links: records.itemLinks(undefined),
+        links: records.itemLinks({}),
       }
     })
     const origin = new URL(harness.pages.url).origin
