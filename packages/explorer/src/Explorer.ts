@@ -16,7 +16,7 @@ import {
   makeRedactor,
   type Redactor,
 } from "@sextant/executor"
-import { diffScreens } from "@sextant/perception"
+import { diffScreens, pageCall } from "@sextant/perception"
 import { Clock, Effect, type Scope } from "effect"
 import type { AppMap, AppPage, FormOutcome, SkippedUrl, Transition } from "./AppMap.ts"
 import { fillField, fillsField } from "./internal/Fill.ts"
@@ -161,37 +161,8 @@ interface QueueItem {
 
 const MAIN_TEXT_REGIONS = new Set(["main", "results", "alert"])
 
-// Where the submit control sends its form: its own formaction, else its form's action. A control in
-// no form element (a script-driven form) submits nothing itself: the page, already checked, answers.
-const SUBMISSION_TARGET = `const control = document.querySelector(arguments[0])
-if (control === null) return null
-const form = control.form || control.closest("form")
-if (form === null) return location.href
-return control.hasAttribute("formaction") ? control.formAction : form.action`
-
 // The session-storage key under which the page notes a submission the browser refused.
 const REFUSED_KEY = "sextant-explorer-form-refused"
-
-// A Content-Security-Policy form-action for the page: Chromium applies it to the submission and to
-// every redirect of it, so a 307 to another origin is refused before the body is sent again. A refused
-// navigation leaves the page where it was, still waiting for a document that never comes: the page
-// notes what was refused and loads itself again, so the click ends at once and the note is read after.
-const LIMIT_FORM_ACTIONS = `const key = arguments[1]
-try { sessionStorage.removeItem(key) } catch {}
-document.addEventListener("securitypolicyviolation", (event) => {
-  if (event.effectiveDirective !== "form-action" && event.violatedDirective !== "form-action") return
-  try { sessionStorage.setItem(key, event.blockedURI || "(not given)") } catch {}
-  location.replace(location.href)
-})
-const meta = document.createElement("meta")
-meta.httpEquiv = "Content-Security-Policy"
-meta.content = "form-action " + arguments[0]
-const head = document.head || document.documentElement.insertBefore(document.createElement("head"), document.documentElement.firstChild)
-head.appendChild(meta)
-return true`
-
-const READ_REFUSED = `const key = arguments[0]
-try { const refused = sessionStorage.getItem(key); sessionStorage.removeItem(key); return refused } catch { return null }`
 
 /**
  * Explores a web app breadth-first from `startUrl` through the `BrowserDriver`: loads each same-origin
@@ -404,10 +375,9 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
 
   /** Why the submit control would send its form where the secrets may not go, or undefined. */
   const submissionOrigin = (selector: string) =>
-    driver.evaluate(SUBMISSION_TARGET, [selector]).pipe(
-      Effect.map((found) => {
-        const target = typeof found === "string" ? found : undefined
-        if (target === undefined) return `its submit control ${selector} is not on the page`
+    pageCall(driver, "submissionTarget", selector).pipe(
+      Effect.map((target) => {
+        if (target === null) return `its submit control ${selector} is not on the page`
         const origin = webOrigin(target)
         if (origin !== undefined && bound.includes(origin)) return undefined
         return `it sends the form to ${origin ?? target}, which is not an origin the secrets are bound to (${bound.join(", ")}); add the origin with allowedOrigins (--allowed-origin) only if it is meant to receive them`
@@ -483,7 +453,10 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
       // browser refuse both before anything leaves.
       const sendsTo = yield* submissionOrigin(submit.selector)
       if (sendsTo !== undefined) return skip(page.url, `${withSecret}, filled but not submitted: ${sendsTo}`)
-      yield* driver.evaluate(LIMIT_FORM_ACTIONS, [bound.join(" "), REFUSED_KEY])
+      // A Content-Security-Policy form-action for the page (perception's `limitFormActions`): Chromium
+      // applies it to the submission and to every redirect of it, so a 307 to another origin is refused
+      // before the body is sent again; the page notes what was refused under REFUSED_KEY.
+      yield* pageCall(driver, "limitFormActions", bound.join(" "), REFUSED_KEY)
     }
     yield* driver.act({ selector: submit.selector }, "click")
     const after = yield* driver.look()
@@ -500,16 +473,15 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
           page.url,
           `${withSecret}; submitted, the browser ended on ${landed}, which is not an origin the secrets are bound to (${bound.join(", ")}): the page is not recorded`,
         )
-      const refusedAt = yield* driver.evaluate(READ_REFUSED, [REFUSED_KEY])
-      if (typeof refusedAt === "string")
+      const refusedAt = yield* pageCall(driver, "takeRefused", REFUSED_KEY)
+      if (refusedAt !== null)
         return skip(
           page.url,
           `${withSecret}; submitted to ${refusedAt}, whose answer sent it on to an origin the secrets are not bound to (${bound.join(", ")}): the browser refused to follow (form-action), the secret went no further and the page is not recorded`,
         )
     }
     const diff = diffScreens(filled, after)
-    const shown = yield* driver.evaluate(`return document.body ? document.body.innerText : ""`)
-    const visibleText = (typeof shown === "string" ? shown : "").replace(/\s+/g, " ")
+    const visibleText = (yield* pageCall(driver, "bodyText")).replace(/\s+/g, " ")
     const outcome: FormOutcome = {
       variant,
       ...(emptyField === undefined ? {} : { emptyField: emptyField.label }),

@@ -1,4 +1,5 @@
 import { BrowserDriver, type DriverError } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Clock, Effect } from "effect"
 import { findByRoleAndName } from "./internal/Fallback.ts"
 import { fillField } from "./internal/Fill.ts"
@@ -110,16 +111,6 @@ const clip = (text: string, length = 160): string => {
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat
 }
 
-const PAGE_TEXT = `const root = document.querySelector("main") ?? document.body; return root ? root.innerText : ""`
-const BODY_TEXT = `return document.body ? document.body.innerText : ""`
-const COUNT = `return document.querySelectorAll(arguments[0]).length`
-const ELEMENT_STATE = `const element = document.querySelector(arguments[0]);
-if (element === null) return null;
-const box = element.getBoundingClientRect();
-const style = getComputedStyle(element);
-return { text: element.innerText ?? element.textContent ?? "", value: "value" in element ? String(element.value) : undefined,
-  visible: box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none" }`
-
 const resolveUrl = (url: string, baseUrl: string | undefined): string => {
   try {
     return new URL(url, baseUrl).href
@@ -159,11 +150,9 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   const driverFailure = (what: string) => (error: DriverError) =>
     Effect.fail(new StepFailed({ kind: "driver", message: `${what}: ${error.message}` }))
 
-  const evaluate = <A>(script: string, args: ReadonlyArray<unknown>, what: string) =>
-    driver.evaluate(script, args).pipe(
-      Effect.map((value) => value as A),
-      Effect.catch(driverFailure(what)),
-    )
+  // A page function of perception's (`spec`), its failure the step's.
+  const inPage = <A>(call: Effect.Effect<A, DriverError>, what: string) =>
+    call.pipe(Effect.catch(driverFailure(what)))
 
   // Only a field the spec marked with `variable` reads the environment; a value is typed as written.
   const expand = (field: FieldValue, what: string): Effect.Effect<string, StepFailed> => {
@@ -181,7 +170,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
 
   /** The selector that finds the target now: its own, or else the one of the element with its role and name. */
   const requireTarget = Effect.fnUntraced(function* (target: Locator, what: string) {
-    const count = yield* evaluate<number>(COUNT, [target.selector], what)
+    const count = yield* inPage(pageCall(driver, "countMatches", target.selector), what)
     if (count > 0) return target.selector
     const url = yield* driver.currentUrl.pipe(Effect.orElseSucceed(() => "the page"))
     const missing = `${what}: the selector ${target.selector} of ${target.role} "${target.name}" matches nothing on ${url}`
@@ -265,9 +254,9 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
       }
       case "TextPresent":
       case "TextAbsent": {
-        const body = yield* evaluate<string>(BODY_TEXT, [], what)
+        const body = yield* inPage(pageCall(driver, "bodyText"), what)
         const present = body.replace(/\s+/g, " ").includes(assertion.text.replace(/\s+/g, " "))
-        const shown = clip(yield* evaluate<string>(PAGE_TEXT, [], what))
+        const shown = clip(yield* inPage(pageCall(driver, "mainText"), what))
         return assertion.type === "TextPresent"
           ? verdict(
               present,
@@ -285,11 +274,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
       case "ElementText":
       case "ElementVisible": {
         const selector = yield* requireTarget(assertion.target, what)
-        const state = yield* evaluate<{ text: string; value?: string; visible: boolean } | null>(
-          ELEMENT_STATE,
-          [selector],
-          what,
-        )
+        const state = yield* inPage(pageCall(driver, "elementState", selector), what)
         const label = `${assertion.target.role} "${assertion.target.name}"`
         if (assertion.type === "ElementVisible")
           return verdict(
@@ -307,7 +292,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
         )
       }
       case "ElementCount": {
-        const count = yield* evaluate<number>(COUNT, [assertion.selector], what)
+        const count = yield* inPage(pageCall(driver, "countMatches", assertion.selector), what)
         return verdict(
           count === assertion.count,
           String(assertion.count),
@@ -330,12 +315,10 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     }
   })
 
-  const focusedSelector = driver
-    .evaluate("return document.activeElement !== null && document.activeElement !== document.body")
-    .pipe(
-      Effect.map((focused) => (focused === true ? ":focus" : "body")),
-      Effect.orElseSucceed(() => "body"),
-    )
+  const focusedSelector = pageCall(driver, "hasFocus").pipe(
+    Effect.map((focused) => (focused ? ":focus" : "body")),
+    Effect.orElseSucceed(() => "body"),
+  )
 
   const runStep = Effect.fnUntraced(function* (step: TestStep, index: number) {
     const what = `step ${index + 1} (${step.type})`

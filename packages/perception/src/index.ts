@@ -27,10 +27,13 @@ export {
   pageScriptVersion,
   resolveScript,
 } from "./PageScript.ts"
+export type { CalendarState } from "./page/calendar.ts"
 export type { CriteriaFacts, CriteriaRequest } from "./page/criteria.ts"
 export type { GoalFacts, GoalFactsRequest } from "./page/goals.ts"
 export type { GuardViolation } from "./page/guard.ts"
+export { type FieldPlan, readRecord } from "./page/records.ts"
 export type { SecretFieldKind, SecretTarget, SecretTargetRequest } from "./page/secretTarget.ts"
+export type { PickSpec } from "./page/tools.ts"
 export {
   canonicalState,
   describeChange,

@@ -14,6 +14,7 @@ import {
   type TaskConstraints,
 } from "@sextant/core"
 import { checkSecretDestination, type Guardrails, type StepCharge } from "@sextant/executor"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { mcpSettingNames } from "../ServerOptions.ts"
 
@@ -86,37 +87,6 @@ export const takeBlockedRequests = (state: SessionGuardState): Effect.Effect<voi
   )
 
 const refuse = (detail: string) => new DriverError({ method: "act", reason: new InvalidArgument({ detail }) })
-
-/**
- * Where a press or a click on `target` would send its form: the origin of the form's action (or the
- * submitter's `formaction`), read in the live page. A press without a findable target goes to the
- * focused element. `unresolved` when a ref cannot be found (the act would fail the same way).
- */
-const formActionScript = `
-const target = arguments[0], press = arguments[1]
-const originOf = (raw, base) => {
-  try { const url = new URL(raw, base || document.baseURI); return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol + "…" }
-  catch (error) { return "(not a URL)" }
-}
-let element = null
-if (target.ref) {
-  const sextant = globalThis.__sextant
-  const resolved = sextant && typeof sextant.resolve === "function" ? sextant.resolve(target.ref, { scroll: false }) : null
-  if (resolved && resolved.ok !== false && !resolved.stale) element = resolved.element || document.elementFromPoint(resolved.x, resolved.y)
-  if (!element && !press) return JSON.stringify({ unresolved: true })
-} else if (target.selector) {
-  try { element = document.querySelector(target.selector) } catch (error) { element = null }
-}
-if (!element && press) element = document.activeElement
-if (!element) return JSON.stringify({})
-const submitter = element.closest ? element.closest("button, input[type=submit], input[type=image]") : null
-const form = element.form || (submitter && submitter.form) || (element.closest ? element.closest("form") : null)
-if (!form || form.method === "dialog") return JSON.stringify({})
-const doc = form.ownerDocument
-const raw = submitter && submitter.hasAttribute("formaction") ? submitter.formAction
-  : form.getAttribute("action") === null ? doc.location.href : form.action
-return JSON.stringify({ action: originOf(raw, doc.baseURI) })
-`
 
 /** The names of the secrets whose values `value` holds. */
 const secretsIn = (state: SessionGuardState, value: ActValue | undefined): ReadonlyArray<string> => {
@@ -214,8 +184,8 @@ export const makeSessionDriver = (
   const submitCheck = (target: Target, op: string) =>
     Effect.gen(function* () {
       const bound = state.secretOrigins ?? []
-      const json = yield* inner.evaluate(formActionScript, [target, op === "press"])
-      const found = JSON.parse(String(json)) as { readonly action?: string; readonly unresolved?: boolean }
+      // Where the press or click would send its form, read in the live page (perception's `formAction`).
+      const found = yield* pageCall(inner, "formAction", target, op === "press")
       if (found.unresolved === true) {
         return yield* refuse(
           `${formatTarget(target)} could not be found to check where its form posts after a secret was typed: call look() and try again`,

@@ -1,8 +1,8 @@
 import { BrowserDriver, DriverError, defineTool, ElementNotFound, InvalidArgument } from "@sextant/core"
+import { type PickSpec, pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { RegexPattern as Pattern } from "../internal/RegexPattern.ts"
-import { callScript, type Picked, type PickSpec, pickElement } from "./internal/PageScripts.ts"
 import { ActionOutput } from "./Outputs.ts"
 
 /** Elements a person would click, for `clickTextMatches` without a selector. */
@@ -47,9 +47,7 @@ const clickEach = Effect.fn("tools.clickEach")(function* (
   for (let step = 0; step < count; step++) {
     const mark = `p${++markCounter}`
     const index = spec.index < 0 ? spec.index - step : spec.index + step
-    const picked = JSON.parse(
-      String(yield* driver.evaluate(callScript(pickElement), [{ ...spec, index, mark }])),
-    ) as Picked
+    const picked = yield* pageCall(driver, "pickElement", { ...spec, index, mark })
     if (picked.error !== undefined) {
       return yield* new DriverError({
         method,

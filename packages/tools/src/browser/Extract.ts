@@ -7,9 +7,9 @@ import {
   parseTarget,
   StaleRef,
 } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
-import { callScript, type Extracted, extractValues } from "./internal/PageScripts.ts"
 import { TargetText } from "./Outputs.ts"
 
 /**
@@ -49,9 +49,7 @@ export const extractTool = defineTool({
       const driver = yield* BrowserDriver
       const parsed = parseTarget(target)
       const spec = { ...parsed, mode, attribute, all, limit }
-      const answer = JSON.parse(
-        String(yield* driver.evaluate(callScript(extractValues), [spec])),
-      ) as Extracted
+      const answer = yield* pageCall(driver, "extractValues", spec)
       if (answer.error === "stale" && "ref" in parsed) {
         return yield* new DriverError({ method: "extract", reason: new StaleRef({ ref: parsed.ref }) })
       }

@@ -6,6 +6,7 @@ import {
   parseTarget,
   type Target,
 } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import {
@@ -107,10 +108,8 @@ export const pressTool = defineTool({
     Effect.gen(function* () {
       if (target !== undefined) return yield* act(parseTarget(target), "press", key)
       const driver = yield* BrowserDriver
-      const focused = yield* driver.evaluate(
-        "return document.activeElement !== null && document.activeElement !== document.body",
-      )
-      return yield* act({ selector: focused === true ? ":focus" : "body" }, "press", key)
+      const focused = yield* pageCall(driver, "hasFocus")
+      return yield* act({ selector: focused ? ":focus" : "body" }, "press", key)
     }),
 })
 

@@ -1,4 +1,5 @@
 import { BrowserDriver, defineTool } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { NavigationOutput } from "./Outputs.ts"
@@ -87,7 +88,7 @@ export const stopTool = defineTool({
   run: () =>
     Effect.gen(function* () {
       const driver = yield* BrowserDriver
-      yield* driver.evaluate("window.stop()")
+      yield* pageCall(driver, "stopLoading")
       return { url: yield* driver.currentUrl, title: yield* driver.title }
     }),
 })

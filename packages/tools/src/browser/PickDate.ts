@@ -6,13 +6,14 @@ import {
   ElementNotFound,
   InvalidArgument,
   isoDay,
+  MONTH_NAMES,
   NotInteractable,
   readCalendarDay,
   type Target,
 } from "@sextant/core"
+import { type CalendarState, pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
-import { type CalendarState, CLEAR_CALENDAR_MARKS, READ_CALENDAR } from "./internal/Calendar.ts"
 import { resolveTarget, textRoles } from "./internal/Locate.ts"
 import { ActionOutput, TargetText } from "./Outputs.ts"
 
@@ -82,9 +83,7 @@ export const pickDate = Effect.fn("BrowserTools.pickDate")(
     }
     if (fieldSelector === undefined)
       return yield* fail(new ElementNotFound({ target: `${named}: call look() to refresh` }))
-    const read = driver
-      .evaluate(READ_CALENDAR, [fieldSelector, day])
-      .pipe(Effect.map((state) => state as CalendarState))
+    const read = pageCall(driver, "readCalendar", fieldSelector, day, MONTH_NAMES)
     const settle = (until: (state: CalendarState) => boolean) =>
       Effect.gen(function* () {
         let state = yield* read
@@ -150,7 +149,9 @@ export const pickDate = Effect.fn("BrowserTools.pickDate")(
       hint: `picked ${day} in the calendar; the field shows "${state.value}". ${clicked.hint}`,
     }
   },
-  Effect.ensuring(BrowserDriver.use((driver) => driver.evaluate(CLEAR_CALENDAR_MARKS)).pipe(Effect.ignore)),
+  Effect.ensuring(
+    BrowserDriver.use((driver) => pageCall(driver, "clearMarks", "data-sextant-date")).pipe(Effect.ignore),
+  ),
 )
 
 /**

@@ -1,11 +1,11 @@
 import { BrowserDriver, defineTool, type HttpError } from "@sextant/core"
+import { type FieldPlan, pageCall, readRecord } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { FieldSpec } from "../session/Crawl.ts"
 import { parseDocument } from "../session/internal/Dom.ts"
 import { loadHtml } from "../session/LoadAndParse.ts"
 import { CompoundError, ListNotFound } from "./CompoundError.ts"
-import { type FieldPlan, itemLinksScript, pageRecordScript, readRecord } from "./internal/Fields.ts"
 import { checkRecords, fieldPlans, recordValidator } from "./internal/Records.ts"
 import { RecordSchemaInput, RejectedRecord } from "./RecordSchema.ts"
 
@@ -24,7 +24,7 @@ const readInBrowser = (url: string, fields: ReadonlyArray<FieldPlan>) =>
   Effect.gen(function* () {
     const driver = yield* BrowserDriver
     yield* driver.navigate(url)
-    return JSON.parse(String(yield* driver.evaluate(pageRecordScript, [fields]))) as Raw
+    return yield* pageCall(driver, "pageRecord", fields)
   })
 
 const sameRecord = (left: Raw, right: Raw): boolean =>
@@ -87,11 +87,10 @@ export const detailPageExtractorTool = defineTool({
       const schema = yield* recordValidator("detailPageExtractor", input.schema)
       const fields = fieldPlans(input)
       const listUrl = yield* driver.currentUrl
-      const links = (
-        JSON.parse(
-          String(yield* driver.evaluate(itemLinksScript, [{ linksSelector: input.linksSelector }])),
-        ) as Array<string>
-      ).slice(0, input.limit)
+      const links = (yield* pageCall(driver, "itemLinks", { linksSelector: input.linksSelector })).slice(
+        0,
+        input.limit,
+      )
       const first = links[0]
       if (first === undefined) {
         return yield* new CompoundError({

@@ -1,9 +1,9 @@
 import { BrowserDriver, defineTool } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { FieldSpec } from "../session/Crawl.ts"
 import { CompoundError, ListNotFound } from "./CompoundError.ts"
-import { listScript } from "./internal/Fields.ts"
 import { checkRecords, fieldPlans, recordValidator } from "./internal/Records.ts"
 import { RecordSchemaInput, RejectedRecord } from "./RecordSchema.ts"
 
@@ -86,16 +86,16 @@ export const extractListOnPage = Effect.fn("tools.extractList")(function* (
   const driver = yield* BrowserDriver
   const schema = yield* recordValidator(tool, input.schema)
   const fields = fieldPlans(input)
-  const answer = JSON.parse(
-    String(
-      yield* driver.evaluate(listScript, [{ listSelector: input.listSelector, fields, limit: input.limit }]),
-    ),
-  ) as { error?: string; selector?: string; count?: number; records?: Array<Record<string, string | null>> }
+  const answer = yield* pageCall(driver, "listRecords", {
+    listSelector: input.listSelector,
+    fields,
+    limit: input.limit,
+  })
   const url = yield* driver.currentUrl
-  if (answer.error !== undefined || answer.selector === undefined || (answer.count ?? 0) === 0) {
+  if (answer.error !== undefined || answer.selector === undefined || answer.count === 0) {
     return yield* new CompoundError({ tool, reason: new ListNotFound({ url, selector: input.listSelector }) })
   }
-  const checked = yield* checkRecords(tool, schema, answer.records ?? [], input.onInvalid, offset)
+  const checked = yield* checkRecords(tool, schema, answer.records, input.onInvalid, offset)
   return {
     url,
     listSelector: answer.selector,

@@ -1,4 +1,5 @@
 import { BrowserDriver, defineTool } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { clickTool } from "../browser/Input.ts"
@@ -6,33 +7,11 @@ import { TargetText } from "../browser/Outputs.ts"
 import { ExtractionInput, extractListOnPage } from "./ExtractList.ts"
 import { RejectedRecord } from "./RecordSchema.ts"
 
-/** Labels of a "next page" control, in the languages the rule planner reads. */
-const nextLabelPattern = /^(next|next page|next ›|next »|more results|›|»|>|→|下一页|下页|下一頁|次へ)$/i
-
 /**
- * Marks the page's "next page" control with `data-sextant-next` and answers whether there is one:
- * a link or button with `rel=next`, else one whose text, aria-label or title reads like Next.
- * Disabled controls and the current page link do not count.
+ * Labels of a "next page" control, in the languages the rule planner reads: perception's `markNext`
+ * marks the first shown, enabled link or button with `rel=next` or such a label as `data-sextant-next`.
  */
-const findNextScript = `
-  for (const old of document.querySelectorAll("[data-sextant-next]")) old.removeAttribute("data-sextant-next")
-  const pattern = new RegExp(${JSON.stringify(nextLabelPattern.source)}, "i")
-  const usable = (element) =>
-    element.getClientRects().length > 0 &&
-    !element.disabled &&
-    element.getAttribute("aria-disabled") !== "true" &&
-    element.getAttribute("aria-current") === null
-  const controls = [...document.querySelectorAll("a[href], button, [role=button], [role=link], input[type=submit], input[type=button]")].filter(usable)
-  const label = (element) =>
-    [element.innerText, element.getAttribute("aria-label"), element.getAttribute("title"), element.value]
-      .map((text) => (text || "").replace(/\\s+/g, " ").trim())
-      .filter((text) => text !== "")
-  const next =
-    controls.find((element) => /(^|\\s)next(\\s|$)/i.test(element.getAttribute("rel") || "")) ||
-    controls.find((element) => label(element).some((text) => pattern.test(text)))
-  if (!next) return false
-  next.setAttribute("data-sextant-next", "")
-  return true`
+const nextLabelPattern = /^(next|next page|next ›|next »|more results|›|»|>|→|下一页|下页|下一頁|次へ)$/i
 
 /** What one visited page gave. */
 const VisitedPage = z.object({
@@ -99,7 +78,7 @@ export const paginationTool = defineTool({
           pages.push({ url, count: list.count })
         }
         if (pages.length >= limit) break
-        if (next === undefined && (yield* driver.evaluate(findNextScript)) !== true) {
+        if (next === undefined && !(yield* pageCall(driver, "markNext", nextLabelPattern.source))) {
           stoppedBecause = "no-next"
           break
         }

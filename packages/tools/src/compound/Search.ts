@@ -1,10 +1,10 @@
 import { BrowserDriver, defineTool, type PageElement } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { clickTool, fillTool, pressTool } from "../browser/Input.ts"
 import { TargetText } from "../browser/Outputs.ts"
 import { CompoundError, ControlNotFound } from "./CompoundError.ts"
-import { findItems } from "./internal/Fields.ts"
 import { named, usable } from "./internal/Page.ts"
 
 /** Names of a search field. */
@@ -24,11 +24,6 @@ const findSearchField = (elements: ReadonlyArray<PageElement>): PageElement | un
     fields.find((element) => element.attributes.name === "q")
   )
 }
-
-const countScript = `
-  const findItems = (${findItems.toString()});
-  const found = findItems(undefined);
-  return found === undefined ? 0 : found.items.length`
 
 /**
  * The `search` tool: type a query into the page's search field and submit it.
@@ -87,18 +82,13 @@ export const searchTool = defineTool({
         selectors?.submit === undefined
           ? yield* pressTool.run({ key: "Enter", target: input })
           : yield* clickTool.run({ target: selectors.submit })
-      const resultCount = Number(yield* driver.evaluate(countScript))
-      const noResults =
-        resultCount === 0
-          ? yield* driver.evaluate(
-              `const match = document.body.innerText.match(/^.*(no results|nothing found|no matches|没有结果|未找到).*$/im); return match === null ? "" : match[0].trim()`,
-            )
-          : ""
+      const resultCount = yield* pageCall(driver, "countItems")
+      const noResults = resultCount === 0 ? yield* pageCall(driver, "noResultsText") : ""
       return {
         url: result.url,
         title: yield* driver.title,
         resultCount,
-        ...(typeof noResults === "string" && noResults !== "" ? { noResults } : {}),
+        ...(noResults !== "" ? { noResults } : {}),
         hint: result.hint,
       }
     }),

@@ -1,5 +1,5 @@
+import { readRecord } from "@sextant/perception"
 import { describe, expect, it } from "vitest"
-import { readRecord } from "../../src/compound/internal/Fields.ts"
 import { parseDocument } from "../../src/session/internal/Dom.ts"
 
 describe("reading fields without selectors (linkedom, as over HTTP)", () => {

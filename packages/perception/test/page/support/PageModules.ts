@@ -2,12 +2,17 @@ import { join } from "node:path"
 import { build } from "esbuild"
 import { afterAll, beforeAll } from "vitest"
 import type * as act from "../../../src/page/act.ts"
+import type * as calendar from "../../../src/page/calendar.ts"
 import type * as frames from "../../../src/page/frames.ts"
 import type * as names from "../../../src/page/names.ts"
 import type * as pick from "../../../src/page/pick.ts"
+import type * as records from "../../../src/page/records.ts"
 import type * as roles from "../../../src/page/roles.ts"
 import type * as selectors from "../../../src/page/selectors.ts"
+import type * as spec from "../../../src/page/spec.ts"
 import type * as states from "../../../src/page/states.ts"
+import type * as submission from "../../../src/page/submission.ts"
+import type * as tools from "../../../src/page/tools.ts"
 import type * as values from "../../../src/page/values.ts"
 import type * as visibility from "../../../src/page/visibility.ts"
 import { openBrowser, type TestBrowser } from "../../support/Browser.ts"
@@ -24,6 +29,11 @@ export interface PageModules {
   readonly states: typeof states
   readonly values: typeof values
   readonly visibility: typeof visibility
+  readonly calendar: typeof calendar
+  readonly records: typeof records
+  readonly spec: typeof spec
+  readonly submission: typeof submission
+  readonly tools: typeof tools
 }
 
 const pageDirectory = join(import.meta.dirname, "..", "..", "..", "src", "page")
@@ -37,6 +47,11 @@ const moduleNames = [
   "states",
   "values",
   "visibility",
+  "calendar",
+  "records",
+  "spec",
+  "submission",
+  "tools",
 ] as const
 
 let bundled: Promise<string> | undefined

@@ -8,6 +8,7 @@ import {
   parseTarget,
   type Target,
 } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 
 /** Roles that take typed text. */
@@ -82,37 +83,6 @@ export const resolveTarget = Effect.fn("tools.resolveTarget")(function* (
   return { ref: element.ref } satisfies Target
 })
 
-// Runs in the page: the element whose own words are `text` (its aria-label or visible text), the
-// smallest best match; with `scrollable`, only elements that scroll on their own. It is marked with a
-// data attribute for one action, and the selector of the mark is returned.
-const MARK_BY_TEXT = `
-const [wanted, scrollable, mark] = arguments
-const normal = (value) => String(value || "").replace(/\\s+/g, " ").trim().toLowerCase()
-const goal = normal(wanted)
-let best, bestScore = 0, bestArea = Infinity
-for (const element of document.body.querySelectorAll("*")) {
-  const box = element.getBoundingClientRect()
-  if (box.width === 0 || box.height === 0) continue
-  if (scrollable) {
-    const style = getComputedStyle(element)
-    if (!/(auto|scroll)/.test(style.overflowY) || element.scrollHeight <= element.clientHeight + 2) continue
-  }
-  const names = [normal(element.getAttribute("aria-label")), normal(element.innerText)]
-  let score = 0
-  for (const name of names) {
-    if (name === "") continue
-    if (name === goal) score = Math.max(score, 3)
-    else if (name.length >= 3 && goal.includes(name)) score = Math.max(score, 2 + name.length / 1000)
-    else if (scrollable && name.includes(goal)) score = Math.max(score, 1)
-  }
-  const area = box.width * box.height
-  if (score > bestScore || (score === bestScore && score > 0 && area < bestArea)) { best = element; bestScore = score; bestArea = area }
-}
-if (!best) return null
-best.setAttribute("data-sextant-text", mark)
-return '[data-sextant-text="' + mark + '"]'
-`
-
 let textMarks = 0
 
 /**
@@ -127,8 +97,8 @@ export const targetByText = Effect.fn("BrowserTools.targetByText")(function* (
 ) {
   const driver = yield* BrowserDriver
   textMarks += 1
-  const selector = yield* driver.evaluate(MARK_BY_TEXT, [text, options.scrollable === true, `t${textMarks}`])
-  if (typeof selector !== "string") {
+  const selector = yield* pageCall(driver, "markByText", text, options.scrollable === true, `t${textMarks}`)
+  if (selector === null) {
     return yield* new DriverError({
       method,
       reason: new ElementNotFound({
@@ -141,7 +111,5 @@ export const targetByText = Effect.fn("BrowserTools.targetByText")(function* (
 
 /** Removes the marks `targetByText` left, once the action that used them is done; a page that went away has none. */
 export const clearTextMarks = BrowserDriver.use((driver) =>
-  driver.evaluate(
-    'for (const element of document.querySelectorAll("[data-sextant-text]")) element.removeAttribute("data-sextant-text")',
-  ),
+  pageCall(driver, "clearMarks", "data-sextant-text"),
 ).pipe(Effect.ignore)

@@ -1,4 +1,5 @@
 import { BrowserDriver, type PageElement, type PageSnapshot } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 
 /** Visible, enabled elements of a snapshot, in ref order. */
@@ -15,20 +16,12 @@ export const named = (elements: ReadonlyArray<PageElement>, pattern: RegExp): Pa
 
 /**
  * The error text the page shows: the snapshot's alert outputs first, else any visible element with
- * `role="alert"` or `aria-live="assertive"`, else an element marked invalid's description.
+ * `role="alert"` or `aria-live="assertive"`, else an element marked invalid's description (perception's
+ * `errorText`).
  */
 export const pageErrorText = Effect.fn("tools.pageErrorText")(function* (snapshot: PageSnapshot) {
   const alert = snapshot.outputs.find((output) => output.region === "alert" && output.text.trim() !== "")
   if (alert !== undefined) return alert.text.trim()
   const driver = yield* BrowserDriver
-  const text = yield* driver.evaluate(`
-    const visible = (element) => element.getClientRects().length > 0
-    const alerts = [...document.querySelectorAll("[role=alert], [aria-live=assertive]")].filter(visible)
-    const described = [...document.querySelectorAll("[aria-invalid=true][aria-describedby]")]
-      .flatMap((field) => field.getAttribute("aria-describedby").split(/\\s+/))
-      .map((id) => document.getElementById(id))
-      .filter((element) => element !== null && visible(element))
-    const found = [...alerts, ...described].map((element) => element.innerText.trim()).find((text) => text !== "")
-    return found === undefined ? "" : found`)
-  return typeof text === "string" ? text : ""
+  return yield* pageCall(driver, "errorText")
 })

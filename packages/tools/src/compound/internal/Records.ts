@@ -1,9 +1,9 @@
+import type { FieldPlan } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import type { FieldSpec } from "../../session/Crawl.ts"
 import { CompoundError, RecordsInvalid, SchemaInvalid } from "../CompoundError.ts"
 import { type RecordSchemaInput, toRecordSchema, validateRecords } from "../RecordSchema.ts"
-import type { FieldPlan } from "./Fields.ts"
 
 /** Field names read when neither `item`, `fields` nor `schema` names any. */
 const defaultFields: ReadonlyArray<string> = ["name", "url"]

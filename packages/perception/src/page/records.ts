@@ -1,8 +1,7 @@
-/**
- * Reading records out of a DOM. `readRecord` runs in the page (sent as source text through
- * `BrowserDriver.evaluate`) and in Node on a linkedom document, so the browser and the HTTP path
- * read exactly the same way. `findItems` runs in the page only. Both are self-contained: no imports,
- * no outer names.
+/*
+ * Reading records out of a DOM, for the compound tools (@sextant/tools). `readRecord` runs in the
+ * page and in Node on a linkedom document (exported from @sextant/perception), so the browser and
+ * the HTTP path read exactly the same way; it uses the DOM it is given and no page globals.
  */
 
 /** How to read one field: by selector (text or attribute, optionally the first whose text fits a pattern), or inferred from its name. */
@@ -21,11 +20,11 @@ export interface FieldPlan {
  * attribute; anything else → the value next to a label with that name (table header, `dt`, or
  * `Label:` text), then `[itemprop]`, `[data-field]` or a class containing the name.
  */
-export function readRecord(
+export const readRecord = (
   root: Element,
   fields: ReadonlyArray<FieldPlan>,
   base: string,
-): Record<string, string | null> {
+): Record<string, string | null> => {
   const squeeze = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim()
   const absolute = (value: string | null) => {
     if (value === null) return null
@@ -150,7 +149,7 @@ export interface FoundItems {
  * link, a heading or an image, preferring richer items (cards over plain links). Answers a CSS
  * selector that matches exactly those items.
  */
-export function findItems(listSelector: string | undefined): FoundItems | undefined {
+export const findItems = (listSelector: string | undefined): FoundItems | undefined => {
   if (listSelector !== undefined) {
     const items = Array.from(document.querySelectorAll(listSelector))
     return items.length === 0 ? undefined : { selector: listSelector, items }
@@ -197,45 +196,55 @@ export function findItems(listSelector: string | undefined): FoundItems | undefi
   return { selector: `${selector}[data-sextant-item]`, items: best.items }
 }
 
-/** The page script that finds the list and reads one record per item, answering JSON. */
-export const listScript = `
-  const readRecord = (${readRecord.toString()});
-  const findItems = (${findItems.toString()});
-  const spec = arguments[0];
-  let found;
-  try { found = findItems(spec.listSelector); } catch (error) { return JSON.stringify({ error: String(error) }); }
-  if (found === undefined) return JSON.stringify({ count: 0, records: [] });
-  const items = found.items.slice(0, spec.limit);
-  return JSON.stringify({
+/** What `listRecords` answers. */
+export interface ListedRecords {
+  readonly error?: string
+  readonly selector?: string
+  readonly count: number
+  readonly records: ReadonlyArray<Record<string, string | null>>
+}
+
+/** Finds the list (`findItems`) and reads one record per item, at most `limit`. */
+export const listRecords = (spec: {
+  readonly listSelector?: string | undefined
+  readonly fields: ReadonlyArray<FieldPlan>
+  readonly limit: number
+}): ListedRecords => {
+  let found: FoundItems | undefined
+  try {
+    found = findItems(spec.listSelector)
+  } catch (error) {
+    return { error: String(error), count: 0, records: [] }
+  }
+  if (found === undefined) return { count: 0, records: [] }
+  return {
     selector: found.selector,
     count: found.items.length,
-    records: items.map((item) => readRecord(item, spec.fields, location.href)),
-  });
-`
-
-/** The page script that reads one record from the page's main content, answering JSON. */
-export const pageRecordScript = `
-  const readRecord = (${readRecord.toString()});
-  const root = document.querySelector("main, [role=main]") || document.body;
-  return JSON.stringify(readRecord(root, arguments[0], location.href));
-`
-
-/** The page script that collects the links of the list's items (or of `linksSelector`), answering JSON. */
-export const itemLinksScript = `
-  const findItems = (${findItems.toString()});
-  const spec = arguments[0];
-  const links = [];
-  if (spec.linksSelector !== undefined) {
-    for (const element of document.querySelectorAll(spec.linksSelector)) {
-      const anchor = element.matches("a[href]") ? element : element.querySelector("a[href]");
-      if (anchor) links.push(anchor.href);
-    }
-  } else {
-    const found = findItems(undefined);
-    for (const item of found ? found.items : []) {
-      const anchor = item.matches("a[href]") ? item : item.querySelector("a[href]");
-      if (anchor) links.push(anchor.href);
-    }
+    records: found.items.slice(0, spec.limit).map((item) => readRecord(item, spec.fields, location.href)),
   }
-  return JSON.stringify([...new Set(links.map((link) => link.split("#")[0]))]);
-`
+}
+
+/** Reads one record from the page's main content (`main`, `[role=main]`, else the body). */
+export const pageRecord = (fields: ReadonlyArray<FieldPlan>): Record<string, string | null> =>
+  readRecord(document.querySelector("main, [role=main]") ?? document.body, fields, location.href)
+
+/** How many repeated items the page shows (`findItems` without a selector). */
+export const countItems = (): number => findItems(undefined)?.items.length ?? 0
+
+/**
+ * The links of the list's items, or of the elements `linksSelector` matches (each one a link or
+ * holding one), without their fragment and without repeats. An option object, since an absent
+ * argument would arrive in the page as null.
+ */
+export const itemLinks = ({ linksSelector }: { readonly linksSelector?: string | undefined }): string[] => {
+  const holders =
+    linksSelector !== undefined
+      ? Array.from(document.querySelectorAll(linksSelector))
+      : (findItems(undefined)?.items ?? [])
+  const links: string[] = []
+  for (const holder of holders) {
+    const anchor = holder.matches("a[href]") ? holder : holder.querySelector("a[href]")
+    if (anchor !== null) links.push((anchor as HTMLAnchorElement).href)
+  }
+  return [...new Set(links.map((link) => link.split("#")[0] ?? link))]
+}
