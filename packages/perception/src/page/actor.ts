@@ -1,4 +1,4 @@
-import { currentValue, markedElement, perception, prepare, scroll } from "./prepare.ts"
+import { checkTyped, currentValue, markedElement, perception, prepare, scroll } from "./prepare.ts"
 import { scrollSettled, settle, waitFor } from "./settle.ts"
 import { startWatching, watchState } from "./watch.ts"
 
@@ -12,6 +12,7 @@ export const actorOperations = {
   markedElement,
   prepare,
   currentValue,
+  checkTyped,
   settle,
   scroll,
   waitFor,

@@ -416,6 +416,62 @@ export const currentValue = (spec: { readonly target: Target }): string => {
   return JSON.stringify({ value, checked: isChecked(element) })
 }
 
+/** Input types whose value is the text typed, character for character (the others assign a format). */
+const TEXT_TYPES: ReadonlySet<string> = new Set(["", "text", "search", "email", "tel", "url", "password"])
+
+/**
+ * Text in the loose form a field may keep it in: case, spacing, punctuation and symbols dropped, so an
+ * input mask's `(555) 123-4567` is the `5551234567` typed, and an upper-casing field still holds it.
+ */
+export const looseText = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}\p{Cf}]+/gu, "")
+
+/** What {@link checkTyped} is asked: the field, the text typed into it, and whether that text is secret. */
+export interface TypedSpec {
+  readonly target: Target
+  readonly value: string
+  readonly secret?: boolean
+}
+
+/**
+ * Reads a text field (a text-like input, a textarea, a contenteditable element) back after typing and
+ * compares it with what was typed: exactly, else in {@link looseText} form. Answers JSON:
+ * `{ ok: true }` (also when the element takes no typed text of its own, or is gone), or what it holds:
+ * its length, the `maxlength`, and its text only when neither the field (a password) nor the value is
+ * secret, so a secret never leaves the page.
+ */
+export const checkTyped = (spec: TypedSpec): string => {
+  const found = locate(spec.target)
+  if ("error" in found) return JSON.stringify({ ok: true, unread: true })
+  const element = found.element as HTMLElement
+  const tag = element.localName
+  const type = (element.getAttribute("type") || "").toLowerCase()
+  const text =
+    (tag === "input" && TEXT_TYPES.has(type)) || tag === "textarea"
+      ? (element as HTMLInputElement).value
+      : element.isContentEditable
+        ? (element.innerText ?? element.textContent ?? "").replace(/\n$/, "")
+        : undefined
+  if (text === undefined) return JSON.stringify({ ok: true, unread: true })
+  const wanted = String(spec.value)
+  if (text === wanted || looseText(text) === looseText(wanted)) return JSON.stringify({ ok: true })
+  const secret = spec.secret === true || type === "password"
+  const maxLength = (element as HTMLInputElement).maxLength
+  return JSON.stringify({
+    ok: false,
+    secret,
+    length: [...text].length,
+    wanted: [...wanted].length,
+    ...(typeof maxLength === "number" && maxLength >= 0 ? { maxLength } : {}),
+    // Whether what it holds is the start of what was typed (keys lost at the end) or cut short by it.
+    prefix: wanted.startsWith(text),
+    ...(secret ? {} : { value: text }),
+  })
+}
+
 /** How to scroll the page: a direction and a count of screens, an end, a ratio, a screen, or an element. */
 export interface ScrollSpec {
   readonly direction?: "up" | "down"
