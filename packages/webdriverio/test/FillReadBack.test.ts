@@ -23,29 +23,33 @@ const CODE = "ABCD-1234-WXYZ"
 layer(driverLayer({ driver: { actionWaitMs: 300 } }), { excludeTestServices: true, timeout: "60 seconds" })(
   "a fill reads the field back",
   (it) => {
-    it.effect("types again when the field lost a keystroke the first time, and the field holds the value", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(`${site.url}/typing/field?drop=once`)
-        const result = yield* driver.act({ selector: "#code" }, "input", CODE)
-        expect(result.ok).toBe(true)
-        expect(yield* read("#code")).toBe(CODE)
-        // The page did drop a keystroke: the second typing is what filled it.
-        expect(yield* read("#code", "dataset.drops")).toBe("1")
-      }),
+    it.effect(
+      "types again when the field lost a keystroke the first time, and the field holds the value",
+      () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/typing/field?drop=once`)
+          const result = yield* driver.act({ selector: "#code" }, "input", CODE)
+          expect(result.ok).toBe(true)
+          expect(yield* read("#code")).toBe(CODE)
+          // The page did drop a keystroke: the second typing is what filled it.
+          expect(yield* read("#code", "dataset.drops")).toBe("1")
+        }),
     )
 
-    it.effect("fails with ValueNotTaken saying how much the field holds when it loses a keystroke every time", () =>
-      Effect.gen(function* () {
-        const driver = yield* BrowserDriver
-        yield* driver.navigate(`${site.url}/typing/field?drop=always`)
-        const error = yield* Effect.flip(driver.act({ selector: "#code" }, "input", CODE))
-        expect(error.reason._tag).toBe("ValueNotTaken")
-        expect(error.message).toContain("#code")
-        expect(error.message).toContain("holds 13 of 14 characters")
-        expect(error.message).toContain("lost keystrokes")
-        expect(yield* read("#code", "dataset.drops")).toBe("2")
-      }),
+    it.effect(
+      "fails with ValueNotTaken saying how much the field holds when it loses a keystroke every time",
+      () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/typing/field?drop=always`)
+          const error = yield* Effect.flip(driver.act({ selector: "#code" }, "input", CODE))
+          expect(error.reason._tag).toBe("ValueNotTaken")
+          expect(error.message).toContain("#code")
+          expect(error.message).toContain("holds 13 of 14 characters")
+          expect(error.message).toContain("lost keystrokes")
+          expect(yield* read("#code", "dataset.drops")).toBe("2")
+        }),
     )
 
     it.effect("fails naming the maxlength when the value is longer than the field allows", () =>
