@@ -453,7 +453,8 @@ export const checkTyped = (spec: TypedSpec): string => {
     (tag === "input" && TEXT_TYPES.has(type)) || tag === "textarea"
       ? (element as HTMLInputElement).value
       : element.isContentEditable
-        ? (element.innerText ?? element.textContent ?? "").replace(/\n$/, "")
+        ? // biome-ignore lint/performance/useDomNodeTextContent: typed line breaks are <br> or <div> here, which only innerText reads as newlines
+          (element.innerText ?? element.textContent ?? "").replace(/\n$/, "")
         : undefined
   if (text === undefined) return JSON.stringify({ ok: true, unread: true })
   const wanted = String(spec.value)
