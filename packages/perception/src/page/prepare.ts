@@ -2,7 +2,7 @@ import { brief } from "./describe.ts"
 import { hitAt, viewportRect } from "./frames.ts"
 import { chooseOptions } from "./pick.ts"
 import type { Box } from "./types.ts"
-import { assignValue, VALUE_FORMATS } from "./values.ts"
+import { assignValue, inputFormat, VALUE_FORMATS } from "./values.ts"
 import { shown, withinViewport } from "./visibility.ts"
 import { observe, sleep, watchInput, watchState } from "./watch.ts"
 
@@ -429,6 +429,21 @@ export const looseText = (text: string): string =>
     .toLowerCase()
     .replace(/[\s\p{P}\p{S}\p{Cf}]+/gu, "")
 
+/**
+ * Whether two texts name the same day or the same time of day in any format values.ts reads (a picker
+ * that shows `14 May 2024` as `2024-05-14`, `2:30 pm` as `14:30`). A day needs a year in both texts, so
+ * a lone number is never read as a date.
+ */
+const sameMoment = (have: string, wanted: string): boolean => {
+  const year = /\b\d{4}\b/
+  if (year.test(have) && year.test(wanted)) {
+    const day = inputFormat("date", wanted)
+    if (/^\d{4}-\d{2}-\d{2}$/.test(day) && inputFormat("date", have) === day) return true
+  }
+  const time = inputFormat("time", wanted)
+  return /^\d{2}:\d{2}(:\d{2})?$/.test(time) && inputFormat("time", have) === time
+}
+
 /** What {@link checkTyped} is asked: the field, the text typed into it, and whether that text is secret. */
 export interface TypedSpec {
   readonly target: Target
@@ -438,7 +453,8 @@ export interface TypedSpec {
 
 /**
  * Reads a text field (a text-like input, a textarea, a contenteditable element) back after typing and
- * compares it with what was typed: exactly, else in {@link looseText} form. Answers JSON:
+ * compares it with what was typed: exactly, else in {@link looseText} form, else as the same day or
+ * time of day in another format. Answers JSON:
  * `{ ok: true }` (also when the element takes no typed text of its own, or is gone), or what it holds:
  * its length, the `maxlength`, and its text only when neither the field (a password) nor the value is
  * secret, so a secret never leaves the page.
@@ -458,7 +474,8 @@ export const checkTyped = (spec: TypedSpec): string => {
         : undefined
   if (text === undefined) return JSON.stringify({ ok: true, unread: true })
   const wanted = String(spec.value)
-  if (text === wanted || looseText(text) === looseText(wanted)) return JSON.stringify({ ok: true })
+  if (text === wanted || looseText(text) === looseText(wanted) || sameMoment(text, wanted))
+    return JSON.stringify({ ok: true })
   const secret = spec.secret === true || type === "password"
   const maxLength = (element as HTMLInputElement).maxLength
   return JSON.stringify({
