@@ -10,13 +10,7 @@ import {
   type UnmetPart,
 } from "@sextant/core"
 import { pageCall } from "@sextant/perception"
-import {
-  canTake,
-  glossaryReadsWhole,
-  NO_NAME_WORDS,
-  resolvePick,
-  textScore,
-} from "@sextant/planner"
+import { canTake, glossaryReadsWhole, NO_NAME_WORDS, resolvePick, textScore } from "@sextant/planner"
 import type { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one page call. */
@@ -84,6 +78,8 @@ export interface PartStep {
   readonly acted?: string | undefined
   /** The text the step typed or selected (its `value` or `text` argument), when it names one. */
   readonly value?: string | undefined
+  /** Why the step failed (its error's reason tag, e.g. `ValueNotTaken`), when it did. */
+  readonly failure?: string | undefined
   /** That element as the page showed it when the step chose it. */
   readonly actedElement?: PageElement | undefined
   /** The outline of the page the step was chosen on, kept when the part picks an item of a list. */
@@ -224,7 +220,11 @@ const holdsValue = (actual: string, wanted: string): boolean => {
   }
   const number = asNumber(want)
   if (number !== undefined && asNumber(have) !== undefined) return asNumber(have) === number
-  if (digits(want).length >= 4 && digits(have) === digits(want)) return true
+  // A code or a phone number the field formatted ("(555) 123-4567" for 5551234567): the same digits
+  // and the same letters; "ABCD-1234-WXY" lost a letter of "ABCD-1234-WXYZ" and does not hold it.
+  const letters = (text: string) => text.replace(/[^\p{L}]/gu, "")
+  if (digits(want).length >= 4 && digits(have) === digits(want) && letters(have) === letters(want))
+    return true
   const minutes = asMinutes(have)
   return minutes !== undefined && asMinutes(wanted) === minutes
 }
@@ -348,8 +348,18 @@ const judgeControls = (
   }
   if (field.value === undefined)
     return `the value of ${field.role} "${field.name}" cannot be read on ${where}`
-  if (field.value === MASKED)
-    return check.value === "" ? `${field.role} "${field.name}" is not empty` : undefined
+  if (field.value === MASKED) {
+    if (check.value === "") return `${field.role} "${field.name}" is not empty`
+    // A masked field shows only that something was typed: whether it is the whole secret the driver
+    // read back in the page, and a fill it found short failed with ValueNotTaken.
+    const typing = steps.filter(
+      (step) => step.value !== undefined && (step.ok || step.failure === "ValueNotTaken"),
+    )
+    const last = typing.at(-1)
+    return last !== undefined && !last.ok
+      ? `${field.role} "${field.name}" did not take the secret typed into it: ${last.message ?? "the fill failed"}`
+      : undefined
+  }
   return holdsValue(field.value, check.value)
     ? undefined
     : `${field.role} "${field.name}" holds "${field.value}", not "${check.value}", on ${where}`

@@ -130,6 +130,8 @@ export const recoveryForReason = (reason: StepFailureReason): Recovery => {
     case "NavigationFailed":
     case "InvalidArgument":
     case "NotEditable":
+    // The driver already cleared the field and typed again: the same keys would be lost again.
+    case "ValueNotTaken":
     case "ScriptError":
     case "SessionClosed":
     case "PageStatus":

@@ -191,6 +191,56 @@ describe("goal checks on the page's controls", () => {
     expect(judged(fill, [products], products)).toHaveLength(1)
   })
 
+  it("is not done when a typed code lost a letter, and is done when the field formatted the same digits", () => {
+    const code: GoalPart = {
+      kind: "fill",
+      description: 'type "ABCD-1234-WXYZ" into "Code"',
+      check: { type: "fieldValue", target: "Code", value: "ABCD-1234-WXYZ" },
+    }
+    const field = (value: string) => element({ ref: "e2", role: "textbox", name: "Code", value })
+    expect(judged(code, [field("ABCD-1234-WXY")])).toEqual([
+      'textbox "Code" holds "ABCD-1234-WXY", not "ABCD-1234-WXYZ", on http://127.0.0.1/form',
+    ])
+    const phone: GoalPart = {
+      kind: "fill",
+      description: 'type "5551234567" into "Phone"',
+      check: { type: "fieldValue", target: "Phone", value: "5551234567" },
+    }
+    const phoneField = element({ ref: "e3", role: "textbox", name: "Phone", value: "(555) 123-4567" })
+    expect(judged(phone, [phoneField])).toEqual([])
+  })
+
+  it("is not done when the last fill of a masked secret field failed because the field did not take it", () => {
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "<secret:password>" into "Password"',
+      check: { type: "fieldValue", target: "Password", value: "<secret:password>" },
+    }
+    const password = element({ ref: "e4", role: "textbox", name: "Password", value: "<secret>" })
+    const typed = (ok: boolean): PartStep => ({
+      ...step([password], password),
+      tool: "fill",
+      value: "<secret:password>",
+      ok,
+      ...(ok
+        ? {}
+        : {
+            failure: "ValueNotTaken",
+            message: "#password did not take the value typed into it: it holds 13 of 14 characters",
+          }),
+    })
+    const verdict = (steps: ReadonlyArray<PartStep>) =>
+      verifyParts([fill], { steps, records: [], finalPage: "not read" }).map((unmet) => unmet.evidence)
+    // A step after it that worked (a key pressed in the field) does not make the masked field's dots evidence.
+    const pressed: PartStep = { ...step([password]), tool: "press", ok: true }
+    expect(verdict([typed(false), pressed])).toEqual([
+      'textbox "Password" did not take the secret typed into it: #password did not take the value typed into it: it holds 13 of 14 characters',
+    ])
+    // A fill that then took it whole is the evidence.
+    expect(verdict([typed(false), typed(true)])).toEqual([])
+    expect(verdict([typed(true)])).toEqual([])
+  })
+
   it("reads a field found by the words beside it through the element the part typed into", () => {
     const fill: GoalPart = {
       kind: "fill",
@@ -338,7 +388,10 @@ describe("runAgent in Chromium: a part is done when the page shows it", () => {
   it("is FAILED when a typed date did not take (a date picker that ignores typing), naming what the field holds", async () => {
     const result = await runGoal("Set check-in to 2024-05-14", "/gallery/datepicker")
     expect(result.status).toBe("FAILED")
-    expect(JSON.stringify(result.summary.unmetParts)).toContain('holds \\"\\", not \\"2024-05-14\\"')
+    // The fill itself fails: the driver read the field back and it held nothing after typing twice.
+    expect(JSON.stringify(result.summary.unmetParts)).toContain(
+      'did not take the value typed into it: the page changed the value to \\"\\" (typed \\"2024-05-14\\", twice)',
+    )
   }, 90_000)
 
   it("is COMPLETED when a date typed as 01/09/2015 shows as 2015-01-09 in a date field", async () => {

@@ -26,12 +26,14 @@ const page = `<!doctype html><html><head><meta charset="utf-8"><title>Sign in</t
 <button type="submit">Sign in</button></form>
 <script>${ECHOES}
 let shown = false
-setInterval(() => {
-  const pw = document.getElementById('password').value
+// Echoed as the field takes the text, so the fill's own settle sees it: a 50 ms poll here raced the
+// next step's extract on a loaded machine, and the echo was missing from every prompt.
+document.getElementById('password').addEventListener('input', (event) => {
+  const pw = event.target.value
   if (shown || pw.length < 14) return
   shown = true
   for (const [id, show] of Object.entries(SHOW)) { const p = document.createElement('p'); p.id = id; p.textContent = id + ': ' + show(pw); document.body.append(p) }
-}, 50)
+})
 </script></body></html>`
 
 let site: Server

@@ -95,6 +95,30 @@ export class NotEditable extends Data.TaggedClass("NotEditable")<{
   }
 }
 
+/**
+ * Text was typed into a text field (input, textarea, contenteditable) but the field, read back in the
+ * page, does not hold it, even after it was cleared and typed once more: keystrokes were lost, a
+ * `maxlength` cut it, or the page changed it. `detail` says what the field holds; for a password field
+ * or a secret value it gives only lengths, never the text.
+ *
+ * @example
+ * ```ts
+ * import { ValueNotTaken } from "@sextant/core"
+ * new ValueNotTaken({ target: "#code", detail: "it holds 13 of 14 characters" }).message
+ * // '#code did not take the value typed into it: it holds 13 of 14 characters'
+ * ```
+ */
+export class ValueNotTaken extends Data.TaggedClass("ValueNotTaken")<{
+  readonly target: string
+  readonly detail: string
+}> {
+  /** The driver already cleared the field and typed again once. */
+  readonly isRetryable = false
+  get message(): string {
+    return `${this.target} did not take the value typed into it: ${this.detail}`
+  }
+}
+
 /** The caller passed something the driver cannot use (a bad selector, an unknown operation). */
 export class InvalidArgument extends Data.TaggedClass("InvalidArgument")<{ readonly detail: string }> {
   readonly isRetryable = false
@@ -227,6 +251,7 @@ export type DriverErrorReason =
   | Timeout
   | NotInteractable
   | NotEditable
+  | ValueNotTaken
   | NavigationFailed
   | DialogOpen
   | InvalidArgument

@@ -273,6 +273,7 @@ export const partStepOf = (
   acted: actedTarget(args),
   ...(typedText(args) === undefined ? {} : { value: typedText(args) }),
   ok: observation.ok,
+  ...(observation.error === undefined ? {} : { failure: observation.error.reason }),
   message: observation.message,
   data: observation.data,
   signals: observation.signals ?? [],

@@ -1,5 +1,5 @@
 import { attachPart, hostOf } from "./host.ts"
-import { currentValue, markedElement, perception, prepare, scroll } from "./prepare.ts"
+import { checkTyped, currentValue, markedElement, perception, prepare, scroll } from "./prepare.ts"
 import { scrollSettled, settle, waitFor } from "./settle.ts"
 import { startWatching, watchState } from "./watch.ts"
 
@@ -13,6 +13,7 @@ export const actorOperations = {
   markedElement,
   prepare,
   currentValue,
+  checkTyped,
   settle,
   scroll,
   waitFor,

@@ -2,7 +2,7 @@ import { brief } from "./describe.ts"
 import { hitAt, viewportRect } from "./frames.ts"
 import { chooseOptions } from "./pick.ts"
 import type { Box } from "./types.ts"
-import { assignValue, VALUE_FORMATS } from "./values.ts"
+import { assignValue, inputFormat, VALUE_FORMATS } from "./values.ts"
 import { shown, withinViewport } from "./visibility.ts"
 import { observe, sleep, watchInput, watchState } from "./watch.ts"
 
@@ -414,6 +414,80 @@ export const currentValue = (spec: { readonly target: Target }): string => {
   const value =
     "value" in element && element.value !== undefined ? element.value : element.getAttribute("aria-valuenow")
   return JSON.stringify({ value, checked: isChecked(element) })
+}
+
+/** Input types whose value is the text typed, character for character (the others assign a format). */
+const TEXT_TYPES: ReadonlySet<string> = new Set(["", "text", "search", "email", "tel", "url", "password"])
+
+/**
+ * Text in the loose form a field may keep it in: case, spacing, punctuation and symbols dropped, so an
+ * input mask's `(555) 123-4567` is the `5551234567` typed, and an upper-casing field still holds it.
+ */
+export const looseText = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}\p{Cf}]+/gu, "")
+
+/**
+ * Whether two texts name the same day or the same time of day in any format values.ts reads (a picker
+ * that shows `14 May 2024` as `2024-05-14`, `2:30 pm` as `14:30`). A day needs a year in both texts, so
+ * a lone number is never read as a date.
+ */
+const sameMoment = (have: string, wanted: string): boolean => {
+  const year = /\b\d{4}\b/
+  if (year.test(have) && year.test(wanted)) {
+    const day = inputFormat("date", wanted)
+    if (/^\d{4}-\d{2}-\d{2}$/.test(day) && inputFormat("date", have) === day) return true
+  }
+  const time = inputFormat("time", wanted)
+  return /^\d{2}:\d{2}(:\d{2})?$/.test(time) && inputFormat("time", have) === time
+}
+
+/** What {@link checkTyped} is asked: the field, the text typed into it, and whether that text is secret. */
+export interface TypedSpec {
+  readonly target: Target
+  readonly value: string
+  readonly secret?: boolean
+}
+
+/**
+ * Reads a text field (a text-like input, a textarea, a contenteditable element) back after typing and
+ * compares it with what was typed: exactly, else in {@link looseText} form, else as the same day or
+ * time of day in another format. Answers JSON:
+ * `{ ok: true }` (also when the element takes no typed text of its own, or is gone), or what it holds:
+ * its length, the `maxlength`, and its text only when neither the field (a password) nor the value is
+ * secret, so a secret never leaves the page.
+ */
+export const checkTyped = (spec: TypedSpec): string => {
+  const found = locate(spec.target)
+  if ("error" in found) return JSON.stringify({ ok: true, unread: true })
+  const element = found.element as HTMLElement
+  const tag = element.localName
+  const type = (element.getAttribute("type") || "").toLowerCase()
+  const text =
+    (tag === "input" && TEXT_TYPES.has(type)) || tag === "textarea"
+      ? (element as HTMLInputElement).value
+      : element.isContentEditable
+        ? // biome-ignore lint/performance/useDomNodeTextContent: typed line breaks are <br> or <div> here, which only innerText reads as newlines
+          (element.innerText ?? element.textContent ?? "").replace(/\n$/, "")
+        : undefined
+  if (text === undefined) return JSON.stringify({ ok: true, unread: true })
+  const wanted = String(spec.value)
+  if (text === wanted || looseText(text) === looseText(wanted) || sameMoment(text, wanted))
+    return JSON.stringify({ ok: true })
+  const secret = spec.secret === true || type === "password"
+  const maxLength = (element as HTMLInputElement).maxLength
+  return JSON.stringify({
+    ok: false,
+    secret,
+    length: [...text].length,
+    wanted: [...wanted].length,
+    ...(typeof maxLength === "number" && maxLength >= 0 ? { maxLength } : {}),
+    // Whether what it holds is the start of what was typed (keys lost at the end) or cut short by it.
+    prefix: wanted.startsWith(text),
+    ...(secret ? {} : { value: text }),
+  })
 }
 
 /** How to scroll the page: a direction and a count of screens, an end, a ratio, a screen, or an element. */

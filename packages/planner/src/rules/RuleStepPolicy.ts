@@ -226,6 +226,10 @@ const showsValue = (shown: string, typed: string): boolean => {
   return digitsOf(want) !== "" && digitsOf(have) === digitsOf(want) && /^[\d\s\p{P}]*$/u.test(want)
 }
 
+/** A history line of a fill the driver failed because the field, read back, did not hold the text. */
+const NOT_TAKEN =
+  /^\d+\. fill\(\{.*\}\) -> failed: (?:BrowserDriver\.act: )?(.* did not take the value typed into it: .*)$/
+
 /**
  * Why the newest tool call did not take on the page, or undefined when it did or cannot be told: a
  * `fill` whose text field does not show the value, a `check`/`uncheck` whose box is in the other
@@ -239,6 +243,10 @@ export const unheldCall = (
   const line = history.findLast((entry) => /^\d+\. \w+\(/.test(entry))
   const failedPick = line === undefined ? null : /^\d+\. pickDate\(.*\) -> failed: (.*)$/.exec(line)
   if (failedPick !== null) return `the day could not be chosen in the calendar: ${failedPick[1]}`
+  // The driver reads a filled field back and fails the fill (ValueNotTaken) when it does not hold the
+  // text: the same as a fill that went through and does not show.
+  const notTaken = line === undefined ? null : NOT_TAKEN.exec(line)
+  if (notTaken !== null) return notTaken[1]
   const match =
     line === undefined ? null : /^\d+\. (fill|pickDate|check|uncheck)\((\{.*\})\) -> ok/.exec(line)
   if (match === null) return undefined
@@ -279,7 +287,11 @@ export const unheldCall = (
  */
 const datePickFor = (history: ReadonlyArray<string>): ToolCall | undefined => {
   const line = history.findLast((entry) => /^\d+\. \w+\(/.test(entry))
-  const match = line === undefined ? null : /^\d+\. fill\((\{.*\})\) -> ok/.exec(line)
+  const match =
+    line === undefined
+      ? null
+      : (/^\d+\. fill\((\{.*\})\) -> ok/.exec(line) ??
+        (NOT_TAKEN.test(line) ? /\((\{.*\})\) -> /.exec(line) : null))
   if (match === null) return undefined
   let args: { target?: unknown; value?: unknown }
   try {

@@ -20,10 +20,13 @@ describe("pickDate in Chromium on the calendar picker of the widget gallery", ()
   for (const seed of [0, 7]) {
     it(`picks a date in a calendar widget that ignores typing, moving months both ways (seed ${seed})`, async () => {
       await harness.run(navigateTool.run({ url: harness.url("/gallery/datepicker", seed) }))
-      // The field is read-only: typing leaves it empty, as the agent finds out.
-      await harness.run(
-        BrowserDriver.use((driver) => driver.act({ selector: "[data-k=checkin]" }, "input", "2024-05-14")),
+      // The field is read-only: typing leaves it empty, and the fill says so rather than succeed.
+      const typed = await harness.run(
+        BrowserDriver.use((driver) =>
+          Effect.flip(driver.act({ selector: "[data-k=checkin]" }, "input", "2024-05-14")),
+        ),
       )
+      expect(typed.reason._tag).toBe("ValueNotTaken")
       expect(await checkIn()).toBe("")
 
       // By ref from a look, in the month the calendar opens on.

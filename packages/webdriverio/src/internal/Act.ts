@@ -15,13 +15,14 @@ import {
   type Target,
   Timeout,
   UploadDirs,
+  ValueNotTaken,
 } from "@sextant/core"
 import { describeChange, diffScreens } from "@sextant/perception"
 import { Effect } from "effect"
 import { toDriverError } from "../DriverErrors.ts"
 import type { DriverContext } from "./DriverContext.ts"
 import { fail } from "./Fail.ts"
-import { type Prepared, preparedError } from "./Prepared.ts"
+import { type Prepared, preparedError, type TypedCheck, typedMismatch } from "./Prepared.ts"
 import {
   chordKeys,
   click,
@@ -393,7 +394,41 @@ export const makeAct = (
         ...tabField,
       } satisfies ActResult
     }
-    const settled = outcome.settled
+    let settled = outcome.settled
+    // A fill is done only when the field holds what was asked: read back in the page and typed once
+    // more (cleared first) when it does not. A navigation the typing started took the field away.
+    if (op === "input" && prepared.assigned !== true && !settled.navigating) {
+      const text = yield* valueText(op, value)
+      const secret = origins !== undefined
+      const check = () =>
+        call("act", { errorContext: { target: formatTarget(target) } })("checkTyped", {
+          target,
+          value: text,
+          secret,
+        }).pipe(Effect.map((json) => JSON.parse(json) as TypedCheck))
+      let typed = yield* check()
+      if (!typed.ok) {
+        const again = JSON.parse(
+          yield* call("act", { errorContext: { target: formatTarget(target) } })("prepare", {
+            target,
+            op,
+            value: text,
+            waitMs: 0,
+            ...(origins === undefined ? {} : { origins }),
+          }),
+        ) as Prepared
+        if (again.error !== undefined) return yield* Effect.fail(preparedError("act", target, again, origins))
+        yield* perform(target, op, text, again)
+        settled = yield* settle({})
+        if (settled.navigating) settled = yield* awaitNavigation(settleOptions)
+        else typed = yield* check()
+      }
+      if (!typed.ok && !settled.navigating)
+        return yield* fail(
+          "act",
+          new ValueNotTaken({ target: formatTarget(target), detail: typedMismatch(typed, text) }),
+        )
+    }
     const after = yield* driver.snapshotOf(settled.look ?? "")
     state.lastSnapshot = after
     const action = { ref: "ref" in target ? target.ref : formatTarget(target), op }

@@ -76,3 +76,35 @@ export const preparedError = (
   })()
   return new DriverError({ method, reason })
 }
+
+/** What the page script's `checkTyped` answers: the field holds what was typed, or what it holds. */
+export interface TypedCheck {
+  readonly ok: boolean
+  /** The field is a password field or the value is secret: `value` is never sent. */
+  readonly secret?: boolean
+  readonly length?: number
+  readonly wanted?: number
+  readonly maxLength?: number
+  /** What it holds is the start of what was typed. */
+  readonly prefix?: boolean
+  /** What it holds, only when nothing about it is secret. */
+  readonly value?: string
+}
+
+/**
+ * What a field holds instead of the `wanted` text typed into it (twice), and what to do, for
+ * `ValueNotTaken`. A secret field is described by lengths only; `wanted` is printed only when the
+ * field says it is not secret.
+ */
+export const typedMismatch = (typed: TypedCheck, wanted: string): string => {
+  const length = typed.length ?? 0
+  const asked = typed.wanted ?? [...wanted].length
+  const holds = `it holds ${length} of ${asked} characters`
+  if (typed.maxLength !== undefined && typed.maxLength < asked && length <= typed.maxLength)
+    return `${holds}: the field allows at most ${typed.maxLength} characters (maxlength); give a value that fits or use another field`
+  if (typed.prefix === true && length > 0 && length < asked)
+    return `${holds} after it was cleared and typed twice: the page lost keystrokes; look() at the field and fill it again, or type the missing part with press`
+  if (typed.secret === true || typed.value === undefined)
+    return `${holds}, not the value typed (a secret: only lengths are shown) after it was cleared and typed twice: the page changes what is typed; look() at the field and check what it expects`
+  return `the page changed the value to ${JSON.stringify(typed.value)} (typed ${JSON.stringify(wanted)}, twice): give the value in the form the field expects`
+}
