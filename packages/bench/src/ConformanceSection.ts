@@ -6,6 +6,7 @@ import { launch, makeDriver } from "@sextant/webdriverio"
 import { Effect, Exit, Scope } from "effect"
 import type { Page } from "playwright-core"
 import { openPlaywright, RUN_MARK, VIEWPORT } from "./Browsers.ts"
+import { OFFLINE_ARGS } from "./CorpusSection.ts"
 import { BenchError } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
 
@@ -361,7 +362,7 @@ export const sextantReading = (ref: string | null, snapshot: PageSnapshot, withi
 }
 
 /**
- * Measures every WPT file under `folder`: for each element with `data-expectedlabel` or
+ * Measures every WPT file under `folder` (both browsers offline but for 127.0.0.1, as the corpus is): for each element with `data-expectedlabel` or
  * `data-expectedrole`, Chromium's computed role and label (WebDriver, as WPT's own harness asks),
  * Sextant's `look()` (the element's node found by its ref) and Playwright's `ariaSnapshot()` of the
  * element, on the same served file.
@@ -386,11 +387,14 @@ export const measureConformance = async (
   try {
     const session = await Effect.runPromise(
       Scope.provide(scope)(
-        launch({ windowSize: { width: VIEWPORT.width, height: VIEWPORT.height }, args: [RUN_MARK] }),
+        launch({
+          windowSize: { width: VIEWPORT.width, height: VIEWPORT.height },
+          args: [RUN_MARK, ...OFFLINE_ARGS],
+        }),
       ),
     )
     const driver: BrowserDriverShape = await Effect.runPromise(Scope.provide(scope)(makeDriver(session)))
-    const playwright = await openPlaywright()
+    const playwright = await openPlaywright(OFFLINE_ARGS)
     closers.push(playwright.close)
     const page: Page = playwright.value
     const cases: Array<ConformanceCase> = []
