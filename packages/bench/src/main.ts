@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { cpus, hostname, loadavg, totalmem } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio, VIEWPORT } from "./Browsers.ts"
+import { conformanceSections, measureConformance } from "./ConformanceSection.ts"
 import {
   ARTICLE_PAGES,
   articlesFolder,
@@ -48,6 +49,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
        pnpm bench --section soak [--tasks N] [--seed N]
        pnpm bench --section scale [--runs N] [--readme]
        pnpm bench --section model-view [--pages a.html,b.html] [--readme]
+       pnpm bench --section conformance --wpt /work/wpt [--readme]
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
        pnpm bench --only gallery --set fresh [--seed N] [--instructions n001,pick] [--modes agent]
        pnpm bench --only gallery --set fresh2 [--seed N] [--instructions m001,pick] [--modes agent]
@@ -75,6 +77,10 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
               model-view (the LLM step policy's first-turn prompt on the real-page corpus: tokens
               and the share of the page's refs it carries), written to results/model-view.*
               (--pages: results/model-view-partial.*; --readme: also the README)
+              conformance (accessible names and roles on Web Platform Tests files beside Chromium's
+              computed ones and Playwright's ariaSnapshot), written to results/conformance.*
+              (--readme: also the README); needs --wpt
+  --wpt DIR   the folder of WPT files for --section conformance (not shipped: see the README)
   --tasks N   soak tasks (default 200)
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
@@ -116,6 +122,7 @@ const OPTIONS = {
   instructions: { type: "string" },
   modes: { type: "string" },
   set: { type: "string" },
+  wpt: { type: "string" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -137,6 +144,7 @@ const main = async (): Promise<number> => {
   if (values.section !== undefined) {
     if (values.section === "explorer") return runExplorerOnly(values.readme === true)
     if (values.section === "model-view") return runModelViewOnly(values)
+    if (values.section === "conformance") return runConformanceOnly(values.wpt, values.readme === true)
     if (values.section === "scale")
       return runScaleOnly(positiveInteger("runs", values.runs, SCALE_PAIRS, 8), values.readme === true)
     if (values.section === "soak")
@@ -154,7 +162,7 @@ const main = async (): Promise<number> => {
       )
     if (values.section !== "honesty")
       throw new UsageError(
-        `--section must be honesty, actions, explorer, soak, scale or model-view, got "${values.section}"`,
+        `--section must be honesty, actions, explorer, soak, scale, model-view or conformance, got "${values.section}"`,
       )
     return runHonestyOnly()
   }
@@ -513,6 +521,47 @@ const runModelViewOnly = async (values: ReturnType<typeof parseCommandLine>["val
   if (values.readme) await updateReadme(`${header}\n\n${tables}`, "model-view")
   return 0
 }
+
+/**
+ * `pnpm bench --section conformance --wpt DIR`: Sextant's names and roles on the Web Platform Tests
+ * files under DIR beside Chromium's and Playwright's; results/conformance.* (`--readme`: the README).
+ */
+const runConformanceOnly = async (folder: string | undefined, readme: boolean): Promise<number> => {
+  if (folder === undefined)
+    throw new UsageError(
+      "--section conformance needs --wpt DIR: the folder of WPT files (see the bench README)",
+    )
+  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  const started = performance.now()
+  const result = await measureConformance(resolve(folder), progress)
+  const leftover = await leftoverBrowsers()
+  if (leftover.length > 0)
+    throw new BenchError(
+      "closing the browsers",
+      "this run",
+      `processes ${leftover.join(", ")} are still alive`,
+    )
+  const commit = await gitHead()
+  const header = `Command: \`pnpm bench --section conformance --wpt ${folder}\` · ${new Date().toISOString()} · Sextant ${commit} · Node ${process.version} · ${((performance.now() - started) / 1000).toFixed(0)} s\n\nMaterial: ${result.cases.length} cases in ${result.files.length} Web Platform Tests files (the paths and commits are in the folder's SOURCES.txt), served from 127.0.0.1 with stand-in harness scripts; Chromium = WebDriver computed role and label (what WPT's own harness asks), Sextant = the element's node in \`look()\` (found by its ref), Playwright = the first line of \`locator.ariaSnapshot()\`. Names compared after WPT's rule (ASCII whitespace collapsed, trimmed). An element Sextant gives no node of its own (folded into its parent's lines: a heading, a paragraph, a generic wrapper, a list item) counts as a miss, except where the test expects no node (role none/generic, empty name); the "folded" column counts them and "among shown" leaves them out.`
+  const tables = renderSections(conformanceSections(result))
+  console.log(`${header}\n\n${tables}`)
+  const results = join(packageRoot, "results")
+  await mkdir(results, { recursive: true })
+  await writeFile(join(results, "conformance.json"), `${JSON.stringify({ commit, ...result }, null, 2)}\n`)
+  await writeFile(join(results, "conformance.md"), `${header}\n\n${tables}\n`)
+  if (readme) await updateReadme(`${header}\n\n${tables}`, "conformance")
+  return 0
+}
+
+/** The checked-out commit of the repository, short, with `+changes` when the tree is not clean. */
+const gitHead = (): Promise<string> =>
+  new Promise((done) => {
+    const child = spawn("git", ["describe", "--always", "--dirty=+changes"], { cwd: repositoryRoot })
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += String(chunk)))
+    child.on("close", () => done(output.trim() || "unknown"))
+    child.on("error", () => done("unknown"))
+  })
 
 /** `pnpm bench --corpus`: the real-page corpus alone; `--set articles`: the article pages instead. */
 const corpusOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
