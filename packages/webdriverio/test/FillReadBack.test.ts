@@ -73,6 +73,22 @@ layer(driverLayer({ driver: { actionWaitMs: 300 } }), { excludeTestServices: tru
       }),
     )
 
+    it.effect(
+      "counts an amount the field shows as money as the amount typed, and refuses another amount",
+      () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/typing/phone`)
+          const result = yield* driver.act({ selector: "#amount" }, "input", "1250")
+          expect(result.ok).toBe(true)
+          expect(yield* read("#amount")).toBe("$1,250.00")
+          // 12.5 typed shows as $12.50: the same amount; "12,50" is no amount this field keeps.
+          expect((yield* driver.act({ selector: "#amount" }, "input", "12.5")).ok).toBe(true)
+          const error = yield* Effect.flip(driver.act({ selector: "#amount" }, "input", "12,50"))
+          expect(error.reason._tag).toBe("ValueNotTaken")
+        }),
+    )
+
     it.effect("says what the page changed the value to when it is not a secret", () =>
       Effect.gen(function* () {
         const driver = yield* BrowserDriver

@@ -434,6 +434,18 @@ export const looseText = (text: string): string =>
  * that shows `14 May 2024` as `2024-05-14`, `2:30 pm` as `14:30`). A day needs a year in both texts, so
  * a lone number is never read as a date.
  */
+/** A plain amount as a number: currency signs, spaces and thousands separators dropped; else undefined. */
+const amountOf = (text: string): number | undefined => {
+  const bare = text.replace(/[\s\u00a0$€£¥]/gu, "").replace(/,(?=\d{3}(?:\D|$))/gu, "")
+  return /^[-+]?\d+(?:\.\d+)?$/u.test(bare) ? Number(bare) : undefined
+}
+
+/** Whether a field that shows amounts as money holds the amount typed (`$1,250.00` for `1250`). */
+const sameAmount = (have: string, wanted: string): boolean => {
+  const typed = amountOf(wanted)
+  return typed !== undefined && amountOf(have) === typed
+}
+
 const sameMoment = (have: string, wanted: string): boolean => {
   const year = /\b\d{4}\b/
   if (year.test(have) && year.test(wanted)) {
@@ -454,7 +466,7 @@ export interface TypedSpec {
 /**
  * Reads a text field (a text-like input, a textarea, a contenteditable element) back after typing and
  * compares it with what was typed: exactly, else in {@link looseText} form, else as the same day or
- * time of day in another format. Answers JSON:
+ * time of day in another format, else as the same amount shown as money (`$1,250.00` holds `1250`). Answers JSON:
  * `{ ok: true }` (also when the element takes no typed text of its own, or is gone), or what it holds:
  * its length, the `maxlength`, and its text only when neither the field (a password) nor the value is
  * secret, so a secret never leaves the page.
@@ -474,7 +486,12 @@ export const checkTyped = (spec: TypedSpec): string => {
         : undefined
   if (text === undefined) return JSON.stringify({ ok: true, unread: true })
   const wanted = String(spec.value)
-  if (text === wanted || looseText(text) === looseText(wanted) || sameMoment(text, wanted))
+  if (
+    text === wanted ||
+    looseText(text) === looseText(wanted) ||
+    sameMoment(text, wanted) ||
+    sameAmount(text, wanted)
+  )
     return JSON.stringify({ ok: true })
   const secret = spec.secret === true || type === "password"
   const maxLength = (element as HTMLInputElement).maxLength
