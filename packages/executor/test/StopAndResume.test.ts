@@ -7,7 +7,7 @@ import { resume, resumeAgent, runAgent, runPlan, type TraceRecord } from "../src
 import { planOf, scriptedPlanner, scriptedPolicy, testTools } from "./support/TestTools.ts"
 
 // The stop logic sits above the driver: the fake driver serves these pages (the CLI test
-// packages/sextant/test/CtrlCResume.test.ts covers the same path in Chromium through `sextant run`).
+// packages/sextant/test/CtrlCResume.slow.test.ts (the slow set) covers the same path in Chromium through `sextant run`).
 const ORIGIN = "http://shop.test"
 const PAGES = {
   "/": `<html><head><title>Shop</title></head><body><h1>Shop</h1><a id="to-products" href="/products">Products</a></body></html>`,

@@ -15,7 +15,7 @@ import { runMain } from "./support/Main.ts"
 
 // One run, one look and the fixtures command spawn the real `sextant` command, from source as
 // `pnpm sextant` does; the usage errors and messages call the CLI's `main` in this process (the bin's
-// own start, version and usage exit code are spawned in NodeVersion.test.ts). The longer runs (the model planner, --interactive,
+// own start, version and usage exit code are spawned in NodeVersion.slow.test.ts, in the slow set). The longer runs (the model planner, --interactive,
 // runs and resume of a stored run, Ctrl-C from a terminal) are in CliCommands.slow.test.ts.
 const { sextant, site, directory, store, traces } = useCliCommands()
 
