@@ -204,11 +204,14 @@ const asNumber = (text: string): number | undefined => {
 /**
  * Whether a field's value is what was typed, both read in normalised form: the same words (case and
  * spacing aside); the same digits for a code; the same number ("1,250.50" and "1250.5"); the same day
- * for a date, whatever its format (`01/09/2015` and `2015-01-09`); the same time of day.
+ * for a date, whatever its format (`01/09/2015` and `2015-01-09`); the same time of day; a date and time
+ * with the ISO "T" or a space between them.
  */
 const holdsValue = (actual: string, wanted: string): boolean => {
-  const have = normalizedValue(actual)
-  const want = normalizedValue(wanted)
+  // A date-and-time field shows `2024-07-01T09:15` for `2024-07-01 09:15`: the ISO "T" is a space here.
+  const isoSpace = (text: string) => text.replace(/(\d{4}-\d{2}-\d{2})t(\d{2}:\d{2})/giu, "$1 $2")
+  const have = isoSpace(normalizedValue(actual))
+  const want = isoSpace(normalizedValue(wanted))
   if (have === want) return true
   const digits = (text: string) => text.replace(/\D/g, "")
   const haveDays = daysOf(have)

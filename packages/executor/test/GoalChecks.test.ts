@@ -210,6 +210,19 @@ describe("goal checks on the page's controls", () => {
     expect(judged(phone, [phoneField])).toEqual([])
   })
 
+  it("is done when a date-and-time field shows the typed date and time with the ISO T, and not for another time", () => {
+    const reminder: GoalPart = {
+      kind: "fill",
+      description: 'type "2024-07-01 09:15" into "Reminder"',
+      check: { type: "fieldValue", target: "Reminder", value: "2024-07-01 09:15" },
+    }
+    const field = (value: string) => element({ ref: "e2", role: "textbox", name: "Reminder", value })
+    expect(judged(reminder, [field("2024-07-01T09:15")])).toEqual([])
+    expect(judged(reminder, [field("2024-07-01T09:45")])).toEqual([
+      'textbox "Reminder" holds "2024-07-01T09:45", not "2024-07-01 09:15", on http://127.0.0.1/form',
+    ])
+  })
+
   it("is not done when the last fill of a masked secret field failed because the field did not take it", () => {
     const fill: GoalPart = {
       kind: "fill",
