@@ -8,6 +8,7 @@ import type { Page } from "playwright-core"
 import { openPlaywright, RUN_MARK, VIEWPORT } from "./Browsers.ts"
 import { OFFLINE_ARGS } from "./CorpusSection.ts"
 import { BenchError } from "./Measure.ts"
+import { INTERACTIVE_ROLES as AGENT_ROLES } from "./Recall.ts"
 import type { TableSection } from "./Report.ts"
 
 /**
@@ -41,27 +42,11 @@ export interface ConformanceResult {
   readonly cases: ReadonlyArray<ConformanceCase>
 }
 
-/** Roles Chromium gives to things a user operates: the "interactive" rows count cases with these. */
-export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
-  "button",
-  "link",
-  "textbox",
-  "searchbox",
-  "checkbox",
-  "radio",
-  "combobox",
-  "listbox",
-  "option",
-  "menuitem",
-  "menuitemcheckbox",
-  "menuitemradio",
-  "tab",
-  "switch",
-  "slider",
-  "spinbutton",
-  "treeitem",
-  "gridcell",
-])
+/**
+ * Roles Chromium gives to things a user operates: the "interactive" rows count cases with these. The
+ * recall measure's roles an agent acts on, and `gridcell`, which a WPT grid case operates.
+ */
+export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([...AGENT_ROLES, "gridcell"])
 
 /** Roles that mean "no node of its own": an element an engine does not show has one of these. */
 const NO_NODE_ROLES: ReadonlySet<string> = new Set(["", "none", "generic", "presentation"])

@@ -9,7 +9,7 @@ import {
   readCalendarDay,
   type UnmetPart,
 } from "@sextant/core"
-import { pageCall } from "@sextant/perception"
+import { type GoalFactsRequest, pageCall } from "@sextant/perception"
 import { canTake, glossaryReadsWhole, NO_NAME_WORDS, resolvePick, textScore } from "@sextant/planner"
 import type { Effect } from "effect"
 
@@ -34,11 +34,8 @@ export interface PageFacts {
   readonly counts: Readonly<Record<string, number>>
 }
 
-/** What the checks need to know about the page, besides the fixed facts. */
-export interface FactsRequest {
-  readonly texts: ReadonlyArray<string>
-  readonly selectors: ReadonlyArray<string>
-}
+/** What the checks need to know about the page, besides the fixed facts (perception's `goalFacts` request). */
+export type FactsRequest = GoalFactsRequest
 
 /** The texts and selectors the checks of `parts` need read from the page. */
 export const factsRequestFor = (parts: ReadonlyArray<GoalPart>): FactsRequest => ({
