@@ -38,7 +38,7 @@ const foreign = (why: string): Error =>
   )
 
 /** The members of the runtime part the host exposes. */
-const runtimeMembers = ["look", "resolve", "act", "describe", "refOf", "calls"] as const
+const runtimeMembers = ["look", "resolve", "act", "describe", "refOf", "printedAs", "calls"] as const
 
 /** Makes the host, with `key` as the only key its `attach` takes, and defines `__sextant` as it. */
 const makeHost = (key: string): Host => {

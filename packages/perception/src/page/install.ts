@@ -2,14 +2,14 @@ import { act } from "./act.ts"
 import { calls } from "./calls.ts"
 import { describe } from "./describe.ts"
 import { attachPart } from "./host.ts"
-import { lookString } from "./look.ts"
+import { lookString, printedAs } from "./look.ts"
 import { refs } from "./refs.ts"
 import { resolve } from "./resolve.ts"
 import type { LookOptions } from "./types.ts"
 
 /**
  * The entry of the page script: attaches the perception runtime (`look`, `resolve`, `act`, `describe`,
- * `refOf` and `calls`, the page functions called by name in `calls.ts`) to this document's host, `globalThis.__sextant` (see `host.ts`), making the host when
+ * `refOf`, `printedAs` and `calls`, the page functions called by name in `calls.ts`) to this document's host, `globalThis.__sextant` (see `host.ts`), making the host when
  * the actor has not. A host that already holds a runtime keeps it, with its refs. Throws the foreign
  * error when `__sextant` is not a host made with `key`, or holds an older runtime it cannot replace.
  * `scripts/bundle-page.ts` bundles this module and everything it imports into one function of
@@ -23,6 +23,7 @@ export const install = (version: number, key: string): void => {
     act,
     describe,
     refOf: (element: Element) => refs.byElement.get(element),
+    printedAs,
     calls: Object.freeze(calls),
   })
   const held = host.version

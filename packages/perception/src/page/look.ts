@@ -9,6 +9,19 @@ import { createWalk } from "./walk.ts"
 
 /* look(): one walk of the page into the outline and the raw snapshot that `parseSnapshot` reads. */
 
+/**
+ * The line the last whole-page full look printed for each element that has a line of its own but no
+ * ref (a heading, an image, a meter), without its indentation and dash: `h2 "Prices"`.
+ */
+let printedLines = new WeakMap<Element, string>()
+
+/**
+ * The line the last whole-page full look printed for an element that has a line of its own but no
+ * ref (`h2 "Prices"`, `img "Logo"`), or undefined: an element with a ref (see `refOf`), or one the
+ * outline folds into its parent's lines. For a reader that measures the outline from the page.
+ */
+export const printedAs = (element: Element): string | undefined => printedLines.get(element)
+
 /** The raw snapshot without its version; see `RawSnapshot` in `../internal/RawSnapshot.ts`. */
 export const look = (options: LookOptions = {}) => {
   const started = performance.now()
@@ -35,7 +48,10 @@ export const look = (options: LookOptions = {}) => {
     else walk.walkElement(entry.element, items, entry.frame, false)
   } else if (document.body !== null) walk.walkChildren(document.body, items, top, false)
   const finished = walk.finish(items)
-  const { lines, anchors } = mode === "interactive" ? renderInteractive(finished) : renderOutline(finished)
+  const { lines, anchors, shown } =
+    mode === "interactive" ? renderInteractive(finished) : renderOutline(finished)
+  if (mode === "full" && !partial)
+    printedLines = new WeakMap(shown.map(([element, line]) => [element, lines[line]!.replace(/^\s*- /, "")]))
 
   const scrolling = document.scrollingElement ?? document.documentElement
   return {

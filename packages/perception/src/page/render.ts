@@ -299,6 +299,7 @@ const render = (
   lines: string[],
   anchors: Anchor[],
   printed: Set<string>,
+  shown: Array<[Element, number]>,
 ): void => {
   const indent = "  ".repeat(depth)
   let lastText = -1
@@ -348,19 +349,20 @@ const render = (
       continue
     }
     if (item.role === "") {
-      render(item.kids, depth, lines, anchors, printed)
+      render(item.kids, depth, lines, anchors, printed, shown)
       continue
     }
     if (item.heading) {
       const only = item.kids.length === 1 ? item.kids[0] : undefined
+      if (item.source !== undefined) shown.push([item.source, lines.length])
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
         lines.push(`${indent}- ${item.label} ${inline(only, printed)}`)
         // The rest of a long headline link (its name is cut) prints under it.
-        render(only.kids, depth + 1, lines, anchors, printed)
+        render(only.kids, depth + 1, lines, anchors, printed, shown)
         continue
       }
       lines.push(`${indent}- ${item.label} ${quote(item.name)}`)
-      render(item.kids, depth + 1, lines, anchors, printed)
+      render(item.kids, depth + 1, lines, anchors, printed, shown)
       continue
     }
     if (item.role === "row") {
@@ -373,7 +375,7 @@ const render = (
       if (text.length <= LONG_ROW) for (const target of inRow) printed.add(target)
       if (text.length > LONG_ROW) {
         // A layout row holding a page's worth of content: each cell prints as lines of its own.
-        render(item.kids, depth, lines, anchors, printed)
+        render(item.kids, depth, lines, anchors, printed, shown)
         continue
       }
       if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
@@ -386,7 +388,7 @@ const render = (
       item.role === "gridcell"
     ) {
       if (item.ref !== "") lines.push(`${indent}- ${inline(item, printed)}`)
-      render(item.kids, depth, lines, anchors, printed)
+      render(item.kids, depth, lines, anchors, printed, shown)
       continue
     }
     if (item.container) {
@@ -397,7 +399,7 @@ const render = (
       }
       const start = lines.length
       lines.push(`${indent}- ${inline(item, printed)}:`)
-      render(item.kids, depth + 1, lines, anchors, printed)
+      render(item.kids, depth + 1, lines, anchors, printed, shown)
       if (item.ref !== "")
         anchors.push([
           item.ref,
@@ -407,21 +409,26 @@ const render = (
         ])
       continue
     }
+    if (item.ref === "" && item.source !== undefined) shown.push([item.source, lines.length])
     lines.push(`${indent}- ${inline(item, printed)}`)
-    if (item.kids.length > 0) render(item.kids, depth + 1, lines, anchors, printed)
+    if (item.kids.length > 0) render(item.kids, depth + 1, lines, anchors, printed, shown)
   }
 }
 
-/** Lines of an outline, and the span of lines of each container that has a ref. */
+/**
+ * Lines of an outline, the span of lines of each container that has a ref, and the line each
+ * element printed that has a line of its own but no ref (a heading, an image, a meter).
+ */
 export interface Rendered {
   readonly lines: string[]
   readonly anchors: Anchor[]
+  readonly shown: Array<[element: Element, line: number]>
 }
 
 /** The full outline: one line per meaningful node, two spaces of indentation per level. */
 export const renderOutline = (items: ReadonlyArray<Item>): Rendered => {
-  const rendered: Rendered = { lines: [], anchors: [] }
-  render(items, 0, rendered.lines, rendered.anchors, new Set())
+  const rendered: Rendered = { lines: [], anchors: [], shown: [] }
+  render(items, 0, rendered.lines, rendered.anchors, new Set(), rendered.shown)
   return rendered
 }
 
@@ -440,7 +447,7 @@ export const renderInteractive = (items: ReadonlyArray<Item>): Rendered => {
   const entries: Entry[] = []
   const entryAnchors: Anchor[] = []
   renderCompact(items, entries, entryAnchors, new Map(), nameCut(namesOf(items)))
-  const rendered: Rendered = { lines: [], anchors: [] }
+  const rendered: Rendered = { lines: [], anchors: [], shown: [] }
   flattenCompact(entries, entryAnchors, rendered.lines, rendered.anchors)
   return rendered
 }

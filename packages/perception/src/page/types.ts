@@ -38,6 +38,11 @@ export interface Node {
   ownWords?: boolean
   /** A heading whose name was cut (the rest prints under it): all its words, for a name read from content. */
   whole?: string
+  /**
+   * The element a node with a line but no ref stands for (a heading, an image, a meter), so the line
+   * it printed can be found from the element (`printedAs`).
+   */
+  source?: Element
 }
 
 export type Item = string | Node

@@ -258,7 +258,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
         if (hoverTarget(element)) {
           const node = buildNode(element, tag, "img", frame, pointer)
           if (node !== undefined) out.push(node)
-        } else out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }) })
+        } else
+          out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }), source: element })
       }
       // The words it draws are text a reader sees, beside what names it (a chart's labels).
       // Each run is a label of its own, apart from the words around the svg.
@@ -623,6 +624,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
         container: false,
         heading: true,
         ...(longName ? { whole: fullName } : {}),
+        source: element,
       }
     }
 
@@ -834,6 +836,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       heading: false,
       ...(guess === undefined ? {} : { guess }),
       ...(contentName && interactive ? { ownWords: true } : {}),
+      ...(ref === "" ? { source: element } : {}),
     }
   }
 
