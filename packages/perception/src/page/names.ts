@@ -85,7 +85,9 @@ export const plainText = (element: Element, skip?: Element, tooltips = false): s
         return
       }
       // An element inside that carries its own label speaks by it (a label's icon button "close nav").
-      const label = child.getAttribute("aria-label")?.trim()
+      // A slot is no element of the flat tree a name is read through: what is assigned to it (or its
+      // default content) speaks, never a label the slot carries.
+      const label = tag === "slot" ? undefined : child.getAttribute("aria-label")?.trim()
       if (label) text += ` ${label} `
       else if (tag === "img") text += ` ${child.getAttribute("alt") ?? ""} `
       else if (tag === "input") {

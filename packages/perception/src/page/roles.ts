@@ -385,18 +385,72 @@ export const presentational = (element: Element, tag: string): boolean => {
   return (role === "presentation" || role === "none") && !focusable(element, tag)
 }
 
-/** Roles that mean something only inside a table or grid (wai-aria's required context). */
-const TABLE_PARTS = new Set(["row", "cell", "gridcell", "columnheader", "rowheader", "rowgroup"])
+/** The containers that give a table part its meaning (wai-aria's required context). */
+const TABLE_CONTEXT = "table,[role=table],[role=grid],[role=treegrid],[role=row],[role=rowgroup]"
+
+/** The containers that give a menu item its meaning. */
+const MENU_CONTEXT = "[role=menu],[role=menubar]"
 
 /**
- * A table part's role given outside any table or grid has no context, and the element keeps the
- * role its tag gives it (a `<button role="gridcell">` alone is a button), as browsers do.
+ * Roles that mean something only inside a container of theirs (wai-aria 1.2's required context
+ * role), with the containers that give it: a table part in a table or grid, an option in a listbox
+ * (a select's or datalist's included), a tree item in a tree, a menu item in a menu or menu bar, a
+ * tab in a tab list.
  */
-export const outOfContext = (element: Element, role: string): boolean =>
-  TABLE_PARTS.has(role) &&
-  element.parentElement?.closest(
-    "table,[role=table],[role=grid],[role=treegrid],[role=row],[role=rowgroup]",
-  ) == null
+const CONTEXT_OF: Record<string, string> = {
+  row: TABLE_CONTEXT,
+  cell: TABLE_CONTEXT,
+  gridcell: TABLE_CONTEXT,
+  columnheader: TABLE_CONTEXT,
+  rowheader: TABLE_CONTEXT,
+  rowgroup: TABLE_CONTEXT,
+  option: "[role=listbox],select,datalist",
+  treeitem: "[role=tree]",
+  menuitem: MENU_CONTEXT,
+  menuitemcheckbox: MENU_CONTEXT,
+  menuitemradio: MENU_CONTEXT,
+  tab: "[role=tablist]",
+}
+
+/** Whether an element's parent in the accessibility tree is one of `containers`: its DOM ancestor, or the element that owns it by `aria-owns`. */
+const inContext = (element: Element, containers: string): boolean => {
+  if (element.parentElement?.closest(containers) != null) return true
+  const id = element.id
+  if (id === "") return false
+  const root = element.getRootNode() as Document | ShadowRoot
+  for (const owner of root.querySelectorAll("[aria-owns]"))
+    if (owner.getAttribute("aria-owns")!.split(/\s+/).includes(id) && owner.matches(containers)) return true
+  return false
+}
+
+/** Roles that mean something only in a table or grid: outside one, the tag's role always stands. */
+const TABLE_PARTS = new Set(["row", "cell", "gridcell", "columnheader", "rowheader", "rowgroup"])
+/** Roles a box with no role of its own keeps outside their context only when the page labels it, as Chromium reads them. */
+const KEPT_WHEN_LABELLED = new Set(["option", "treeitem"])
+
+/**
+ * A role given outside the container it needs (see `CONTEXT_OF`) has no context. A table part takes
+ * the role its tag gives it (a `<button role="gridcell">` alone is a button, as browsers read it).
+ * An option, tree item, menu item or tab takes its tag's role where the tag makes a control or a
+ * landmark (`<button role="option">` is a button, `<nav role="menuitem">` a navigation, as the Web
+ * Platform Tests expect); on any other element it stays the control the page made, with its ref
+ * (a `<div role="tab">`, an `<li role="menuitem">`), except an unlabelled box given an option's or a
+ * tree item's role, which Chromium reads as a plain box (`<div role="option">` alone).
+ */
+export const outOfContext = (element: Element, role: string, tag: string): boolean => {
+  const containers = CONTEXT_OF[role]
+  if (containers === undefined || inContext(element, containers)) return false
+  if (TABLE_PARTS.has(role)) return true
+  const native = implicitRole(element, tag)
+  if (INTERACTIVE.has(native) || CONTAINERS[native] !== undefined) return true
+  return (
+    native === "" &&
+    KEPT_WHEN_LABELLED.has(role) &&
+    !element.hasAttribute("aria-label") &&
+    !element.hasAttribute("aria-labelledby") &&
+    !element.hasAttribute("aria-labeledby")
+  )
+}
 
 /** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
 export const IMAGE_HOLDERS =

@@ -281,7 +281,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
     // Nor one that carries a global ARIA attribute (a label, a description): it keeps its own role.
     if (role === "presentation" || role === "none")
       role = focusable(element, tag) || globalAria(element) ? implicitRole(element, tag) : ""
-    if (role !== "" && outOfContext(element, role)) role = implicitRole(element, tag)
+    if (role !== "" && outOfContext(element, role, tag)) role = implicitRole(element, tag)
     // A native control a user acts on (a link, a button, a field) keeps a role with a ref: an ARIA
     // role that would make it text or a box (a heading, an image, a list item, a row) gives way to
     // the role its tag gives it.
@@ -534,7 +534,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const saveJoinable = join.joinable
       join.joinable = false
       if (role === "img") {
-        if (!name) name = collapse(element.getAttribute("alt") ?? element.getAttribute("title") ?? "").trim()
+        // An empty alt says nothing, and the tooltip names the image (accname 1.2, 2I).
+        if (!name) name = collapse(element.getAttribute("alt") || element.getAttribute("title") || "").trim()
         if (!name && tag === "svg")
           name = collapse(element.querySelector(":scope > title")?.textContent ?? "").trim()
         if (!name) return undefined
