@@ -317,6 +317,7 @@ return JSON.stringify({
     expectedName: element.getAttribute("data-expectedlabel") ?? undefined,
     expectedRole: element.getAttribute("data-expectedrole") ?? undefined,
     ref: globalThis.__sextant.refOf(element) ?? null,
+    printed: globalThis.__sextant.printedAs(element) ?? null,
   })),
 })`
 
@@ -325,23 +326,32 @@ interface PageCase {
   readonly expectedName?: string
   readonly expectedRole?: string
   readonly ref: string | null
+  /** The line the element printed without a ref (`h2 "Prices"`, `img "Logo"`), or null. */
+  readonly printed: string | null
 }
 
 /**
  * Sextant's reading of an element from its ref: an element of the snapshot (role and name), a
  * container (`nav "label"`: the first line of `look({ within: ref })`, given as `within`), or no
- * node of its own (no ref, or a ref that names nothing).
+ * node of its own (no ref, or a ref that names nothing). An element with a line of its own but no
+ * ref (`printed`: `h2 "Prices"`, `img "Logo"`, `meter "Progress": 40`) is read from that line, the
+ * heading level's label back to its role: the line says the role and the name as a reader sees them.
  */
-export const sextantReading = (ref: string | null, snapshot: PageSnapshot, within?: string): Reading => {
-  if (ref === null) return { shown: false, role: "", name: "" }
-  const element = snapshot.elements[ref]
+export const sextantReading = (
+  ref: string | null,
+  snapshot: PageSnapshot,
+  within?: string,
+  printed?: string | null,
+): Reading => {
+  const element = ref === null ? undefined : snapshot.elements[ref]
   if (element !== undefined) return { shown: true, role: element.role, name: element.name }
-  const match = /^- ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?/.exec(within?.split("\n")[0] ?? "")
+  const line = ref !== null ? within?.split("\n")[0]?.replace(/^- /, "") : (printed ?? undefined)
+  const match = /^([a-z]+[1-6]?)(?: link)?(?: ("(?:[^"\\]|\\.)*"))?/.exec(line ?? "")
   if (match === null) return { shown: false, role: "", name: "" }
   const label = match[1]!
   return {
     shown: true,
-    role: CONTAINER_ROLE[label] ?? label,
+    role: /^h[1-6]$/.test(label) ? "heading" : (CONTAINER_ROLE[label] ?? label),
     name: match[2] === undefined ? "" : (JSON.parse(match[2]) as string),
   }
 }
@@ -425,6 +435,7 @@ export const measureConformance = async (
               found.ref !== null && snapshot.elements[found.ref] === undefined
                 ? (await Effect.runPromise(driver.look({ mode: "full", within: found.ref }))).tree
                 : undefined,
+              found.printed,
             ),
             playwright: playwrightReading(snapshotText),
           })

@@ -64,6 +64,17 @@ describe("conformance comparison", () => {
     expect(sextantReading(null, snapshot)).toEqual(folded)
   })
 
+  it("reads an element with a line but no ref from that line, a heading's level label as heading", () => {
+    const snapshot = { elements: {} } as unknown as PageSnapshot
+    expect(sextantReading(null, snapshot, undefined, 'h3 "Prices"')).toEqual(shown("heading", "Prices"))
+    expect(sextantReading(null, snapshot, undefined, 'h2 link "News" [ref=e4] -> /news')).toEqual(
+      shown("heading", "News"),
+    )
+    expect(sextantReading(null, snapshot, undefined, 'img "Logo"')).toEqual(shown("img", "Logo"))
+    expect(sextantReading(null, snapshot, undefined, 'meter "Fuel": 40')).toEqual(shown("meter", "Fuel"))
+    expect(sextantReading(null, snapshot, undefined, null)).toEqual(folded)
+  })
+
   it("scores all cases, the cases Chromium passes and Chromium's interactive ones, with folded cases apart", () => {
     const cases = [
       item({ expectedName: "label" }),
@@ -108,7 +119,7 @@ describe("conformance comparison", () => {
 })
 
 describe("measureConformance", () => {
-  it("reads each case in all three engines on a served folder, running the page's own scripts", async () => {
+  it("reads each case in all three engines on a served folder, running the page's own scripts, a heading from its printed line", async () => {
     const folder = await mkdtemp(join(tmpdir(), "sextant-wpt-"))
     try {
       await mkdir(join(folder, "name"))
@@ -120,6 +131,7 @@ describe("measureConformance", () => {
 <label for="t">Email</label><input id="t" type="text" data-expectedlabel="Email" data-testname="label for">
 <nav aria-label="Site" data-expectedlabel="Site" data-expectedrole="navigation" data-testname="nav"><a href="#">x</a></nav>
 <h2 data-expectedlabel="Title" data-testname="heading">Title</h2>
+<p data-expectedrole="paragraph" data-testname="paragraph">Words</p>
 <span id="host"></span>
 <button aria-labelledby="host" data-expectedlabel="from shadow" data-testname="shadow"></button>
 <script>
@@ -136,7 +148,10 @@ document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = "from
       expect(byName["label for"]!.playwright).toEqual(shown("textbox", "Email"))
       expect(byName.nav!.sextant).toEqual(shown("navigation", "Site"))
       expect(byName.nav!.chromium.role).toBe("navigation")
-      expect(byName.heading!.sextant).toEqual(folded)
+      // A heading prints its line without a ref (`h2 "Title"`): read from that line.
+      expect(byName.heading!.sextant).toEqual(shown("heading", "Title"))
+      // A paragraph is folded into its parent's lines: no node of its own.
+      expect(byName.paragraph!.sextant).toEqual(folded)
       expect(byName.heading!.playwright).toEqual(shown("heading", "Title"))
       // The inline script ran past its AriaUtils call (the stand-in): the shadow root names the button.
       expect(byName.shadow!.chromium.name).toBe("from shadow")
