@@ -271,7 +271,8 @@ describe("accessible names and roles on the conformance page", () => {
   // menu, a tab a tab list (an owner by aria-owns counts). Outside it, an element whose tag makes a
   // control or a landmark is that (a button, a navigation), as the Web Platform Tests expect; a lone
   // unlabelled div given an option's role is a box (Chromium drops the role); any other element stays
-  // the control the page made, with its ref.
+  // the control the page made, with its ref (Chromium makes a labelled lone div option generic, named
+  // by its label; the view keeps it an option a user can pick).
   it("an option, tree item, menu item or tab outside its container takes its tag's role; inside, owned or on a box it keeps it", async () => {
     expect(await rule("required-context", 14)).toEqual([])
     const browser = harness.browser

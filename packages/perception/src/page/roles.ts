@@ -425,7 +425,11 @@ const inContext = (element: Element, containers: string): boolean => {
 
 /** Roles that mean something only in a table or grid: outside one, the tag's role always stands. */
 const TABLE_PARTS = new Set(["row", "cell", "gridcell", "columnheader", "rowheader", "rowgroup"])
-/** Roles a box with no role of its own keeps outside their context only when the page labels it, as Chromium reads them. */
+/**
+ * Roles a box with no role of its own keeps outside their context only when the page labels it:
+ * Chromium makes any lone `<div role="option">` a generic box (and still names a labelled one by its
+ * label); the view keeps a labelled one the control the page made, with its name and its ref.
+ */
 const KEPT_WHEN_LABELLED = new Set(["option", "treeitem"])
 
 /**
@@ -435,7 +439,7 @@ const KEPT_WHEN_LABELLED = new Set(["option", "treeitem"])
  * landmark (`<button role="option">` is a button, `<nav role="menuitem">` a navigation, as the Web
  * Platform Tests expect); on any other element it stays the control the page made, with its ref
  * (a `<div role="tab">`, an `<li role="menuitem">`), except an unlabelled box given an option's or a
- * tree item's role, which Chromium reads as a plain box (`<div role="option">` alone).
+ * tree item's role, which is a plain box, as Chromium reads it (`<div role="option">` alone).
  */
 export const outOfContext = (element: Element, role: string, tag: string): boolean => {
   const containers = CONTEXT_OF[role]
