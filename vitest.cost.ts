@@ -44,5 +44,23 @@ export const testFilesByCost = (root: string): { unit: Array<string>; browser: A
   return { unit, browser }
 }
 
+/** What in a slow-set test file starts a service: Redis, PostgreSQL or a Selenium Grid (`scripts/services`). */
+const STARTS_A_SERVICE = /startRedis|startPostgres|startGrid|scripts\/services/
+
+/**
+ * A project's slow-set test files (`*.slow.test.ts`, relative to `root`) by what they start: `services`
+ * start Redis, PostgreSQL or a Selenium Grid and run one at a time; `other` (browser sweeps, CLI spawns,
+ * pack-and-install) start only their own browsers and processes and can share the machine two at a time.
+ */
+export const slowTestFilesByCost = (root: string): { services: Array<string>; other: Array<string> } => {
+  const services: Array<string> = []
+  const other: Array<string> = []
+  const files = globSync("test/**/*.slow.test.ts", { cwd: root, exclude: (name) => name === "node_modules" })
+  for (const file of files.sort()) {
+    ;(STARTS_A_SERVICE.test(readFileSync(join(resolve(root), file), "utf8")) ? services : other).push(file)
+  }
+  return { services, other }
+}
+
 /** For messages: a project folder as the repository names it. */
 export const projectFolder = (root: string): string => relative(import.meta.dirname, resolve(root))
