@@ -31,9 +31,11 @@ const configs = globSync(
  * after the other, so the unit tests of every package run first, all cores busy, then the browser
  * tests. `pnpm exec vitest run --project '<package>*'` runs both of a package.
  *
- * The slow set (`SEXTANT_TEST_SET=slow`) splits the same way: `<package>:services` holds the files that
- * start Redis, PostgreSQL or a Selenium Grid and runs them one at a time, first; `<package>` holds the
- * rest (browser sweeps, CLI spawns, pack-and-install) and runs them two at a time.
+ * The slow set (`SEXTANT_TEST_SET=slow`) splits the same way, every file in a fresh process:
+ * `<package>` holds the files that start only their own browsers and processes (browser sweeps, CLI
+ * spawns, pack-and-install) and runs them two at a time; `<package>:services` holds the ones that start
+ * Redis, PostgreSQL or a Selenium Grid and runs them one at a time (vitest runs an isolated one-worker
+ * group after the others).
  */
 const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
   const root = resolve(import.meta.dirname, dirname(config))
