@@ -2,7 +2,7 @@ import { globSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { dirname, resolve } from "node:path"
 import { defineConfig, type UserWorkspaceConfig } from "vitest/config"
-import { testFilesByCost } from "./vitest.cost.ts"
+import { slowTestFilesByCost, testFilesByCost } from "./vitest.cost.ts"
 import { sextantProject } from "./vitest.shared.ts"
 import { PlainSummaryReporter } from "./vitest.summary.ts"
 
@@ -29,8 +29,13 @@ const configs = globSync(
  * browser and no child process and runs them on every core; `<package>:browser` holds the ones that
  * start Chromium, ChromeDriver or a Node process, two at a time. Vitest runs one `sequence.groupOrder`
  * after the other, so the unit tests of every package run first, all cores busy, then the browser
- * tests. `pnpm exec vitest run --project '<package>*'` runs both of a package. The slow set keeps one
- * project per package, one file at a time (vitest.shared.ts).
+ * tests. `pnpm exec vitest run --project '<package>*'` runs both of a package.
+ *
+ * The slow set (`SEXTANT_TEST_SET=slow`) splits the same way, every file in a fresh process:
+ * `<package>` holds the files that start only their own browsers and processes (browser sweeps, CLI
+ * spawns, pack-and-install) and runs them two at a time; `<package>:services` holds the ones that start
+ * Redis, PostgreSQL or a Selenium Grid and runs them one at a time (vitest runs an isolated one-worker
+ * group after the others).
  */
 const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
   const root = resolve(import.meta.dirname, dirname(config))
@@ -38,7 +43,6 @@ const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
     default: UserWorkspaceConfig
   }
   const name = String(project.test?.name)
-  const { unit, browser } = testFilesByCost(root)
   const part = (suffix: string, include: Array<string>, maxWorkers: number, groupOrder: number) =>
     include.length === 0
       ? []
@@ -48,13 +52,18 @@ const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
             root,
           },
         ]
+  if (slowSet) {
+    const { services, other } = slowTestFilesByCost(root)
+    return [...part(":services", services, 1, 0), ...part("", other, 2, 1)]
+  }
+  const { unit, browser } = testFilesByCost(root)
   return [...part("", unit, unitWorkers, 0), ...part(":browser", browser, 2, 1)]
 }
 
 // One command runs every package's tests.
 export default defineConfig({
   test: {
-    projects: slowSet ? configs : (await Promise.all(configs.map(byCost))).flat(),
+    projects: (await Promise.all(configs.map(byCost))).flat(),
     reporters: ["default", new PlainSummaryReporter()],
     // How many test files run at once is set per project: with `projects`, vitest reads `maxWorkers`
     // from each project, not from this root config.

@@ -4,10 +4,11 @@ import { dirname, join, relative, resolve } from "node:path"
 /**
  * What in a test file (or a test helper it imports) starts a browser, ChromeDriver or a child Node
  * process: Chromium through the fixture site's test browser or the WebdriverIO adapter, an agent from
- * `createAgent`, or a spawned `sextant` / worker process.
+ * `createAgent`, a spawned `sextant` / worker process, an MCP server spawned over stdio by the SDK's
+ * `StdioClientTransport`, or an MCP tool call (`client.callTool`), which launches the server's browser.
  */
 const STARTS_A_BROWSER =
-  /openTestBrowser|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn\(|\bexecFile\(|\bfork\(|chromedriver|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
+  /openTestBrowser|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn\(|\bexecFile\(|\bfork\(|chromedriver|StdioClientTransport|\.callTool\(|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
 /** The WebdriverIO adapter's own tests start Chromium through its index or its driver module. */
 const STARTS_THE_ADAPTER = /^import (?!type\b)[^;]*from "\.\.\/src\/(index|WebdriverioDriver)\.ts"/m
 
@@ -41,6 +42,24 @@ export const testFilesByCost = (root: string): { unit: Array<string>; browser: A
     ;(startsABrowser(join(resolve(root), file), new Set()) ? browser : unit).push(file)
   }
   return { unit, browser }
+}
+
+/** What in a slow-set test file starts a service: Redis, PostgreSQL or a Selenium Grid (`scripts/services`). */
+const STARTS_A_SERVICE = /startRedis|startPostgres|startGrid|scripts\/services/
+
+/**
+ * A project's slow-set test files (`*.slow.test.ts`, relative to `root`) by what they start: `services`
+ * start Redis, PostgreSQL or a Selenium Grid and run one at a time; `other` (browser sweeps, CLI spawns,
+ * pack-and-install) start only their own browsers and processes and can share the machine two at a time.
+ */
+export const slowTestFilesByCost = (root: string): { services: Array<string>; other: Array<string> } => {
+  const services: Array<string> = []
+  const other: Array<string> = []
+  const files = globSync("test/**/*.slow.test.ts", { cwd: root, exclude: (name) => name === "node_modules" })
+  for (const file of files.sort()) {
+    ;(STARTS_A_SERVICE.test(readFileSync(join(resolve(root), file), "utf8")) ? services : other).push(file)
+  }
+  return { services, other }
 }
 
 /** For messages: a project folder as the repository names it. */

@@ -32,16 +32,20 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       hookTimeout: 60_000,
       // Two files at once: most test time is spent waiting on Chromium and ChromeDriver, so two keep
       // both cores busy (vitest's default on two cores is one at a time); three made timing-bound
-      // tests (liveness, dialogs, live regions) miss their limits on this machine. With `projects`,
-      // vitest takes this from each project; the same value in the root config is ignored.
-      // The slow set runs one file at a time: its files start grids, worker processes and many browsers.
-      // The root config (vitest.config.ts) runs the tests that start no browser on every core instead.
+      // tests (liveness, dialogs, live regions) miss their limits on this machine. This is only the
+      // default: the root config (vitest.config.ts) sets `maxWorkers` on every project it builds (with
+      // `projects`, vitest takes it from each project; the same value in the root config is ignored):
+      // the tests that start no browser on every core, the browser tests two at a time; in the slow set
+      // the files that start Redis, PostgreSQL or a Grid one at a time and the others two at a time.
       maxWorkers: slowSet ? 1 : 2,
-      // A worker keeps its modules from one test file to the next instead of importing Effect,
-      // WebdriverIO, zod and the packages afresh for every file (about a third of the test command's
-      // time went to those imports). Test files start and close their own browsers, sites and servers
-      // in their hooks, so nothing but loaded modules is shared. The slow set keeps one fresh process
-      // per file: its files start service containers, worker processes and grids.
+      // In the default set a worker keeps its modules from one test file to the next instead of
+      // importing Effect, WebdriverIO, zod and the packages afresh for every file (about a third of the
+      // test command's time went to those imports). What those modules hold at module level survives
+      // from file to file in the same worker too: caches (the browser window frames Session.ts measured,
+      // the one-time sweep of orphaned browsers) and the registry of live browsers ended on exit. Test
+      // files start and close their own browsers, sites and servers in their hooks, so no browser, page,
+      // cookie or server passes from one file to the next. The slow set keeps one fresh process per
+      // file: its files start service containers, worker processes and grids.
       isolate: slowSet,
       ...overrides,
     },
