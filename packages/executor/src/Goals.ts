@@ -10,7 +10,7 @@ import {
   type UnmetPart,
 } from "@sextant/core"
 import { type GoalFactsRequest, pageCall } from "@sextant/perception"
-import { canTake, glossaryReadsWhole, NO_NAME_WORDS, resolvePick, textScore } from "@sextant/planner"
+import { canTake, glossaryReadsWhole, NO_NAME_WORDS, resolvePick, STEPPER, textScore } from "@sextant/planner"
 import type { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one page call. */
@@ -328,6 +328,21 @@ const judgeControls = (
       (element) => partActed.includes(element.ref) && typeable(element) && besideNamed(element),
     )
   if (field === undefined) {
+    // "Set the adults to 4" on a stepper (`− 2 +`): the number it shows is the evidence.
+    const stepper = named(
+      elements.map((element) => ({
+        ...element,
+        name: `${element.attributes[STEPPER.label] ?? ""} ${element.name}`.trim(),
+      })),
+      check.target,
+      (element) => element.attributes[STEPPER.pair] !== undefined,
+    )
+    if (stepper !== undefined) {
+      const shows = stepper.attributes[STEPPER.shows] ?? ""
+      return holdsValue(shows, check.value)
+        ? undefined
+        : `the stepper "${stepper.attributes[STEPPER.label] || stepper.name}" shows "${shows}", not "${check.value}", on ${where}`
+    }
     // "My home airport is Rome (FCO)" on a list (a select, a list box): the list named so holds the value.
     const list = named(elements, check.target, (element) => element.options !== undefined)
     if (list !== undefined && list.value !== undefined) {

@@ -1,5 +1,7 @@
 import {
   type AgentError,
+  type BrowserDriverShape,
+  type GoalCheck,
   type GoalPart,
   type Observation,
   type PageElement,
@@ -12,7 +14,7 @@ import {
   transition,
   type UnmetPart,
 } from "@sextant/core"
-import { elementsFromOutline } from "@sextant/planner"
+import { elementsFromOutline, STEPPER } from "@sextant/planner"
 import { Clock, Effect, Option } from "effect"
 import { checksControls, factsRequestFor, type PartStep, readFacts, verifyParts } from "../Goals.ts"
 import { finishMetrics } from "../Metrics.ts"
@@ -179,12 +181,7 @@ export const recordPartStep = (
           )
     const check = part === undefined ? undefined : context.parts[part]?.check
     const elements =
-      check === undefined || !checksControls(check)
-        ? undefined
-        : yield* context.driver.look({ mode: "interactive" }).pipe(
-            Effect.map((snapshot) => Object.values(snapshot.elements)),
-            Effect.orElseSucceed(() => undefined),
-          )
+      check === undefined || !checksControls(check) ? undefined : yield* controlsNow(context, check)
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args, index)
     const actedElement =
       step.acted === undefined || seenBefore === undefined ? undefined : withLabel(seenBefore, step.acted)
@@ -199,6 +196,35 @@ export const recordPartStep = (
     context.partSteps.push(recorded)
     return recorded
   })
+
+/**
+ * The page's interactive elements now. For a field's value, the buttons of a stepper (`− 2 +`, the
+ * number shown with no ref of its own) also carry the number the full outline shows between them
+ * (`STEPPER` of `@sextant/planner`), so a check can read it.
+ */
+const readControls = (driver: BrowserDriverShape, fieldValue: boolean) =>
+  Effect.gen(function* () {
+    const elements = Object.values((yield* driver.look({ mode: "interactive" })).elements)
+    if (!fieldValue) return elements
+    const keys = Object.values(STEPPER)
+    const marked = new Map(
+      elementsFromOutline((yield* driver.look()).tree)
+        .filter((element) => element.attributes[STEPPER.pair] !== undefined)
+        .map((element) => [
+          element.ref,
+          Object.fromEntries(keys.map((key) => [key, element.attributes[key] ?? ""])),
+        ]),
+    )
+    return elements.map((element) => {
+      const attributes = marked.get(element.ref)
+      return attributes === undefined
+        ? element
+        : { ...element, attributes: { ...element.attributes, ...attributes } }
+    })
+  })
+
+const controlsNow = (context: RunContext, check: GoalCheck) =>
+  readControls(context.driver, check.type === "fieldValue").pipe(Effect.orElseSucceed(() => undefined))
 
 /**
  * An element as a snapshot shows it; one with no name of its own carries the words a person reads
@@ -352,10 +378,10 @@ export const concludeRun = (
       // The controls at the end, for a part whose steps did not say which part they worked on.
       const finalElements = context.parts.some((part) => checksControls(part.check))
         ? yield* finalRead(
-            context.driver.look({ mode: "interactive" }).pipe(
-              Effect.map((snapshot) => Object.values(snapshot.elements)),
-              Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`)),
-            ),
+            readControls(
+              context.driver,
+              context.parts.some((part) => part.check.type === "fieldValue"),
+            ).pipe(Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`))),
           )
         : undefined
       unmet = verifyParts(context.parts, { steps: context.partSteps, records, finalPage, finalElements })

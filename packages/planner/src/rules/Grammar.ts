@@ -465,7 +465,7 @@ const GRAMMAR_WORDS = (): ReadonlySet<string> =>
 /** Every word a command carries, lower-cased. */
 const wordsOfCommands = (value: unknown, into: Set<string>): Set<string> => {
   if (typeof value === "string")
-    for (const word of value.toLowerCase().split(/[^\p{L}\p{N}'-]+/u)) into.add(word)
+    for (const word of value.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u)) into.add(word)
   else if (Array.isArray(value)) for (const item of value) wordsOfCommands(item, into)
   else if (typeof value === "object" && value !== null)
     for (const item of Object.values(value)) wordsOfCommands(item, into)
@@ -545,7 +545,7 @@ const unplacedWords = (
   const left = tokens
     .filter((_, index) => !exempt.has(index))
     .filter((token) => token.kind === "word" || (token.kind === "text" && !chineseCarried(token.value)))
-    .flatMap((token) => token.value.split(/[^\p{L}\p{N}'-]+/u))
+    .flatMap((token) => token.value.split(/[^\p{L}\p{N}'’-]+/u))
     .filter(
       (word) =>
         !(chord && CHORD.has(word)) &&
@@ -556,8 +556,8 @@ const unplacedWords = (
         !READ_WORDS.has(word) &&
         !clockWords.has(word.toLowerCase()) &&
         !carried.has(word) &&
-        // "Anna's" of "open Anna's email": the owner the command carries, said with its possessive.
-        !carried.has(word.replace(/'s$/u, "")),
+        // "Anna's", "Anna’s" of "open Anna's email": the owner the command carries, said with its possessive.
+        !carried.has(word.replace(/['’]s$/u, "")),
     )
   return left.length === 0 ? undefined : say.couldNotPlace([...new Set(left)])
 }

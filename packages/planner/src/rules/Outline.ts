@@ -6,6 +6,21 @@ const LINE = /^(\s*)-\s+(?:h[1-6]\s+(?=[\w-]+\s+"))?([\w-]+)(?:\s+("(?:[^"\\]|\\
 /** A guess after a ref: ` (id search)`, ` (href order history)` (see `NameGuess` in `@sextant/core`). */
 const GUESS = new RegExp(`(?<=\\[ref=e\\d+\\]) \\((${GuessSource.options.join("|")}) ([^)]*)\\)`)
 
+/** A line that shows only a number and has no ref: `- status: 2`, `- 2`, `- text: 12`. */
+const SHOWN_NUMBER = /^\s*-\s+(?:[\w-]+(?:\s+"(?:[^"\\]|\\.)*")?:\s*)?(-?\d+(?:\.\d+)?)\s*$/
+
+/**
+ * The attributes `elementsFromOutline` puts on the two buttons of a stepper (a number shown between a
+ * button before it and one after it, as `− 2 +`): the number shown, the text just before the first
+ * button (its caption), the ref of the first button (the pair's id) and which way each button steps.
+ */
+export const STEPPER = {
+  shows: "stepper-shows",
+  label: "stepper-label",
+  pair: "stepper-pair",
+  step: "stepper-step",
+} as const
+
 const readName = (quoted: string | undefined): string => {
   if (quoted === undefined) return ""
   try {
@@ -31,11 +46,23 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
   // A plain text line or a heading just before a field with no name is how the page labels it
   // ("Street", or `- h3 "VAT number"`, then the textbox): it becomes the field's label.
   let lastText: string | undefined
+  // A number shown with no ref of its own right after a button, before another button: a stepper
+  // (`- button "Fewer adults"`, `- status: 2`, `- button "More adults"`), marked on both buttons.
+  let caption: string | undefined
+  let shown: { readonly number: string; readonly down: PageElement; readonly caption: string } | undefined
   for (const line of outline.split("\n")) {
     const match = LINE.exec(line)
     if (match === null) continue
     const rest = match[4] ?? ""
     const ref = /\[ref=(e\d+)\]/.exec(rest)?.[1]
+    const number = SHOWN_NUMBER.exec(line)?.[1]
+    const before = elements.at(-1)
+    shown =
+      number !== undefined && ref === undefined && before?.role === "button" && shown === undefined
+        ? { number, down: before, caption: caption ?? "" }
+        : ref === undefined || shown === undefined || match[2] !== "button"
+          ? undefined
+          : shown
     if (ref === undefined) {
       const heading = /^\s*-\s+h[1-6]\s+("(?:[^"\\]|\\.)*")\s*$/.exec(line)
       const text = heading === null ? line.replace(/^\s*-\s+/, "").trim() : readName(heading[1])
@@ -44,6 +71,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
       continue
     }
     const nearby = lastText
+    caption = nearby
     lastText = undefined
     const role = match[2]!
     const states = new Set([...rest.matchAll(/\[([a-z-]+)\]/g)].map((state) => state[1]!))
@@ -85,6 +113,16 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
     if (states.has("required")) element.required = true
     if (options !== undefined)
       element.options = options.split("|").filter((option) => !option.startsWith("…"))
+    if (shown !== undefined) {
+      const marks = {
+        [STEPPER.shows]: shown.number,
+        [STEPPER.label]: shown.caption,
+        [STEPPER.pair]: shown.down.ref,
+      }
+      Object.assign(shown.down.attributes, marks, { [STEPPER.step]: "down" })
+      Object.assign(attributes, marks, { [STEPPER.step]: "up" })
+      shown = undefined
+    }
     elements.push(element)
   }
   return elements

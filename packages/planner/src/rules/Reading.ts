@@ -6,6 +6,7 @@ import {
   CHINESE_REFERENCE,
   CHINESE_WORK,
   DESCRIBED_VALUE,
+  ENGLISH_VERBS,
   JUDGEMENT,
   KIND_NOUNS,
   NO_NAME_WORDS,
@@ -270,6 +271,9 @@ export const misreading = (
   return typeof refused === "string" ? { reason: refused } : refused
 }
 
+/** The first words of the English verbs ("click", "scroll", "type"), to know a verb's -ing form. */
+const VERB_WORDS: ReadonlySet<string> = new Set(ENGLISH_VERBS.map(([words]) => words[0]!))
+
 const misread = (
   text: string,
   tokens: ReadonlyArray<Token>,
@@ -301,6 +305,13 @@ const misread = (
       !/^[\p{Lu}"'“‘「]/u.test(target.raw)
     )
       return say.couldNotPlace(referencePhrase(text, target.raw).split(/\s+/))
+    // "keep clicking Next until …": a box named by a verb's -ing form is that verb said repeated.
+    const first = command.kind === "check" ? (named?.split(/\s+/)[0] ?? "") : ""
+    const stem = first.replace(/ing$/, "")
+    if (stem !== first && [stem, `${stem}e`, stem.slice(0, -1)].some((verb) => VERB_WORDS.has(verb)))
+      return say.repeatsAction(
+        `${command.kind === "check" ? (command.verb ?? "") : ""} ${target?.raw}`.trim(),
+      )
     const value =
       command.kind === "type" ? command.value : command.kind === "search" ? command.query : undefined
     if (

@@ -16,6 +16,7 @@ import {
   normalizeText,
   textScore,
 } from "../Grounding.ts"
+import { STEPPER } from "../Outline.ts"
 import {
   CLOSE_WORDS,
   COMMIT_WORDS,
@@ -110,6 +111,79 @@ const alreadyDone = (summary: string): CommandDecision => complete(summary, [], 
 const label = (element: PageElement): string => `${element.role} "${element.name}" [${element.ref}]`
 
 const MINIMUM_TEXT_SCORE = 40
+
+/** The two buttons of a stepper the outline marked (see `STEPPER` in `../Outline.ts`), and the number it shows. */
+interface Stepper {
+  readonly down: PageElement
+  readonly up: PageElement
+  readonly shows: string
+  readonly caption: string
+}
+
+/**
+ * The stepper a field phrase names: the pair of buttons around a shown number whose names or caption
+ * ("Adults" before `− 2 +`, "More adults") fit the words best, if any fits as well as grounding asks.
+ */
+const stepperNamed = (field: TargetPhrase, view: PageView): Stepper | undefined => {
+  const words = field.text ?? field.raw
+  const best = view.elements
+    .filter((element) => element.attributes[STEPPER.pair] !== undefined)
+    .map((element) => ({
+      element,
+      score: Math.max(
+        textScore(element, words),
+        textScore({ ...element, name: element.attributes[STEPPER.label] ?? "" }, words),
+      ),
+    }))
+    .filter((candidate) => candidate.score >= MINIMUM_TEXT_SCORE)
+    .toSorted((left, right) => right.score - left.score)[0]?.element
+  if (best === undefined) return undefined
+  const pair = view.elements.filter(
+    (element) => element.attributes[STEPPER.pair] === best.attributes[STEPPER.pair],
+  )
+  const down = pair.find((element) => element.attributes[STEPPER.step] === "down")
+  const up = pair.find((element) => element.attributes[STEPPER.step] === "up")
+  if (down === undefined || up === undefined) return undefined
+  return {
+    down,
+    up,
+    shows: best.attributes[STEPPER.shows] ?? "",
+    caption: best.attributes[STEPPER.label] || best.name,
+  }
+}
+
+/**
+ * One press towards `value` on a stepper, the number read again before each press; done when it shows
+ * the value. A value that is no number, a shown number that cannot be read, a disabled button or a
+ * press that left the number as it was ends the command unfinished, with why.
+ */
+const stepTo = (stepper: Stepper, value: string, done: ReadonlySet<string>): CommandDecision => {
+  const wanted = /^-?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value.trim()) : Number.NaN
+  const now = /^-?\d+(?:\.\d+)?$/.test(stepper.shows.trim()) ? Number(stepper.shows.trim()) : Number.NaN
+  const what = `"${stepper.caption}" (between ${label(stepper.down)} and ${label(stepper.up)})`
+  if (Number.isNaN(wanted))
+    return complete(`"${value}" is not a number, and ${what} steps a number`, [
+      'say the number: "set it to 3"',
+    ])
+  if (Number.isNaN(now)) return complete(`the number ${what} shows cannot be read ("${stepper.shows}")`)
+  if (now === wanted) return alreadyDone(`${what} shows ${now}`)
+  const button = wanted > now ? stepper.up : stepper.down
+  const part = `stepped-${button.ref}-${now}`
+  if (button.disabled === true)
+    return complete(`${what} shows ${now}, and ${label(button)} is disabled: ${wanted} cannot be reached`)
+  if (done.has(part))
+    return complete(
+      `${what} still shows ${now} after ${label(button)} was pressed: ${wanted} cannot be reached`,
+    )
+  return action(
+    button,
+    "click",
+    `press ${label(button)}: ${what} shows ${now}, wanted ${wanted}`,
+    [],
+    false,
+    part,
+  )
+}
 
 /**
  * Words of controls that commit something (send a form, spend money, delete data). Such a control may
@@ -1053,6 +1127,9 @@ export const decideCommand = (
           ])
       } else {
         const located = locate(command.field, view, "type")
+        // "Set the adults to 4" where the page shows the number between − and + buttons: step to it.
+        const stepper = "decision" in located ? stepperNamed(command.field, view) : undefined
+        if (stepper !== undefined) return stepTo(stepper, command.value, done)
         if ("decision" in located) {
           // "Set the T-shirt size to Large", "Shipping speed: Overnight": a choice, not a text field.
           const { role: _role, ...list } = command.field

@@ -137,6 +137,8 @@ export interface Messages {
   readonly nothingToDo: (text: string) => string
   readonly needsWhat: (verb: string) => string
   readonly couldNotPlace: (words: ReadonlyArray<string>) => string
+  /** "keep clicking Next until …": an action repeated until something holds, which the rules do not do. */
+  readonly repeatsAction: (phrase: string) => string
   readonly needsModelToRank: (words: ReadonlyArray<string>, ranking: string) => string
   readonly needsModelToWork: (work: string) => string
   readonly needsModelToRead: (phrase: string) => string

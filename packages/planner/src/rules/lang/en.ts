@@ -242,6 +242,10 @@ export const en: Lexicon = {
   checked: ["checked", "ticked", "selected", "on", "enabled", "marked"],
   unchecked: ["unchecked", "unticked", "unselected", "off", "disabled"],
   scrollWords: [
+    // "keep scrolling until …" (a template of its own), "scroll until you see …".
+    "scrolling",
+    "see",
+    "reach",
     "down",
     "up",
     "to",
@@ -724,6 +728,8 @@ export const en: Lexicon = {
     nothingToDo: (text) => `nothing to do in "${text}"`,
     needsWhat: (verb) => `'${verb}' needs what to ${verb}, e.g. ${verb} "Save"`,
     couldNotPlace: (words) => `could not place: ${quote(words)}`,
+    repeatsAction: (phrase) =>
+      `"${phrase}" repeats an action until something holds, which the rules do not do: say each step ("click Next, then click Next"), or let a model run it`,
     needsModelToRank: (words, ranking) =>
       `could not place: ${quote(words)} — needs a model to apply "${ranking}": the rules cannot rank or compare what the page shows`,
     needsModelToWork: (work) =>
@@ -907,6 +913,17 @@ export const en: Lexicon = {
         ['highlight "quick brown fox"', { text: "quick brown fox" }],
         ['select the text "lorem ipsum"', { text: "lorem ipsum" }],
       ],
+    },
+    {
+      // "keep scrolling until the footer shows": "keep" is a tick verb ("keep me signed in"), so the
+      // sentence is the check verb's; what it says is a scroll to the target.
+      kind: "scroll",
+      verb: "check",
+      sentences: [
+        "keep scrolling [(up|down)] until {target} (shows|appears|is shown|is visible)",
+        "keep scrolling [(up|down)] (to|until) [you (see|reach)] {target}",
+      ],
+      examples: [["keep scrolling until the footer shows", { target: { text: "footer" } }]],
     },
     {
       kind: "scroll",

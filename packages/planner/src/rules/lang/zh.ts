@@ -565,6 +565,8 @@ export const zh: Lexicon = {
     nothingToDo: (text) => `“${text}”中没有要做的事`,
     needsWhat: (verb) => `“${verb}”需要说明对象，例如 ${verb} “保存”`,
     couldNotPlace: (words) => `无法安放：${list(words)}`,
+    repeatsAction: (phrase) =>
+      `“${phrase}”要一直重复一个动作直到某个条件成立，规则做不到：请逐步写出每一步，或交给模型执行`,
     needsModelToRank: (words, ranking) =>
       `无法安放：${list(words)} —— 需要模型来判断“${ranking}”：规则无法对页面内容排序或比较`,
     needsModelToWork: (work) => `需要模型来算出“${work}”：规则无法对页面内容计数、计算或比较`,
