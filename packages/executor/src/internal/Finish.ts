@@ -181,7 +181,7 @@ export const recordPartStep = (
           )
     const check = part === undefined ? undefined : context.parts[part]?.check
     const elements =
-      check === undefined || !checksControls(check) ? undefined : yield* controlsNow(context, check)
+      check === undefined || !checksControls(check) ? undefined : yield* controlsNow(context, check, tool)
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args, index)
     const actedElement =
       step.acted === undefined || seenBefore === undefined ? undefined : withLabel(seenBefore, step.acted)
@@ -223,8 +223,13 @@ const readControls = (driver: BrowserDriverShape, fieldValue: boolean) =>
     })
   })
 
-const controlsNow = (context: RunContext, check: GoalCheck) =>
-  readControls(context.driver, check.type === "fieldValue").pipe(Effect.orElseSucceed(() => undefined))
+/** A stepper is set by pressing its buttons: only a press towards a field's value reads the full outline too. */
+const PRESSES = new Set(["click", "act"])
+
+const controlsNow = (context: RunContext, check: GoalCheck, tool: string) =>
+  readControls(context.driver, check.type === "fieldValue" && PRESSES.has(tool)).pipe(
+    Effect.orElseSucceed(() => undefined),
+  )
 
 /**
  * An element as a snapshot shows it; one with no name of its own carries the words a person reads
@@ -380,7 +385,11 @@ export const concludeRun = (
         ? yield* finalRead(
             readControls(
               context.driver,
-              context.parts.some((part) => part.check.type === "fieldValue"),
+              context.parts.some(
+                (part, index) =>
+                  part.check.type === "fieldValue" &&
+                  context.partSteps.some((step) => step.part === index && PRESSES.has(step.tool)),
+              ),
             ).pipe(Effect.catch((error) => Effect.succeed(`the page could not be read: ${error.message}`))),
           )
         : undefined
