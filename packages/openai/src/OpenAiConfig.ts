@@ -20,8 +20,8 @@ export type StructuredOutput = z.output<typeof StructuredOutput>
  *
  * @example
  * ```ts
- * import { layer } from "@sextant/openai"
- * layer({ apiKey: "ollama", model: "qwen2.5:7b", onAttempt: ({ phase, attempt, attempts, baseURL, error }) => {
+ * import { OpenAiLanguageModel } from "@sextant/openai"
+ * OpenAiLanguageModel.layer({ apiKey: "ollama", model: "qwen2.5:7b", onAttempt: ({ phase, attempt, attempts, baseURL, error }) => {
  *   if (phase === "start") console.error(`waiting for ${baseURL} (attempt ${attempt} of ${attempts})`)
  *   if (phase === "failed") console.error(error?.message)
  * } })
@@ -88,7 +88,7 @@ const integer = z
   .regex(/^\d+$/, "must be a whole number")
   .transform((value) => Number(value))
 
-/** The environment variables `layerConfig` reads, each validated and named in errors. */
+/** The environment variables `OpenAiLanguageModel.layerConfig` reads, each validated and named in errors. */
 export const OpenAiEnvironment = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),

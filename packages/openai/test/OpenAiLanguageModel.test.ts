@@ -3,7 +3,7 @@ import { LanguageModel, type LlmError } from "@sextant/core"
 import { openAiServer, Reply, type ScriptedReply } from "@sextant/testing"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { layerConfig, make, type OpenAiOptionsInput } from "../src/index.ts"
+import { make, OpenAiLanguageModel, type OpenAiOptionsInput } from "../src/index.ts"
 
 const hello = { messages: [{ role: "user" as const, content: "Say hello" }] }
 
@@ -284,7 +284,7 @@ describe("OpenAI LanguageModel", () => {
         const model = yield* LanguageModel
         expect(model.model).toBe("env-model")
         return yield* model.generate(hello)
-      }).pipe(Effect.provide(layerConfig(environment)))
+      }).pipe(Effect.provide(OpenAiLanguageModel.layerConfig(environment)))
       expect(response.text).toBe("from env")
       expect(server.requests[0]?.model).toBe("env-model")
     }),

@@ -206,11 +206,11 @@ export const agentApiOf = (driver: BrowserDriverShape): AgentApi => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { layer, makeAgentApi } from "@sextant/webdriverio"
+ * import { makeAgentApi, WebdriverioDriver } from "@sextant/webdriverio"
  * const program = Effect.gen(function* () {
  *   const agent = yield* makeAgentApi
  *   return yield* agent.go("http://127.0.0.1:4000/")
- * }).pipe(Effect.provide(layer({})))
+ * }).pipe(Effect.provide(WebdriverioDriver.layer({})))
  * ```
  */
 export const makeAgentApi: Effect.Effect<AgentApi, never, BrowserDriver> = Effect.gen(function* () {

@@ -472,9 +472,14 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
  *
  * @example
  * ```ts
- * import { layerFakeBrowserDriver } from "@sextant/testing"
- * const layer = layerFakeBrowserDriver({ site: { "/": "<h1>Home</h1>" } })
+ * import { FakeBrowserDriver } from "@sextant/testing"
+ * const layer = FakeBrowserDriver.layerTest({ site: { "/": "<h1>Home</h1>" } })
  * ```
  */
-export const layerFakeBrowserDriver = (options: FakeBrowserDriverOptions): Layer.Layer<BrowserDriver> =>
-  Layer.sync(BrowserDriver, () => makeFakeBrowserDriver(options).driver)
+export const FakeBrowserDriver: {
+  readonly layerTest: (options: FakeBrowserDriverOptions) => Layer.Layer<BrowserDriver>
+  readonly make: (options: FakeBrowserDriverOptions) => FakeBrowserDriver
+} = {
+  layerTest: (options) => Layer.sync(BrowserDriver, () => makeFakeBrowserDriver(options).driver),
+  make: makeFakeBrowserDriver,
+}
