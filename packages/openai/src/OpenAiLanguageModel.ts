@@ -10,7 +10,7 @@ import {
   Timeout,
   type TokenUsage,
 } from "@sextant/core"
-import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import OpenAI from "openai"
 import { type ErrorContext, timeoutHint, toLlmError } from "./internal/errors.ts"
 import {
@@ -121,7 +121,7 @@ export const make = (input: OpenAiOptionsInput): Effect.Effect<LanguageModelShap
 export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
   const client = new OpenAI({
     baseURL: options.baseURL,
-    apiKey: options.apiKey,
+    apiKey: Redacted.value(options.apiKey),
     maxRetries: 0,
     timeout: options.timeoutMs,
     defaultHeaders: options.headers,
