@@ -23,7 +23,7 @@ import {
 } from "@sextant/explorer"
 import { FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
-import { layerConfig as modelLayer } from "@sextant/openai"
+import { OpenAiLanguageModel } from "@sextant/openai"
 import {
   makeHybridPlanner,
   makeLlmPlanner,
@@ -34,7 +34,7 @@ import {
   withActionCache,
 } from "@sextant/planner"
 import { browserTools, compoundTools, FetchHttpSession, sql } from "@sextant/tools"
-import { layer as browserLayer, type LaunchOptions } from "@sextant/webdriverio"
+import { type LaunchOptions, WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
 /** One line of the tour's summary table. */
@@ -96,7 +96,7 @@ export const tourPlanner = (
       Effect.map(makeLlmPlanner({ registry }), (llm) =>
         makeHybridPlanner({ rules: makeRulePlanner(), model: llm, registry }),
       ),
-    ).pipe(Layer.provide(modelLayer(environment))) as Layer.Layer<Planner, unknown>,
+    ).pipe(Layer.provide(OpenAiLanguageModel.layerConfig(environment))) as Layer.Layer<Planner, unknown>,
     description: `hybrid (rules first, then the model ${model} at ${environment.OPENAI_BASE_URL ?? "the OpenAI API"})`,
   }
 }
@@ -176,7 +176,7 @@ export const runTour = async (options: TourOptions = {}): Promise<TourReport> =>
     Layer.mergeAll(
       SqliteStore.layer({ path: join(output, "sextant.db") }),
       planner.layer,
-      browserLayer(options.launch ?? {}),
+      WebdriverioDriver.layer(options.launch ?? {}),
     ),
   )
   const cacheRuntime = ManagedRuntime.make(SqliteStore.layerMemory)

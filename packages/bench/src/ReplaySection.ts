@@ -15,7 +15,7 @@ import { make as makeOpenAi } from "@sextant/openai"
 import { makeLlmStepPolicy, withActionCache } from "@sextant/planner"
 import { type RecordedRequest, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { interleave, type RunPlan } from "./Measure.ts"
 import type { TableSection } from "./Report.ts"
@@ -87,7 +87,7 @@ export const measureReplay = async (base: string, plan: RunPlan): Promise<Readon
     LanguageModel,
     makeOpenAi({ baseURL: server.baseURL, apiKey: "bench", model: "sextant-test-model" }),
   )
-  const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), model))
+  const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layer({}), model))
   const warm = ManagedRuntime.make(SqliteStore.layer({ path: join(directory, "warm.db") }))
   try {
     const task = Effect.runSync(

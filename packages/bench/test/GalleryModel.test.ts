@@ -4,14 +4,14 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { make as makeOpenAi } from "@sextant/openai"
 import { makeLlmStepPolicy } from "@sextant/planner"
 import {
-  layerMemoryStore,
+  MemoryStore,
   type OpenAiServer,
   type RecordedRequest,
   Reply,
   startOpenAiServer,
 } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { selectInstructions } from "../src/gallery/GallerySection.ts"
@@ -60,7 +60,9 @@ describe("gallery instructions through the model step policy (scripted OpenAI-co
       LanguageModel,
       makeOpenAi({ baseURL: server!.baseURL, apiKey: "test", model: "sextant-test-model" }),
     )
-    const runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), layerMemoryStore, model))
+    const runtime = ManagedRuntime.make(
+      Layer.mergeAll(WebdriverioDriver.layer({}), MemoryStore.layerTest, model),
+    )
     try {
       const outcomes: Array<{ id: string; status: string; achieved: boolean; requests: number }> = []
       for (const instruction of sample) {
@@ -115,7 +117,7 @@ describe("gallery instructions through the model step policy (scripted OpenAI-co
       LanguageModel,
       makeOpenAi({ baseURL: server!.baseURL, apiKey: "test", model: "sextant-test-model" }),
     )
-    const runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), model))
+    const runtime = ManagedRuntime.make(Layer.mergeAll(WebdriverioDriver.layer({}), model))
     try {
       const before = server!.requests.length
       const decided = await runtime.runPromise(

@@ -2,6 +2,7 @@
  * @sextant/core — the spec every Sextant package implements: models, the tool API, service contracts
  * and typed errors. No I/O.
  */
+export * from "./AgentApi.ts"
 export * from "./AgentTask.ts"
 export * from "./BrowserDriver.ts"
 export * from "./CalendarDay.ts"

@@ -9,9 +9,9 @@ import { parseArgs } from "node:util"
 import { BrowserDriver, type BrowserDriverShape, decodeAgentTask, defineTool, type Plan } from "@sextant/core"
 import { startFixtureSite } from "@sextant/fixture-site"
 import { Planner, type PlannerShape } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { z } from "zod"
 import { runMany, runPlan } from "../src/index.ts"
@@ -103,7 +103,7 @@ const overheadPerStep = async (steps: number, traced: boolean) => {
         Layer.mergeAll(
           Layer.succeed(BrowserDriver, driver),
           Layer.succeed(Planner, noReplan),
-          layerMemoryStore,
+          MemoryStore.layerTest,
         ),
       ),
     ),
@@ -142,8 +142,8 @@ const throughput = async (siteUrl: string, tasks: number, concurrency: number) =
   const outcomes = await Effect.runPromise(
     runMany(inputs, (task) => runPlan(task, planFor(task.id, task.startUrl ?? ""), { tools: browserTools }), {
       concurrency,
-      session: browserLayer({}),
-    }).pipe(Effect.provide(Layer.merge(Layer.succeed(Planner, noReplan), layerMemoryStore))),
+      session: WebdriverioDriver.layer({}),
+    }).pipe(Effect.provide(Layer.merge(Layer.succeed(Planner, noReplan), MemoryStore.layerTest))),
   )
   const seconds = (performance.now() - started) / 1000
   const completed = outcomes.filter((outcome) => outcome.ok && outcome.result.status === "COMPLETED").length

@@ -13,7 +13,7 @@ import {
 } from "@sextant/planner"
 import { type OpenAiServer, type RecordedRequest, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAgent } from "../src/index.ts"
@@ -89,7 +89,11 @@ beforeAll(async () => {
     makeOpenAi({ baseURL: server.baseURL, apiKey: "test-key", model: "test-model", retryBaseDelayMs: 10 }),
   )
   runtime = ManagedRuntime.make(
-    Layer.mergeAll(browserLayer({}), SqliteStore.layer({ path: join(directory, "store.db") }), model),
+    Layer.mergeAll(
+      WebdriverioDriver.layer({}),
+      SqliteStore.layer({ path: join(directory, "store.db") }),
+      model,
+    ),
   )
   await runtime.runPromise(Effect.void)
 })

@@ -1,9 +1,9 @@
 import { decodeAgentTask } from "@sextant/core"
 import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { makeRuleStepPolicy } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
+import { MemoryStore } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAgent, type TraceRecord } from "../src/index.ts"
@@ -50,7 +50,7 @@ const run = (password: string, onEvent: (event: TraceRecord) => void) => {
     runAgent(loginTask(password), countingPolicy, {
       tools: [...browserTools, ...compoundTools],
       onEvent,
-    }).pipe(Effect.provide(Layer.merge(browserLayer({}), layerMemoryStore))),
+    }).pipe(Effect.provide(Layer.merge(WebdriverioDriver.layer({}), MemoryStore.layerTest))),
   )
 }
 

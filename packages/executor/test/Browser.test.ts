@@ -5,8 +5,8 @@ import { type AgentTask, BrowserDriver, decodeAgentTask, Store } from "@sextant/
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import type { StepDecision } from "@sextant/planner"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeMemoryStore } from "@sextant/testing"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { MemoryStore, makeMemoryStore } from "@sextant/testing"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAgent, runPlan } from "../src/index.ts"
@@ -19,7 +19,7 @@ let browser: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
 
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
-  browser = ManagedRuntime.make(browserLayer({}))
+  browser = ManagedRuntime.make(WebdriverioDriver.layer({}))
   await browser.runPromise(Effect.void)
 })
 
@@ -53,7 +53,7 @@ describe("the /injection page in Chromium", () => {
       runAgent(task({ goal: "read the reviews", startUrl: `${site.url}/injection` }), policy, {
         tools: testTools,
         noOpBackoffMs: 10,
-      }).pipe(Effect.provide(layerMemoryStore)),
+      }).pipe(Effect.provide(MemoryStore.layerTest)),
     )
     expect(inputs[0]?.outline).toContain("Continue to the verification page")
     expect(result.observations.map((observation) => observation.error?.reason)).toEqual([
@@ -77,7 +77,7 @@ describe("the /injection page in Chromium", () => {
     const result = await browser.runPromise(
       runPlan(task({ goal: "products page 1", startUrl: `${site.url}/products` }), plan, {
         tools: testTools,
-      }).pipe(Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner)))),
+      }).pipe(Effect.provide(Layer.merge(MemoryStore.layerTest, Layer.succeed(Planner, noReplanner)))),
     )
     expect(result.status).toBe("COMPLETED")
     expect((result.output as ReadonlyArray<unknown>).length).toBe(12)
@@ -117,7 +117,7 @@ describe("an alert on load", () => {
         onEvent: (event) => {
           if (event.type === "retry") lines.push(`${event.reason} ${event.recovery}`)
         },
-      }).pipe(Effect.provide(Layer.merge(layerMemoryStore, Layer.succeed(Planner, noReplanner)))),
+      }).pipe(Effect.provide(Layer.merge(MemoryStore.layerTest, Layer.succeed(Planner, noReplanner)))),
     )
     expect(lines).toContain("DialogOpen accept-alert")
     expect(readFileSync(result.transcriptPath ?? "", "utf8")).toContain(
@@ -141,7 +141,9 @@ describe("interruption", () => {
           runId: "aborted-run",
         },
       ).pipe(
-        Effect.provide(Layer.mergeAll(browserLayer({}), storeLayer, Layer.succeed(Planner, noReplanner))),
+        Effect.provide(
+          Layer.mergeAll(WebdriverioDriver.layer({}), storeLayer, Layer.succeed(Planner, noReplanner)),
+        ),
       ),
       { signal: controller.signal },
     )

@@ -3,7 +3,7 @@ import { Store } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Planner } from "@sextant/planner"
 import { makeMemoryStore } from "@sextant/testing"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resume, runPlan, type TraceRecord } from "../src/index.ts"
@@ -38,7 +38,7 @@ describe("Chromium killed mid-run", () => {
   }, async () => {
     const store = makeMemoryStore()
     const layer = Layer.mergeAll(
-      browserLayer({}),
+      WebdriverioDriver.layer({}),
       Layer.succeed(Store, store),
       Layer.succeed(Planner, noReplanner),
     )

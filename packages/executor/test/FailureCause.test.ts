@@ -1,7 +1,7 @@
 import { type AgentTaskInput, BrowserDriver, decodeAgentTask, type Plan } from "@sextant/core"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
-import { Planner, rulePlannerLayer } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
+import { Planner, RulePlanner } from "@sextant/planner"
+import { MemoryStore } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
 import { createDriverPool, type DriverPool } from "@sextant/webdriverio"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -55,7 +55,7 @@ const planned = async (input: Partial<AgentTaskInput> & { goal: string }) => {
   const events: Array<TraceRecord> = []
   const result = await Effect.runPromise(
     planAndRun(taskOf(input), { tools, onEvent: (event) => events.push(event) }).pipe(
-      Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, rulePlannerLayer)),
+      Effect.provide(Layer.mergeAll(browserLayer(), MemoryStore.layerTest, RulePlanner.layer)),
     ),
   )
   return { result, events }
@@ -139,7 +139,9 @@ describe("a step that submitted nothing uses no submission", () => {
         ]),
         { tools, onEvent: (event) => events.push(event) },
       ).pipe(
-        Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, Layer.succeed(Planner, planner))),
+        Effect.provide(
+          Layer.mergeAll(browserLayer(), MemoryStore.layerTest, Layer.succeed(Planner, planner)),
+        ),
       ),
     )
     expect(events.flatMap((event) => (event.type === "guardrail" ? [event.message] : []))).toEqual([])
@@ -162,7 +164,7 @@ describe("a retry changes something", () => {
           { tool: "click", args: { target: "#zzz-qqq" } },
         ]),
         { tools, maxReplans: 0, onEvent: (event) => events.push(event) },
-      ).pipe(Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, rulePlannerLayer))),
+      ).pipe(Effect.provide(Layer.mergeAll(browserLayer(), MemoryStore.layerTest, RulePlanner.layer))),
     )
     expect(result.status).toBe("FAILED")
     expect(starts(events, "click")).toHaveLength(1)
@@ -183,7 +185,7 @@ describe("a retry changes something", () => {
           { tool: "click", args: { target: "#login-btn-old" } },
         ]),
         { tools, maxReplans: 0, onEvent: (event) => events.push(event) },
-      ).pipe(Effect.provide(Layer.mergeAll(browserLayer(), layerMemoryStore, rulePlannerLayer))),
+      ).pipe(Effect.provide(Layer.mergeAll(browserLayer(), MemoryStore.layerTest, RulePlanner.layer))),
     )
     const targets = starts(events, "click").map(
       (event) => event.type === "step-start" && (event.args as { readonly target?: unknown }).target,

@@ -6,7 +6,7 @@ import { Store } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
 import { Planner } from "@sextant/planner"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resume } from "../src/index.ts"
@@ -63,7 +63,7 @@ describe("resume after a SIGKILL while a submission was in flight", () => {
 
     const runtime = ManagedRuntime.make(
       Layer.mergeAll(
-        browserLayer({}),
+        WebdriverioDriver.layer({}),
         SqliteStore.layer({ path: databasePath }),
         Layer.succeed(Planner, noReplanner),
       ),

@@ -6,7 +6,7 @@ import {
   startFixtureSite,
 } from "@sextant/fixture-site"
 import { secretForms } from "@sextant/memory"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { blockedRequestMessage, guardSecretRequests } from "../src/index.ts"
@@ -30,7 +30,7 @@ let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
   attacker = await startAttackerOrigin()
-  runtime = ManagedRuntime.make(browserLayer({}))
+  runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
   await runtime.runPromise(Effect.void)
 })
 
@@ -222,7 +222,7 @@ describe("the request guard stops every request that carries a secret to another
 
 describe("a BiDi session", () => {
   it("refuses to guard requests and says why", async () => {
-    const bidi = ManagedRuntime.make(browserLayer({ bidi: true }))
+    const bidi = ManagedRuntime.make(WebdriverioDriver.layer({ bidi: true }))
     try {
       const armed = await bidi.runPromise(
         Effect.scoped(

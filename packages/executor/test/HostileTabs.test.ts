@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { BrowserDriver, DriverError, decodeAgentTask, Store, Timeout } from "@sextant/core"
 import { Planner } from "@sextant/planner"
 import { makeMemoryStore } from "@sextant/testing"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import { runAgent, runPlan, type TraceRecord } from "../src/index.ts"
@@ -35,7 +35,11 @@ const killRenderers = (): ReadonlyArray<number> =>
     })
 
 const layerWith = (store: ReturnType<typeof makeMemoryStore>) =>
-  Layer.mergeAll(browserLayer({}), Layer.succeed(Store, store), Layer.succeed(Planner, noReplanner))
+  Layer.mergeAll(
+    WebdriverioDriver.layer({}),
+    Layer.succeed(Store, store),
+    Layer.succeed(Planner, noReplanner),
+  )
 
 const messagesOf = (events: ReadonlyArray<TraceRecord>): string =>
   JSON.stringify(events.filter((event) => event.type === "retry" || event.type === "step-end"))
@@ -108,7 +112,7 @@ describe("a tab that crashes mid-run", () => {
           ),
         }
       }),
-    ).pipe(Layer.provide(browserLayer({})))
+    ).pipe(Layer.provide(WebdriverioDriver.layer({})))
     const result = await Effect.runPromise(
       runPlan(resumeTask(sites.site.url), resumePlan(sites.site.url, 3), {
         tools: testTools,

@@ -2,7 +2,7 @@ import { type BrowserDriver, decodeAgentTask, type Plan, Store } from "@sextant/
 import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
 import { Planner } from "@sextant/planner"
 import { makeMemoryStore } from "@sextant/testing"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runPlan } from "../src/index.ts"
@@ -25,7 +25,7 @@ beforeAll(async () => {
   page = await startAttackerOrigin()
   runtime = ManagedRuntime.make(
     Layer.mergeAll(
-      browserLayer({ bidi: true }),
+      WebdriverioDriver.layer({ bidi: true }),
       Layer.succeed(Store, makeMemoryStore()),
       Layer.succeed(Planner, noReplanner),
     ),

@@ -12,7 +12,7 @@ import { make as makeOpenAi } from "@sextant/openai"
 import { makeLlmPlanner, makeLlmStepPolicy, Planner } from "@sextant/planner"
 import { type OpenAiServer, type RecordedRequest, Reply, startOpenAiServer } from "@sextant/testing"
 import { browserTools, lookTool } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { planAndRun, runAgent } from "../src/index.ts"
@@ -65,7 +65,7 @@ beforeAll(async () => {
     LanguageModel,
     makeOpenAi({ baseURL: server.baseURL, apiKey: "test-key", model: "test-model", retryBaseDelayMs: 10 }),
   )
-  runtime = ManagedRuntime.make(Layer.mergeAll(browserLayer({}), SqliteStore.layerMemory, model))
+  runtime = ManagedRuntime.make(Layer.mergeAll(WebdriverioDriver.layer({}), SqliteStore.layerMemory, model))
   await runtime.runPromise(Effect.void)
 }, 60_000)
 

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Fiber, Layer, Metric } from "effect"
 import { TestClock } from "effect/testing"
 import { ExecutorMetrics, makeRedactor, makeRunTrace, runPlan, type TraceRecord } from "../src/index.ts"
@@ -82,7 +82,7 @@ describe("trace and metrics", () => {
           Layer.mergeAll(
             Layer.succeed(BrowserDriver, fake.driver),
             Layer.succeed(Planner, scriptedPlanner([]).planner),
-            layerMemoryStore,
+            MemoryStore.layerTest,
           ),
         ),
       )
@@ -126,7 +126,7 @@ describe("trace and metrics", () => {
         Layer.mergeAll(
           Layer.succeed(BrowserDriver, fake.driver),
           Layer.succeed(Planner, scriptedPlanner([]).planner),
-          layerMemoryStore,
+          MemoryStore.layerTest,
         ),
       ),
     )

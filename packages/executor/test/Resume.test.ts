@@ -11,7 +11,7 @@ import {
 } from "@sextant/fixture-site"
 import { SqliteStore } from "@sextant/memory"
 import { Planner } from "@sextant/planner"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resume } from "../src/index.ts"
@@ -78,7 +78,7 @@ describe("resume after SIGKILL", () => {
 
     const runtime = ManagedRuntime.make(
       Layer.mergeAll(
-        browserLayer({}),
+        WebdriverioDriver.layer({}),
         SqliteStore.layer({ path: databasePath }),
         Layer.succeed(Planner, noReplanner),
       ),

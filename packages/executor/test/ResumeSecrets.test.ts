@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type AgentError, BrowserDriver, decodeAgentTask, type InvalidInput, Store } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Layer } from "effect"
 import { resume } from "../src/index.ts"
 import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
@@ -14,7 +14,7 @@ const fakeShop = (site: Record<string, string>) => {
   const layer = Layer.mergeAll(
     Layer.succeed(BrowserDriver, fake.driver),
     Layer.succeed(Planner, scriptedPlanner([]).planner),
-    layerMemoryStore,
+    MemoryStore.layerTest,
   )
   return { fake, layer }
 }

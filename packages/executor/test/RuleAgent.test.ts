@@ -4,9 +4,9 @@ import { join } from "node:path"
 import { decodeAgentTask } from "@sextant/core"
 import { FIXTURE_PRODUCTS, FIXTURE_USERS, startFixtureSite } from "@sextant/fixture-site"
 import { makeRuleStepPolicy } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
+import { MemoryStore } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAgent } from "../src/index.ts"
@@ -15,7 +15,7 @@ import { runAgent } from "../src/index.ts"
  * A multi-step instruction in plain words, run by the real step-wise loop with the rule policy: no model,
  * no network, real headless Chromium on the fixture site.
  */
-const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
+const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layer({}), MemoryStore.layerTest))
 
 beforeAll(() => runtime.runPromise(Effect.void))
 afterAll(() => runtime.dispose())

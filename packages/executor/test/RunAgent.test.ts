@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask, LlmError, OutputInvalid, ScriptError, Store } from "@sextant/core"
 import type { StepDecision } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver, makeMemoryStore } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver, makeMemoryStore } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { resumeAgent, runAgent, type TraceRecord } from "../src/index.ts"
@@ -23,7 +23,7 @@ const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ n
 
 const setup = () => {
   const fake = makeFakeBrowserDriver({ site: PAGES })
-  const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)
+  const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), MemoryStore.layerTest)
   return { fake, layer }
 }
 
@@ -36,7 +36,7 @@ describe("runAgent honesty", () => {
           ? new ScriptError({ detail: "the page script crashed" })
           : undefined,
     })
-    const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)
+    const layer = Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), MemoryStore.layerTest)
     const { policy, inputs } = scriptedPolicy([{ ...call("stop", {}), taskComplete: true }])
     const events: Array<TraceRecord> = []
     return Effect.gen(function* () {
@@ -416,7 +416,9 @@ describe("secrets in prompts", () => {
         for (const prompt of [...inputs, summarized()])
           assert.notInclude(JSON.stringify(prompt), "hunter2-xyz")
         assert.notInclude(JSON.stringify(result), "hunter2-xyz")
-      }).pipe(Effect.provide(Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), layerMemoryStore)))
+      }).pipe(
+        Effect.provide(Layer.mergeAll(Layer.succeed(BrowserDriver, fake.driver), MemoryStore.layerTest)),
+      )
     },
   )
 })

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { type AgentError, BrowserDriver, decodeAgentTask, type InvalidInput, Store } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Layer } from "effect"
 import { runPlan } from "../src/index.ts"
 import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
@@ -25,7 +25,7 @@ const layer = () =>
   Layer.mergeAll(
     Layer.succeed(BrowserDriver, makeFakeBrowserDriver({ site: PAGES }).driver),
     Layer.succeed(Planner, scriptedPlanner([]).planner),
-    layerMemoryStore,
+    MemoryStore.layerTest,
   )
 
 const invalidInput = (error: unknown) => (error as AgentError).reason as InvalidInput

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Layer } from "effect"
 import { runMany, runPlan } from "../src/index.ts"
 import { planOf, scriptedPlanner, testTools } from "./support/TestTools.ts"
@@ -60,7 +60,7 @@ describe("runMany", () => {
         [["/a"], ["/b"], ["/c"], ["/d"], ["/e"]],
       )
     }).pipe(
-      Effect.provide(Layer.merge(Layer.succeed(Planner, scriptedPlanner([]).planner), layerMemoryStore)),
+      Effect.provide(Layer.merge(Layer.succeed(Planner, scriptedPlanner([]).planner), MemoryStore.layerTest)),
     )
   })
 })

@@ -20,7 +20,7 @@ import {
 import { Planner } from "@sextant/planner"
 import {
   type FakeBrowserDriverOptions,
-  layerMemoryStore,
+  MemoryStore,
   makeFakeBrowserDriver,
   makeFakeHttpSession,
 } from "@sextant/testing"
@@ -75,7 +75,7 @@ const harness = (
   const layer = Layer.mergeAll(
     Layer.succeed(BrowserDriver, fake.driver),
     Layer.succeed(Planner, planned.planner),
-    layerMemoryStore,
+    MemoryStore.layerTest,
   )
   return { fake, planned, layer }
 }
@@ -550,7 +550,7 @@ describe("secrets", () => {
         Layer.mergeAll(
           Layer.succeed(BrowserDriver, fake.driver),
           Layer.succeed(Planner, planner),
-          layerMemoryStore,
+          MemoryStore.layerTest,
         ),
       ),
     )

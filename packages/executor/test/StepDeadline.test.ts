@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask, Store } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { runAgent, runPlan, type TraceRecord } from "../src/index.ts"
@@ -23,7 +23,7 @@ const layer = () =>
   Layer.mergeAll(
     Layer.succeed(BrowserDriver, makeFakeBrowserDriver({ site: PAGES }).driver),
     Layer.succeed(Planner, scriptedPlanner([]).planner),
-    layerMemoryStore,
+    MemoryStore.layerTest,
   )
 
 /** Moves the test clock to the deadline and answers the run's result if it has ended by then. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { BrowserDriver, decodeAgentTask, Store } from "@sextant/core"
 import { Planner } from "@sextant/planner"
-import { layerMemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
+import { MemoryStore, makeFakeBrowserDriver } from "@sextant/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { resume, resumeAgent, runAgent, runPlan, type TraceRecord } from "../src/index.ts"
 import { planOf, scriptedPlanner, scriptedPolicy, testTools } from "./support/TestTools.ts"
@@ -22,7 +22,7 @@ const layer = () =>
   Layer.mergeAll(
     Layer.succeed(BrowserDriver, makeFakeBrowserDriver({ site: PAGES }).driver),
     Layer.succeed(Planner, scriptedPlanner([]).planner),
-    layerMemoryStore,
+    MemoryStore.layerTest,
   )
 
 // Step 1 pauses, so a stop or an interruption lands while it is in flight.

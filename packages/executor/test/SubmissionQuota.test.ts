@@ -2,7 +2,7 @@ import { decodeAgentTask, Store } from "@sextant/core"
 import { FIXTURE_USERS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Planner } from "@sextant/planner"
 import { makeMemoryStore } from "@sextant/testing"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runPlan, type TraceRecord } from "../src/index.ts"
@@ -48,7 +48,7 @@ describe("the submission quota", () => {
       runPlan(task, plan, { tools: testTools, maxReplans: 0, onEvent: (event) => events.push(event) }).pipe(
         Effect.provide(
           Layer.mergeAll(
-            browserLayer({}),
+            WebdriverioDriver.layer({}),
             Layer.succeed(Store, makeMemoryStore()),
             Layer.succeed(Planner, noReplanner),
           ),

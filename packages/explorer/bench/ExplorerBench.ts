@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net"
 import { join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { parseArgs } from "node:util"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, ManagedRuntime } from "effect"
 import { explore } from "../src/index.ts"
 
@@ -44,7 +44,7 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 // Every host but 127.0.0.1 is unresolvable, so a saved page's remote scripts, styles and frames fail
 // at once, as the page-view corpus bench does, instead of waiting on DNS that cannot answer here.
 const runtime = ManagedRuntime.make(
-  browserLayer({ args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"] }),
+  WebdriverioDriver.layer({ args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"] }),
 )
 interface Row {
   readonly page: string

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { BrowserDriver } from "@sextant/core"
 import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { explore } from "../src/index.ts"
@@ -40,7 +40,7 @@ document.querySelector("#login-form").addEventListener("submit", () => {
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   beaconing = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
-  runtime = ManagedRuntime.make(browserLayer({ bidi: true }))
+  runtime = ManagedRuntime.make(WebdriverioDriver.layer({ bidi: true }))
   await runtime.runPromise(Effect.void)
 }, 60_000)
 

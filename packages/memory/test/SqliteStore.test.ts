@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it } from "@effect/vitest"
 import { Store } from "@sextant/core"
-import { layerMemoryStore } from "@sextant/testing"
+import { MemoryStore } from "@sextant/testing"
 import { storeContract } from "@sextant/testing/store-contract"
 import { Effect } from "effect"
 import { afterAll } from "vitest"
@@ -27,7 +27,7 @@ storeContract("SQLite file", SqliteStore.layer({ path: contractFile }), {
   },
 })
 // The fake users test their agents with must behave as the real store does.
-storeContract("the in-memory fake of @sextant/testing", layerMemoryStore)
+storeContract("the in-memory fake of @sextant/testing", MemoryStore.layerTest)
 
 describe("SqliteStore on a file", () => {
   it.effect("keeps what was written after the store is closed and opened again", () =>

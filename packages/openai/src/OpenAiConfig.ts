@@ -1,5 +1,5 @@
 import { AgentError, formatIssues, InvalidInput, type LlmError } from "@sextant/core"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { z } from "zod"
 
 /**
@@ -20,8 +20,8 @@ export type StructuredOutput = z.output<typeof StructuredOutput>
  *
  * @example
  * ```ts
- * import { layer } from "@sextant/openai"
- * layer({ apiKey: "ollama", model: "qwen2.5:7b", onAttempt: ({ phase, attempt, attempts, baseURL, error }) => {
+ * import { OpenAiLanguageModel } from "@sextant/openai"
+ * OpenAiLanguageModel.layer({ apiKey: "ollama", model: "qwen2.5:7b", onAttempt: ({ phase, attempt, attempts, baseURL, error }) => {
  *   if (phase === "start") console.error(`waiting for ${baseURL} (attempt ${attempt} of ${attempts})`)
  *   if (phase === "failed") console.error(error?.message)
  * } })
@@ -37,6 +37,19 @@ export interface ModelAttempt {
   readonly error?: LlmError | undefined
 }
 
+const API_KEY_MISSING = "set an API key (any non-empty value for local servers such as Ollama)"
+
+// Text or a Redacted in, a Redacted out: the key is never held in clear on the options.
+const ApiKey = z
+  .custom<string | Redacted.Redacted<string>>(
+    (value) =>
+      typeof value === "string" || (Redacted.isRedacted(value) && typeof Redacted.value(value) === "string"),
+    API_KEY_MISSING,
+  )
+  .transform((value) => (typeof value === "string" ? value : Redacted.value(value)))
+  .pipe(z.string().trim().min(1, API_KEY_MISSING))
+  .transform((value) => Redacted.make(value, { label: "apiKey" }))
+
 /**
  * Options of the OpenAI-compatible `LanguageModel`.
  *
@@ -49,8 +62,12 @@ export interface ModelAttempt {
 export const OpenAiOptions = z.object({
   /** The endpoint, ending in `/v1` for most servers. */
   baseURL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
-  /** The API key; local servers such as Ollama accept any non-empty value. */
-  apiKey: z.string().trim().min(1, "set an API key (any non-empty value for local servers such as Ollama)"),
+  /**
+   * The API key, as text or an Effect `Redacted` (e.g. from `Config.redacted("OPENAI_API_KEY")`); kept as
+   * `Redacted` once read, so printing, logging or serialising the options shows `<redacted>`. Local
+   * servers such as Ollama accept any non-empty value.
+   */
+  apiKey: ApiKey,
   /** The model name the endpoint knows (`gpt-4o-mini`, `qwen2.5:7b`, …). */
   model: z.string().trim().min(1, "name the model to call"),
   /** Time for one attempt, in milliseconds. */
@@ -88,7 +105,7 @@ const integer = z
   .regex(/^\d+$/, "must be a whole number")
   .transform((value) => Number(value))
 
-/** The environment variables `layerConfig` reads, each validated and named in errors. */
+/** The environment variables `OpenAiLanguageModel.layerConfig` reads, each validated and named in errors. */
 export const OpenAiEnvironment = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),

@@ -10,7 +10,7 @@ import {
   Timeout,
   type TokenUsage,
 } from "@sextant/core"
-import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import OpenAI from "openai"
 import { type ErrorContext, timeoutHint, toLlmError } from "./internal/errors.ts"
 import {
@@ -121,7 +121,7 @@ export const make = (input: OpenAiOptionsInput): Effect.Effect<LanguageModelShap
 export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
   const client = new OpenAI({
     baseURL: options.baseURL,
-    apiKey: options.apiKey,
+    apiKey: Redacted.value(options.apiKey),
     maxRetries: 0,
     timeout: options.timeoutMs,
     defaultHeaders: options.headers,
@@ -255,8 +255,8 @@ export const fromOptions = (options: OpenAiOptions): LanguageModelShape => {
  *
  * @example
  * ```ts
- * import { layer } from "@sextant/openai"
- * const ModelLive = layer({ baseURL: "http://127.0.0.1:8000/v1", apiKey: "vllm", model: "Qwen/Qwen2.5-7B-Instruct" })
+ * import { OpenAiLanguageModel } from "@sextant/openai"
+ * const ModelLive = OpenAiLanguageModel.layer({ baseURL: "http://127.0.0.1:8000/v1", apiKey: "vllm", model: "Qwen/Qwen2.5-7B-Instruct" })
  * ```
  */
 export const layer = (options: OpenAiOptionsInput): Layer.Layer<LanguageModel, AgentError> =>
@@ -268,8 +268,8 @@ export const layer = (options: OpenAiOptionsInput): Layer.Layer<LanguageModel, A
  *
  * @example
  * ```ts
- * import { layerConfig } from "@sextant/openai"
- * const ModelLive = layerConfig() // reads process.env
+ * import { OpenAiLanguageModel } from "@sextant/openai"
+ * const ModelLive = OpenAiLanguageModel.layerConfig() // reads process.env
  * ```
  */
 export const layerConfig = (

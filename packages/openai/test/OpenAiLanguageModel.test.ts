@@ -1,9 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { LanguageModel, type LlmError } from "@sextant/core"
 import { openAiServer, Reply, type ScriptedReply } from "@sextant/testing"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { layerConfig, make, type OpenAiOptionsInput } from "../src/index.ts"
+import {
+  decodeOpenAiOptions,
+  make,
+  OpenAiLanguageModel,
+  type OpenAiOptionsInput,
+  openAiOptionsFromEnvironment,
+} from "../src/index.ts"
 
 const hello = { messages: [{ role: "user" as const, content: "Say hello" }] }
 
@@ -284,9 +290,42 @@ describe("OpenAI LanguageModel", () => {
         const model = yield* LanguageModel
         expect(model.model).toBe("env-model")
         return yield* model.generate(hello)
-      }).pipe(Effect.provide(layerConfig(environment)))
+      }).pipe(Effect.provide(OpenAiLanguageModel.layerConfig(environment)))
       expect(response.text).toBe("from env")
       expect(server.requests[0]?.model).toBe("env-model")
     }),
+  )
+
+  it.live(
+    "sends a key given as Redacted, and options read from code or the environment never print the key",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* openAiServer({ replies: [Reply.text("kept secret")], apiKey: "sk-live-123" })
+        const response = yield* Effect.gen(function* () {
+          return yield* (yield* LanguageModel).generate(hello)
+        }).pipe(
+          Effect.provide(
+            OpenAiLanguageModel.layer({
+              baseURL: server.baseURL,
+              apiKey: Redacted.make("sk-live-123"),
+              model: "m",
+            }),
+          ),
+        )
+        expect(response.text).toBe("kept secret")
+        const fromCode = yield* decodeOpenAiOptions({ apiKey: "sk-live-123", model: "m" })
+        const fromEnvironment = yield* openAiOptionsFromEnvironment({
+          OPENAI_API_KEY: "sk-live-123",
+          SEXTANT_MODEL: "m",
+        })
+        for (const options of [fromCode, fromEnvironment]) {
+          expect(Redacted.value(options.apiKey)).toBe("sk-live-123")
+          expect(JSON.stringify(options)).not.toContain("sk-live-123")
+          expect(String(options.apiKey)).not.toContain("sk-live-123")
+          expect(`${JSON.stringify(options)} ${String(options.apiKey)}`).toContain("<redacted")
+        }
+        const empty = yield* Effect.flip(decodeOpenAiOptions({ apiKey: Redacted.make("  "), model: "m" }))
+        expect(empty.message).toContain("set an API key")
+      }),
   )
 })

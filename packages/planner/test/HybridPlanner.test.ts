@@ -3,7 +3,7 @@ import { AgentError, CannotPlan, decodeAgentTask, PlanRejected } from "@sextant/
 import { Reply } from "@sextant/testing"
 import { Effect } from "effect"
 import { makeHybridPlanner, makeLlmPlanner, makeRulePlanner, type PlannerShape } from "../src/index.ts"
-import { registry, withScriptedModel } from "./llm/Support.ts"
+import { askedText, registry, withFakeModel, withScriptedModel } from "./llm/Support.ts"
 
 const taskOf = (goal: string) =>
   Effect.runSync(
@@ -69,8 +69,8 @@ describe("hybrid planner", () => {
     ),
   )
 
-  it.live("asks the model when the validator refuses the rule plan, and for every replan", () =>
-    withScriptedModel([modelPlan, modelPlan], (server) =>
+  it.effect("asks the model when the validator refuses the rule plan, and for every replan", () =>
+    withFakeModel([modelPlan, modelPlan], (fake) =>
       Effect.gen(function* () {
         const badRules: PlannerShape = {
           plan: (task) =>
@@ -97,11 +97,11 @@ describe("hybrid planner", () => {
         // The rule plan has an unknown tool: the validator refuses it and the model plans instead.
         const plan = yield* planner.plan(task)
         expect(plan.steps.map((step) => step.tool)).toEqual(["extract"])
-        expect(server.requests).toHaveLength(1)
+        expect(fake.requests).toHaveLength(1)
         // A plan that failed while running is replanned by the model, never by the rules again.
         const replanned = yield* planner.replan(task, plan, { stepIndex: 0, error: "x" }, "full")
         expect(replanned.steps.map((step) => step.tool)).toEqual(["extract"])
-        expect(server.requests).toHaveLength(2)
+        expect(fake.requests).toHaveLength(2)
         expect(planner.readsPage).toBe(true)
       }),
     ),
@@ -133,8 +133,8 @@ describe("hybrid planner", () => {
     ),
   )
 
-  it.live("replans with the model when the rules cannot", () =>
-    withScriptedModel([modelPlan], (server) =>
+  it.effect("replans with the model when the rules cannot", () =>
+    withFakeModel([modelPlan], (fake) =>
       Effect.gen(function* () {
         const cannot: PlannerShape = {
           plan: () => Effect.fail(new AgentError({ reason: new CannotPlan({ detail: "no template" }) })),
@@ -164,7 +164,7 @@ describe("hybrid planner", () => {
         const plan = yield* planner.replan(task, previous, { stepIndex: 0, error: "stale ref" }, "full")
         expect(plan.revision).toBe(4)
         expect(plan.steps.map((step) => step.tool)).toEqual(["extract"])
-        expect(server.requests[0]?.text).toContain("stale ref")
+        expect(askedText(fake, 0)).toContain("stale ref")
       }),
     ),
   )

@@ -38,7 +38,7 @@ import {
   writeRunReport,
 } from "@sextant/executor"
 import { SqliteStore } from "@sextant/memory"
-import { type OpenAiOptionsInput, layer as openAiLayer } from "@sextant/openai"
+import { OpenAiLanguageModel, type OpenAiOptionsInput } from "@sextant/openai"
 import {
   makeHybridPlanner,
   makeLlmPlanner,
@@ -50,15 +50,7 @@ import {
   StepPolicy,
 } from "@sextant/planner"
 import { browserTools, compoundTools, FetchHttpSession } from "@sextant/tools"
-import {
-  type ConnectOptions,
-  GridOptions,
-  type LaunchOptions,
-  layer as launchLayer,
-  layerConnect,
-  layerFromBrowser,
-  layerGrid,
-} from "@sextant/webdriverio"
+import { type ConnectOptions, GridOptions, type LaunchOptions, WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { z } from "zod"
 import { displayStore, isPostgresUrl } from "./internal/StoreLocation.ts"
@@ -519,7 +511,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   }
   // The tools handed to createAgent are asked for: every prompt lists them, whatever their group.
   const extraTools = ((settings.tools ?? []) as ReadonlyArray<AnyTool>).map((tool) => tool.name)
-  const modelLayer = settings.model === undefined ? undefined : openAiLayer(settings.model)
+  const modelLayer = settings.model === undefined ? undefined : OpenAiLanguageModel.layer(settings.model)
   const brainLayer =
     modelLayer === undefined || plannerKind === "rules"
       ? Layer.mergeAll(
@@ -576,12 +568,12 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
   const recording = settings.recordTraffic === true ? { recordTraffic: true } : {}
   const browserLayer = () =>
     browser !== undefined && "from" in browser
-      ? layerFromBrowser(browser.from, recording)
+      ? WebdriverioDriver.layerFromBrowser(browser.from, recording)
       : grid !== undefined
-        ? layerGrid({ ...grid, driver: recording })
+        ? WebdriverioDriver.layerGrid({ ...grid, driver: recording })
         : browser !== undefined && "connect" in browser
-          ? layerConnect({ ...browser.connect, driver: recording })
-          : launchLayer({ ...browser, driver: recording })
+          ? WebdriverioDriver.layerConnect({ ...browser.connect, driver: recording })
+          : WebdriverioDriver.layer({ ...browser, driver: recording })
   const traceDirectory =
     settings.traceDirectory === false ? undefined : resolve(settings.traceDirectory ?? ".sextant/traces")
 

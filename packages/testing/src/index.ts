@@ -5,6 +5,7 @@
 export * from "./ChildRun.ts"
 export * from "./fakes/FakeBrowserDriver.ts"
 export * from "./fakes/FakeHttpSession.ts"
+export * from "./fakes/FakeLanguageModel.ts"
 export * from "./fakes/MemoryStore.ts"
 export * from "./LoopbackServer.ts"
 export * from "./openai/OpenAiServer.ts"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver } from "@sextant/core"
 import { FIXTURE_PRODUCTS, type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { tableToCsvTool } from "../src/index.ts"
@@ -36,7 +36,7 @@ describe("tableToCsv in Chromium on the fixture shop", () => {
           `Weight,${product.weightGrams} g`,
         ].sort(),
       )
-    }).pipe(Effect.provide(browserLayer())),
+    }).pipe(Effect.provide(WebdriverioDriver.layer())),
   )
 
   it.live("names the selector when no table matches", () =>
@@ -48,7 +48,7 @@ describe("tableToCsv in Chromium on the fixture shop", () => {
       )
       assert.strictEqual(error._tag, "DriverError")
       assert.include(error.message, "no element matches #no-such-table")
-    }).pipe(Effect.provide(browserLayer())),
+    }).pipe(Effect.provide(WebdriverioDriver.layer())),
   )
 
   it("describes itself so a planner can pick it by name", () => {

@@ -77,11 +77,11 @@ export const makeDriver = Effect.fn("webdriverio.makeDriver")(function* (
  * ```ts
  * import { Effect } from "effect"
  * import { BrowserDriver } from "@sextant/core"
- * import { layer } from "@sextant/webdriverio"
+ * import { WebdriverioDriver } from "@sextant/webdriverio"
  * const program = Effect.gen(function* () {
  *   const driver = yield* BrowserDriver
  *   return yield* driver.navigate("http://127.0.0.1:4000/")
- * }).pipe(Effect.provide(layer({})))
+ * }).pipe(Effect.provide(WebdriverioDriver.layer({})))
  * ```
  */
 export const layer = (
@@ -99,8 +99,8 @@ export const layer = (
  *
  * @example
  * ```ts
- * import { layerConnect } from "@sextant/webdriverio"
- * const grid = layerConnect({ hostname: "grid.internal", port: 4444, path: "/wd/hub" })
+ * import { WebdriverioDriver } from "@sextant/webdriverio"
+ * const grid = WebdriverioDriver.layerConnect({ hostname: "grid.internal", port: 4444, path: "/wd/hub" })
  * ```
  */
 export const layerConnect = (
@@ -117,8 +117,8 @@ export const layerConnect = (
  *
  * @example
  * ```ts
- * import { layerGrid } from "@sextant/webdriverio"
- * const grid = layerGrid({ url: "http://grid.internal:4444" })
+ * import { WebdriverioDriver } from "@sextant/webdriverio"
+ * const grid = WebdriverioDriver.layerGrid({ url: "http://grid.internal:4444" })
  * ```
  */
 export const layerGrid = (
@@ -134,8 +134,8 @@ export const layerGrid = (
  *
  * @example
  * ```ts
- * import { layerFromBrowser } from "@sextant/webdriverio"
- * const driverLayer = layerFromBrowser(browser)
+ * import { WebdriverioDriver } from "@sextant/webdriverio"
+ * const driverLayer = WebdriverioDriver.layerFromBrowser(browser)
  * ```
  */
 export const layerFromBrowser = (

@@ -9,7 +9,9 @@ export * from "./DriverErrors.ts"
 export * from "./DriverOptions.ts"
 export * from "./DriverPool.ts"
 export * from "./Session.ts"
-export * from "./WebdriverioDriver.ts"
+/** The WebdriverIO adapter: `WebdriverioDriver.layer`, `.layerConnect`, `.layerGrid`, `.layerFromBrowser`, `.makeDriver`. */
+export * as WebdriverioDriver from "./WebdriverioDriver.ts"
+export { makeDriver, retryAfterMs } from "./WebdriverioDriver.ts"
 
 // The public API names webdriverio's global `WebdriverIO.Browser` (a session you already have). Declaring
 // the namespace here keeps the published .d.ts self-contained: a consumer compiling with

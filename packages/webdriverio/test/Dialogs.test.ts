@@ -4,7 +4,7 @@ import { expect, layer } from "@effect/vitest"
 import { BrowserDriver, type DriverError } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { layer as driverLayer, fromBrowser, launch, makeDriver } from "../src/index.ts"
+import { fromBrowser, launch, makeDriver, WebdriverioDriver } from "../src/index.ts"
 
 /** Pages served over HTTP, as a real site loads: `/<name>` answers `PAGES[name]`. */
 const PAGES: Record<string, string> = {
@@ -63,12 +63,12 @@ const modes = [
   {
     name: "dialogs over WebDriver BiDi",
     type: "alert",
-    driver: driverLayer({ bidi: true, driver: driverOptions }),
+    driver: WebdriverioDriver.layer({ bidi: true, driver: driverOptions }),
   },
   {
     name: "dialogs over WebDriver Classic and the tabs' DevTools sockets (a Chromium Sextant launched)",
     type: "alert",
-    driver: driverLayer({ bidi: false, driver: driverOptions }),
+    driver: WebdriverioDriver.layer({ bidi: false, driver: driverOptions }),
   },
   {
     name: "dialogs over WebDriver Classic and the tabs' DevTools sockets (a browser on this machine Sextant did not launch)",

@@ -3,7 +3,7 @@ import { BrowserDriver } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { layer as driverLayer } from "../src/index.ts"
+import { WebdriverioDriver } from "../src/index.ts"
 
 let site: FixtureSite
 beforeAll(async () => {
@@ -31,7 +31,7 @@ const open = Effect.gen(function* () {
 })
 
 for (const bidi of [true, false]) {
-  layer(driverLayer({ bidi, driver: { actionWaitMs: 300 } }), {
+  layer(WebdriverioDriver.layer({ bidi, driver: { actionWaitMs: 300 } }), {
     excludeTestServices: true,
     timeout: "60 seconds",
   })(

@@ -3,7 +3,7 @@ import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { remote } from "webdriverio"
-import { createPageAgent, defaultChromeArgs, layerFromBrowser } from "../src/index.ts"
+import { createPageAgent, defaultChromeArgs, WebdriverioDriver } from "../src/index.ts"
 
 let site: FixtureSite
 let browser: WebdriverIO.Browser | undefined
@@ -17,7 +17,7 @@ afterAll(async () => {
   await site?.close()
 })
 
-describe("fromBrowser: createPageAgent and layerFromBrowser on a browser the user owns", () => {
+describe("fromBrowser: createPageAgent and WebdriverioDriver.layerFromBrowser on a browser the user owns", () => {
   it("drive the user's session and leave it running after close", async () => {
     browser = await remote({
       logLevel: "silent",
@@ -48,7 +48,7 @@ describe("fromBrowser: createPageAgent and layerFromBrowser on a browser the use
         const driver = yield* BrowserDriver
         yield* driver.navigate(`${site.url}/products`)
         return (yield* driver.look()).title
-      }).pipe(Effect.provide(layerFromBrowser(browser))),
+      }).pipe(Effect.provide(WebdriverioDriver.layerFromBrowser(browser))),
     )
     expect(title).toContain("Products")
     expect(await browser.getUrl()).toBe(`${site.url}/products`)

@@ -5,7 +5,7 @@ import { BrowserDriver } from "@sextant/core"
 import { pageCall } from "@sextant/perception"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { layer as driverLayer, fromBrowser, launch, makeDriver } from "../src/index.ts"
+import { fromBrowser, launch, makeDriver, WebdriverioDriver } from "../src/index.ts"
 
 /** Pages served over HTTP: `/<name>` answers `PAGES[name]`. */
 const PAGES: Record<string, string> = {
@@ -45,8 +45,16 @@ const elsewhere = (browser: WebdriverIO.Browser): WebdriverIO.Browser => {
 }
 
 const modes = [
-  { name: "page calls over WebDriver BiDi", preloaded: true, driver: driverLayer({ bidi: true }) },
-  { name: "page calls over WebDriver Classic", preloaded: true, driver: driverLayer({ bidi: false }) },
+  {
+    name: "page calls over WebDriver BiDi",
+    preloaded: true,
+    driver: WebdriverioDriver.layer({ bidi: true }),
+  },
+  {
+    name: "page calls over WebDriver Classic",
+    preloaded: true,
+    driver: WebdriverioDriver.layer({ bidi: false }),
+  },
   {
     name: "page calls over WebDriver Classic alone (a browser whose DevTools port is on another machine)",
     preloaded: false,

@@ -6,7 +6,7 @@ import { BrowserDriver, type DriverError, UploadDirs } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { layer as driverLayer } from "../src/index.ts"
+import { WebdriverioDriver } from "../src/index.ts"
 import { freePort } from "./support/Processes.ts"
 
 let site: FixtureSite
@@ -40,7 +40,7 @@ const seen = Effect.gen(function* () {
 })
 
 for (const bidi of [true, false]) {
-  layer(driverLayer({ bidi, driver: { actionWaitMs: 300 } }), {
+  layer(WebdriverioDriver.layer({ bidi, driver: { actionWaitMs: 300 } }), {
     excludeTestServices: true,
     timeout: "60 seconds",
   })(

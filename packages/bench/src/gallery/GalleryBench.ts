@@ -1,9 +1,9 @@
 import { BrowserDriver, decodeAgentTask, ToolRegistry } from "@sextant/core"
 import { runAgent } from "@sextant/executor"
 import { makeRuleStepPolicy, ruleTextToAction, toolCallFor } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
+import { MemoryStore } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { TableSection } from "../Report.ts"
 import { quantile } from "../Stats.ts"
@@ -91,7 +91,7 @@ export interface GalleryOptions {
 export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray<GalleryOutcome>> => {
   const modes = options.modes ?? ["agent", "oneShot"]
   const runtime = ManagedRuntime.make(
-    Layer.merge(browserLayer({ windowSize: { width: 1280, height: 900 } }), layerMemoryStore),
+    Layer.merge(WebdriverioDriver.layer({ windowSize: { width: 1280, height: 900 } }), MemoryStore.layerTest),
   )
   const outcomes: Array<GalleryOutcome> = []
   try {

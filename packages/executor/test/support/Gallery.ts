@@ -1,9 +1,9 @@
 import { type AnyTool, type BrowserDriver, decodeAgentTask, type Store } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { makeRuleStepPolicy, type StepPolicyShape } from "@sextant/planner"
-import { layerMemoryStore } from "@sextant/testing"
+import { MemoryStore } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { type ExecutorRunResult, runAgent } from "../../src/index.ts"
@@ -27,7 +27,7 @@ export interface GalleryRunOptions {
  */
 export const useGallery = (seeds: ReadonlyArray<number> = [0]) => {
   const sites = new Map<number, FixtureSite>()
-  const runtime = ManagedRuntime.make(Layer.merge(browserLayer({}), layerMemoryStore))
+  const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layer({}), MemoryStore.layerTest))
   beforeAll(async () => {
     for (const seed of seeds) sites.set(seed, await startFixtureSite({ port: 0, seed }))
     await runtime.runPromise(Effect.void)

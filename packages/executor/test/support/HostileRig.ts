@@ -15,9 +15,9 @@ import {
 } from "@sextant/fixture-site"
 import { secretForms } from "@sextant/memory"
 import { make as makeOpenAi } from "@sextant/openai"
-import { makeLlmStepPolicy, type Planner, rulePlannerLayer } from "@sextant/planner"
+import { makeLlmStepPolicy, type Planner, RulePlanner } from "@sextant/planner"
 import {
-  layerMemoryStore,
+  MemoryStore,
   type OpenAiServer,
   type RecordedRequest,
   Reply,
@@ -25,7 +25,7 @@ import {
   startOpenAiServer,
 } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, beforeEach } from "vitest"
 import { type ExecutorOptions, planAndRun, runAgent, type TraceRecord } from "../../src/index.ts"
@@ -194,7 +194,7 @@ export const startScriptedModel = (summary: RigOptions["summary"] = {}) => {
       }),
     )
     runtime = ManagedRuntime.make(
-      Layer.mergeAll(browserLayer({}), layerMemoryStore, language, rulePlannerLayer),
+      Layer.mergeAll(WebdriverioDriver.layer({}), MemoryStore.layerTest, language, RulePlanner.layer),
     )
     await runtime.runPromise(Effect.void)
   })

@@ -1,7 +1,7 @@
 import { decodeAgentTask, type Observation, type Plan, type Step, Store } from "@sextant/core"
 import { SqliteStore } from "@sextant/memory"
 import { Planner } from "@sextant/planner"
-import { layerFakeBrowserDriver } from "@sextant/testing"
+import { FakeBrowserDriver } from "@sextant/testing"
 import { Effect, Layer } from "effect"
 import { noReplanner } from "./ResumePlan.ts"
 
@@ -57,7 +57,7 @@ export const seedCrashedRun = (runId: string, steps: number, done: number, waitM
 /** What a resume needs besides the store: a browser that is never asked for a page, and no replans. */
 export const leaseLayer = (databasePath: string) =>
   Layer.mergeAll(
-    layerFakeBrowserDriver({ site: {} }),
+    FakeBrowserDriver.layerTest({ site: {} }),
     SqliteStore.layer({ path: databasePath }),
     Layer.succeed(Planner, noReplanner),
   )

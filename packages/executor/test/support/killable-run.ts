@@ -1,7 +1,7 @@
 import type { AgentTask, Plan } from "@sextant/core"
 import { SqliteStore } from "@sextant/memory"
 import { Planner } from "@sextant/planner"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer } from "effect"
 import { runPlan } from "../../src/index.ts"
 import { noReplanner } from "./ResumePlan.ts"
@@ -28,7 +28,7 @@ export const runKillable = (
   }).pipe(
     Effect.provide(
       Layer.mergeAll(
-        browserLayer({}),
+        WebdriverioDriver.layer({}),
         SqliteStore.layer({ path: options.databasePath }),
         Layer.succeed(Planner, noReplanner),
       ),

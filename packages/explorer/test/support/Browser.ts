@@ -1,6 +1,6 @@
 import type { BrowserDriver } from "@sextant/core"
 import { type FixtureSite, type FixtureSiteOptions, startFixtureSite } from "@sextant/fixture-site"
-import { layer as browserLayer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
 
@@ -9,7 +9,7 @@ export const useBrowser = () => {
   let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown> | undefined
   const sites: Array<FixtureSite> = []
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(browserLayer({}))
+    runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
     await runtime.runPromise(Effect.void)
   })
   afterAll(async () => {

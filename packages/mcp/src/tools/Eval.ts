@@ -1,4 +1,4 @@
-import { agentApiOf } from "@sextant/webdriverio"
+import { agentApiOf } from "@sextant/core"
 import { z } from "zod"
 import { failure, text } from "../internal/Answers.ts"
 import { defineMcpTool } from "../McpTool.ts"

@@ -257,9 +257,9 @@ export const makeLlmPlanner = Effect.fn("LlmPlanner.make")(function* (options: L
  * @example
  * ```ts
  * import { Layer } from "effect"
- * import { layer as openAi } from "@sextant/openai"
+ * import { OpenAiLanguageModel } from "@sextant/openai"
  * import { llmPlannerLayer } from "@sextant/planner"
- * const PlannerLive = llmPlannerLayer({ registry }).pipe(Layer.provide(openAi({ apiKey, model: "gpt-4o-mini" })))
+ * const PlannerLive = llmPlannerLayer({ registry }).pipe(Layer.provide(OpenAiLanguageModel.layer({ apiKey, model: "gpt-4o-mini" })))
  * ```
  */
 export const llmPlannerLayer = (options: LlmPlannerOptions): Layer.Layer<Planner, never, LanguageModel> =>

@@ -521,5 +521,22 @@ export interface RulePlannerOptions {
   readonly tools?: ReadonlyArray<RuleTool> | undefined
 }
 
-/** A layer providing the rule planner as the `Planner` service. */
-export const rulePlannerLayer: Layer.Layer<Planner> = Layer.succeed(Planner, makeRulePlanner())
+/**
+ * The rule planner as the `Planner` service: `RulePlanner.layer` (no extra tools),
+ * `RulePlanner.layerWith(options)` (extra tools a goal may name) and `RulePlanner.make(options)`.
+ *
+ * @example
+ * ```ts
+ * import { RulePlanner } from "@sextant/planner"
+ * program.pipe(Effect.provide(RulePlanner.layer))
+ * ```
+ */
+export const RulePlanner: {
+  readonly layer: Layer.Layer<Planner>
+  readonly layerWith: (options: RulePlannerOptions) => Layer.Layer<Planner>
+  readonly make: (options?: RulePlannerOptions) => PlannerShape
+} = {
+  layer: Layer.sync(Planner, () => makeRulePlanner()),
+  layerWith: (options) => Layer.sync(Planner, () => makeRulePlanner(options)),
+  make: makeRulePlanner,
+}

@@ -1,6 +1,13 @@
 import { defineTool, LanguageModel, ToolRegistry } from "@sextant/core"
 import { make, type OpenAiOptionsInput } from "@sextant/openai"
-import { type OpenAiServer, openAiServer, type ReplyFunction, type ScriptedReply } from "@sextant/testing"
+import {
+  FakeLanguageModel,
+  type FakeModelScript,
+  type OpenAiServer,
+  openAiServer,
+  type ReplyFunction,
+  type ScriptedReply,
+} from "@sextant/testing"
 import { Effect } from "effect"
 import { z } from "zod"
 
@@ -112,3 +119,20 @@ export const withScriptedModel = <A, E, R>(
     })
     return yield* Effect.provideService(body(server), LanguageModel, model)
   })
+
+/**
+ * The in-process `FakeLanguageModel` as `LanguageModel`, for planner logic that needs no HTTP (the model
+ * paths themselves are tested through the openai SDK with {@link withScriptedModel}).
+ */
+export const withFakeModel = <A, E, R>(
+  script: FakeModelScript,
+  body: (fake: FakeLanguageModel) => Effect.Effect<A, E, R>,
+) =>
+  Effect.suspend(() => {
+    const fake = FakeLanguageModel.make(script)
+    return Effect.provideService(body(fake), LanguageModel, fake.model)
+  })
+
+/** Everything a fake model was asked in its `index`th request, as one text. */
+export const askedText = (fake: FakeLanguageModel, index: number): string =>
+  JSON.stringify(fake.requests[index]?.messages ?? [])

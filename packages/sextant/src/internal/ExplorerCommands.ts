@@ -86,9 +86,9 @@ const explorer = async () => {
 
 /** Runs an effect in one headless Chromium that is closed afterwards, whatever happens. */
 const withBrowser = async <A>(effect: Effect.Effect<A, unknown, BrowserDriver>): Promise<A> => {
-  const { layer: launchLayer } = await import("@sextant/webdriverio")
+  const { WebdriverioDriver } = await import("@sextant/webdriverio")
   const { ManagedRuntime } = await import("effect")
-  const runtime = ManagedRuntime.make(launchLayer({}))
+  const runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
   try {
     return await runtime.runPromise(effect)
   } finally {

@@ -16,10 +16,12 @@ import {
   ScriptError,
   type SecretGuardOptions,
   type Signal,
+  StaleRef,
   secretIndexIn,
   type Target,
   type WaitCondition,
 } from "@sextant/core"
+import { operationsOf } from "@sextant/perception"
 import { Effect, Layer } from "effect"
 import { callFakePage, type FakePage, openFakePage, parseFakeDocument } from "../internal/FakePage.ts"
 
@@ -119,12 +121,19 @@ const selectorsOf = (element: Element): Array<string> => {
   return selectors
 }
 
-const opsOf = (role: string): Array<string> => {
-  if (role === "textbox") return ["input", "clear", "focus"]
-  if (role === "checkbox" || role === "radio") return ["click", "check", "uncheck"]
-  if (role === "combobox") return ["select", "click"]
-  return ["click"]
+// A checkbox or radio's state: the property a script or an act set, else the attribute the page came with.
+const checkedOf = (element: Element): boolean => {
+  const property = (element as HTMLInputElement).checked
+  return typeof property === "boolean" ? property : element.hasAttribute("checked")
 }
+
+// The option a select shows: the one marked selected, else the first (as a browser picks).
+const selectedOptionOf = (element: Element): Element | undefined => {
+  const options = [...element.querySelectorAll("option")]
+  return options.find((option) => option.hasAttribute("selected")) ?? options[0]
+}
+
+const optionText = (option: Element): string => (option.textContent ?? "").replace(/\s+/g, " ").trim()
 
 const driverError = (method: string, reason: DriverErrorReason) => new DriverError({ method, reason })
 
@@ -270,14 +279,19 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
         const value = element.getAttribute(attribute)
         if (value !== null) attributes[attribute] = value
       }
-      const value = (element as HTMLInputElement).value
+      const tag = element.tagName.toLowerCase()
+      const selected = tag === "select" ? selectedOptionOf(element) : undefined
+      const value = selected === undefined ? (element as HTMLInputElement).value : optionText(selected)
+      const checkable = role === "checkbox" || role === "radio"
       elements[ref] = {
         ref,
         role,
         name,
-        tag: element.tagName.toLowerCase(),
+        tag,
         attributes,
         value: typeof value === "string" && value !== "" ? value : undefined,
+        ...(checkable ? { checked: checkedOf(element) } : {}),
+        ...(element.hasAttribute("disabled") ? { disabled: true } : {}),
         visible: true,
         selectors: selectorsOf(element),
         frame: [],
@@ -295,7 +309,8 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
         ref: element.ref,
         role: element.role,
         name: element.name,
-        ops: opsOf(element.role),
+        // What an element offers is perception's rule, as on the real driver.
+        ops: [...operationsOf(element)],
       })),
       forms: [],
       outputs: text === "" ? [] : [{ key: "main", region: "main", text: text.slice(0, 2000) }],
@@ -324,12 +339,33 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
 
   const act = (target: Target, op: ActionOp, value?: ActValue): ActResult | DriverErrorReason => {
     const element = find(target)
-    if (element === undefined) return new ElementNotFound({ target: formatTarget(target) })
+    // A ref no look of this page gave is stale, as the real driver says; a selector finds nothing.
+    if (element === undefined)
+      return "ref" in target
+        ? new StaleRef({ ref: target.ref })
+        : new ElementNotFound({ target: formatTarget(target) })
     const before = currentUrl
     let signals: Array<Signal> = ["NoOp"]
     if (op === "input" || op === "set") {
       ;(element as HTMLInputElement).value = String(value ?? "")
       element.setAttribute("value", String(value ?? ""))
+      signals = []
+    } else if (op === "check" || op === "uncheck") {
+      const want = op === "check"
+      ;(element as HTMLInputElement).checked = want
+      if (want) element.setAttribute("checked", "")
+      else element.removeAttribute("checked")
+      signals = []
+    } else if (op === "select") {
+      const wanted = String(Array.isArray(value) ? value[0] : (value ?? "")).trim()
+      const options = [...element.querySelectorAll("option")]
+      const choice = options.find(
+        (option) => optionText(option) === wanted || option.getAttribute("value") === wanted,
+      )
+      if (choice === undefined)
+        return new ElementNotFound({ target: `option ${JSON.stringify(wanted)} of ${formatTarget(target)}` })
+      for (const option of options) option.removeAttribute("selected")
+      choice.setAttribute("selected", "")
       signals = []
     } else if (op === "clear") {
       ;(element as HTMLInputElement).value = ""
@@ -472,9 +508,14 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
  *
  * @example
  * ```ts
- * import { layerFakeBrowserDriver } from "@sextant/testing"
- * const layer = layerFakeBrowserDriver({ site: { "/": "<h1>Home</h1>" } })
+ * import { FakeBrowserDriver } from "@sextant/testing"
+ * const layer = FakeBrowserDriver.layerTest({ site: { "/": "<h1>Home</h1>" } })
  * ```
  */
-export const layerFakeBrowserDriver = (options: FakeBrowserDriverOptions): Layer.Layer<BrowserDriver> =>
-  Layer.sync(BrowserDriver, () => makeFakeBrowserDriver(options).driver)
+export const FakeBrowserDriver: {
+  readonly layerTest: (options: FakeBrowserDriverOptions) => Layer.Layer<BrowserDriver>
+  readonly make: (options: FakeBrowserDriverOptions) => FakeBrowserDriver
+} = {
+  layerTest: (options) => Layer.sync(BrowserDriver, () => makeFakeBrowserDriver(options).driver),
+  make: makeFakeBrowserDriver,
+}

@@ -88,9 +88,14 @@ export const makeFakeHttpSession = (options: FakeHttpSessionOptions): FakeHttpSe
  *
  * @example
  * ```ts
- * import { layerFakeHttpSession } from "@sextant/testing"
- * const layer = layerFakeHttpSession({ reply: () => ({ body: "ok" }) })
+ * import { FakeHttpSession } from "@sextant/testing"
+ * const layer = FakeHttpSession.layerTest({ reply: () => ({ body: "ok" }) })
  * ```
  */
-export const layerFakeHttpSession = (options: FakeHttpSessionOptions): Layer.Layer<HttpSession> =>
-  Layer.sync(HttpSession, () => makeFakeHttpSession(options).session)
+export const FakeHttpSession: {
+  readonly layerTest: (options: FakeHttpSessionOptions) => Layer.Layer<HttpSession>
+  readonly make: (options: FakeHttpSessionOptions) => FakeHttpSession
+} = {
+  layerTest: (options) => Layer.sync(HttpSession, () => makeFakeHttpSession(options).session),
+  make: makeFakeHttpSession,
+}

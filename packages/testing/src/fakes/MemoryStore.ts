@@ -201,8 +201,11 @@ export const makeMemoryStore = (): StoreShape => {
  *
  * @example
  * ```ts
- * import { layerMemoryStore } from "@sextant/testing"
- * program.pipe(Effect.provide(layerMemoryStore))
+ * import { MemoryStore } from "@sextant/testing"
+ * program.pipe(Effect.provide(MemoryStore.layerTest))
  * ```
  */
-export const layerMemoryStore: Layer.Layer<Store> = Layer.sync(Store, makeMemoryStore)
+export const MemoryStore: { readonly layerTest: Layer.Layer<Store>; readonly make: () => StoreShape } = {
+  layerTest: Layer.sync(Store, makeMemoryStore),
+  make: makeMemoryStore,
+}

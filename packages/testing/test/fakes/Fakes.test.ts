@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BrowserDriver, DriverError, ElementNotFound, HttpSession, RateLimited, Store } from "@sextant/core"
 import { Effect } from "effect"
-import { layerFakeHttpSession, layerMemoryStore, makeFakeBrowserDriver } from "../../src/index.ts"
+import { FakeHttpSession, MemoryStore, makeFakeBrowserDriver } from "../../src/index.ts"
 
 const site = {
   "/": `<html><head><title>Home</title></head><body><h1>Home</h1><a id="next" href="/login">Sign in</a></body></html>`,
@@ -106,7 +106,7 @@ describe("makeFakeBrowserDriver", () => {
   )
 })
 
-describe("layerMemoryStore", () => {
+describe("MemoryStore.layerTest", () => {
   it.effect("deduplicates records by key and replaces steps by index", () =>
     Effect.gen(function* () {
       const store = yield* Store
@@ -139,11 +139,11 @@ describe("layerMemoryStore", () => {
       )
       const missing = yield* Effect.flip(store.getRun("nope"))
       assert.strictEqual(missing.reason._tag, "StoreNotFound")
-    }).pipe(Effect.provide(layerMemoryStore)),
+    }).pipe(Effect.provide(MemoryStore.layerTest)),
   )
 })
 
-describe("layerFakeHttpSession", () => {
+describe("FakeHttpSession.layerTest", () => {
   it.effect("scripts a rate limit on the first attempt and a body on the next", () =>
     Effect.gen(function* () {
       const http = yield* HttpSession
@@ -153,7 +153,7 @@ describe("layerFakeHttpSession", () => {
       assert.strictEqual(second.body, "ok")
     }).pipe(
       Effect.provide(
-        layerFakeHttpSession({
+        FakeHttpSession.layerTest({
           reply: (request, count) =>
             count === 1 ? { fail: new RateLimited({ url: request.url, retryAfterMs: 500 }) } : { body: "ok" },
         }),

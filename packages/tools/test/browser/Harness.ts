@@ -1,6 +1,6 @@
 import type { BrowserDriver, HttpSession } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { layer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
 
@@ -34,7 +34,7 @@ export const openHarness = async (seeds: ReadonlyArray<number> = [0]): Promise<H
       Layer.buildWithScope(
         Layer.merge(
           // A short action wait keeps the tests that expect a missing element quick.
-          layer({ driver: { actionWaitMs: 500 } }),
+          WebdriverioDriver.layer({ driver: { actionWaitMs: 500 } }),
           FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000, concurrencyPerHost: 8 }),
         ),
         scope,

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises"
 import type { BrowserDriver, DriverError } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { startLoopbackServer } from "@sextant/testing"
-import { layer } from "@sextant/webdriverio"
+import { WebdriverioDriver } from "@sextant/webdriverio"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
 
@@ -48,7 +48,7 @@ export interface BrowserTestContext {
 
 /** Registers `beforeAll`/`afterAll` for one headless Chromium and the test pages of a test file. */
 export const useBrowserTests = (): BrowserTestContext => {
-  const runtime = ManagedRuntime.make(layer({}))
+  const runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
   let pages: TestPages | undefined
   beforeAll(async () => {
     pages = await startTestPages()

@@ -1,14 +1,14 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import {
   type ActResult,
+  agentApiOf,
   type BrowserDriverShape,
   DriverError,
   type PageSnapshot,
   StaleRef,
   type WaitCondition,
-} from "@sextant/core"
-import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
-import { agentApiOf } from "../src/index.ts"
+} from "../src/index.ts"
 
 const snapshot: PageSnapshot = {
   url: "http://127.0.0.1/login",
