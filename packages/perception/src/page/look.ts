@@ -63,8 +63,9 @@ export const look = (options: LookOptions = {}) => {
  * `../internal/RawSnapshot.ts`): `[ref, key, role, name, tag, attributes, visible (1 or 0), x, y,
  * width, height, selectors, region]`, then an object of the fields an element has only at times
  * (`guess`, `value`, `checked`, `frame`, `form` …) when it has any. A page's elements are most of a
- * look's JSON, and their field names most of each element: rows make the string a look sends a
- * third shorter, which the page writes, the protocol carries and Node reads that much faster.
+ * look's JSON, and their field names a good part of each element: rows make the string a look sends
+ * about a fifth shorter (22% on ten corpus pages), which the page writes, the protocol carries and
+ * Node reads that much faster.
  */
 export const packElement = (element: RawElement): ReadonlyArray<unknown> => {
   const { ref, key, role, name, tag, attributes, visible, box, selectors, region, ...rest } = element
