@@ -24,7 +24,7 @@ import { median } from "../src/Stats.ts"
 const [command, folder, ...rest] = process.argv.slice(2)
 const runsAt = rest.indexOf("--runs")
 const runs = runsAt === -1 ? 9 : Number(rest[runsAt + 1])
-const positional = rest.filter((_, index) => index !== runsAt && index !== runsAt + 1)
+const positional = runsAt === -1 ? rest : rest.filter((_, index) => index !== runsAt && index !== runsAt + 1)
 if ((command !== "profile" && command !== "dump") || folder === undefined) {
   console.error("usage: look-profile.ts profile <corpus> [pages] [--runs N] | dump <corpus> <out> [pages]")
   process.exit(2)
