@@ -124,7 +124,20 @@ const REF = /\[ref=([^\]]+)\]/
 const QUOTED = /^(\s*)- (?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)")(:.*)?$/
 const TEXT_CHILD = /^\s*- text: (.*)$/
 
-const unescapeName = (name: string): string => name.replace(/\\(.)/g, "$1")
+const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "0": "\0" }
+
+/**
+ * A double-quoted string's text without its escapes: Playwright writes names with `JSON.stringify`
+ * (`\"`, `\\`, `\n`, `\u001f`) and YAML values with `\xHH` for control characters (`\x0b`, `\x85`).
+ */
+const unescapeName = (name: string): string =>
+  name.replace(
+    /\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(.))/g,
+    (_, hex?: string, unicode?: string, char?: string) =>
+      hex !== undefined || unicode !== undefined
+        ? String.fromCharCode(Number.parseInt((hex ?? unicode)!, 16))
+        : (ESCAPES[char!] ?? char!),
+  )
 
 /** Roles named from their content: their printed name may hold labels where the page shows text. */
 const CONTENT_ROLES: ReadonlySet<string> = new Set(
@@ -135,21 +148,15 @@ const CONTENT_ROLES: ReadonlySet<string> = new Set(
 const unquoteLine = (line: string): string => {
   const quoted = QUOTED.exec(line)
   if (quoted === null) return line
-  const key =
-    quoted[2] !== undefined ? quoted[2].replace(/''/g, "'") : (JSON.parse(`"${quoted[3]}"`) as string)
+  const key = quoted[2] !== undefined ? quoted[2].replace(/''/g, "'") : unescapeName(quoted[3]!)
   return `${quoted[1]}- ${key}${quoted[4] ?? ""}`
 }
 
 const indentOf = (line: string): number => line.length - line.trimStart().length
 const unquoteValue = (value: string): string => {
   const trimmed = value.trim()
-  if (trimmed.startsWith('"') && trimmed.endsWith('"')) {
-    try {
-      return JSON.parse(trimmed) as string
-    } catch {
-      return trimmed
-    }
-  }
+  if (trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"'))
+    return unescapeName(trimmed.slice(1, -1))
   return trimmed.startsWith("'") && trimmed.endsWith("'") ? trimmed.slice(1, -1).replace(/''/g, "'") : trimmed
 }
 

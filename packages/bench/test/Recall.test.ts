@@ -45,6 +45,28 @@ describe("parseOutline", () => {
   it("unescapes quotes inside names", () => {
     expect(parseOutline(PLAYWRIGHT).find((node) => node.role === "button")?.name).toBe('Say "hi"')
   })
+
+  it("decodes Playwright's \\xHH escapes of control characters in text and values, and \\u escapes in names", () => {
+    // What Playwright prints for a link whose text holds a vertical tab, a button whose value holds a
+    // NEL (U+0085) and a link whose name holds a unit separator (JSON.stringify writes \u001f).
+    const outline = [
+      "- link [ref=e5] [cursor=pointer]:",
+      '  - text: "Read\\x0bmore"',
+      '- button [ref=e6]: "Next\\x85page"',
+      '- link "Top\\u001fstories" [ref=e7]',
+    ].join("\n")
+    expect(interactiveNodes(outline).map((node) => node.name)).toEqual([
+      "Read\vmore",
+      "Next\u0085page",
+      "Top\u001fstories",
+    ])
+    const ours = [
+      { role: "link", name: "Read more" },
+      { role: "button", name: "Next page" },
+      { role: "link", name: "Top stories" },
+    ]
+    expect(interactiveRecall(interactiveNodes(outline), ours).matched).toBe(3)
+  })
 })
 
 describe("interactiveNodes", () => {

@@ -58,6 +58,58 @@ describe("parseSnapshot", () => {
     expect(snapshot.outline).toBeUndefined()
   })
 
+  it("reads elements the page sends as rows the same as elements sent as objects", () => {
+    const link = {
+      ref: "e2",
+      key: "link|Item number 0||main|0",
+      role: "link",
+      name: "Item number 0",
+      guess: { from: "id", words: "item" },
+      tag: "a",
+      attributes: { href: "/items/0" },
+      visible: true,
+      box: { x: 10, y: 20, width: 300, height: 18 },
+      selectors: ['a[href="/items/0"]'],
+      frame: ["iframe#shop"],
+      region: "main",
+      form: "form|Search|0",
+    }
+    const button = { ...link, ref: "e3", role: "button", name: "Go", visible: false, region: "header" }
+    delete (button as { guess?: unknown }).guess
+    delete (button as { frame?: unknown }).frame
+    delete (button as { form?: unknown }).form
+    const rows = [
+      [
+        "e2",
+        link.key,
+        "link",
+        "Item number 0",
+        "a",
+        link.attributes,
+        1,
+        10,
+        20,
+        300,
+        18,
+        link.selectors,
+        "main",
+        { guess: link.guess, frame: link.frame, form: link.form },
+      ],
+      ["e3", link.key, "button", "Go", "a", link.attributes, 0, 10, 20, 300, 18, link.selectors, "header"],
+    ]
+    const fromRows = parseSnapshot(raw({ elements: rows }))
+    expect(fromRows.elements).toEqual(parseSnapshot(raw({ elements: [link, button] })).elements)
+    expect(fromRows.elements.e2).toEqual(link)
+    expect(fromRows.elements.e3).toEqual({ ...button, frame: [] })
+    // A row that is not one fails as any malformed element does.
+    expect(failure(() => parseSnapshot(raw({ elements: [["e2", "k", "link"]] }))).reason._tag).toBe(
+      "ScriptError",
+    )
+    expect(failure(() => parseSnapshot(raw({ elements: [rows[1]!.with(6, "yes")] }))).reason._tag).toBe(
+      "ScriptError",
+    )
+  })
+
   it("fails with StaleRef when the page no longer has the within ref", () => {
     const error = failure(() => parseSnapshot(raw({ stale: "e7" })))
     expect(error.reason._tag).toBe("StaleRef")

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { actScript, lookScript } from "../../src/index.ts"
+import { unpackElement } from "../../src/internal/RawSnapshot.ts"
 import { type PageModules, usePageHarness } from "./support/PageModules.ts"
 
 const harness = usePageHarness()
@@ -9,7 +10,9 @@ const refNamed = async (name: string): Promise<string> => {
   const raw = JSON.parse(String(await harness.browser.execute(lookScript({ mode: "interactive" })))) as {
     elements: Array<{ ref: string; name: string }>
   }
-  const element = raw.elements.find((candidate) => candidate.name === name)
+  const element = (raw.elements.map(unpackElement) as typeof raw.elements).find(
+    (candidate) => candidate.name === name,
+  )
   if (element === undefined) throw new Error(`no element named ${name} in ${JSON.stringify(raw.elements)}`)
   return element.ref
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { lookScript } from "../../src/index.ts"
+import { unpackElement } from "../../src/internal/RawSnapshot.ts"
 import { usePageHarness } from "./support/PageModules.ts"
 
 const harness = usePageHarness()
@@ -19,7 +20,9 @@ interface RawLook {
 /** The raw answer of the installed page script's look on a page with this HTML. */
 const lookAt = async (html: string, mode: "full" | "interactive"): Promise<RawLook> => {
   await harness.open(html)
-  return JSON.parse(String(await harness.browser.execute(lookScript({ mode })))) as RawLook
+  const raw = JSON.parse(String(await harness.browser.execute(lookScript({ mode })))) as RawLook
+  // The page sends its elements as rows: read them back as the objects Node reads.
+  return { ...raw, elements: (raw.elements ?? []).map(unpackElement) as RawLook["elements"] }
 }
 
 describe("look on minimal pages", () => {
