@@ -1,9 +1,8 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type HttpMcpServer, serveHttp } from "../src/index.ts"
+import { connectClient, textOf } from "./support/HttpClient.ts"
 
 /**
  * `screenshot` hands the MCP client (the model) an image, which the redactor cannot read. A page that
@@ -16,10 +15,6 @@ import { type HttpMcpServer, serveHttp } from "../src/index.ts"
 // Same length, no character in common: as text they can never render to the same pixels.
 const FIRST = "hunter2-swordfish"
 const SECOND = "QWXZVB7@KMPLNRJGY"
-
-type Block = { type: string; text?: string; data?: string }
-type Answer = { content: Array<Block>; isError?: boolean }
-const textOf = (answer: Answer): string => answer.content.map((block) => block.text ?? "").join("\n")
 
 const field =
   "width:260px;height:28px;padding:2px;margin:0;border:1px solid #000;outline:none;caret-color:transparent;font:16px monospace;color:#000;background:#fff"
@@ -69,22 +64,7 @@ const connect = async () => {
     secretOrigins: [site.url],
   })
   servers.push(server)
-  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
-    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
-  })
-  const client = new Client({ name: "sextant-test", version: "0.0.0" })
-  await client.connect(transport)
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as Answer
-  const refOf = async (pattern: RegExp) => {
-    const looked = textOf(await call("look", { mode: "interactive" }))
-    const ref = looked
-      .split("\n")
-      .find((line) => pattern.test(line))
-      ?.match(/^(e\d+) /)?.[1]
-    if (ref === undefined) throw new Error(`no ${pattern} in the outline:\n${looked}`)
-    return ref
-  }
+  const { call, refOf } = await connectClient(server)
   /** The PNG of one ref, as base64. */
   const shot = async (ref: string) => {
     const answer = await call("screenshot", { ref })

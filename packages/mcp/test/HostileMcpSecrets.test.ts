@@ -1,7 +1,5 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import {
   type AttackerOrigin,
   FIXTURE_USERS,
@@ -12,6 +10,7 @@ import {
 import { secretForms } from "@sextant/memory"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type HttpMcpServer, type ServerOptionsInput, serveHttp } from "../src/index.ts"
+import { connectClient, textOf } from "./support/HttpClient.ts"
 
 /**
  * An MCP client (the SDK's, over HTTP with the token) driving real headless Chromium onto pages that
@@ -21,9 +20,6 @@ import { type HttpMcpServer, type ServerOptionsInput, serveHttp } from "../src/i
 
 const user = FIXTURE_USERS[0]!
 const PASSWORD = user.password
-
-type Answer = { content: Array<{ type: string; text?: string }>; isError?: boolean }
-const textOf = (answer: Answer): string => answer.content.map((block) => block.text ?? "").join("\n")
 
 let site: FixtureSite
 let attacker: AttackerOrigin
@@ -72,23 +68,7 @@ const connect = async (options: ServerOptionsInput, http: { idleTimeoutMs?: numb
     http,
   )
   servers.push(server)
-  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
-    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
-  })
-  const client = new Client({ name: "sextant-test", version: "0.0.0" })
-  await client.connect(transport)
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as Answer
-  /** The ref of the outline line matching `pattern`, from a fresh look. */
-  const refOf = async (pattern: RegExp) => {
-    const looked = textOf(await call("look", { mode: "interactive" }))
-    const ref = looked
-      .split("\n")
-      .find((line) => pattern.test(line))
-      ?.match(/^(e\d+) /)?.[1]
-    if (ref === undefined) throw new Error(`no ${pattern} in the outline:\n${looked}`)
-    return ref
-  }
+  const { client, transport, call, refOf } = await connectClient(server)
   return { server, client, transport, call, refOf }
 }
 

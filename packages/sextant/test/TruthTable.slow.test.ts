@@ -18,7 +18,7 @@ let agent: Agent
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
   // Classic, so the user's own browser gets the request guard and the log-in tasks may type their secret
-  // (over BiDi a secret is refused as unguarded: HostileUnguardedBrowsers.test.ts).
+  // (over BiDi a secret is refused as unguarded: HostileUnguardedBrowsers.slow.test.ts).
   test = await openTestBrowser({ classic: true })
   agent = createAgent({ browser: { from: test.browser }, store: "memory", traceDirectory: false })
 }, 60_000)
