@@ -8,7 +8,7 @@ import {
   LlmRequestRejected,
   LlmServerError,
   MODEL_ENDPOINT,
-  RateLimited,
+  reasonFromHttpStatus,
 } from "@sextant/core"
 import { Effect, Layer } from "effect"
 import type { ScriptedReply } from "../openai/Reply.ts"
@@ -31,6 +31,8 @@ export interface FakeLanguageModelOptions {
   /** The model name the service reports (default `fake-model`). */
   readonly model?: string
   readonly supportsImages?: boolean
+  /** The time limit a scripted 408 reports in its `Timeout` (default 60 000 ms, the OpenAI adapter's default). */
+  readonly timeoutMs?: number
 }
 
 /** The fake model and what it was asked, in order. */
@@ -44,15 +46,26 @@ const tokensOf = (text: string): number => Math.ceil(text.length / 4)
 
 const failWith = (reason: LlmErrorReason) => Effect.fail(new LlmError({ method: "generate", reason }))
 
-const httpFailure = (reply: Extract<ScriptedReply, { readonly kind: "error" }>): LlmErrorReason =>
-  reply.status === 429
-    ? new RateLimited({
-        service: MODEL_ENDPOINT,
-        retryAfterMs: reply.retryAfterSeconds === undefined ? undefined : reply.retryAfterSeconds * 1000,
-      })
-    : reply.status >= 500
-      ? new LlmServerError({ status: reply.status, detail: reply.message })
-      : new LlmRequestRejected({ status: reply.status, detail: reply.message })
+/**
+ * A scripted HTTP error as the OpenAI adapter reads it: the status mapping every boundary shares
+ * (`reasonFromHttpStatus`: 429 RateLimited, 408 Timeout), and a plain status refined into the model's
+ * own reasons, as `@sextant/openai` does.
+ */
+const httpFailure = (
+  reply: Extract<ScriptedReply, { readonly kind: "error" }>,
+  timeoutMs: number,
+): LlmErrorReason => {
+  const reason = reasonFromHttpStatus(reply.status, {
+    service: MODEL_ENDPOINT,
+    retryAfterMs: reply.retryAfterSeconds === undefined ? undefined : reply.retryAfterSeconds * 1000,
+    timeoutMs,
+    operation: "the model call",
+  })
+  if (reason._tag !== "HttpStatus") return reason
+  return reply.status >= 500
+    ? new LlmServerError({ status: reply.status, detail: reply.message })
+    : new LlmRequestRejected({ status: reply.status, detail: reply.message })
+}
 
 const makeFakeLanguageModel = (
   script: FakeModelScript,
@@ -84,7 +97,8 @@ const makeFakeLanguageModel = (
           ),
         )
       }
-      if (answer.kind === "error") return Effect.andThen(delay, failWith(httpFailure(answer)))
+      if (answer.kind === "error")
+        return Effect.andThen(delay, failWith(httpFailure(answer, options.timeoutMs ?? 60_000)))
       const prompt = tokensOf(JSON.stringify(request.messages))
       const usage = answer.usage ?? { prompt, completion: tokensOf(answer.content) }
       return Effect.as(delay, {

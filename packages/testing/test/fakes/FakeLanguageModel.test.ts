@@ -37,20 +37,28 @@ describe("FakeLanguageModel", () => {
 
   it.effect("turns the Reply helpers' HTTP errors into the adapter's typed reasons", () =>
     Effect.gen(function* () {
-      const fake = FakeLanguageModel.make([
-        Reply.rateLimited(2),
-        Reply.serverError(503),
-        { kind: "error", status: 401, message: "bad key" },
-      ])
+      const fake = FakeLanguageModel.make(
+        [
+          Reply.rateLimited(2),
+          Reply.serverError(503),
+          { kind: "error", status: 401, message: "bad key" },
+          Reply.error(408, "request timeout"),
+        ],
+        { timeoutMs: 1234 },
+      )
       const limited = yield* Effect.flip(fake.model.generate(ask("a")))
       const down = yield* Effect.flip(fake.model.generate(ask("b")))
       const refused = yield* Effect.flip(fake.model.generate(ask("c")))
+      const late = yield* Effect.flip(fake.model.generate(ask("d")))
       assert.strictEqual(limited.reason._tag, "RateLimited")
       assert.strictEqual(limited.reason._tag === "RateLimited" && limited.reason.retryAfterMs, 2000)
       assert.strictEqual(down.reason._tag, "LlmServerError")
       assert.isTrue(down.isRetryable)
       assert.strictEqual(refused.reason._tag, "LlmRequestRejected")
       assert.isFalse(refused.isRetryable)
+      // A 408 is the shared mapping's Timeout, as @sextant/openai reads it, with the fake's time limit.
+      assert.strictEqual(late.reason._tag, "Timeout")
+      assert.strictEqual(late.reason._tag === "Timeout" && late.reason.timeoutMs, 1234)
     }),
   )
 
