@@ -127,6 +127,7 @@ export const recoveryForReason = (reason: StepFailureReason): Recovery => {
     case "OriginRefused":
     case "UploadRefused":
     case "ForeignPageRuntime":
+    case "MaskingFailed":
     case "NavigationFailed":
     case "InvalidArgument":
     case "NotEditable":

@@ -31,6 +31,8 @@ export type ReportEntry =
       readonly url?: string | undefined
       /** The screenshot taken after the step, as a `data:` URL so the report stays one file. */
       readonly screenshot?: string | undefined
+      /** Why the screenshot due after the step was not taken (a page that could not be masked, …). */
+      readonly screenshotSkipped?: string | undefined
     }
   | { readonly kind: "model"; readonly purpose: string; readonly tokens: TokenUsage }
   | { readonly kind: "guardrail"; readonly step: number; readonly tool: string; readonly message: string }
@@ -150,6 +152,7 @@ const timelineOf = (
           message: event.message,
           url: event.url,
           screenshot: pngDataUrl(event.screenshot, traceDirectory),
+          screenshotSkipped: event.screenshotSkipped,
         })
         pendingTokens = 0
         break
@@ -282,7 +285,7 @@ const timelineRows = (timeline: ReadonlyArray<ReportEntry>): string =>
     .map((entry) => {
       switch (entry.kind) {
         case "step":
-          return `<tr class="step ${entry.ok ? "ok" : "error"}"><td>${entry.step}</td><td><code>${escapeHtml(entry.tool)}</code></td><td>${cell(entry.target)}${entry.args === undefined ? "" : `<div class=muted><code>${cell(entry.args)}</code></div>`}</td><td class=num>${Math.round(entry.durationMs)} ms</td><td class=num>${entry.retries}</td><td>${entry.signals.map((signal) => `<span class=signal>${escapeHtml(signal)}</span>`).join(" ")}</td><td class=num>${entry.tokens === 0 ? "" : entry.tokens}</td><td>${entry.ok ? "ok" : `<strong>failed</strong>: ${cell(entry.message)}`}${entry.url === undefined ? "" : `<div class=muted>${cell(entry.url)}</div>`}</td><td>${entry.screenshot === undefined ? "" : `<a href="${entry.screenshot}"><img class=thumb alt="screenshot after step ${entry.step}" src="${entry.screenshot}"></a>`}</td></tr>`
+          return `<tr class="step ${entry.ok ? "ok" : "error"}"><td>${entry.step}</td><td><code>${escapeHtml(entry.tool)}</code></td><td>${cell(entry.target)}${entry.args === undefined ? "" : `<div class=muted><code>${cell(entry.args)}</code></div>`}</td><td class=num>${Math.round(entry.durationMs)} ms</td><td class=num>${entry.retries}</td><td>${entry.signals.map((signal) => `<span class=signal>${escapeHtml(signal)}</span>`).join(" ")}</td><td class=num>${entry.tokens === 0 ? "" : entry.tokens}</td><td>${entry.ok ? "ok" : `<strong>failed</strong>: ${cell(entry.message)}`}${entry.url === undefined ? "" : `<div class=muted>${cell(entry.url)}</div>`}</td><td>${entry.screenshot !== undefined ? `<a href="${entry.screenshot}"><img class=thumb alt="screenshot after step ${entry.step}" src="${entry.screenshot}"></a>` : entry.screenshotSkipped !== undefined ? `<span class=muted>no screenshot: ${cell(entry.screenshotSkipped)}</span>` : ""}</td></tr>`
         case "model":
           return `<tr class=model><td></td><td colspan=5>model call: ${escapeHtml(entry.purpose)}</td><td class=num>${entry.tokens.total}</td><td colspan=2 class=muted>${entry.tokens.prompt} prompt + ${entry.tokens.completion} completion</td></tr>`
         case "guardrail":

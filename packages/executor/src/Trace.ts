@@ -57,7 +57,13 @@ export type TraceEvent =
       readonly message?: string | undefined
       readonly error?: ObservedError | undefined
       readonly url?: string | undefined
+      /** Where the step's screenshot was saved. */
       readonly screenshot?: string | undefined
+      /**
+       * Why the screenshot the step was due could not be taken or saved (a page that could not be masked
+       * in a run with secrets, a driver error, a folder that cannot be written); none was stored.
+       */
+      readonly screenshotSkipped?: string | undefined
     }
   | {
       readonly type: "retry"

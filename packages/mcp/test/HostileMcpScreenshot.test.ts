@@ -38,13 +38,24 @@ for (const id of ["first", "second"]) {
 }
 </script></body></html>`
 
+// The same page, locking its styles down once something is typed: nothing can be drawn masked on it.
+const lockedPage = page.replace(
+  "</script></body>",
+  `document.getElementById("first").addEventListener("input", () => {
+  CSSStyleDeclaration.prototype.setProperty = function () {
+    throw new TypeError("styles are locked on this page")
+  }
+})
+</script></body>`,
+)
+
 let site: { url: string; server: Server }
 const servers: Array<HttpMcpServer> = []
 
 beforeAll(async () => {
-  const server = createServer((_request, response) => {
+  const server = createServer((request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-    response.end(page)
+    response.end(request.url === "/locked" ? lockedPage : page)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   site = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
@@ -102,5 +113,25 @@ describe("screenshot in a session with secrets", () => {
     // The answers themselves never carry a secret.
     expect(looked).not.toContain(FIRST)
     expect(looked).not.toContain(SECOND)
+  }, 90_000)
+})
+
+describe("screenshot in a session with secrets, of a page that cannot be masked", () => {
+  it("answers an error saying why and what to do, and no image", async () => {
+    const { call, refOf } = await connect()
+    expect((await call("go", { url: `${site.url}/locked` })).isError).toBeUndefined()
+    const first = await refOf(/^e\d+ (textbox|password) First token/)
+    const typed = await call("act", { ref: first, op: "input", value: "<secret:first>" })
+    expect(typed.isError, textOf(typed)).toBeUndefined()
+    // The page does show the secret: its field turned to text and the button echoes it.
+    expect(textOf(await call("look", { mode: "interactive" }))).toContain("<secret:first>")
+
+    const answer = await call("screenshot", {})
+    expect(answer.isError).toBe(true)
+    expect(answer.content.filter((block) => block.type === "image")).toEqual([])
+    expect(textOf(answer)).toContain("no screenshot taken")
+    expect(textOf(answer)).toContain("styles are locked on this page")
+    expect(textOf(answer)).toContain("read the page with look instead")
+    expect(textOf(answer)).not.toContain(FIRST)
   }, 90_000)
 })

@@ -5,6 +5,7 @@
  */
 export { actionsOf, operationsOf, PAGE_REF, pageOperations } from "./Actions.ts"
 export { diffOutlines } from "./Changes.ts"
+export { withMaskedPage } from "./MaskedPage.ts"
 export {
   type PageCallArgs,
   type PageCallName,

@@ -220,6 +220,26 @@ export class ForeignPageRuntime extends Data.TaggedClass("ForeignPageRuntime")<{
 }
 
 /**
+ * A screenshot in a session with secrets was not taken because the page could not be masked first (a
+ * masking call threw or could not reach the page): an image cannot be redacted afterwards, so none is
+ * taken rather than one that may show a secret. `detail` says which call failed and why.
+ *
+ * @example
+ * ```ts
+ * import { DriverError, MaskingFailed } from "@sextant/core"
+ * const error = new DriverError({ method: "screenshot", reason: new MaskingFailed({ detail: "maskFields threw: TypeError" }) })
+ * error.message.startsWith("BrowserDriver.screenshot: no screenshot taken") // true
+ * ```
+ */
+export class MaskingFailed extends Data.TaggedClass("MaskingFailed")<{ readonly detail: string }> {
+  /** The page that broke the masking would break it again: taking the screenshot again does not help. */
+  readonly isRetryable = false
+  get message(): string {
+    return `no screenshot taken: the page's text fields and the texts that hold a secret could not be masked (${this.detail}), and an image cannot be redacted afterwards; read the page with look instead`
+  }
+}
+
+/**
  * A page answered an error status (5xx or 429) on every attempt: its body is the server's error
  * page, not content. `retryAfterMs` is the server's last Retry-After, when it sent one.
  */
@@ -246,6 +266,7 @@ export type DriverErrorReason =
   | OriginRefused
   | UploadRefused
   | ForeignPageRuntime
+  | MaskingFailed
   | ElementNotFound
   | StaleRef
   | Timeout

@@ -18,6 +18,7 @@ import {
   ToolRegistry,
   transition,
 } from "@sextant/core"
+import { withMaskedPage } from "@sextant/perception"
 import { Clock, Effect, Exit, Scope } from "effect"
 import type { ExecutorOptions } from "../ExecutorOptions.ts"
 import type { PartStep } from "../Goals.ts"
@@ -26,7 +27,6 @@ import { makeTally, type RunTally } from "../Metrics.ts"
 import { makeRedactor, type Redactor } from "../Redaction.ts"
 import { type ResolvedRetryOptions, resolveRetryOptions } from "../RetryPolicy.ts"
 import { makeFolders, makeRunTrace, type RunTrace } from "../Trace.ts"
-import { maskFields } from "./PageGuard.ts"
 
 /** Everything one run carries from step to step. */
 export interface RunContext {
@@ -207,24 +207,42 @@ export const moveTo = (context: RunContext, to: TaskState): Effect.Effect<void, 
     yield* context.store.saveRun(runRecord(context))
   })
 
-/** Saves a screenshot of the page for a step, best effort: a failing screenshot never fails the run. */
-export const takeScreenshot = (context: RunContext, label: string): Effect.Effect<string | undefined> =>
+/** The screenshot saved for a step, or why none could be: `skipped` is already redacted. */
+export type StepScreenshot =
+  | { readonly path: string; readonly skipped?: undefined }
+  | { readonly path?: undefined; readonly skipped: string }
+
+/**
+ * Saves a screenshot of the page for a step, best effort: a screenshot that cannot be taken never fails
+ * the run, it is answered as `skipped` with the reason, for the trace to say. In a run with secrets the
+ * page is masked while it is taken (perception's `withMaskedPage`), and a page that cannot be masked
+ * gets no screenshot at all. Undefined when the run writes no screenshots (no directory).
+ */
+export const takeScreenshot = (
+  context: RunContext,
+  label: string,
+): Effect.Effect<StepScreenshot | undefined> =>
   Effect.gen(function* () {
     const directory = context.options.screenshotDirectory ?? context.options.traceDirectory
     if (directory === undefined) return undefined
+    const take = context.driver.screenshot()
     // Secrets typed into fields that are not password fields, or echoed by the page, must not show.
-    const mask = context.redactor.names.length > 0
-    if (mask) yield* maskFields(context.driver, true, context.redactor.text)
-    const png = yield* context.driver
-      .screenshot()
-      .pipe(Effect.ensuring(mask ? maskFields(context.driver, false, context.redactor.text) : Effect.void))
-    makeFolders(directory)
-    // A step index comes round again after a replan: a later screenshot never overwrites an earlier one.
-    let path = join(directory, `${context.runId}-${label}.png`)
-    for (let n = 2; existsSync(path); n++) path = join(directory, `${context.runId}-${label}-${n}.png`)
-    writeFileSync(path, png)
-    return path
-  }).pipe(Effect.catch(() => Effect.succeed(undefined)))
+    const png = yield* context.redactor.names.length > 0
+      ? withMaskedPage(context.driver, context.redactor.text, take)
+      : take
+    return yield* Effect.try({
+      try: () => {
+        makeFolders(directory)
+        // A step index comes round again after a replan: a later screenshot never overwrites an earlier one.
+        let path = join(directory, `${context.runId}-${label}.png`)
+        for (let n = 2; existsSync(path); n++) path = join(directory, `${context.runId}-${label}-${n}.png`)
+        writeFileSync(path, png)
+        return { path }
+      },
+      catch: (cause) =>
+        new Error(`the screenshot could not be written to ${directory}: ${String(cause)}`, { cause }),
+    })
+  }).pipe(Effect.catch((error: Error) => Effect.succeed({ skipped: context.redactor.text(error.message) })))
 
 /**
  * Writes what the driver did during a step (actions on elements, navigations, waits, JSON traffic)

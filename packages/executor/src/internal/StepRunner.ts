@@ -26,12 +26,13 @@ import {
   UploadDirs,
   webOrigin,
 } from "@sextant/core"
+import { withMaskedPage } from "@sextant/perception"
 import { Cause, Clock, Duration, Effect, type Exit, Metric, Option, Schedule, Scope } from "effect"
 import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { permanentFailure, reasonOf, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
 import { blockedRequestMessage, guardSecretRequests, secretDestinationRefusal } from "../SecretPolicy.ts"
-import { type GuardViolation, installGuard, maskFields, takeViolations } from "./PageGuard.ts"
+import { type GuardViolation, installGuard, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 import { resumeOnNewTab } from "./TabRecovery.ts"
 
@@ -356,13 +357,6 @@ const originRefusedIn = (error: unknown, depth = 0): OriginRefused | undefined =
   return originRefusedIn(error.cause, depth + 1)
 }
 
-const withMaskedFields =
-  (context: RunContext) =>
-  <A, E, R>(run: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.andThen(maskFields(context.driver, true, context.redactor.text), run).pipe(
-      Effect.ensuring(maskFields(context.driver, false, context.redactor.text)),
-    )
-
 /** A pop-up the driver closed before it loaded anything, as the guardrails judge its URL. */
 const foreignPopup = (context: RunContext, url: string): GuardViolation => {
   const refusal = context.guardrails.checkUrl(url)
@@ -573,7 +567,7 @@ export const executeStep = (
       // A submission is charged once it is seen to have happened (after the step ran), never for a
       // click the browser did not send (a required field empty) or a step refused before it acted.
       context.guardrails.commit({ ...verdict.charge, submits: false })
-      const masksFields = call.tool === "screenshot" && context.redactor.names.length > 0
+      const masksPage = call.tool === "screenshot" && context.redactor.names.length > 0
       // A step never outlives the run: past maxDurationMs it is cut, and the cut ends the run.
       const stepLimitMs = Math.round(context.task.constraints.stepTimeoutMs * timeoutFactor)
       const leftMs = context.task.constraints.maxDurationMs - (yield* elapsedSince(context.startedAtMillis))
@@ -608,8 +602,9 @@ export const executeStep = (
             allowed: context.task.constraints.allowedUploadDirs,
             setting: context.guardrails.settingNames.allowedUploadDirs,
           }),
-          // A screenshot a run with secrets takes must not show one typed into a plain text field.
-          masksFields ? withMaskedFields(context) : (run) => run,
+          // A screenshot a run with secrets takes must not show one typed into a plain text field or
+          // echoed by the page; when the page cannot be masked the step fails and no image is taken.
+          masksPage ? (run) => withMaskedPage(context.driver, context.redactor.text, run) : (run) => run,
           Effect.timeoutOrElse({
             duration: Duration.millis(limitMs),
             orElse: () =>
@@ -927,6 +922,8 @@ export const executeStep = (
       shots === "always" || (shots === "on-failure" && !ok && !refused)
         ? yield* takeScreenshot(context, `step-${call.index}-${ok ? "ok" : "failed"}`)
         : undefined
+    if (screenshot?.skipped !== undefined)
+      context.trace.line(`  step ${call.index}: no screenshot: ${screenshot.skipped}`)
     yield* countStep(context.tally, durationMs)
     yield* recordStep(context, call.index)
     context.trace.emit({
@@ -939,7 +936,8 @@ export const executeStep = (
       message: observation.message,
       error: observation.error,
       url: context.lastUrl,
-      screenshot,
+      screenshot: screenshot?.path,
+      screenshotSkipped: screenshot?.skipped,
     })
     context.trace.line(
       `[${call.index}] ${call.tool} ${describeArgs(args)} → ${ok ? "ok" : `failed: ${observation.message ?? "unknown error"}`} (${durationMs} ms)`,

@@ -1,0 +1,58 @@
+import { type BrowserDriverShape, DriverError, MaskingFailed } from "@sextant/core"
+import { Effect } from "effect"
+import { pageCall } from "./PageCall.ts"
+
+const isIndexedText = (entry: unknown): entry is readonly [number, string] =>
+  Array.isArray(entry) && typeof entry[0] === "number" && typeof entry[1] === "string"
+
+/**
+ * Runs `take` (a screenshot) with the page masked, and gives the page back afterwards, whether `take`
+ * succeeded, failed or was interrupted. Masked are the value of every text field with a value that is
+ * not a password field (a secret typed into a plain field, or into a password field a "show password"
+ * toggle turned into a text field), and every element whose own text `redact` changes (a page that
+ * echoes a secret, in any spelling the redaction knows: "Welcome, hunter2", upper-cased, spaced out).
+ * The secrets never go into the page: the page hands its texts out and `redact` picks the ones to mask.
+ * Both are drawn as discs (`-webkit-text-security`), in the page and its same-origin frames (perception's
+ * page functions `maskFields`, `pageTexts`, `maskTexts` and `unmaskTexts`).
+ *
+ * It fails closed: an image cannot be redacted afterwards, so when a masking call fails (it threw, the
+ * page navigated away, a dialog is open) `take` does not run and the effect fails with `DriverError`
+ * (method `screenshot`, reason `MaskingFailed`, the masking call's error as `cause`). Call it only where
+ * there are secrets to hide: without any, every text field would be drawn masked for nothing.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { BrowserDriver } from "@sextant/core"
+ * import { withMaskedPage } from "@sextant/perception"
+ * const redact = (text: string) => text.replaceAll("hunter2", "<secret:password>")
+ * const png = BrowserDriver.use((driver) => withMaskedPage(driver, redact, driver.screenshot()))
+ * ```
+ */
+export const withMaskedPage = <A, E, R>(
+  driver: Pick<BrowserDriverShape, "callPage">,
+  redact: (text: string) => string,
+  take: Effect.Effect<A, E, R>,
+): Effect.Effect<A, E | DriverError, R> => {
+  const refuse = (detail: string, cause?: unknown) =>
+    new DriverError({ method: "screenshot", reason: new MaskingFailed({ detail }), cause })
+  const mask = Effect.gen(function* () {
+    yield* pageCall(driver, "maskFields", true)
+    const texts: unknown = yield* pageCall(driver, "pageTexts")
+    // The answer crossed from the page as JSON: one that is not the pairs pageTexts makes cannot be read.
+    if (!Array.isArray(texts) || !texts.every(isIndexedText))
+      return yield* refuse("pageTexts answered something other than [index, text] pairs")
+    const secret = texts.flatMap(([index, text]) => (redact(text) === text ? [] : [index]))
+    if (secret.length > 0) yield* pageCall(driver, "maskTexts", secret)
+  }).pipe(
+    Effect.mapError((error) =>
+      error.reason._tag === "MaskingFailed" ? error : refuse(error.reason.message, error),
+    ),
+  )
+  // Each half of the restore runs even when the other fails: a mask left on hides, it never shows.
+  const restore = Effect.all([
+    Effect.ignore(pageCall(driver, "maskFields", false)),
+    Effect.ignore(pageCall(driver, "unmaskTexts")),
+  ])
+  return Effect.andThen(mask, take).pipe(Effect.ensuring(restore))
+}
