@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { TraceRecord } from "../src/index.ts"
+import { loadRunReport, renderRunReport, type TraceRecord } from "../src/index.ts"
 import { callsThenStop, startRig, type ToolCall } from "./support/HostileRig.ts"
 import { temporaryDirectory } from "./support/TemporaryDirectory.ts"
 
@@ -113,7 +114,7 @@ describe("a run's screenshots of a page that shows a typed secret", () => {
 
 describe("a run's screenshots of a page that cannot be masked", () => {
   it("takes none, fails the screenshot step saying why, records the failure screenshot as skipped, and goes on", async () => {
-    const { result, stepEnds, shots, events } = await run("/hostile/shown-secret?break=1", [
+    const { result, stepEnds, shots, events, directory } = await run("/hostile/shown-secret?break=1", [
       { name: "fill", args: { target: "#first", value: "<secret:first>" } },
       { name: "screenshot", args: {} },
       { name: "click", args: { target: "#no-such-button" } },
@@ -142,7 +143,15 @@ describe("a run's screenshots of a page that cannot be masked", () => {
       expect(event.screenshot).toBeUndefined()
       expect(event.screenshotSkipped).toContain("no screenshot taken")
     }
-    expect(JSON.stringify(events)).not.toContain(FIRST)
+    // The transcript and the run report say so too.
+    const transcript = readFileSync(join(directory, `${result.runId}.transcript.txt`), "utf8")
+    expect(transcript).toContain("step 2: no screenshot: BrowserDriver.screenshot: no screenshot taken")
+    const report = await rig.runtime.runPromise(
+      Effect.map(loadRunReport(result.runId, { traceDirectory: directory }), renderRunReport),
+    )
+    expect(report).toContain("no screenshot: BrowserDriver.screenshot: no screenshot taken")
+    expect(report).not.toContain("data:image/png")
+    expect(`${JSON.stringify(events)}${transcript}${report}`).not.toContain(FIRST)
     expect(result.status).toBe("FAILED")
   }, 90_000)
 })
