@@ -71,6 +71,13 @@ describe("data tables", () => {
     expect(await printedAs()).toEqual({ gridcell: 'gridcell "A1"', cell: 'cell "Window"' })
   })
 
+  it("prints a cell outside a row as a row of its own", async () => {
+    await show(`<div role="grid" aria-label="Board"><div role="gridcell" data-case="lone">Free cell</div>
+<div role="row"><div role="gridcell">A</div><div role="gridcell">B</div></div></div>`)
+    expect((await look(harness.browser)).tree).toBe('- grid "Board":\n  - Free cell\n  - A | B')
+    expect((await printedAs()).lone).toBe('gridcell "Free cell"')
+  })
+
   it("keeps a focusable row of a data table a clickable box named by its words", async () => {
     await show(`<table><tr><th>From</th><th>Subject</th></tr>
 <tr tabindex="0"><td>Dev team</td><td>Deploy finished</td></tr></table>`)
