@@ -326,7 +326,11 @@ interface PageCase {
   readonly expectedName?: string
   readonly expectedRole?: string
   readonly ref: string | null
-  /** The line the element printed without a ref (`h2 "Prices"`, `img "Logo"`), or null. */
+  /**
+   * The line the element printed without a ref (`h2 "Prices"`, `img "Logo"`), or for a table's row
+   * or cell, which share the row's line, what that line shows it as (`row`, `columnheader "Price"`);
+   * or null.
+   */
   readonly printed: string | null
 }
 
@@ -336,6 +340,8 @@ interface PageCase {
  * node of its own (no ref, or a ref that names nothing). An element with a line of its own but no
  * ref (`printed`: `h2 "Prices"`, `img "Logo"`, `meter "Progress": 40`) is read from that line, the
  * heading level's label back to its role: the line says the role and the name as a reader sees them.
+ * A table's row or cell is read from what its row's line shows it as (`row`, `rowheader "Basic"`,
+ * `cell "$5"`: a bold cell is a header, a data cell is a grid cell under a grid).
  */
 export const sextantReading = (
   ref: string | null,

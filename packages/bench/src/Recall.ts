@@ -283,6 +283,16 @@ const normalizeName = (name: string): string => {
 
 const roleKey = (role: string): string => ROLE_ALIASES[role] ?? role
 
+/** Roles ARIA allows only inside a container (their required context): tab, option, treeitem, menu items. */
+const NEEDS_CONTEXT: ReadonlySet<string> = new Set([
+  "tab",
+  "option",
+  "treeitem",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+])
+
 const isCut = (name: string): boolean => name.endsWith("…") || name.endsWith("...")
 const uncut = (name: string): string => name.replace(/(…|\.\.\.)$/, "").trimEnd()
 
@@ -323,6 +333,9 @@ export interface RecallResult {
  * printed twice. An expected element with no name (and no text: see
  * {@link parseOutline}) matches any element of its role that is left once the named ones are matched;
  * one printed without a name but with text matches an element whose name holds that text.
+ * An expected element whose role needs a container (tab, option, treeitem, menuitem…) and is left
+ * unmatched matches, last, a leftover element with the same name under any role: without its
+ * container the standard gives it its tag's role (an orphan `<button role=tab>` is a button).
  * Each actual element matches at most one expected element (a multiset match), so three "Add to cart"
  * buttons need three in `actual`.
  *
@@ -368,6 +381,7 @@ export const interactiveRecall = (
   const byName = pending.filter((element) => element.name !== "" && element.fromText !== true)
   const byText = pending.filter((element) => element.fromText === true)
   const nameless = pending.filter((element) => element.name === "")
+  const orphans: Array<InteractiveElement> = []
   for (const element of [...byName, ...byText, ...nameless]) {
     const role = roleKey(element.role)
     const name = normalizeName(element.name)
@@ -396,6 +410,23 @@ export const interactiveRecall = (
                 // it names nothing) shows words that Sextant prints beneath the element it names.
                 (element.fromText === true && name !== "" && candidate.content.includes(name))),
           )
+    if (index === -1) orphans.push(element)
+    else {
+      used[index] = true
+      matched += 1
+    }
+  }
+  // Last, a role that ARIA allows only inside its container (a tab in a tablist, an option in a
+  // listbox…): where the container is missing, the standard (and Chromium's tree) gives the element the
+  // role of its tag, so an orphan `<button role=tab>` is a button. Playwright keeps the tab. The control
+  // is the same, so it matches a leftover element with the same name under another role.
+  for (const element of orphans) {
+    const name = normalizeName(element.name)
+    const index = NEEDS_CONTEXT.has(element.role)
+      ? available.findIndex(
+          (candidate, position) => !used[position] && name !== "" && candidate.name === name,
+        )
+      : -1
     if (index === -1) unmatched.push(`${element.role} "${element.name}"`)
     else {
       used[index] = true

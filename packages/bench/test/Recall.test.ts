@@ -133,6 +133,23 @@ describe("interactiveRecall", () => {
     expect(result.matched).toBe(2)
   })
 
+  it("matches an orphan tab to the same control under its tag's role, and only by its full name", () => {
+    const tabs = [
+      { role: "tab", name: "Jobs" },
+      { role: "tab", name: "People" },
+    ]
+    const result = interactiveRecall(tabs, [
+      { role: "button", name: "Jobs" },
+      { role: "button", name: "People (3)" },
+    ])
+    expect(result.matched).toBe(1)
+    expect(result.unmatched).toEqual(['tab "People"'])
+    // A role that needs no container keeps needing its own role.
+    expect(
+      interactiveRecall([{ role: "link", name: "Jobs" }], [{ role: "button", name: "Jobs" }]).recall,
+    ).toBe(0)
+  })
+
   it("is complete when nothing is expected", () => {
     expect(interactiveRecall([], [{ role: "link", name: "x" }]).recall).toBe(1)
   })

@@ -1,3 +1,4 @@
+import { makeRuleStepPolicy } from "@sextant/planner"
 import { describe, expect, it } from "vitest"
 import { useGallery } from "./support/Gallery.ts"
 
@@ -27,9 +28,13 @@ describe("rule agent on the widget gallery", () => {
   }, 60_000)
 
   it("is FAILED, not COMPLETED, when the named button never appears, and waits for it once, not once per retry", async () => {
-    const { status, verdict, result } = await runOnGallery("Click Export report", "late", {
-      loadResults: true,
-    })
+    // A 1 s wait instead of the policy's 2.5 s: what is proved is that the one wait is not repeated.
+    const { status, verdict, result } = await runOnGallery(
+      "Click Export report",
+      "late",
+      { loadResults: true },
+      { policy: makeRuleStepPolicy({ waitForMissingMs: 1_000 }) },
+    )
     expect(verdict.achieved).toBe(false)
     expect(status).toBe("FAILED")
     // The wait for the missing name timed out at the limit it asked for: repeating it would wait the same.

@@ -27,24 +27,31 @@ interface ChildAnswer {
   readonly message?: string
 }
 
-const resumeInChild = (databasePath: string, runId: string, startAt: number): Promise<ChildAnswer> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=sextant-source", CHILD, databasePath, runId, String(startAt)],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    )
-    let output = ""
-    child.stdout.on("data", (chunk) => (output += String(chunk)))
-    child.stderr.on("data", (chunk) => (output += String(chunk)))
+/** A child process resuming the run: `loaded` once it has imported everything, `answer` when it ends. */
+const resumeInChild = (databasePath: string, runId: string) => {
+  const child = spawn(process.execPath, ["--conditions=sextant-source", CHILD, databasePath, runId], {
+    stdio: ["pipe", "pipe", "pipe"],
+  })
+  let output = ""
+  let markLoaded: () => void = () => {}
+  const loaded = new Promise<void>((resolve) => (markLoaded = resolve))
+  child.stdout.on("data", (chunk) => {
+    output += String(chunk)
+    if (output.split("\n").includes("loaded")) markLoaded()
+  })
+  child.stderr.on("data", (chunk) => (output += String(chunk)))
+  const answer = new Promise<ChildAnswer>((resolve, reject) => {
     child.on("exit", () => {
+      markLoaded()
       const line = output.split("\n").find((text) => text.startsWith("{"))
       if (line === undefined) reject(new Error(`the child printed no answer: ${output}`))
       else resolve(JSON.parse(line) as ChildAnswer)
     })
   })
+  /** Tells the loaded child the moment (ms since the epoch) at which to call resume. */
+  const startAt = (at: number) => child.stdin.end(String(at))
+  return { loaded, answer, startAt }
+}
 
 /** What the store holds for the run: its observations, one per step that ran. */
 const storedObservations = (runtime: ManagedRuntime.ManagedRuntime<Store, unknown>, runId: string) =>
@@ -56,13 +63,13 @@ describe("two processes resuming one run", () => {
     const runId = "crashed-run"
     const runtime = ManagedRuntime.make(leaseLayer(databasePath))
     try {
-      await runtime.runPromise(seedCrashedRun(runId, STEPS, DONE, 600))
-      // Both processes call resume at the same moment, well after either has started.
-      const startAt = Date.now() + 4_000
-      const answers = await Promise.all([
-        resumeInChild(databasePath, runId, startAt),
-        resumeInChild(databasePath, runId, startAt),
-      ])
+      await runtime.runPromise(seedCrashedRun(runId, STEPS, DONE, 300))
+      // Both processes call resume at the same moment, once both have loaded.
+      const children = [resumeInChild(databasePath, runId), resumeInChild(databasePath, runId)]
+      await Promise.all(children.map((child) => child.loaded))
+      const startAt = Date.now() + 100
+      for (const child of children) child.startAt(startAt)
+      const answers = await Promise.all(children.map((child) => child.answer))
       const completed = answers.filter((answer) => answer.status === "COMPLETED")
       const refused = answers.filter((answer) => answer.reason === "StoreLeaseHeld")
       expect(completed.length, JSON.stringify(answers)).toBe(1)

@@ -244,7 +244,7 @@ describe("an idle session", () => {
   it("ends after the idle timeout and closes its browser", async () => {
     const { server, call, transport } = await connect(
       { constraints: { allowedOrigins: [site.url] } },
-      { idleTimeoutMs: 1_500 },
+      { idleTimeoutMs: 500 },
     )
     expect((await call("go", { url: `${site.url}/` })).isError).toBeUndefined()
     const processes = server.browserProcesses()

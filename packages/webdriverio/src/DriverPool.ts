@@ -5,6 +5,7 @@ import { type SharedChromedriver, startSharedChromedriver } from "./Chromedriver
 import { toDriverError } from "./DriverErrors.ts"
 import type { DriverOptions } from "./DriverOptions.ts"
 import { switchToFreshContext } from "./internal/BrowserContexts.ts"
+import { isRunning } from "./internal/Processes.ts"
 import {
   connectGrid,
   type DriverSession,
@@ -235,6 +236,23 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
         : Effect.succeed(false),
     )
 
+  // A launched browser that failed its health check is running but does not answer: ended here, its
+  // session's close does not wait out the time limit of asking it to end the session (5 s).
+  const endUnanswering = (entry: Entry) =>
+    Effect.gen(function* () {
+      const pid = entry.session.kind === "launched" ? entry.session.browserPid : undefined
+      if (pid === undefined || !isRunning(pid)) return
+      yield* Effect.sync(() => {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {
+          // Already gone.
+        }
+      })
+      // The kernel ends it at once; until then the session would still see a running browser.
+      for (let waited = 0; isRunning(pid) && waited < 1_000; waited += 10) yield* Effect.sleep(10)
+    })
+
   // A slot's next driver, or undefined when the slot broke (its browser, driver or context failed).
   const ready = (entry: Entry): Effect.Effect<Lease | undefined> =>
     Effect.gen(function* () {
@@ -242,7 +260,9 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
       if (Exit.isFailure(prepared)) return undefined
       const idleMs = (yield* Clock.currentTimeMillis) - prepared.value.readyAt
       const running = entry.session.crashed?.() === undefined
-      if (running && (idleMs < options.recheckAfterMs || (yield* healthy(entry)))) return prepared.value
+      if (running && idleMs < options.recheckAfterMs) return prepared.value
+      if (running && (yield* healthy(entry))) return prepared.value
+      if (running) yield* endUnanswering(entry)
       yield* Scope.close(prepared.value.scope, Exit.void)
       return undefined
     })

@@ -1,4 +1,4 @@
-import { type AnyTool, type BrowserDriver, decodeAgentTask, type Store } from "@sextant/core"
+import { type AnyTool, BrowserDriver, decodeAgentTask, type Store } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { makeRuleStepPolicy, type StepPolicyShape } from "@sextant/planner"
 import { MemoryStore } from "@sextant/testing"
@@ -79,9 +79,21 @@ export const useGallery = (seeds: ReadonlyArray<number> = [0]) => {
     })
     const { run, path } = (await registered.json()) as { run: string; path: string }
     const result = await runGoal(goal, path, options)
-    // The page posts its state every 150 ms: give the last report time to land.
+    // The page posts its state when it changes, checked every 150 ms: have it post now and wait for the
+    // server's answer, so the verdict holds the page's last state. A page the run left, or one that
+    // cannot run the script (a dialog open), gets the old allowance for its last report to land.
+    const flushed = await runtime.runPromise(
+      BrowserDriver.use((driver) =>
+        driver.evaluate(
+          "return typeof window.__galleryFlush === 'function' ? window.__galleryFlush() : false",
+        ),
+      ).pipe(
+        Effect.timeout("3 seconds"),
+        Effect.catch(() => Effect.succeed(false)),
+      ),
+    )
     let verdict = (await (await fetch(`${base}/gallery/runs/${run}`)).json()) as GalleryVerdict
-    for (let waited = 0; !verdict.achieved && waited < 900; waited += 150) {
+    for (let waited = 0; flushed !== true && !verdict.achieved && waited < 900; waited += 150) {
       await new Promise((resolve) => setTimeout(resolve, 150))
       verdict = (await (await fetch(`${base}/gallery/runs/${run}`)).json()) as GalleryVerdict
     }

@@ -1,14 +1,21 @@
-// One of the processes the lease test starts at once: waits for the shared start time, resumes the run
-// on the shared SQLite file, and prints what happened as one JSON line.
+// One of the processes the lease test starts at once: says it is loaded, waits for the shared start
+// time the test sends on stdin once both are loaded, resumes the run on the shared SQLite file, and
+// prints what happened as one JSON line.
 
 import { Effect } from "effect"
 import { resume } from "../../src/index.ts"
 import { leaseLayer } from "./LeaseRun.ts"
 import { wait } from "./TestTools.ts"
 
-const [databasePath = "", runId = "", startAt = "0"] = process.argv.slice(2)
+const [databasePath = "", runId = ""] = process.argv.slice(2)
+const startAt = new Promise<number>((resolve) =>
+  process.stdin.once("data", (chunk) => resolve(Number(String(chunk)))),
+)
+console.log("loaded")
 const program = Effect.gen(function* () {
-  yield* Effect.sleep(Math.max(0, Number(startAt) - Date.now()))
+  const at = yield* Effect.promise(() => startAt)
+  process.stdin.destroy()
+  yield* Effect.sleep(Math.max(0, at - Date.now()))
   return yield* resume(runId, { tools: [wait] })
 }).pipe(Effect.provide(leaseLayer(databasePath)))
 

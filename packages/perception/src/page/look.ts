@@ -11,14 +11,20 @@ import { createWalk } from "./walk.ts"
 
 /**
  * The line the last whole-page full look printed for each element that has a line of its own but no
- * ref (a heading, an image, a meter), without its indentation and dash: `h2 "Prices"`.
+ * ref (a heading, an image, a meter), without its indentation and dash: `h2 "Prices"`; for a table's
+ * row and cells, which share one line, the role and name the line shows each as (`row`,
+ * `columnheader "Price"`, `cell "$3"`).
  */
 let printedLines = new WeakMap<Element, string>()
 
 /**
  * The line the last whole-page full look printed for an element that has a line of its own but no
  * ref (`h2 "Prices"`, `img "Logo"`), or undefined: an element with a ref (see `refOf`), or one the
- * outline folds into its parent's lines. For a reader that measures the outline from the page.
+ * outline folds into its parent's lines. A table's row and its cells share the row's line (`Tea |
+ * $3`, a header cell in bold): for them, the role and name that line shows each as — `row`, a bold
+ * cell of a row of bold cells `columnheader "Item"`, a bold cell beside data cells `rowheader "Tea"`,
+ * a data cell `cell "$3"` (`gridcell` under a grid or treegrid). For a reader that measures the
+ * outline from the page.
  */
 export const printedAs = (element: Element): string | undefined => printedLines.get(element)
 
@@ -51,7 +57,9 @@ export const look = (options: LookOptions = {}) => {
   const { lines, anchors, shown } =
     mode === "interactive" ? renderInteractive(finished) : renderOutline(finished)
   if (mode === "full" && !partial)
-    printedLines = new WeakMap(shown.map(([element, line]) => [element, lines[line]!.replace(/^\s*- /, "")]))
+    printedLines = new WeakMap(
+      shown.map(([element, line, as]) => [element, as ?? lines[line]!.replace(/^\s*- /, "")]),
+    )
 
   const scrolling = document.scrollingElement ?? document.documentElement
   return {

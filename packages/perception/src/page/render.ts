@@ -1,4 +1,4 @@
-import { hasRef } from "./outline.ts"
+import { hasRef, itemsText } from "./outline.ts"
 import { quote } from "./text.ts"
 import type { Anchor, Item, Node } from "./types.ts"
 
@@ -189,6 +189,8 @@ const renderCompact = (
       continue
     }
     if (item.role === "row") {
+      // A grid's row a user acts on is a control of its own; the controls in its cells follow.
+      if (item.ref !== "") out.push(entryOf(item, cut))
       if (hasRef(item.kids)) {
         const cells: string[] = []
         for (const kid of item.kids)
@@ -292,6 +294,93 @@ export const cellText = (items: ReadonlyArray<Item>, printed?: Set<string>): str
   return parts.join(" ")
 }
 
+/**
+ * What the full outline shows of elements that have no ref: the element, the index of its line, and
+ * when the line is not the element's alone (a row's cells), the role and name it shows the element as.
+ */
+export type Shown = Array<[element: Element, line: number, as?: string]>
+
+/** The roles of a table's cells. */
+const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"])
+/** Header cells, which a row's line prints in bold. */
+const HEADER_ROLES = new Set(["columnheader", "rowheader"])
+/** What a data cell is under each kind of table: a grid's and a treegrid's cells are grid cells. */
+const CELLS_OF: Record<string, string> = { table: "cell", grid: "gridcell", treegrid: "gridcell" }
+
+/** A row's part as its line prints it: a cell's words; a part with a ref of its own as a control. */
+const cellLine = (kid: Item, printed: Set<string>): string => {
+  if (typeof kid === "string") return kid
+  if (kid.ref !== "" && !kid.container)
+    return [inline(kid, printed), cellText(kid.kids, printed)].filter((part) => part !== "").join(" ")
+  return cellText(kid.kids.length > 0 ? kid.kids : [kid], printed)
+}
+
+/**
+ * A row as one line, its cells joined by " | ", a header cell in bold (`**Price**`): a row of
+ * header cells alone heads the columns, a header cell beside data cells heads its row. A row with
+ * a ref (a grid's row a user acts on) says so first: `row [ref=e5] [expanded]: a | b`. A data cell
+ * prints its words alone where it is what the table around it makes (`cells`: a cell in a table, a
+ * grid cell in a grid or treegrid), else with its role (`gridcell "x"`). A row whose line would pass
+ * `LONG_ROW` is a layout row: its cells print as lines of their own. What each cell prints as is
+ * noted in `shown`, and the row as `row` when `isRow`.
+ */
+const renderRow = (
+  row: Node,
+  indent: string,
+  depth: number,
+  lines: string[],
+  anchors: Anchor[],
+  printed: Set<string>,
+  shown: Shown,
+  cells: string,
+  isRow = true,
+): void => {
+  // The row's targets count as printed only if the row prints as one line.
+  const inRow = new Set(printed)
+  const texts = row.kids.map((kid) => {
+    const text = cellLine(kid, inRow)
+    if (typeof kid === "string" || text.trim() === "") return text
+    if (HEADER_ROLES.has(kid.role)) return `**${text.trim()}**`
+    // A data cell the table around it does not make (a grid cell in a table, or in no table at all)
+    // says what it is.
+    if (CELL_ROLES.has(kid.role) && kid.role !== cells && kid.ref === "")
+      return hasRef(kid.kids) ? `${kid.role}: ${text.trim()}` : `${kid.role} ${quote(text.trim())}`
+    return text
+  })
+  const text = texts.join(" | ").trim()
+  const head =
+    row.ref === ""
+      ? ""
+      : `row [ref=${row.ref}]${row.guess === undefined ? "" : guessText(row.guess)}${row.suffix}`
+  if (text.length > LONG_ROW) {
+    // A layout row holding a page's worth of content: each cell prints as lines of its own.
+    if (head !== "") lines.push(`${indent}- ${head}:`)
+    const inner = head === "" ? depth : depth + 1
+    for (const kid of row.kids) {
+      if (typeof kid !== "string" && CELL_ROLES.has(kid.role)) {
+        if (kid.ref !== "" && !kid.container) lines.push(`${"  ".repeat(inner)}- ${inline(kid, printed)}`)
+        render(kid.kids, inner, lines, anchors, printed, shown, cells)
+      } else render([kid], inner, lines, anchors, printed, shown, cells)
+    }
+    return
+  }
+  for (const target of inRow) printed.add(target)
+  const empty = /^[|\s]*$/.test(text)
+  if (head === "" && empty) return
+  const line = lines.length
+  lines.push(`${indent}- ${head === "" ? text : empty ? head : `${head}: ${text}`}`)
+  if (isRow && row.ref === "" && row.source !== undefined) shown.push([row.source, line, "row"])
+  const parts = row.kids.filter((kid): kid is Node => typeof kid !== "string" && CELL_ROLES.has(kid.role))
+  const headerRow = parts.every((kid) => HEADER_ROLES.has(kid.role))
+  row.kids.forEach((kid, index) => {
+    if (typeof kid === "string" || !CELL_ROLES.has(kid.role) || kid.ref !== "" || kid.source === undefined)
+      return
+    if (texts[index]!.trim() === "") return
+    const role = HEADER_ROLES.has(kid.role) ? (headerRow ? "columnheader" : "rowheader") : kid.role
+    shown.push([kid.source, line, `${role} ${quote(itemsText(kid.kids))}`])
+  })
+}
+
 /** The full outline: one line per meaningful node, two spaces of indentation per level. */
 const render = (
   items: ReadonlyArray<Item>,
@@ -299,7 +388,8 @@ const render = (
   lines: string[],
   anchors: Anchor[],
   printed: Set<string>,
-  shown: Array<[Element, number]>,
+  shown: Shown,
+  cells = "cell",
 ): void => {
   const indent = "  ".repeat(depth)
   let lastText = -1
@@ -349,7 +439,7 @@ const render = (
       continue
     }
     if (item.role === "") {
-      render(item.kids, depth, lines, anchors, printed, shown)
+      render(item.kids, depth, lines, anchors, printed, shown, cells)
       continue
     }
     if (item.heading) {
@@ -358,37 +448,30 @@ const render = (
       if (only !== undefined && typeof only !== "string" && only.ref !== "" && only.name === item.name) {
         lines.push(`${indent}- ${item.label} ${inline(only, printed)}`)
         // The rest of a long headline link (its name is cut) prints under it.
-        render(only.kids, depth + 1, lines, anchors, printed, shown)
+        render(only.kids, depth + 1, lines, anchors, printed, shown, cells)
         continue
       }
       lines.push(`${indent}- ${item.label} ${quote(item.name)}`)
-      render(item.kids, depth + 1, lines, anchors, printed, shown)
+      render(item.kids, depth + 1, lines, anchors, printed, shown, cells)
       continue
     }
     if (item.role === "row") {
-      const cells: string[] = []
-      // The row's targets count as printed only if the row prints as one line.
-      const inRow = new Set(printed)
-      for (const kid of item.kids)
-        cells.push(typeof kid === "string" ? kid : cellText(kid.kids.length > 0 ? kid.kids : [kid], inRow))
-      const text = cells.join(" | ").trim()
-      if (text.length <= LONG_ROW) for (const target of inRow) printed.add(target)
-      if (text.length > LONG_ROW) {
-        // A layout row holding a page's worth of content: each cell prints as lines of its own.
-        render(item.kids, depth, lines, anchors, printed, shown)
-        continue
-      }
-      if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
+      renderRow(item, indent, depth, lines, anchors, printed, shown, cells)
       continue
     }
-    if (
-      item.role === "cell" ||
-      item.role === "columnheader" ||
-      item.role === "rowheader" ||
-      item.role === "gridcell"
-    ) {
-      if (item.ref !== "") lines.push(`${indent}- ${inline(item, printed)}`)
-      render(item.kids, depth, lines, anchors, printed, shown)
+    if (CELL_ROLES.has(item.role)) {
+      // A cell outside a row prints as a row of its own.
+      renderRow(
+        { ...item, role: "row", ref: "", suffix: "", kids: [item] },
+        indent,
+        depth,
+        lines,
+        anchors,
+        printed,
+        shown,
+        cells,
+        false,
+      )
       continue
     }
     if (item.container) {
@@ -398,8 +481,9 @@ const render = (
         continue
       }
       const start = lines.length
-      lines.push(`${indent}- ${inline(item, printed)}:`)
-      render(item.kids, depth + 1, lines, anchors, printed, shown)
+      // An empty container (a tab panel whose content has not come) is a line without a colon.
+      lines.push(`${indent}- ${inline(item, printed)}${item.kids.length > 0 ? ":" : ""}`)
+      render(item.kids, depth + 1, lines, anchors, printed, shown, CELLS_OF[item.role] ?? cells)
       if (item.ref !== "")
         anchors.push([
           item.ref,
@@ -411,7 +495,7 @@ const render = (
     }
     if (item.ref === "" && item.source !== undefined) shown.push([item.source, lines.length])
     lines.push(`${indent}- ${inline(item, printed)}`)
-    if (item.kids.length > 0) render(item.kids, depth + 1, lines, anchors, printed, shown)
+    if (item.kids.length > 0) render(item.kids, depth + 1, lines, anchors, printed, shown, cells)
   }
 }
 
@@ -422,7 +506,7 @@ const render = (
 export interface Rendered {
   readonly lines: string[]
   readonly anchors: Anchor[]
-  readonly shown: Array<[element: Element, line: number]>
+  readonly shown: Shown
 }
 
 /** The full outline: one line per meaningful node, two spaces of indentation per level. */

@@ -202,6 +202,60 @@ export const layoutTable = (element: Element): boolean => {
   return role === "presentation" || role === "none"
 }
 
+/** The elements a table part belongs to: a table, or a grid or treegrid (a table the page made a widget). */
+const TABLES = "table,[role=table],[role=grid],[role=treegrid]"
+
+/**
+ * A part of a grid or treegrid: the interactive widgets whose rows and cells a user moves among,
+ * selects and opens (a calendar, a spreadsheet, a file tree), as against a table that is only read.
+ */
+export const inGrid = (element: Element): boolean => {
+  const table = element.parentElement?.closest(TABLES)
+  if (table == null) return false
+  const role = explicitRole(table)
+  return role === "grid" || role === "treegrid"
+}
+
+/** A data cell with words in it: what makes a `<th>` beside it the header of its row. */
+const wordyDataCell = (element: Element | null): boolean =>
+  element !== null && element.localName === "td" && (element.textContent ?? "").trim() !== ""
+
+/**
+ * What a `<th>` heads: its `scope` says, else a header in a `<thead>` heads its column and one beside
+ * a data cell with words heads its row; any other heads its column (Chromium's reading of html-aam).
+ */
+export const headerRole = (element: Element): "columnheader" | "rowheader" => {
+  const scope = element.getAttribute("scope")?.trim().toLowerCase()
+  if (scope === "row" || scope === "rowgroup") return "rowheader"
+  if (scope === "col" || scope === "colgroup") return "columnheader"
+  if (element.parentElement?.parentElement?.localName === "thead") return "columnheader"
+  return wordyDataCell(element.previousElementSibling) || wordyDataCell(element.nextElementSibling)
+    ? "rowheader"
+    : "columnheader"
+}
+
+/** Controls a grid cell can hold: a cell that holds one is the cell around it, the control the target. */
+const CELL_CONTROLS =
+  "a[href],button,input,select,textarea,[tabindex],[contenteditable=true],[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=combobox],[role=textbox],[role=menuitem],[role=option],[role=tab],[role=treeitem]"
+
+/**
+ * A row of a grid or treegrid, or a grid cell, that a user acts on: the page makes it focusable
+ * (the grid's roving tabindex), gives it a click handler or a cursor of its own (`ownPointer`), or
+ * says it is selected or expanded. Such a row gets a ref (a treegrid's row opens and closes); such a
+ * cell does too unless it holds a control, which is then the target. A row of a data table is read,
+ * not operated (a focusable one is a clickable box, see `walk.ts`).
+ */
+export const gridTarget = (element: Element, role: string, ownPointer: boolean): boolean => {
+  if (role !== "gridcell" && (role !== "row" || !inGrid(element))) return false
+  const operable =
+    element.hasAttribute("tabindex") ||
+    element.hasAttribute("onclick") ||
+    element.hasAttribute("aria-selected") ||
+    element.hasAttribute("aria-expanded") ||
+    ownPointer
+  return operable && (role === "row" || element.querySelector(CELL_CONTROLS) === null)
+}
+
 /** Given a name by an attribute: what makes a section a region and a scoped aside a landmark. */
 const named = (element: Element): boolean =>
   element.hasAttribute("aria-label") ||
@@ -299,9 +353,9 @@ export const implicitRole = (element: Element, tag: string): string => {
     case "tfoot":
       return layoutTable(element) ? "" : "rowgroup"
     case "td":
-      return layoutTable(element) ? "" : "cell"
+      return layoutTable(element) ? "" : inGrid(element) ? "gridcell" : "cell"
     case "th":
-      return layoutTable(element) ? "" : "columnheader"
+      return layoutTable(element) ? "" : headerRole(element)
     case "img":
       // An empty alt makes an image decoration, unless the page names it another way.
       return element.getAttribute("alt") === "" &&
@@ -330,6 +384,22 @@ export const implicitRole = (element: Element, tag: string): string => {
       return ""
   }
 }
+
+/**
+ * The role of an element the page gives `role="form"`: a form landmark needs a name (wai-aria 1.2),
+ * so an unnamed one whose tag gives a role of its own keeps that (`<nav role="form">` is a
+ * navigation, as the Web Platform Tests expect); any other stays a form, which holds its fields together.
+ */
+export const formRole = (element: Element, tag: string): string => {
+  if (tag === "form" || named(element)) return "form"
+  return implicitRole(element, tag) || "form"
+}
+
+/**
+ * Widgets whose groups are sections of their items, shown even unnamed: a menu's (a set of radio
+ * items, one checked), a listbox's, a tree's (the children of a tree item).
+ */
+export const WIDGET_GROUPS = "[role=menu],[role=menubar],[role=listbox],[role=tree]"
 
 /** Takes focus by itself or by a tabindex, so a presentational role on it is ignored (ARIA 1.2, 9.3). */
 export const focusable = (element: Element, tag: string): boolean => {

@@ -18,17 +18,21 @@ import {
   CONTENT_NAMED_CONTROLS,
   explicitRole,
   focusable,
+  formRole,
   globalAria,
+  gridTarget,
   hoverTarget,
   INLINE,
   INTERACTIVE,
   implicitRole,
+  inGrid,
   NAME_FROM_CONTENT,
   NAMED_ONLY,
   outOfContext,
   presentational,
   REGION_OF,
   SKIP,
+  WIDGET_GROUPS,
 } from "./roles.ts"
 import { isSecret } from "./secrets.ts"
 import { attributesOf, frameEntry, selectorsOf } from "./selectors.ts"
@@ -282,6 +286,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (role === "presentation" || role === "none")
       role = focusable(element, tag) || globalAria(element) ? implicitRole(element, tag) : ""
     if (role !== "" && outOfContext(element, role, tag)) role = implicitRole(element, tag)
+    if (role === "form" && tag !== "form") role = formRole(element, tag)
     // A native control a user acts on (a link, a button, a field) keeps a role with a ref: an ARIA
     // role that would make it text or a box (a heading, an image, a list item, a row) gives way to
     // the role its tag gives it.
@@ -303,7 +308,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       )
         role = "clickable"
     } else if (
-      (role === "listitem" || role === "row") &&
+      (role === "listitem" || (role === "row" && !inGrid(element))) &&
       element.hasAttribute("tabindex") &&
       (element as HTMLElement).tabIndex >= 0 &&
       element.getAttribute("aria-disabled") !== "true"
@@ -398,7 +403,14 @@ export const createWalk = (walkOptions: WalkOptions) => {
     else if (element.getAttribute("aria-live") === "assertive") region = "alert"
     if ((role === "table" || role === "grid" || role === "treegrid" || role === "feed") && region === "main")
       enterResults(element)
-    const node = buildNode(element, tag, role, frame, pointer)
+    const node = buildNode(
+      element,
+      tag,
+      role,
+      frame,
+      pointer,
+      gridTarget(element, role, pointer && !parentPointer),
+    )
     if (node !== undefined) out.push(node)
     region = saveRegion
     context.length = contextLength
@@ -479,15 +491,21 @@ export const createWalk = (walkOptions: WalkOptions) => {
     if (node.kids.length > 0) out.push(node)
   }
 
+  /**
+   * One element's node. `gridPart` marks a grid's row or cell a user acts on (see `gridTarget`): it
+   * gets a ref as a control does.
+   */
   const buildNode = (
     element: Element,
     tag: string,
     role: string,
     frame: Frame,
     pointer: boolean,
+    gridPart = false,
   ): Node | undefined => {
     // A separator or scrollbar that takes focus is a widget (a splitter a user drags), not decoration.
     const interactive =
+      gridPart ||
       INTERACTIVE.has(role) ||
       (role === "img" && hoverTarget(element)) ||
       ((role === "separator" || role === "scrollbar") && focusable(element, tag))
@@ -517,7 +535,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
         // A group (a `role=group`, a fieldset without a legend), a region or an aside is named by
         // its title last.
         if (!name && TITLED.has(role)) name = collapse(element.getAttribute("title") ?? "").trim()
-        if (NAMED_ONLY.has(role) && !name) {
+        if (
+          NAMED_ONLY.has(role) &&
+          !name &&
+          !(role === "group" && element.parentElement?.closest(WIDGET_GROUPS))
+        ) {
           const hoisted = hoist(element, frame, pointer)
           if (hoisted !== undefined && OWN_CONTENT.has(role)) hoisted.ownContent = true
           return hoisted
@@ -578,6 +600,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const title = collapse(element.getAttribute("title") ?? "").trim()
       if (title && (!name || (contentName && !/[\p{L}\p{N}]/u.test(name)))) name = title
     }
+    // A grid's row a user acts on is named by the words of its cells, which print on its line.
+    if (!name && role === "row" && interactive) name = itemsText(kids, false).trim()
     let guess: Guess | undefined
     if (!name && interactive && !isControl) {
       name = innerName(element)
@@ -675,7 +699,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
 
     let ref = ""
     let container = false
-    if (interactive && role !== "clickable") {
+    // A row's cells stay its kids: they print on its line.
+    if (interactive && role !== "clickable" && role !== "row") {
       // A card whose parts sit in one block (an <article> inside the link) reads as those parts:
       // named by its title, the rest beneath, not by a run of all its words cut in mid-sentence.
       const only = kids.length === 1 ? kids[0] : undefined
@@ -798,7 +823,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
       }
       elements.push(raw)
     } else if (containerLabel !== undefined) {
-      if (kids.length === 0 && form === undefined) return undefined
+      // An empty tab panel still says where the selected tab's content goes (it is loading, or empty).
+      if (kids.length === 0 && form === undefined && role !== "tabpanel") return undefined
       container = true
       ref = containerRef
     } else if (

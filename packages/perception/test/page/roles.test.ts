@@ -75,9 +75,37 @@ describe("roles", () => {
       "layout-row": "",
       "layout-cell": "",
       row: "row",
-      header: "columnheader",
+      header: "rowheader",
       cell: "cell",
     })
+  })
+
+  it("read a <th> as the header of its row beside a data cell with words, else of its column, unless its scope says", async () => {
+    await harness.open(`
+      <table><thead><tr><th data-case="in-head">Name</th><td>x</td></tr></thead>
+      <tr><th data-case="header-row">Size</th><th data-case="header-row-2">Weight</th></tr>
+      <tr><th data-case="beside-data">50 mm</th><td>62 g</td></tr>
+      <tr><td>Total</td><th data-case="after-data">9</th></tr>
+      <tr><th data-case="beside-empty">Note</th><td></td></tr>
+      <tr><th scope="row" data-case="scope-row">Pro</th><th scope="col" data-case="scope-col">A</th><td>b</td></tr></table>`)
+    expect(await rolesOfCases()).toEqual({
+      "in-head": "columnheader",
+      "header-row": "columnheader",
+      "header-row-2": "columnheader",
+      "beside-data": "rowheader",
+      "after-data": "rowheader",
+      "beside-empty": "columnheader",
+      "scope-row": "rowheader",
+      "scope-col": "columnheader",
+    })
+  })
+
+  it("read the <td> of a grid or treegrid as a grid cell", async () => {
+    await harness.open(`
+      <table role="grid"><tr><td data-case="grid">1</td></tr></table>
+      <table role="treegrid"><tbody><tr><td data-case="treegrid">a</td></tr></tbody></table>
+      <table><tr><td data-case="table">b</td></tr></table>`)
+    expect(await rolesOfCases()).toEqual({ grid: "gridcell", treegrid: "gridcell", table: "cell" })
   })
 
   it("take the first known token of a role attribute and ignore unknown ones", async () => {

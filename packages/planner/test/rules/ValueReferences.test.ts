@@ -94,6 +94,21 @@ describe("a reference is read from the page's tables, lists and cards", () => {
     })
   })
 
+  it("reads header cells the outline prints in bold by their words", () => {
+    // A header row of bold cells, and a row header in bold beside the data cells (a spec table).
+    const outline = `- table:
+  - **Name** | **E-mail** | **Telephone**
+  - **Jonas Berg** | jonas.berg@aurora.example | +46 8 555 0101
+  - **Priya Nair** | priya@aurora.example | +91 80 5550 2244`
+    expect(readReference({ owner: "Priya Nair", kind: "email" }, outline)).toEqual({
+      value: "priya@aurora.example",
+    })
+    const desk = `- table "Desk":
+  - **Phone** | +46 8 555 0400
+  - **E-mail** | returns@aurora.example`
+    expect(readReference({ owner: "", kind: "email" }, desk)).toEqual({ value: "returns@aurora.example" })
+  })
+
   it("reads a definition list and a contact card by their heading or their lines", () => {
     expect(readReference({ owner: "Alva Ek", kind: "mobile number" }, OUTLINE)).toEqual({
       value: "+46 70 555 88 21",

@@ -39,8 +39,15 @@ const HEADING = /^h[1-6]\s+"(.*)"\s*(?:\[ref=e\d+\])?:?$/
 const CONTROL_CELL = /^(\w+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\[ref=e\d+\]/
 const REF = /\[ref=e\d+\]/
 
-/** A cell as a person reads it: a link by its words, a control (a box, a button) as nothing. */
-const cellText = (cell: string): string => {
+/** A header cell, which the outline prints in bold: `**Price**`. */
+const BOLD = /^\*\*(.*)\*\*$/s
+
+/**
+ * A cell as a person reads it: a link by its words, a control (a box, a button) as nothing; a
+ * header cell by its words without the bold.
+ */
+const cellText = (raw: string): string => {
+  const cell = BOLD.exec(raw.trim())?.[1] ?? raw
   const control = CONTROL_CELL.exec(cell)
   if (control === null) return cell.trim()
   return control[1] === "link" ? (control[2] ?? "").trim() : ""
