@@ -314,15 +314,22 @@ const render = (
     const item = items[index]!
     const said = (typeof item === "string" ? item : item.name).trim().toLowerCase()
     if (said !== "" && typeof item === "string" && said === previousName) continue
+    // An image the page labels (aria-label, aria-labelledby) prints all the same: its label is
+    // what it says, not a copy of the words beside it.
     if (
       said !== "" &&
       typeof item !== "string" &&
       item.role === "img" &&
       item.ref === "" &&
+      item.named !== true &&
       said === previous
     )
       continue
-    if (said !== "") previous = said
+    // An image repeats only words a line just said: a container's name heads the lines of its
+    // content, and a name the page gives a separator or a list is no words it shows.
+    if (typeof item !== "string" && (item.container || (item.named === true && item.role !== "img")))
+      previous = ""
+    else if (said !== "") previous = said
     if (typeof item !== "string" && said !== "") previousName = said
     else if (said !== "") previousName = ""
     if (typeof item === "string") {
@@ -365,7 +372,14 @@ const render = (
       render(item.kids, depth + 1, lines, anchors, printed, shown)
       continue
     }
-    if (item.role === "row") {
+    if (item.role === "row" && item.kids.some((kid) => typeof kid !== "string" && kid.named === true)) {
+      // A row holding a cell the page names prints its cells as lines, so each says its name; a row
+      // the page names heads them.
+      if (item.named !== true) {
+        render(item.kids, depth, lines, anchors, printed, shown)
+        continue
+      }
+    } else if (item.role === "row") {
       const cells: string[] = []
       // The row's targets count as printed only if the row prints as one line.
       const inRow = new Set(printed)
@@ -378,23 +392,35 @@ const render = (
         render(item.kids, depth, lines, anchors, printed, shown)
         continue
       }
-      if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
+      if (item.named === true) {
+        // A row the page names says it before its cells.
+        if (item.source !== undefined) shown.push([item.source, lines.length])
+        lines.push(`${indent}- ${inline(item, printed)}${text ? `: ${text}` : ""}`)
+      } else if (text && !/^[|\s]*$/.test(text)) lines.push(`${indent}- ${text}`)
       continue
     }
     if (
-      item.role === "cell" ||
-      item.role === "columnheader" ||
-      item.role === "rowheader" ||
-      item.role === "gridcell"
+      (item.role === "cell" ||
+        item.role === "columnheader" ||
+        item.role === "rowheader" ||
+        item.role === "gridcell") &&
+      item.named !== true
     ) {
       if (item.ref !== "") lines.push(`${indent}- ${inline(item, printed)}`)
       render(item.kids, depth, lines, anchors, printed, shown)
       continue
     }
     if (item.container) {
+      // A structure the page names has a line but no ref: it can be found from its element.
+      if (item.ref === "" && item.source !== undefined) shown.push([item.source, lines.length])
       const single = item.kids.length === 1 ? item.kids[0] : undefined
       if (typeof single === "string") {
         lines.push(`${indent}- ${inline(item, printed)}: ${single}`)
+        continue
+      }
+      if (item.kids.length === 0) {
+        // Named by all it shows (a fieldset of its legend alone): the line is the whole of it.
+        lines.push(`${indent}- ${inline(item, printed)}`)
         continue
       }
       const start = lines.length
