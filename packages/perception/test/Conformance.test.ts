@@ -10,9 +10,10 @@ import { look } from "./support/Look.ts"
  *
  * How a case is read from a look:
  * - an element with a ref in `elements` is judged by its `role` and `name` there;
- * - a container (a landmark, form, group, table, dialog, iframe) or an image, which print no ref, by
- *   its outline line `- label "name"` found by the expected name, the short label mapped back to
- *   its role (`nav` → navigation);
+ * - a container (a landmark, form, group, table, dialog, iframe), an image, or a piece of structure
+ *   the page names (`- list "Share links":`, `- cell "…": ✓`), which print no ref, by its outline
+ *   line `- label "name"` found by the expected name, the short label mapped back to its role
+ *   (`nav` → navigation);
  * - a heading (no ref) by its line `- hN "name"`;
  * - an element the view folds by design — generic wrappers, paragraphs, list items, table cells
  *   printed as a row of ` | ` — has no line of its own. It is judged on whether its text is kept:
