@@ -10,9 +10,10 @@ import { look } from "./support/Look.ts"
  *
  * How a case is read from a look:
  * - an element with a ref in `elements` is judged by its `role` and `name` there;
- * - a container (a landmark, form, group, table, dialog, iframe) or an image, which print no ref, by
- *   its outline line `- label "name"` found by the expected name, the short label mapped back to
- *   its role (`nav` → navigation);
+ * - a container (a landmark, form, group, table, dialog, iframe), an image, or a piece of structure
+ *   the page names (`- list "Share links":`, `- cell "…": ✓`), which print no ref, by its outline
+ *   line `- label "name"` found by the expected name, the short label mapped back to its role
+ *   (`nav` → navigation);
  * - a heading (no ref) by its line `- hN "name"`;
  * - an element the view folds by design — generic wrappers, paragraphs, list items, table cells
  *   printed as a row of ` | ` — has no line of its own. It is judged on whether its text is kept:
@@ -33,6 +34,8 @@ interface Case {
   readonly role: string | null
   readonly ref: string | null
   readonly html: string
+  /** Carries a tabindex: a separator or scrollbar that takes focus is a control. */
+  readonly focusable: boolean
 }
 
 interface Reading {
@@ -87,9 +90,13 @@ const judge = (snapshot: PageSnapshot, item: Case): string[] => {
     )
   if (item.role !== null && reading.role !== item.role)
     failures.push(`role ${JSON.stringify(reading.role)} ≠ ${item.role} (${reading.how}): ${item.html}`)
-  // A control is something to act on: whatever its role, it keeps a ref.
-  if (item.role !== null && INTERACTIVE_ROLES.has(item.role) && reading.how !== "element")
-    failures.push(`no ref for a ${item.role}: ${item.html}`)
+  // A control is something to act on: whatever its role, it keeps a ref. A separator or scrollbar
+  // is one only when it takes focus (a splitter); else it is decoration with a line.
+  const control =
+    item.role !== null &&
+    INTERACTIVE_ROLES.has(item.role) &&
+    (item.focusable || (item.role !== "separator" && item.role !== "scrollbar"))
+  if (control && reading.how !== "element") failures.push(`no ref for a ${item.role}: ${item.html}`)
   return failures
 }
 
@@ -146,6 +153,7 @@ const conformance = (): Promise<Page> => {
             role: element.getAttribute("data-expectedrole"),
             ref: sextant.refOf(element) ?? null,
             html: element.outerHTML.slice(0, 120),
+            focusable: element.hasAttribute("tabindex"),
           }
         },
       )
@@ -153,6 +161,25 @@ const conformance = (): Promise<Page> => {
     return { snapshot, cases }
   })()
   return page
+}
+
+/**
+ * The line the page's look printed for each element matching `selector` that has a line but no ref
+ * (`__sextant.printedAs`), in document order; null for an element folded into the lines around it.
+ */
+const printedLines = async (selector: string): Promise<Array<string | null>> => {
+  await conformance()
+  return harness.browser.execute(
+    (css) =>
+      Array.from(
+        document.querySelectorAll(css),
+        (element) =>
+          (
+            globalThis as unknown as { __sextant: { printedAs: (element: Element) => string | undefined } }
+          ).__sextant.printedAs(element) ?? null,
+      ),
+    selector,
+  )
 }
 
 /** Every case of one rule's block, judged; the block must hold at least `least` cases. */
@@ -217,6 +244,67 @@ describe("accessible names and roles on the conformance page", () => {
 
   it("words CSS generates with ::before and ::after are part of a name from content", async () => {
     expect(await rule("generated-content", 9)).toEqual([])
+  })
+
+  it("a structure the page names with words it does not show prints a line of its own, its content beneath", async () => {
+    expect(await rule("named-structure", 11)).toEqual([])
+    const { snapshot } = await conformance()
+    const lines = snapshot.tree.split("\n")
+    const list = lines.findIndex((line) => line.trim() === '- list "Share links":')
+    expect(list).toBeGreaterThanOrEqual(0)
+    const indent = lines[list]!.indexOf("-")
+    // Its items print beneath it, one level in.
+    expect(lines[list + 1]).toMatch(new RegExp(`^ {${indent + 2}}- link "Facebook"`))
+    expect(await printedLines('[data-rule="named-structure"] ul[aria-label="Share links"]')).toEqual([
+      'list "Share links":',
+    ])
+    // A rule the page names is a separator between the words around it, which stay apart.
+    expect(lines.some((line) => line.trim() === '- separator "End of shipping"')).toBe(true)
+    expect(snapshot.tree).toMatch(/- Shipping\n\s*- separator "End of shipping"\n\s*- Returns/)
+  })
+
+  it("a structure named by words the page shows, by the one control it holds alike, or holding nothing folds", async () => {
+    expect(await printedLines('[data-rule="named-structure"] [data-folds]')).toEqual([null, null, null, null])
+    const { snapshot } = await conformance()
+    for (const line of [
+      'list "Trending now"',
+      'article "Storm warning"',
+      'listitem "Account settings"',
+      'list "Notifications"',
+    ])
+      expect(snapshot.tree).not.toContain(line)
+    // Their words and controls print where they stand.
+    expect(snapshot.tree).toContain('- h3 "Trending now"')
+    expect(snapshot.tree).toContain('link "Tide tables"')
+    expect(snapshot.tree).toContain('- h3 "Storm warning"')
+    expect(snapshot.tree).toContain('link "Account settings"')
+  })
+
+  it("a table part the page names says its name; a row holding a named cell prints its cells as lines", async () => {
+    expect(await rule("named-table-parts", 4)).toEqual([])
+    const { snapshot } = await conformance()
+    const lines = snapshot.tree.split("\n").map((line) => line.trim())
+    const row = lines.indexOf('- row "Late order":')
+    expect(row).toBeGreaterThanOrEqual(0)
+    expect(lines.slice(row + 1, row + 3)).toEqual(["- 1042", '- cell "Shipped on 2 May": ✓'])
+    expect(lines).toContain("- 1043 | Open")
+    const head = lines.indexOf('- rowgroup "Column titles":')
+    expect(lines[head + 1]).toBe("- Order | State")
+    expect(await printedLines('[data-rule="named-table-parts"] [data-expectedrole]')).toEqual([
+      'rowgroup "Column titles":',
+      'row "Late order":',
+      'cell "Shipped on 2 May": ✓',
+      'cell "Loose total": $40',
+    ])
+  })
+
+  it("a fieldset of its legend alone and a table of its caption alone keep a line with that name", async () => {
+    expect(await rule("legend-caption-only", 2)).toEqual([])
+  })
+
+  it("an image the page labels prints after a heading of the same words; one named by its alt alone does not repeat it", async () => {
+    expect(await rule("labelled-image", 1)).toEqual([])
+    expect(await printedLines('[data-rule="labelled-image"] img')).toEqual(['img "Harbour view"', null])
   })
 
   it("title names a group and an iframe when nothing else does", async () => {

@@ -157,6 +157,28 @@ export const labelName = (element: Element): string => {
   return ""
 }
 
+/**
+ * The page's own label for an element in words it shows nowhere else: its `aria-label`, or the
+ * text of the `aria-labelledby` nodes when every one of them is hidden. A label read from a node the
+ * page shows (a list labelled by the heading above it) is empty here: the view prints those words
+ * where they stand.
+ */
+export const unshownLabel = (element: Element): string => {
+  const ids = labelledBy(element)?.trim()
+  if (ids) {
+    const root = element.getRootNode() as Document | ShadowRoot
+    const targets = ids
+      .split(/\s+/)
+      .map((id) => root.getElementById(id))
+      .filter((target) => target !== null)
+    if (targets.some((target) => !hidden(target))) return ""
+    const text = byIds(element, ids)
+    if (text) return text
+  }
+  const aria = element.getAttribute("aria-label")
+  return aria?.trim() ? collapse(aria).trim() : ""
+}
+
 export const controlName = (element: Element, tag: string): string => {
   const explicit = labelName(element)
   if (explicit) return explicit

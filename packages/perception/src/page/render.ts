@@ -348,8 +348,11 @@ const renderRow = (
     return text
   })
   const text = texts.join(" | ").trim()
-  const head =
-    row.ref === ""
+  // A row the page names says it before its cells.
+  const named = isRow && row.named === true
+  const head = named
+    ? inline(row, printed)
+    : row.ref === ""
       ? ""
       : `row [ref=${row.ref}]${row.guess === undefined ? "" : guessText(row.guess)}${row.suffix}`
   if (text.length > LONG_ROW) {
@@ -369,7 +372,8 @@ const renderRow = (
   if (head === "" && empty) return
   const line = lines.length
   lines.push(`${indent}- ${head === "" ? text : empty ? head : `${head}: ${text}`}`)
-  if (isRow && row.ref === "" && row.source !== undefined) shown.push([row.source, line, "row"])
+  if (named && row.source !== undefined) shown.push([row.source, line])
+  else if (isRow && row.ref === "" && row.source !== undefined) shown.push([row.source, line, "row"])
   const parts = row.kids.filter((kid): kid is Node => typeof kid !== "string" && CELL_ROLES.has(kid.role))
   const headerRow = parts.every((kid) => HEADER_ROLES.has(kid.role))
   row.kids.forEach((kid, index) => {
@@ -404,15 +408,22 @@ const render = (
     const item = items[index]!
     const said = (typeof item === "string" ? item : item.name).trim().toLowerCase()
     if (said !== "" && typeof item === "string" && said === previousName) continue
+    // An image the page labels (aria-label, aria-labelledby) prints all the same: its label is
+    // what it says, not a copy of the words beside it.
     if (
       said !== "" &&
       typeof item !== "string" &&
       item.role === "img" &&
       item.ref === "" &&
+      item.named !== true &&
       said === previous
     )
       continue
-    if (said !== "") previous = said
+    // An image repeats only words a line just said: a container's name heads the lines of its
+    // content, and a name the page gives a separator or a list is no words it shows.
+    if (typeof item !== "string" && (item.container || (item.named === true && item.role !== "img")))
+      previous = ""
+    else if (said !== "") previous = said
     if (typeof item !== "string" && said !== "") previousName = said
     else if (said !== "") previousName = ""
     if (typeof item === "string") {
@@ -455,11 +466,17 @@ const render = (
       render(item.kids, depth + 1, lines, anchors, printed, shown, cells)
       continue
     }
-    if (item.role === "row") {
+    if (item.role === "row" && item.kids.some((kid) => typeof kid !== "string" && kid.named === true)) {
+      // A row holding a cell the page names prints its cells as lines, so each says its name; a row
+      // the page names heads them.
+      if (item.named !== true) {
+        render(item.kids, depth, lines, anchors, printed, shown, cells)
+        continue
+      }
+    } else if (item.role === "row") {
       renderRow(item, indent, depth, lines, anchors, printed, shown, cells)
       continue
-    }
-    if (CELL_ROLES.has(item.role)) {
+    } else if (CELL_ROLES.has(item.role) && item.named !== true) {
       // A cell outside a row prints as a row of its own.
       renderRow(
         { ...item, role: "row", ref: "", suffix: "", kids: [item] },
@@ -475,9 +492,16 @@ const render = (
       continue
     }
     if (item.container) {
+      // A structure the page names has a line but no ref: it can be found from its element.
+      if (item.ref === "" && item.source !== undefined) shown.push([item.source, lines.length])
       const single = item.kids.length === 1 ? item.kids[0] : undefined
       if (typeof single === "string") {
         lines.push(`${indent}- ${inline(item, printed)}: ${single}`)
+        continue
+      }
+      if (item.kids.length === 0) {
+        // Named by all it shows (a fieldset of its legend alone): the line is the whole of it.
+        lines.push(`${indent}- ${inline(item, printed)}`)
         continue
       }
       const start = lines.length

@@ -160,6 +160,7 @@ export const ROLES = new Set([
   "gridcell",
   "paragraph",
   "article",
+  "blockquote",
   "progressbar",
   "meter",
   "separator",
@@ -179,8 +180,11 @@ export const ROLES = new Set([
   "timer",
 ])
 
-/** Roles ARIA spells two ways, to the one the view prints (`image` is wai-aria 1.3's name for `img`). */
-const SYNONYMS: Record<string, string> = { image: "img" }
+/**
+ * Roles ARIA spells two ways, to the one the view prints (`image` is wai-aria 1.3's name for `img`;
+ * `directory`, deprecated in wai-aria 1.2, is a list).
+ */
+const SYNONYMS: Record<string, string> = { image: "img", directory: "list" }
 
 /** The first role token the view knows (`role="foo link"` is a link), its synonym resolved. */
 export const explicitRole = (element: Element): string => {
@@ -378,6 +382,12 @@ export const implicitRole = (element: Element, tag: string): string => {
       return "paragraph"
     case "article":
       return "article"
+    case "blockquote":
+      return "blockquote"
+    case "math":
+      return "math"
+    case "hr":
+      return "separator"
     case "iframe":
       return "iframe"
     default:
@@ -504,7 +514,8 @@ const KEPT_WHEN_LABELLED = new Set(["option", "treeitem"])
 
 /**
  * A role given outside the container it needs (see `CONTEXT_OF`) has no context. A table part takes
- * the role its tag gives it (a `<button role="gridcell">` alone is a button, as browsers read it).
+ * the role its tag gives it (a `<button role="gridcell">` alone is a button, as browsers read it),
+ * but a box with no role of its own that the page labels keeps it (`<div role="cell" aria-label>`).
  * An option, tree item, menu item or tab takes its tag's role where the tag makes a control or a
  * landmark (`<button role="option">` is a button, `<nav role="menuitem">` a navigation, as the Web
  * Platform Tests expect); on any other element it stays the control the page made, with its ref
@@ -514,17 +525,18 @@ const KEPT_WHEN_LABELLED = new Set(["option", "treeitem"])
 export const outOfContext = (element: Element, role: string, tag: string): boolean => {
   const containers = CONTEXT_OF[role]
   if (containers === undefined || inContext(element, containers)) return false
-  if (TABLE_PARTS.has(role)) return true
   const native = implicitRole(element, tag)
+  // A labelled box keeps a table part's role, as Chromium reads it, and so prints by its label.
+  if (TABLE_PARTS.has(role)) return native !== "" || !labelled(element)
   if (INTERACTIVE.has(native) || CONTAINERS[native] !== undefined) return true
-  return (
-    native === "" &&
-    KEPT_WHEN_LABELLED.has(role) &&
-    !element.hasAttribute("aria-label") &&
-    !element.hasAttribute("aria-labelledby") &&
-    !element.hasAttribute("aria-labeledby")
-  )
+  return native === "" && KEPT_WHEN_LABELLED.has(role) && !labelled(element)
 }
+
+/** Labelled by the page: `aria-label`, `aria-labelledby` or the misspelling browsers honour. */
+const labelled = (element: Element): boolean =>
+  element.hasAttribute("aria-label") ||
+  element.hasAttribute("aria-labelledby") ||
+  element.hasAttribute("aria-labeledby")
 
 /** Controls an image inside speaks for: the image is part of their name, not a target of its own. */
 export const IMAGE_HOLDERS =

@@ -36,6 +36,11 @@ export interface Node {
   guess?: { readonly from: string; readonly words: string }
   /** A control named by its own words: text beside it that says its name again is more of the page. */
   ownWords?: boolean
+  /**
+   * A structure element (an article, a list, a row, a cell, a separator) the page names with words
+   * its content does not show: it prints a line of its own with that name.
+   */
+  named?: boolean
   /** A heading whose name was cut (the rest prints under it): all its words, for a name read from content. */
   whole?: string
   /**

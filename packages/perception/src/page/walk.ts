@@ -9,6 +9,7 @@ import {
   labelName,
   plainText,
   selectedText,
+  unshownLabel,
 } from "./names.ts"
 import { textNotes } from "./notes.ts"
 import { hasRef, hoistNode, itemsText, leaf, OWN_CONTENT, outOfName } from "./outline.ts"
@@ -63,6 +64,57 @@ const wordsBeyond = (text: string, name: string): boolean => {
   const named = new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (!named.has(word)) return true
   return false
+}
+
+/**
+ * Roles of structure the view folds into the lines around it (an article, a list, a list item, a
+ * quotation, a note, a row group, …): one the page names (`aria-label`, `aria-labelledby`) with
+ * words its content does not show prints a line of its own, `- article "Sponsored": …`, its content
+ * beneath, as a screen reader announces it. Named by words it shows (an article labelled by its own
+ * headline), it folds as before: its content says the name.
+ */
+export const NAMED_STRUCTURE = new Set([
+  "application",
+  "article",
+  "blockquote",
+  "document",
+  "feed",
+  "list",
+  "listitem",
+  "marquee",
+  "math",
+  "note",
+  "rowgroup",
+  "timer",
+])
+
+/** Decoration roles whose content is no part of them (wai-aria: children presentational), named like structure. */
+const NAMED_LEAVES = new Set(["separator", "scrollbar"])
+
+/**
+ * The name a structure element (see {@link NAMED_STRUCTURE}) prints by: the page's own label in
+ * words the page shows nowhere (`aria-label`; `aria-labelledby` only to hidden nodes, see
+ * `unshownLabel`), when it says something its text does not; else nothing, and the element folds
+ * into the lines around it.
+ */
+export const structureName = (element: Element): string => {
+  const label = unshownLabel(element)
+  if (label === "") return ""
+  // Its text as the DOM holds it: words of neighbouring blocks run together ("warningWinds"), so a
+  // word of the label counts as shown wherever it stands in the text.
+  const text = (element.textContent ?? "").toLowerCase()
+  for (const word of label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    if (!text.includes(word)) return label
+  return ""
+}
+
+/**
+ * Whether a named structure's content already says its name: one control named with all its words
+ * (a list item around the menu item it labels alike). Its line would say nothing more.
+ */
+const saidInside = (name: string, kids: ReadonlyArray<Item>): boolean => {
+  const only = kids.length === 1 ? kids[0] : undefined
+  return typeof only === "object" && only.ref !== "" && !only.container && !wordsBeyond(name, only.name)
 }
 
 /** Parts of an svg that are drawn only where something refers to them, never where they stand. */
@@ -179,7 +231,13 @@ export const createWalk = (walkOptions: WalkOptions) => {
 
   const walkElement = (element: Element, out: Item[], frame: Frame, parentPointer: boolean): void => {
     const tag = element.localName
-    if (SKIP.has(tag) || element.hasAttribute("hidden") || element.hasAttribute("inert")) return
+    // A rule (`<hr>`) is decoration, unless the page names it: then it is a separator with a line.
+    if (
+      (SKIP.has(tag) && !(tag === "hr" && labelName(element) !== "")) ||
+      element.hasAttribute("hidden") ||
+      element.hasAttribute("inert")
+    )
+      return
     // Checked at every depth: an aria-hidden part inside a control of an aria-hidden subtree still
     // stays out of the control's name.
     if (element.getAttribute("aria-hidden") === "true") {
@@ -263,7 +321,11 @@ export const createWalk = (walkOptions: WalkOptions) => {
           const node = buildNode(element, tag, "img", frame, pointer)
           if (node !== undefined) out.push(node)
         } else
-          out.push({ ...leaf("img", "img", name, ""), ...(label ? {} : { icon: true }), source: element })
+          out.push({
+            ...leaf("img", "img", name, ""),
+            ...(label ? { named: true } : { icon: true }),
+            source: element,
+          })
       }
       // The words it draws are text a reader sees, beside what names it (a chart's labels).
       // Each run is a label of its own, apart from the words around the svg.
@@ -299,7 +361,14 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const parent = element.parentElement
       if (parent === null || !parent.isContentEditable) role = "textbox"
     }
-    if (role === "" || role === "generic" || role === "paragraph" || role === "article") {
+    if (
+      role === "" ||
+      role === "generic" ||
+      role === "paragraph" ||
+      role === "article" ||
+      role === "blockquote" ||
+      role === "math"
+    ) {
       const tabindex = element.getAttribute("tabindex")
       if (
         (pointer && !parentPointer && tag !== "label" && tag !== "body" && tag !== "html") ||
@@ -344,7 +413,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
       role === "list" ||
       role === "listitem" ||
       role === "rowgroup" ||
-      role === "paragraph"
+      role === "paragraph" ||
+      role === "blockquote" ||
+      role === "math"
     ) {
       const saveRegion = region
       if (
@@ -358,7 +429,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
       else if (ERROR_HINT.test(`${element.id} ${element.getAttribute("class") ?? ""}`)) region = "alert"
       else if (region === "main" && RESULTS_HINT.test(element.id)) region = "results"
       const label = role === "" ? element.getAttribute("aria-label")?.trim() : undefined
-      if (
+      const structure = namingControl === 0 && NAMED_STRUCTURE.has(role) ? structureName(element) : ""
+      if (structure !== "") walkNamedStructure(element, role, structure, out, frame, pointer)
+      else if (
         label &&
         ((element.textContent ?? "").trim() === "" ||
           element.parentElement?.closest(NAMED_BY_CONTENT) != null) &&
@@ -418,6 +491,37 @@ export const createWalk = (walkOptions: WalkOptions) => {
     join.joinable = false
     join.attachTo =
       node !== undefined && INLINE.has(tag) && node.kids.length === 0 && !node.container ? node : null
+  }
+
+  /**
+   * A list, list item, row group, quotation or formula the page names with words its text does not
+   * show (see {@link NAMED_STRUCTURE}): a line of its own, its content beneath.
+   */
+  const walkNamedStructure = (
+    element: Element,
+    role: string,
+    name: string,
+    out: Item[],
+    frame: Frame,
+    pointer: boolean,
+  ): void => {
+    const walked: Item[] = []
+    walkContent(element, walked, frame, pointer)
+    const kids = finish(walked)
+    // Nothing shown inside: a name of nothing (an empty list a script fills later) prints no line.
+    if (kids.length === 0 || saidInside(name, kids)) {
+      out.push(...kids)
+      return
+    }
+    out.push({
+      ...leaf(role, role, clipName(name, maxName), ""),
+      kids,
+      container: true,
+      named: true,
+      source: element,
+    })
+    join.joinable = false
+    join.attachTo = null
   }
 
   const enterResults = (element: Element): void => {
@@ -522,15 +626,21 @@ export const createWalk = (walkOptions: WalkOptions) => {
     let form: RawForm | undefined
     let containerRef = ""
     let contentName = false
+    /** Named by a legend or caption: words the page shows, which the walk leaves out of its content. */
+    let shownName = false
+    /** Printed by the page's own label, on a line of its own (see {@link NAMED_STRUCTURE}). */
+    let named = false
     if (!opaque) {
       if (containerLabel !== undefined) {
         if (!name && tag === "fieldset") {
           const legend = element.querySelector(":scope > legend")
           if (legend !== null) name = plainText(legend)
+          shownName = name !== ""
         }
         if (!name && role === "table") {
           const caption = element.querySelector(":scope > caption")
           if (caption !== null) name = plainText(caption)
+          shownName = name !== ""
         }
         // A group (a `role=group`, a fieldset without a legend), a region or an aside is named by
         // its title last.
@@ -556,6 +666,8 @@ export const createWalk = (walkOptions: WalkOptions) => {
       const saveJoinable = join.joinable
       join.joinable = false
       if (role === "img") {
+        // The page's label says what the image is: it prints even where the words beside it say the same.
+        named = name !== ""
         // An empty alt says nothing, and the tooltip names the image (accname 1.2, 2I).
         if (!name) name = collapse(element.getAttribute("alt") || element.getAttribute("title") || "").trim()
         if (!name && tag === "svg")
@@ -823,8 +935,9 @@ export const createWalk = (walkOptions: WalkOptions) => {
       }
       elements.push(raw)
     } else if (containerLabel !== undefined) {
-      // An empty tab panel still says where the selected tab's content goes (it is loading, or empty).
-      if (kids.length === 0 && form === undefined && role !== "tabpanel") return undefined
+      // An empty tab panel still says where the selected tab's content goes (it is loading, or empty);
+      // a fieldset of its legend alone (a table of its caption) still shows those words: its line.
+      if (kids.length === 0 && form === undefined && role !== "tabpanel" && !shownName) return undefined
       container = true
       ref = containerRef
     } else if (
@@ -836,13 +949,36 @@ export const createWalk = (walkOptions: WalkOptions) => {
     ) {
       if (role === "row") kids = kids.filter((kid) => typeof kid !== "string" || kid.trim() !== "")
       container = true
+      // A row or cell the page names with words its content does not show says that name.
+      const label = namingControl === 0 ? structureName(element) : ""
+      if (label !== "" && !saidInside(label, kids)) {
+        name = clipName(label, maxName)
+        named = true
+      }
     } else if (role === "img") {
       // an image is a leaf with its alternative text
     } else if (role === "progressbar" || role === "meter" || role === "status" || role === "tooltip") {
       // value-bearing leaves keep their suffix
     } else {
-      if (kids.length === 0) return undefined
-      return hoistNode(kids)
+      // A separator or scrollbar the page names: a line with its name, its content no part of it.
+      // An article, a note, a quotation the page names: a line of its own, its content beneath.
+      const leaves = NAMED_LEAVES.has(role)
+      const label =
+        namingControl > 0
+          ? ""
+          : leaves
+            ? unshownLabel(element)
+            : NAMED_STRUCTURE.has(role)
+              ? structureName(element)
+              : ""
+      if (label === "" || (!leaves && (kids.length === 0 || saidInside(label, kids)))) {
+        if (kids.length === 0) return undefined
+        return hoistNode(kids)
+      }
+      name = clipName(label, maxName)
+      named = true
+      if (leaves) kids = []
+      else container = true
     }
     if (role === "alert" || role === "status") {
       const text = itemsText(kids).trim()
@@ -863,6 +999,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       heading: false,
       ...(guess === undefined ? {} : { guess }),
       ...(contentName && interactive ? { ownWords: true } : {}),
+      ...(named ? { named: true } : {}),
       ...(ref === "" ? { source: element } : {}),
     }
   }
