@@ -289,7 +289,7 @@ describe("accessible names and roles on the conformance page", () => {
     expect(lines.slice(row + 1, row + 3)).toEqual(["- 1042", '- cell "Shipped on 2 May": ✓'])
     expect(lines).toContain("- 1043 | Open")
     const head = lines.indexOf('- rowgroup "Column titles":')
-    expect(lines[head + 1]).toBe("- Order | State")
+    expect(lines[head + 1]).toBe("- **Order** | **State**")
     expect(await printedLines('[data-rule="named-table-parts"] [data-expectedrole]')).toEqual([
       'rowgroup "Column titles":',
       'row "Late order":',
