@@ -55,6 +55,7 @@ paths=(
   packages/executor/test/HostileSecretsChannels
   packages/executor/test/HostileUnguardedSecrets
   packages/webdriverio/test/HostilePoolIsolation
+  packages/webdriverio/test/HostileSharedBrowser
   packages/sextant/test/HostileUnguardedBrowsers
   packages/explorer/test/HostileExplorerUnguarded
   packages/webdriverio/test/HostileSharedGuard
