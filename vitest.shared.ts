@@ -57,12 +57,14 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       // importing Effect, WebdriverIO, zod and the packages afresh for every file (about a third of the
       // test command's time went to those imports). What those modules hold at module level survives
       // from file to file in the same worker too: caches (the browser window frames Session.ts measured,
-      // the one-time sweep of orphaned browsers) and the registry of live browsers ended on exit. Test
-      // files start and close their own sites and servers in their hooks; the browser files that take
-      // `WebdriverioDriver.layerShared` share the worker's one Chromium, which hands each file a fresh
-      // browser context with the previous file's tabs closed, so no page, cookie, storage or server
-      // passes from one file to the next (packages/webdriverio/test/HostileSharedBrowser.test.ts). The slow set keeps one fresh process per
-      // file: its files start service containers, worker processes and grids.
+      // the one-time sweep of orphaned browsers), the registry of live browsers ended on exit, and the
+      // worker's shared browser. Test files start and close their own sites and servers in their hooks;
+      // the browser files that take `WebdriverioDriver.layerShared` (or, below @sextant/webdriverio,
+      // `openSharedTestBrowser`) share the worker's one Chromium, which hands each file a fresh browser
+      // context with the previous file's tabs closed, so no page, cookie, storage or server passes from
+      // one file to the next (HostileSharedBrowser.test.ts, HostileSharedTestBrowser.test.ts). The slow
+      // set keeps one fresh process per file: its files start service containers, worker processes and
+      // grids.
       isolate: slowSet,
       ...overrides,
     },
