@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os"
 import { dirname, resolve } from "node:path"
 import { defineConfig, type UserWorkspaceConfig } from "vitest/config"
 import { slowTestFilesByCost, testFilesByCost } from "./vitest.cost.ts"
-import { sextantProject } from "./vitest.shared.ts"
+import { CHROMEDRIVER_SETUP, PAGE_BUNDLE_SETUP, sextantProject } from "./vitest.shared.ts"
 import { PlainSummaryReporter } from "./vitest.summary.ts"
 
 const slowSet = process.env.SEXTANT_TEST_SET === "slow"
@@ -27,7 +27,9 @@ const configs = globSync(
 /**
  * Each package is two projects by cost (vitest.cost.ts): `<package>` holds the tests that start no
  * browser and no child process and runs them on every core; `<package>:browser` holds the ones that
- * start Chromium, ChromeDriver or a Node process, two at a time. Vitest runs one `sequence.groupOrder`
+ * start Chromium, ChromeDriver or a Node process, two at a time, with one ChromeDriver for the run
+ * (`CHROMEDRIVER_SETUP`) that each worker's shared Chromium (`WebdriverioDriver.layerShared`) runs on.
+ * Vitest runs one `sequence.groupOrder`
  * after the other, so the unit tests of every package run first, all cores busy, then the browser
  * tests. `pnpm exec vitest run --project '<package>*'` runs both of a package.
  *
@@ -43,12 +45,23 @@ const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
     default: UserWorkspaceConfig
   }
   const name = String(project.test?.name)
-  const part = (suffix: string, include: Array<string>, maxWorkers: number, groupOrder: number) =>
+  const part = (
+    suffix: string,
+    include: Array<string>,
+    maxWorkers: number,
+    groupOrder: number,
+    globalSetup: Array<string> = [PAGE_BUNDLE_SETUP],
+  ) =>
     include.length === 0
       ? []
       : [
           {
-            ...sextantProject(`${name}${suffix}`, { include, maxWorkers, sequence: { groupOrder } }),
+            ...sextantProject(`${name}${suffix}`, {
+              include,
+              maxWorkers,
+              sequence: { groupOrder },
+              globalSetup,
+            }),
             root,
           },
         ]
@@ -57,7 +70,10 @@ const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
     return [...part(":services", services, 1, 0), ...part("", other, 2, 1)]
   }
   const { unit, browser } = testFilesByCost(root)
-  return [...part("", unit, unitWorkers, 0), ...part(":browser", browser, 2, 1)]
+  return [
+    ...part("", unit, unitWorkers, 0),
+    ...part(":browser", browser, 2, 1, [PAGE_BUNDLE_SETUP, CHROMEDRIVER_SETUP]),
+  ]
 }
 
 // One command runs every package's tests.

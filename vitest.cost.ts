@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from "node:path"
  * `StdioClientTransport`, or an MCP tool call (`client.callTool`), which launches the server's browser.
  */
 const STARTS_A_BROWSER =
-  /openTestBrowser|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn\(|\bexecFile\(|\bfork\(|chromedriver|StdioClientTransport|\.callTool\(|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
+  /open(Shared)?TestBrowser|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn\(|\bexecFile\(|\bfork\(|chromedriver|StdioClientTransport|\.callTool\(|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
 /** The WebdriverIO adapter's own tests start Chromium through its index or its driver module. */
 const STARTS_THE_ADAPTER = /^import (?!type\b)[^;]*from "\.\.\/src\/(index|WebdriverioDriver)\.ts"/m
 

@@ -9,6 +9,21 @@ import { configDefaults, defineProject, type UserWorkspaceConfig } from "vitest/
  */
 const slowSet = process.env.SEXTANT_TEST_SET === "slow"
 
+/** Perception's page-script bundle, (re)generated before any test runs (every project). */
+export const PAGE_BUNDLE_SETUP = new URL(
+  "./packages/perception/scripts/page-bundle.setup.ts",
+  import.meta.url,
+).pathname
+
+/**
+ * The browser projects' one ChromeDriver for the whole run: started before their first test file and
+ * stopped after the last; the shared browser of each worker (`WebdriverioDriver.layerShared`) runs on it.
+ */
+export const CHROMEDRIVER_SETUP = new URL(
+  "./packages/webdriverio/scripts/chromedriver.setup.ts",
+  import.meta.url,
+).pathname
+
 /**
  * The settings every package's vitest project shares: workspace packages resolve to their `src/`
  * through the `sextant-source` export condition, so tests need no build step.
@@ -27,7 +42,7 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       environment: "node",
       // Perception's page script is bundled from its `src/page/` modules into a git-ignored file
       // that every package reaches through perception; this (re)generates it before any test runs.
-      globalSetup: [new URL("./packages/perception/scripts/page-bundle.setup.ts", import.meta.url).pathname],
+      globalSetup: [PAGE_BUNDLE_SETUP],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       // Two files at once: most test time is spent waiting on Chromium and ChromeDriver, so two keep
@@ -42,10 +57,14 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       // importing Effect, WebdriverIO, zod and the packages afresh for every file (about a third of the
       // test command's time went to those imports). What those modules hold at module level survives
       // from file to file in the same worker too: caches (the browser window frames Session.ts measured,
-      // the one-time sweep of orphaned browsers) and the registry of live browsers ended on exit. Test
-      // files start and close their own browsers, sites and servers in their hooks, so no browser, page,
-      // cookie or server passes from one file to the next. The slow set keeps one fresh process per
-      // file: its files start service containers, worker processes and grids.
+      // the one-time sweep of orphaned browsers), the registry of live browsers ended on exit, and the
+      // worker's shared browser. Test files start and close their own sites and servers in their hooks;
+      // the browser files that take `WebdriverioDriver.layerShared` (or, below @sextant/webdriverio,
+      // `openSharedTestBrowser`) share the worker's one Chromium, which hands each file a fresh browser
+      // context with the previous file's tabs closed, so no page, cookie, storage or server passes from
+      // one file to the next (HostileSharedBrowser.test.ts, HostileSharedTestBrowser.test.ts). The slow
+      // set keeps one fresh process per file: its files start service containers, worker processes and
+      // grids.
       isolate: slowSet,
       ...overrides,
     },

@@ -55,6 +55,8 @@ paths=(
   packages/executor/test/HostileSecretsChannels
   packages/executor/test/HostileUnguardedSecrets
   packages/webdriverio/test/HostilePoolIsolation
+  packages/webdriverio/test/HostileSharedBrowser
+  fixtures/site/test/HostileSharedTestBrowser
   packages/sextant/test/HostileUnguardedBrowsers
   packages/explorer/test/HostileExplorerUnguarded
   packages/webdriverio/test/HostileSharedGuard

@@ -61,7 +61,7 @@ describe("gallery instructions through the model step policy (scripted OpenAI-co
       makeOpenAi({ baseURL: server!.baseURL, apiKey: "test", model: "sextant-test-model" }),
     )
     const runtime = ManagedRuntime.make(
-      Layer.mergeAll(WebdriverioDriver.layer({}), MemoryStore.layerTest, model),
+      Layer.mergeAll(WebdriverioDriver.layerShared({}), MemoryStore.layerTest, model),
     )
     try {
       const outcomes: Array<{ id: string; status: string; achieved: boolean; requests: number }> = []
@@ -117,7 +117,7 @@ describe("gallery instructions through the model step policy (scripted OpenAI-co
       LanguageModel,
       makeOpenAi({ baseURL: server!.baseURL, apiKey: "test", model: "sextant-test-model" }),
     )
-    const runtime = ManagedRuntime.make(Layer.mergeAll(WebdriverioDriver.layer({}), model))
+    const runtime = ManagedRuntime.make(Layer.mergeAll(WebdriverioDriver.layerShared({}), model))
     try {
       const before = server!.requests.length
       const decided = await runtime.runPromise(

@@ -19,7 +19,7 @@ let browser: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
 
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
-  browser = ManagedRuntime.make(WebdriverioDriver.layer({}))
+  browser = ManagedRuntime.make(WebdriverioDriver.layerShared({}))
   await browser.runPromise(Effect.void)
 })
 

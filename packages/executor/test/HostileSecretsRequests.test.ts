@@ -30,7 +30,7 @@ let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown>
 beforeAll(async () => {
   site = await startFixtureSite({ port: 0 })
   attacker = await startAttackerOrigin()
-  runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
+  runtime = ManagedRuntime.make(WebdriverioDriver.layerShared({}))
   await runtime.runPromise(Effect.void)
 })
 

@@ -65,7 +65,9 @@ beforeAll(async () => {
     LanguageModel,
     makeOpenAi({ baseURL: server.baseURL, apiKey: "test-key", model: "test-model", retryBaseDelayMs: 10 }),
   )
-  runtime = ManagedRuntime.make(Layer.mergeAll(WebdriverioDriver.layer({}), SqliteStore.layerMemory, model))
+  runtime = ManagedRuntime.make(
+    Layer.mergeAll(WebdriverioDriver.layerShared({}), SqliteStore.layerMemory, model),
+  )
   await runtime.runPromise(Effect.void)
 }, 60_000)
 

@@ -15,7 +15,7 @@ import { runAgent } from "../src/index.ts"
  * A multi-step instruction in plain words, run by the real step-wise loop with the rule policy: no model,
  * no network, real headless Chromium on the fixture site.
  */
-const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layer({}), MemoryStore.layerTest))
+const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layerShared({}), MemoryStore.layerTest))
 
 beforeAll(() => runtime.runPromise(Effect.void))
 afterAll(() => runtime.dispose())

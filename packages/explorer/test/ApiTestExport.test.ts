@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { openTestBrowser, type TestBrowser } from "@sextant/fixture-site/test-browser"
+import { openSharedTestBrowser, type TestBrowser } from "@sextant/fixture-site/test-browser"
 import { runNode } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiExchange, exportApiTests, schemaOf } from "../src/index.ts"
@@ -15,7 +15,7 @@ let browser: TestBrowser
 
 beforeAll(async () => {
   site = await startFixtureSite()
-  browser = await openTestBrowser()
+  browser = await openSharedTestBrowser()
 })
 afterAll(async () => {
   await browser?.close()

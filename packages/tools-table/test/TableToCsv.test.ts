@@ -36,7 +36,7 @@ describe("tableToCsv in Chromium on the fixture shop", () => {
           `Weight,${product.weightGrams} g`,
         ].sort(),
       )
-    }).pipe(Effect.provide(WebdriverioDriver.layer())),
+    }).pipe(Effect.provide(WebdriverioDriver.layerShared())),
   )
 
   it.live("names the selector when no table matches", () =>
@@ -48,7 +48,7 @@ describe("tableToCsv in Chromium on the fixture shop", () => {
       )
       assert.strictEqual(error._tag, "DriverError")
       assert.include(error.message, "no element matches #no-such-table")
-    }).pipe(Effect.provide(WebdriverioDriver.layer())),
+    }).pipe(Effect.provide(WebdriverioDriver.layerShared())),
   )
 
   it("describes itself so a planner can pick it by name", () => {

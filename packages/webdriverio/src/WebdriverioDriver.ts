@@ -21,6 +21,7 @@ import {
   launch,
   launchOptionsFor,
 } from "./Session.ts"
+import { sharedSession } from "./SharedBrowser.ts"
 
 export { retryAfterMs } from "./internal/Navigation.ts"
 
@@ -143,3 +144,28 @@ export const layerFromBrowser = (
   options: DriverOptions = {},
 ): Layer.Layer<BrowserDriver, DriverError> =>
   Layer.effect(BrowserDriver, makeDriver(fromBrowser(browser), options))
+
+/**
+ * The `BrowserDriver` on this process's shared headless Chromium ({@link sharedSession}): the first
+ * layer launches it, and each later one (one at a time) gets the same browser in a fresh browser
+ * context with the previous holder's tabs closed. The Chromium outlives the layer and ends with the
+ * process. Meant for test suites that open a browser per test file: a test that kills or relaunches
+ * browsers wants its own (`layer`).
+ *
+ * @example
+ * ```ts
+ * import { WebdriverioDriver } from "@sextant/webdriverio"
+ * const driverLayer = WebdriverioDriver.layerShared({ driver: { actionWaitMs: 500 } })
+ * ```
+ */
+export const layerShared = (
+  options: LaunchOptions & { readonly driver?: DriverOptions } = {},
+): Layer.Layer<BrowserDriver, DriverError> => {
+  const { driver, ...launchOptions } = options
+  return Layer.effect(
+    BrowserDriver,
+    Effect.flatMap(sharedSession(launchOptionsFor(launchOptions, driver)), (session) =>
+      makeDriver(session, driver),
+    ),
+  )
+}

@@ -9,7 +9,8 @@ export * from "./DriverErrors.ts"
 export * from "./DriverOptions.ts"
 export * from "./DriverPool.ts"
 export * from "./Session.ts"
-/** The WebdriverIO adapter: `WebdriverioDriver.layer`, `.layerConnect`, `.layerGrid`, `.layerFromBrowser`, `.makeDriver`. */
+export * from "./SharedBrowser.ts"
+/** The WebdriverIO adapter: `WebdriverioDriver.layer`, `.layerConnect`, `.layerGrid`, `.layerFromBrowser`, `.layerShared`, `.makeDriver`. */
 export * as WebdriverioDriver from "./WebdriverioDriver.ts"
 export { makeDriver, retryAfterMs } from "./WebdriverioDriver.ts"
 

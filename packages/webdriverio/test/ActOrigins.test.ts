@@ -18,7 +18,7 @@ const fieldValue = (selector: string) =>
     driver.evaluate(`return document.querySelector(${JSON.stringify(selector)}).value`),
   )
 
-layer(WebdriverioDriver.layer({ driver: { actionWaitMs: 300 } }), {
+layer(WebdriverioDriver.layerShared({ driver: { actionWaitMs: 300 } }), {
   excludeTestServices: true,
   timeout: "60 seconds",
 })("act with ActOrigins", (it) => {

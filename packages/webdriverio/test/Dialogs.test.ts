@@ -68,7 +68,7 @@ const modes = [
   {
     name: "dialogs over WebDriver Classic and the tabs' DevTools sockets (a Chromium Sextant launched)",
     type: "alert",
-    driver: WebdriverioDriver.layer({ bidi: false, driver: driverOptions }),
+    driver: WebdriverioDriver.layerShared({ bidi: false, driver: driverOptions }),
   },
   {
     name: "dialogs over WebDriver Classic and the tabs' DevTools sockets (a browser on this machine Sextant did not launch)",

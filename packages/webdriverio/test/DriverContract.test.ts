@@ -21,7 +21,7 @@ afterAll(async () => {
 })
 
 driverContract("WebdriverIO on headless Chromium", {
-  layer: WebdriverioDriver.layer({ driver: { actionWaitMs: 500 } }),
+  layer: WebdriverioDriver.layerShared({ driver: { actionWaitMs: 500 } }),
   url: () => `${server.url}/contract`,
   timeoutMs: 60_000,
 })

@@ -20,7 +20,7 @@ const read = (selector: string, what = "value") =>
 
 const CODE = "ABCD-1234-WXYZ"
 
-layer(WebdriverioDriver.layer({ driver: { actionWaitMs: 300 } }), {
+layer(WebdriverioDriver.layerShared({ driver: { actionWaitMs: 300 } }), {
   excludeTestServices: true,
   timeout: "60 seconds",
 })("a fill reads the field back", (it) => {

@@ -31,7 +31,7 @@ const open = Effect.gen(function* () {
 })
 
 for (const bidi of [true, false]) {
-  layer(WebdriverioDriver.layer({ bidi, driver: { actionWaitMs: 300 } }), {
+  layer(WebdriverioDriver.layerShared({ bidi, driver: { actionWaitMs: 300 } }), {
     excludeTestServices: true,
     timeout: "60 seconds",
   })(

@@ -18,7 +18,7 @@ const PASSWORD = "open sesame+42"
 const leaks = (text: string): boolean =>
   text.includes(PASSWORD) || text.includes("open sesame+4") || text.toLowerCase().includes("opensesame")
 
-layer(WebdriverioDriver.layer({ driver: { actionWaitMs: 300 } }), {
+layer(WebdriverioDriver.layerShared({ driver: { actionWaitMs: 300 } }), {
   excludeTestServices: true,
   timeout: "60 seconds",
 })("a field that loses keystrokes of a secret", (it) => {

@@ -36,7 +36,7 @@ const steal = (driver: BrowserDriver["Service"]) =>
     [attacker.url, SECRET],
   )
 
-layer(WebdriverioDriver.layer({ driver: { actionWaitMs: 300 } }), {
+layer(WebdriverioDriver.layerShared({ driver: { actionWaitMs: 300 } }), {
   excludeTestServices: true,
   timeout: "60 seconds",
 })("a second request guard on tabs a first one holds", (it) => {

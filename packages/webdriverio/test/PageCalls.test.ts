@@ -53,7 +53,7 @@ const modes = [
   {
     name: "page calls over WebDriver Classic",
     preloaded: true,
-    driver: WebdriverioDriver.layer({ bidi: false }),
+    driver: WebdriverioDriver.layerShared({ bidi: false }),
   },
   {
     name: "page calls over WebDriver Classic alone (a browser whose DevTools port is on another machine)",

@@ -117,7 +117,7 @@ layer(WebdriverioDriver.layer({ driver: { recordTraffic: true } }), {
   )
 })
 
-layer(WebdriverioDriver.layer({}), { excludeTestServices: true, timeout: "60 seconds" })(
+layer(WebdriverioDriver.layerShared({}), { excludeTestServices: true, timeout: "60 seconds" })(
   "takeRecording without recordTraffic",
   (it) => {
     it.effect("records the actions but keeps no traffic", () =>

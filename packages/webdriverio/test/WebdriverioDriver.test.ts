@@ -40,7 +40,7 @@ const seen = Effect.gen(function* () {
 })
 
 for (const bidi of [true, false]) {
-  layer(WebdriverioDriver.layer({ bidi, driver: { actionWaitMs: 300 } }), {
+  layer(WebdriverioDriver.layerShared({ bidi, driver: { actionWaitMs: 300 } }), {
     excludeTestServices: true,
     timeout: "60 seconds",
   })(

@@ -27,7 +27,7 @@ export interface GalleryRunOptions {
  */
 export const useGallery = (seeds: ReadonlyArray<number> = [0]) => {
   const sites = new Map<number, FixtureSite>()
-  const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layer({}), MemoryStore.layerTest))
+  const runtime = ManagedRuntime.make(Layer.merge(WebdriverioDriver.layerShared({}), MemoryStore.layerTest))
   beforeAll(async () => {
     for (const seed of seeds) sites.set(seed, await startFixtureSite({ port: 0, seed }))
     await runtime.runPromise(Effect.void)

@@ -194,7 +194,7 @@ export const startScriptedModel = (summary: RigOptions["summary"] = {}) => {
       }),
     )
     runtime = ManagedRuntime.make(
-      Layer.mergeAll(WebdriverioDriver.layer({}), MemoryStore.layerTest, language, RulePlanner.layer),
+      Layer.mergeAll(WebdriverioDriver.layerShared({}), MemoryStore.layerTest, language, RulePlanner.layer),
     )
     await runtime.runPromise(Effect.void)
   })

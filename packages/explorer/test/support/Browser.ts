@@ -9,7 +9,7 @@ export const useBrowser = () => {
   let runtime: ManagedRuntime.ManagedRuntime<BrowserDriver, unknown> | undefined
   const sites: Array<FixtureSite> = []
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
+    runtime = ManagedRuntime.make(WebdriverioDriver.layerShared({}))
     await runtime.runPromise(Effect.void)
   })
   afterAll(async () => {

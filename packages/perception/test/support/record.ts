@@ -5,11 +5,11 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { startFixtureSite } from "@sextant/fixture-site"
-import { openBrowser } from "./Browser.ts"
+import { openOwnBrowser } from "./Browser.ts"
 import { runFlows } from "./Flows.ts"
 
 const site = await startFixtureSite({ port: 0, seed: 0 })
-const session = await openBrowser()
+const session = await openOwnBrowser()
 try {
   const flows = await runFlows(session.browser, site.url)
   const portless = JSON.stringify(flows, null, 1).replaceAll(site.url, "http://127.0.0.1:4000")

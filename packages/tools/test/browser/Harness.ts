@@ -34,7 +34,7 @@ export const openHarness = async (seeds: ReadonlyArray<number> = [0]): Promise<H
       Layer.buildWithScope(
         Layer.merge(
           // A short action wait keeps the tests that expect a missing element quick.
-          WebdriverioDriver.layer({ driver: { actionWaitMs: 500 } }),
+          WebdriverioDriver.layerShared({ driver: { actionWaitMs: 500 } }),
           FetchHttpSession.layer({ requestsPerSecondPerHost: 1_000, concurrencyPerHost: 8 }),
         ),
         scope,

@@ -48,7 +48,7 @@ export interface BrowserTestContext {
 
 /** Registers `beforeAll`/`afterAll` for one headless Chromium and the test pages of a test file. */
 export const useBrowserTests = (): BrowserTestContext => {
-  const runtime = ManagedRuntime.make(WebdriverioDriver.layer({}))
+  const runtime = ManagedRuntime.make(WebdriverioDriver.layerShared({}))
   let pages: TestPages | undefined
   beforeAll(async () => {
     pages = await startTestPages()
