@@ -696,6 +696,16 @@ export const en: Lexicon = {
     },
   },
   counters: [],
+  statements: {
+    links: ["is", "are", "will be", "should be", "=", ":"],
+    kinds: {
+      email: ["email", "e-mail"],
+      url: ["website", "url", "homepage", "web"],
+      date: ["date"],
+      time: ["time"],
+      phone: ["phone", "telephone", "mobile"],
+    },
+  },
   clock: {
     am: ["am", "a.m.", "a.m", "in the morning"],
     pm: ["pm", "p.m.", "p.m", "in the afternoon", "in the evening"],
@@ -720,6 +730,21 @@ export const en: Lexicon = {
     "email address": ["email"],
     "vat id": ["vat number"],
     "tax number": ["vat number", "tax id"],
+    // Statements about oneself ("I was born on …", "I live at …"): the field each names.
+    born: ["date of birth", "birth date", "birthday"],
+    birthday: ["date of birth", "birth date"],
+    "date of birth": ["birthday", "birth date"],
+    "live at": ["street", "address"],
+    "live in": ["city", "town"],
+    postcode: ["postal code", "zip code", "zip"],
+    "post code": ["postcode", "postal code", "zip code"],
+    telephone: ["phone"],
+    mobile: ["phone", "mobile number"],
+    cell: ["phone", "mobile"],
+    "e-mail": ["email"],
+    website: ["url", "homepage", "web"],
+    child: ["children", "kids"],
+    adult: ["adults", "grown-ups"],
   },
   messages: {
     empty: "the command is empty: say what to do, e.g. click Sign In",
