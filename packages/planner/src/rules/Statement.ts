@@ -1,4 +1,4 @@
-import { isoDay, type PageElement, readCalendarDay } from "@sextant/core"
+import { isoDay, MONTH_NAMES, type PageElement, readCalendarDay } from "@sextant/core"
 import { GLOSSARY, normalizeText } from "./Grounding.ts"
 import {
   contentWords,
@@ -128,6 +128,9 @@ const numberOf = (word: string): string | undefined => {
   return chinese === undefined ? undefined : String(chinese)
 }
 
+const isMonth = (word: string): boolean =>
+  word.length >= 3 && MONTH_NAMES.some((month) => month.startsWith(word.toLowerCase().replace(/\.$/, "")))
+
 /** One way to read a fact: the value, the words that must name its field, and the value's kind. */
 interface Reading {
   readonly value: string
@@ -158,9 +161,14 @@ const readingsOf = (fact: string): ReadonlyArray<Reading> => {
   const readings: Array<Reading> = []
   const linked = LINK.exec(fact)
   if (linked !== null) readings.push({ concept: linked[1]!, value: linked[2]! })
-  const numbers = fact.split(/\s+/).flatMap((word) => {
+  // "Three adults", "postcode 10435": a number beside the field words, not inside them ("born on 4 May").
+  const words = fact.split(/\s+/)
+  const numbers = words.flatMap((word, index) => {
     const number = numberOf(word)
-    return number === undefined ? [] : [{ word, number }]
+    const sides = [words.slice(0, index), words.slice(index + 1)].map((side) => contentWords(side.join(" ")))
+    // "4 May", "May 4": a day of a month said without its year is no count.
+    const month = [words[index - 1], words[index + 1]].some((beside) => isMonth(beside ?? ""))
+    return number === undefined || month || sides.every((side) => side.length > 0) ? [] : [{ word, number }]
   })
   const hanNumber =
     /^([零一二两三四五六七八九十\d]+(?:\p{Script=Han})?)(\p{Script=Han}.*)$|^(\p{Script=Han}+?)([零一二两三四五六七八九十\d]+\p{Script=Han}?)$/u.exec(

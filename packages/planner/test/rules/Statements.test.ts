@@ -41,6 +41,22 @@ const GUESTS = `- form:
 const read = (clause: string, outline = DELIVERY) =>
   readIntent(clause, elementsFromOutline(outline), ancestryFromOutline(outline))
 
+describe("a form laid out in a table", () => {
+  it("reads a row of a caption and its controls as the caption labelling each control, with a counter's number", () => {
+    const [phone, fewer, more] = elementsFromOutline(`- table:
+  - Phone | textbox [ref=e15]
+- table:
+  - Adults | button "Fewer adults" [ref=e14] 2 button "More adults" [ref=e16]`)
+    expect([phone?.role, phone?.attributes.label]).toEqual(["textbox", "Phone"])
+    expect([fewer?.role, fewer?.attributes["stepper-label"], fewer?.attributes["stepper-shows"]]).toEqual([
+      "button",
+      "Adults",
+      "2",
+    ])
+    expect(more?.name).toBe("More adults")
+  })
+})
+
 describe("a statement of facts read against the page's form", () => {
   it.each([
     [
@@ -71,6 +87,11 @@ describe("a statement of facts read against the page's form", () => {
     expect(read("5 nights, family room", GUESTS)).toEqual({
       command: 'type "5" into "Nights", then select "Family" from "Room"',
     })
+  })
+
+  it("reads a number inside the field words as part of the value, never as the whole of it", () => {
+    expect(read("We are two adults", GUESTS)).toEqual({ command: 'type "2" into "Adults"' })
+    expect(read("I was born on 4 May")).toEqual({ command: 'type "4 May" into "Date of birth"' })
   })
 
   it("refuses a fact whose words name no field of the page, naming the words", () => {
