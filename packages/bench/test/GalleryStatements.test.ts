@@ -58,7 +58,9 @@ describe("a statement entered into the page's form by the rule agent", () => {
         // Date fields, but none for a birth date: the day is not put into "Start date".
         instruction("s101", "datetime", "en", "I was born on 4 May 1990", { startDate: "1990-05-04" }),
         // No email field on the delivery form: the address is not typed into another field.
-        instruction("s102", "delivery-form", "en", "My email is ann@example.com", { notes: "ann@example.com" }),
+        instruction("s102", "delivery-form", "en", "My email is ann@example.com", {
+          notes: "ann@example.com",
+        }),
         // Street and ZIP code, but no phone field: the number is not put into the ZIP code.
         instruction("s103", "fields-nearby", "en", "Phone 030 1234567", { zip: "030 1234567" }),
       ],

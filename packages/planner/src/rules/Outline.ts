@@ -37,11 +37,15 @@ const readName = (quoted: string | undefined): string => {
  * same form prints without the table. Other lines as they are.
  */
 const captionRow = (line: string): ReadonlyArray<string> => {
-  const row = /^(\s*)-\s+([^|"[\]]+?)\s+\|\s+((?:[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\].*))$/.exec(line)
+  const row = /^(\s*)-\s+([^|"[\]]+?)\s+\|\s+((?:[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\].*))$/.exec(
+    line,
+  )
   if (row === null || row[3]!.includes(" | ")) return [line]
   const [, indent, caption, controls] = row
   const parts = controls!
-    .split(/(?<=\[ref=e\d+\](?:\s\[[a-z-]+\])*)\s+(?=[^\s:(\-[])|\s+(?=[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\])/)
+    .split(
+      /(?<=\[ref=e\d+\](?:\s\[[a-z-]+\])*)\s+(?=[^\s:(\-[])|\s+(?=[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\])/,
+    )
     .filter((part) => part.trim() !== "")
   return [`${indent}- ${caption}`, ...parts.map((part) => `${indent}- ${part.trim()}`)]
 }
