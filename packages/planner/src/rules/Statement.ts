@@ -94,14 +94,22 @@ const variantsOf = (concept: string): ReadonlyArray<string> => {
   return variants
 }
 
-/** How many of the field's own words the concept leaves unsaid, or undefined when it does not name the field. */
-const unsaidBy = (field: Field, concept: string): number | undefined => {
+/** The same word, or its plural ("adult", "adults"): how a field is named when nothing else says the value. */
+const samePlural = (one: string, other: string): boolean =>
+  one.replace(/(?:e?s)$/, "") === other.replace(/(?:e?s)$/, "")
+
+/**
+ * How many of the field's own words the concept leaves unsaid, or undefined when it does not name the
+ * field; `strict` asks each word to be the field's word or its plural ("deliver" names no "Delivery notes").
+ */
+const unsaidBy = (field: Field, concept: string, strict: boolean): number | undefined => {
+  const same = strict ? samePlural : sameWord
   let best: number | undefined
   for (const variant of variantsOf(concept)) {
     const words = contentWords(variant).filter((word) => !STATEMENT_LINKS.includes(word))
-    if (words.length === 0 || !words.every((word) => field.words.some((own) => sameWord(own, word)))) continue
+    if (words.length === 0 || !words.every((word) => field.words.some((own) => same(own, word)))) continue
     const unsaid = field.words.filter(
-      (own) => !FILLER.has(own) && !words.some((word) => sameWord(own, word)),
+      (own) => !FILLER.has(own) && !words.some((word) => same(own, word)),
     ).length
     best = best === undefined ? unsaid : Math.min(best, unsaid)
   }
@@ -109,9 +117,13 @@ const unsaidBy = (field: Field, concept: string): number | undefined => {
 }
 
 /** The fields a concept names most closely (more than one when it names them equally). */
-const closest = (fields: ReadonlyArray<Field>, concepts: ReadonlyArray<string>): ReadonlyArray<Field> => {
+const closest = (
+  fields: ReadonlyArray<Field>,
+  concepts: ReadonlyArray<string>,
+  strict: boolean,
+): ReadonlyArray<Field> => {
   const scored = fields.flatMap((field) => {
-    const scores = concepts.flatMap((concept) => unsaidBy(field, concept) ?? [])
+    const scores = concepts.flatMap((concept) => unsaidBy(field, concept, strict) ?? [])
     return scores.length === 0 ? [] : [{ field, unsaid: Math.min(...scores) }]
   })
   const best = Math.min(...scored.map((one) => one.unsaid))
@@ -136,6 +148,8 @@ interface Reading {
   readonly value: string
   readonly concept: string
   readonly kind?: Kind
+  /** Cut where the words that name a field end: nothing but those words says where the value is. */
+  readonly cut?: true
 }
 
 /** The places a fact may be cut into its field words and its value: between words, and between Han characters. */
@@ -183,11 +197,11 @@ const readingsOf = (fact: string): ReadonlyArray<Reading> => {
   }
   const at = cuts(fact).filter((cut) => cut > 0)
   for (const cut of at.toReversed())
-    readings.push({ concept: fact.slice(0, cut), value: fact.slice(cut).trim() })
+    readings.push({ concept: fact.slice(0, cut), value: fact.slice(cut).trim(), cut: true })
   // "a family room": the value before the words that name its field.
   for (const cut of at) {
     const value = fact.slice(0, cut).replace(/^(?:an?|one)\s+/i, "")
-    readings.push({ concept: fact.slice(cut).trim(), value })
+    readings.push({ concept: fact.slice(cut).trim(), value, cut: true })
   }
   return readings
 }
@@ -210,7 +224,7 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
       : reading.kind === undefined
         ? []
         : STATEMENT_KINDS(reading.kind)
-    const fits = closest(fields, concepts)
+    const fits = closest(fields, concepts, reading.cut === true)
     if (fits.length === 0) continue
     if (fits.length > 1)
       return {

@@ -94,6 +94,17 @@ describe("a statement of facts read against the page's form", () => {
     expect(read("I was born on 4 May")).toEqual({ command: 'type "4 May" into "Date of birth"' })
   })
 
+  it("takes a Chinese verb of writing as the link, never as part of the value", () => {
+    expect(read("收件人写李雷")).toEqual({ command: 'type "李雷" into "Recipient"' })
+  })
+
+  it("never names a field by a word that only shares its stem when nothing else says where the value is", () => {
+    // "Deliver" is no word of "Delivery notes": the name is not typed into the notes.
+    const notes = `- h3 "Delivery notes"
+- textbox [ref=e20]`
+    expect(read("Deliver the parcel to Ann Lee", notes)).not.toHaveProperty("command")
+  })
+
   it("refuses a fact whose words name no field of the page, naming the words", () => {
     expect(read("Three adults and two dogs", GUESTS)).toEqual({
       reason: 'could not place "two", "dogs" of "two dogs": no field of the page is named by them',
