@@ -12,7 +12,13 @@ import {
   wordsOf,
 } from "./Intent.ts"
 import { STEPPER } from "./Outline.ts"
-import { COUNTERS, ENGLISH_NUMBERS, STATEMENT_KINDS, STATEMENT_LINKS } from "./Vocabulary.ts"
+import {
+  COUNTERS,
+  ENGLISH_NUMBERS,
+  STATEMENT_KINDS,
+  STATEMENT_LINKS,
+  STATEMENT_NOT_VALUE,
+} from "./Vocabulary.ts"
 import { CLOCK_IN_TEXT, chineseNumber, clockTime, DATE_IN_TEXT } from "./Words.ts"
 
 /**
@@ -206,6 +212,14 @@ const readingsOf = (fact: string): ReadonlyArray<Reading> => {
   return readings
 }
 
+const notValue = (value: string): boolean =>
+  STATEMENT_NOT_VALUE.size > 0 &&
+  (value
+    .toLowerCase()
+    .split(/\s+/)
+    .some((word) => STATEMENT_NOT_VALUE.has(word.replace(/[’]/g, "'"))) ||
+    [...STATEMENT_NOT_VALUE].some((word) => /\p{Script=Han}/u.test(word) && value.includes(word)))
+
 /** What one fact fills, or why it cannot be placed (`named`: some field or kind of value was recognised). */
 type Placed =
   | { readonly field: Field; readonly value: string }
@@ -215,8 +229,9 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
   const readings = readingsOf(fact)
   for (const reading of readings) {
     const value = reading.value.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()
-    // "Rooms please": words that name nothing are no value.
+    // "Rooms please": words that name nothing are no value; "… with 2 kids I'm travelling": a sentence is none.
     if (contentWords(value).length === 0) continue
+    if (reading.cut === true && notValue(value)) continue
     const said = contentWords(reading.concept).length > 0
     // A value said with no field words goes to the field its kind names ("ann@example.com" → Email).
     const concepts = said

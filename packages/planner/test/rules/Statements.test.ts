@@ -105,6 +105,12 @@ describe("a statement of facts read against the page's form", () => {
     expect(read("Deliver the parcel to Ann Lee", notes)).not.toHaveProperty("command")
   })
 
+  it("never types a sentence as a value ('I'm travelling with 2 kids' is no kids' name)", () => {
+    const kids = `- textbox "Kids" [ref=e1]`
+    expect(read("I'm travelling with 2 kids", kids)).not.toHaveProperty("command")
+    expect(read("2 kids", kids)).toEqual({ command: 'type "2" into "Kids"' })
+  })
+
   it("refuses a fact whose words name no field of the page, naming the words", () => {
     expect(read("Three adults and two dogs", GUESTS)).toEqual({
       reason: 'could not place "two", "dogs" of "two dogs": no field of the page is named by them',

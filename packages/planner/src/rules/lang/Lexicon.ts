@@ -324,6 +324,8 @@ export interface Lexicon {
    */
   readonly statements: {
     readonly links: ReadonlyArray<string>
+    /** Words that make the words after field words a sentence, not a value ("with 2 kids I'm travelling"). */
+    readonly notValue: ReadonlyArray<string>
     readonly kinds: Readonly<Record<"email" | "url" | "date" | "time" | "phone", ReadonlyArray<string>>>
   }
   /**
