@@ -229,9 +229,8 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
   const readings = readingsOf(fact)
   for (const reading of readings) {
     const value = reading.value.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()
-    // "Rooms please": words that name nothing are no value; "… with 2 kids I'm travelling": a sentence is none.
+    // "Rooms please": words that name nothing are no value.
     if (contentWords(value).length === 0) continue
-    if (reading.cut === true && notValue(value)) continue
     const said = contentWords(reading.concept).length > 0
     // A value said with no field words goes to the field its kind names ("ann@example.com" → Email).
     const concepts = said
@@ -249,6 +248,8 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
     // "My street is the one on my card": a description is never typed as the value.
     if (reading.kind === undefined && value === reading.value && REFERENCE.test(value))
       return { reason: `needs a model to work out "${value}"`, named: true }
+    // "I'm travelling with 2 kids" (a sentence) and "at Main St 5 in Berlin" (a second fact inside) are no value.
+    if (reading.kind === undefined && notValue(value)) continue
     return { field: fits[0]!, value }
   }
   const first = readings[0]

@@ -111,6 +111,11 @@ describe("a statement of facts read against the page's form", () => {
     expect(read("2 kids", kids)).toEqual({ command: 'type "2" into "Kids"' })
   })
 
+  it("never types a value that holds a second fact after a preposition ('… 5 Main Street in Springfield')", () => {
+    expect(read("I live at 5 Main Street in Springfield")).not.toHaveProperty("command")
+    expect(read("My street is 5 Main Street near the park")).not.toHaveProperty("command")
+  })
+
   it("refuses a fact whose words name no field of the page, naming the words", () => {
     expect(read("Three adults and two dogs", GUESTS)).toEqual({
       reason: 'could not place "two", "dogs" of "two dogs": no field of the page is named by them',

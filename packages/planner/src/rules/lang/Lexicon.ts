@@ -324,7 +324,10 @@ export interface Lexicon {
    */
   readonly statements: {
     readonly links: ReadonlyArray<string>
-    /** Words that make the words after field words a sentence, not a value ("with 2 kids I'm travelling"). */
+    /**
+     * Words that make the words after field words a sentence or more than one value ("I'm travelling
+     * with 2 kids", "at Main St 5 in Berlin"): such a fact is refused, not typed whole.
+     */
     readonly notValue: ReadonlyArray<string>
     readonly kinds: Readonly<Record<"email" | "url" | "date" | "time" | "phone", ReadonlyArray<string>>>
   }

@@ -715,6 +715,16 @@ export const en: Lexicon = {
       "were",
       "am",
       "please",
+      // Prepositions start a second fact inside the value ("at Main St 5 in Berlin").
+      "in",
+      "at",
+      "on",
+      "from",
+      "near",
+      "with",
+      "for",
+      "to",
+      "by",
     ],
     kinds: {
       email: ["email", "e-mail"],
