@@ -1,7 +1,8 @@
 import { isoDay, type PageElement, readCalendarDay } from "@sextant/core"
 import type { Ancestry } from "./Grounding.ts"
 import { GLOSSARY, normalizeText } from "./Grounding.ts"
-import { CLOCK_IN_TEXT, clockTime } from "./Words.ts"
+import { readStatement } from "./Statement.ts"
+import { CLOCK_IN_TEXT, clockTime, DATE_IN_TEXT } from "./Words.ts"
 
 /** The glossary's Chinese words, longest first, with the English words pages carry for them. */
 const HAN_GLOSSARY = [...GLOSSARY]
@@ -25,7 +26,7 @@ const HAN_GLOSSARY = [...GLOSSARY]
 export type IntentReading = { readonly command: string } | { readonly reason: string }
 
 /** Words that say the person wants something, or hold the sentence together: no target in them. */
-const FILLER = new Set(
+export const FILLER = new Set(
   (
     "i i'd id i'm im me my we us our you your it its it's this that these those the a an to of for in on at " +
     "by as with via using from into onto and or but so then please just now also is are be been being was " +
@@ -61,13 +62,13 @@ const CHINESE: ReadonlyArray<readonly [RegExp, string]> = [
 ]
 
 /** The words of a text, lower case; each remaining Han character stands as a word of its own. */
-const wordsOf = (text: string): ReadonlyArray<string> =>
+export const wordsOf = (text: string): ReadonlyArray<string> =>
   normalizeText(text.replace(/[’']/g, "'").replace(/(\p{Script=Han})/gu, " $1 "))
     .split(" ")
     .filter((word) => word !== "")
 
 /** The content words of a clause: what names a control, with fillers and state words left out. */
-const contentWords = (text: string): ReadonlyArray<string> => {
+export const contentWords = (text: string): ReadonlyArray<string> => {
   let english = text
     .replace(/[’]/g, "'")
     .replace(/\b(\w+)n't\b/gi, "$1 not")
@@ -79,7 +80,7 @@ const contentWords = (text: string): ReadonlyArray<string> => {
 }
 
 /** Whether two words are the same word for a person (case, plural, a shared stem of 4+ letters). */
-const sameWord = (one: string, other: string): boolean => {
+export const sameWord = (one: string, other: string): boolean => {
   if (one === other) return true
   const stem = (word: string) => word.replace(/(?:ies|es|s|ed|ing)$/, "")
   if (stem(one) === stem(other) && stem(one).length >= 3) return true
@@ -100,9 +101,9 @@ interface Candidate {
 
 const PRESS_ROLES = new Set(["button", "link", "menuitem", "tab", "clickable"])
 const BOX_ROLES = new Set(["checkbox", "switch"])
-const FIELD_ROLES = new Set(["textbox", "searchbox", "spinbutton", "combobox", "slider"])
+export const FIELD_ROLES = new Set(["textbox", "searchbox", "spinbutton", "combobox", "slider"])
 
-const nameOf = (element: PageElement): string =>
+export const nameOf = (element: PageElement): string =>
   element.name !== "" ? element.name : (element.attributes.label ?? element.attributes["aria-label"] ?? "")
 
 /** The words naming a control, without the fillers a clause would drop too ("I agree to the terms"). */
@@ -160,10 +161,10 @@ const COMMIT_WORDS = new Set(
   ).split(" "),
 )
 
-const quoted = (text: string): string | undefined => (text.includes('"') ? undefined : `"${text}"`)
+export const quoted = (text: string): string | undefined => (text.includes('"') ? undefined : `"${text}"`)
 
 /** Words that make a value a description of one to look up ("the one on my card", "same as above"). */
-const REFERENCE =
+export const REFERENCE =
   /\b(?:the|my|your|his|her|their|our|this|that|same|shown|above|below|from|of the|value|whatever)\b|上面|下面|显示的|那个|这个/i
 
 const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
@@ -245,8 +246,7 @@ const KINDS: ReadonlyArray<{
   // "on 3 December 2026", "2026年12月5日": as a date input holds it (2026-12-03).
   {
     words: /\bdate\b|\bday\b|日期/i,
-    value:
-      /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|\b[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]{3,9}\.?,?\s+\d{4}\b/g,
+    value: DATE_IN_TEXT,
     as: (said) => {
       const day = readCalendarDay(said)
       return day === undefined ? undefined : isoDay(day)
@@ -292,8 +292,13 @@ export const readIntent = (
   elements: ReadonlyArray<PageElement>,
   ancestry?: Ancestry,
 ): IntentReading => {
+  // A statement of facts for the page's form ("postcode 10435, phone 030 1234567"): one fill per fact.
+  const statement = readStatement(clause, elements)
+  if (statement !== undefined && "command" in statement) return statement
   const whole = readOne(clause, elements, ancestry)
-  if ("command" in whole) return whole
+  // Reading the whole clause as one field's value would swallow the facts after the first one.
+  if ("command" in whole)
+    return statement === undefined || !/[,;、]|\band\b/i.test(clause) ? whole : statement
   // "I'd like music and cooking", "Music, Travel": one control per item, each read on its own, or none.
   const lead = /^(?:i'?d like|i want|i'?ll take|i need|give me|please)\s+/i.exec(clause)?.[0] ?? ""
   const items = clause
@@ -301,15 +306,17 @@ export const readIntent = (
     .split(/\s*(?:,|、|，|;|\band\b|\bplus\b|和|及|以及)\s*/i)
     .map((item) => item.trim())
     .filter((item) => item !== "")
-  if (items.length < 2 || items.length > 6) return whole
+  if (items.length < 2 || items.length > 6) return statement ?? whole
   // "Travel and Sports shouldn't be ticked": a negated predicate at the end is said of every item;
   // "Music, not Sports" negates only the item it leads.
   const leading = /^(?:but\s+)?(?:not|no|never|不要|不|别)\b/i
   const predicate = items.some((item) => NEGATION.test(item) && !leading.test(item))
   const readings = items.map((item) => readOne(item, elements, ancestry, predicate))
-  if (!readings.every((reading) => "command" in reading)) return whole
+  if (!readings.every((reading) => "command" in reading)) return statement ?? whole
   const commands = readings.map((reading) => (reading as { command: string }).command)
-  return new Set(commands).size === commands.length ? { command: commands.join(", then ") } : whole
+  return new Set(commands).size === commands.length
+    ? { command: commands.join(", then ") }
+    : (statement ?? whole)
 }
 
 const readOne = (

@@ -31,6 +31,26 @@ const readName = (quoted: string | undefined): string => {
 }
 
 /**
+ * A two-cell row of a caption and its controls, as a form laid out in a table prints
+ * (`- Phone | textbox [ref=e15]`, `- Adults | button "Fewer adults" [ref=e14] 2 button "More adults" [ref=e16]`):
+ * the caption, then each control and each number shown between them, on lines of their own, as the
+ * same form prints without the table. Other lines as they are.
+ */
+const captionRow = (line: string): ReadonlyArray<string> => {
+  const row = /^(\s*)-\s+([^|"[\]]+?)\s+\|\s+((?:[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\].*))$/.exec(
+    line,
+  )
+  if (row === null || row[3]!.includes(" | ")) return [line]
+  const [, indent, caption, controls] = row
+  const parts = controls!
+    .split(
+      /(?<=\[ref=e\d+\](?:\s\[[a-z-]+\])*)\s+(?=[^\s:(\-[])|\s+(?=[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\])/,
+    )
+    .filter((part) => part.trim() !== "")
+  return [`${indent}- ${caption}`, ...parts.map((part) => `${indent}- ${part.trim()}`)]
+}
+
+/**
  * Reads the elements with refs out of a `look()` outline, for a policy that sees only the outline
  * (`- textbox "Email" [ref=e1] [required]: alice@example.com`, `- combobox "Size" [ref=e4]: M [options: S|M|L]`,
  * `- link "Docs" [ref=e7] -> /docs`). Every listed element is visible; the tag is unknown.
@@ -50,7 +70,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
   // (`- button "Fewer adults"`, `- status: 2`, `- button "More adults"`), marked on both buttons.
   let caption: string | undefined
   let shown: { readonly number: string; readonly down: PageElement; readonly caption: string } | undefined
-  for (const line of outline.split("\n")) {
+  for (const line of outline.split("\n").flatMap(captionRow)) {
     const match = LINE.exec(line)
     if (match === null) continue
     const rest = match[4] ?? ""

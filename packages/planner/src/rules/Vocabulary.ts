@@ -52,6 +52,13 @@ export const CONTAINER_BEFORE: ReadonlyArray<string> = all((lexicon) => lexicon.
 export const LOCATE_VERBS: ReadonlyArray<string> = all((lexicon) => lexicon.locate.verbs)
 export const LOCATE_ASKING: ReadonlySet<string> = new Set(all((lexicon) => lexicon.locate.asking))
 export const COUNTERS: ReadonlyArray<string> = all((lexicon) => lexicon.counters)
+/** The words that join a field's words to its value in a statement ("My email is …", 邮编是 …). */
+export const STATEMENT_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.statements.links)
+/** Words that make the words after a field's words a sentence, not its value. */
+export const STATEMENT_NOT_VALUE: ReadonlySet<string> = new Set(all((lexicon) => lexicon.statements.notValue))
+/** The field words a value of each kind goes by when a statement names no field (an address: Email). */
+export const STATEMENT_KINDS = (kind: keyof Lexicon["statements"]["kinds"]): ReadonlyArray<string> =>
+  all((lexicon) => lexicon.statements.kinds[kind])
 /** The words of a time of day, of every language (see `Lexicon.clock`). */
 export const CLOCK = {
   am: all((lexicon) => lexicon.clock.am),

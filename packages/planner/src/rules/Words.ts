@@ -144,3 +144,7 @@ export const clockTime = (text: string): string | undefined => {
   const hours = said === undefined ? hour : (hour % 12) + (pm ? 12 : 0)
   return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`
 }
+
+/** Where a calendar day may be said inside a longer text; `readCalendarDay` says whether it is one. */
+export const DATE_IN_TEXT =
+  /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?|\b[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]{3,9}\.?,?\s+\d{4}\b/g

@@ -64,7 +64,7 @@ describe("reading an instruction with no action word on the page", () => {
   - textbox "Meeting time" [ref=e15]`
     expect(read("Meeting at 3:15 pm", outline)).toEqual({ command: 'type "15:15" into "Meeting time"' })
     expect(read("Lunch at 1 pm", outline)).toEqual({
-      reason: 'no control on the page is named by "lunch", "1", "pm"',
+      reason: 'could not place "lunch" of "Lunch at 1 pm": no field of the page is named by them',
     })
   })
 

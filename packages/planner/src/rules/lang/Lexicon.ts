@@ -317,6 +317,21 @@ export interface Lexicon {
   /** Counter words after a number that say what is counted, not the value ("4位", "五晚" → 4, 5). */
   readonly counters: ReadonlyArray<string>
   /**
+   * Statements a person makes about themselves, entered into the page's form ("My email is …",
+   * "postcode 10435", 我住在柏林): `links` join a field's words to its value ("is", ":", 是); `kinds`
+   * are the field words a value of that kind goes by when no field is named ("ann@example.com" → Email).
+   * The words that name a field in other words ("born" → Date of birth) are in the glossary.
+   */
+  readonly statements: {
+    readonly links: ReadonlyArray<string>
+    /**
+     * Words that make the words after field words a sentence or more than one value ("I'm travelling
+     * with 2 kids", "at Main St 5 in Berlin"): such a fact is refused, not typed whole.
+     */
+    readonly notValue: ReadonlyArray<string>
+    readonly kinds: Readonly<Record<"email" | "url" | "date" | "time" | "phone", ReadonlyArray<string>>>
+  }
+  /**
    * The words of a time of day ("9:30 am", "下午两点", "上午10点15分"): the halves of the day said
    * before or after the hour, the words after an hour and after its minutes, and the word for half past.
    */

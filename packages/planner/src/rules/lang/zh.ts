@@ -362,6 +362,17 @@ export const zh: Lexicon = {
     },
   },
   counters: ["位", "个", "只", "辆", "晚", "张", "件", "人", "天", "次", "份", "间"],
+  statements: {
+    links: ["是", "为", "叫", "填写", "填", "写", "改成", "改为", "设为", "："],
+    notValue: ["我", "我们", "你", "您", "请", "在"],
+    kinds: {
+      email: ["邮箱", "电子邮件"],
+      url: ["网址", "网站"],
+      date: ["日期"],
+      time: ["时间"],
+      phone: ["电话", "手机"],
+    },
+  },
   clock: {
     am: ["上午", "早上", "早晨", "凌晨", "清晨"],
     pm: ["下午", "晚上", "傍晚", "夜里"],
@@ -536,6 +547,14 @@ export const zh: Lexicon = {
     新密码: ["new password"],
     确认密码: ["confirm new password", "confirm password"],
     邮编: ["postcode", "postal code", "zip code", "zip"],
+    // Statements about oneself (我出生于…, 我住在…): the field each names.
+    出生: ["date of birth", "birth date", "birthday"],
+    出生于: ["date of birth", "birth date", "birthday"],
+    出生日期: ["date of birth", "birth date"],
+    生日: ["date of birth", "birthday"],
+    住在: ["city", "address"],
+    住址: ["address", "street"],
+    网址: ["website", "url"],
     账单地址: ["billing address", "billing"],
     房间数: ["rooms", "number of rooms"],
     收件人: ["recipient", "to"],

@@ -1,0 +1,314 @@
+import { isoDay, MONTH_NAMES, type PageElement, readCalendarDay } from "@sextant/core"
+import { GLOSSARY, normalizeText } from "./Grounding.ts"
+import {
+  contentWords,
+  FIELD_ROLES,
+  FILLER,
+  type IntentReading,
+  nameOf,
+  quoted,
+  REFERENCE,
+  sameWord,
+  wordsOf,
+} from "./Intent.ts"
+import { STEPPER } from "./Outline.ts"
+import {
+  COUNTERS,
+  ENGLISH_NUMBERS,
+  STATEMENT_KINDS,
+  STATEMENT_LINKS,
+  STATEMENT_NOT_VALUE,
+} from "./Vocabulary.ts"
+import { CLOCK_IN_TEXT, chineseNumber, clockTime, DATE_IN_TEXT } from "./Words.ts"
+
+/**
+ * Statements a person makes about themselves, to be entered into the page's form, not commands: "I
+ * live at 12 Lindenstraße, postcode 10435", "Three adults and one child", "I was born on 4 May 1990",
+ * 我住在柏林，邮编 10435. The clause is read as facts (split at commas and "and"), each a value and
+ * the words that name its field: a value known by its form (an email address, a web address, a date,
+ * a time of day, a phone number), else the words after a link ("is", ":", 是), else one number
+ * ("three adults"), else the words after the longest run of words that names a field ("postcode
+ * 10435", "live at …"). Every word of a fact that is not its value must name the field, in the
+ * page's words or the glossary's ("born" → Date of birth); a value said with no field words goes to
+ * the one field its kind names. Each fact becomes `type "…" into "<field>"` (or `select … from …` on
+ * a list), so its goal part checks that very field for the value. A fact whose words name no field,
+ * or two fields equally, is refused with the words that could not be placed.
+ */
+
+type Kind = "email" | "url" | "date" | "time" | "phone"
+
+/** Values whose form says their kind, in the order they are looked for, each as a field holds it. */
+const TYPED: ReadonlyArray<{
+  readonly kind: Kind
+  readonly pattern: RegExp
+  readonly as: (said: string) => string | undefined
+}> = [
+  { kind: "email", pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, as: (said) => said },
+  { kind: "url", pattern: /\bhttps?:\/\/[^\s,]+|\bwww\.[^\s,]+/gi, as: (said) => said.replace(/[.。]$/, "") },
+  {
+    kind: "date",
+    pattern: DATE_IN_TEXT,
+    as: (said) => {
+      const day = readCalendarDay(said)
+      return day === undefined ? undefined : isoDay(day)
+    },
+  },
+  { kind: "time", pattern: CLOCK_IN_TEXT, as: clockTime },
+  {
+    kind: "phone",
+    pattern: /\+?\(?\d[\d ()/.-]{5,}\d/g,
+    as: (said) => (said.replace(/\D/g, "").length >= 7 ? said.trim() : undefined),
+  },
+]
+
+/** Where one fact of a statement ends and the next begins. */
+const FACT_BREAK = /\s*(?:[,;、]|\band\b|\bplus\b|以及|并且|还有|和)\s*/i
+
+/** A field a statement may fill: its name as a command says it, and every word a person may call it by. */
+interface Field {
+  readonly element: PageElement
+  readonly name: string
+  readonly words: ReadonlyArray<string>
+  readonly stepper: boolean
+}
+
+const fieldsOf = (elements: ReadonlyArray<PageElement>): ReadonlyArray<Field> => {
+  const pairs = new Set<string>()
+  return elements.flatMap((element): Array<Field> => {
+    if (element.disabled === true) return []
+    const pair = element.attributes[STEPPER.pair]
+    const stepperLabel = element.attributes[STEPPER.label] ?? ""
+    const stepper = pair !== undefined && stepperLabel !== ""
+    if (stepper) {
+      if (pairs.has(pair)) return []
+      pairs.add(pair)
+    } else if (!FIELD_ROLES.has(element.role) || nameOf(element) === "") return []
+    const name = stepper ? stepperLabel : nameOf(element)
+    const said = [name, element.attributes.placeholder ?? "", element.guess?.words ?? ""].join(" ")
+    return [{ element, name, words: wordsOf(said), stepper }]
+  })
+}
+
+/** The concept said in the glossary's other words too: "born" → "date of birth", 邮编 → postcode. */
+const variantsOf = (concept: string): ReadonlyArray<string> => {
+  const text = ` ${normalizeText(concept)} `
+  const variants = [concept]
+  for (const [key, names] of GLOSSARY) {
+    if (/\p{Script=Han}/u.test(key) || !text.includes(` ${key} `)) continue
+    for (const name of names) variants.push(text.replace(` ${key} `, ` ${name} `))
+  }
+  return variants
+}
+
+/** The same word, or its plural ("adult", "adults"): how a field is named when nothing else says the value. */
+const samePlural = (one: string, other: string): boolean =>
+  one.replace(/(?:e?s)$/, "") === other.replace(/(?:e?s)$/, "")
+
+/**
+ * How many of the field's own words the concept leaves unsaid, or undefined when it does not name the
+ * field; `strict` asks each word to be the field's word or its plural ("deliver" names no "Delivery notes").
+ */
+const unsaidBy = (field: Field, concept: string, strict: boolean): number | undefined => {
+  const same = strict ? samePlural : sameWord
+  let best: number | undefined
+  for (const variant of variantsOf(concept)) {
+    const words = contentWords(variant).filter((word) => !STATEMENT_LINKS.includes(word))
+    if (words.length === 0 || !words.every((word) => field.words.some((own) => same(own, word)))) continue
+    const unsaid = field.words.filter(
+      (own) => !FILLER.has(own) && !words.some((word) => same(own, word)),
+    ).length
+    best = best === undefined ? unsaid : Math.min(best, unsaid)
+  }
+  return best
+}
+
+/** The fields a concept names most closely (more than one when it names them equally). */
+const closest = (
+  fields: ReadonlyArray<Field>,
+  concepts: ReadonlyArray<string>,
+  strict: boolean,
+): ReadonlyArray<Field> => {
+  const scored = fields.flatMap((field) => {
+    const scores = concepts.flatMap((concept) => unsaidBy(field, concept, strict) ?? [])
+    return scores.length === 0 ? [] : [{ field, unsaid: Math.min(...scores) }]
+  })
+  const best = Math.min(...scored.map((one) => one.unsaid))
+  return scored.filter((one) => one.unsaid === best).map((one) => one.field)
+}
+
+/** A number said as digits, a number word or a Chinese numeral with its counter ("three", 两位). */
+const numberOf = (word: string): string | undefined => {
+  if (/^\d+$/.test(word)) return word
+  const english = ENGLISH_NUMBERS.get(word.toLowerCase())
+  if (english !== undefined) return String(english)
+  const counted = COUNTERS.find((counter) => word.length > counter.length && word.endsWith(counter))
+  const chinese = chineseNumber(counted === undefined ? word : word.slice(0, -counted.length))
+  return chinese === undefined ? undefined : String(chinese)
+}
+
+const isMonth = (word: string): boolean =>
+  word.length >= 3 && MONTH_NAMES.some((month) => month.startsWith(word.toLowerCase().replace(/\.$/, "")))
+
+/** One way to read a fact: the value, the words that must name its field, and the value's kind. */
+interface Reading {
+  readonly value: string
+  readonly concept: string
+  readonly kind?: Kind
+  /** Cut where the words that name a field end: nothing but those words says where the value is. */
+  readonly cut?: true
+}
+
+/** The places a fact may be cut into its field words and its value: between words, and between Han characters. */
+const cuts = (fact: string): ReadonlyArray<number> =>
+  [...fact.matchAll(/\s+|(?<=\p{Script=Han})(?=\S)|(?<=\S)(?=\p{Script=Han})/gu)].map((match) => match.index)
+
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+/** "My email is …", "Postcode: …", 邮编是 …: the field's words, a link, the value. */
+const LINK = new RegExp(
+  `^(.*?)\\s*(?:${STATEMENT_LINKS.map((link) => (/^\w/.test(link) ? `\\b${literal(link)}\\b` : literal(link))).join("|")})\\s*(.+)$`,
+  "iu",
+)
+
+/** The readings of a fact, most telling first: a value known by its form, after a link, a number, after field words. */
+const readingsOf = (fact: string): ReadonlyArray<Reading> => {
+  for (const typed of TYPED) {
+    for (const match of fact.matchAll(typed.pattern)) {
+      const value = typed.as(match[0].trim())
+      if (value !== undefined)
+        return [{ value, concept: fact.replace(match[0], " ").trim(), kind: typed.kind }]
+    }
+  }
+  const readings: Array<Reading> = []
+  const linked = LINK.exec(fact)
+  if (linked !== null) readings.push({ concept: linked[1]!, value: linked[2]! })
+  // "Three adults", "postcode 10435": a number beside the field words, not inside them ("born on 4 May").
+  const words = fact.split(/\s+/)
+  const numbers = words.flatMap((word, index) => {
+    const number = numberOf(word)
+    const sides = [words.slice(0, index), words.slice(index + 1)].map((side) => contentWords(side.join(" ")))
+    // "4 May", "May 4": a day of a month said without its year is no count.
+    const month = [words[index - 1], words[index + 1]].some((beside) => isMonth(beside ?? ""))
+    return number === undefined || month || sides.every((side) => side.length > 0) ? [] : [{ word, number }]
+  })
+  const hanNumber =
+    /^([零一二两三四五六七八九十\d]+(?:\p{Script=Han})?)(\p{Script=Han}.*)$|^(\p{Script=Han}+?)([零一二两三四五六七八九十\d]+\p{Script=Han}?)$/u.exec(
+      fact,
+    )
+  if (numbers.length === 1) {
+    readings.push({ concept: fact.replace(numbers[0]!.word, " ").trim(), value: numbers[0]!.number })
+  } else if (hanNumber !== null) {
+    const said = hanNumber[1] ?? hanNumber[4]!
+    const number = numberOf(said)
+    if (number !== undefined) readings.push({ concept: hanNumber[2] ?? hanNumber[3]!, value: number })
+  }
+  const at = cuts(fact).filter((cut) => cut > 0)
+  for (const cut of at.toReversed())
+    readings.push({ concept: fact.slice(0, cut), value: fact.slice(cut).trim(), cut: true })
+  // "a family room": the value before the words that name its field.
+  for (const cut of at) {
+    const value = fact.slice(0, cut).replace(/^(?:an?|one)\s+/i, "")
+    readings.push({ concept: fact.slice(cut).trim(), value, cut: true })
+  }
+  return readings
+}
+
+const notValue = (value: string): boolean =>
+  STATEMENT_NOT_VALUE.size > 0 &&
+  (value
+    .toLowerCase()
+    .split(/\s+/)
+    .some((word) => STATEMENT_NOT_VALUE.has(word.replace(/[’]/g, "'"))) ||
+    [...STATEMENT_NOT_VALUE].some((word) => /\p{Script=Han}/u.test(word) && value.includes(word)))
+
+/** What one fact fills, or why it cannot be placed (`named`: some field or kind of value was recognised). */
+type Placed =
+  | { readonly field: Field; readonly value: string }
+  | { readonly reason: string; readonly named: boolean }
+
+const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
+  const readings = readingsOf(fact)
+  for (const reading of readings) {
+    const value = reading.value.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()
+    // "Rooms please": words that name nothing are no value.
+    if (contentWords(value).length === 0) continue
+    const said = contentWords(reading.concept).length > 0
+    // A value said with no field words goes to the field its kind names ("ann@example.com" → Email).
+    const concepts = said
+      ? [reading.concept]
+      : reading.kind === undefined
+        ? []
+        : STATEMENT_KINDS(reading.kind)
+    const fits = closest(fields, concepts, reading.cut === true)
+    if (fits.length === 0) continue
+    if (fits.length > 1)
+      return {
+        reason: `"${fact}" fits more than one field equally: ${fits.map((fit) => `"${fit.name}"`).join(", ")}`,
+        named: true,
+      }
+    // "My street is the one on my card": a description is never typed as the value.
+    if (reading.kind === undefined && value === reading.value && REFERENCE.test(value))
+      return { reason: `needs a model to work out "${value}"`, named: true }
+    // "I'm travelling with 2 kids" (a sentence) and "at Main St 5 in Berlin" (a second fact inside) are no value.
+    if (reading.kind === undefined && notValue(value)) continue
+    return { field: fits[0]!, value }
+  }
+  const first = readings[0]
+  const words = contentWords(first?.kind === undefined ? fact : first.concept)
+  return {
+    named: first?.kind !== undefined,
+    reason:
+      first?.kind !== undefined && words.length === 0
+        ? `could not place "${first.value}": no field of the page, or more than one, takes a ${first.kind}`
+        : `could not place ${words.map((word) => `"${word}"`).join(", ")} of "${fact}": no field of the page is named by them`,
+  }
+}
+
+/**
+ * Reads a clause with no action word as facts to enter into the page's fields, one command per fact,
+ * or why it cannot; undefined when no part of it names a field or holds a value of a known kind.
+ *
+ * @example
+ * ```ts
+ * readStatement("postcode 10435, phone 030 1234567", elements)
+ * // { command: 'type "10435" into "Postcode", then type "030 1234567" into "Phone"' }
+ * ```
+ */
+export const readStatement = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+): IntentReading | undefined => {
+  const fields = fieldsOf(elements)
+  const facts = clause
+    .normalize("NFKC")
+    .replace(/[.!。！]+\s*$/u, "")
+    .split(FACT_BREAK)
+    .map((fact) => fact.trim())
+    .filter((fact) => fact !== "")
+  if (fields.length === 0 || facts.length === 0) return undefined
+  const placed = facts.map((fact) => placeFact(fact, fields))
+  const reasons = placed.flatMap((one) => ("reason" in one ? [one.reason] : []))
+  const filled = placed.flatMap((one) => ("field" in one ? [one] : []))
+  // Nothing in it is a value of a known kind or names a field: not a statement for this page.
+  if (filled.length === 0 && placed.every((one) => "named" in one && !one.named)) return undefined
+  if (reasons.length > 0) return { reason: reasons.join("; ") }
+  const twice = filled.find((one, index) => filled.findIndex((other) => other.field === one.field) !== index)
+  if (twice !== undefined) return { reason: `"${clause}" gives the field "${twice.field.name}" two values` }
+  const commands: Array<string> = []
+  for (const { field, value } of filled) {
+    const name = quoted(field.name)
+    const options = field.element.options ?? []
+    const option = options.find(
+      (one) =>
+        normalizeText(one) === normalizeText(value) || (/^\d+$/.test(value) && Number(one) === Number(value)),
+    )
+    const text = quoted(option ?? value)
+    if (name === undefined || text === undefined)
+      return { reason: `"${clause}" has a quote in a field or value` }
+    if (field.stepper && !/^\d+$/.test(value))
+      return { reason: `"${value}" is no number for the counter "${field.name}"` }
+    if (options.length > 0 && option === undefined)
+      return { reason: `"${value}" is not one of the options of "${field.name}"` }
+    commands.push(option === undefined ? `type ${text} into ${name}` : `select ${text} from ${name}`)
+  }
+  return { command: commands.join(", then ") }
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest"
+import { ancestryFromOutline } from "../../src/rules/Grounding.ts"
+import { readIntent } from "../../src/rules/Intent.ts"
+import { elementsFromOutline } from "../../src/rules/Outline.ts"
+import { decideStep } from "../../src/rules/RuleStepPolicy.ts"
+
+/**
+ * Statements a person makes about themselves, meant for the page's form rather than said as commands.
+ * The pages are outlines as `look()` writes them: fields labelled by a line of text, a heading, a
+ * placeholder, and counters (`− 2 +`). The phrasings are this file's own, not a bench set's.
+ */
+
+const DELIVERY = `- main:
+  - h1 "Where should we deliver?"
+  - form:
+    - h3 "Recipient"
+    - textbox [ref=e1]
+    - Phone
+    - textbox [ref=e2]
+    - textbox "Street and house number" [ref=e3]
+    - Postcode
+    - textbox [ref=e4]
+    - City
+    - textbox [ref=e5]
+    - textbox "Email" [ref=e6]
+    - textbox "Date of birth" [ref=e7]
+    - button "Continue to payment" [ref=e9]`
+
+const GUESTS = `- form:
+  - Adults
+  - button "Fewer adults" [ref=e1]
+  - status: 2
+  - button "More adults" [ref=e2]
+  - Children
+  - button "Fewer children" [ref=e3]
+  - status: 0
+  - button "More children" [ref=e4]
+  - spinbutton "Nights" [ref=e5]: 3
+  - combobox "Room" [ref=e6]: Double [options: Single|Double|Family]`
+
+const read = (clause: string, outline = DELIVERY) =>
+  readIntent(clause, elementsFromOutline(outline), ancestryFromOutline(outline))
+
+describe("a form laid out in a table", () => {
+  it("reads a row of a caption and its controls as the caption labelling each control, with a counter's number", () => {
+    const [phone, fewer, more] = elementsFromOutline(`- table:
+  - Phone | textbox [ref=e15]
+- table:
+  - Adults | button "Fewer adults" [ref=e14] 2 button "More adults" [ref=e16]`)
+    expect([phone?.role, phone?.attributes.label]).toEqual(["textbox", "Phone"])
+    expect([fewer?.role, fewer?.attributes["stepper-label"], fewer?.attributes["stepper-shows"]]).toEqual([
+      "button",
+      "Adults",
+      "2",
+    ])
+    expect(more?.name).toBe("More adults")
+  })
+})
+
+describe("a statement of facts read against the page's form", () => {
+  it.each([
+    [
+      "I live at 12 Lindenstraße, postcode 10435",
+      'type "12 Lindenstraße" into "Street and house number", then type "10435" into "Postcode"',
+    ],
+    [
+      "My email is ann@example.com and my phone is 030 1234567",
+      'type "ann@example.com" into "Email", then type "030 1234567" into "Phone"',
+    ],
+    ["I was born on 4 May 1990.", 'type "1990-05-04" into "Date of birth"'],
+    ["我住在柏林，邮编 10435", 'type "柏林" into "City", then type "10435" into "Postcode"'],
+    ["我的电话是 030 1234567", 'type "030 1234567" into "Phone"'],
+    ["我出生于1990年5月4日", 'type "1990-05-04" into "Date of birth"'],
+    ["ann@example.com", 'type "ann@example.com" into "Email"'],
+    ["zip 10435", 'type "10435" into "Postcode"'],
+  ])("reads %s as one fill per fact, into the field its words name", (clause, command) => {
+    expect(read(clause)).toEqual({ command })
+  })
+
+  it("counts with number words and Chinese numerals, on counters, number fields and lists", () => {
+    expect(read("Three adults and one child", GUESTS)).toEqual({
+      command: 'type "3" into "Adults", then type "1" into "Children"',
+    })
+    expect(read("两个大人，一个孩子", GUESTS)).toEqual({
+      command: 'type "2" into "Adults", then type "1" into "Children"',
+    })
+    expect(read("5 nights, family room", GUESTS)).toEqual({
+      command: 'type "5" into "Nights", then select "Family" from "Room"',
+    })
+  })
+
+  it("reads a number inside the field words as part of the value, never as the whole of it", () => {
+    expect(read("We are two adults", GUESTS)).toEqual({ command: 'type "2" into "Adults"' })
+    expect(read("I was born on 4 May")).toEqual({ command: 'type "4 May" into "Date of birth"' })
+  })
+
+  it("takes a Chinese verb of writing as the link, never as part of the value", () => {
+    expect(read("收件人写李雷")).toEqual({ command: 'type "李雷" into "Recipient"' })
+  })
+
+  it("never names a field by a word that only shares its stem when nothing else says where the value is", () => {
+    // "Deliver" is no word of "Delivery notes": the name is not typed into the notes.
+    const notes = `- h3 "Delivery notes"
+- textbox [ref=e20]`
+    expect(read("Deliver the parcel to Ann Lee", notes)).not.toHaveProperty("command")
+  })
+
+  it("never types a sentence as a value ('I'm travelling with 2 kids' is no kids' name)", () => {
+    const kids = `- textbox "Kids" [ref=e1]`
+    expect(read("I'm travelling with 2 kids", kids)).not.toHaveProperty("command")
+    expect(read("2 kids", kids)).toEqual({ command: 'type "2" into "Kids"' })
+  })
+
+  it("never types a value that holds a second fact after a preposition ('… 5 Main Street in Springfield')", () => {
+    expect(read("I live at 5 Main Street in Springfield")).not.toHaveProperty("command")
+    expect(read("My street is 5 Main Street near the park")).not.toHaveProperty("command")
+  })
+
+  it("refuses a fact whose words name no field of the page, naming the words", () => {
+    expect(read("Three adults and two dogs", GUESTS)).toEqual({
+      reason: 'could not place "two", "dogs" of "two dogs": no field of the page is named by them',
+    })
+    // Only a start date on the page: a birth date is not put into it.
+    expect(read("I was born on 4 May 1990", `- textbox "Start date" [ref=e1]`)).toEqual({
+      reason: 'could not place "born" of "I was born on 4 May 1990": no field of the page is named by them',
+    })
+    expect(read("postcode 10435, my cat is Tom")).toEqual({
+      reason: 'could not place "cat", "tom" of "my cat is Tom": no field of the page is named by them',
+    })
+  })
+
+  it("refuses a fact that names two fields equally, and a bare value two fields of its kind could take", () => {
+    const two = `- textbox "Billing postcode" [ref=e1]
+- textbox "Delivery postcode" [ref=e2]
+- textbox "Work email" [ref=e3]
+- textbox "Private email" [ref=e4]`
+    expect(read("postcode 10435", two)).toEqual({
+      reason: '"postcode 10435" fits more than one field equally: "Billing postcode", "Delivery postcode"',
+    })
+    expect(read("ann@example.com", two)).toEqual({
+      reason: '"ann@example.com" fits more than one field equally: "Work email", "Private email"',
+    })
+    expect(read("delivery postcode 10435", two)).toEqual({
+      command: 'type "10435" into "Delivery postcode"',
+    })
+  })
+
+  it("refuses a value no option of the named list holds, and a fact that gives one field two values", () => {
+    expect(read("penthouse room", GUESTS)).toEqual({
+      reason: '"penthouse" is not one of the options of "Room"',
+    })
+    expect(read("postcode 10435, zip 10437")).toEqual({
+      reason: '"postcode 10435, zip 10437" gives the field "Postcode" two values',
+    })
+  })
+
+  it("gives each fact a value check on the field its words named, and presses nothing else", () => {
+    const decision = decideStep({
+      goal: "I live at 12 Lindenstraße, postcode 10435",
+      url: "http://shop.test/",
+      outline: DELIVERY,
+      history: [],
+    })
+    expect(decision.parts?.map((part) => part.check)).toEqual([
+      { type: "fieldValue", target: "Street and house number", value: "12 Lindenstraße" },
+      { type: "fieldValue", target: "Postcode", value: "10435" },
+    ])
+    expect(decision.toolCalls).toEqual([{ name: "fill", args: { target: "e3", value: "12 Lindenstraße" } }])
+  })
+})
