@@ -18,6 +18,7 @@ import {
   STATEMENT_KINDS,
   STATEMENT_LINKS,
   STATEMENT_NOT_VALUE,
+  STATEMENT_PART_FIELDS,
 } from "./Vocabulary.ts"
 import { CLOCK_IN_TEXT, chineseNumber, clockTime, DATE_IN_TEXT } from "./Words.ts"
 
@@ -111,8 +112,14 @@ const samePlural = (one: string, other: string): boolean =>
 const unsaidBy = (field: Field, concept: string, strict: boolean): number | undefined => {
   const same = strict ? samePlural : sameWord
   let best: number | undefined
-  for (const variant of variantsOf(concept)) {
-    const words = contentWords(variant).filter((word) => !STATEMENT_LINKS.includes(word))
+  // The concept in the glossary's words ("城市" → city) and as said (城, 市: a page may name the field 城市).
+  const said = wordsOf(concept).filter((word) => !FILLER.has(word) && !STATEMENT_LINKS.includes(word))
+  for (const words of [
+    ...variantsOf(concept).map((variant) =>
+      contentWords(variant).filter((word) => !STATEMENT_LINKS.includes(word)),
+    ),
+    said,
+  ]) {
     if (words.length === 0 || !words.every((word) => field.words.some((own) => same(own, word)))) continue
     const unsaid = field.words.filter(
       (own) => !FILLER.has(own) && !words.some((word) => same(own, word)),
@@ -225,6 +232,14 @@ type Placed =
   | { readonly field: Field; readonly value: string }
   | { readonly reason: string; readonly named: boolean }
 
+/** Whether the fact says the field's name whole and the reading's value holds a part of it. */
+const cutsName = (fact: string, reading: Reading, name: string): boolean => {
+  const said = normalizeText(fact).replace(/\s+/g, "")
+  const whole = normalizeText(name).replace(/\s+/g, "")
+  if (whole === "" || !said.includes(whole)) return false
+  return !normalizeText(reading.concept).replace(/\s+/g, "").includes(whole)
+}
+
 const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
   const readings = readingsOf(fact)
   for (const reading of readings) {
@@ -240,6 +255,8 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
         : STATEMENT_KINDS(reading.kind)
     const fits = closest(fields, concepts, reading.cut === true)
     if (fits.length === 0) continue
+    // A cut through the field's own name ("城" | "市是柏林" for 城市) leaves part of the name in the value.
+    if (fits.some((fit) => cutsName(fact, reading, fit.name))) continue
     if (fits.length > 1)
       return {
         reason: `"${fact}" fits more than one field equally: ${fits.map((fit) => `"${fit.name}"`).join(", ")}`,
@@ -261,6 +278,58 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
         ? `could not place "${first.value}": no field of the page, or more than one, takes a ${first.kind}`
         : `could not place ${words.map((word) => `"${word}"`).join(", ")} of "${fact}": no field of the page is named by them`,
   }
+}
+
+const KIND_WORDS: ReadonlyArray<string> = (["email", "url", "date", "time", "phone"] as const).flatMap(
+  (kind) => STATEMENT_KINDS(kind),
+)
+
+/** Whether a field's name says it holds one part of a longer value ("House number", 门牌号) and no kind of its own ("Phone number"). */
+const isPartField = (field: Field): boolean => {
+  const name = field.name.toLowerCase()
+  const has = (word: string) =>
+    /\p{Script=Han}/u.test(word) ? name.includes(word) : field.words.some((own) => own.toLowerCase() === word)
+  // "Street and house number" holds the whole: it is no field for a part.
+  const whole = field.words.some((own) => own.toLowerCase() === "and") || /[&和及]/u.test(name)
+  return STATEMENT_PART_FIELDS.some(has) && !whole && !KIND_WORDS.some(has)
+}
+
+/** Whether a field's name says its kind of value (a date, a phone number): its value is one, not parts. */
+const isKindField = (field: Field): boolean =>
+  KIND_WORDS.some((word) =>
+    /\p{Script=Han}/u.test(word)
+      ? field.name.includes(word)
+      : field.words.some((own) => own.toLowerCase() === word),
+  )
+
+/**
+ * A field left empty that may hold part of a filled value: "12 Lindenstraße" (words and a number, said
+ * with no kind of its own) for "Street" beside an empty "House number" is two values, not one.
+ */
+const partFieldBeside = (
+  one: { readonly field: Field; readonly value: string },
+  filled: ReadonlyArray<{ readonly field: Field }>,
+  fields: ReadonlyArray<Field>,
+): Field | undefined => {
+  if (one.field.stepper || (one.field.element.options ?? []).length > 0 || isKindField(one.field))
+    return undefined
+  if (
+    !/\d/.test(one.value) ||
+    !/\p{L}/u.test(one.value) ||
+    TYPED.some((typed) =>
+      new RegExp(`^(?:${typed.pattern.source})$`, typed.pattern.flags.replace("g", "")).test(
+        one.value.trim(),
+      ),
+    )
+  )
+    return undefined
+  return fields.find(
+    (field) =>
+      field !== one.field &&
+      !field.stepper &&
+      !filled.some((other) => other.field === field) &&
+      isPartField(field),
+  )
 }
 
 /**
@@ -293,6 +362,14 @@ export const readStatement = (
   if (reasons.length > 0) return { reason: reasons.join("; ") }
   const twice = filled.find((one, index) => filled.findIndex((other) => other.field === one.field) !== index)
   if (twice !== undefined) return { reason: `"${clause}" gives the field "${twice.field.name}" two values` }
+  const split = filled.flatMap((one) => {
+    const part = partFieldBeside(one, filled, fields)
+    return part === undefined ? [] : [{ ...one, part }]
+  })[0]
+  if (split !== undefined)
+    return {
+      reason: `"${split.value}" may belong in two fields, "${split.field.name}" and "${split.part.name}": say what goes in each`,
+    }
   const commands: Array<string> = []
   for (const { field, value } of filled) {
     const name = quoted(field.name)

@@ -57,6 +57,8 @@ export const STATEMENT_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.s
 /** Words that make the words after a field's words a sentence, not its value. */
 export const STATEMENT_NOT_VALUE: ReadonlySet<string> = new Set(all((lexicon) => lexicon.statements.notValue))
 /** The field words a value of each kind goes by when a statement names no field (an address: Email). */
+/** Words naming a field that holds one part of a longer value (en and zh data, `statements.partFields`). */
+export const STATEMENT_PART_FIELDS: ReadonlyArray<string> = all((lexicon) => lexicon.statements.partFields)
 export const STATEMENT_KINDS = (kind: keyof Lexicon["statements"]["kinds"]): ReadonlyArray<string> =>
   all((lexicon) => lexicon.statements.kinds[kind])
 /** The words of a time of day, of every language (see `Lexicon.clock`). */

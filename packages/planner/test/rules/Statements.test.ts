@@ -116,6 +116,51 @@ describe("a statement of facts read against the page's form", () => {
     expect(read("My street is 5 Main Street near the park")).not.toHaveProperty("command")
   })
 
+  it("refuses a value of words and a number when a field for its part is left empty ('12 Lindenstraße' beside 'House number')", () => {
+    const split = `- textbox "Street" [ref=e1]
+- textbox "House number" [ref=e2]
+- textbox "Phone number" [ref=e3]
+- textbox "Postcode" [ref=e4]`
+    expect(read("I live at 12 Lindenstraße, postcode 10435", split)).toEqual({
+      reason:
+        '"12 Lindenstraße" may belong in two fields, "Street" and "House number": say what goes in each',
+    })
+    expect(read("street Lindenstraße, house number 12", split)).toEqual({
+      command: 'type "Lindenstraße" into "Street", then type "12" into "House number"',
+    })
+    // A phone number field is no part of an address, and a bare postcode has no letters to split.
+    expect(
+      read(
+        "I live at 12 Lindenstraße",
+        `- textbox "Street" [ref=e1]
+- textbox "Phone number" [ref=e3]`,
+      ),
+    ).toEqual({ command: 'type "12 Lindenstraße" into "Street"' })
+    expect(
+      read(
+        "街道是柏林路12号",
+        `- textbox "街道" [ref=e1]
+- textbox "门牌号" [ref=e2]`,
+      ),
+    ).toEqual({
+      reason: '"柏林路12号" may belong in two fields, "街道" and "门牌号": say what goes in each',
+    })
+  })
+
+  it.each([
+    ["城市是柏林", 'type "柏林" into "城市"'],
+    ["收件人是李雷", 'type "李雷" into "收件人"'],
+    ["街道：柏林路", 'type "柏林路" into "街道"'],
+  ])(
+    "never cuts a Chinese field name in two: %s types the value alone into the field the page names in Chinese",
+    (clause, command) => {
+      const chinese = `- textbox "城市" [ref=e1]
+- textbox "收件人" [ref=e2]
+- textbox "街道" [ref=e3]`
+      expect(read(clause, chinese)).toEqual({ command })
+    },
+  )
+
   it("refuses a fact whose words name no field of the page, naming the words", () => {
     expect(read("Three adults and two dogs", GUESTS)).toEqual({
       reason: 'could not place "two", "dogs" of "two dogs": no field of the page is named by them',

@@ -329,6 +329,12 @@ export interface Lexicon {
      * with 2 kids", "at Main St 5 in Berlin"): such a fact is refused, not typed whole.
      */
     readonly notValue: ReadonlyArray<string>
+    /**
+     * Words naming a field that holds one part of a longer value ("House number", "Apt", 门牌号): a value
+     * of words and a number ("12 Lindenstraße") with such a field left empty may belong in two fields,
+     * so the fact is refused, not typed whole into one.
+     */
+    readonly partFields: ReadonlyArray<string>
     readonly kinds: Readonly<Record<"email" | "url" | "date" | "time" | "phone", ReadonlyArray<string>>>
   }
   /**

@@ -726,6 +726,7 @@ export const en: Lexicon = {
       "to",
       "by",
     ],
+    partFields: ["number", "no", "nr", "house", "apt", "apartment", "flat", "unit", "suite", "floor"],
     kinds: {
       email: ["email", "e-mail"],
       url: ["website", "url", "homepage", "web"],
