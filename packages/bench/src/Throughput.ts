@@ -101,10 +101,13 @@ export interface BrowserMemory {
   readonly largestBrowserKb: number
 }
 
-const isChromium = (pid: number): boolean => {
-  // An exited process its parent has not reaped yet (state Z) holds no memory and is no session.
+/** An exited process its parent has not reaped yet (state Z): it holds no memory and is no session. */
+const isZombie = (pid: number): boolean => {
   const stat = readOr(`/proc/${pid}/stat`) ?? ""
-  if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return false
+  return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")
+}
+
+const isChromium = (pid: number): boolean => {
   const command = readOr(`/proc/${pid}/comm`)?.trim() ?? ""
   // ChromeDriver is "chromedriver"; the browser and its helpers are "chromium", "chrome" or "headless_shell".
   return /^(chromium|chrome|headless_shell)/.test(command) && !command.startsWith("chromedriver")
@@ -112,7 +115,10 @@ const isChromium = (pid: number): boolean => {
 
 /** Reads the Chromium processes below `roots` now: how many browsers, their summed PSS, the largest one. */
 export const browserMemory = (roots: ReadonlyArray<number>): BrowserMemory => {
+  // A browser that has exited but is not reaped yet still heads its helpers until they end too: they
+  // belong to it (and to no browser of their own), and it counts as no session.
   const chromium = descendantsOf(roots).filter(isChromium)
+  const ended = new Set(chromium.filter(isZombie))
   const parents = new Map(chromium.map((pid) => [pid, parentOf(pid)]))
   // Each Chromium process belongs to the browser above it: walk up while the parent is a Chromium.
   const browserOf = (pid: number): number => {
@@ -128,10 +134,12 @@ export const browserMemory = (roots: ReadonlyArray<number>): BrowserMemory => {
   const perBrowser = new Map<number, number>()
   let pssKb = 0
   for (const pid of chromium) {
+    if (ended.has(pid)) continue
     const pss = /^Pss:\s+(\d+) kB/m.exec(readOr(`/proc/${pid}/smaps_rollup`) ?? "")
     const kb = pss === null ? 0 : Number(pss[1])
     pssKb += kb
     const browser = browserOf(pid)
+    if (ended.has(browser)) continue
     perBrowser.set(browser, (perBrowser.get(browser) ?? 0) + kb)
   }
   return { browsers: perBrowser.size, pssKb, largestBrowserKb: Math.max(0, ...perBrowser.values()) }
