@@ -61,6 +61,7 @@ paths=(
   packages/webdriverio/test/HostileRuntime
   packages/webdriverio/test/HostileLostKeystrokes
   packages/executor/test/HostileLostKeystrokes
+  packages/executor/test/HostileSignInSteps
 )
 vitest run --passWithNoTests "${paths[@]}" "$@"
 SEXTANT_TEST_SET=slow vitest run --passWithNoTests "${paths[@]}" "$@"
