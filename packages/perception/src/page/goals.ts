@@ -87,14 +87,28 @@ const searchValuesOf = (): Array<string> => {
 
 /** Words that name a field for the code of a second sign-in step. */
 const CODE_FIELD =
-  /\b(otp|totp|one[\s_-]?time|verification|verify|2fa|two[\s_-]?factor|mfa|passcode|authenticat(?:or|ion)|security[\s_-]?code|sms[\s_-]?code)\b|one[\s_-]?time[\s_-]?code|onetimecode/i
+  /(?<![a-z])(?:otp|totp|one[\s_-]?time(?:[\s_-]?code)?|onetimecode|verification|verify|2fa|two[\s_-]?factor|mfa|passcode|authenticat(?:or|ion)|security[\s_-]?code|sms[\s_-]?code)(?![a-z])/i
 /** Input types a typed code goes into. */
 const CODE_TYPES = new Set(["text", "tel", "number"])
-/** A sentence that says the account cannot sign in now. */
+/**
+ * What a sentence says when the account cannot sign in now. Matched sentence by sentence (no sentence
+ * longer than {@link LONGEST_SENTENCE}), so a page of any length is read in linear time.
+ */
 const LOCKED =
-  /[^.!?\n]*\b(?:account|user)\b[^.!?\n]{0,60}?\b(?:is|has been|was|got)\s+(?:temporarily\s+|permanently\s+)?(?:locked|disabled|suspended|blocked|deactivated)\b[^.!?\n]*[.!?]?|[^.!?\n]*\btoo many\s+(?:failed\s+|unsuccessful\s+|invalid\s+)?(?:sign[\s-]?in\s+|log[\s-]?in\s+|login\s+|password\s+)?attempts\b[^.!?\n]*[.!?]?/i
+  /\b(?:account|user)\b.{0,60}?\b(?:is|has been|was|got)\s+(?:temporarily\s+|permanently\s+)?(?:locked|disabled|suspended|blocked|deactivated)\b|\btoo many\s+(?:failed\s+|unsuccessful\s+|invalid\s+)?(?:sign[\s-]?in\s+|log[\s-]?in\s+|login\s+|password\s+)?attempts\b/i
+/** The words without which no sentence says so: a cheap test of the whole page first. */
+const LOCKED_WORDS = /locked|disabled|suspended|blocked|deactivated|too many/i
+const LONGEST_SENTENCE = 300
 
-/** The label of a field as its own words and those of its labels. */
+/** The first sentence of `body` that says the account is locked (see {@link LOCKED}), or `""`. */
+const lockedSentence = (body: string): string => {
+  if (!LOCKED_WORDS.test(body)) return ""
+  for (const sentence of body.split(/(?<=[.!?])\s+/))
+    if (sentence.length <= LONGEST_SENTENCE && LOCKED.test(sentence)) return sentence.trim().slice(0, 200)
+  return ""
+}
+
+/** The words of a field: its name, id, ARIA label, placeholder and the text of its labels. */
 const fieldWords = (field: HTMLInputElement): string =>
   [
     field.name,
@@ -105,6 +119,8 @@ const fieldWords = (field: HTMLInputElement): string =>
   ]
     .filter((word): word is string => typeof word === "string" && word !== "")
     .join(" ")
+    // A camel-cased name is words too: `mfaCode`, `otpInput`.
+    .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
 
 /** See {@link GoalFacts.signInUnfinished}. */
 const signInUnfinished = (body: string): string => {
@@ -117,8 +133,7 @@ const signInUnfinished = (body: string): string => {
     const label = clean(field.labels?.[0]?.textContent) || field.getAttribute("aria-label") || field.name
     return `one-time code field${label ? ` "${label.slice(0, 80)}"` : ""}`
   }
-  const locked = LOCKED.exec(body)
-  return locked === null ? "" : clean(locked[0]).slice(0, 200)
+  return lockedSentence(body)
 }
 
 /** Reads what a goal's part checks need of the top document, in one call. */
