@@ -64,6 +64,8 @@ paths=(
   packages/webdriverio/test/HostileLostKeystrokes
   packages/executor/test/HostileLostKeystrokes
   packages/executor/test/HostileScreenshotMasking
+  packages/executor/test/HostileSignInSteps
+  packages/sextant/test/HostileConnectionUrls
 )
 vitest run --passWithNoTests "${paths[@]}" "$@"
 SEXTANT_TEST_SET=slow vitest run --passWithNoTests "${paths[@]}" "$@"

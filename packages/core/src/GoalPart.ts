@@ -43,7 +43,8 @@ export type ItemPick = z.output<typeof ItemPick>
  * The postcondition of one part of a goal, checked by the executor after the run against the page,
  * the observations and the outputs — never against "the step returned ok" alone.
  *
- * - `loggedIn`: no password field is visible and no error message is shown after the part's steps.
+ * - `loggedIn`: no password field is visible and no error message is shown after the part's steps,
+ *   and the page does not ask for a one-time code or say that the account is locked.
  * - `records`: at least `min` records were extracted and every field in `fields` is present and
  *   non-empty in each of them.
  * - `lastPage`: pagination stopped because it reached a page with no Next control, on a page that

@@ -30,6 +30,11 @@ export interface PageFacts {
   readonly searchValues?: ReadonlyArray<string> | undefined
   /** A dialog is shown: an open `dialog`, a visible `role=dialog` / `alertdialog`, or an `aria-modal` element. */
   readonly dialogShown?: boolean | undefined
+  /**
+   * What the page shows that says a sign-in is not over (a field for a one-time code, a sentence saying
+   * the account is locked), or `""` / `undefined` when nothing does.
+   */
+  readonly signInUnfinished?: string | undefined
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -651,6 +656,12 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       if (page.passwordVisible)
         return `a password field is still shown on ${page.url}${page.errors.length === 0 ? "" : ` with ${quote(page.errors)}`}`
       if (page.errors.length > 0) return `${page.url} shows ${quote(page.errors)}`
+      // The password form gone is not a sign-in done: the site may ask for a one-time code next, or
+      // say in plain text that the account is locked.
+      if (page.signInUnfinished !== undefined && page.signInUnfinished !== "")
+        return page.signInUnfinished.startsWith("one-time code field")
+          ? `${page.url} asks for a one-time code (${page.signInUnfinished}): the sign-in is not over`
+          : `${page.url} says "${page.signInUnfinished}"`
       return undefined
     }
     case "records": {

@@ -7,6 +7,7 @@ import {
   decodeRowJson,
   type FrontierRow as FrontierRowColumns,
   type FrontierStats,
+  hideUrlCredentials,
   Observation,
   observationAsWritten,
   type RunLease,
@@ -56,16 +57,13 @@ export const PostgresStoreOptions = z.object({
 })
 export type PostgresStoreOptions = z.input<typeof PostgresStoreOptions>
 
-/** The URL with its password replaced, for messages. */
-export const redactUrl = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== "") parsed.password = "***"
-    return parsed.toString()
-  } catch {
-    return "(an invalid URL)"
-  }
-}
+/**
+ * The URL as messages show it: its password, and any query parameter named like a credential
+ * (`?password=`, `?sslpassword=`, which `pg` reads too), replaced by `***` (core's `hideUrlCredentials`);
+ * a text that is not a URL as `(an invalid URL)`.
+ */
+export const redactUrl = (url: string): string =>
+  URL.canParse(url) ? hideUrlCredentials(url) : "(an invalid URL)"
 
 /** A run that is missing, or whose lease someone else holds: the reason travels to the boundary as it is. */
 class Refused extends Error {

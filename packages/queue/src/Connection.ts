@@ -1,3 +1,4 @@
+import { hideUrlCredentials } from "@sextant/core"
 import { Redis } from "ioredis"
 import { InvalidQueueUrl, QueueError, QueueUnavailable } from "./QueueError.ts"
 
@@ -14,7 +15,9 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
  * ```
  */
 export const parseQueueUrl = (url: string, method = "queue"): URL => {
-  const invalid = (detail: string) => new QueueError({ method, reason: new InvalidQueueUrl({ url, detail }) })
+  // A mistyped URL is the one a message quotes: never with its password.
+  const invalid = (detail: string) =>
+    new QueueError({ method, reason: new InvalidQueueUrl({ url: hideUrlCredentials(url), detail }) })
   if (/^[^/:@]+:\d+$/.test(url)) throw invalid("it has no redis:// scheme")
   let parsed: URL
   try {
@@ -82,13 +85,5 @@ export const connectRedis = async (
   }
 }
 
-/** The URL without its password, for messages. */
-export const redacted = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== "") parsed.password = "***"
-    return parsed.toString().replace(/\/$/, "")
-  } catch {
-    return url
-  }
-}
+/** The URL without its password or a credential query parameter (`?password=`), for messages. */
+export const redacted = (url: string): string => hideUrlCredentials(url).replace(/\/$/, "")

@@ -28,6 +28,13 @@ export interface GoalFacts {
   readonly searchValues: ReadonlyArray<string>
   /** A dialog is shown: an open `dialog`, a `role=dialog` / `alertdialog`, or an `aria-modal` element. */
   readonly dialogShown: boolean
+  /**
+   * What the page shows that says a sign-in is not over, or `""`: a shown field for a one-time code
+   * (`one-time code field "Verification code"`: `autocomplete=one-time-code`, or a text field named
+   * like a verification, 2FA, OTP or authenticator code), else a sentence saying the account is locked,
+   * disabled or suspended, or that there were too many sign-in attempts.
+   */
+  readonly signInUnfinished: string
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -78,6 +85,57 @@ const searchValuesOf = (): Array<string> => {
   return values
 }
 
+/** Words that name a field for the code of a second sign-in step. */
+const CODE_FIELD =
+  /(?<![a-z])(?:otp|totp|one[\s_-]?time(?:[\s_-]?code)?|onetimecode|verification|verify|2fa|two[\s_-]?factor|mfa|passcode|authenticat(?:or|ion)|security[\s_-]?code|sms[\s_-]?code)(?![a-z])/i
+/** Input types a typed code goes into. */
+const CODE_TYPES = new Set(["text", "tel", "number"])
+/**
+ * What a sentence says when the account cannot sign in now. Matched sentence by sentence (no sentence
+ * longer than {@link LONGEST_SENTENCE}), so a page of any length is read in linear time.
+ */
+const LOCKED =
+  /\b(?:account|user)\b.{0,60}?\b(?:is|has been|was|got)\s+(?:temporarily\s+|permanently\s+)?(?:locked|disabled|suspended|blocked|deactivated)\b|\btoo many\s+(?:failed\s+|unsuccessful\s+|invalid\s+)?(?:sign[\s-]?in\s+|log[\s-]?in\s+|login\s+|password\s+)?attempts\b/i
+/** The words without which no sentence says so: a cheap test of the whole page first. */
+const LOCKED_WORDS = /locked|disabled|suspended|blocked|deactivated|too many/i
+const LONGEST_SENTENCE = 300
+
+/** The first sentence of `body` that says the account is locked (see {@link LOCKED}), or `""`. */
+const lockedSentence = (body: string): string => {
+  if (!LOCKED_WORDS.test(body)) return ""
+  for (const sentence of body.split(/(?<=[.!?])\s+/))
+    if (sentence.length <= LONGEST_SENTENCE && LOCKED.test(sentence)) return sentence.trim().slice(0, 200)
+  return ""
+}
+
+/** The words of a field: its name, id, ARIA label, placeholder and the text of its labels. */
+const fieldWords = (field: HTMLInputElement): string =>
+  [
+    field.name,
+    field.id,
+    field.getAttribute("aria-label"),
+    field.getAttribute("placeholder"),
+    ...Array.from(field.labels ?? [], (label) => clean(label.textContent)),
+  ]
+    .filter((word): word is string => typeof word === "string" && word !== "")
+    .join(" ")
+    // A camel-cased name is words too: `mfaCode`, `otpInput`.
+    .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+
+/** See {@link GoalFacts.signInUnfinished}. */
+const signInUnfinished = (body: string): string => {
+  for (const field of document.querySelectorAll<HTMLInputElement>("input")) {
+    if (!CODE_TYPES.has(field.type)) continue
+    const autocomplete = (field.getAttribute("autocomplete") ?? "").toLowerCase().split(/\s+/)
+    const words = fieldWords(field)
+    if (!autocomplete.includes("one-time-code") && !CODE_FIELD.test(words)) continue
+    if (!shown(field)) continue
+    const label = clean(field.labels?.[0]?.textContent) || field.getAttribute("aria-label") || field.name
+    return `one-time code field${label ? ` "${label.slice(0, 80)}"` : ""}`
+  }
+  return lockedSentence(body)
+}
+
 /** Reads what a goal's part checks need of the top document, in one call. */
 export const goalFacts = (request: GoalFactsRequest): GoalFacts => {
   const body = document.body ? clean(renderedText(document.body) || document.body.textContent) : ""
@@ -112,6 +170,7 @@ export const goalFacts = (request: GoalFactsRequest): GoalFacts => {
     dialogShown: [
       ...document.querySelectorAll("dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]"),
     ].some(shown),
+    signInUnfinished: signInUnfinished(body),
     texts,
     counts,
   }

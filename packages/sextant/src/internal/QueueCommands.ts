@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import type { Writable } from "node:stream"
+import { hideUrlCredentials } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
@@ -165,7 +166,7 @@ export const runWorker = async (
     return reportQueueError("worker", error, err)
   }
   err.write(
-    `worker ${worker.name}: queue ${options.queueName ?? queueModule.DEFAULT_QUEUE_NAME} at ${options.queue}, concurrency ${options.concurrency}, store ${resolved.store}\n${resolved.plannerLine}\n`,
+    `worker ${worker.name}: queue ${options.queueName ?? queueModule.DEFAULT_QUEUE_NAME} at ${hideUrlCredentials(options.queue)}, concurrency ${options.concurrency}, store ${resolved.store}\n${resolved.plannerLine}\n`,
   )
   await stop
   err.write(`worker ${worker.name}: stopping (finishing the runs in hand)\n`)
@@ -380,7 +381,7 @@ export const listQueueRuns = async (
       return 0
     }
     if (runs.length === 0) {
-      out.write(`no runs in the queue at ${options.queue}\n`)
+      out.write(`no runs in the queue at ${hideUrlCredentials(options.queue)}\n`)
       return 0
     }
     out.write(

@@ -1,18 +1,18 @@
+import { hideUrlCredentials } from "@sextant/core"
 import type { CreateAgentOptions } from "../createAgent.ts"
 
 /** True for a PostgreSQL URL (`postgres://…` or `postgresql://…`): the store is then `@sextant/postgres`. */
 export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//i.test(value.trim())
 
-/** The location as messages show it: a URL's password replaced by `***`, a path as it is. */
+/**
+ * The location as messages show it: a URL's password and its credential query parameters
+ * (`?password=`) replaced by `***`, a path as it is.
+ */
 export const displayStore = (value: string): string => {
   if (!isPostgresUrl(value)) return value
-  try {
-    const url = new URL(value.trim())
-    if (url.password !== "") url.password = "***"
-    return url.toString()
-  } catch {
-    return "(a postgres:// URL that does not parse)"
-  }
+  return URL.canParse(value.trim())
+    ? hideUrlCredentials(value.trim())
+    : "(a postgres:// URL that does not parse)"
 }
 
 /** `--store` or the config's `store` as createAgent's option: `:memory:`, a postgres:// URL, or a file. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest"
 import type * as act from "../../../src/page/act.ts"
 import type * as calendar from "../../../src/page/calendar.ts"
 import type * as frames from "../../../src/page/frames.ts"
+import type * as goals from "../../../src/page/goals.ts"
 import type * as names from "../../../src/page/names.ts"
 import type * as pick from "../../../src/page/pick.ts"
 import type * as records from "../../../src/page/records.ts"
@@ -34,6 +35,7 @@ export interface PageModules {
   readonly spec: typeof spec
   readonly submission: typeof submission
   readonly tools: typeof tools
+  readonly goals: typeof goals
 }
 
 const pageDirectory = join(import.meta.dirname, "..", "..", "..", "src", "page")
@@ -52,6 +54,7 @@ const moduleNames = [
   "spec",
   "submission",
   "tools",
+  "goals",
 ] as const
 
 let bundled: Promise<string> | undefined
