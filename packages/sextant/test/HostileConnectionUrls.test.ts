@@ -17,7 +17,8 @@ const REDIS_PASSWORD = "redis-hunter2-typo"
 describe("a PostgreSQL store URL with the password in its query", () => {
   it("fails to open with a StoreError that shows password=*** and never the password", async () => {
     const port = await freePort()
-    const url = `postgres://sextant@127.0.0.1:${port}/sextant?sslmode=disable&password=${PG_PASSWORD}` as const
+    const url =
+      `postgres://sextant@127.0.0.1:${port}/sextant?sslmode=disable&password=${PG_PASSWORD}` as const
     const agent = createAgent({ store: url, traceDirectory: false })
     const error = await agent.runs().then(
       () => undefined,
