@@ -284,23 +284,26 @@ const KIND_WORDS: ReadonlyArray<string> = (["email", "url", "date", "time", "pho
   (kind) => STATEMENT_KINDS(kind),
 )
 
-/** Whether a field's name says it holds one part of a longer value ("House number", 门牌号) and no kind of its own ("Phone number"). */
-const isPartField = (field: Field): boolean => {
-  const name = field.name.toLowerCase()
-  const has = (word: string) =>
-    /\p{Script=Han}/u.test(word) ? name.includes(word) : field.words.some((own) => own.toLowerCase() === word)
-  // "Street and house number" holds the whole: it is no field for a part.
-  const whole = field.words.some((own) => own.toLowerCase() === "and") || /[&和及]/u.test(name)
-  return STATEMENT_PART_FIELDS.some(has) && !whole && !KIND_WORDS.some(has)
-}
+/** Whether the field's name says `word`: one of its words, or, for a Han word, anywhere in it. */
+const fieldSays = (field: Field, word: string): boolean =>
+  /\p{Script=Han}/u.test(word)
+    ? field.name.includes(word)
+    : field.words.some((own) => own.toLowerCase() === word)
 
 /** Whether a field's name says its kind of value (a date, a phone number): its value is one, not parts. */
-const isKindField = (field: Field): boolean =>
-  KIND_WORDS.some((word) =>
-    /\p{Script=Han}/u.test(word)
-      ? field.name.includes(word)
-      : field.words.some((own) => own.toLowerCase() === word),
-  )
+const isKindField = (field: Field): boolean => KIND_WORDS.some((word) => fieldSays(field, word))
+
+/** Whether a field's name says it holds one part of a longer value ("House number", 门牌号) and no kind of its own ("Phone number"). */
+const isPartField = (field: Field): boolean => {
+  // "Street and house number" holds the whole: it is no field for a part.
+  const whole = fieldSays(field, "and") || /[&和及]/u.test(field.name)
+  return STATEMENT_PART_FIELDS.some((word) => fieldSays(field, word)) && !whole && !isKindField(field)
+}
+
+/** Each value kind's pattern matching a whole value, not a value inside a text. */
+const WHOLE_TYPED: ReadonlyArray<RegExp> = TYPED.map(
+  (typed) => new RegExp(`^(?:${typed.pattern.source})$`, typed.pattern.flags.replace("g", "")),
+)
 
 /**
  * A field left empty that may hold part of a filled value: "12 Lindenstraße" (words and a number, said
@@ -316,11 +319,7 @@ const partFieldBeside = (
   if (
     !/\d/.test(one.value) ||
     !/\p{L}/u.test(one.value) ||
-    TYPED.some((typed) =>
-      new RegExp(`^(?:${typed.pattern.source})$`, typed.pattern.flags.replace("g", "")).test(
-        one.value.trim(),
-      ),
-    )
+    WHOLE_TYPED.some((whole) => whole.test(one.value.trim()))
   )
     return undefined
   return fields.find(
