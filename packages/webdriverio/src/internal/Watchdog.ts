@@ -20,17 +20,26 @@ export interface Watchdog {
 
 // Environment only, never argv: the watchdog's own command line must not name the profile, or it
 // would find (and kill) itself among the processes it looks for.
+//
+// The profile is removed once no process of the launch is left, and removed again while anything
+// is: a helper that was still exiting when the last scan missed it can write into the profile (a
+// `Default` folder) after the first `rm`, which then leaves the folder behind. It keeps at it for
+// up to ten seconds: a loaded machine can be slow to end a killed process.
 const script = `
 IFS= read -r line
 [ "$line" = done ] && exit 0
 i=0
-while [ "$i" -lt 60 ]; do
+while [ "$i" -lt 200 ]; do
   pids=$( {
     printf '%s\\n' "$SEXTANT_WATCH_MARK" | grep -lzxFf - /proc/[0-9]*/cmdline
     printf '%s\\n' "$SEXTANT_WATCH_OWNER" | grep -lzxFf - /proc/[0-9]*/environ
   } 2>/dev/null | cut -d/ -f3 | grep -vx "$$")
-  [ -z "$pids" ] && break
-  kill -KILL $pids 2>/dev/null
+  if [ -z "$pids" ]; then
+    rm -rf -- "$SEXTANT_WATCH_PROFILE" 2>/dev/null
+    [ -e "$SEXTANT_WATCH_PROFILE" ] || exit 0
+  else
+    kill -KILL $pids 2>/dev/null
+  fi
   sleep 0.05
   i=$((i + 1))
 done
