@@ -95,7 +95,10 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
       const heading = /^\s*-\s+h[1-6]\s+("(?:[^"\\]|\\.)*")\s*$/.exec(line)
       const text = heading === null ? line.replace(/^\s*-\s+/, "").trim() : readName(heading[1])
       lastText =
-        (heading === null && text.includes('"')) || text.endsWith(":") || text.includes(" | ") || text.length > 60
+        (heading === null && text.includes('"')) ||
+        text.endsWith(":") ||
+        text.includes(" | ") ||
+        text.length > 60
           ? undefined
           : text
       continue
