@@ -62,6 +62,16 @@ describe("data tables", () => {
     })
   })
 
+  it("prints a header cell holding a control without bold markers, so no ref sits inside them", async () => {
+    await show(`<table><tr><th><input type="checkbox" aria-label="All rows"></th><th>Name <button>Sort</button></th><th>Phone</th></tr>
+<tr><td><input type="checkbox" aria-label="Row one"></td><td>Ann</td><td>555</td></tr></table>`)
+    const snapshot = await look(harness.browser)
+    const head = snapshot.tree.split("\n").find((line) => line.includes("Sort"))
+    expect(head).toBe(
+      `  - checkbox "All rows" [ref=${refOf(snapshot, "checkbox", "All rows")}] | Name button "Sort" [ref=${refOf(snapshot, "button", "Sort")}] | **Phone**`,
+    )
+  })
+
   it("prints a data cell the table around it does not make with its role", async () => {
     // Rows of a rowgroup that stands in no table: a grid cell there is no table's plain cell.
     await show(`<div role="rowgroup"><div role="row"><span role="rowheader">Seat</span>

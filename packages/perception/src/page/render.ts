@@ -340,7 +340,9 @@ const renderRow = (
   const texts = row.kids.map((kid) => {
     const text = cellLine(kid, inRow)
     if (typeof kid === "string" || text.trim() === "") return text
-    if (HEADER_ROLES.has(kid.role)) return `**${text.trim()}**`
+    // A header cell's words print bold; one holding a control prints as it is, so no ref and no
+    // control's line sits inside the bold markers.
+    if (HEADER_ROLES.has(kid.role)) return hasRef(kid.kids) ? text : `**${text.trim()}**`
     // A data cell the table around it does not make (a grid cell in a table, or in no table at all)
     // says what it is.
     if (CELL_ROLES.has(kid.role) && kid.role !== cells && kid.ref === "")

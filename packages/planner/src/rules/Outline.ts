@@ -31,6 +31,14 @@ const readName = (quoted: string | undefined): string => {
 }
 
 /**
+ * A line with its header cells' words as plain words: the view prints a header cell bold, a whole
+ * cell between the row's ` | ` separators (`- **Phone** | textbox [ref=e15]`); a name in quotes is
+ * left as it is.
+ */
+const plain = (line: string): string =>
+  line.replace(/(?<=^\s*-\s+|\s\|\s)\*\*([^*"]+)\*\*(?=\s\|\s|\s*$)/g, "$1")
+
+/**
  * A two-cell row of a caption and its controls, as a form laid out in a table prints
  * (`- Phone | textbox [ref=e15]`, `- Adults | button "Fewer adults" [ref=e14] 2 button "More adults" [ref=e16]`):
  * the caption, then each control and each number shown between them, on lines of their own, as the
@@ -70,7 +78,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
   // (`- button "Fewer adults"`, `- status: 2`, `- button "More adults"`), marked on both buttons.
   let caption: string | undefined
   let shown: { readonly number: string; readonly down: PageElement; readonly caption: string } | undefined
-  for (const line of outline.split("\n").flatMap(captionRow)) {
+  for (const line of outline.split("\n").map(plain).flatMap(captionRow)) {
     const match = LINE.exec(line)
     if (match === null) continue
     const rest = match[4] ?? ""
@@ -87,7 +95,12 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
       const heading = /^\s*-\s+h[1-6]\s+("(?:[^"\\]|\\.)*")\s*$/.exec(line)
       const text = heading === null ? line.replace(/^\s*-\s+/, "").trim() : readName(heading[1])
       lastText =
-        (heading === null && text.includes('"')) || text.endsWith(":") || text.length > 60 ? undefined : text
+        (heading === null && text.includes('"')) ||
+        text.endsWith(":") ||
+        text.includes(" | ") ||
+        text.length > 60
+          ? undefined
+          : text
       continue
     }
     const nearby = lastText

@@ -55,6 +55,28 @@ describe("a form laid out in a table", () => {
     ])
     expect(more?.name).toBe("More adults")
   })
+
+  it("reads a caption printed in bold (a header cell) as the plain label, beside its control or on the line above", () => {
+    const [phone, email] = elementsFromOutline(`- table:
+  - **Phone** | textbox [ref=e15]
+  - **Email**
+  - textbox [ref=e16]`)
+    expect([phone?.ref, phone?.attributes.label]).toEqual(["e15", "Phone"])
+    expect([email?.ref, email?.attributes.label]).toEqual(["e16", "Email"])
+    const form = `- table:
+  - **Name** | **Phone**
+  - **Phone** | textbox [ref=e15]`
+    expect(read("My phone is 555 1234", form)).toEqual({
+      command: 'type "555 1234" into "Phone"',
+    })
+  })
+
+  it("takes no label from a row of several header cells", () => {
+    const [field] = elementsFromOutline(`- table:
+  - **Name** | **Phone**
+  - textbox [ref=e3]`)
+    expect(field?.attributes.label).toBeUndefined()
+  })
 })
 
 describe("a statement of facts read against the page's form", () => {
