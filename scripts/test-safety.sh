@@ -29,6 +29,7 @@ paths=(
   packages/explorer/test/HostileExplorer
   packages/sextant/test/HostileExploreCli
   packages/webdriverio/test/HostileTabs
+  packages/webdriverio/test/HostileAgentScreenshot
   packages/executor/test/HostileTabs
   packages/mcp/test/HostileMcpHttp
   packages/mcp/test/HostileMcpSecrets

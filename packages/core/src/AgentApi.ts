@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { type ActValue, BrowserDriver, type BrowserDriverShape } from "./BrowserDriver.ts"
-import type { DriverError } from "./Errors.ts"
+import { DriverError, MaskingFailed } from "./errors/Driver.ts"
 import type { Signal } from "./Observation.ts"
 import { ActionOp, type PageAction } from "./PageSnapshot.ts"
 import { parseTarget, refPattern } from "./Target.ts"
@@ -52,7 +52,7 @@ export type AgentEval =
   | { readonly ok: true; readonly result: unknown; readonly actions: ReadonlyArray<PageAction> }
   | AgentFailure
 
-/** What `screenshot()` answers: a PNG as base64. */
+/** What `screenshot()` answers: a PNG as base64, taken with the page masked (see {@link AgentApiOptions}). */
 export type AgentScreenshot = { readonly ok: true; readonly png: string } | AgentFailure
 
 /**
@@ -94,22 +94,52 @@ const looksLikeSelector = (text: string): boolean =>
   !/^(window|document|globalThis|location|navigator)\b/.test(text) &&
   /^[#.[]|^[a-z][a-z0-9-]*([#.[:\s>+~]|$)/i.test(text)
 
+/** How {@link agentApiOf} takes its screenshots. */
+export interface AgentApiOptions {
+  /**
+   * Runs `take` (the screenshot) with the page masked, failing with `DriverError` reason `MaskingFailed`
+   * (and not running `take`) when the page cannot be masked: `withMaskedPage` of `@sextant/perception`,
+   * e.g. `(take) => withMaskedPage(driver, redact, take)`. An agent types into fields (a token, a card
+   * number) and an image cannot be redacted afterwards, so without `maskPage` `screenshot()` takes no
+   * image and answers `MaskingFailed`: core holds no page masking of its own. `@sextant/webdriverio`'s
+   * page agents (`launchPageAgent`, `createPageAgent`, `gridPageAgent`) pass one.
+   */
+  readonly maskPage?: (take: Effect.Effect<Uint8Array, DriverError>) => Effect.Effect<Uint8Array, DriverError>
+}
+
+// Without a masking there is no screenshot: one taken unmasked could show what the agent typed.
+const unmaskable = (): Effect.Effect<never, DriverError> =>
+  Effect.fail(
+    new DriverError({
+      method: "screenshot",
+      reason: new MaskingFailed({
+        detail:
+          "this agent API has no page masking: build it with agentApiOf(driver, { maskPage }), e.g. maskPage: (take) => withMaskedPage(driver, redact, take) of @sextant/perception",
+      }),
+    }),
+  )
+
 /**
  * Builds the agent API over any `BrowserDriver` implementation (this package's, or a fake one).
+ * `screenshot()` goes through `options.maskPage`; without it, it answers `MaskingFailed`.
  *
  * @example
  * ```ts
  * import { Effect } from "effect"
  * import { BrowserDriver } from "@sextant/core"
  * import { agentApiOf } from "@sextant/core"
+ * import { withMaskedPage } from "@sextant/perception"
  * const program = Effect.gen(function* () {
- *   const agent = agentApiOf(yield* BrowserDriver)
+ *   const driver = yield* BrowserDriver
+ *   // No secrets known: every text field's value is drawn masked in a screenshot.
+ *   const agent = agentApiOf(driver, { maskPage: (take) => withMaskedPage(driver, (text) => text, take) })
  *   yield* agent.go("http://127.0.0.1:4000/login")
  *   return yield* agent.look()
  * })
  * ```
  */
-export const agentApiOf = (driver: BrowserDriverShape): AgentApi => {
+export const agentApiOf = (driver: BrowserDriverShape, options: AgentApiOptions = {}): AgentApi => {
+  const maskPage: NonNullable<AgentApiOptions["maskPage"]> = options.maskPage ?? unmaskable
   const withActions = <A extends object>(effect: Effect.Effect<A, DriverError>) =>
     Effect.flatMap(effect, (value) =>
       Effect.map(driver.look(), (snapshot) => ({ ...value, actions: snapshot.actions })),
@@ -176,16 +206,20 @@ export const agentApiOf = (driver: BrowserDriverShape): AgentApi => {
     refresh: () => page(driver.refresh),
     screenshot: (ref) =>
       answer(
-        Effect.map(driver.screenshot(ref === undefined ? {} : { target: parseTarget(ref) }), (png) => ({
-          ok: true as const,
-          png: base64(png),
-        })),
+        Effect.map(
+          maskPage(driver.screenshot(ref === undefined ? {} : { target: parseTarget(ref) })),
+          (png) => ({
+            ok: true as const,
+            png: base64(png),
+          }),
+        ),
       ),
   }
 }
 
 /**
- * The agent API over the `BrowserDriver` in context.
+ * The agent API over the `BrowserDriver` in context, built with no page masking: its `screenshot()`
+ * answers `MaskingFailed`. For screenshots, build it with `agentApiOf(driver, { maskPage })`.
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@ import {
   agentApiOf,
   type BrowserDriverShape,
   DriverError,
+  MaskingFailed,
   type PageSnapshot,
   StaleRef,
   type WaitCondition,
@@ -136,6 +137,60 @@ describe("agentApiOf", () => {
       actions: snapshot.actions,
     })
     expect(await run(agent.back())).toMatchObject({ ok: true, url: "http://127.0.0.1/" })
+  })
+})
+
+describe("agentApiOf screenshot", () => {
+  // Counts the screenshots the driver took, and records what happened around them.
+  const countingDriver = () => {
+    const { driver } = recordingDriver()
+    const steps: Array<string> = []
+    const counted: BrowserDriverShape = {
+      ...driver,
+      screenshot: () =>
+        Effect.sync(() => {
+          steps.push("shot")
+          return new Uint8Array([1, 2, 3])
+        }),
+    }
+    return { driver: counted, steps }
+  }
+
+  it("takes the screenshot inside maskPage and answers it as base64", async () => {
+    const { driver, steps } = countingDriver()
+    const agent = agentApiOf(driver, {
+      maskPage: (take) =>
+        Effect.sync(() => steps.push("mask")).pipe(
+          Effect.andThen(take),
+          Effect.ensuring(Effect.sync(() => steps.push("unmask"))),
+        ),
+    })
     expect(await run(agent.screenshot())).toEqual({ ok: true, png: "AQID" })
+    expect(steps).toEqual(["mask", "shot", "unmask"])
+  })
+
+  it("answers MaskingFailed and takes no screenshot when maskPage fails", async () => {
+    const { driver, steps } = countingDriver()
+    const agent = agentApiOf(driver, {
+      maskPage: () =>
+        Effect.fail(
+          new DriverError({
+            method: "screenshot",
+            reason: new MaskingFailed({ detail: "maskFields threw" }),
+          }),
+        ),
+    })
+    const answer = await run(agent.screenshot("e3"))
+    expect(answer).toMatchObject({ ok: false, reason: "MaskingFailed", retryable: false })
+    expect(answer).not.toHaveProperty("png")
+    expect(steps).toEqual([])
+  })
+
+  it("answers MaskingFailed and takes no screenshot when built without maskPage", async () => {
+    const { driver, steps } = countingDriver()
+    const answer = await run(agentApiOf(driver).screenshot())
+    expect(answer).toMatchObject({ ok: false, reason: "MaskingFailed", retryable: false })
+    expect(answer.ok ? "" : answer.error).toContain("agentApiOf(driver, { maskPage })")
+    expect(steps).toEqual([])
   })
 })

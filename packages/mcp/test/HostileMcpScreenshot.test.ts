@@ -135,3 +135,24 @@ describe("screenshot in a session with secrets, of a page that cannot be masked"
     expect(textOf(answer)).not.toContain(FIRST)
   }, 90_000)
 })
+
+describe("screenshot in a session with no secrets", () => {
+  it("draws a value typed into a plain text field masked all the same", async () => {
+    const server = await serveHttp({ constraints: { allowedOrigins: [site.url] } })
+    servers.push(server)
+    const { call, refOf } = await connectClient(server)
+    expect((await call("go", { url: site.url })).isError).toBeUndefined()
+    const first = await refOf(/^e\d+ (textbox|password) First token/)
+    const second = await refOf(/^e\d+ (textbox|password) Second token/)
+    // The page turns each field to a plain text field once something is typed into it.
+    expect((await call("act", { ref: first, op: "input", value: FIRST })).isError).toBeUndefined()
+    expect((await call("act", { ref: second, op: "input", value: SECOND })).isError).toBeUndefined()
+    const image = async (ref: string) => {
+      const answer = await call("screenshot", { ref })
+      expect(answer.isError, textOf(answer)).toBeUndefined()
+      return answer.content.find((block) => block.type === "image")?.data
+    }
+    // Each field holds a different value: only masked do they draw the same.
+    expect(await image(first)).toBe(await image(second))
+  }, 90_000)
+})

@@ -17,8 +17,9 @@ const isIndexedText = (entry: unknown): entry is readonly [number, string] =>
  *
  * It fails closed: an image cannot be redacted afterwards, so when a masking call fails (it threw, the
  * page navigated away, a dialog is open) `take` does not run and the effect fails with `DriverError`
- * (method `screenshot`, reason `MaskingFailed`, the masking call's error as `cause`). Call it only where
- * there are secrets to hide: without any, every text field would be drawn masked for nothing.
+ * (method `screenshot`, reason `MaskingFailed`, the masking call's error as `cause`). With no secret known
+ * (`redact` changes no text) it still masks every text field: the agent API's screenshots
+ * (`agentApiOf`'s `maskPage`) mask so, since what an agent typed may be a token or a card number.
  *
  * @example
  * ```ts

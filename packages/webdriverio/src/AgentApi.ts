@@ -1,4 +1,5 @@
-import { type AgentApi, agentApiOf } from "@sextant/core"
+import { type AgentApi, agentApiOf, type BrowserDriverShape } from "@sextant/core"
+import { withMaskedPage } from "@sextant/perception"
 import { Effect, Exit, Scope } from "effect"
 import type { DriverOptions } from "./DriverOptions.ts"
 import {
@@ -15,6 +16,7 @@ import { makeDriver } from "./WebdriverioDriver.ts"
 export {
   type AgentAct,
   type AgentApi,
+  type AgentApiOptions,
   type AgentEval,
   type AgentFailure,
   type AgentGo,
@@ -25,13 +27,25 @@ export {
   makeAgentApi,
 } from "@sextant/core"
 
+// A page agent knows no secrets: what it typed is in the page's text fields, so every text field's
+// value is drawn masked (no text is a known secret). A page that cannot be masked gets no screenshot.
+const knowsNoSecret = (text: string): string => text
+
+const pageAgentApi = (driver: BrowserDriverShape): AgentApi =>
+  agentApiOf(driver, { maskPage: (take) => withMaskedPage(driver, knowsNoSecret, take) })
+
 type Promised<T> = {
   readonly [K in keyof T]: T[K] extends (...args: infer A) => Effect.Effect<infer R>
     ? (...args: A) => Promise<R>
     : never
 }
 
-/** The agent API with Promises, for code that does not use Effect. */
+/**
+ * The agent API with Promises, for code that does not use Effect. Its `screenshot()` draws the value of
+ * every text field masked while the image is taken (what the agent typed — a token, a card number —
+ * must not show), through `withMaskedPage` of `@sextant/perception`; a page that cannot be masked gets
+ * no image: the answer is `{ ok: false, reason: "MaskingFailed" }`.
+ */
 export type PageAgent = Promised<AgentApi> & {
   /** Releases what the agent set up on the browser; a wrapped browser keeps running. */
   readonly close: () => Promise<void>
@@ -64,7 +78,7 @@ export const createPageAgent = async (
     await Effect.runPromise(Scope.close(scope, Exit.void))
     throw error
   })
-  return promised(agentApiOf(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
+  return promised(pageAgentApi(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
 }
 
 /** Wraps an agent API in Promises; `release` runs once on close. */
@@ -119,7 +133,7 @@ export const launchPageAgent = async (
     await Effect.runPromise(Scope.close(scope, Exit.void))
     throw error
   })
-  return promised(agentApiOf(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
+  return promised(pageAgentApi(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
 }
 
 /**
@@ -147,5 +161,5 @@ export const gridPageAgent = async (
     await Effect.runPromise(Scope.close(scope, Exit.void))
     throw error
   })
-  return promised(agentApiOf(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
+  return promised(pageAgentApi(driver), () => Effect.runPromise(Scope.close(scope, Exit.void)))
 }

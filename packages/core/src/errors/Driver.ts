@@ -220,9 +220,10 @@ export class ForeignPageRuntime extends Data.TaggedClass("ForeignPageRuntime")<{
 }
 
 /**
- * A screenshot in a session with secrets was not taken because the page could not be masked first (a
- * masking call threw or could not reach the page): an image cannot be redacted afterwards, so none is
- * taken rather than one that may show a secret. `detail` says which call failed and why.
+ * A screenshot that must be masked (in a session with secrets, or the agent API's, whose text fields may
+ * hold what the agent typed) was not taken because the page could not be masked first (a masking call
+ * threw or could not reach the page, or the agent API has no masking): an image cannot be redacted
+ * afterwards, so none is taken rather than one that may show a secret. `detail` says what failed and why.
  *
  * @example
  * ```ts

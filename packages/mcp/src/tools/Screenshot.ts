@@ -5,9 +5,11 @@ import { failure } from "../internal/Answers.ts"
 import { defineMcpTool } from "../McpTool.ts"
 
 /**
- * `screenshot`: a PNG of the viewport or of one ref, as an image block. In a session with secrets, text
- * fields and texts that hold a secret are drawn masked (`withMaskedPage` of `@sextant/perception`, as a
- * run's screenshots are); when the page cannot be masked no image is taken and the answer says why.
+ * `screenshot`: a PNG of the viewport or of one ref, as an image block. Every text field's value, and in a
+ * session with secrets every text that holds one, is drawn masked (`withMaskedPage` of
+ * `@sextant/perception`, as a run's screenshots are): a value the client typed into a plain text box
+ * is as private as a declared secret. When the page cannot be masked no image is taken and the answer
+ * says why.
  */
 export const screenshot = defineMcpTool({
   name: "screenshot",
@@ -17,9 +19,7 @@ export const screenshot = defineMcpTool({
     try {
       const png = await session.call((driver) => {
         const take = driver.screenshot(args.ref === undefined ? {} : { target: parseTarget(args.ref) })
-        return Object.keys(session.secrets).length === 0
-          ? take
-          : withMaskedPage(driver, session.redactor.text, take)
+        return withMaskedPage(driver, session.redactor.text, take)
       })
       return {
         content: [{ type: "image", data: Buffer.from(png).toString("base64"), mimeType: "image/png" }],
