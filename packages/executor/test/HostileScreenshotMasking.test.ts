@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
+import { withMaskedPage } from "@sextant/perception"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { loadRunReport, renderRunReport, type TraceRecord } from "../src/index.ts"
@@ -153,5 +154,90 @@ describe("a run's screenshots of a page that cannot be masked", () => {
     expect(report).not.toContain("data:image/png")
     expect(`${JSON.stringify(events)}${transcript}${report}`).not.toContain(FIRST)
     expect(result.status).toBe("FAILED")
+  }, 90_000)
+})
+
+/**
+ * What the masking draws as discs, read in the page: the computed `-webkit-text-security` of each place
+ * `/hostile/hidden-secret` shows the token (or could), and the note field's inline value and priority.
+ */
+const hiddenStyles = `const drawn = (element) => getComputedStyle(element).getPropertyValue("-webkit-text-security")
+const box = document.querySelector("token-box").shadowRoot
+const note = document.getElementById("note")
+return {
+  shadowField: drawn(box.getElementById("token")),
+  shadowText: drawn(box.getElementById("token-echo")),
+  shadowBareText: drawn(document.querySelector("token-note")),
+  longText: drawn(document.getElementById("long")),
+  hugeText: drawn(document.getElementById("huge")),
+  plainField: drawn(document.getElementById("plain")),
+  noteField: drawn(note),
+  noteInline: [note.style.getPropertyValue("-webkit-text-security"), note.style.getPropertyPriority("-webkit-text-security")],
+}`
+
+interface HiddenStyles {
+  readonly shadowField: string
+  readonly shadowText: string
+  readonly shadowBareText: string
+  readonly longText: string
+  readonly hugeText: string
+  readonly plainField: string
+  readonly noteField: string
+  readonly noteInline: readonly [string, string]
+}
+
+describe("the screenshot masking of a token the page hides from a plain look", () => {
+  it("draws as discs the token in shadow roots, past 2,000 characters of text, and under a page rule that unmasks fields, then gives every style back", async () => {
+    const redact = (text: string) => text.replaceAll(FIRST, "<secret:first>")
+    const [before, during, after] = await rig.runtime.runPromise(
+      BrowserDriver.use((driver) =>
+        Effect.gen(function* () {
+          yield* driver.navigate(`${rig.site.url}/hostile/hidden-secret`)
+          yield* driver.act({ selector: "#token" }, "input", FIRST)
+          yield* driver.act({ selector: "#plain" }, "input", FIRST)
+          yield* driver.act({ selector: "#note" }, "input", FIRST)
+          const read = driver.evaluate(hiddenStyles) as Effect.Effect<HiddenStyles, never>
+          // The page did show the token in each place, as text.
+          const shown = yield* driver.evaluate(
+            `return [document.querySelector("token-box").shadowRoot.getElementById("token").value,
+              document.querySelector("token-box").shadowRoot.getElementById("token-echo").textContent,
+              document.querySelector("token-note").shadowRoot.textContent,
+              document.getElementById("long").textContent.length,
+              document.getElementById("long").textContent.endsWith(arguments[0])]`,
+            [FIRST],
+          )
+          expect(shown).toEqual([
+            FIRST,
+            `Welcome, ${FIRST}`,
+            `Signed in with ${FIRST}`,
+            2_100 + 7 + FIRST.length,
+            true,
+          ])
+          return [yield* read, yield* withMaskedPage(driver, redact, read), yield* read] as const
+        }),
+      ),
+    )
+    expect(before).toEqual({
+      shadowField: "none",
+      shadowText: "none",
+      shadowBareText: "none",
+      longText: "none",
+      hugeText: "none",
+      plainField: "none",
+      noteField: "circle",
+      noteInline: ["circle", "important"],
+    })
+    // A field and a paragraph inside an open shadow root, and text that is a shadow root's own.
+    expect.soft(during.shadowField, "the field in the shadow root").toBe("disc")
+    expect.soft(during.shadowText, "the greeting in the shadow root").toBe("disc")
+    expect.soft(during.shadowBareText, "the shadow root's bare text").toBe("disc")
+    // The token after character 2,000 of one element's text; an element too long to read, masked unread.
+    expect.soft(during.longText, "the token past character 2,000").toBe("disc")
+    expect.soft(during.hugeText, "the text too long to read").toBe("disc")
+    // Fields the page's stylesheet unmasks with !important.
+    expect.soft(during.plainField, "the field under the page's !important rule").toBe("disc")
+    expect.soft(during.noteField, "the field with its own inline !important").toBe("disc")
+    // Given back: the note field's inline value with its priority, everything else as it was.
+    expect(after).toEqual(before)
   }, 90_000)
 })

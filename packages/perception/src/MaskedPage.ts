@@ -12,8 +12,11 @@ const isIndexedText = (entry: unknown): entry is readonly [number, string] =>
  * toggle turned into a text field), and every element whose own text `redact` changes (a page that
  * echoes a secret, in any spelling the redaction knows: "Welcome, hunter2", upper-cased, spaced out).
  * The secrets never go into the page: the page hands its texts out and `redact` picks the ones to mask.
- * Both are drawn as discs (`-webkit-text-security`), in the page and its same-origin frames (perception's
- * page functions `maskFields`, `pageTexts`, `maskTexts` and `unmaskTexts`).
+ * Both are drawn as discs (`-webkit-text-security`, set `!important` so no page rule draws them as text),
+ * in the page, its same-origin frames and every open shadow root in them (perception's page functions
+ * `maskFields`, `pageTexts`, `maskTexts` and `unmaskTexts`). An element whose own text is too long to
+ * hand to `redact` (over 100,000 characters) is masked unread. Each masked element gets back the inline
+ * style, value and priority, it had before.
  *
  * It fails closed: an image cannot be redacted afterwards, so when a masking call fails (it threw, the
  * page navigated away, a dialog is open) `take` does not run and the effect fails with `DriverError`

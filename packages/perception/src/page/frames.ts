@@ -161,3 +161,25 @@ export const eachWindow = (visit: (view: Window) => void, top: Window = window):
     }
   }
 }
+
+/**
+ * `root` and every open shadow root inside it, nested ones too, depth first in document order; with
+ * `frames`, also the documents of the same-origin frames inside them, and what is inside those. A
+ * closed shadow root, and a frame of another origin, are out of reach and skipped. Lazy: a caller
+ * that stops early walks no further.
+ */
+export function* openRoots(root: Document | ShadowRoot, frames = false): Generator<Document | ShadowRoot> {
+  yield root
+  for (const element of Array.from(root.querySelectorAll("*"))) {
+    if (element.shadowRoot !== null) yield* openRoots(element.shadowRoot, frames)
+    if (frames && (element.localName === "iframe" || element.localName === "frame")) {
+      let inner: Document | null = null
+      try {
+        inner = (element as HTMLIFrameElement).contentDocument
+      } catch {
+        inner = null
+      }
+      if (inner !== null) yield* openRoots(inner, frames)
+    }
+  }
+}

@@ -1,10 +1,11 @@
-import { eachWindow } from "./frames.ts"
+import { eachWindow, openRoots } from "./frames.ts"
 
 /*
  * Masking for screenshots: the values of text fields, and the elements whose own text the executor
  * found to hold a secret, are drawn as discs (`-webkit-text-security`) while a screenshot is taken,
- * in the page and its same-origin frames, and given back afterwards. The secrets never go into the
- * page: the page hands its texts out and the executor names the ones to mask.
+ * in the page, its same-origin frames and every open shadow root in them, and given back afterwards.
+ * The secrets never go into the page: the page hands its texts out and the executor names the ones
+ * to mask.
  */
 
 // Input types whose value is never shown as text, or holds no text.
@@ -21,28 +22,61 @@ const UNMASKED_TYPES = new Set([
   "color",
 ])
 
-/** The style a masked field or element had before, `-` for none. */
-const NONE = "-"
-const TEXT_MARK = "data-sextant-masked-text"
+/**
+ * The longest own text of one element `pageTexts` hands out. Past it the text is not handed out: the
+ * element is masked outright (fail closed), since a secret could sit anywhere in the part not read.
+ * Long enough that real paragraphs and table cells are read, short enough that one enormous text
+ * (a log in a `<pre>`) does not cross WebDriver whole.
+ */
+const TEXT_LIMIT = 100_000
 
-const restore = (element: HTMLElement, before: string): void => {
-  if (before === NONE) element.style.removeProperty("-webkit-text-security")
-  else element.style.setProperty("-webkit-text-security", before)
+/** Marks a masked element; holds the `-webkit-text-security` it had inline before, `[value, priority]`. */
+const MARK = "data-sextant-masked"
+const PROPERTY = "-webkit-text-security"
+
+/** Every document and open shadow root the page can reach: each same-origin frame, each shadow root. */
+const eachRoot = (visit: (root: Document | ShadowRoot) => void): void => {
+  eachWindow((view) => {
+    for (const root of openRoots(view.document)) visit(root)
+  })
+}
+
+/**
+ * Draws an element's text as discs, `!important` inline so that no page rule (`input {
+ * -webkit-text-security: none !important }`) draws it as text, remembering its inline value and
+ * priority before. An element already masked keeps what it had before the first mask.
+ */
+const hide = (element: HTMLElement): void => {
+  if (!element.hasAttribute(MARK)) {
+    const before = [element.style.getPropertyValue(PROPERTY), element.style.getPropertyPriority(PROPERTY)]
+    element.setAttribute(MARK, JSON.stringify(before))
+  }
+  element.style.setProperty(PROPERTY, "disc", "important")
+}
+
+/** Gives a masked element its inline value and priority back, and drops the mark. */
+const show = (element: HTMLElement): void => {
+  let before: unknown
+  try {
+    before = JSON.parse(element.getAttribute(MARK) ?? "")
+  } catch {
+    before = undefined
+  }
+  const [value, priority] = Array.isArray(before) ? before : []
+  if (typeof value === "string" && value !== "")
+    element.style.setProperty(PROPERTY, value, typeof priority === "string" ? priority : "")
+  else element.style.removeProperty(PROPERTY)
+  element.removeAttribute(MARK)
 }
 
 /** Masks (or, with `mask` false, unmasks) every text field with a value that is not a password field. */
 export const maskFields = (mask: boolean): void => {
-  eachWindow((view) => {
-    for (const field of Array.from(view.document.querySelectorAll<HTMLInputElement>("input, textarea"))) {
+  eachRoot((root) => {
+    for (const field of Array.from(root.querySelectorAll<HTMLInputElement>("input, textarea"))) {
       const type = (field.getAttribute("type") || "text").toLowerCase()
       if (UNMASKED_TYPES.has(type)) continue
-      if (mask && field.value !== "") {
-        field.dataset.sextantMasked = field.style.getPropertyValue("-webkit-text-security") || NONE
-        field.style.setProperty("-webkit-text-security", "disc")
-      } else if (!mask && field.dataset.sextantMasked !== undefined) {
-        restore(field, field.dataset.sextantMasked)
-        delete field.dataset.sextantMasked
-      }
+      if (mask && field.value !== "") hide(field)
+      else if (!mask && field.hasAttribute(MARK)) show(field)
     }
   })
 }
@@ -51,24 +85,33 @@ export const maskFields = (mask: boolean): void => {
 let textElements: Array<Element> = []
 
 /**
- * Every element with text of its own, in the page and its same-origin frames, as `[index, text]` pairs
- * (text cut at 2000 characters); `maskTexts` masks them by index.
+ * Every element with text of its own, in the page, its same-origin frames and every open shadow root
+ * in them, as `[index, text]` pairs; `maskTexts` masks them by index. Text directly in a shadow root
+ * counts as its host's. An element whose own text is longer than `TEXT_LIMIT` is not handed out but
+ * masked here outright: no secret can hide past a cut.
  */
 export const pageTexts = (): Array<[number, string]> => {
   const elements: Array<Element> = []
   const texts: Array<[number, string]> = []
-  eachWindow((view) => {
-    const root = view.document.body ?? view.document.documentElement
-    const walker = view.document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+  eachRoot((root) => {
+    const start = root.nodeType === 9 ? ((root as Document).body ?? (root as Document).documentElement) : root
+    if (start === null) return
+    const walker = (root.ownerDocument ?? (root as Document)).createTreeWalker(start, NodeFilter.SHOW_TEXT)
     const own = new Map<Element, string>()
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-      const parent = node.parentElement
+      const holder = node.parentNode
+      const parent =
+        holder !== null && holder.nodeType === 11 ? (holder as ShadowRoot).host : node.parentElement
       if (!parent || node.data.trim() === "" || parent.localName === "script" || parent.localName === "style")
         continue
       own.set(parent, (own.get(parent) ?? "") + node.data)
     }
     for (const [element, text] of own) {
-      texts.push([elements.length, text.slice(0, 2000)])
+      if (text.length > TEXT_LIMIT) {
+        hide(element as HTMLElement)
+        continue
+      }
+      texts.push([elements.length, text])
       elements.push(element)
     }
   })
@@ -80,19 +123,17 @@ export const pageTexts = (): Array<[number, string]> => {
 export const maskTexts = (indexes: ReadonlyArray<number>): void => {
   for (const index of indexes) {
     const element = textElements[index] as HTMLElement | undefined
-    if (element === undefined) continue
-    element.setAttribute(TEXT_MARK, element.style.getPropertyValue("-webkit-text-security") || NONE)
-    element.style.setProperty("-webkit-text-security", "disc", "important")
+    if (element !== undefined) hide(element)
   }
 }
 
-/** Gives every element `maskTexts` masked its style back, in the page and its same-origin frames. */
+/**
+ * Gives every element still masked its style back (those `maskTexts` and `pageTexts` masked), in the
+ * page, its same-origin frames and their open shadow roots.
+ */
 export const unmaskTexts = (): void => {
-  eachWindow((view) => {
-    for (const element of Array.from(view.document.querySelectorAll<HTMLElement>(`[${TEXT_MARK}]`))) {
-      restore(element, element.getAttribute(TEXT_MARK) ?? NONE)
-      element.removeAttribute(TEXT_MARK)
-    }
+  eachRoot((root) => {
+    for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${MARK}]`))) show(element)
   })
   textElements = []
 }

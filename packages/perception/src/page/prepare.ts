@@ -1,5 +1,5 @@
 import { brief } from "./describe.ts"
-import { hitAt, viewportRect } from "./frames.ts"
+import { hitAt, openRoots, viewportRect } from "./frames.ts"
 import { chooseOptions } from "./pick.ts"
 import type { Box } from "./types.ts"
 import { assignValue, inputFormat, VALUE_FORMATS } from "./values.ts"
@@ -42,23 +42,9 @@ export interface Refusal {
 
 /** Depth-first search through open shadow roots and same-origin iframes. */
 export const findDeep = (root: Document | ShadowRoot, selector: string): Element | null => {
-  const direct = root.querySelector(selector)
-  if (direct !== null) return direct
-  for (const host of root.querySelectorAll("*")) {
-    if (host.shadowRoot !== null) {
-      const inner = findDeep(host.shadowRoot, selector)
-      if (inner !== null) return inner
-    }
-    if (host.localName === "iframe" || host.localName === "frame") {
-      let inner: Element | null = null
-      try {
-        const frameDocument = (host as HTMLIFrameElement).contentDocument
-        inner = frameDocument === null ? null : findDeep(frameDocument, selector)
-      } catch {
-        inner = null
-      }
-      if (inner !== null) return inner
-    }
+  for (const inner of openRoots(root, true)) {
+    const found = inner.querySelector(selector)
+    if (found !== null) return found
   }
   return null
 }
