@@ -164,10 +164,13 @@ describe("a run's screenshots of a page that cannot be masked", () => {
 const hiddenStyles = `const drawn = (element) => getComputedStyle(element).getPropertyValue("-webkit-text-security")
 const box = document.querySelector("token-box").shadowRoot
 const note = document.getElementById("note")
+const framed = document.querySelector("token-frame").shadowRoot.querySelector("iframe").contentDocument
 return {
   shadowField: drawn(box.getElementById("token")),
   shadowText: drawn(box.getElementById("token-echo")),
   shadowBareText: drawn(document.querySelector("token-note")),
+  framedField: drawn(framed.getElementById("framed")),
+  framedText: drawn(framed.getElementById("framed-echo")),
   longText: drawn(document.getElementById("long")),
   hugeText: drawn(document.getElementById("huge")),
   plainField: drawn(document.getElementById("plain")),
@@ -179,6 +182,8 @@ interface HiddenStyles {
   readonly shadowField: string
   readonly shadowText: string
   readonly shadowBareText: string
+  readonly framedField: string
+  readonly framedText: string
   readonly longText: string
   readonly hugeText: string
   readonly plainField: string
@@ -187,7 +192,7 @@ interface HiddenStyles {
 }
 
 describe("the screenshot masking of a token the page hides from a plain look", () => {
-  it("draws as discs the token in shadow roots, past 2,000 characters of text, and under a page rule that unmasks fields, then gives every style back", async () => {
+  it("draws as discs the token in shadow roots and a frame inside one, past 2,000 characters of text, and under a page rule that unmasks fields, then gives every style back", async () => {
     const redact = (text: string) => text.replaceAll(FIRST, "<secret:first>")
     const [before, during, after] = await rig.runtime.runPromise(
       BrowserDriver.use((driver) =>
@@ -202,6 +207,8 @@ describe("the screenshot masking of a token the page hides from a plain look", (
             `return [document.querySelector("token-box").shadowRoot.getElementById("token").value,
               document.querySelector("token-box").shadowRoot.getElementById("token-echo").textContent,
               document.querySelector("token-note").shadowRoot.textContent,
+              document.querySelector("token-frame").shadowRoot.querySelector("iframe").contentDocument.body.textContent,
+              window.frames.length,
               document.getElementById("long").textContent.length,
               document.getElementById("long").textContent.endsWith(arguments[0])]`,
             [FIRST],
@@ -210,6 +217,9 @@ describe("the screenshot masking of a token the page hides from a plain look", (
             FIRST,
             `Welcome, ${FIRST}`,
             `Signed in with ${FIRST}`,
+            `Token ${FIRST}`,
+            // The frame in the shadow root is not one of the window's frames.
+            0,
             2_100 + 7 + FIRST.length,
             true,
           ])
@@ -221,6 +231,8 @@ describe("the screenshot masking of a token the page hides from a plain look", (
       shadowField: "none",
       shadowText: "none",
       shadowBareText: "none",
+      framedField: "none",
+      framedText: "none",
       longText: "none",
       hugeText: "none",
       plainField: "none",
@@ -231,6 +243,9 @@ describe("the screenshot masking of a token the page hides from a plain look", (
     expect.soft(during.shadowField, "the field in the shadow root").toBe("disc")
     expect.soft(during.shadowText, "the greeting in the shadow root").toBe("disc")
     expect.soft(during.shadowBareText, "the shadow root's bare text").toBe("disc")
+    // A field and a paragraph in a same-origin frame inside a shadow root.
+    expect.soft(during.framedField, "the field in the frame in the shadow root").toBe("disc")
+    expect.soft(during.framedText, "the paragraph in the frame in the shadow root").toBe("disc")
     // The token after character 2,000 of one element's text; an element too long to read, masked unread.
     expect.soft(during.longText, "the token past character 2,000").toBe("disc")
     expect.soft(during.hugeText, "the text too long to read").toBe("disc")

@@ -13,7 +13,7 @@ const isIndexedText = (entry: unknown): entry is readonly [number, string] =>
  * echoes a secret, in any spelling the redaction knows: "Welcome, hunter2", upper-cased, spaced out).
  * The secrets never go into the page: the page hands its texts out and `redact` picks the ones to mask.
  * Both are drawn as discs (`-webkit-text-security`, set `!important` so no page rule draws them as text),
- * in the page, its same-origin frames and every open shadow root in them (perception's page functions
+ * in the page, its same-origin frames (also those inside a shadow root) and every open shadow root in them (perception's page functions
  * `maskFields`, `pageTexts`, `maskTexts` and `unmaskTexts`). An element whose own text is too long to
  * hand to `redact` (over 100,000 characters) is masked unread. Each masked element gets back the inline
  * style, value and priority, it had before.

@@ -1,4 +1,4 @@
-import { eachWindow, openRoots } from "./frames.ts"
+import { openRoots } from "./frames.ts"
 
 /*
  * Masking for screenshots: the values of text fields, and the elements whose own text the executor
@@ -34,11 +34,12 @@ const TEXT_LIMIT = 100_000
 const MARK = "data-sextant-masked"
 const PROPERTY = "-webkit-text-security"
 
-/** Every document and open shadow root the page can reach: each same-origin frame, each shadow root. */
+/**
+ * Every document and open shadow root the page can reach: each open shadow root, and each same-origin
+ * frame, also one inside a shadow root (which `window.frames`, so `eachWindow`, does not list).
+ */
 const eachRoot = (visit: (root: Document | ShadowRoot) => void): void => {
-  eachWindow((view) => {
-    for (const root of openRoots(view.document)) visit(root)
-  })
+  for (const root of openRoots(document, true)) visit(root)
 }
 
 /**
