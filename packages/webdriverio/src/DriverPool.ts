@@ -5,7 +5,7 @@ import { type SharedChromedriver, startSharedChromedriver } from "./Chromedriver
 import { toDriverError } from "./DriverErrors.ts"
 import type { DriverOptions } from "./DriverOptions.ts"
 import { switchToFreshContext } from "./internal/BrowserContexts.ts"
-import { isRunning } from "./internal/Processes.ts"
+import { isSameProcess, processIdentity, signalSameProcess } from "./internal/Processes.ts"
 import {
   connectGrid,
   type DriverSession,
@@ -79,6 +79,11 @@ interface Lease {
 /** One slot: a warm browser, its current context and the driver being made ready for the next holder. */
 interface Entry {
   readonly session: DriverSession
+  /**
+   * The launched browser process as {@link processIdentity} names it, read when the slot opened: what
+   * `endUnanswering` may kill, and nothing the kernel later gives the same pid.
+   */
+  readonly browser: string | undefined
   readonly scope: Scope.Closeable
   /** The browser context the next holder gets. */
   context: string | undefined
@@ -210,6 +215,10 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
     )
     const entry: Entry = {
       session,
+      browser:
+        session.kind === "launched" && session.browserPid !== undefined
+          ? processIdentity(session.browserPid)
+          : undefined,
       scope,
       context: session.browserContext,
       next: undefined as unknown as Fiber.Fiber<Lease, DriverError>,
@@ -240,17 +249,13 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
   // session's close does not wait out the time limit of asking it to end the session (5 s).
   const endUnanswering = (entry: Entry) =>
     Effect.gen(function* () {
-      const pid = entry.session.kind === "launched" ? entry.session.browserPid : undefined
-      if (pid === undefined || !isRunning(pid)) return
-      yield* Effect.sync(() => {
-        try {
-          process.kill(pid, "SIGKILL")
-        } catch {
-          // Already gone.
-        }
-      })
+      // Only the process the slot launched: a browser that already ended may have left its pid to
+      // another process. Where the start time cannot be read, nothing is killed and the session's
+      // close ends it.
+      const browser = entry.browser
+      if (browser === undefined || !(yield* Effect.sync(() => signalSameProcess(browser, "SIGKILL")))) return
       // The kernel ends it at once; until then the session would still see a running browser.
-      for (let waited = 0; isRunning(pid) && waited < 1_000; waited += 10) yield* Effect.sleep(10)
+      for (let waited = 0; isSameProcess(browser) && waited < 1_000; waited += 10) yield* Effect.sleep(10)
     })
 
   // A slot's next driver, or undefined when the slot broke (its browser, driver or context failed).

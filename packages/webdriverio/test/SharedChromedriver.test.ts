@@ -38,6 +38,30 @@ describe("startSharedChromedriver", () => {
     }
   }, 90_000)
 
+  // The driver pool kills a browser that stopped answering and then skips ending its session (a dead
+  // browser never answers): the shared ChromeDriver must not keep that session for the rest of its life.
+  it("leaves no session of a killed Chromium on the shared ChromeDriver after the session closes", async () => {
+    const outer = await Effect.runPromise(Scope.make())
+    try {
+      const chromedriver = await run(startSharedChromedriver(), outer)
+      const sessionScope = await Effect.runPromise(Scope.make())
+      const session = await run(launch({ chromedriver }), sessionScope)
+      const id = session.browser.sessionId
+      const endpoint = `http://127.0.0.1:${session.browser.options.port}/session/${id}/url`
+      process.kill(session.browserPid!, "SIGKILL")
+      for (let waited = 0; isRunning(session.browserPid!) && waited < 2_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(session.crashed?.()).toMatch(/^Chromium \(pid \d+\) exited/)
+      await Effect.runPromise(Scope.close(sessionScope, Exit.void))
+      // The ChromeDriver no longer knows the session: not "disconnected", not "chrome not reachable".
+      const answer = (await (await fetch(endpoint)).json()) as { value: { error?: string } }
+      expect(answer.value.error).toBe("invalid session id")
+      expect(isRunning(session.chromedriverPid!)).toBe(true)
+    } finally {
+      await Effect.runPromise(Scope.close(outer, Exit.void))
+    }
+  }, 90_000)
+
   it("fails a session's next call as DriverCrashed naming the dead ChromeDriver, and the next launch starts a new one", async () => {
     const outer = await Effect.runPromise(Scope.make())
     const pids: Array<number> = []

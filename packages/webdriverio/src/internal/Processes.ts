@@ -82,13 +82,39 @@ const parentOf = (pid: number): number | undefined => {
 /** True while the process runs (a zombie waiting for its parent counts as dead). */
 export const isRunning = (pid: number): boolean => startTime(pid) !== undefined
 
+/**
+ * One process, named so a reused pid cannot pass for it: `<pid>:<start time>` while it runs, undefined
+ * when it does not (or where there is no `/proc` to read the start time from).
+ */
+export const processIdentity = (pid: number): string | undefined => {
+  const started = startTime(pid)
+  return started === undefined ? undefined : `${pid}:${started}`
+}
+
+/** True while the process {@link processIdentity} named still runs: the same pid with the same start time. */
+export const isSameProcess = (identity: string): boolean => {
+  const [pid, started] = identity.split(":")
+  return pid !== undefined && /^\d+$/.test(pid) && startTime(Number(pid)) === started
+}
+
+/**
+ * Sends `signal` to the process {@link processIdentity} named, only while it is still that process:
+ * never to another process the kernel gave its pid to after it ended. True when the signal was sent.
+ */
+export const signalSameProcess = (identity: string, signal: NodeJS.Signals): boolean => {
+  if (!isSameProcess(identity)) return false
+  try {
+    process.kill(Number(identity.split(":")[0]), signal)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** This Node process as an owner: `<pid>:<start time>`. */
 export const ownerId = (): string => `${process.pid}:${startTime(process.pid) ?? "0"}`
 
-const ownerAlive = (owner: string): boolean => {
-  const [pid, started] = owner.split(":")
-  return pid !== undefined && /^\d+$/.test(pid) && startTime(Number(pid)) === started
-}
+const ownerAlive = isSameProcess
 
 /** A new profile folder whose name carries this process as its owner. */
 export const profileFolderPrefix = (): string =>
