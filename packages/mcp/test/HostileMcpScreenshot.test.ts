@@ -49,13 +49,22 @@ const lockedPage = page.replace(
 </script></body>`,
 )
 
+// The same page, making styles a silent no-op once something is typed: no error, and nothing masked.
+const noopPage = page.replace(
+  "</script></body>",
+  `document.getElementById("first").addEventListener("input", () => {
+  CSSStyleDeclaration.prototype.setProperty = function () {}
+})
+</script></body>`,
+)
+
 let site: { url: string; server: Server }
 const servers: Array<HttpMcpServer> = []
 
 beforeAll(async () => {
   const server = createServer((request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-    response.end(request.url === "/locked" ? lockedPage : page)
+    response.end(request.url === "/locked" ? lockedPage : request.url === "/noop" ? noopPage : page)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   site = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
@@ -132,6 +141,21 @@ describe("screenshot in a session with secrets, of a page that cannot be masked"
     expect(textOf(answer)).toContain("no screenshot taken")
     expect(textOf(answer)).toContain("styles are locked on this page")
     expect(textOf(answer)).toContain("read the page with look instead")
+    expect(textOf(answer)).not.toContain(FIRST)
+  }, 90_000)
+})
+
+describe("screenshot of a page that silently undoes the masking", () => {
+  it("takes no image when a masked field still draws its text, and says so", async () => {
+    const { call, refOf } = await connect()
+    expect((await call("go", { url: `${site.url}/noop` })).isError).toBeUndefined()
+    const first = await refOf(/^e\d+ (textbox|password) First token/)
+    const typed = await call("act", { ref: first, op: "input", value: "<secret:first>" })
+    expect(typed.isError, textOf(typed)).toBeUndefined()
+    const answer = await call("screenshot", {})
+    expect(answer.isError).toBe(true)
+    expect(answer.content.filter((block) => block.type === "image")).toEqual([])
+    expect(textOf(answer)).toContain("still draw their text")
     expect(textOf(answer)).not.toContain(FIRST)
   }, 90_000)
 })

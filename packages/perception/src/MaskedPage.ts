@@ -19,7 +19,8 @@ const isIndexedText = (entry: unknown): entry is readonly [number, string] =>
  * style, value and priority, it had before.
  *
  * It fails closed: an image cannot be redacted afterwards, so when a masking call fails (it threw, the
- * page navigated away, a dialog is open) `take` does not run and the effect fails with `DriverError`
+ * page navigated away, a dialog is open), or a masked element still draws its text (the page made the
+ * style a no-op, or styles it back) `take` does not run and the effect fails with `DriverError`
  * (method `screenshot`, reason `MaskingFailed`, the masking call's error as `cause`). With no secret known
  * (`redact` changes no text) it still masks every text field: the agent API's screenshots
  * (`agentApiOf`'s `maskPage`) mask so, since what an agent typed may be a token or a card number.
@@ -48,6 +49,14 @@ export const withMaskedPage = <A, E, R>(
       return yield* refuse("pageTexts answered something other than [index, text] pairs")
     const secret = texts.flatMap(([index, text]) => (redact(text) === text ? [] : [index]))
     if (secret.length > 0) yield* pageCall(driver, "maskTexts", secret)
+    // A page can make the style a no-op without an error: what counts is what the page draws.
+    const shown: unknown = yield* pageCall(driver, "maskedButShown")
+    if (shown !== 0)
+      return yield* refuse(
+        typeof shown === "number"
+          ? `${shown} masked element${shown === 1 ? "" : "s"} still draw their text: the page undoes the masking style`
+          : "maskedButShown answered something other than a number",
+      )
   }).pipe(
     Effect.mapError((error) =>
       error.reason._tag === "MaskingFailed" ? error : refuse(error.reason.message, error),

@@ -2,7 +2,7 @@ import * as calendar from "./calendar.ts"
 import { criteriaFacts } from "./criteria.ts"
 import { goalFacts } from "./goals.ts"
 import { installGuard, takeViolations } from "./guard.ts"
-import { maskFields, maskTexts, pageTexts, unmaskTexts } from "./mask.ts"
+import { maskedButShown, maskFields, maskTexts, pageTexts, unmaskTexts } from "./mask.ts"
 import * as records from "./records.ts"
 import { secretTarget } from "./secretTarget.ts"
 import * as spec from "./spec.ts"
@@ -27,6 +27,7 @@ export const calls = {
   maskFields,
   pageTexts,
   maskTexts,
+  maskedButShown,
   unmaskTexts,
   // The browser and compound tools (@sextant/tools).
   /** @see tools.pickElement */

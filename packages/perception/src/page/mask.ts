@@ -138,3 +138,19 @@ export const unmaskTexts = (): void => {
   })
   textElements = []
 }
+
+/**
+ * How many masked elements (fields, texts) do not draw as discs after all: a page that makes
+ * `setProperty` do nothing, or styles them back, gets no error from the masking itself. Read from
+ * the computed style, after the masking: the screenshot is taken only when this is 0.
+ */
+export const maskedButShown = (): number => {
+  let shown = 0
+  eachRoot((root) => {
+    for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${MARK}]`))) {
+      const view = element.ownerDocument.defaultView ?? window
+      if (view.getComputedStyle(element).getPropertyValue(PROPERTY) !== "disc") shown++
+    }
+  })
+  return shown
+}
