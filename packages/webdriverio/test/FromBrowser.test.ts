@@ -2,8 +2,8 @@ import { BrowserDriver } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { remote } from "webdriverio"
-import { createPageAgent, defaultChromeArgs, WebdriverioDriver } from "../src/index.ts"
+import { createPageAgent, WebdriverioDriver } from "../src/index.ts"
+import { openUserBrowser } from "./support/UserBrowser.ts"
 
 let site: FixtureSite
 let browser: WebdriverIO.Browser | undefined
@@ -19,14 +19,7 @@ afterAll(async () => {
 
 describe("fromBrowser: createPageAgent and WebdriverioDriver.layerFromBrowser on a browser the user owns", () => {
   it("drive the user's session and leave it running after close", async () => {
-    browser = await remote({
-      logLevel: "silent",
-      capabilities: {
-        browserName: "chrome",
-        "goog:chromeOptions": { binary: "/usr/bin/chromium", args: [...defaultChromeArgs] },
-        "wdio:chromedriverOptions": { binary: "/usr/bin/chromedriver" },
-      },
-    })
+    browser = await openUserBrowser()
     const agent = await createPageAgent(browser)
     const went = await agent.go(`${site.url}/login`)
     expect(went).toMatchObject({ ok: true, title: expect.stringContaining("Sign in") })

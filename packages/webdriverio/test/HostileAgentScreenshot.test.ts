@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { remote } from "webdriverio"
-import { createPageAgent, defaultChromeArgs, launchPageAgent, type PageAgent } from "../src/index.ts"
+import { createPageAgent, launchPageAgent, type PageAgent } from "../src/index.ts"
+import { openUserBrowser } from "./support/UserBrowser.ts"
 
 /**
  * The agent API's `screenshot()` hands out an image no redactor can read. What the agent typed into a
@@ -51,14 +51,7 @@ const pngOf = (answer: Awaited<ReturnType<PageAgent["screenshot"]>>): string => 
 
 describe("the page agent's screenshot of a plain text field the agent typed into", () => {
   it("draws the typed value masked while the image is taken, and gives the field back afterwards", async () => {
-    browser = await remote({
-      logLevel: "silent",
-      capabilities: {
-        browserName: "chrome",
-        "goog:chromeOptions": { binary: "/usr/bin/chromium", args: [...defaultChromeArgs] },
-        "wdio:chromedriverOptions": { binary: "/usr/bin/chromedriver" },
-      },
-    })
+    browser = await openUserBrowser()
     const owned = browser
     agent = await createPageAgent(owned)
     expect(await agent.go(`${site.url}/hostile/plain-field`)).toMatchObject({ ok: true })
