@@ -45,8 +45,9 @@ export type ItemPick = z.output<typeof ItemPick>
  *
  * - `loggedIn`: no password field is visible and no error message is shown after the part's steps,
  *   and the page does not ask for a one-time code or say that the account is locked.
- * - `records`: at least `min` records were extracted and every field in `fields` is present and
- *   non-empty in each of them.
+ * - `records`: at least `min` records were extracted, each holds at least one non-empty value, and
+ *   every field in `fields` is present and non-empty in each of them. `fields` may be empty (a goal
+ *   that names no fields, "extract the products"): the records must still hold something.
  * - `lastPage`: pagination stopped because it reached a page with no Next control, on a page that
  *   still showed the list.
  * - `pagesRead`: pagination read `pages` pages; a list with fewer pages leaves it unmet, saying how
@@ -170,7 +171,7 @@ export const describeGoalCheck = (check: GoalCheck): string => {
     case "loggedIn":
       return "the login form is gone and no error message is shown"
     case "records":
-      return `at least ${check.min} record${check.min === 1 ? "" : "s"}${check.fields.length === 0 ? "" : ` with ${check.fields.join(", ")} present and non-empty`}`
+      return `at least ${check.min} record${check.min === 1 ? "" : "s"}, each holding a non-empty value${check.fields.length === 0 ? "" : `, with ${check.fields.join(", ")} present and non-empty`}`
     case "lastPage":
       return "pagination reached a page with no Next"
     case "pagesRead":

@@ -444,6 +444,19 @@ const isEmpty = (value: unknown): boolean =>
   (typeof value === "string" && value.trim() === "") ||
   (Array.isArray(value) && value.length === 0)
 
+/** A record holds at least one value that is not empty (an empty object counts as empty too). */
+const recordHoldsValue = (record: object): boolean =>
+  Object.values(record).some(
+    (value) =>
+      !isEmpty(value) &&
+      !(
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.keys(value).length === 0
+      ),
+  )
+
 /** The action reported that it changed the page (`changed` of an act result, and no NoOp signal). */
 const reportedChange = (step: PartStep): boolean =>
   step.ok &&
@@ -676,6 +689,11 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
         const why = failed ?? (stuck === undefined ? undefined : `${stuck.tool} failed: ${stuck.message}`)
         return `${records.length === 0 ? "no records were extracted" : `only ${records.length} records were extracted`}${why === undefined ? "" : ` (${why})`}`
       }
+      // A record must hold something, whatever `fields` names. `fields: []` stays legal (the rule
+      // planner makes it for "extract the products", a model's plan may give no fields), so the
+      // schema cannot refuse it; without this, such a part checked nothing and `{}` records passed.
+      const blank = records.filter((record) => !recordHoldsValue(record)).length
+      if (blank > 0) return `${blank} of ${records.length} records hold no non-empty value`
       for (const field of check.fields) {
         const missing = records.filter((record) => isEmpty((record as Record<string, unknown>)[field])).length
         if (missing > 0) return `'${field}' is missing or empty in ${missing} of ${records.length} records`

@@ -87,12 +87,13 @@ export const reasonTag = (error: StepFailure): StepFailureReason["_tag"] | "Unkn
 /**
  * Failures no new plan can mend, so a plan run ends at once with the failure's own message: the site
  * rejected the credentials (submitting them again would only repeat the rejection and spend the
- * submission quota), or the browser or its driver died (every step would fail the same way; `resume`
+ * submission quota), the sign-in needs a step only the user can give (a one-time code) or the account
+ * is locked (a new plan would log in again, sending the password twice), or the browser or its driver died (every step would fail the same way; `resume`
  * continues the run on a new browser).
  */
 export const endsTheRun = (error: StepFailure): boolean => {
   const tag = reasonTag(error)
-  return tag === "LoginRejected" || tag === "DriverCrashed"
+  return tag === "LoginRejected" || tag === "SignInUnfinished" || tag === "DriverCrashed"
 }
 
 /** The crashed tab of a `DriverCrashed` that only a tab suffered, or undefined. */
@@ -173,6 +174,9 @@ export const recoveryForReason = (reason: StepFailureReason): Recovery => {
     // Compound tools, sql, criteria
     case "LoginRejected":
     case "LoginUnconfirmed":
+    // The password was taken and the site wants a code, or the account is locked: a retry would send
+    // the password again.
+    case "SignInUnfinished":
     case "ControlNotFound":
     case "ListNotFound":
     case "RecordsInvalid":

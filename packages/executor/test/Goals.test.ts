@@ -1,4 +1,4 @@
-import type { GoalPart } from "@sextant/core"
+import { describeGoalCheck, type GoalPart } from "@sextant/core"
 import { describe, expect, it } from "vitest"
 import { type PageFacts, type PartStep, verifyParts } from "../src/Goals.ts"
 
@@ -337,5 +337,52 @@ describe("action parts (actionsSucceeded) are judged by what the page shows", ()
         { ...go, urlBefore: "about:blank", urlAfter: "about:blank" },
       ]),
     ).toEqual(["navigate left the browser on about:blank"])
+  })
+})
+
+describe("extract part (records)", () => {
+  const extract = (fields: ReadonlyArray<string>): GoalPart => ({
+    kind: "extract",
+    description: "extract the products",
+    check: { type: "records", fields: [...fields], min: 1 },
+  })
+  const extracted = (records: ReadonlyArray<unknown>): PartStep => ({
+    part: 0,
+    tool: "extractList",
+    ok: true,
+    data: { records },
+    signals: [],
+    urlBefore: "http://site.test/products",
+    urlAfter: "http://site.test/products",
+    facts: facts("Products", "http://site.test/products"),
+  })
+  const evidenceOf = (part: GoalPart, records: ReadonlyArray<unknown>) =>
+    verifyParts([part], {
+      steps: [extracted(records)],
+      records,
+      finalPage: facts("Products", "http://site.test/products"),
+    }).map((unmet) => unmet.evidence)
+
+  it("a part naming no fields does not hold on records that hold nothing", () => {
+    expect(evidenceOf(extract([]), [{}])).toEqual(["1 of 1 records hold no non-empty value"])
+    expect(
+      evidenceOf(extract([]), [{ name: "Lamp" }, { name: " ", tags: [], spec: {}, price: null }]),
+    ).toEqual(["1 of 2 records hold no non-empty value"])
+  })
+
+  it("a part naming no fields holds on records that each hold a value", () => {
+    expect(evidenceOf(extract([]), [{ name: "Lamp" }, { price: 0 }])).toEqual([])
+  })
+
+  it("a part naming fields still needs each of them in each record", () => {
+    expect(evidenceOf(extract(["name", "price"]), [{ name: "Lamp", price: 12 }, { name: "Desk" }])).toEqual([
+      "'price' is missing or empty in 1 of 2 records",
+    ])
+  })
+
+  it("says in words that each record must hold a value", () => {
+    expect(describeGoalCheck({ type: "records", fields: [], min: 1 })).toBe(
+      "at least 1 record, each holding a non-empty value",
+    )
   })
 })

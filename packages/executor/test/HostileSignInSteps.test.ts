@@ -18,6 +18,12 @@ const alice = FIXTURE_USERS.find((user) => user.email === EMAIL) as (typeof FIXT
 const logIn = (path: string) =>
   rig.withRules("log in", `${rig.site.url}${path}`, { password: alice.password })
 
+/** How often the site was sent a sign-in post at `path` so far (the fixture site counts them). */
+const signInPosts = async (path: string): Promise<number> => {
+  const counts = (await (await fetch(`${rig.site.url}/hostile/counts`)).json()) as Record<string, number>
+  return counts[`POST ${path}`] ?? 0
+}
+
 describe('"log in" on a site whose sign-in has a further step', () => {
   it("is COMPLETED where the right password leads to the signed-in page", async () => {
     const { result } = await logIn("/login")
@@ -25,10 +31,14 @@ describe('"log in" on a site whose sign-in has a further step', () => {
     expect(result.summary.unmetParts ?? []).toEqual([])
   }, 60_000)
 
-  it("ends FAILED when the site asks for a one-time code next, naming the code field", async () => {
+  it("ends FAILED when the site asks for a one-time code next, naming the code field, having sent the password once", async () => {
+    const before = await signInPosts("/login/two-step")
     const { result } = await logIn("/login/two-step")
-    // The login step itself went through: the password was accepted and the form is gone.
-    expect(result.observations.some((observation) => observation.tool === "login")).toBe(true)
+    // The login step answers what the page still asks, and is neither retried nor planned again: either
+    // would send the password a second time.
+    const logins = result.observations.filter((observation) => observation.tool === "login")
+    expect(logins.map((observation) => observation.ok)).toEqual([false])
+    expect(await signInPosts("/login/two-step")).toBe(before + 1)
     expect(result.status).toBe("FAILED")
     expect(result.summary.taskComplete).toBe(false)
     const unmet = result.summary.unmetParts ?? []
@@ -37,8 +47,10 @@ describe('"log in" on a site whose sign-in has a further step', () => {
     expect(unmet[0]?.evidence).toContain("Verification code")
   }, 60_000)
 
-  it("ends FAILED when the site says the account is locked in a plain paragraph, quoting it", async () => {
+  it("ends FAILED when the site says the account is locked in a plain paragraph, quoting it, having sent the password once", async () => {
+    const before = await signInPosts("/login/locked")
     const { result } = await logIn("/login/locked")
+    expect(await signInPosts("/login/locked")).toBe(before + 1)
     expect(result.status).toBe("FAILED")
     const unmet = result.summary.unmetParts ?? []
     expect(unmet).toHaveLength(1)
@@ -47,7 +59,8 @@ describe('"log in" on a site whose sign-in has a further step', () => {
 })
 
 describe('a model that says "log in" is done once the password form is gone', () => {
-  it("ends FAILED on the one-time code page, though its login call answered loggedIn", async () => {
+  it("ends FAILED on the one-time code page, its login call answering the code field, sending the password once", async () => {
+    const before = await signInPosts("/login/two-step")
     // One login call, then "done".
     rig.script((turn) =>
       Reply.json(
@@ -59,8 +72,10 @@ describe('a model that says "log in" is done once the password form is gone', ()
     const result = await rig.runModel(taskFor("log in", `${rig.site.url}/login/two-step`, alice.password), {
       screenshots: "never",
     })
-    const login = result.observations.find((observation) => observation.tool === "login")
-    expect(login?.ok).toBe(true)
+    const logins = result.observations.filter((observation) => observation.tool === "login")
+    expect(logins.map((observation) => observation.ok)).toEqual([false])
+    expect(logins[0]?.message).toContain("asks for a one-time code")
+    expect(await signInPosts("/login/two-step")).toBe(before + 1)
     expect(result.status).toBe("FAILED")
     expect(result.summary.taskComplete).toBe(false)
     const unmet = result.summary.unmetParts ?? []

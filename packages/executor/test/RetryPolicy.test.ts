@@ -21,6 +21,7 @@ import {
   LoginRejected,
   RateLimited,
   type SextantError,
+  SignInUnfinished,
   SqlError,
   SqlNotAllowed,
   StaleRef,
@@ -205,6 +206,25 @@ describe("one error union for every boundary", () => {
     ])
     assert.deepStrictEqual([rejected, sql, unmet].map(endsTheRun), [true, false, false])
     assert.deepStrictEqual([rejected, sql, unmet].map(recoveryFor), ["backoff", "backoff", "backoff"])
+  })
+
+  it("a sign-in that asks for a one-time code or says the account is locked is neither retried nor replanned", () => {
+    // Either would post the password to the site again.
+    const unfinished = (asks: string) =>
+      new CompoundError({
+        tool: "login",
+        reason: new SignInUnfinished({ asks, url: "http://shop.test/login" }),
+      })
+    const code = unfinished('one-time code field "Verification code"')
+    const locked = unfinished("This account is locked after too many failed sign-in attempts.")
+    assert.deepStrictEqual(
+      [code, locked].map((error) => error.isRetryable),
+      [false, false],
+    )
+    assert.deepStrictEqual([code, locked].map(reasonTag), ["SignInUnfinished", "SignInUnfinished"])
+    assert.deepStrictEqual([code, locked].map(endsTheRun), [true, true])
+    assert.include(code.message, "asks for a one-time code")
+    assert.include(locked.message, 'says "This account is locked')
   })
 
   it("decides permanence on the reason and its fields, never on message text", () => {

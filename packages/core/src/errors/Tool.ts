@@ -52,6 +52,30 @@ export class LoginUnconfirmed extends Data.TaggedClass("LoginUnconfirmed")<{ rea
 }
 
 /**
+ * After submitting, the password form is gone but the sign-in is not over: the page asks for a
+ * one-time code, or says the account is locked. Not retryable: a retry (or a new plan) would send the
+ * password again, and a locked account only counts another failed attempt.
+ *
+ * @example
+ * ```ts
+ * import { SignInUnfinished } from "@sextant/tools"
+ * new SignInUnfinished({ asks: 'one-time code field "Verification code"', url: "http://127.0.0.1/login" }).isRetryable
+ * ```
+ */
+export class SignInUnfinished extends Data.TaggedClass("SignInUnfinished")<{
+  /** What the page shows: `one-time code field "…"`, or the sentence saying the account is locked. */
+  readonly asks: string
+  readonly url: string
+}> {
+  readonly isRetryable = false
+  get message(): string {
+    return this.asks.startsWith("one-time code field")
+      ? `the password was taken but ${this.url} asks for a one-time code (${this.asks}): the sign-in is not over; ask the user for the code, do not log in again`
+      : `the sign-in did not finish: ${this.url} says "${this.asks}"; do not log in again`
+  }
+}
+
+/**
  * A control the tool needs (a password field, a search box, a Next link) is not on the page.
  *
  * @example
@@ -129,6 +153,7 @@ export class SchemaInvalid extends Data.TaggedClass("SchemaInvalid")<{ readonly 
 export type CompoundErrorReason =
   | LoginRejected
   | LoginUnconfirmed
+  | SignInUnfinished
   | ControlNotFound
   | ListNotFound
   | RecordsInvalid

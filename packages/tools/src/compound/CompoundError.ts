@@ -9,4 +9,5 @@ export {
   LoginUnconfirmed,
   RecordsInvalid,
   SchemaInvalid,
+  SignInUnfinished,
 } from "@sextant/core"

@@ -1,9 +1,16 @@
 import { BrowserDriver, defineTool, type PageElement, parseTarget, type Target } from "@sextant/core"
+import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { z } from "zod"
 import { clickTool, fillTool, pressTool } from "../browser/Input.ts"
 import { TargetText } from "../browser/Outputs.ts"
-import { CompoundError, ControlNotFound, LoginRejected, LoginUnconfirmed } from "./CompoundError.ts"
+import {
+  CompoundError,
+  ControlNotFound,
+  LoginRejected,
+  LoginUnconfirmed,
+  SignInUnfinished,
+} from "./CompoundError.ts"
 import { named, pageErrorText, usable } from "./internal/Page.ts"
 
 /** Names of a username field, in the languages the rule planner reads. */
@@ -45,8 +52,9 @@ const findControls = (
 
 /**
  * The `login` tool: fill a login form and submit it, finding the fields by meaning when no
- * selectors are given; success is the page moving on (a navigation, the form gone), failure the
- * error the page shows.
+ * selectors are given; success is the page moving on (a navigation, the form gone) to a page that
+ * asks for no one-time code and says the account is not locked, failure the error the page shows
+ * (`LoginRejected`) or what the page still asks (`SignInUnfinished`).
  *
  * @example
  * ```ts
@@ -60,7 +68,8 @@ export const loginTool = defineTool({
   description: [
     "Log in on the current page: fill the username (email) and password fields and press the sign-in button.",
     "Without selectors the fields are found by meaning: the password field, a text field named like email/user/login, a button named like Sign in/Log in/登录.",
-    "Succeeds when the page moves on (navigation or the form gone); fails with the page's own error text (e.g. Invalid email or password) when the site rejects the credentials.",
+    "Succeeds when the page moves on (navigation or the form gone); fails with the page's own error text (e.g. Invalid email or password) when the site rejects the credentials,",
+    "and fails with SignInUnfinished when the site asks for a one-time code next or says the account is locked (do not call login again then: ask the user).",
   ].join(" "),
   input: z.object({
     username: z.string().min(1).describe("Username or email"),
@@ -123,6 +132,17 @@ export const loginTool = defineTool({
       // A rejected form often re-renders at the same URL, so only a new URL counts as moving on.
       const moved = after.url !== before.url
       if (!passwordStillThere || moved) {
+        // The password form gone is not a sign-in done: the site may ask for a one-time code next, or
+        // say in plain text that the account is locked. Perception's `goalFacts` reads both, the same
+        // reading the executor's "logged in" check makes; answering `loggedIn: true` here would be a
+        // false success to a caller using the tool directly.
+        const facts = yield* pageCall(driver, "goalFacts", { texts: [], selectors: [] })
+        if (facts.signInUnfinished !== "") {
+          return yield* new CompoundError({
+            tool: "login",
+            reason: new SignInUnfinished({ asks: facts.signInUnfinished, url: facts.url }),
+          })
+        }
         return { loggedIn: true as const, url: after.url, title: after.title, hint: result.hint }
       }
       return yield* new CompoundError({ tool: "login", reason: new LoginUnconfirmed({ url: after.url }) })

@@ -69,6 +69,31 @@ for (const seed of seeds) {
       await open("/logout")
     })
 
+    it("login on a site that asks for a one-time code next fails naming the code field, not loggedIn", async () => {
+      await open("/login/two-step")
+      const error = (await harness.fail(
+        loginTool.run({ username: alice.email, password: alice.password }),
+      )) as CompoundError
+      expect(error._tag).toBe("CompoundError")
+      expect(error.reason._tag).toBe("SignInUnfinished")
+      expect(error.reason).toMatchObject({ asks: 'one-time code field "Verification code"' })
+      expect(error.message).toContain("asks for a one-time code")
+      // A retry would post the password a second time.
+      expect(error.isRetryable).toBe(false)
+      expect(error.message).not.toContain(alice.password)
+    })
+
+    it("login on a site that says the account is locked fails quoting the sentence, not loggedIn", async () => {
+      await open("/login/locked")
+      const error = (await harness.fail(
+        loginTool.run({ username: alice.email, password: alice.password }),
+      )) as CompoundError
+      expect(error.reason._tag).toBe("SignInUnfinished")
+      expect(error.message).toContain('says "')
+      expect(error.message).toContain("This account is locked after too many failed sign-in attempts.")
+      expect(error.isRetryable).toBe(false)
+    })
+
     it("login takes selectors when given, and names the missing control on a page without a login form", async () => {
       await open("/search")
       const missing = (await harness.fail(
