@@ -71,6 +71,17 @@ describe("a form laid out in a table", () => {
     })
   })
 
+  it("grounds 'Type 555 into Phone' on the field beside a bold Phone header cell", () => {
+    const outline = `- table:
+  - **Field** | **Value**
+  - **Name** | textbox [ref=e14]
+  - **Phone** | textbox [ref=e15]
+  - **Email** | textbox [ref=e16]`
+    expect(decideStep({ goal: "Type 555 into Phone", url: "/", outline, history: [] }).toolCalls).toEqual([
+      { name: "fill", args: { target: "e15", value: "555" } },
+    ])
+  })
+
   it("takes no label from a row of several header cells", () => {
     const [field] = elementsFromOutline(`- table:
   - **Name** | **Phone**
