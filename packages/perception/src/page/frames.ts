@@ -147,18 +147,14 @@ export const hitAt = (x: number, y: number): Element | null => {
 }
 
 /**
- * Visits `top` and every frame below it the page can reach (same-origin frames, depth first); a
- * frame of another origin, and what is inside it, is skipped: the page cannot reach it either.
+ * Visits `top` and every frame below it the page can reach (same-origin frames, depth first), also a
+ * frame inside an open shadow root, which `window.frames` does not list; a frame of another origin,
+ * and what is inside it, is skipped: the page cannot reach it either.
  */
 export const eachWindow = (visit: (view: Window) => void, top: Window = window): void => {
-  visit(top)
-  for (let index = 0; index < top.frames.length; index++) {
-    try {
-      const frame = top.frames[index]
-      if (frame !== undefined) eachWindow(visit, frame)
-    } catch {
-      // Another origin's frame: reading its document throws.
-    }
+  for (const root of openRoots(top.document, true)) {
+    const view = root.nodeType === 9 ? (root as Document).defaultView : null
+    if (view !== null) visit(view)
   }
 }
 

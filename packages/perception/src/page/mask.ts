@@ -36,7 +36,7 @@ const PROPERTY = "-webkit-text-security"
 
 /**
  * Every document and open shadow root the page can reach: each open shadow root, and each same-origin
- * frame, also one inside a shadow root (which `window.frames`, so `eachWindow`, does not list).
+ * frame, also one inside a shadow root (which `window.frames` does not list).
  */
 const eachRoot = (visit: (root: Document | ShadowRoot) => void): void => {
   for (const root of openRoots(document, true)) visit(root)

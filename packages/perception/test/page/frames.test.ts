@@ -66,3 +66,27 @@ describe("hitAt and viewportRect", () => {
     expect(placed).toEqual({ rect: { x: 127, y: 77, width: 12, height: 12 }, hit: "b" })
   })
 })
+
+describe("eachWindow", () => {
+  it("visits a same-origin frame inside an open shadow root, which window.frames does not list", async () => {
+    await harness.open(`<div id="host"></div><iframe id="plain" srcdoc="<title>plain</title>"></iframe>`)
+    await harness.browser.execute(() => {
+      const root = document.getElementById("host")!.attachShadow({ mode: "open" })
+      root.innerHTML = `<iframe srcdoc="<title>shadowed</title>"></iframe>`
+    })
+    const framedTitle = () =>
+      harness.browser.execute(
+        () =>
+          document.getElementById("host")!.shadowRoot!.querySelector("iframe")!.contentDocument?.title ?? "",
+      )
+    await harness.browser.waitUntil(async () => (await framedTitle()) === "shadowed")
+    const visited = await harness.browser.execute(() => {
+      const { frames } = (globalThis as unknown as { __page: PageModules }).__page
+      const titles: Array<string> = []
+      frames.eachWindow((view) => titles.push(view.document.title))
+      return { titles, listed: window.frames.length }
+    })
+    expect(visited.listed).toBe(1)
+    expect(visited.titles).toEqual(["", "shadowed", "plain"])
+  })
+})
