@@ -111,10 +111,8 @@ export const signalSameProcess = (identity: string, signal: NodeJS.Signals): boo
   }
 }
 
-/** This Node process as an owner: `<pid>:<start time>`. */
-export const ownerId = (): string => `${process.pid}:${startTime(process.pid) ?? "0"}`
-
-const ownerAlive = isSameProcess
+/** This Node process as an owner: its {@link processIdentity} (`<pid>:0` where `/proc` cannot say). */
+export const ownerId = (): string => processIdentity(process.pid) ?? `${process.pid}:0`
 
 /** A new profile folder whose name carries this process as its owner. */
 export const profileFolderPrefix = (): string =>
@@ -156,7 +154,7 @@ export const reapOrphans = (temporaryFolder: string = tmpdir()): Reaped => {
   const orphans = new Set(
     pids.filter((pid) => {
       const owner = ownerOfProcess(pid)
-      return owner !== undefined && !ownerAlive(owner)
+      return owner !== undefined && !isSameProcess(owner)
     }),
   )
   // Chromium's helpers (renderers, the network service) may no longer show the owner in their
@@ -186,7 +184,7 @@ export const reapOrphans = (temporaryFolder: string = tmpdir()): Reaped => {
   }
   for (const folder of folders) {
     const owner = new RegExp(`^${PROFILE_PREFIX}(\\d+)-(\\d+)-`).exec(folder)
-    if (owner === null || ownerAlive(`${owner[1]}:${owner[2]}`)) continue
+    if (owner === null || isSameProcess(`${owner[1]}:${owner[2]}`)) continue
     const path = join(temporaryFolder, folder)
     rmSync(path, { recursive: true, force: true })
     profiles.push(path)
