@@ -14,7 +14,7 @@ const isIndexedText = (entry: unknown): entry is readonly [number, string] =>
  * The secrets never go into the page: the page hands its texts out and `redact` picks the ones to mask.
  * Both are drawn as discs (`-webkit-text-security`, set `!important` so no page rule draws them as text),
  * in the page, its same-origin frames (also those inside a shadow root) and every open shadow root in them (perception's page functions
- * `maskFields`, `pageTexts`, `maskTexts` and `unmaskTexts`). An element whose own text is too long to
+ * `maskPage`, `maskTexts` and `unmaskPage`: three page calls per screenshot). An element whose own text is too long to
  * hand to `redact` (over 100,000 characters) is masked unread. Each masked element gets back the inline
  * style, value and priority, it had before.
  *
@@ -41,31 +41,28 @@ export const withMaskedPage = <A, E, R>(
 ): Effect.Effect<A, E | DriverError, R> => {
   const refuse = (detail: string, cause?: unknown) =>
     new DriverError({ method: "screenshot", reason: new MaskingFailed({ detail }), cause })
+  // Two page calls: maskPage masks the fields and hands the texts out; maskTexts masks the ones
+  // `redact` changes and answers how many masked elements still draw their text.
   const mask = Effect.gen(function* () {
-    yield* pageCall(driver, "maskFields", true)
-    const texts: unknown = yield* pageCall(driver, "pageTexts")
-    // The answer crossed from the page as JSON: one that is not the pairs pageTexts makes cannot be read.
+    const texts: unknown = yield* pageCall(driver, "maskPage")
+    // The answer crossed from the page as JSON: one that is not the pairs maskPage makes cannot be read.
     if (!Array.isArray(texts) || !texts.every(isIndexedText))
-      return yield* refuse("pageTexts answered something other than [index, text] pairs")
+      return yield* refuse("maskPage answered something other than [index, text] pairs")
     const secret = texts.flatMap(([index, text]) => (redact(text) === text ? [] : [index]))
-    if (secret.length > 0) yield* pageCall(driver, "maskTexts", secret)
     // A page can make the style a no-op without an error: what counts is what the page draws.
-    const shown: unknown = yield* pageCall(driver, "maskedButShown")
+    const shown: unknown = yield* pageCall(driver, "maskTexts", secret)
     if (shown !== 0)
       return yield* refuse(
         typeof shown === "number"
           ? `${shown} masked element${shown === 1 ? "" : "s"} still draw their text: the page undoes the masking style`
-          : "maskedButShown answered something other than a number",
+          : "maskTexts answered something other than a number",
       )
   }).pipe(
     Effect.mapError((error) =>
       error.reason._tag === "MaskingFailed" ? error : refuse(error.reason.message, error),
     ),
   )
-  // Each half of the restore runs even when the other fails: a mask left on hides, it never shows.
-  const restore = Effect.all([
-    Effect.ignore(pageCall(driver, "maskFields", false)),
-    Effect.ignore(pageCall(driver, "unmaskTexts")),
-  ])
+  // One call gives back every masked element, fields and texts: a mask left on hides, it never shows.
+  const restore = Effect.ignore(pageCall(driver, "unmaskPage"))
   return Effect.andThen(mask, take).pipe(Effect.ensuring(restore))
 }

@@ -228,7 +228,7 @@ export class ForeignPageRuntime extends Data.TaggedClass("ForeignPageRuntime")<{
  * @example
  * ```ts
  * import { DriverError, MaskingFailed } from "@sextant/core"
- * const error = new DriverError({ method: "screenshot", reason: new MaskingFailed({ detail: "maskFields threw: TypeError" }) })
+ * const error = new DriverError({ method: "screenshot", reason: new MaskingFailed({ detail: "maskPage threw: TypeError" }) })
  * error.message.startsWith("BrowserDriver.screenshot: no screenshot taken") // true
  * ```
  */

@@ -2,7 +2,7 @@ import * as calendar from "./calendar.ts"
 import { criteriaFacts } from "./criteria.ts"
 import { goalFacts } from "./goals.ts"
 import { installGuard, takeViolations } from "./guard.ts"
-import { maskedButShown, maskFields, maskTexts, pageTexts, unmaskTexts } from "./mask.ts"
+import { maskPage, maskTexts, unmaskPage } from "./mask.ts"
 import * as records from "./records.ts"
 import { secretTarget } from "./secretTarget.ts"
 import * as spec from "./spec.ts"
@@ -24,11 +24,9 @@ export const calls = {
   installGuard,
   takeViolations,
   secretTarget,
-  maskFields,
-  pageTexts,
+  maskPage,
   maskTexts,
-  maskedButShown,
-  unmaskTexts,
+  unmaskPage,
   // The browser and compound tools (@sextant/tools).
   /** @see tools.pickElement */
   pickElement: tools.pickElement,

@@ -23,7 +23,7 @@ const UNMASKED_TYPES = new Set([
 ])
 
 /**
- * The longest own text of one element `pageTexts` hands out. Past it the text is not handed out: the
+ * The longest own text of one element `maskPage` hands out. Past it the text is not handed out: the
  * element is masked outright (fail closed), since a secret could sit anywhere in the part not read.
  * Long enough that real paragraphs and table cells are read, short enough that one enormous text
  * (a log in a `<pre>`) does not cross WebDriver whole.
@@ -70,28 +70,28 @@ const show = (element: HTMLElement): void => {
   element.removeAttribute(MARK)
 }
 
-/** Masks (or, with `mask` false, unmasks) every text field with a value that is not a password field. */
-export const maskFields = (mask: boolean): void => {
+/** Masks every text field with a value that is not a password field. */
+const maskFields = (): void => {
   eachRoot((root) => {
     for (const field of Array.from(root.querySelectorAll<HTMLInputElement>("input, textarea"))) {
       const type = (field.getAttribute("type") || "text").toLowerCase()
-      if (UNMASKED_TYPES.has(type)) continue
-      if (mask && field.value !== "") hide(field)
-      else if (!mask && field.hasAttribute(MARK)) show(field)
+      if (!UNMASKED_TYPES.has(type) && field.value !== "") hide(field)
     }
   })
 }
 
-// The elements pageTexts handed out, by index, for maskTexts.
+// The elements maskPage handed out, by index, for maskTexts.
 let textElements: Array<Element> = []
 
 /**
- * Every element with text of its own, in the page, its same-origin frames and every open shadow root
- * in them, as `[index, text]` pairs; `maskTexts` masks them by index. Text directly in a shadow root
- * counts as its host's. An element whose own text is longer than `TEXT_LIMIT` is not handed out but
- * masked here outright: no secret can hide past a cut.
+ * The first half of masking a page: masks every text field with a value that is not a password
+ * field, and answers every element with text of its own, in the page, its same-origin frames and
+ * every open shadow root in them, as `[index, text]` pairs; `maskTexts` masks the ones the caller
+ * picks by index. Text directly in a shadow root counts as its host's. An element whose own text is
+ * longer than `TEXT_LIMIT` is not handed out but masked here outright: no secret can hide past a cut.
  */
-export const pageTexts = (): Array<[number, string]> => {
+export const maskPage = (): Array<[number, string]> => {
+  maskFields()
   const elements: Array<Element> = []
   const texts: Array<[number, string]> = []
   eachRoot((root) => {
@@ -120,31 +120,17 @@ export const pageTexts = (): Array<[number, string]> => {
   return texts
 }
 
-/** Masks the elements `pageTexts` answered at these indexes. */
-export const maskTexts = (indexes: ReadonlyArray<number>): void => {
+/**
+ * The second half of masking a page: masks the elements `maskPage` answered at these indexes, then
+ * answers how many masked elements (fields, texts) do not draw as discs after all. A page that makes
+ * `setProperty` do nothing, or styles them back, gets no error from the masking itself, so this is
+ * read from the computed style: the screenshot is taken only when it is 0.
+ */
+export const maskTexts = (indexes: ReadonlyArray<number>): number => {
   for (const index of indexes) {
     const element = textElements[index] as HTMLElement | undefined
     if (element !== undefined) hide(element)
   }
-}
-
-/**
- * Gives every element still masked its style back (those `maskTexts` and `pageTexts` masked), in the
- * page, its same-origin frames and their open shadow roots.
- */
-export const unmaskTexts = (): void => {
-  eachRoot((root) => {
-    for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${MARK}]`))) show(element)
-  })
-  textElements = []
-}
-
-/**
- * How many masked elements (fields, texts) do not draw as discs after all: a page that makes
- * `setProperty` do nothing, or styles them back, gets no error from the masking itself. Read from
- * the computed style, after the masking: the screenshot is taken only when this is 0.
- */
-export const maskedButShown = (): number => {
   let shown = 0
   eachRoot((root) => {
     for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${MARK}]`))) {
@@ -153,4 +139,15 @@ export const maskedButShown = (): number => {
     }
   })
   return shown
+}
+
+/**
+ * Gives every masked element (fields and texts) its style back, in the page, its same-origin frames
+ * and their open shadow roots.
+ */
+export const unmaskPage = (): void => {
+  eachRoot((root) => {
+    for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${MARK}]`))) show(element)
+  })
+  textElements = []
 }
