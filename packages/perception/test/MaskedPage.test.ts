@@ -14,7 +14,7 @@ const recordingDriver = (answers: Record<string, unknown>) => {
         return name in answers
           ? Effect.succeed(answers[name])
           : Effect.fail(
-              new DriverError({ method: "callPage", reason: new ScriptError({ message: `${name} threw` }) }),
+              new DriverError({ method: "callPage", reason: new ScriptError({ detail: `${name} threw` }) }),
             )
       }),
   }
