@@ -246,7 +246,8 @@ export const createDriverPool = Effect.fn("webdriverio.createDriverPool")(functi
     )
 
   // A launched browser that failed its health check is running but does not answer: ended here, its
-  // session's close does not wait out the time limit of asking it to end the session (5 s).
+  // session's close does not wait out the time limit of asking a running browser to end the session
+  // (5 s); ChromeDriver answers at once for a dead one, and forgets its session.
   const endUnanswering = (entry: Entry) =>
     Effect.gen(function* () {
       // Only the process the slot launched: a browser that already ended may have left its pid to

@@ -236,16 +236,38 @@ export const resolveBinaries = (options: { chromePath?: string; chromedriverPath
   chromedriver: options.chromedriverPath ?? process.env.SEXTANT_CHROMEDRIVER ?? "/usr/bin/chromedriver",
 })
 
+/** How long ending a session waits for the driver to answer, in ms. */
+const END_SESSION_TIMEOUT_MS = 5_000
+/**
+ * How long ending a session whose browser already died waits, in ms: ChromeDriver answers at once
+ * that the browser is gone (and forgets the session), so a longer wait would only hold up the close.
+ */
+const END_DEAD_SESSION_TIMEOUT_MS = 2_000
+
+/** What {@link endSession} asks before it asks the driver to end the session. */
+interface EndState {
+  /**
+   * What makes asking pointless: the driver itself exited (nothing listens), or the remote end
+   * already said the session is gone. Undefined while the driver may still hold the session.
+   */
+  readonly unreachable: () => string | undefined
+  /** What died (the driver or the browser), or undefined while both run. */
+  readonly crashed?: () => string | undefined
+}
+
 // Ends the session, then whatever BiDi commands are still waiting, and closes the socket: nothing
-// the session opened may keep Node alive after it.
-const endSession = (browser: WebdriverIO.Browser, crashed?: () => string | undefined) =>
+// the session opened may keep Node alive after it. A session whose browser died is still ended on
+// a driver that runs: a shared ChromeDriver serves many sessions and would otherwise keep the dead
+// one in its records for the rest of its life; the error it answers for the dead browser is ignored.
+const endSession = (browser: WebdriverIO.Browser, state: EndState) =>
   Effect.suspend(() => {
     const commands = ownedCommands.get(browser)
-    // A dead driver or browser never answers: do not wait for it.
     const end =
-      crashed?.() === undefined
+      state.unreachable() === undefined
         ? Effect.tryPromise({ try: () => browser.deleteSession(), catch: toDriverError("close") }).pipe(
-            Effect.timeout("5 seconds"),
+            Effect.timeout(
+              state.crashed?.() === undefined ? END_SESSION_TIMEOUT_MS : END_DEAD_SESSION_TIMEOUT_MS,
+            ),
             Effect.ignore,
           )
         : Effect.void
@@ -464,7 +486,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
           ),
       }),
     ),
-    (opened) => endSession(opened, crashed),
+    (opened) => endSession(opened, { unreachable: chromedriver.exited, crashed }),
   )
   let browser: WebdriverIO.Browser
   let browserContext: string
@@ -579,7 +601,7 @@ const openRemote = Effect.fnUntraced(function* (
           : mapped
       },
     }),
-    (opened) => endSession(opened, () => lost),
+    (opened) => endSession(opened, { unreachable: () => lost }),
   )
   return {
     browser,

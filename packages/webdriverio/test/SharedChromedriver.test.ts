@@ -38,24 +38,29 @@ describe("startSharedChromedriver", () => {
     }
   }, 90_000)
 
-  // The driver pool kills a browser that stopped answering and then skips ending its session (a dead
-  // browser never answers): the shared ChromeDriver must not keep that session for the rest of its life.
-  it("leaves no session of a killed Chromium on the shared ChromeDriver after the session closes", async () => {
+  // The driver pool kills a browser that stopped answering while no command waits on it, then closes
+  // its session: the shared ChromeDriver must forget that session rather than keep it for the rest of
+  // its life. Only ChromeDriver's own session list is asked: any command on the session itself would
+  // make ChromeDriver find the browser gone and drop the session on its own.
+  it("forgets the session of a Chromium killed while no command waited, once the session closes", async () => {
     const outer = await Effect.runPromise(Scope.make())
     try {
       const chromedriver = await run(startSharedChromedriver(), outer)
       const sessionScope = await Effect.runPromise(Scope.make())
       const session = await run(launch({ chromedriver }), sessionScope)
       const id = session.browser.sessionId
-      const endpoint = `http://127.0.0.1:${session.browser.options.port}/session/${id}/url`
+      const listed = async () => {
+        const response = await fetch(`http://127.0.0.1:${session.browser.options.port}/sessions`)
+        const answer = (await response.json()) as { value: Array<{ id: string }> }
+        return answer.value.map((entry) => entry.id)
+      }
+      expect(await listed()).toContain(id)
       process.kill(session.browserPid!, "SIGKILL")
       for (let waited = 0; isRunning(session.browserPid!) && waited < 2_000; waited += 10)
         await new Promise((resolve) => setTimeout(resolve, 10))
       expect(session.crashed?.()).toMatch(/^Chromium \(pid \d+\) exited/)
       await Effect.runPromise(Scope.close(sessionScope, Exit.void))
-      // The ChromeDriver no longer knows the session: not "disconnected", not "chrome not reachable".
-      const answer = (await (await fetch(endpoint)).json()) as { value: { error?: string } }
-      expect(answer.value.error).toBe("invalid session id")
+      expect(await listed()).not.toContain(id)
       expect(isRunning(session.chromedriverPid!)).toBe(true)
     } finally {
       await Effect.runPromise(Scope.close(outer, Exit.void))
