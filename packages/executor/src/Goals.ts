@@ -7,6 +7,7 @@ import {
   isoDay,
   type PageElement,
   readCalendarDay,
+  SignInUnfinished,
   type UnmetPart,
 } from "@sextant/core"
 import { type GoalFactsRequest, pageCall } from "@sextant/perception"
@@ -672,9 +673,7 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       // The password form gone is not a sign-in done: the site may ask for a one-time code next, or
       // say in plain text that the account is locked.
       if (page.signInUnfinished !== undefined && page.signInUnfinished !== "")
-        return page.signInUnfinished.startsWith("one-time code field")
-          ? `${page.url} asks for a one-time code (${page.signInUnfinished}): the sign-in is not over`
-          : `${page.url} says "${page.signInUnfinished}"`
+        return new SignInUnfinished({ asks: page.signInUnfinished, url: page.url }).finding
       return undefined
     }
     case "records": {

@@ -1,4 +1,4 @@
-import { describeGoalCheck, type GoalPart } from "@sextant/core"
+import { describeGoalCheck, type GoalPart, SignInUnfinished } from "@sextant/core"
 import { describe, expect, it } from "vitest"
 import { type PageFacts, type PartStep, verifyParts } from "../src/Goals.ts"
 
@@ -384,5 +384,29 @@ describe("extract part (records)", () => {
     expect(describeGoalCheck({ type: "records", fields: [], min: 1 })).toBe(
       "at least 1 record, each holding a non-empty value",
     )
+  })
+})
+
+describe("logged-in part on a sign-in that is not over", () => {
+  const login: GoalPart = { kind: "login", description: "log in", check: { type: "loggedIn" } }
+  const afterLogin = (signInUnfinished: string): PartStep =>
+    click({
+      tool: "login",
+      data: { loggedIn: true },
+      urlAfter: "http://site.test/login",
+      facts: { ...facts("Sign in", "http://site.test/login"), signInUnfinished },
+    })
+
+  it("says what the page shows in the words of the login tool's SignInUnfinished, for a code and a lock", () => {
+    for (const asks of ['one-time code field "Verification code"', "This account is locked."]) {
+      const unmet = verifyParts([login], {
+        steps: [afterLogin(asks)],
+        records: [],
+        finalPage: facts("Sign in", "http://site.test/login"),
+      })
+      const error = new SignInUnfinished({ asks, url: "http://site.test/login" })
+      expect(unmet.map((part) => part.evidence)).toEqual([error.finding])
+      expect(error.message).toContain(error.finding)
+    }
   })
 })

@@ -60,6 +60,8 @@ export class LoginUnconfirmed extends Data.TaggedClass("LoginUnconfirmed")<{ rea
  * ```ts
  * import { SignInUnfinished } from "@sextant/tools"
  * new SignInUnfinished({ asks: 'one-time code field "Verification code"', url: "http://127.0.0.1/login" }).isRetryable
+ * new SignInUnfinished({ asks: "This account is locked.", url: "http://127.0.0.1/login" }).finding
+ * // 'http://127.0.0.1/login says "This account is locked."'
  * ```
  */
 export class SignInUnfinished extends Data.TaggedClass("SignInUnfinished")<{
@@ -68,10 +70,23 @@ export class SignInUnfinished extends Data.TaggedClass("SignInUnfinished")<{
   readonly url: string
 }> {
   readonly isRetryable = false
-  get message(): string {
+  /** The page asks for a one-time code, rather than saying the account is locked. */
+  get asksForCode(): boolean {
     return this.asks.startsWith("one-time code field")
-      ? `the password was taken but ${this.url} asks for a one-time code (${this.asks}): the sign-in is not over; ask the user for the code, do not log in again`
-      : `the sign-in did not finish: ${this.url} says "${this.asks}"; do not log in again`
+  }
+  /**
+   * What the page shows, said once for the login tool's message and the "logged in" goal check's
+   * evidence alike: `<url> asks for a one-time code (…): the sign-in is not over`, or `<url> says "…"`.
+   */
+  get finding(): string {
+    return this.asksForCode
+      ? `${this.url} asks for a one-time code (${this.asks}): the sign-in is not over`
+      : `${this.url} says "${this.asks}"`
+  }
+  get message(): string {
+    return this.asksForCode
+      ? `the password was taken but ${this.finding}; ask the user for the code, do not log in again`
+      : `the sign-in did not finish: ${this.finding}; do not log in again`
   }
 }
 

@@ -1,5 +1,5 @@
 import { collapse } from "./text.ts"
-import { shown } from "./visibility.ts"
+import { rendered, shown } from "./visibility.ts"
 
 /* What a goal's part checks read of the page after its steps: one call, judged outside the page. */
 
@@ -99,12 +99,57 @@ const LOCKED =
 /** The words without which no sentence says so: a cheap test of the whole page first. */
 const LOCKED_WORDS = /locked|disabled|suspended|blocked|deactivated|too many/i
 const LONGEST_SENTENCE = 300
+/**
+ * How many blocks holding one of {@link LOCKED_WORDS} are read at most: a page that says "blocked" in
+ * every row of a long table is not read row by row past this.
+ */
+const MOST_BLOCKS = 200
+/** Where a block's text breaks: a sentence's end, or a line (a `br`, a block inside it). */
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/
 
-/** The first sentence of `body` that says the account is locked (see {@link LOCKED}), or `""`. */
+/** The element above `node`, across a shadow root's boundary to its host. */
+const parentOf = (node: Node): Element | null =>
+  node.parentElement ?? (node.parentNode instanceof ShadowRoot ? node.parentNode.host : null)
+
+/** The nearest element holding `node` that lays out as a box of its own (not inline, not `contents`). */
+const blockOf = (node: Node): Element | null => {
+  for (let element = parentOf(node); element !== null; element = parentOf(element)) {
+    const display = getComputedStyle(element).display
+    if (display !== "inline" && display !== "contents") return element
+  }
+  return null
+}
+
+/** The text nodes of `root` and of the open shadow roots inside it, in document order. */
+function* textNodes(root: Node): Generator<Text> {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    if (node instanceof Text) yield node
+    else if (node instanceof Element && node.shadowRoot !== null) yield* textNodes(node.shadowRoot)
+  }
+}
+
+/**
+ * The first sentence on the page that says the account is locked (see {@link LOCKED}), or `""`. Read
+ * from the block that holds the words (a `p`, `div`, `li`), cut at sentence ends and line breaks: the
+ * page's text as a whole runs a header's and a menu's words into the sentence after them.
+ */
 const lockedSentence = (body: string): string => {
-  if (!LOCKED_WORDS.test(body)) return ""
-  for (const sentence of body.split(/(?<=[.!?])\s+/))
-    if (sentence.length <= LONGEST_SENTENCE && LOCKED.test(sentence)) return sentence.trim().slice(0, 200)
+  if (document.body === null || !LOCKED_WORDS.test(body)) return ""
+  const read = new Set<Element>()
+  for (const node of textNodes(document.body)) {
+    if (!LOCKED_WORDS.test(node.data)) continue
+    const block = blockOf(node)
+    if (block === null || read.has(block)) continue
+    if (read.size >= MOST_BLOCKS) return ""
+    read.add(block)
+    if (!rendered(block)) continue
+    const text = block instanceof HTMLElement ? renderedText(block) : (block.textContent ?? "")
+    for (const line of text.split(SENTENCE_BREAK)) {
+      const sentence = clean(line).trim()
+      if (sentence.length <= LONGEST_SENTENCE && LOCKED.test(sentence)) return sentence.slice(0, 200)
+    }
+  }
   return ""
 }
 

@@ -40,6 +40,29 @@ describe("goalFacts: what says a sign-in is not over", () => {
     expect((await signIn()).said).toBe("This account is locked after too many failed sign-in attempts.")
   })
 
+  it("quotes the locked sentence from its own block, without the words of a nav bar above it", async () => {
+    // The page's text as a whole has no sentence end between the menu and the message: split on . ! ?
+    // alone, the "sentence" began with "Shop Home Products Help Sign in".
+    await harness.open(
+      `<header><a href="/">Shop</a><nav><ul><li><a href="/">Home</a></li><li><a href="/p">Products</a></li>
+<li><a href="/h">Help</a></li></ul></nav><span>Sign in</span></header>
+<main><div class="notice">Your account is <strong>locked</strong><br>Call us to unlock it</div></main>`,
+    )
+    const { said } = await signIn()
+    expect(said).toBe("Your account is locked")
+    for (const word of ["Shop", "Home", "Products", "Help", "Sign in", "Call us"])
+      expect(said).not.toContain(word)
+  })
+
+  it("reads the locked sentence inside an open shadow root, and not a hidden one", async () => {
+    await harness.open(
+      `<p style="display:none">This account is locked.</p><div id="host"></div>
+<script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML =
+  "<nav>Home Products</nav><p>Too many failed sign-in attempts. Try again later.</p>"</script>`,
+    )
+    expect((await signIn()).said).toBe("Too many failed sign-in attempts.")
+  })
+
   it("reads a page of 300,000 characters without a sentence end in linear time", async () => {
     await harness.open(`<p id="long"></p>`)
     await harness.browser.execute(() => {

@@ -31,11 +31,12 @@ const readName = (quoted: string | undefined): string => {
 }
 
 /**
- * A line with its header cells' words as plain words: the view prints a header cell bold, a whole
- * cell between the row's ` | ` separators (`- **Phone** | textbox [ref=e15]`); a name in quotes is
- * left as it is.
+ * A line of a `look()` outline with its header cells' words as plain words: the view prints a header
+ * cell bold, a whole cell between the row's ` | ` separators (`- **Phone** | textbox [ref=e15]` →
+ * `- Phone | textbox [ref=e15]`); a name in quotes is left as it is. Every reader of outline lines
+ * that takes words or values out of a table row reads it through this.
  */
-const plain = (line: string): string =>
+export const plainOutlineLine = (line: string): string =>
   line.replace(/(?<=^\s*-\s+|\s\|\s)\*\*([^*"]+)\*\*(?=\s\|\s|\s*$)/g, "$1")
 
 /**
@@ -78,7 +79,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
   // (`- button "Fewer adults"`, `- status: 2`, `- button "More adults"`), marked on both buttons.
   let caption: string | undefined
   let shown: { readonly number: string; readonly down: PageElement; readonly caption: string } | undefined
-  for (const line of outline.split("\n").map(plain).flatMap(captionRow)) {
+  for (const line of outline.split("\n").map(plainOutlineLine).flatMap(captionRow)) {
     const match = LINE.exec(line)
     if (match === null) continue
     const rest = match[4] ?? ""

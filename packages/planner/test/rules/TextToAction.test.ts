@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { Command } from "../../src/rules/Command.ts"
 import { parseCommands } from "../../src/rules/Grammar.ts"
 import { groundTarget } from "../../src/rules/Grounding.ts"
+import { copiedText } from "../../src/rules/grounding/Decide.ts"
 import { type CommandDecision, decideCommand, ruleTextToAction } from "../../src/rules/TextToAction.ts"
 
 let counter = 0
@@ -548,5 +549,22 @@ describe("rule text-to-action: words that name no element", () => {
       type: "action",
       action: { locator: notes.ref },
     })
+  })
+})
+
+describe("copy from a table row in the outline", () => {
+  const outline = `- table "Specifications":
+  - **Category** | Navigation
+  - **SKU:** | SX-0001
+- table:
+  - **Invoice** | **Customer** | **Amount**
+  - INV-3301 | Ingrid Holm | €310.00`
+  const copied = (text: string) =>
+    copiedText({ raw: text, text }, { elements: [], outline } as Parameters<typeof copiedText>[1])?.text
+
+  it("takes the data cell after the bold header cell the words name, and nothing from a row of column heads", () => {
+    expect(copied("sku")).toBe("SX-0001")
+    expect(copied("category")).toBe("Navigation")
+    expect(copied("customer")).toBeUndefined()
   })
 })

@@ -1,5 +1,5 @@
 import { BrowserDriver, type PageElement, type PageSnapshot } from "@sextant/core"
-import type { FixtureSite } from "@sextant/fixture-site"
+import { FIXTURE_PRODUCTS, type FixtureSite } from "@sextant/fixture-site"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { ruleTextToAction } from "../../src/rules/TextToAction.ts"
@@ -452,5 +452,34 @@ describe("rule text-to-action in Chromium", () => {
       )
       expect(correct / ROWS.length).toBeGreaterThanOrEqual(0.95)
     }, 240_000)
+  }
+})
+
+describe("rule text-to-action reads a table row its header cell heads", () => {
+  // The outline prints a header cell bold: `- **SKU** | SX-0001` on a product's specifications table.
+  for (const seed of [0, 7]) {
+    it(`copies the value of the row "copy the SKU" names, without the header's bold (seed ${seed})`, async () => {
+      const product = FIXTURE_PRODUCTS[0]!
+      const site = pages().site(seed)
+      const { tree, answer } = await runtime.runPromise(
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/products/${product.id}`)
+          const snapshot = yield* driver.look()
+          const answer = yield* ruleTextToAction({
+            command: "copy the SKU",
+            elements: Object.values(snapshot.elements),
+            outline: snapshot.tree,
+          })
+          return { tree: snapshot.tree, answer }
+        }),
+      )
+      expect(tree).toContain(`**SKU** | ${product.sku}`)
+      const action = (
+        answer as { elements?: ReadonlyArray<{ method: string; arguments: ReadonlyArray<unknown> }> }
+      ).elements?.[0]
+      expect(action?.method).toBe("selectText")
+      expect(action?.arguments).toEqual([{ name: "text", value: product.sku }])
+    }, 60_000)
   }
 })

@@ -94,6 +94,20 @@ for (const seed of seeds) {
       expect(error.isRetryable).toBe(false)
     })
 
+    it("login on the locked page quotes only the page's sentence, none of the header and nav bar above it", async () => {
+      await open("/login/locked")
+      const error = (await harness.fail(
+        loginTool.run({ username: alice.email, password: alice.password }),
+      )) as CompoundError
+      // The page's text runs "Sextant Shop Home Products … Cart: 0 Sign in" into the message with no
+      // sentence end between them.
+      expect(error.reason).toMatchObject({
+        asks: "This account is locked after too many failed sign-in attempts.",
+      })
+      for (const word of ["Sextant Shop", "Home", "Products", "Dashboard", "Cart", "Contact support"])
+        expect(error.message).not.toContain(word)
+    })
+
     it("login takes selectors when given, and names the missing control on a page without a login form", async () => {
       await open("/search")
       const missing = (await harness.fail(

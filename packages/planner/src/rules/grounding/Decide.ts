@@ -16,7 +16,7 @@ import {
   normalizeText,
   textScore,
 } from "../Grounding.ts"
-import { STEPPER } from "../Outline.ts"
+import { plainOutlineLine, STEPPER } from "../Outline.ts"
 import {
   CLOSE_WORDS,
   COMMIT_WORDS,
@@ -942,9 +942,31 @@ export interface DecideState {
 const MAX_COPIED = 200
 
 /**
+ * The data cell after a header cell of a table row that names one of `phrases` (`- **SKU** | SX-0001`
+ * → `SX-0001`), given the row as printed (`raw`) and with its header cells plain (`text`): a cell the
+ * two spell differently is a header cell. A row of header cells alone (the column heads) gives none.
+ */
+const rowValue = (raw: string, text: string, phrases: ReadonlyArray<string>): string | undefined => {
+  const printed = raw.split(" | ")
+  const cells = text.split(" | ")
+  if (cells.length < 2 || cells.length !== printed.length) return undefined
+  for (const [index, cell] of cells.entries()) {
+    const next = cells[index + 1]?.trim()
+    const isHeader = cell !== printed[index]
+    if (!isHeader || next === undefined || next === "" || cells[index + 1] !== printed[index + 1]) continue
+    const words = cell
+      .replace(/[:：]\s*$/u, "")
+      .trim()
+      .toLowerCase()
+    if (phrases.includes(words) && next.length <= MAX_COPIED) return next
+  }
+  return undefined
+}
+
+/**
  * The text the page shows for what a "copy" clause names: the value of an element by that name
  * (a read-only field holding the code), else what follows the words on a line of the outline
- * ("Your invite code: JOIN-4821" → "JOIN-4821"). A Chinese name is tried in its English words too.
+ * ("Your invite code: JOIN-4821" → "JOIN-4821", a table row "**SKU** | SX-0001" → "SX-0001"). A Chinese name is tried in its English words too.
  */
 export const copiedText = (
   target: TargetPhrase,
@@ -960,7 +982,10 @@ export const copiedText = (
   const phrases = [words, ...(GLOSSARY.get(words) ?? [])].map((phrase) => phrase.toLowerCase())
   for (const line of (view.outline ?? "").split("\n")) {
     if (/\[ref=e\d+\]/.test(line)) continue
-    const text = line.replace(/^\s*-\s*/, "")
+    const raw = line.replace(/^\s*-\s*/, "")
+    const text = plainOutlineLine(line).replace(/^\s*-\s*/, "")
+    const row = rowValue(raw, text, phrases)
+    if (row !== undefined) return { text: row }
     for (const phrase of phrases) {
       const at = text.toLowerCase().indexOf(phrase)
       if (at < 0) continue
