@@ -98,6 +98,8 @@ const LOCKED =
   /\b(?:account|user)\b.{0,60}?\b(?:is|has been|was|got)\s+(?:temporarily\s+|permanently\s+)?(?:locked|disabled|suspended|blocked|deactivated)\b|\btoo many\s+(?:failed\s+|unsuccessful\s+|invalid\s+)?(?:sign[\s-]?in\s+|log[\s-]?in\s+|login\s+|password\s+)?attempts\b/i
 /** The words without which no sentence says so: a cheap test of the whole page first. */
 const LOCKED_WORDS = /locked|disabled|suspended|blocked|deactivated|too many/i
+/** What one text node holds of {@link LOCKED_WORDS}: "too many" may be split across two elements. */
+const NODE_WORDS = /locked|disabled|suspended|blocked|deactivated|\btoo\b|\bmany\b/i
 const LONGEST_SENTENCE = 300
 /**
  * How many blocks holding one of {@link LOCKED_WORDS} are read at most: a page that says "blocked" in
@@ -136,13 +138,17 @@ function* textNodes(root: Node): Generator<Text> {
  */
 const lockedSentence = (body: string): string => {
   if (document.body === null || !LOCKED_WORDS.test(body)) return ""
-  const read = new Set<Element>()
+  const seen = new Set<Element>()
+  let read = 0
   for (const node of textNodes(document.body)) {
-    if (!LOCKED_WORDS.test(node.data)) continue
+    // "Too <b>many</b> attempts": a text node may hold only a part of the words.
+    if (!NODE_WORDS.test(node.data)) continue
     const block = blockOf(node)
-    if (block === null || read.has(block)) continue
-    if (read.size >= MOST_BLOCKS) return ""
-    read.add(block)
+    if (block === null || seen.has(block)) continue
+    seen.add(block)
+    if (!LOCKED_WORDS.test(block.textContent ?? "")) continue
+    if (read >= MOST_BLOCKS) return ""
+    read += 1
     if (!rendered(block)) continue
     const text = block instanceof HTMLElement ? renderedText(block) : (block.textContent ?? "")
     for (const line of text.split(SENTENCE_BREAK)) {

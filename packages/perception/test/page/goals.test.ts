@@ -63,6 +63,13 @@ describe("goalFacts: what says a sign-in is not over", () => {
     expect((await signIn()).said).toBe("Too many failed sign-in attempts.")
   })
 
+  it("reads the locked sentence when its words are split across inline elements", async () => {
+    await harness.open(`<nav>Home Products</nav><p><b>Too</b> many failed sign-in attempts. Try later.</p>`)
+    expect((await signIn()).said).toBe("Too many failed sign-in attempts.")
+    await harness.open(`<nav>Home</nav><p>Too <em>many</em> failed log-in attempts.</p>`)
+    expect((await signIn()).said).toBe("Too many failed log-in attempts.")
+  })
+
   it("reads a page of 300,000 characters without a sentence end in linear time", async () => {
     await harness.open(`<p id="long"></p>`)
     await harness.browser.execute(() => {
