@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { AgentTask, type AgentTaskInput, formatIssues, secretIndexIn } from "@sextant/core"
+import { AgentTask, type AgentTaskInput, formatIssues, secretIndexIn, WHOLE_TOKEN_BELOW } from "@sextant/core"
 import { type Job, Queue, QueueEvents } from "bullmq"
 import type { Redis } from "ioredis"
 import { connectRedis } from "./Connection.ts"
@@ -22,10 +22,20 @@ const secretEchoes = (stored: AgentTask, task: AgentTask): ReadonlyArray<string>
       : [{ name, value: String(value) }]
   })
   if (secrets.length === 0) return []
-  const values = secrets.map((secret) => secret.value)
   return Object.entries(stored).flatMap(([field, value]) => {
-    const index = secretIndexIn(typeof value === "string" ? value : (JSON.stringify(value) ?? ""), values)
-    const name = index === undefined ? undefined : secrets[index]?.name
+    // The creation time is Sextant's own; in numbers and objects (a step budget, other inputs) a short
+    // secret such as a PIN would match a figure that only looks like it, as redaction also holds.
+    if (field === "createdAt") return []
+    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "")
+    const candidates =
+      typeof value === "string"
+        ? secrets
+        : secrets.filter((secret) => secret.value.length >= WHOLE_TOKEN_BELOW)
+    const index = secretIndexIn(
+      text,
+      candidates.map((secret) => secret.value),
+    )
+    const name = index === undefined ? undefined : candidates[index]?.name
     return name === undefined
       ? []
       : [

@@ -118,6 +118,18 @@ describe("the task queue", () => {
     raw.disconnect()
     expect(stored).not.toContain("echo-")
     expect(await queue.list()).toEqual([])
+    // A short PIN is refused only where it stands alone in the text: not in the creation time or a step budget.
+    const pin = await queue.enqueue(
+      {
+        goal: "pay the order",
+        inputs: { pin: "11" },
+        secretInputs: ["pin"],
+        constraints: { maxSteps: 11 },
+        createdAt: "2026-11-11T11:11:11.000Z",
+      },
+      { runId: "echo-pin" },
+    )
+    expect(pin).toMatchObject({ runId: "echo-pin", added: true })
     // The placeholder is how a goal names the secret: that task is queued.
     const queued = await queue.enqueue(
       { ...task, goal: "log in with <secret:password>" },
