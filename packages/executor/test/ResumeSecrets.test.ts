@@ -59,6 +59,57 @@ describe("resume without the secrets a run needs", () => {
   })
 })
 
+describe("resume with a secret the run does not name", () => {
+  it.effect(
+    "refuses it, naming it but not its value, so the value never reaches the store or a prompt in clear",
+    () => {
+      const { fake, layer } = fakeShop({ "/login": "<form><input type=password></form>" })
+      return Effect.gen(function* () {
+        const task = yield* decodeAgentTask({
+          id: "task",
+          goal: "log in",
+          startUrl: `${ORIGIN}/login`,
+          inputs: { password: "<secret:password>" },
+          secretInputs: ["password"],
+        })
+        const store = yield* Store
+        yield* store.saveRun({
+          runId: "typo",
+          task,
+          status: "RUNNING",
+          mode: "plan",
+          startedAt: new Date().toISOString(),
+          updatedAt: new Date().toISOString(),
+          plan: planOf("task", [{ tool: "navigate", args: { url: `${ORIGIN}/login` } }]),
+        })
+        // `--secret passwrd=…`: a misspelt name would otherwise become a plain input, stored and prompted in clear.
+        const exit = yield* Effect.exit(
+          resume("typo", {
+            tools: testTools,
+            secrets: { password: "right-one-77", passwrd: "typo-secret-99" },
+          }),
+        )
+        assert.notInclude(JSON.stringify(yield* store.getRun("typo")), "typo-secret-99")
+        assert.strictEqual(exit._tag, "Failure")
+        const error = yield* Effect.flip(
+          resume("typo", {
+            tools: testTools,
+            secrets: { password: "right-one-77", passwrd: "typo-secret-99" },
+          }),
+        )
+        const reason = (error as AgentError).reason as InvalidInput
+        assert.strictEqual(reason.what, "resume secrets")
+        assert.deepStrictEqual(
+          reason.issues.map((issue) => issue.split(":")[0]),
+          ["secrets.passwrd"],
+        )
+        assert.notInclude(error.message, "typo-secret-99")
+        assert.deepStrictEqual(fake.requests, [])
+      }).pipe(Effect.provide(layer))
+    },
+  )
+})
+
 describe("resume after a secret-origin event", () => {
   it.effect("types no secret again and ends FAILED naming the origin", () => {
     const { fake, layer } = fakeShop({

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { AgentTask, type AgentTaskInput, formatIssues } from "@sextant/core"
+import { AgentTask, type AgentTaskInput, formatIssues, secretIndexIn, WHOLE_TOKEN_BELOW } from "@sextant/core"
 import { type Job, Queue, QueueEvents } from "bullmq"
 import type { Redis } from "ioredis"
 import { connectRedis } from "./Connection.ts"
@@ -8,6 +8,41 @@ import type { RunEvent } from "./RunEvent.ts"
 
 /** The BullMQ queue Sextant's tasks go through unless `name` says otherwise. */
 export const DEFAULT_QUEUE_NAME = "sextant-tasks"
+
+/**
+ * One line per field of `stored` (the task as the job would carry it) that holds the value of one of
+ * `task`'s secret inputs in any spelling: a goal that repeats the password would put it in Redis, where
+ * the blanked input keeps it out. Each line names the field and the secret, never the value.
+ */
+const secretEchoes = (stored: AgentTask, task: AgentTask): ReadonlyArray<string> => {
+  const secrets = task.secretInputs.flatMap((name) => {
+    const value = task.inputs[name]
+    return value === null || value === undefined || String(value) === ""
+      ? []
+      : [{ name, value: String(value) }]
+  })
+  if (secrets.length === 0) return []
+  return Object.entries(stored).flatMap(([field, value]) => {
+    // The creation time is Sextant's own; in numbers and objects (a step budget, other inputs) a short
+    // secret such as a PIN would match a figure that only looks like it, as redaction also holds.
+    if (field === "createdAt") return []
+    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "")
+    const candidates =
+      typeof value === "string"
+        ? secrets
+        : secrets.filter((secret) => secret.value.length >= WHOLE_TOKEN_BELOW)
+    const index = secretIndexIn(
+      text,
+      candidates.map((secret) => secret.value),
+    )
+    const name = index === undefined ? undefined : candidates[index]?.name
+    return name === undefined
+      ? []
+      : [
+          `task.${field} holds the value of the secret input ${name}: write <secret:${name}> there instead (the queue never carries secret values)`,
+        ]
+  })
+}
 
 /** A task as a job carries it: the decoded task, secret inputs blanked (workers fill them from their env). */
 export interface TaskJobData {
@@ -163,6 +198,13 @@ export const openTaskQueue = async (options: TaskQueueOptions): Promise<TaskQueu
     const task = parsed.data
     const inputs = { ...task.inputs }
     for (const secret of task.secretInputs) inputs[secret] = ""
+    const echoes = secretEchoes({ ...task, inputs }, task)
+    if (echoes.length > 0) {
+      throw new QueueError({
+        method: "enqueue",
+        reason: new InvalidQueueInput({ what: "task", issues: echoes }),
+      })
+    }
     const existing = await queue.getJob(runId)
     const job = await queue.add(
       "agent-task",

@@ -89,6 +89,55 @@ describe("the task queue", () => {
     expect(seen).toEqual([{ user: "alice", password: "from-the-worker-env" }])
   })
 
+  it("refuses a task whose goal or other fields repeat a secret value, so the value never reaches Redis", async () => {
+    const queue = await open("secret-echo")
+    const raw = new Redis(redis.url)
+    const task = {
+      inputs: { user: "alice", password: "wonderland-77" },
+      secretInputs: ["password"],
+    }
+    await expect(
+      queue.enqueue(
+        { ...task, goal: "log in as alice with the password Wonderland-77" },
+        { runId: "echo-goal" },
+      ),
+    ).rejects.toThrow(
+      /task\.goal holds the value of the secret input password: write <secret:password> there/,
+    )
+    await expect(
+      queue.enqueue(
+        { ...task, goal: "log in", startUrl: "http://127.0.0.1:4000/login?pw=wonderland-77" },
+        { runId: "echo-url" },
+      ),
+    ).rejects.toThrow(/task\.startUrl holds the value of the secret input password/)
+    const failure = await queue
+      .enqueue({ ...task, goal: "log in with wonderland-77" }, { runId: "echo-message" })
+      .catch((error: unknown) => String(error))
+    expect(failure).not.toMatch(/wonderland/i)
+    const stored = JSON.stringify(await raw.keys("bull:secret-echo:*"))
+    raw.disconnect()
+    expect(stored).not.toContain("echo-")
+    expect(await queue.list()).toEqual([])
+    // A short PIN is refused only where it stands alone in the text: not in the creation time or a step budget.
+    const pin = await queue.enqueue(
+      {
+        goal: "pay the order",
+        inputs: { pin: "11" },
+        secretInputs: ["pin"],
+        constraints: { maxSteps: 11 },
+        createdAt: "2026-11-11T11:11:11.000Z",
+      },
+      { runId: "echo-pin" },
+    )
+    expect(pin).toMatchObject({ runId: "echo-pin", added: true })
+    // The placeholder is how a goal names the secret: that task is queued.
+    const queued = await queue.enqueue(
+      { ...task, goal: "log in with <secret:password>" },
+      { runId: "echo-ok" },
+    )
+    expect(queued).toMatchObject({ runId: "echo-ok", added: true, goal: "log in with <secret:password>" })
+  })
+
   it("fails a job at once, naming the variable, when the worker lacks a secret", async () => {
     const queue = await open("no-secret")
     await queue.enqueue(

@@ -66,14 +66,26 @@ export const restoreRun = Effect.fnUntraced(function* (
 ) {
   // The store keeps only placeholders: without the secrets the run would type `<secret:password>`.
   const missing = record.task.secretInputs.filter((name) => typeof options.secrets?.[name] !== "string")
-  if (missing.length > 0) {
+  // A secret the run does not name (a misspelt `--secret passwrd=…`) would become a plain input: stored,
+  // traced and prompted in clear. It is refused by name, never by value.
+  const unknown = Object.keys(options.secrets ?? {}).filter(
+    (name) => !record.task.secretInputs.includes(name),
+  )
+  if (missing.length > 0 || unknown.length > 0) {
+    const known = record.task.secretInputs.map((name) => JSON.stringify(name)).join(", ") || "none"
     return yield* new AgentError({
       reason: new InvalidInput({
         what: "resume secrets",
-        issues: missing.map(
-          (name) =>
-            `secrets.${name}: run ${record.runId} needs the secret input "${name}" again (the store keeps only a placeholder): pass it in options.secrets`,
-        ),
+        issues: [
+          ...missing.map(
+            (name) =>
+              `secrets.${name}: run ${record.runId} needs the secret input "${name}" again (the store keeps only a placeholder): pass it in options.secrets`,
+          ),
+          ...unknown.map(
+            (name) =>
+              `secrets.${name}: run ${record.runId} has no secret input "${name}" (its secret inputs: ${known}): pass only those`,
+          ),
+        ],
       }),
     })
   }

@@ -1,3 +1,4 @@
+import { hideUrlCredentials } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import type { CreateAgentOptions } from "../createAgent.ts"
@@ -237,7 +238,10 @@ export const resolveAgent = (
     flags.baseUrl === undefined &&
     !z.url({ protocol: /^https?$/ }).safeParse(baseURL).success
   )
-    issues.push({ field: "baseUrl", message: `OPENAI_BASE_URL is not an http or https URL: ${baseURL}` })
+    issues.push({
+      field: "baseUrl",
+      message: `OPENAI_BASE_URL is not an http or https URL: ${hideUrlCredentials(baseURL)}`,
+    })
   const store = flags.store ?? config?.store ?? ".sextant/sextant.db"
   const badStore = storeIssue(store)
   if (badStore !== undefined) issues.push({ field: "store", message: badStore })
@@ -333,7 +337,8 @@ export const resolveAgent = (
           ...(flags.chrome === undefined ? {} : { chromePath: flags.chrome }),
           ...(flags.chromedriver === undefined ? {} : { chromedriverPath: flags.chromedriver }),
         }
-  const endpoint = baseURL ?? "https://api.openai.com/v1"
+  // The endpoint as messages show it: a password or key in the URL (a proxy's `?api-key=`) hidden.
+  const endpoint = hideUrlCredentials(baseURL ?? "https://api.openai.com/v1")
   return {
     store: displayStore(store),
     ...(modelOptions === undefined || kind === "rules"

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path"
 import type { Writable } from "node:stream"
+import { hideUrlCredentials } from "@sextant/core"
 import { describeFirstFailure, type TraceRecord } from "@sextant/executor"
 import type { ModelAttempt } from "@sextant/openai"
 import type { AgentRunResult, CreateAgentOptions } from "../createAgent.ts"
@@ -37,7 +38,7 @@ export const followRun = (err: Writable, everyMs?: number) => {
         progress.say(
           undefined,
           (seconds) =>
-            `waiting for the model at ${attempt.baseURL} (attempt ${attempt.attempt} of ${attempt.attempts}, ${seconds} s)`,
+            `waiting for the model at ${hideUrlCredentials(attempt.baseURL)} (attempt ${attempt.attempt} of ${attempt.attempts}, ${seconds} s)`,
         )
         break
       case "answered":
@@ -55,7 +56,7 @@ export const followRun = (err: Writable, everyMs?: number) => {
         // A refusal that is not tried again is the run's own error, shown once with its outcome.
         if (again || attempt.error?.reason._tag === "Timeout")
           progress.say(
-            `  model call to ${attempt.baseURL} failed (attempt ${attempt.attempt} of ${attempt.attempts}): ${what}${again ? "; trying again" : ""}`,
+            `  model call to ${hideUrlCredentials(attempt.baseURL)} failed (attempt ${attempt.attempt} of ${attempt.attempts}): ${what}${again ? "; trying again" : ""}`,
           )
         break
       }
