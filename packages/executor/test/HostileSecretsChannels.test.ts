@@ -213,13 +213,15 @@ it("a WebSocket opened by the next page of the same site does not carry the pass
 
 it("a WebSocket opened by a pop-up of the same site does not carry the password", async () => {
   const since = wsFrames.length
-  await signIn("websocketPopup")
+  // The pop-up or worker opens its WebSocket well after the run typed: a second lets it arrive.
+  await signIn("websocketPopup", 1_000)
   expect(wsFrames.slice(since)).toEqual([])
 }, 60_000)
 
 it("a WebSocket opened by a SharedWorker started after typing does not carry the password", async () => {
   const since = wsFrames.length
-  await signIn("websocketWorker")
+  // The pop-up or worker opens its WebSocket well after the run typed: a second lets it arrive.
+  await signIn("websocketWorker", 1_000)
   expect(wsFrames.slice(since)).toEqual([])
 }, 60_000)
 
