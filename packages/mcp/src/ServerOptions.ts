@@ -110,6 +110,14 @@ export const ServerOptions = z.object({
   allowEval: z.boolean().default(false),
   /** How the browser of each client session is launched (system Chromium, headless by default). */
   browser: LaunchOptions.prefault({}),
+  /**
+   * Sessions take turns on the process's one shared Chromium (`sharedSession` of
+   * `@sextant/webdriverio`) instead of each launching its own: a session gets it in a fresh browser
+   * context, with the previous session's tabs, cookies and storage gone, and gives it back when it
+   * ends; a session that starts while another holds it launches its own. The shared Chromium ends with
+   * the process, so `browserProcesses()` can name processes that outlive their session. Off by default.
+   */
+  shareBrowser: z.boolean().default(false),
   /** Characters of records a `run` answer shows before it cuts. Default 4000. */
   maxOutputChars: z.number().int().positive().default(4000),
 })

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type HttpMcpServer, serveHttp } from "../src/index.ts"
 import { connectClient, textOf } from "./support/HttpClient.ts"
 
@@ -76,8 +76,15 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (site ? site.server.close(() => resolve()) : resolve()))
 })
 
+// Each test's servers close when it ends, giving the worker's shared Chromium back for the next one.
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+/** A server whose session takes the worker's shared Chromium (`shareBrowser`), and a client on it. */
 const connect = async () => {
   const server = await serveHttp({
+    shareBrowser: true,
     secrets: ["first", "second"],
     secretValues: { first: FIRST, second: SECOND },
     constraints: { allowedOrigins: [site.url] },
@@ -162,7 +169,7 @@ describe("screenshot of a page that silently undoes the masking", () => {
 
 describe("screenshot in a session with no secrets", () => {
   it("draws a value typed into a plain text field masked all the same", async () => {
-    const server = await serveHttp({ constraints: { allowedOrigins: [site.url] } })
+    const server = await serveHttp({ shareBrowser: true, constraints: { allowedOrigins: [site.url] } })
     servers.push(server)
     const { call, refOf } = await connectClient(server)
     expect((await call("go", { url: site.url })).isError).toBeUndefined()

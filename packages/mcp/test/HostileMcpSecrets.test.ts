@@ -8,7 +8,7 @@ import {
   startFixtureSite,
 } from "@sextant/fixture-site"
 import { secretForms } from "@sextant/memory"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type HttpMcpServer, type ServerOptionsInput, serveHttp } from "../src/index.ts"
 import { connectClient, textOf } from "./support/HttpClient.ts"
 
@@ -61,10 +61,18 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (switching ? switching.server.close(() => resolve()) : resolve()))
 })
 
-/** A server with these options and the password as its only secret, and an SDK client connected to it. */
+// Each test's servers close when it ends, giving the worker's shared Chromium back for the next one.
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+/**
+ * A server with these options and the password as its only secret, and an SDK client connected to it.
+ * Its session takes the worker's shared Chromium (`shareBrowser`) unless the options say otherwise.
+ */
 const connect = async (options: ServerOptionsInput, http: { idleTimeoutMs?: number } = {}) => {
   const server = await serveHttp(
-    { secrets: ["password"], secretValues: { password: PASSWORD }, ...options },
+    { secrets: ["password"], secretValues: { password: PASSWORD }, shareBrowser: true, ...options },
     http,
   )
   servers.push(server)
@@ -78,7 +86,8 @@ const leakedSince = (since: number): boolean =>
     .slice(since)
     .some((request) => secretForms(PASSWORD).some((form) => JSON.stringify(request).includes(form)))
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 500))
+// A post the page makes to the attacker (127.0.0.1) lands within milliseconds of the call that caused it.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 200))
 
 describe("act types a secret only where the secrets are bound", () => {
   it("refuses <secret:password> in a form that posts to another origin, and Enter sends nothing there", async () => {
@@ -242,8 +251,9 @@ describe("run", () => {
 
 describe("an idle session", () => {
   it("ends after the idle timeout and closes its browser", async () => {
+    // A browser of its own: the test proves the session's processes end with it.
     const { server, call, transport } = await connect(
-      { constraints: { allowedOrigins: [site.url] } },
+      { constraints: { allowedOrigins: [site.url] }, shareBrowser: false },
       { idleTimeoutMs: 500 },
     )
     expect((await call("go", { url: `${site.url}/` })).isError).toBeUndefined()

@@ -16,7 +16,7 @@ import {
   type Redactor,
 } from "@sextant/executor"
 import type { PlannerShape } from "@sextant/planner"
-import { launch, makeDriver } from "@sextant/webdriverio"
+import { launch, makeDriver, sharedSession } from "@sextant/webdriverio"
 import { Cause, Effect, Exit, Scope } from "effect"
 import { mcpSettingNames, type ServerOptions, secretVariable } from "../ServerOptions.ts"
 import { makeSessionDriver, type SessionNotice, takeBlockedRequests } from "./SessionDriver.ts"
@@ -137,8 +137,9 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
     try {
       const { driver, launched } = await Effect.runPromise(
         Scope.provide(
-          Effect.flatMap(launch(options.browser), (launched) =>
-            Effect.map(makeDriver(launched), (driver) => ({ driver, launched })),
+          Effect.flatMap(
+            options.shareBrowser ? sharedSession(options.browser) : launch(options.browser),
+            (launched) => Effect.map(makeDriver(launched), (driver) => ({ driver, launched })),
           ),
           scope,
         ),
