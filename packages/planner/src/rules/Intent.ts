@@ -464,8 +464,8 @@ const CHINESE_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:打开)/u, "open "],
 ]
 
-/** Containers that are one item of a list, a table, a tree or a set of cards. */
-const HOLDER_ROLES = new Set(["row", "listitem", "treeitem", "article", "option"])
+/** Containers that are one item of a list, a table, a tree or a set of cards (a named group). */
+const HOLDER_ROLES = new Set(["row", "listitem", "treeitem", "article", "option", "group"])
 /** What may name an item: the holders, and the cells, links and text-bearing parts inside them. */
 const ITEM_ROLES = new Set([...HOLDER_ROLES, "cell", "gridcell", "link", "heading"])
 
