@@ -602,7 +602,12 @@ const judgeEffect = (
   // when the page shows none. A plain press of a named button may act where the page does not show it
   // (a server records it, a status line fills in later): neither the act diff's NoOp nor a tool that
   // reports nothing about the page (clickTextMatches) refutes that click.
-  const promisesChange = path !== undefined || /^(expand|collapse|close)\s/i.test(part.description)
+  // A press of one item's own control (`click "Share" in "Holiday photos.zip"`, what an instruction like
+  // "Share the holiday photos" is read as) acts on that item: the page must show it.
+  const promisesChange =
+    path !== undefined ||
+    /^(expand|collapse|close)\s/i.test(part.description) ||
+    /^click\s+"[^"]+"\s+in\s+"[^"]+"$/i.test(part.description)
   if (effects.includes("none")) {
     return promisesChange ? `${last.tool} changed nothing on ${last.urlAfter} (no visible change)` : undefined
   }

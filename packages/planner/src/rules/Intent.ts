@@ -394,6 +394,10 @@ const readOne = (
     if (candidate.kind === "option" && distinct.has(key)) distinct.set(key, candidate)
   }
   if (distinct.size === 0) {
+    if (!negated) {
+      const acted = verbOnItem(clause, elements, ancestry)
+      if (acted !== undefined) return acted
+    }
     return {
       reason: `no control on the page is named by ${words.map((word) => `"${word}"`).join(", ")}`,
     }
@@ -407,6 +411,16 @@ const readOne = (
     }
   }
   const candidate = [...distinct.values()][0]!
+  // "Archive the invoice from Dana": a control named by its own word and the item around it is said
+  // as that control within the item, so that the item's control is the one pressed.
+  if (
+    candidate.kind === "press" &&
+    !negated &&
+    words.some((word) => !candidate.own.some((own) => sameWord(own, word)))
+  ) {
+    const acted = verbOnItem(clause, elements, ancestry)
+    if (acted !== undefined && "command" in acted) return acted
+  }
   const name = quoted(candidate.option ?? nameOf(candidate.element))
   if (name === undefined) return { reason: `the control for "${clause}" has a quote in its name` }
   switch (candidate.kind) {
@@ -438,6 +452,136 @@ const readOne = (
       return { command: list === undefined ? `select ${name}` : `select ${name} from ${list}` }
     }
   }
+}
+
+/** Chinese verbs said before the thing they act on, as the English names pages give their controls. */
+const CHINESE_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:下载)/u, "download "],
+  [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:删掉|删除|删去)/u, "delete "],
+  [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:编辑|修改)/u, "edit "],
+  [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:归档|存档)/u, "archive "],
+  [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:打电话给|致电|呼叫)/u, "call "],
+  [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:打开)/u, "open "],
+]
+
+/** Containers that are one item of a list, a table, a tree or a set of cards (a named group). */
+const HOLDER_ROLES = new Set(["row", "listitem", "treeitem", "article", "option", "group"])
+/** What may name an item: the holders, and the cells, links and text-bearing parts inside them. */
+const ITEM_ROLES = new Set([...HOLDER_ROLES, "cell", "gridcell", "link", "heading"])
+
+type Chain = ReadonlyArray<{ readonly role: string; readonly name: string }>
+
+interface Item {
+  readonly name: string
+  /** The item's holder (the row, list item or card it is, or is in) and that holder's ancestors. */
+  readonly holder: Chain
+}
+
+const chainKey = (chain: Chain): string => chain.map(({ role, name }) => `${role}:${name}`).join("|")
+
+/** Whether a control sits inside the holder: its ancestors start with the holder's chain. */
+const inside = (chain: Chain | undefined, holder: Chain): boolean =>
+  chain !== undefined &&
+  chain.length >= holder.length &&
+  holder.every((one, index) => chain[index]!.role === one.role && chain[index]!.name === one.name)
+
+/**
+ * "Download the lease contract", "Delete beach.jpg", "Call Tom Okafor", 下载 2025 年的发票: the clause's
+ * leading words are the whole name of a control the page shows (Download, Delete, Call), and all its
+ * other words name one item of a list, table, tree or set of cards. The control inside that item is
+ * pressed (`click "Call" in "Tom Okafor"`); when the item holds none, the item is selected (its box
+ * ticked, or the item clicked) and the one such control outside every item — a toolbar acting on the
+ * selection — is pressed. Undefined when the clause does not read so; a reason when more than one
+ * item or control fits.
+ */
+const verbOnItem = (
+  clause: string,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  let glossed = clause.trim()
+  for (const [pattern, english] of CHINESE_VERBS) glossed = glossed.replace(pattern, english)
+  const readings = [...new Set([clause.trim(), glossed])].map((text) => contentWords(text))
+  const presses = candidatesOf(elements, ancestry).filter((candidate) => candidate.kind === "press")
+  const chainOf = (element: PageElement): Chain => ancestry?.get(element.ref) ?? []
+  // Every named item of the page: item elements, and the item containers around elements.
+  const items = new Map<string, Item>()
+  const holderOf = (chain: Chain): Chain => {
+    for (let index = chain.length - 1; index >= 0; index -= 1)
+      if (HOLDER_ROLES.has(chain[index]!.role)) return chain.slice(0, index + 1)
+    return chain
+  }
+  const addItem = (role: string, name: string, around: Chain) => {
+    if (!ITEM_ROLES.has(role) || name.trim() === "") return
+    const own = [...around, { role, name }]
+    const holder = HOLDER_ROLES.has(role) ? own : holderOf(own)
+    items.set(chainKey(own), { name, holder })
+  }
+  for (const element of elements) {
+    const chain = chainOf(element)
+    addItem(element.role, nameOf(element), chain)
+    for (const [index, container] of chain.entries())
+      addItem(container.role, container.name, chain.slice(0, index))
+  }
+  for (const words of readings) {
+    for (let split = 1; split < words.length && split <= 3; split += 1) {
+      const verb = words.slice(0, split)
+      const thing = words.slice(split)
+      // The control's whole name is said: its own words, or the English a Chinese name (删除) stands for.
+      const named = presses.filter((candidate) =>
+        [candidate.own, ...(GLOSSARY.get(nameOf(candidate.element).trim()) ?? []).map(namingWords)].some(
+          (own) =>
+            own.every((one) => verb.some((word) => sameWord(one, word))) &&
+            verb.every((word) => own.some((one) => sameWord(one, word))),
+        ),
+      )
+      if (named.length === 0) continue
+      const fits = [...items.values()].filter((item) => {
+        const own = wordsOf(item.name)
+        return (
+          thing.every((word) => own.some((one) => sameWord(one, word))) &&
+          !named.some((candidate) => normalizeText(nameOf(candidate.element)) === normalizeText(item.name))
+        )
+      })
+      if (fits.length === 0) continue
+      // A row named by its cells and the cell itself are one item: the holder says which.
+      const holders = new Map(fits.map((item) => [chainKey(item.holder), item]))
+      const said = `"${verb.join(" ")}" on "${thing.join(" ")}"`
+      if (holders.size > 1)
+        return {
+          reason: `${said} fits more than one item: ${[...holders.values()]
+            .slice(0, 4)
+            .map((item) => `"${item.name}"`)
+            .join(", ")}`,
+        }
+      const item = [...holders.values()][0]!
+      // The item said by the shortest name that covers the words: a cell over its whole row.
+      const shortest = fits.reduce((one, other) => (other.name.length < one.name.length ? other : one))
+      const itemName = quoted(shortest.name)
+      const within = named.filter((candidate) => inside(chainOf(candidate.element), item.holder))
+      const outside = named.filter(
+        (candidate) => !HOLDER_ROLES.has(holderOf(chainOf(candidate.element)).at(-1)?.role ?? ""),
+      )
+      const control = (within.length > 0 ? within : outside)[0]
+      const controlName = control === undefined ? undefined : quoted(nameOf(control.element))
+      if (itemName === undefined || (control !== undefined && controlName === undefined))
+        return { reason: `the item or control for ${said} has a quote in its name` }
+      if (within.length > 1 || (within.length === 0 && outside.length > 1))
+        return { reason: `${said} fits more than one control named "${verb.join(" ")}"` }
+      if (within.length === 1) return { command: `click ${controlName} in ${itemName}` }
+      if (outside.length === 0)
+        return { reason: `${said}: no control named "${verb.join(" ")}" acts on "${shortest.name}"` }
+      // A toolbar control acts on the selection: select the item (tick its box, or click it) first.
+      const boxes = elements.filter(
+        (element) =>
+          BOX_ROLES.has(element.role) && element.disabled !== true && inside(chainOf(element), item.holder),
+      )
+      const box = boxes.length === 1 ? quoted(nameOf(boxes[0]!)) : undefined
+      const select = box !== undefined && nameOf(boxes[0]!) !== "" ? `check ${box}` : `click ${itemName}`
+      return { command: `${select}, then click ${controlName}` }
+    }
+  }
+  return undefined
 }
 
 /** "…, please fill it in", "— select it": a closing clause that only restates the clause before it. */

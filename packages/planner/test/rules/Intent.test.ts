@@ -182,3 +182,121 @@ describe("a negation that is a control's own name", () => {
     expect(read("no email alerts", SETTINGS)).toEqual({ command: 'uncheck "Email alerts"' })
   })
 })
+
+const MAILBOX = `- main:
+  - h1 "Inbox"
+  - list "Messages":
+    - listitem "Invoice from Dana Ruiz" [ref=e3]:
+      - link "Invoice from Dana Ruiz" [ref=e4]
+      - button "Archive" [ref=e5]
+      - button "Reply" [ref=e6]
+    - listitem "Lunch plans from Omar Haddad" [ref=e7]:
+      - link "Lunch plans from Omar Haddad" [ref=e8]
+      - button "Archive" [ref=e9]
+      - button "Reply" [ref=e10]
+    - listitem "Invoice from Omar Haddad" [ref=e11]:
+      - link "Invoice from Omar Haddad" [ref=e12]
+      - button "Archive" [ref=e13]
+      - button "Reply" [ref=e14]`
+
+const DOCUMENTS = `- main:
+  - toolbar "Selection":
+    - button "Rename" [ref=e2]
+    - button "Download" [ref=e3]
+    - button "Move to trash" [ref=e4]
+  - table "Documents":
+    - row "Tenancy agreement.pdf 12 KB" [ref=e6]:
+      - cell "Tenancy agreement.pdf" [ref=e7]:
+        - checkbox "Pick Tenancy agreement.pdf" [ref=e8]
+      - cell "12 KB" [ref=e9]
+    - row "2025 年发票.pdf 3 KB" [ref=e10]:
+      - cell "2025 年发票.pdf" [ref=e11]:
+        - checkbox "Pick 2025 年发票.pdf" [ref=e12]
+      - cell "3 KB" [ref=e13]
+    - row "2024 年发票.pdf 4 KB" [ref=e14]:
+      - cell "2024 年发票.pdf" [ref=e15]:
+        - checkbox "Pick 2024 年发票.pdf" [ref=e16]
+      - cell "4 KB" [ref=e17]`
+
+describe("a clause led by a control's name, the rest naming an item it acts on", () => {
+  it("presses the control inside the one item the other words name ('Reply to the lunch plans')", () => {
+    expect(read("Archive the invoice from Dana", MAILBOX)).toEqual({
+      command: 'click "Archive" in "Invoice from Dana Ruiz"',
+    })
+    expect(read("Reply to lunch plans", MAILBOX)).toEqual({
+      command: 'click "Reply" in "Lunch plans from Omar Haddad"',
+    })
+  })
+
+  it("selects the item, then presses the one control outside every item (a toolbar on the selection)", () => {
+    expect(read("Download the tenancy agreement", DOCUMENTS)).toEqual({
+      command: 'check "Pick Tenancy agreement.pdf", then click "Download"',
+    })
+    expect(read("Move to trash the tenancy agreement", DOCUMENTS)).toEqual({
+      command: 'check "Pick Tenancy agreement.pdf", then click "Move to trash"',
+    })
+    const tree = `- main:
+  - button "Open" [ref=e1]
+  - tree "Folders":
+    - treeitem "Holiday photos" [ref=e3]
+    - treeitem "Tax returns" [ref=e4]`
+    expect(read("Open tax returns", tree)).toEqual({ command: 'click "Tax returns", then click "Open"' })
+  })
+
+  it("reads a Chinese verb before the item, on English controls and on Chinese ones", () => {
+    expect(read("下载 2025 年的发票", DOCUMENTS)).toEqual({
+      command: 'check "Pick 2025 年发票.pdf", then click "Download"',
+    })
+    const chinese = `- main:
+  - list "照片":
+    - listitem "sunset.png" [ref=e2]:
+      - button "删除" [ref=e3]
+    - listitem "harbour.png" [ref=e4]:
+      - button "删除" [ref=e5]`
+    expect(read("删掉 harbour.png", chinese)).toEqual({ command: 'click "删除" in "harbour.png"' })
+  })
+
+  it("refuses when the other words name more than one item, naming the verb and the items", () => {
+    expect(read("Archive the invoice", MAILBOX)).toMatchObject({
+      reason: expect.stringContaining("fits more than one"),
+    })
+    expect(read("Download the pdf", DOCUMENTS)).toMatchObject({
+      reason: expect.stringContaining('"download" on "pdf" fits more than one item: '),
+    })
+    expect(read("下载发票", DOCUMENTS)).toMatchObject({
+      reason: expect.stringContaining("fits more than one item"),
+    })
+  })
+
+  it("refuses when more than one control outside the items is named by the verb", () => {
+    const twice = `- main:
+  - toolbar "Top":
+    - button "Download" [ref=e1]
+  - toolbar "Bottom":
+    - button "Download" [ref=e2]
+  - list "Files":
+    - listitem "notes.txt" [ref=e4]`
+    expect(read("Download notes", twice)).toEqual({
+      reason: '"download" on "notes" fits more than one control named "download"',
+    })
+  })
+
+  it("never drops a word: a word no item covers leaves the clause refused", () => {
+    expect(read("Archive the invoice from Dana in March", MAILBOX)).toEqual({
+      reason: 'no control on the page is named by "archive", "invoice", "dana", "march"',
+    })
+  })
+
+  it("needs the control's whole name said first, and reads nothing for a negated clause", () => {
+    // "Trash the tenancy agreement" does not say "Move to trash".
+    expect(read("Trash the tenancy agreement", DOCUMENTS)).toMatchObject({
+      reason: expect.stringContaining("no control on the page is named by"),
+    })
+    expect(read("The tenancy agreement download", DOCUMENTS)).toMatchObject({
+      reason: expect.stringContaining("no control on the page is named by"),
+    })
+    expect(read("Don't archive the invoice from Dana", MAILBOX)).toMatchObject({
+      reason: expect.stringContaining("says what not to press"),
+    })
+  })
+})
