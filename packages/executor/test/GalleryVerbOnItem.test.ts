@@ -39,3 +39,14 @@ describe("a control's name said as the verb, the rest naming the item it acts on
     expect(status).toBe("FAILED")
   }, 60_000)
 })
+
+describe("a table row holding more than one control", () => {
+  it("reaches a control that is not the row's first ('Archive Team photo.jpg'), COMPLETED once the row shows it", async () => {
+    const { status, verdict } = await runOnGallery("Click Archive Team photo.jpg", "file-table", {
+      "archived:Team photo.jpg": true,
+    })
+    expect(verdict.unmet).toEqual([])
+    expect(verdict.achieved).toBe(true)
+    expect(status).toBe("COMPLETED")
+  }, 60_000)
+})

@@ -39,6 +39,10 @@ const readName = (quoted: string | undefined): string => {
 export const plainOutlineLine = (line: string): string =>
   line.replace(/(?<=^\s*-\s+|\s\|\s)\*\*([^*"]+)\*\*(?=\s\|\s|\s*$)/g, "$1")
 
+/** Where one control of a row ends and what follows it (a number shown, the next control) begins. */
+const CONTROL_BREAK =
+  /(?<=\[ref=e\d+\](?:\s\[[a-z-]+\])*)\s+(?=[^\s:(\-[])|\s+(?=[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\])/
+
 /**
  * A two-cell row of a caption and its controls, as a form laid out in a table prints
  * (`- Phone | textbox [ref=e15]`, `- Adults | button "Fewer adults" [ref=e14] 2 button "More adults" [ref=e16]`):
@@ -51,12 +55,35 @@ const captionRow = (line: string): ReadonlyArray<string> => {
   )
   if (row === null || row[3]!.includes(" | ")) return [line]
   const [, indent, caption, controls] = row
-  const parts = controls!
-    .split(
-      /(?<=\[ref=e\d+\](?:\s\[[a-z-]+\])*)\s+(?=[^\s:(\-[])|\s+(?=[\w-]+\s+(?:"(?:[^"\\]|\\.)*"\s+)?\[ref=e\d+\])/,
-    )
-    .filter((part) => part.trim() !== "")
+  const parts = controls!.split(CONTROL_BREAK).filter((part) => part.trim() !== "")
   return [`${indent}- ${caption}`, ...parts.map((part) => `${indent}- ${part.trim()}`)]
+}
+
+/** The cells of a table row as the view prints it, split at ` | ` outside a quoted name. */
+const cellsOf = (row: string): ReadonlyArray<string> =>
+  (row.match(/(?:"(?:[^"\\]|\\.)*"|(?! \| ).)+/g) ?? [])
+    .map((cell) => cell.trim())
+    .filter((cell) => cell !== "")
+
+/**
+ * A table row holding more than one control (`- checkbox "Select a.pdf" [ref=e15] | a.pdf | 12 KB |
+ * button "Share" [ref=e16] button "Pin" [ref=e17]`): each control, and each cell of text, on a line of
+ * its own, in the row's order, so that every control of the row is read (a line is read as the one
+ * element it starts with). Other lines as they are.
+ */
+const tableRow = (line: string): ReadonlyArray<string> => {
+  if (!line.includes(" | ") || (line.match(/\[ref=e\d+\]/g) ?? []).length < 2) return [line]
+  const row = /^(\s*)-\s+(.*)$/.exec(line)
+  if (row === null) return [line]
+  const [, indent, body] = row
+  return cellsOf(body!).flatMap((cell) =>
+    cell.includes("[ref=")
+      ? cell
+          .split(CONTROL_BREAK)
+          .filter((part) => part.trim() !== "")
+          .map((part) => `${indent}- ${part.trim()}`)
+      : [`${indent}- ${cell}`],
+  )
 }
 
 /**
@@ -79,7 +106,7 @@ export const elementsFromOutline = (outline: string): ReadonlyArray<PageElement>
   // (`- button "Fewer adults"`, `- status: 2`, `- button "More adults"`), marked on both buttons.
   let caption: string | undefined
   let shown: { readonly number: string; readonly down: PageElement; readonly caption: string } | undefined
-  for (const line of outline.split("\n").map(plainOutlineLine).flatMap(captionRow)) {
+  for (const line of outline.split("\n").map(plainOutlineLine).flatMap(captionRow).flatMap(tableRow)) {
     const match = LINE.exec(line)
     if (match === null) continue
     const rest = match[4] ?? ""

@@ -44,3 +44,21 @@ describe("reading a guess from an outline", () => {
     expect(textScore(language!, "search")).toBe(0)
   })
 })
+
+describe("reading a table row that holds more than one control", () => {
+  it("reads every control of the row, not only the first, each with its own ref", () => {
+    const elements = elementsFromOutline(`- table "Files":
+  - **Pick** | **Name** | **Size** | **Actions**
+  - checkbox "Select a.pdf" [ref=e15] | a.pdf | 12 KB | button "Share" [ref=e16] button "Pin" [ref=e17]
+  - checkbox "Select b | c.pdf" [ref=e18] | b | c.pdf | 3 KB | link "Call" [ref=e19] -> tel:+4930123 button "Pin" [ref=e20]`)
+    expect(elements.map((element) => [element.ref, element.role, element.name])).toEqual([
+      ["e15", "checkbox", "Select a.pdf"],
+      ["e16", "button", "Share"],
+      ["e17", "button", "Pin"],
+      ["e18", "checkbox", "Select b | c.pdf"],
+      ["e19", "link", "Call"],
+      ["e20", "button", "Pin"],
+    ])
+    expect(elements[4]?.attributes.href).toBe("tel:+4930123")
+  })
+})
