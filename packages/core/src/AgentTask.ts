@@ -127,6 +127,27 @@ export type AgentTask = z.output<typeof AgentTask>
 export type AgentTaskInput = z.input<typeof AgentTask>
 
 /**
+ * The secret inputs of a task that hold a value, as text: what a redaction hides and what must never
+ * be stored in clear. An input that is empty (or null) holds no secret and is left out.
+ *
+ * @example
+ * ```ts
+ * import { secretValuesOf } from "@sextant/core"
+ * secretValuesOf({ inputs: { password: "wonderland", pin: 4711, note: "" }, secretInputs: ["password", "pin", "note"] })
+ * // [{ name: "password", value: "wonderland" }, { name: "pin", value: "4711" }]
+ * ```
+ */
+export const secretValuesOf = (
+  task: Pick<AgentTask, "inputs" | "secretInputs">,
+): ReadonlyArray<{ readonly name: string; readonly value: string }> =>
+  task.secretInputs.flatMap((name) => {
+    const value = task.inputs[name]
+    return value === null || value === undefined || String(value) === ""
+      ? []
+      : [{ name, value: String(value) }]
+  })
+
+/**
  * Decodes a task from outside input. Failures are an `AgentError` whose `InvalidInput` reason names
  * every bad field and its rule, e.g. `task.constraints.maxSteps: Too small: expected number to be >0 (got -3)`.
  */

@@ -1,4 +1,4 @@
-import type { AgentTask } from "@sextant/core"
+import { type AgentTask, secretValuesOf } from "@sextant/core"
 import { redactSecrets, secretPlaceholder } from "@sextant/memory"
 
 export { secretPlaceholder } from "@sextant/memory"
@@ -105,13 +105,7 @@ const pathMatches = (path: ReadonlyArray<string>, pattern: ReadonlyArray<string>
  * ```
  */
 export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): Redactor => {
-  const secrets = task.secretInputs
-    .map((name) => ({ name, value: task.inputs[name] }))
-    .filter(
-      (entry): entry is { name: string; value: string | number | boolean } =>
-        entry.value !== null && entry.value !== undefined && String(entry.value) !== "",
-    )
-    .map((entry) => ({ name: entry.name, value: String(entry.value) }))
+  const secrets = secretValuesOf(task)
   const text = redactSecrets(Object.fromEntries(secrets.map((secret) => [secret.name, secret.value])))
   const byName = new Map(secrets.map((secret) => [secret.name, secret.value]))
   const secretNames = new Set(task.secretInputs)

@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto"
-import { AgentTask, type AgentTaskInput, formatIssues, secretIndexIn, WHOLE_TOKEN_BELOW } from "@sextant/core"
+import {
+  AgentTask,
+  type AgentTaskInput,
+  formatIssues,
+  secretIndexIn,
+  secretValuesOf,
+  WHOLE_TOKEN_BELOW,
+} from "@sextant/core"
 import { type Job, Queue, QueueEvents } from "bullmq"
 import type { Redis } from "ioredis"
 import { connectRedis } from "./Connection.ts"
@@ -15,12 +22,7 @@ export const DEFAULT_QUEUE_NAME = "sextant-tasks"
  * the blanked input keeps it out. Each line names the field and the secret, never the value.
  */
 const secretEchoes = (stored: AgentTask, task: AgentTask): ReadonlyArray<string> => {
-  const secrets = task.secretInputs.flatMap((name) => {
-    const value = task.inputs[name]
-    return value === null || value === undefined || String(value) === ""
-      ? []
-      : [{ name, value: String(value) }]
-  })
+  const secrets = secretValuesOf(task)
   if (secrets.length === 0) return []
   return Object.entries(stored).flatMap(([field, value]) => {
     // The creation time is Sextant's own; in numbers and objects (a step budget, other inputs) a short
