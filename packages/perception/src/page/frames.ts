@@ -159,6 +159,15 @@ export const eachWindow = (visit: (view: Window) => void, top: Window = window):
 }
 
 /**
+ * The element that holds `node`: its parent element, or, for a node directly in a shadow root, the
+ * root's host. Read by node type, so it holds for nodes of a same-origin frame too.
+ */
+export const parentAcrossShadow = (node: Node): Element | null => {
+  const holder = node.parentNode
+  return holder !== null && holder.nodeType === 11 ? (holder as ShadowRoot).host : node.parentElement
+}
+
+/**
  * `root` and every open shadow root inside it, nested ones too, depth first in document order; with
  * `frames`, also the documents of the same-origin frames inside them, and what is inside those. A
  * closed shadow root, and a frame of another origin, are out of reach and skipped. Lazy: a caller

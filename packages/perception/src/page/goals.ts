@@ -1,3 +1,4 @@
+import { parentAcrossShadow } from "./frames.ts"
 import { collapse } from "./text.ts"
 import { rendered, shown } from "./visibility.ts"
 
@@ -109,13 +110,9 @@ const MOST_BLOCKS = 200
 /** Where a block's text breaks: a sentence's end, or a line (a `br`, a block inside it). */
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/
 
-/** The element above `node`, across a shadow root's boundary to its host. */
-const parentOf = (node: Node): Element | null =>
-  node.parentElement ?? (node.parentNode instanceof ShadowRoot ? node.parentNode.host : null)
-
 /** The nearest element holding `node` that lays out as a box of its own (not inline, not `contents`). */
 const blockOf = (node: Node): Element | null => {
-  for (let element = parentOf(node); element !== null; element = parentOf(element)) {
+  for (let element = parentAcrossShadow(node); element !== null; element = parentAcrossShadow(element)) {
     const display = getComputedStyle(element).display
     if (display !== "inline" && display !== "contents") return element
   }

@@ -1,4 +1,4 @@
-import { openRoots } from "./frames.ts"
+import { openRoots, parentAcrossShadow } from "./frames.ts"
 
 /*
  * Masking for screenshots: the values of text fields, and the elements whose own text the executor
@@ -100,9 +100,7 @@ export const maskPage = (): Array<[number, string]> => {
     const walker = (root.ownerDocument ?? (root as Document)).createTreeWalker(start, NodeFilter.SHOW_TEXT)
     const own = new Map<Element, string>()
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-      const holder = node.parentNode
-      const parent =
-        holder !== null && holder.nodeType === 11 ? (holder as ShadowRoot).host : node.parentElement
+      const parent = parentAcrossShadow(node)
       if (!parent || node.data.trim() === "" || parent.localName === "script" || parent.localName === "style")
         continue
       own.set(parent, (own.get(parent) ?? "") + node.data)
