@@ -9,6 +9,13 @@ import { PlainSummaryReporter } from "./vitest.summary.ts"
 const slowSet = process.env.SEXTANT_TEST_SET === "slow"
 /** Unit test files at once: one per core unless SEXTANT_UNIT_WORKERS says otherwise. */
 const unitWorkers = Number(process.env.SEXTANT_UNIT_WORKERS) || availableParallelism()
+/**
+ * Browser test files at once: three unless SEXTANT_BROWSER_WORKERS says otherwise. They spend most of
+ * their time waiting on Chromium, ChromeDriver, child processes and the pages' own timers: two at a
+ * time, the CPU time `time` counted for the run was about a third of what two cores give over its
+ * length. Three at a time the whole browser set passed with other work keeping the load at 16.
+ */
+const browserWorkers = Number(process.env.SEXTANT_BROWSER_WORKERS) || 3
 
 /**
  * Every workspace package with a vitest.config.ts: each is `sextantProject(<name>)` (vitest.shared.ts),
@@ -27,7 +34,7 @@ const configs = globSync(
 /**
  * Each package is two projects by cost (vitest.cost.ts): `<package>` holds the tests that start no
  * browser and no child process and runs them on every core; `<package>:browser` holds the ones that
- * start Chromium, ChromeDriver or a Node process, two at a time, with one ChromeDriver for the run
+ * start Chromium, ChromeDriver or a Node process, three at a time, with one ChromeDriver for the run
  * (`CHROMEDRIVER_SETUP`) that each worker's shared Chromium (`WebdriverioDriver.layerShared`) runs on.
  * Vitest runs one `sequence.groupOrder`
  * after the other, so the unit tests of every package run first, all cores busy, then the browser
@@ -72,7 +79,7 @@ const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
   const { unit, browser } = testFilesByCost(root)
   return [
     ...part("", unit, unitWorkers, 0),
-    ...part(":browser", browser, 2, 1, [PAGE_BUNDLE_SETUP, CHROMEDRIVER_SETUP]),
+    ...part(":browser", browser, browserWorkers, 1, [PAGE_BUNDLE_SETUP, CHROMEDRIVER_SETUP]),
   ]
 }
 

@@ -46,12 +46,13 @@ export const sextantProject = (name: string, overrides: UserWorkspaceConfig["tes
       testTimeout: 30_000,
       hookTimeout: 60_000,
       // Two files at once: most test time is spent waiting on Chromium and ChromeDriver, so two keep
-      // both cores busy (vitest's default on two cores is one at a time); three made timing-bound
-      // tests (liveness, dialogs, live regions) miss their limits on this machine. This is only the
-      // default: the root config (vitest.config.ts) sets `maxWorkers` on every project it builds (with
-      // `projects`, vitest takes it from each project; the same value in the root config is ignored):
-      // the tests that start no browser on every core, the browser tests two at a time; in the slow set
-      // the files that start Redis, PostgreSQL or a Grid one at a time and the others two at a time.
+      // both cores busy (vitest's default on two cores is one at a time). This is only the default: the
+      // root config (vitest.config.ts) sets `maxWorkers` on every project it builds (with `projects`,
+      // vitest takes it from each project; the same value in the root config is ignored): the tests that
+      // start no browser on every core, the browser tests three at a time (three made timing-bound tests
+      // miss their limits when every file launched its own Chromium; with one Chromium per worker and
+      // one ChromeDriver for the run they pass); in the slow set the files that start Redis, PostgreSQL
+      // or a Grid one at a time and the others two at a time.
       maxWorkers: slowSet ? 1 : 2,
       // In the default set a worker keeps its modules from one test file to the next instead of
       // importing Effect, WebdriverIO, zod and the packages afresh for every file (about a third of the
