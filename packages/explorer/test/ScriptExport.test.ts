@@ -51,11 +51,16 @@ describe("exportWdioScript", () => {
     const file = join(directory, "sign-in.wdio.ts")
     writeFileSync(file, script)
     // Seed 3 renames every id: the script falls back to each element's role and accessible name.
-    for (const site of [plain, await browser.site({ seed: 3 })]) {
+    const sites = [plain, await browser.site({ seed: 3 })]
+    // The scripts are separate Node processes with their own Chromium: both run while the Sextant runner
+    // takes the same suite through the test's browser.
+    const scripts = sites.map((site) => runScript(file, { BASE_URL: site.url, ...env }))
+    for (const [index, site] of sites.entries()) {
       // sextant test falls back by the same rules as the script: both pass on both seeds.
       const ours = await browser.run(runSuite(suite, { env, baseUrl: site.url }))
       expect(ours.tests.map((test) => test.error?.message)).toEqual([undefined])
-      const result = await runScript(file, { BASE_URL: site.url, ...env })
+      const result = await scripts[index]
+      if (result === undefined) throw new Error(`no script run for ${site.url}`)
       expect(result.output).toContain(
         `ok login form "Sign in" on /login filled with the suggested values goes to /dashboard and shows "Welcome, Alice" (ended on ${site.url}/dashboard)`,
       )

@@ -79,11 +79,14 @@ describe("sextant export RUN --to wdio", () => {
     expect(script).toContain('await find("#password", "textbox", "Password")')
     expect(script).not.toMatch(/"e\d+"/)
 
-    const replay = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: "wonderland" })
+    // The two replays are separate Node processes with their own Chromium: they run side by side.
+    const [replay, wrong] = await Promise.all([
+      runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: "wonderland" }),
+      runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: "not-the-password" }),
+    ])
     expect(replay.output).toContain(`(ended on ${site.url}/dashboard)`)
     expect(replay.code).toBe(0)
 
-    const wrong = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: "not-the-password" })
     expect(wrong.output).toMatch(/FAILED log in: expected the URL contains "\/dashboard"/)
     expect(wrong.code).toBe(1)
   }, 240_000)
