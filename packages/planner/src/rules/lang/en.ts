@@ -38,10 +38,6 @@ export const en: Lexicon = {
       "push",
       "press",
       "follow",
-      "reject",
-      "decline",
-      "claim",
-      "print",
     ],
     select: ["select", "choose", "pick"],
     check: [
