@@ -484,10 +484,12 @@ const readableUrl = (raw: string): { readonly whole: string; readonly query: str
 const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "none" | "unknown" => {
   if (step.urlAfter !== step.urlBefore) return "changed"
   if (step.signals.includes("NoOp")) return "none"
-  const changed =
-    typeof step.data === "object" && step.data !== null
-      ? (step.data as { changed?: unknown }).changed
-      : undefined
+  // A tool that acts through others (clickTextMatches) reports its last action's outcome as `result`.
+  const data =
+    typeof step.data === "object" && step.data !== null ? (step.data as Record<string, unknown>) : {}
+  const nested =
+    typeof data.result === "object" && data.result !== null ? (data.result as Record<string, unknown>) : {}
+  const changed = data.changed ?? nested.changed
   if (changed === true) return "changed"
   if (changed === false) return "none"
   if (before !== undefined && step.facts !== undefined && before.heading !== step.facts.heading)
@@ -547,8 +549,8 @@ const SHOWN_KINDS = new Set<GoalPart["kind"]>(["navigate", "scroll", "back"])
 /**
  * Why an action part is not done, or `undefined` when the page shows its effect. "Its actions
  * succeeded" is never enough on its own: the action must report what it did to the page (the act
- * result's diff) or the page must have moved; a NoOp leaves an expand, collapse, close or menu path
- * undone; a menu path `A > B` is done only when B was clicked; a navigation, scroll or back is done
+ * result's diff) or the page must have moved; an action the page does not show (a NoOp) leaves the
+ * part undone, a plain press included; a menu path `A > B` is done only when B was clicked; a navigation, scroll or back is done
  * when the page it leaves is shown (not `about:blank`).
  */
 const judgeEffect = (
@@ -598,20 +600,12 @@ const judgeEffect = (
     return last.urlAfter === "" || last.urlAfter === "about:blank"
       ? `${last.tool} left the browser on ${last.urlAfter === "" ? "no page" : "about:blank"}`
       : undefined
-  // A part whose words promise a visible change (expand, collapse, close, a menu path) is not done
-  // when the page shows none. A plain press of a named button may act where the page does not show it
-  // (a server records it, a status line fills in later): neither the act diff's NoOp nor a tool that
-  // reports nothing about the page (clickTextMatches) refutes that click.
-  // A press of one item's own control (`click "Share" in "Holiday photos.zip"`, what an instruction like
-  // "Share the holiday photos" is read as) acts on that item: the page must show it.
-  const promisesChange =
-    path !== undefined ||
-    /^(expand|collapse|close)\s/i.test(part.description) ||
-    /^click\s+"[^"]+"\s+in\s+"[^"]+"$/i.test(part.description)
-  if (effects.includes("none")) {
-    return promisesChange ? `${last.tool} changed nothing on ${last.urlAfter} (no visible change)` : undefined
-  }
-  if (part.kind === "click" && !promisesChange) return undefined
+  // Any other action part is done only when the page shows it: a press the page does not show (the act
+  // diff's NoOp) cannot be told from a press that did nothing, so it is not done, however plain the
+  // press ("click Save draft" on a page that confirms nothing fails, saying so). A focus, a text
+  // selection and a drag report their own postcondition (the focus there, the words selected, the box
+  // moved) as a change. A tool that says nothing about the page leaves the part undone as well.
+  if (effects.includes("none")) return `${last.tool} changed nothing on ${last.urlAfter} (no visible change)`
   return `${last.tool} reported no change on ${last.urlAfter}, and the page did not move`
 }
 

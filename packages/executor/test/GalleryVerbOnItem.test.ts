@@ -40,6 +40,23 @@ describe("a control's name said as the verb, the rest naming the item it acts on
   }, 60_000)
 })
 
+describe("a press the page does not show", () => {
+  it("is FAILED, not COMPLETED, when the toolbar control acting on the ticked item shows nothing ('Print the tenancy agreement')", async () => {
+    const { status, verdict, result } = await runOnGallery("Print the tenancy agreement", "file-actions", {
+      "printed:Tenancy agreement.pdf": true,
+    })
+    expect(verdict.achieved).toBe(false)
+    expect(status).toBe("FAILED")
+    expect(JSON.stringify(result.summary)).toMatch(/Not done: click \\"Print\\".*\(no visible change\)/)
+  }, 60_000)
+
+  it("is FAILED, not COMPLETED, for a plain press of a named button that shows nothing ('Click Print')", async () => {
+    const { status, result } = await runOnGallery("Click Print", "file-actions", { "printed:any": true })
+    expect(status).toBe("FAILED")
+    expect(JSON.stringify(result.summary)).toMatch(/Not done: click \\"Print\\".*\(no visible change\)/)
+  }, 60_000)
+})
+
 describe("a table row holding more than one control", () => {
   it("reaches a control that is not the row's first ('Archive Team photo.jpg'), COMPLETED once the row shows it", async () => {
     const { status, verdict } = await runOnGallery("Click Archive Team photo.jpg", "file-table", {

@@ -256,17 +256,28 @@ describe("action parts (actionsSucceeded) are judged by what the page shows", ()
     verifyParts([goal], { steps, records: [], finalPage: facts("Settings") }).map((unmet) => unmet.evidence)
   const noOp = { data: { ok: true, changed: false, signals: ["NoOp"] }, signals: ["NoOp"] }
 
-  it("is not done when an expand, collapse or close shows no change on the page (NoOp)", () => {
+  it("is not done when the page shows no change (NoOp), a plain press of a named button included", () => {
     expect(unmetOf(part("click", 'expand "Shipping details"'), [click(noOp)])).toEqual([
       "click changed nothing on http://site.test/tabs (no visible change)",
     ])
     expect(unmetOf(part("click", 'close "Cookie banner"'), [click(noOp)])).toHaveLength(1)
-    // A press of a named button may act where the page does not show it (a server records it).
-    expect(unmetOf(part("click", 'click "Archive"'), [click(noOp)])).toEqual([])
-    // Nor does a tool that reports nothing about the page; an expand through it still needs a change.
+    // A press the page does not show cannot be told from a press that did nothing.
+    expect(unmetOf(part("click", 'click "Archive"'), [click(noOp)])).toEqual([
+      "click changed nothing on http://site.test/tabs (no visible change)",
+    ])
+    // A tool that reports nothing about the page shows nothing either.
     const silent = click({ tool: "clickTextMatches", data: { clicked: 1 } })
-    expect(unmetOf(part("click", 'click "Add to cart"'), [silent])).toEqual([])
+    expect(unmetOf(part("click", 'click "Add to cart"'), [silent])).toHaveLength(1)
     expect(unmetOf(part("click", 'expand "Shipping details"'), [silent])).toHaveLength(1)
+  })
+
+  it("reads the outcome of a tool that acts through another (clickTextMatches' result)", () => {
+    const through = (changed: boolean) =>
+      click({ tool: "clickTextMatches", data: { clicked: [], matches: 1, result: { changed, signals: [] } } })
+    expect(unmetOf(part("click", 'click "Add to cart"'), [through(true)])).toEqual([])
+    expect(unmetOf(part("click", 'click "Add to cart"'), [through(false)])).toEqual([
+      "clickTextMatches changed nothing on http://site.test/tabs (no visible change)",
+    ])
   })
 
   it("is done when the action changed the page, or moved it", () => {

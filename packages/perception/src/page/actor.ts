@@ -1,5 +1,13 @@
 import { attachPart, hostOf } from "./host.ts"
-import { checkTyped, currentValue, markedElement, perception, prepare, scroll } from "./prepare.ts"
+import {
+  checkTyped,
+  currentValue,
+  gestureShown,
+  markedElement,
+  perception,
+  prepare,
+  scroll,
+} from "./prepare.ts"
 import { scrollSettled, settle, waitFor } from "./settle.ts"
 import { startWatching, watchState } from "./watch.ts"
 
@@ -14,6 +22,7 @@ export const actorOperations = {
   prepare,
   currentValue,
   checkTyped,
+  gestureShown,
   settle,
   scroll,
   waitFor,

@@ -1,6 +1,7 @@
 import { brief } from "./describe.ts"
 import { hitAt, openRoots, viewportRect } from "./frames.ts"
 import { chooseOptions } from "./pick.ts"
+import { collapse } from "./text.ts"
 import type { Box } from "./types.ts"
 import { assignValue, inputFormat, VALUE_FORMATS } from "./values.ts"
 import { shown, withinViewport } from "./visibility.ts"
@@ -530,5 +531,82 @@ export const scroll = (op: ScrollSpec): string => {
     height: root.scrollHeight,
     viewportHeight: viewport,
     atBottom: y + viewport >= root.scrollHeight - 2,
+  })
+}
+
+/** What {@link gestureShown} is asked: the element a focus, text selection or drag acted on, and how. */
+export interface GestureSpec {
+  readonly target: Target
+  readonly op: "focus" | "selectText" | "drag"
+  /** The words a text selection was to hold. */
+  readonly text?: string
+  /** Where the dragged element's box was before the drag (viewport pixels). */
+  readonly from?: { readonly x: number; readonly y: number }
+}
+
+/** The element that holds the keyboard focus, followed into shadow roots and same-origin frames. */
+const focusedElement = (): Element | null => {
+  let active: Element | null = document.activeElement
+  for (let depth = 0; depth < 16 && active !== null; depth++) {
+    const inner =
+      active.shadowRoot?.activeElement ??
+      (active.localName === "iframe" || active.localName === "frame"
+        ? ((active as HTMLIFrameElement).contentDocument?.activeElement ?? null)
+        : null)
+    if (inner === null || inner === active) break
+    active = inner
+  }
+  return active
+}
+
+/** The text selected in the element's document (a text field's own selection included). */
+const selectedText = (element: Element): string => {
+  const owner = element.ownerDocument
+  const field = owner.activeElement as HTMLInputElement | null
+  if (
+    field !== null &&
+    (field.localName === "textarea" || field.localName === "input") &&
+    typeof field.selectionStart === "number" &&
+    typeof field.selectionEnd === "number"
+  )
+    return field.value.slice(field.selectionStart, field.selectionEnd)
+  return owner.getSelection()?.toString() ?? ""
+}
+
+/**
+ * Whether the page shows what a gesture the page view does not print did: the keyboard focus on the
+ * element (or inside it), the selection holding the words, the dragged element's box moved by at least
+ * four pixels. These are the postconditions of `focus`, `selectText` and `drag`, whose effect no outline
+ * line carries. Answers JSON `{ shown, detail }`; `detail` says what the page holds.
+ */
+export const gestureShown = (spec: GestureSpec): string => {
+  const found = locate(spec.target)
+  if ("error" in found) return JSON.stringify({ shown: false, detail: "the element is gone" })
+  const element = found.element
+  if (spec.op === "focus") {
+    const active = focusedElement()
+    const onIt = active !== null && (active === element || composedContains(element, active))
+    return JSON.stringify({
+      shown: onIt,
+      detail: onIt ? "the focus is on it" : `the focus is on ${brief(active)}`,
+    })
+  }
+  if (spec.op === "selectText") {
+    const held = selectedText(element)
+    const holds =
+      spec.text !== undefined && looseText(held).includes(looseText(spec.text)) && held.trim() !== ""
+    return JSON.stringify({
+      shown: holds,
+      detail:
+        held.trim() === ""
+          ? "nothing is selected"
+          : `the selection holds ${JSON.stringify(collapse(held).slice(0, 80))}`,
+    })
+  }
+  const box = viewportRect(element)
+  const moved = spec.from === undefined ? 0 : Math.abs(box.x - spec.from.x) + Math.abs(box.y - spec.from.y)
+  return JSON.stringify({
+    shown: moved >= 4,
+    detail: moved >= 4 ? `it moved by ${Math.round(moved)} px` : "it did not move",
   })
 }

@@ -92,6 +92,54 @@ describe("hover, focus and key chords in Chromium on the widget gallery", () => 
     expect(String(missing)).toContain('no text "not on this page"')
   })
 
+  it("focus, selectText and drag answer changed when the page holds their postcondition, NoOp when it does not", async () => {
+    const shows = (result: { changed: boolean; signals: ReadonlyArray<string>; hint: string }) => ({
+      changed: result.changed,
+      noOp: result.signals.includes("NoOp"),
+      hint: result.hint,
+    })
+    await open("/gallery/keys")
+    expect(shows(await harness.run(focusTool.run({ label: "Notes" })))).toEqual({
+      changed: true,
+      noOp: false,
+      hint: "focus: the focus is on it",
+    })
+    // A page that takes the focus away again: the focus never shows where it was asked.
+    await evaluate(
+      "document.querySelector('[data-k=notes]').addEventListener('focus', (event) => event.target.blur()); document.activeElement.blur()",
+    )
+    const refused = shows(await harness.run(focusTool.run({ label: "Notes" })))
+    expect(refused).toMatchObject({ changed: false, noOp: true })
+    expect(refused.hint).toMatch(/^focus: the focus is on body/)
+
+    await open("/gallery/select-text")
+    const selected = shows(await harness.run(selectTextTool.run({ text: "quick brown fox" })))
+    expect(selected).toMatchObject({ changed: true, noOp: false })
+    expect(selected.hint).toContain('the selection holds "quick brown fox')
+    // A page that refuses selection: the words are pressed over, but nothing is selected.
+    await evaluate(
+      "getSelection().removeAllRanges(); document.addEventListener('selectstart', (event) => event.preventDefault())",
+    )
+    expect(shows(await harness.run(selectTextTool.run({ text: "measure twice" })))).toEqual({
+      changed: false,
+      noOp: true,
+      hint: "selectText: nothing is selected",
+    })
+
+    await open("/gallery/drag")
+    const moved = shows(
+      await harness.run(dragTool.run({ target: "[aria-label='Movable box']", x: 100, y: 0 })),
+    )
+    expect(moved).toMatchObject({ changed: true, noOp: false })
+    expect(moved.hint).toMatch(/^drag: it moved by (9[5-9]|10[0-5]) px$/)
+    // The heading listens to no pointer: dragged, it stays where it is.
+    expect(shows(await harness.run(dragTool.run({ target: "h1", x: 100, y: 0 })))).toEqual({
+      changed: false,
+      noOp: true,
+      hint: "drag: it did not move",
+    })
+  })
+
   it("scrollInside wheels a box that scrolls on its own to its end, not the page", async () => {
     await open("/gallery/scroll-inside")
     await harness.run(

@@ -47,6 +47,18 @@ interface Settled {
 /**
  * The drop point of a drag: `["to", target]` (a ref or CSS selector) or `["by", dx, dy]` in CSS pixels.
  */
+/** Inputs that take typed text: a click into one shows as the focus there. */
+const TEXT_INPUTS: ReadonlySet<string> = new Set([
+  "",
+  "text",
+  "search",
+  "email",
+  "tel",
+  "url",
+  "password",
+  "number",
+])
+
 export const dragSpec = (op: ActionOp, value: ActValue | undefined): Record<string, unknown> => {
   if (op !== "drag" || !Array.isArray(value)) return {}
   const [kind, first, second] = value as ReadonlyArray<string>
@@ -432,8 +444,35 @@ export const makeAct = (
     const after = yield* driver.snapshotOf(settled.look ?? "")
     state.lastSnapshot = after
     const action = { ref: "ref" in target ? target.ref : formatTarget(target), op }
-    const diff = diffScreens(before, after, action)
-    const hint = describeChange(before, after, action)
+    const viewDiff = diffScreens(before, after, action)
+    // A focus, a text selection or a drag by offset shows on the page where no outline line does: the
+    // focus ring, the highlight, the box's place. The page is asked for that postcondition instead.
+    // A click into a text field shows as the focus there.
+    const gestureOp =
+      op === "focus" || op === "selectText" || op === "drag"
+        ? op
+        : op === "click" &&
+            (prepared.tag === "textarea" ||
+              (prepared.tag === "input" && TEXT_INPUTS.has(prepared.type ?? "")))
+          ? "focus"
+          : undefined
+    const gesture =
+      !viewDiff.changed && !settled.navigating && gestureOp !== undefined
+        ? (JSON.parse(
+            yield* call("act", { errorContext: { target: formatTarget(target) } })("gestureShown", {
+              target,
+              op: gestureOp,
+              ...(op === "selectText" && typeof value === "string" ? { text: value } : {}),
+              ...(prepared.box === undefined ? {} : { from: { x: prepared.box.x, y: prepared.box.y } }),
+            }),
+          ) as { readonly shown: boolean; readonly detail: string })
+        : undefined
+    const diff =
+      gesture?.shown === true
+        ? { ...viewDiff, changed: true, signals: viewDiff.signals.filter((signal) => signal !== "NoOp") }
+        : viewDiff
+    const hint =
+      gesture === undefined ? describeChange(before, after, action) : `${gestureOp}: ${gesture.detail}`
     record(after.url)
     return {
       ok: true,

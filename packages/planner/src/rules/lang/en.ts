@@ -28,21 +28,7 @@ export const en: Lexicon = {
     ],
     // "Switch my plan to Pro": a setting changed to a value (after "switch to", "switch on", "switch off").
     set: ["set", "change", "adjust", "switch", "increase", "decrease", "raise", "lower", "turn"],
-    click: [
-      "double click",
-      "click on",
-      "tap on",
-      "click",
-      "tap",
-      "hit",
-      "push",
-      "press",
-      "follow",
-      "reject",
-      "decline",
-      "claim",
-      "print",
-    ],
+    click: ["double click", "click on", "tap on", "click", "tap", "hit", "push", "press", "follow"],
     select: ["select", "choose", "pick"],
     check: [
       "check",
