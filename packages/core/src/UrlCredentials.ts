@@ -6,7 +6,7 @@
  * `-`, `_`, `.` and camelCase), so `author` or `keyword` stay as they are while `apiKey` does not.
  */
 const CREDENTIAL_WORD =
-  /pass(word|wd|phrase)|secret|token|credential|signature|apikey|accesskey|privatekey|sslkey|sessionid/
+  /pass(word|wd|phrase)|secret|token|credential|signature|apikey|accesskey|privatekey|authkey|sslkey|sess(ion)?id/
 const CREDENTIAL_NAME = new Set(["pass", "pwd", "key", "sig", "auth", "authorization", "sid", "jwt"])
 
 const isCredentialParameter = (name: string): boolean => {

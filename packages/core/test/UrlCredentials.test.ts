@@ -55,6 +55,12 @@ describe("hideUrlCredentials", () => {
     )
   })
 
+  it("hides session ids and auth keys, whatever their spelling", () => {
+    expect(
+      hideUrlCredentials("http://shop.example/cart?PHPSESSID=a1&jsessionid=b2&session_id=c3&authKey=d4&x=1"),
+    ).toBe("http://shop.example/cart?PHPSESSID=***&jsessionid=***&session_id=***&authKey=***&x=1")
+  })
+
   it("leaves parameters whose names only contain such a word as they are", () => {
     const url = "https://shop.example/search?author=ann&keyword=lamp&design=oak&passenger=2&monkey=1"
     expect(hideUrlCredentials(url)).toBe(url)
