@@ -1,17 +1,36 @@
 /**
- * Query parameters that carry a credential in a connection URL: `pg` reads `?password=` (and
- * `sslpassword`, `sslkey`) into its settings, ioredis `?password=`; tokens and keys travel the same way.
+ * Query parameters that carry a credential: `pg` reads `?password=` (and `sslpassword`, `sslkey`) into
+ * its settings, ioredis `?password=`; pages take `?token=`, `?access_token=`, `?api_key=`, `?key=`, and
+ * signed URLs carry their signature and credential (`X-Amz-Signature`, `X-Amz-Credential`,
+ * `X-Goog-Signature`, Azure's `sig`, CloudFront's `Signature`). A name is read as its words (split at
+ * `-`, `_`, `.` and camelCase), so `author` or `keyword` stay as they are while `apiKey` does not.
  */
-const CREDENTIAL_PARAMETER = /pass(word)?|pwd|secret|token|api[-_]?key|access[-_]?key|sslkey|auth/i
+const CREDENTIAL_WORD =
+  /pass(word|wd|phrase)|secret|token|credential|signature|apikey|accesskey|privatekey|authkey|sslkey|sess(ion)?id/
+const CREDENTIAL_NAME = new Set(["pass", "pwd", "key", "sig", "auth", "authorization", "sid", "jwt"])
+
+const isCredentialParameter = (name: string): boolean => {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "")
+  const whole = words.join("")
+  return (
+    CREDENTIAL_WORD.test(whole) ||
+    words.some((word) => CREDENTIAL_NAME.has(word) || CREDENTIAL_WORD.test(word))
+  )
+}
 
 /** The spelling of a hidden credential. */
 const HIDDEN = "***"
 
 /**
- * A connection URL (a store's, a queue's) as messages, logs and `--json` output may show it: the
+ * A URL (a store's, a queue's, a page's) as messages, logs and `--json` output may show it: the
  * password of its user part and every query parameter named like a credential (`password`,
- * `sslpassword`, `token`, `api_key`, `auth` …) replaced by `***`. A text that does not parse as a URL
- * (a typo, a bad port) is cut the same way by its spelling — `//user:password@` and `password=…` —
+ * `sslpassword`, `token`, `access_token`, `api_key`, `key`, `sig`, `X-Amz-Signature` …) replaced by
+ * `***`, the names kept so the reader still sees which URL it was. A text that does not parse as a URL
+ * (a typo, a bad port, a message that quotes a URL) is cut the same way by its spelling — `//user:password@` and `password=…` —
  * never shown as it is: a mistyped URL is exactly the one a message quotes.
  *
  * @example
@@ -20,18 +39,22 @@ const HIDDEN = "***"
  * hideUrlCredentials("postgres://sextant:hunter2@db:5432/runs") // "postgres://sextant:***@db:5432/runs"
  * hideUrlCredentials("postgres://sextant@db/runs?password=hunter2") // "postgres://sextant@db/runs?password=***"
  * hideUrlCredentials("redis://:hunter2@cache:99999") // "redis://:***@cache:99999" (no URL: bad port)
+ * hideUrlCredentials("https://cdn.example/a.pdf?X-Amz-Signature=9f3c&page=2") // "https://cdn.example/a.pdf?X-Amz-Signature=***&page=2"
+ * hideUrlCredentials("could not reach http://u:pw@host/?token=t (fetch failed)") // "could not reach http://u:***@host/?token=*** (fetch failed)"
  * ```
  */
 export const hideUrlCredentials = (url: string): string => {
   const parsed = URL.parse(url)
-  if (parsed === null || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim())) return hideBySpelling(url)
+  // A text with a space in it is a message quoting a URL, not a URL: the parser would encode its spaces.
+  if (parsed === null || /\s/.test(url.trim()) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim()))
+    return hideBySpelling(url)
   if (parsed.password !== "") parsed.password = HIDDEN
   // The search is rebuilt only when a credential is in it, so a URL without one reads as given.
   const names = [...parsed.searchParams.keys()]
-  if (names.some((name) => CREDENTIAL_PARAMETER.test(name))) {
+  if (names.some((name) => isCredentialParameter(name))) {
     const hidden = new URLSearchParams()
     for (const [name, value] of parsed.searchParams)
-      hidden.append(name, CREDENTIAL_PARAMETER.test(name) ? HIDDEN : value)
+      hidden.append(name, isCredentialParameter(name) ? HIDDEN : value)
     parsed.search = hidden.toString().replaceAll(encodeURIComponent(HIDDEN), HIDDEN)
   }
   return parsed.toString()
@@ -42,5 +65,5 @@ const hideBySpelling = (text: string): string =>
   text
     .replace(/(\/\/[^/?#@\s:]*:)[^/?#\s]*@/g, `$1${HIDDEN}@`)
     .replace(/(^|[?&;\s])([^=&?#;\s]+)=([^&#;\s]*)/g, (whole, before: string, name: string) =>
-      CREDENTIAL_PARAMETER.test(name) ? `${before}${name}=${HIDDEN}` : whole,
+      isCredentialParameter(name) ? `${before}${name}=${HIDDEN}` : whole,
     )

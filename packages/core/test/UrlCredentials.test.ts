@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest"
-import { hideUrlCredentials } from "../src/index.ts"
+import {
+  BodyTooLarge,
+  HttpNetwork,
+  HttpStatus,
+  hideUrlCredentials,
+  InvalidUrl,
+  OriginNotAllowed,
+  RateLimited,
+  Timeout,
+  UnsupportedContent,
+} from "../src/index.ts"
 
 describe("hideUrlCredentials", () => {
   it("hides the password of the user part and of a credential query parameter, and keeps the rest", () => {
@@ -33,5 +43,57 @@ describe("hideUrlCredentials", () => {
       "postgres:///sextant",
     ])
       expect(hideUrlCredentials(text)).toBe(text)
+  })
+
+  it("hides a page's tokens, keys and a signed URL's signature and credential, by the words of their names", () => {
+    expect(
+      hideUrlCredentials(
+        "https://cdn.example/a.pdf?X-Amz-Credential=AKIA%2F20260101&X-Amz-Signature=9f3c&X-Goog-Signature=ab&sig=azure&Signature=cf&key=AIza&apiKey=k&access_token=t&page=2",
+      ),
+    ).toBe(
+      "https://cdn.example/a.pdf?X-Amz-Credential=***&X-Amz-Signature=***&X-Goog-Signature=***&sig=***&Signature=***&key=***&apiKey=***&access_token=***&page=2",
+    )
+  })
+
+  it("hides session ids and auth keys, whatever their spelling", () => {
+    expect(
+      hideUrlCredentials("http://shop.example/cart?PHPSESSID=a1&jsessionid=b2&session_id=c3&authKey=d4&x=1"),
+    ).toBe("http://shop.example/cart?PHPSESSID=***&jsessionid=***&session_id=***&authKey=***&x=1")
+  })
+
+  it("leaves parameters whose names only contain such a word as they are", () => {
+    const url = "https://shop.example/search?author=ann&keyword=lamp&design=oak&passenger=2&monkey=1"
+    expect(hideUrlCredentials(url)).toBe(url)
+  })
+
+  it("hides the URLs a message quotes, without encoding the message's spaces", () => {
+    expect(
+      hideUrlCredentials(
+        "Request cannot be constructed from a URL that includes credentials: http://ann:pw@127.0.0.1:4000/x?token=t&page=2",
+      ),
+    ).toBe(
+      "Request cannot be constructed from a URL that includes credentials: http://ann:***@127.0.0.1:4000/x?token=***&page=2",
+    )
+  })
+})
+
+describe("the HTTP reasons' messages", () => {
+  it("never repeat a credential of the URL they name", () => {
+    const url = "http://ann:pw-1@127.0.0.1:4000/report?token=tok-2&page=2"
+    const messages = [
+      new HttpStatus({ url, status: 404 }).message,
+      new RateLimited({ url, retryAfterMs: 1000 }).message,
+      new Timeout({ operation: url, url, timeoutMs: 100 }).message,
+      new InvalidUrl({ url, detail: `it redirected to ${url}` }).message,
+      new HttpNetwork({ url, detail: `fetch failed: ${url}` }).message,
+      new UnsupportedContent({ url, contentType: "application/pdf", expected: "HTML" }).message,
+      new BodyTooLarge({ url, limitBytes: 10 }).message,
+      new OriginNotAllowed({ url, from: url, detail: "elsewhere" }).message,
+    ]
+    for (const message of messages) {
+      expect(message).not.toContain("pw-1")
+      expect(message).not.toContain("tok-2")
+      expect(message).toContain("ann:***@127.0.0.1:4000/report?token=***&page=2")
+    }
   })
 })

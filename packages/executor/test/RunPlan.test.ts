@@ -10,7 +10,9 @@ import {
   decodeAgentTask,
   defineTool,
   ElementNotFound,
+  HttpError,
   HttpSession,
+  HttpStatus,
   OriginRefused,
   type Plan,
   RateLimited,
@@ -521,6 +523,50 @@ describe("secrets", () => {
       assert.include(JSON.stringify(result.output), "password was <secret:password>")
     }).pipe(Effect.provide(layer))
   })
+
+  it.effect(
+    "a session tool's HTTP error quoting a URL that holds a secret input and a token reaches no sink with either",
+    () => {
+      const directory = temporaryDirectory("sextant-session-secrets-")
+      const { layer } = harness()
+      // A page that put the typed password into its redirect (URL-encoded) and a session token next to it.
+      const error = new HttpError({
+        method: "fetch",
+        reason: new HttpStatus({
+          url: `${ORIGIN}/account?echo=wonderland%2D42&token=tok-session-14&page=2`,
+          status: 404,
+        }),
+      })
+      return Effect.gen(function* () {
+        const result = yield* runPlan(
+          task({ inputs: { password: "wonderland-42" }, secretInputs: ["password"] }),
+          plan([{ tool: "failing", args: {} }]),
+          {
+            tools: [...testTools, failingTool(error)],
+            traceDirectory: directory,
+            runId: "session-secret-run",
+          },
+        )
+        assert.strictEqual(result.status, "FAILED")
+        const trace = readFileSync(join(directory, "session-secret-run.jsonl"), "utf8")
+        const transcript = readFileSync(join(directory, "session-secret-run.transcript.txt"), "utf8")
+        const store = yield* Store
+        const stored = JSON.stringify([
+          yield* store.getRun("session-secret-run"),
+          yield* store.listSteps("session-secret-run"),
+          yield* store.listObservations("session-secret-run"),
+        ])
+        for (const sink of [trace, transcript, stored, JSON.stringify(result)]) {
+          assert.notInclude(sink, "wonderland")
+          assert.notInclude(sink, "tok-session-14")
+        }
+        assert.include(
+          result.observations[0]?.message ?? "",
+          "/account?echo=<secret:password>&token=***&page=2 answered HTTP 404",
+        )
+      }).pipe(Effect.provide(layer))
+    },
+  )
 
   it.effect("the planner is asked with the placeholder, never the secret value", () => {
     const seen: Array<unknown> = []

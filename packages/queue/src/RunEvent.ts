@@ -25,20 +25,27 @@ export interface RunEvent {
 const cut = (value: unknown): string | undefined =>
   typeof value === "string" ? (value.length > 300 ? `${value.slice(0, 297)}...` : value) : undefined
 
-/** The {@link RunEvent} of one of the executor's trace events (anything with a `type`). */
-export const runEventOf = (event: unknown, worker: string): RunEvent | undefined => {
+/**
+ * The {@link RunEvent} of one of the executor's trace events (anything with a `type`); `redact` is
+ * applied to the message before it is cut, so a cut never leaves part of a secret behind.
+ */
+export const runEventOf = (
+  event: unknown,
+  worker: string,
+  redact: (text: string) => string = (text) => text,
+): RunEvent | undefined => {
   if (typeof event !== "object" || event === null) return undefined
   const record = event as Record<string, unknown>
   if (typeof record.type !== "string") return undefined
+  const said = record.message ?? record.endReason
+  const message = cut(typeof said === "string" ? redact(said) : said)
   return {
     type: record.type,
     ...(typeof record.step === "number" ? { step: record.step } : {}),
     ...(typeof record.tool === "string" ? { tool: record.tool } : {}),
     ...(typeof record.ok === "boolean" ? { ok: record.ok } : {}),
     ...(typeof record.status === "string" ? { status: record.status } : {}),
-    ...(cut(record.message ?? record.endReason) === undefined
-      ? {}
-      : { message: cut(record.message ?? record.endReason) }),
+    ...(message === undefined ? {} : { message }),
     worker,
     at: new Date().toISOString(),
   }

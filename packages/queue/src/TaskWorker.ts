@@ -1,5 +1,13 @@
 import { hostname } from "node:os"
-import { type AgentTask, isStoreError, type StoreLeaseHeld } from "@sextant/core"
+import {
+  type AgentTask,
+  hideUrlCredentials,
+  isStoreError,
+  type Redact,
+  redactSecrets,
+  type StoreLeaseHeld,
+  secretValuesOf,
+} from "@sextant/core"
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq"
 import type { Redis } from "ioredis"
 import { connectRedis } from "./Connection.ts"
@@ -83,6 +91,30 @@ export interface TaskWorker {
 const leaseHeld = (error: unknown): StoreLeaseHeld | undefined =>
   isStoreError(error) && error.reason._tag === "StoreLeaseHeld" ? error.reason : undefined
 
+/**
+ * What the worker may write to Redis and its log about a run of `task`: every secret value (the worker
+ * filled them in from its env) as `<secret:name>`, and a URL's password and credential parameters as `***`.
+ */
+const redactionOf = (task: AgentTask): Redact => {
+  const secrets = redactSecrets(
+    Object.fromEntries(secretValuesOf(task).map(({ name, value }) => [name, value])),
+  )
+  return (text) => hideUrlCredentials(secrets(text))
+}
+
+/**
+ * The error BullMQ stores for a failed attempt (its message as `failedReason`, its stack in `stacktrace`):
+ * the runner's error with both redacted, its name kept so BullMQ still tells an `UnrecoverableError`.
+ */
+const redactedFailure = (error: unknown, redact: Redact): Error => {
+  const failure = new Error(redact(error instanceof Error ? error.message : String(error)))
+  if (error instanceof Error) {
+    failure.name = error.name
+    failure.stack = error.stack === undefined ? failure.stack : redact(error.stack)
+  }
+  return failure
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms)
@@ -160,6 +192,7 @@ export const startTaskWorker = async (options: TaskWorkerOptions): Promise<TaskW
   ): Promise<TaskJobResult> => {
     const runId = job.id ?? ""
     const task = withSecrets(job.data.task)
+    const redact = redactionOf(task)
     const origin = task.startUrl === undefined ? undefined : new URL(task.startUrl).origin
     const limit = origin === undefined ? undefined : limits.get(origin)
     if (limit !== undefined) {
@@ -178,7 +211,7 @@ export const startTaskWorker = async (options: TaskWorkerOptions): Promise<TaskW
     // Progress updates go out in order; a lost one never fails the run.
     let progress: Promise<void> = Promise.resolve()
     const onEvent = (event: unknown) => {
-      const reported = runEventOf(event, name)
+      const reported = runEventOf(event, name, redact)
       if (reported === undefined) return
       progress = progress.then(() => job.updateProgress(reported as unknown as object)).catch(() => undefined)
     }
@@ -191,8 +224,8 @@ export const startTaskWorker = async (options: TaskWorkerOptions): Promise<TaskW
         return {
           runId,
           status: result.status,
-          endReason: result.endReason,
-          summary: result.summary,
+          endReason: result.endReason === undefined ? undefined : redact(result.endReason),
+          summary: result.summary === undefined ? undefined : redact(result.summary),
           resumed: result.resumed,
           worker: name,
         }
@@ -209,8 +242,10 @@ export const startTaskWorker = async (options: TaskWorkerOptions): Promise<TaskW
           continue
         }
         await progress
-        log(`run ${runId}: error: ${error instanceof Error ? error.message : String(error)}`)
-        throw error
+        // A driver error may quote a typed secret or a URL with a token: BullMQ keeps what is thrown.
+        const failure = redactedFailure(error, redact)
+        log(`run ${runId}: error: ${failure.message}`)
+        throw failure
       }
     }
   }

@@ -153,6 +153,77 @@ describe("the task queue", () => {
     expect((await queue.get("needs-secret")).attempts).toBe(1)
   })
 
+  it("stores a failed run's reason, its stack traces and its log line with the secret values redacted and URL credentials hidden", async () => {
+    const queue = await open("secret-failure")
+    const lines: Array<string> = []
+    await queue.enqueue(
+      { goal: "log in", inputs: { user: "alice", password: "x" }, secretInputs: ["password"] },
+      { runId: "leaky-failure" },
+    )
+    await work(
+      "secret-failure",
+      {
+        run: async () => {
+          // A driver error quoting what was typed, and the page it was on.
+          throw new Error(
+            'fill #password: the field holds "wonderland-77" after typing; page http://ann:pw-12@127.0.0.1:4000/login?token=tok-11&next=home',
+          )
+        },
+      },
+      { env: { SEXTANT_SECRET_PASSWORD: "wonderland-77" }, onLog: (line) => lines.push(line) },
+    )
+    const end = await queue.follow("leaky-failure", () => undefined)
+    const raw = new Redis(redis.url)
+    const stored = JSON.stringify(await raw.hgetall("bull:secret-failure:leaky-failure"))
+    raw.disconnect()
+    const failedReason = (await queue.get("leaky-failure")).failedReason ?? ""
+    for (const text of [JSON.stringify(end), failedReason, stored, ...lines]) {
+      expect(text).not.toContain("wonderland-77")
+      expect(text).not.toContain("tok-11")
+      expect(text).not.toContain("pw-12")
+    }
+    expect(failedReason).toBe(
+      'fill #password: the field holds "<secret:password>" after typing; page http://ann:***@127.0.0.1:4000/login?token=***&next=home',
+    )
+    expect(stored).toContain("stacktrace")
+    expect(lines.filter((line) => line.startsWith("run leaky-failure: error: fill #password"))).toHaveLength(
+      3,
+    )
+  })
+
+  it("stores a finished run's summary, end reason and progress events with the secret values redacted", async () => {
+    const queue = await open("secret-summary")
+    await queue.enqueue(
+      { goal: "log in", inputs: { password: "x" }, secretInputs: ["password"] },
+      { runId: "leaky-summary" },
+    )
+    await work(
+      "secret-summary",
+      {
+        run: async (_task, { onEvent }) => {
+          onEvent({ type: "step-end", step: 0, tool: "fill", ok: false, message: "typed wonderland-77" })
+          return {
+            status: "FAILED",
+            endReason: "the page showed wonderland-77",
+            summary: "typed wonderland-77 into http://127.0.0.1:4000/login?api_key=key-13",
+            resumed: false,
+          }
+        },
+      },
+      { env: { SEXTANT_SECRET_PASSWORD: "wonderland-77" } },
+    )
+    const events: Array<FollowEvent> = []
+    await queue.follow("leaky-summary", (event) => events.push(event))
+    expect(JSON.stringify(events)).not.toContain("wonderland-77")
+    const raw = new Redis(redis.url)
+    const stored = JSON.stringify(await raw.hgetall("bull:secret-summary:leaky-summary"))
+    raw.disconnect()
+    expect(stored).not.toContain("wonderland-77")
+    expect(stored).not.toContain("key-13")
+    expect(stored).toContain("the page showed <secret:password>")
+    expect(stored).toContain("typed <secret:password>")
+  })
+
   it("waits out the run lease a previous worker holds (a StoreError of the store) within the same attempt, then runs", async () => {
     const queue = await open("lease")
     await queue.enqueue({ goal: "resume a run" }, { runId: "held-run" })

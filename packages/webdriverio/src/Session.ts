@@ -255,16 +255,46 @@ interface EndState {
   readonly crashed?: () => string | undefined
 }
 
+/**
+ * Sends the session's DELETE, aborted when `signal` is: WebdriverIO takes no signal per command, so
+ * for this one command the request options gain it through `transformRequest` (after the user's own),
+ * and an aborted DELETE is not sent again. Without it a DELETE the remote end never answers would keep
+ * its socket open for WebdriverIO's `connectionRetryTimeout` (two minutes) after the close gave up.
+ */
+const deleteSession = async (browser: WebdriverIO.Browser, signal: AbortSignal): Promise<void> => {
+  const options = browser.options as {
+    transformRequest?: ((request: RequestInit) => RequestInit) | undefined
+    connectionRetryCount?: number | undefined
+  }
+  const transform = options.transformRequest
+  const retries = options.connectionRetryCount
+  options.transformRequest = (request) => {
+    const given = transform === undefined ? request : transform(request)
+    return { ...given, signal: given.signal ? AbortSignal.any([given.signal, signal]) : signal }
+  }
+  options.connectionRetryCount = 0
+  try {
+    await browser.deleteSession()
+  } finally {
+    options.transformRequest = transform
+    options.connectionRetryCount = retries
+  }
+}
+
 // Ends the session, then whatever BiDi commands are still waiting, and closes the socket: nothing
 // the session opened may keep Node alive after it. A session whose browser died is still ended on
 // a driver that runs: a shared ChromeDriver serves many sessions and would otherwise keep the dead
 // one in its records for the rest of its life; the error it answers for the dead browser is ignored.
+// The time limit interrupts the request, which aborts it.
 const endSession = (browser: WebdriverIO.Browser, state: EndState) =>
   Effect.suspend(() => {
     const commands = ownedCommands.get(browser)
     const end =
       state.unreachable() === undefined
-        ? Effect.tryPromise({ try: () => browser.deleteSession(), catch: toDriverError("close") }).pipe(
+        ? Effect.tryPromise({
+            try: (signal) => deleteSession(browser, signal),
+            catch: toDriverError("close"),
+          }).pipe(
             Effect.timeout(
               state.crashed?.() === undefined ? END_SESSION_TIMEOUT_MS : END_DEAD_SESSION_TIMEOUT_MS,
             ),
@@ -565,7 +595,9 @@ const openRemote = Effect.fnUntraced(function* (
     unhandledPromptBehavior: "ignore",
     "goog:chromeOptions": { args: [...defaultChromeArgs] },
   }
-  // What was lost once a probe found the session gone: then closing does not wait for it.
+  // What was lost once a probe found the session gone: then closing waits for the remote end only as
+  // long as for a dead browser. It still asks: a grid's router that could not reach a node for a moment
+  // would otherwise leave the session running there, holding the node's slot until the grid's own timeout.
   let lost: string | undefined
   const browser = yield* Effect.acquireRelease(
     Effect.tryPromise({
@@ -601,7 +633,7 @@ const openRemote = Effect.fnUntraced(function* (
           : mapped
       },
     }),
-    (opened) => endSession(opened, { unreachable: () => lost }),
+    (opened) => endSession(opened, { unreachable: () => undefined, crashed: () => lost }),
   )
   return {
     browser,

@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import { hideUrlCredentials } from "../UrlCredentials.ts"
 import { type HttpStatus, type InvalidUrl, type RateLimited, Timeout, unreachablePattern } from "./Shared.ts"
 
 /** The errors of the `HttpSession` boundary: `HttpError` and its reasons. */
@@ -34,7 +35,7 @@ export class HttpNetwork extends Data.TaggedClass("HttpNetwork")<{
     return !this.unreachable
   }
   get message(): string {
-    return `could not reach ${this.url} (${this.detail})`
+    return `could not reach ${hideUrlCredentials(this.url)} (${hideUrlCredentials(this.detail)})`
   }
 }
 
@@ -46,7 +47,7 @@ export class UnsupportedContent extends Data.TaggedClass("UnsupportedContent")<{
 }> {
   readonly isRetryable = false
   get message(): string {
-    return `${this.url} sent ${this.contentType || "no content type"}, expected ${this.expected}`
+    return `${hideUrlCredentials(this.url)} sent ${this.contentType || "no content type"}, expected ${this.expected}`
   }
 }
 
@@ -57,7 +58,7 @@ export class BodyTooLarge extends Data.TaggedClass("BodyTooLarge")<{
 }> {
   readonly isRetryable = false
   get message(): string {
-    return `${this.url} sent more than ${this.limitBytes} bytes: raise maxBodyBytes if the page is really needed`
+    return `${hideUrlCredentials(this.url)} sent more than ${this.limitBytes} bytes: raise maxBodyBytes if the page is really needed`
   }
 }
 
@@ -74,8 +75,10 @@ export class OriginNotAllowed extends Data.TaggedClass("OriginNotAllowed")<{
   readonly isRetryable = false
   get message(): string {
     const hop =
-      this.from === undefined ? `request to ${this.url}` : `redirect from ${this.from} to ${this.url}`
-    return `${hop} refused: ${this.detail}; nothing was requested from it`
+      this.from === undefined
+        ? `request to ${hideUrlCredentials(this.url)}`
+        : `redirect from ${hideUrlCredentials(this.from)} to ${hideUrlCredentials(this.url)}`
+    return `${hop} refused: ${hideUrlCredentials(this.detail)}; nothing was requested from it`
   }
 }
 

@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import { hideUrlCredentials } from "../UrlCredentials.ts"
 
 /**
  * Reasons every boundary shares: a call that ran out of time, a server that rate limits, a URL that
@@ -26,7 +27,7 @@ export class Timeout extends Data.TaggedClass("Timeout")<{
 }> {
   readonly isRetryable = true
   get message(): string {
-    return `${this.operation} did not finish within ${this.timeoutMs} ms: ${this.hint ?? "wait longer or check the page"}`
+    return `${hideUrlCredentials(this.operation)} did not finish within ${this.timeoutMs} ms: ${this.hint ?? "wait longer or check the page"}`
   }
 }
 
@@ -49,7 +50,7 @@ export class RateLimited extends Data.TaggedClass("RateLimited")<{
   readonly isRetryable = true
   get message(): string {
     const wait = this.retryAfterMs === undefined ? "" : ` for ${this.retryAfterMs} ms`
-    return `${this.url ?? this.service ?? "the server"} is rate limited: wait${wait} before trying again`
+    return `${this.url === undefined ? (this.service ?? "the server") : hideUrlCredentials(this.url)} is rate limited: wait${wait} before trying again`
   }
 }
 
@@ -64,7 +65,7 @@ export class InvalidUrl extends Data.TaggedClass("InvalidUrl")<{
 }> {
   readonly isRetryable = false
   get message(): string {
-    return `cannot ${this.action ?? "fetch"} ${JSON.stringify(this.url)}: ${this.detail}`
+    return `cannot ${this.action ?? "fetch"} ${JSON.stringify(hideUrlCredentials(this.url))}: ${hideUrlCredentials(this.detail)}`
   }
 }
 
@@ -89,7 +90,7 @@ export class HttpStatus extends Data.TaggedClass("HttpStatus")<{
     return isRetryableStatus(this.status)
   }
   get message(): string {
-    return `${this.url} answered HTTP ${this.status}${this.status >= 500 ? ": the server failed, try again later" : ": check the URL and the request"}`
+    return `${hideUrlCredentials(this.url)} answered HTTP ${this.status}${this.status >= 500 ? ": the server failed, try again later" : ": check the URL and the request"}`
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type HttpResponse,
   HttpSession,
   type HttpSessionShape,
+  hideUrlCredentials,
   InvalidUrl,
   OriginNotAllowed,
   reasonFromHttpStatus,
@@ -427,7 +428,7 @@ const makeSession = (settings: z.output<typeof FetchHttpSessionOptions>): HttpSe
         if (cache.size > settings.cacheMaxEntries) cache.delete(cache.keys().next().value!)
       }
       return response
-    }).pipe(Effect.withSpan("HttpSession.fetch", { attributes: { url: request.url } }))
+    }).pipe(Effect.withSpan("HttpSession.fetch", { attributes: { url: hideUrlCredentials(request.url) } }))
 
   return HttpSession.of({
     fetch: fetchOne,

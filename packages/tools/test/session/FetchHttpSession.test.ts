@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { HttpSession } from "@sextant/core"
+import { HttpSession, SessionOrigins } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { startLoopbackServer } from "@sextant/testing"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Tracer } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll } from "vitest"
 import * as FetchHttpSession from "../../src/session/FetchHttpSession.ts"
@@ -33,10 +33,15 @@ beforeAll(async () => {
         ...(first ? { "retry-after": "30" } : {}),
       })
       response.end(first ? "<p>slow down</p>" : "<p>welcome back</p>")
+    } else if (path.startsWith("/jump")) {
+      response.writeHead(302, {
+        location: "http://elsewhere.invalid/callback?access_token=tok-jump&state=s1",
+      })
+      response.end()
     } else if (path === "/big") {
       response.writeHead(200, { "content-type": "text/html" })
       response.end("x".repeat(5_000))
-    } else if (path === "/slow") {
+    } else if (path.startsWith("/slow")) {
       setTimeout(() => {
         response.writeHead(200, { "content-type": "text/html" })
         response.end("<p>late</p>")
@@ -249,6 +254,88 @@ describe("FetchHttpSession limits and errors", () => {
       /options\.concurrencyPerHost/,
     )
   })
+})
+
+describe("FetchHttpSession errors hide the credentials of a URL", () => {
+  it.live(
+    "shows a token, a key and a signed URL's signature of a failed page as *** and keeps the other parameters",
+    () =>
+      Effect.gen(function* () {
+        const http = yield* HttpSession
+        const error = yield* Effect.flip(
+          http.fetch({
+            url: `${server.url}/nothing?token=tok-1&page=2&api_key=key-2&X-Amz-Signature=sig-3&X-Amz-Credential=cred-4&sig=sig-5&access_token=tok-6`,
+          }),
+        )
+        assert.strictEqual(error.reason._tag, "HttpStatus")
+        for (const secret of ["tok-1", "key-2", "sig-3", "cred-4", "sig-5", "tok-6"])
+          assert.notInclude(error.message, secret)
+        assert.include(
+          error.message,
+          "/nothing?token=***&page=2&api_key=***&X-Amz-Signature=***&X-Amz-Credential=***&sig=***&access_token=***",
+        )
+      }).pipe(session()),
+  )
+
+  it.live("shows the password of a URL's user part as ***, in the message and in the network detail", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const error = yield* Effect.flip(
+        http.fetch({ url: `${server.url.replace("://", "://ann:pw-secret-7@")}/nothing` }),
+      )
+      assert.notInclude(error.message, "pw-secret-7")
+      assert.include(error.message, "ann:***@")
+    }).pipe(session({ maxRetries: 0 })),
+  )
+
+  it.live("shows the token of a refused redirect's target as ***", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const error = yield* Effect.flip(
+        http
+          .fetch({ url: `${server.url}/jump?sig=sig-8` })
+          .pipe(Effect.provideService(SessionOrigins, { allowed: [server.url] })),
+      )
+      assert.strictEqual(error.reason._tag, "OriginNotAllowed")
+      for (const secret of ["tok-jump", "sig-8"]) assert.notInclude(error.message, secret)
+      assert.include(error.message, "callback?access_token=***&state=s1")
+    }).pipe(session()),
+  )
+
+  it.live("names the URL in its tracing span with the token as ***", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const spans: Array<Tracer.NativeSpan> = []
+      const tracer = Tracer.make({
+        span: (options) => {
+          const span = new Tracer.NativeSpan(options)
+          spans.push(span)
+          return span
+        },
+      })
+      yield* Effect.withTracer(http.fetch({ url: `${server.url}/tick?token=tok-10&n=${key()}` }), tracer)
+      const fetched = spans.find((span) => span.name === "HttpSession.fetch")
+      assert.isDefined(fetched)
+      const url = String(fetched?.attributes.get("url"))
+      assert.notInclude(url, "tok-10")
+      assert.include(url, "/tick?token=***&n=")
+    }).pipe(session()),
+  )
+
+  it.effect("shows the token of a URL that timed out as ***", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpSession
+      const fiber = yield* Effect.forkChild(
+        Effect.flip(http.fetch({ url: `${server.url}/slow?token=tok-9`, timeoutMs: 150 })),
+      )
+      yield* settle
+      yield* TestClock.adjust(150)
+      const error = yield* Fiber.join(fiber)
+      assert.strictEqual(error.reason._tag, "Timeout")
+      assert.notInclude(error.message, "tok-9")
+      assert.include(error.message, "/slow?token=***")
+    }).pipe(session({ maxRetries: 0 })),
+  )
 })
 
 describe("FetchHttpSession on the test clock", () => {
