@@ -1062,13 +1062,6 @@ export const en: Lexicon = {
       examples: [["Click into the Invite code field", { target: { text: "Invite code", role: "textbox" } }]],
     },
     {
-      kind: "click",
-      verb: "click",
-      fixed: { target: { raw: "Print", text: "Print" } },
-      sentences: ["print [(the|this)] [(page|document)]"],
-      examples: [["Print the page", {}]],
-    },
-    {
       kind: "press",
       sentences: ["<open> [{_what:target}] (using|with|via|by pressing) [the] [keyboard] [shortcut] {key}"],
       examples: [["Bring up the command palette using the keyboard shortcut Ctrl+K", { key: "Control+k" }]],
@@ -1276,7 +1269,7 @@ export const en: Lexicon = {
       sentences: ["<click:verb> {target}"],
       examples: [
         ["click the Save button", { target: { text: "Save", role: "button" } }],
-        ["Reject all cookies", { verb: "Reject", target: { text: "all cookies" } }],
+        ["Tap all cookies", { target: { text: "all cookies" } }],
       ],
     },
     {
