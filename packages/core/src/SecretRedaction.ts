@@ -1,3 +1,4 @@
+import { type AgentTask, secretValuesOf } from "./AgentTask.ts"
 import { matchingText, secretForms, WHOLE_TOKEN_BELOW } from "./SecretForms.ts"
 
 /** Replaces secret values in text with placeholders. */
@@ -127,3 +128,17 @@ const echoPatterns = (value: string): ReadonlyArray<RegExp> => {
   }
   return patterns
 }
+
+/**
+ * {@link redactSecrets} over the secret inputs of `task` that hold a value ({@link secretValuesOf}):
+ * the text redaction of a run of that task.
+ *
+ * @example
+ * ```ts
+ * import { redactTaskSecrets } from "@sextant/core"
+ * redactTaskSecrets({ inputs: { password: "hunter 2" }, secretInputs: ["password"] })("typed hunter 2")
+ * // "typed <secret:password>"
+ * ```
+ */
+export const redactTaskSecrets = (task: Pick<AgentTask, "inputs" | "secretInputs">): Redact =>
+  redactSecrets(Object.fromEntries(secretValuesOf(task).map(({ name, value }) => [name, value])))

@@ -1,5 +1,5 @@
-import { type AgentTask, secretValuesOf } from "@sextant/core"
-import { redactSecrets, secretPlaceholder } from "@sextant/memory"
+import { type AgentTask, redactTaskSecrets, secretValuesOf } from "@sextant/core"
+import { secretPlaceholder } from "@sextant/memory"
 
 export { secretPlaceholder } from "@sextant/memory"
 
@@ -106,7 +106,7 @@ const pathMatches = (path: ReadonlyArray<string>, pattern: ReadonlyArray<string>
  */
 export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): Redactor => {
   const secrets = secretValuesOf(task)
-  const text = redactSecrets(Object.fromEntries(secrets.map((secret) => [secret.name, secret.value])))
+  const text = redactTaskSecrets(task)
   const byName = new Map(secrets.map((secret) => [secret.name, secret.value]))
   const secretNames = new Set(task.secretInputs)
   // A number equal to a numeric secret is the secret: it is stored as its placeholder, not as a number.

@@ -4,9 +4,8 @@ import {
   hideUrlCredentials,
   isStoreError,
   type Redact,
-  redactSecrets,
+  redactTaskSecrets,
   type StoreLeaseHeld,
-  secretValuesOf,
 } from "@sextant/core"
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq"
 import type { Redis } from "ioredis"
@@ -96,9 +95,7 @@ const leaseHeld = (error: unknown): StoreLeaseHeld | undefined =>
  * filled them in from its env) as `<secret:name>`, and a URL's password and credential parameters as `***`.
  */
 const redactionOf = (task: AgentTask): Redact => {
-  const secrets = redactSecrets(
-    Object.fromEntries(secretValuesOf(task).map(({ name, value }) => [name, value])),
-  )
+  const secrets = redactTaskSecrets(task)
   return (text) => hideUrlCredentials(secrets(text))
 }
 
