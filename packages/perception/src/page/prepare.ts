@@ -349,7 +349,11 @@ const prepareOnce = (spec: PrepareSpec): Prepared => {
     result.watched = watchInput(element)
     result.value = (element as HTMLInputElement).value
   }
-  if (spec.op === "click") result.watched = watchInput(element)
+  if (spec.op === "click") {
+    result.watched = watchInput(element)
+    // A click into a field that takes typed text shows as the focus there (the driver asks `gestureShown`).
+    result.textField = tag === "textarea" || (tag === "input" && (TEXT_TYPES.has(type) || type === "number"))
+  }
   if (spec.op === "press") element.focus({ preventScroll: true })
   if (spec.op === "set") {
     // A native range input, or an ARIA slider / spin button that keeps its value in aria-valuenow.

@@ -47,18 +47,6 @@ interface Settled {
 /**
  * The drop point of a drag: `["to", target]` (a ref or CSS selector) or `["by", dx, dy]` in CSS pixels.
  */
-/** Inputs that take typed text: a click into one shows as the focus there. */
-const TEXT_INPUTS: ReadonlySet<string> = new Set([
-  "",
-  "text",
-  "search",
-  "email",
-  "tel",
-  "url",
-  "password",
-  "number",
-])
-
 export const dragSpec = (op: ActionOp, value: ActValue | undefined): Record<string, unknown> => {
   if (op !== "drag" || !Array.isArray(value)) return {}
   const [kind, first, second] = value as ReadonlyArray<string>
@@ -451,9 +439,7 @@ export const makeAct = (
     const gestureOp =
       op === "focus" || op === "selectText" || op === "drag"
         ? op
-        : op === "click" &&
-            (prepared.tag === "textarea" ||
-              (prepared.tag === "input" && TEXT_INPUTS.has(prepared.type ?? "")))
+        : op === "click" && prepared.textField === true
           ? "focus"
           : undefined
     const gesture =

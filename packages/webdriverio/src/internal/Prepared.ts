@@ -15,9 +15,8 @@ import type { DescribedElement } from "./Recording.ts"
 /** What the page script answers when it has found an element for an operation, or why it could not. */
 export interface Prepared {
   readonly error?: string
-  /** The found element's tag name and `type` attribute (lower case, `""` when it has none). */
-  readonly tag?: string
-  readonly type?: string
+  /** For a click: the element takes typed text (a text-like input, a number input, a textarea). */
+  readonly textField?: boolean
   /** The element found, described by the page when the last look did not show it. */
   readonly element?: DescribedElement
   readonly detail?: string
