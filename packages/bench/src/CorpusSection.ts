@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs"
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
+import { causeMessage } from "@sextant/core"
 import { startLoopbackServer } from "@sextant/testing"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
@@ -255,7 +256,7 @@ export const measureCorpus = async (
         })
       } catch (cause) {
         // One page's failure is a finding, not the end of the run: it is counted and named in the tables.
-        const error = cause instanceof Error ? cause.message : String(cause)
+        const error = causeMessage(cause)
         errors.push({ page: name, error: error.split("\n")[0]!.slice(0, 300) })
         progress(`corpus: ${name} failed: ${error.split("\n")[0]}`)
       }

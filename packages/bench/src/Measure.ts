@@ -1,3 +1,4 @@
+import { causeMessage } from "@sextant/core"
 import { type Summary, summarize } from "./Stats.ts"
 
 /** How many times to run a measurement, and how many untimed runs come first. */
@@ -11,7 +12,7 @@ export class BenchError extends Error {
   readonly piece: string
   readonly subject: string
   constructor(piece: string, subject: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause)
+    const reason = causeMessage(cause)
     super(`${piece} failed on ${subject}: ${reason}`, { cause })
     this.name = "BenchError"
     this.piece = piece

@@ -4,6 +4,7 @@ import { cpus, hostname, loadavg, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { causeMessage } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
 import { measureActions } from "./Actions.ts"
 import { leftoverBrowsers, type Opened, openPlaywright, openWebdriverio, VIEWPORT } from "./Browsers.ts"
@@ -130,7 +131,7 @@ const parseCommandLine = () => {
   try {
     return parseArgs({ options: OPTIONS, strict: true })
   } catch (cause) {
-    throw new UsageError(cause instanceof Error ? cause.message : String(cause))
+    throw new UsageError(causeMessage(cause))
   }
 }
 
@@ -203,7 +204,7 @@ const main = async (): Promise<number> => {
       try {
         await close()
       } catch (cause) {
-        progress(`closing failed: ${cause instanceof Error ? cause.message : String(cause)}`)
+        progress(`closing failed: ${causeMessage(cause)}`)
       }
     }
     closers.length = 0

@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { causeMessage } from "./CauseMessage.ts"
 import { ToolGroup } from "./Tool.ts"
 import { decodeWith, strictFields } from "./Validation.ts"
 
@@ -48,7 +49,7 @@ export const TaskConstraints = strictFields("constraints", {
           } catch (error) {
             context.addIssue({
               code: "custom",
-              message: `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
+              message: `is not a valid regular expression (${causeMessage(error)})`,
             })
           }
         }),

@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { causeMessage } from "./CauseMessage.ts"
 
 /**
  * What a page change meant, from the semantic diff of two snapshots.
@@ -56,9 +57,9 @@ export const observeError = (error: unknown): ObservedError => {
     return {
       tag: typeof record._tag === "string" ? record._tag : "Error",
       reason: typeof record.reason?._tag === "string" ? record.reason._tag : "Unknown",
-      message: typeof record.message === "string" ? record.message : String(error),
+      message: causeMessage(error),
       retryable: record.isRetryable === true,
     }
   }
-  return { tag: "Error", reason: "Unknown", message: String(error), retryable: false }
+  return { tag: "Error", reason: "Unknown", message: causeMessage(error), retryable: false }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { AgentTask } from "./AgentTask.ts"
+import { causeMessage } from "./CauseMessage.ts"
 import { StoreCorrupt } from "./Errors.ts"
 import { Plan } from "./Plan.ts"
 import { RunResult } from "./RunResult.ts"
@@ -52,11 +53,7 @@ export const decodeRowJson = <T>(
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new CorruptRow(
-      runId,
-      row,
-      `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    throw new CorruptRow(runId, row, `not valid JSON: ${causeMessage(error)}`)
   }
   const checked = schema.safeParse(asWritten(value))
   if (!checked.success) {

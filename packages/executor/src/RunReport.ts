@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import {
+  causeMessage,
   type Observation,
   type RunMetrics,
   type RunRecord,
@@ -403,7 +404,7 @@ export const writeRunReport = Effect.fn("Executor.writeRunReport")(function* (
         method: "writeRunReport",
         reason: new StoreQueryFailed({
           operation: `writing the report ${target}`,
-          detail: cause instanceof Error ? cause.message : String(cause),
+          detail: causeMessage(cause),
         }),
         cause,
       }),

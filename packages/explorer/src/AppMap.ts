@@ -1,3 +1,4 @@
+import { causeMessage } from "@sextant/core"
 import { z } from "zod"
 import { secretEnvName } from "./internal/EnvValues.ts"
 import { placeholderName } from "./internal/Secrets.ts"
@@ -97,7 +98,7 @@ export const parseAppMap = (text: string): AppMap => {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new Error(`the app map is not JSON: ${error instanceof Error ? error.message : String(error)}`)
+    throw new Error(`the app map is not JSON: ${causeMessage(error)}`)
   }
   const result = AppMap.safeParse(json)
   if (!result.success) {

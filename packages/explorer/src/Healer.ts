@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises"
-import { BrowserDriver, type DriverError, type PageElement } from "@sextant/core"
+import { BrowserDriver, causeMessage, type DriverError, type PageElement } from "@sextant/core"
 import { Effect } from "effect"
 import { findByRoleAndName } from "./internal/Fallback.ts"
 import type { Locator } from "./PageModel.ts"
@@ -223,8 +223,5 @@ export const writeHealPatch = (specPath: string, healing: SuiteHealing) =>
       await writeFile(reportPath, formatHealReport(healing))
       return [healedPath, reportPath] as const
     },
-    catch: (error) =>
-      new Error(
-        `could not write the heal patch beside ${specPath}: ${error instanceof Error ? error.message : String(error)}`,
-      ),
+    catch: (error) => new Error(`could not write the heal patch beside ${specPath}: ${causeMessage(error)}`),
   })

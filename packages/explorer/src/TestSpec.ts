@@ -1,3 +1,4 @@
+import { causeMessage } from "@sextant/core"
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml"
 import { z } from "zod"
 import { ENV_NAME } from "./internal/Literal.ts"
@@ -109,9 +110,7 @@ export const parseTestSuite = (text: string, format: "yaml" | "json"): TestSuite
   try {
     document = format === "json" ? JSON.parse(text) : parseYaml(text)
   } catch (error) {
-    throw new TestSpecError(
-      `the test file is not valid ${format.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    throw new TestSpecError(`the test file is not valid ${format.toUpperCase()}: ${causeMessage(error)}`)
   }
   const result = TestSuite.safeParse(document)
   if (!result.success) {

@@ -1,5 +1,6 @@
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
+import { causeMessage } from "@sextant/core"
 import { type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { serveHttp, serveStdio } from "./McpServer.ts"
 import { defaultTraceDirectory, type ServerOptionsInput } from "./ServerOptions.ts"
@@ -102,7 +103,7 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
   try {
     values = parse([...args]).values
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error))
+    throw new UsageError(causeMessage(error))
   }
   const port = whole("port", values.port, 0)
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`)
@@ -172,9 +173,7 @@ export const runMcpCommand = async (args: ReadonlyArray<string>): Promise<number
   try {
     command = parseMcpCommand(args)
   } catch (error) {
-    process.stderr.write(
-      `sextant mcp: ${error instanceof Error ? error.message : String(error)}\n${mcpUsage}\n`,
-    )
+    process.stderr.write(`sextant mcp: ${causeMessage(error)}\n${mcpUsage}\n`)
     return 2
   }
   if (command.help) {
@@ -202,7 +201,7 @@ export const runMcpCommand = async (args: ReadonlyArray<string>): Promise<number
     await server.close()
     return 0
   } catch (error) {
-    process.stderr.write(`sextant mcp: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.stderr.write(`sextant mcp: ${causeMessage(error)}\n`)
     return error instanceof TypeError ? 2 : 1
   }
 }

@@ -10,6 +10,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { causeMessage } from "@sextant/core"
 import { makeRulePlanner, type PlannerShape } from "@sextant/planner"
 import { HttpOptions, type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { type ClientSession, makeClientSession, readSecrets, takeNotices } from "./internal/ClientSession.ts"
@@ -326,7 +327,7 @@ export const serveHttp = async (
       if (transport.sessionId === undefined) await client.close()
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" })
-      response.end(`${error instanceof Error ? error.message : String(error)}\n`)
+      response.end(`${causeMessage(error)}\n`)
     })
   })
   await new Promise<void>((resolve, reject) => {

@@ -3,6 +3,7 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite"
 import {
   type ActionRow,
   type CachedAction,
+  causeMessage,
   corruptRowReason,
   decodeRowJson,
   type FrontierRow,
@@ -400,7 +401,7 @@ export const make = Effect.fn("SqliteStore.make")(function* (options: SqliteStor
           method: "open",
           reason: new StoreUnavailable({
             location: settings.path,
-            detail: cause instanceof Error ? cause.message : String(cause),
+            detail: causeMessage(cause),
           }),
           cause,
         }),

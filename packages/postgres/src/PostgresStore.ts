@@ -3,6 +3,7 @@ import { hostname } from "node:os"
 import {
   type ActionRow,
   type CachedAction,
+  causeMessage,
   corruptRowReason,
   decodeRowJson,
   type FrontierRow as FrontierRowColumns,
@@ -89,7 +90,7 @@ const UNAVAILABLE_CODES = new Set([
 const describe = (error: unknown): string => {
   if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0])
   if (error instanceof Error) return error.message || String((error as { code?: unknown }).code ?? error.name)
-  return String(error)
+  return causeMessage(error)
 }
 
 /** What happened when opening the store failed, and what to do about it. */

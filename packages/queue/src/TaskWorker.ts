@@ -1,6 +1,7 @@
 import { hostname } from "node:os"
 import {
   type AgentTask,
+  causeMessage,
   hideUrlCredentials,
   isStoreError,
   type Redact,
@@ -104,7 +105,7 @@ const redactionOf = (task: AgentTask): Redact => {
  * the runner's error with both redacted, its name kept so BullMQ still tells an `UnrecoverableError`.
  */
 const redactedFailure = (error: unknown, redact: Redact): Error => {
-  const failure = new Error(redact(error instanceof Error ? error.message : String(error)))
+  const failure = new Error(redact(causeMessage(error)))
   if (error instanceof Error) {
     failure.name = error.name
     failure.stack = error.stack === undefined ? failure.stack : redact(error.stack)

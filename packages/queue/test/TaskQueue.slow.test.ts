@@ -191,6 +191,27 @@ describe("the task queue", () => {
     )
   })
 
+  it("stores what a runner that throws a plain object said, not [object Object], still redacted", async () => {
+    const queue = await open("plain-throw")
+    await queue.enqueue(
+      { goal: "log in", inputs: { user: "alice", password: "x" }, secretInputs: ["password"] },
+      { runId: "plain-throw" },
+    )
+    await work(
+      "plain-throw",
+      {
+        run: async () => {
+          // A library that rejects with a plain object rather than an Error.
+          throw { code: "E_PAGE_GONE", detail: "the tab closed while typing wonderland-77" }
+        },
+      },
+      { env: { SEXTANT_SECRET_PASSWORD: "wonderland-77" } },
+    )
+    await queue.follow("plain-throw", () => undefined)
+    const failedReason = (await queue.get("plain-throw")).failedReason ?? ""
+    expect(failedReason).toBe('{"code":"E_PAGE_GONE","detail":"the tab closed while typing <secret:password>"}')
+  })
+
   it("stores a finished run's summary, end reason and progress events with the secret values redacted", async () => {
     const queue = await open("secret-summary")
     await queue.enqueue(

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import { TaskConstraints } from "@sextant/core"
+import { causeMessage, TaskConstraints } from "@sextant/core"
 import { ConnectOptions, GridOptions, LaunchOptions } from "@sextant/webdriverio"
 import { z } from "zod"
 import type { AgentTool, BrowserOptions } from "./createAgent.ts"
@@ -145,8 +145,6 @@ export const toolsOfModule = (module: Record<string, unknown>): Array<AgentTool>
   return [...found.values()]
 }
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 /**
  * Loads tool packages by name, resolved from `from` (a file in the folder whose `node_modules` hold
  * them). Fails with the index and name of the package that is missing or exports no tool.
@@ -164,7 +162,7 @@ export const loadToolPackages = async (
       module = (await import(pathToFileURL(require.resolve(name)).href)) as Record<string, unknown>
     } catch (cause) {
       issues.push(
-        `tools[${index}]: cannot load "${name}" (${describe(cause).split("\n")[0]}); install it next to the config`,
+        `tools[${index}]: cannot load "${name}" (${causeMessage(cause).split("\n")[0]}); install it next to the config`,
       )
       continue
     }
@@ -199,7 +197,7 @@ export const loadConfig = async (
   try {
     module = (await import(pathToFileURL(file).href)) as { default?: unknown }
   } catch (cause) {
-    throw new ConfigError(file, [`cannot be loaded: ${describe(cause).split("\n")[0]}`])
+    throw new ConfigError(file, [`cannot be loaded: ${causeMessage(cause).split("\n")[0]}`])
   }
   const parsed = SextantConfigSchema.safeParse(module.default)
   if (!parsed.success) {

@@ -7,6 +7,7 @@ import {
   type AnyTool,
   type BrowserDriver,
   Cancelled,
+  causeMessage,
   decodeAgentTask,
   decodePlan,
   decodeWith,
@@ -362,7 +363,7 @@ const usableFolder = (field: string, path: string): string => {
   } catch (error) {
     throw invalidOption(
       field,
-      `cannot write to ${path} (${error instanceof Error ? error.message.split("\n")[0] : String(error)}): give a folder Sextant can create and write`,
+      `cannot write to ${path} (${causeMessage(error).split("\n")[0]}): give a folder Sextant can create and write`,
     )
   }
 }
@@ -377,7 +378,7 @@ const usableStoreFile = (path: string): string => {
   } catch (error) {
     throw invalidOption(
       "options.store.path",
-      `cannot write the store file ${path} (${error instanceof Error ? error.message.split("\n")[0] : String(error)}): give a path in a folder Sextant can write`,
+      `cannot write the store file ${path} (${causeMessage(error).split("\n")[0]}): give a path in a folder Sextant can write`,
     )
   }
 }
@@ -411,7 +412,7 @@ const postgresStoreLayer = (field: string, url: string): Layer.Layer<Store, Stor
         try: () => import("@sextant/postgres"),
         catch: (cause) =>
           unavailable(
-            `cannot load @sextant/postgres (${cause instanceof Error ? cause.message : String(cause)}): install it next to sextant-agent`,
+            `cannot load @sextant/postgres (${causeMessage(cause)}): install it next to sextant-agent`,
             cause,
           ),
       })

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs"
+import { causeMessage } from "@sextant/core"
 import { Command, CommanderError } from "commander"
 import type { CliIo } from "./internal/CliIo.ts"
 import { registerExplorerCommands } from "./internal/ExplorerCommands.ts"
@@ -60,7 +61,7 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numb
     return cli.exitCode
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
-    io.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr.write(`sextant: ${causeMessage(error)}\n`)
     return 1
   }
 }

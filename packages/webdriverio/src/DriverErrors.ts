@@ -1,4 +1,5 @@
 import {
+  causeMessage,
   DialogOpen,
   DriverCrashed,
   DriverError,
@@ -135,7 +136,7 @@ export const toDriverError =
   (error: unknown): DriverError => {
     if (error instanceof DriverError) return error
     const found = errorCode(error)
-    const detail = error instanceof Error ? firstLine(error.message) : String(error)
+    const detail = firstLine(causeMessage(error))
     const reason =
       found === undefined
         ? new DriverUnknown({ code: "unknown", detail })

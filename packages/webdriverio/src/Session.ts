@@ -1,5 +1,5 @@
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs"
-import { DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
+import { causeMessage, DriverCrashed, DriverError, InvalidArgument } from "@sextant/core"
 import { Effect } from "effect"
 import { remote } from "webdriverio"
 import { z } from "zod"
@@ -453,7 +453,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
               new DriverError({
                 method: "launch",
                 reason: new DriverCrashed({
-                  detail: `Chromium at ${chrome} did not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+                  detail: `Chromium at ${chrome} did not start: ${causeMessage(cause)}`,
                 }),
                 cause,
               }),
@@ -498,7 +498,7 @@ export const launch = Effect.fn("webdriverio.launch")(function* (input: LaunchOp
         new DriverError({
           method: "launch",
           reason: new DriverCrashed({
-            detail: `Chromium at ${chrome} did not start: ${cause instanceof Error ? (cause.message.split("\n")[0] ?? "") : String(cause)}`,
+            detail: `Chromium at ${chrome} did not start: ${causeMessage(cause).split("\n")[0]}`,
           }),
           cause,
         }),
@@ -809,7 +809,7 @@ const describeFetchError = (cause: unknown): string => {
   if (typeof inner?.message === "string" && inner.message !== "") return inner.message
   if (cause instanceof Error && cause.name === "TimeoutError")
     return `no answer within ${STATUS_TIMEOUT_MS} ms`
-  return cause instanceof Error ? cause.message : String(cause)
+  return causeMessage(cause)
 }
 
 /** What the grid's nodes that are up offer, by browser name, for the message when none offers Chrome. */

@@ -5,6 +5,7 @@ import {
   type AgentTask,
   BrowserDriver,
   type BrowserDriverShape,
+  causeMessage,
   type GoalPart,
   InvalidInput,
   type PageSnapshot,
@@ -146,7 +147,7 @@ export const makeRunContext = Effect.fnUntraced(function* (
           reason: new InvalidInput({
             what: "options.traceDirectory",
             issues: [
-              `traceDirectory: cannot write traces to ${options.traceDirectory} (${cause instanceof Error ? cause.message : String(cause)}): give a folder Sextant can create and write`,
+              `traceDirectory: cannot write traces to ${options.traceDirectory} (${causeMessage(cause)}): give a folder Sextant can create and write`,
             ],
           }),
           cause,

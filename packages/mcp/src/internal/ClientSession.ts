@@ -1,6 +1,6 @@
 import {
-  AgentError,
   type BrowserDriverShape,
+  causeMessage,
   decodeAgentTask,
   type PageSnapshot,
   type SecretRequestGuard,
@@ -223,11 +223,7 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
 }
 
 /** A guardrail's refusal in words, or the error's own message. */
-export const describeError = (error: unknown): string => {
-  if (error instanceof AgentError) return error.message
-  if (error instanceof Error) return error.message
-  return String(error)
-}
+export const describeError = (error: unknown): string => causeMessage(error)
 
 /**
  * What the client must hear besides a tool's own answer, once: the requests the guard blocked since the

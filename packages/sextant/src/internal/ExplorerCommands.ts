@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import type { Writable } from "node:stream"
 import type { BrowserDriver } from "@sextant/core"
+import { causeMessage } from "@sextant/core"
 import type { TraceRecord } from "@sextant/executor"
 import type { AppMap, SuiteResult, TestSuite } from "@sextant/explorer"
 import type { Command } from "commander"
@@ -102,12 +103,12 @@ const readSuite = async (path: string): Promise<TestSuite> => {
   try {
     text = await readFile(path, "utf8")
   } catch (error) {
-    throw new Error(`cannot read the spec ${path}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new Error(`cannot read the spec ${path}: ${causeMessage(error)}`)
   }
   try {
     return parseTestSuite(text, formatOfPath(path))
   } catch (error) {
-    throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new Error(`${path}: ${causeMessage(error)}`)
   }
 }
 
@@ -336,7 +337,7 @@ const exitWith = (cli: CliContext, run: () => Promise<number>) => async () => {
   try {
     cli.exitCode = await run()
   } catch (error) {
-    cli.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`)
+    cli.stderr.write(`sextant: ${causeMessage(error)}\n`)
     cli.exitCode = 1
   }
 }

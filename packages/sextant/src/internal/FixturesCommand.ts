@@ -1,3 +1,4 @@
+import { causeMessage } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import type { CliContext } from "./CliIo.ts"
@@ -47,7 +48,7 @@ export const registerFixtures = (program: Command, cli: CliContext): void => {
         site = await module.startFixtureSite(parsed.data)
       } catch (error) {
         cli.stderr.write(
-          `sextant fixtures: --port ${parsed.data.port}: ${error instanceof Error ? error.message : String(error)} (pick another port, or 0 for a free one)\n`,
+          `sextant fixtures: --port ${parsed.data.port}: ${causeMessage(error)} (pick another port, or 0 for a free one)\n`,
         )
         cli.exitCode = 1
         return

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream"
+import { causeMessage } from "@sextant/core"
 import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
@@ -25,7 +26,6 @@ const LookArguments = z.object({
 })
 
 // Sextant's errors are Errors whose message says what to do.
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Opens a page, prints what an agent sees of it and closes the browser; resolves the exit code. */
 export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: Writable): Promise<number> => {
@@ -49,7 +49,7 @@ export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: W
   } catch (error) {
     const badGrid = gridProblem("look", error, grid === undefined ? undefined : `--grid ${grid}`, err)
     if (badGrid !== undefined) return badGrid
-    err.write(`sextant look: ${messageOf(error)}\n`)
+    err.write(`sextant look: ${causeMessage(error)}\n`)
     return 1
   }
   try {
@@ -70,7 +70,7 @@ export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: W
     )
     return 0
   } catch (error) {
-    err.write(`sextant look: ${messageOf(error)}\n`)
+    err.write(`sextant look: ${causeMessage(error)}\n`)
     return 1
   } finally {
     await agent.close()

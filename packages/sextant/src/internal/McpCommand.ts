@@ -1,3 +1,4 @@
+import { causeMessage } from "@sextant/core"
 import type { Command } from "commander"
 import type { CliContext } from "./CliIo.ts"
 
@@ -22,7 +23,7 @@ export const registerMcp = (program: Command, cli: CliContext): void => {
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code !== "ERR_MODULE_NOT_FOUND") throw error
         cli.stderr.write(
-          `sextant mcp: the MCP server needs the package @sextant/mcp: install it next to sextant-agent (npm install @sextant/mcp) (${error instanceof Error ? error.message.split("\n")[0] : String(error)})\n`,
+          `sextant mcp: the MCP server needs the package @sextant/mcp: install it next to sextant-agent (npm install @sextant/mcp) (${causeMessage(error).split("\n")[0]})\n`,
         )
         cli.exitCode = 2
         return

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import type { Writable } from "node:stream"
-import { hideUrlCredentials } from "@sextant/core"
+import { causeMessage, hideUrlCredentials } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
@@ -43,7 +43,7 @@ const loadQueue = async (command: string, err: Writable): Promise<QueueModule | 
     return await import("@sextant/queue")
   } catch (error) {
     err.write(
-      `sextant ${command}: the queue needs the package @sextant/queue: install it next to sextant-agent (npm install @sextant/queue) (${error instanceof Error ? error.message.split("\n")[0] : String(error)})\n`,
+      `sextant ${command}: the queue needs the package @sextant/queue: install it next to sextant-agent (npm install @sextant/queue) (${causeMessage(error).split("\n")[0]})\n`,
     )
     return undefined
   }
@@ -63,7 +63,7 @@ const reportQueueError = (command: string, error: unknown, err: Writable): numbe
     err.write(`sextant ${command}: ${flag}${value.reason.message}\n`)
     return tag === "QueueUnavailable" ? 1 : 2
   }
-  err.write(`sextant ${command}: ${error instanceof Error ? error.message : String(error)}\n`)
+  err.write(`sextant ${command}: ${causeMessage(error)}\n`)
   return 1
 }
 
@@ -144,7 +144,7 @@ export const runWorker = async (
   try {
     agent = createAgent({ ...resolved.options, mode: options.mode })
   } catch (error) {
-    err.write(`sextant worker: ${error instanceof Error ? error.message : String(error)}\n`)
+    err.write(`sextant worker: ${causeMessage(error)}\n`)
     return 2
   }
   const { makeAgentRunner } = await import("./AgentRunner.ts")
@@ -209,7 +209,7 @@ const readTasks = (path: string, cwd: string): Array<unknown> | { error: string 
     text = readFileSync(resolve(cwd, path), "utf8")
   } catch (error) {
     return {
-      error: `cannot read ${path} (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+      error: `cannot read ${path} (${causeMessage(error).split("\n")[0]})`,
     }
   }
   try {
@@ -217,7 +217,7 @@ const readTasks = (path: string, cwd: string): Array<unknown> | { error: string 
     return Array.isArray(value) ? value : [value]
   } catch (error) {
     return {
-      error: `${path} is not JSON (${error instanceof Error ? error.message : String(error)}): write one task object or an array of tasks`,
+      error: `${path} is not JSON (${causeMessage(error)}): write one task object or an array of tasks`,
     }
   }
 }

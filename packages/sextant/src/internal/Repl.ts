@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline"
 import type { Writable } from "node:stream"
+import { causeMessage } from "@sextant/core"
 import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
@@ -177,7 +178,7 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
     // Loaded when the prompt opens, so --help and usage errors answer at once.
     agent = await openPageAgent(parsed.data)
   } catch (error) {
-    cli.stderr.write(`sextant repl: ${error instanceof Error ? error.message : String(error)}\n`)
+    cli.stderr.write(`sextant repl: ${causeMessage(error)}\n`)
     cli.exitCode = 1
     return
   }
@@ -198,7 +199,7 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
       try {
         keepGoing = await runLine(agent, line, out)
       } catch (error) {
-        out.write(`error: ${error instanceof Error ? error.message : String(error)}\n`)
+        out.write(`error: ${causeMessage(error)}\n`)
       }
       if (!keepGoing) break
       if (interactive) lines.prompt()

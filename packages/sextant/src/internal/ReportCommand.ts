@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream"
+import { causeMessage } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import type { CliContext } from "./CliIo.ts"
@@ -32,7 +33,7 @@ export const reportRun = async (
     out.write(`${path}\n`)
     return 0
   } catch (error) {
-    err.write(`sextant report: ${error instanceof Error ? error.message : String(error)}\n`)
+    err.write(`sextant report: ${causeMessage(error)}\n`)
     return 1
   } finally {
     await agent.close()

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream"
+import { causeMessage } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import {
@@ -94,7 +95,7 @@ export const resumeRun = async (
     }
     const badGrid = gridProblem("resume", error, gridSource(options.grid, loaded.config), err)
     if (badGrid !== undefined) return badGrid
-    err.write(`sextant resume: ${error instanceof Error ? error.message : String(error)}\n`)
+    err.write(`sextant resume: ${causeMessage(error)}\n`)
     return 1
   } finally {
     await agent.close()

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { resolve } from "node:path"
 import type { Writable } from "node:stream"
+import { causeMessage } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import {
@@ -122,7 +123,7 @@ export const runGoal = async (
   } catch (error) {
     follow.stop()
     // A store or trace folder that cannot be written: name it, as for any other bad flag.
-    err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
+    err.write(`sextant run: ${causeMessage(error)}\n`)
     return 2
   }
   const runId = randomUUID()
@@ -163,7 +164,7 @@ export const runGoal = async (
     }
     const badGrid = gridProblem("run", error, gridSource(options.grid, loaded.config), err)
     if (badGrid !== undefined) return badGrid
-    err.write(`sextant run: ${error instanceof Error ? error.message : String(error)}\n`)
+    err.write(`sextant run: ${causeMessage(error)}\n`)
     return 1
   } finally {
     await agent.close()

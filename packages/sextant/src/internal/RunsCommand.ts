@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
 import type { Writable } from "node:stream"
-import { isStoreError } from "@sextant/core"
+import { causeMessage, isStoreError } from "@sextant/core"
 import type { Command } from "commander"
 import { z } from "zod"
 import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
@@ -74,7 +74,7 @@ export const listRuns = async (
       err.write(`sextant runs: --store ${shown}: cannot open the store: ${error.reason.detail}\n`)
       return 1
     }
-    err.write(`sextant runs: ${error instanceof Error ? error.message : String(error)}\n`)
+    err.write(`sextant runs: ${causeMessage(error)}\n`)
     return 1
   } finally {
     await agent.close()

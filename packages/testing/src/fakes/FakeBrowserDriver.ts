@@ -5,6 +5,7 @@ import {
   type BlockedRequest,
   BrowserDriver,
   type BrowserDriverShape,
+  causeMessage,
   DriverError,
   type DriverErrorReason,
   ElementNotFound,
@@ -408,7 +409,7 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
       )
       return body(document, new URL(currentUrl === "about:blank" ? "about:blank" : currentUrl), args)
     } catch (error) {
-      return new ScriptError({ detail: error instanceof Error ? error.message : String(error) })
+      return new ScriptError({ detail: causeMessage(error) })
     }
   }
 
@@ -441,11 +442,7 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
         Effect.flatMap((opened) =>
           Effect.tryPromise({
             try: () => callFakePage(opened, name, args),
-            catch: (error) =>
-              driverError(
-                "callPage",
-                new ScriptError({ detail: error instanceof Error ? error.message : String(error) }),
-              ),
+            catch: (error) => driverError("callPage", new ScriptError({ detail: causeMessage(error) })),
           }),
         ),
         Effect.flatMap((outcome) =>

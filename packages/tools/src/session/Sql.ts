@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads"
 import {
+  causeMessage,
   defineTool,
   type HttpError,
   type HttpSession,
@@ -167,8 +168,6 @@ const inspect = (query: string, program: Node): Inspected | SqlErrorReason => {
   return { sources, arrayColumns: arrayColumnsOf(query, statement) }
 }
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 const selectRows = (url: string, html: string, selector: string): Array<SelectedRow> =>
   selectAll(parseDocument(html), selector).map((element, index) => ({
     url,
@@ -272,7 +271,7 @@ export const sql = (
     try {
       program = parse(query, { dialect: "sqlite", includeRange: true }) as unknown as Node
     } catch (cause) {
-      return yield* fail(new SqlSyntax({ detail: describe(cause).split("\n")[0] ?? "" }), cause)
+      return yield* fail(new SqlSyntax({ detail: causeMessage(cause).split("\n")[0] ?? "" }), cause)
     }
     const inspected = inspect(query, program)
     if (!("sources" in inspected)) return yield* fail(inspected)
@@ -303,7 +302,7 @@ export const sql = (
       } catch (cause) {
         return yield* fail(
           new SqlFailed({
-            detail: `${JSON.stringify(source.selector)} is not a valid CSS selector (${describe(cause)})`,
+            detail: `${JSON.stringify(source.selector)} is not a valid CSS selector (${causeMessage(cause)})`,
           }),
           cause,
         )
@@ -322,7 +321,8 @@ export const sql = (
           { query: rewritten, tables: [...tables.values()], maxRows: settings.maxRows, arrayColumns },
           signal,
         ),
-      catch: (cause) => new SqlError({ query, reason: new SqlFailed({ detail: describe(cause) }), cause }),
+      catch: (cause) =>
+        new SqlError({ query, reason: new SqlFailed({ detail: causeMessage(cause) }), cause }),
     })
     if (!output.ok) {
       return yield* fail(

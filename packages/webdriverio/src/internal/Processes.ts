@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DriverCrashed, DriverError } from "@sextant/core"
+import { causeMessage, DriverCrashed, DriverError } from "@sextant/core"
 import { Effect } from "effect"
 
 /** A ChromeDriver this process started. */
@@ -341,7 +341,7 @@ export const startChromedriver = (
       new DriverError({
         method: "launch",
         reason: new DriverCrashed({
-          detail: `ChromeDriver at ${binary} did not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+          detail: `ChromeDriver at ${binary} did not start: ${causeMessage(cause)}`,
         }),
         cause,
       }),
