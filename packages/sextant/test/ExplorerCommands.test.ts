@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -22,5 +22,36 @@ describe("sextant explore, test, heal and export", () => {
     const missing = await runMain(["test", join(directory, "missing.yaml")])
     expect(missing.stderr).toContain(`cannot read the spec ${join(directory, "missing.yaml")}`)
     expect(missing.code).toBe(1)
+  })
+
+  it("writes --timeout into the exported WebdriverIO test's waits, and refuses a timeout that is not milliseconds or not for --to wdio", async () => {
+    const spec = join(directory, "contact.yaml")
+    writeFileSync(
+      spec,
+      [
+        "name: contact",
+        "baseUrl: http://127.0.0.1:4000",
+        "tests:",
+        "  - name: the contact page shows its heading",
+        "    startUrl: /forms/contact",
+        "    steps:",
+        "      - type: Assert",
+        "        assertion: { type: TextPresent, text: Contact }",
+        "",
+      ].join("\n"),
+    )
+    const short = await runMain(["export", spec, "--to", "wdio", "--timeout", "1500"])
+    expect(short.code).toBe(0)
+    expect(short.stdout).toContain("const timeout = 1500\n")
+    const plain = await runMain(["export", spec, "--to", "wdio"])
+    expect(plain.stdout).toContain("const timeout = 5000\n")
+    const words = await runMain(["export", spec, "--to", "wdio", "--timeout", "soon"])
+    expect(words.stderr).toContain("sextant export: --timeout: give the milliseconds a wait or a check")
+    expect(words.code).toBe(2)
+    const tiny = await runMain(["export", spec, "--to", "wdio", "--timeout", "5"])
+    expect(tiny.stderr).toContain("sextant export: --timeout: give at least 100 ms")
+    const notWdio = await runMain(["export", spec, "--to", "spec", "--timeout", "2000"])
+    expect(notWdio.stderr).toContain("sextant export: --timeout: only a WebdriverIO test (--to wdio) waits")
+    expect(notWdio.code).toBe(2)
   })
 })

@@ -53,6 +53,14 @@ const ExportArguments = z.object({
   out: z.string().min(1).optional(),
   traceDir: z.string().min(1),
   store: z.string().min(1).default(".sextant/sextant.db"),
+  timeout: z.coerce
+    .number({
+      error: "give the milliseconds a wait or a check of the WebdriverIO test keeps trying, e.g. 2000",
+    })
+    .int("give whole milliseconds, e.g. 2000")
+    .min(100, "give at least 100 ms")
+    .max(600_000, "give at most 600000 ms (ten minutes)")
+    .optional(),
 })
 
 /** Positional arguments, named `<url>` in messages; every other field is a flag (`--max-pages`). */
@@ -290,6 +298,13 @@ const storedSecretNames = async (store: string, runId: string): Promise<Readonly
 export const exportCommand = async (raw: Record<string, unknown>, out: Writable, err: Writable) => {
   const options = parse("export", ExportArguments, raw, err)
   if (options === undefined) return 2
+  if (options.timeout !== undefined && options.to !== "wdio") {
+    err.write(
+      `sextant export: --timeout: only a WebdriverIO test (--to wdio) waits; leave it out for --to ${options.to}\n`,
+    )
+    return 2
+  }
+  const wdio = { timeoutMs: options.timeout }
   const { exportApiTests, exportWdioScript, formatTestSuite, runExchanges, runToTestSuite } = await explorer()
   const { suite: spec, trace } = await exportSource(options.source, options.traceDir)
   let text: string
@@ -310,7 +325,7 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
       )
       return 2
     }
-    text = exportWdioScript(spec)
+    text = exportWdioScript(spec, wdio)
   } else if (options.to === "api-tests") {
     const exchanges = runExchanges(trace)
     if (exchanges.length === 0) {
@@ -323,7 +338,7 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
   } else {
     const { suite, notes } = runToTestSuite(trace, { secrets })
     for (const note of notes) err.write(`sextant export: ${note}\n`)
-    text = options.to === "spec" ? formatTestSuite(suite, "yaml") : exportWdioScript(suite)
+    text = options.to === "spec" ? formatTestSuite(suite, "yaml") : exportWdioScript(suite, wdio)
   }
   if (options.out === undefined) out.write(text)
   else {
@@ -408,6 +423,10 @@ export const registerExplorerCommands = (program: Command, cli: CliContext): voi
     .argument("<run-or-spec>", "a run id (its trace is <trace-dir>/<run>.jsonl) or a spec file")
     .requiredOption("--to <target>", "wdio, api-tests (a run recorded with --record-traffic) or spec")
     .option("--out <file>", "write it here instead of standard output")
+    .option(
+      "--timeout <ms>",
+      "how long each wait and check of the WebdriverIO test keeps trying, in milliseconds (default 5000)",
+    )
     .option("--trace-dir <dir>", "where the runs' traces are", ".sextant/traces")
     .option(
       "--store <path>",
