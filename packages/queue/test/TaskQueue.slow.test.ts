@@ -209,7 +209,9 @@ describe("the task queue", () => {
     )
     await queue.follow("plain-throw", () => undefined)
     const failedReason = (await queue.get("plain-throw")).failedReason ?? ""
-    expect(failedReason).toBe('{"code":"E_PAGE_GONE","detail":"the tab closed while typing <secret:password>"}')
+    expect(failedReason).toBe(
+      '{"code":"E_PAGE_GONE","detail":"the tab closed while typing <secret:password>"}',
+    )
   })
 
   it("stores a finished run's summary, end reason and progress events with the secret values redacted", async () => {
