@@ -300,3 +300,59 @@ describe("a clause led by a control's name, the rest naming an item it acts on",
     })
   })
 })
+
+/** Rows, list items and cards as `look()` prints them: folded into the lines around them, no container lines. */
+const PEOPLE = `- main:
+  - h1 "People"
+  - table:
+    - **Name** | **Company** |
+    - Tom Okafor | Bluegate Logistics | button "Call" [ref=e13]
+    - Ana Lopez | Northwind | button "Call" [ref=e14]
+    - Ana Silva | Lumen Labs | button "Call" [ref=e15]
+  - h2 "Messages"
+  - Ben Ito Quarterly report
+  - button "Star" [ref=e18]
+  - Ana Lopez Lunch on Friday
+  - button "Star" [ref=e19]
+  - h2 "Orders"
+  - h3 "Order 1042"
+  - 2 items · €30.00
+  - link "Details" [ref=e21] -> #order-1042
+  - h3 "Order 1043"
+  - 1 item · €12.50
+  - link "Details" [ref=e22] -> #order-1043`
+
+describe("a table row, a list item and a card as the one thing holding its controls", () => {
+  it("reads every ref of a row line, and each folded item's control, inside its item", () => {
+    const ancestry = ancestryFromOutline(PEOPLE)
+    expect(ancestry.get("e14")?.at(-1)).toEqual({ role: "row", name: "Ana Lopez | Northwind" })
+    expect(ancestry.get("e19")?.at(-1)).toEqual({ role: "listitem", name: "Ana Lopez Lunch on Friday" })
+    expect(ancestry.get("e22")?.at(-1)).toEqual({ role: "listitem", name: "Order 1043 · 1 item · €12.50" })
+  })
+
+  it("presses the control of the one item the other words name: a row, a list item, a card", () => {
+    for (const [goal, ref] of [
+      ["Call Tom Okafor", "e13"],
+      ["打电话给 Tom Okafor", "e13"],
+      ["Star the message from Ana", "e19"],
+      ["Details of order 1043", "e22"],
+      ["Open the details of order 1043", "e22"],
+    ] as const)
+      expect(decide(goal, PEOPLE).toolCalls[0]?.args, goal).toMatchObject({ target: ref })
+  })
+
+  it("reads 'Call Tom Okafor' as the row's Call, never as a field named Call holding his name", () => {
+    expect(read("Call Tom Okafor", PEOPLE)).toEqual({
+      command: 'click "Call" in "Tom Okafor | Bluegate Logistics"',
+    })
+    expect(decide("Call Tom Okafor", PEOPLE).history[0]).toContain('click \\"Call\\" in \\"Tom Okafor')
+  })
+
+  it("refuses when the words name two items holding the control, naming them", () => {
+    const decision = decide("Call Ana", PEOPLE)
+    expect(decision.toolCalls).toEqual([])
+    expect(decision.history[0]).toContain(
+      '"call" on "ana" fits more than one item: "Ana Lopez | Northwind", "Ana Silva | Lumen Labs"',
+    )
+  })
+})
