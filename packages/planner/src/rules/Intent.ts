@@ -421,6 +421,8 @@ const readOne = (
   ) {
     const acted = verbOnItem(clause, elements, ancestry)
     if (acted !== undefined && "command" in acted) return acted
+    const scoped = pressWithin(candidate, words, elements, ancestry)
+    if (scoped !== undefined) return scoped
   }
   const name = quoted(candidate.option ?? nameOf(candidate.element))
   if (name === undefined) return { reason: `the control for "${clause}" has a quote in its name` }
@@ -453,6 +455,46 @@ const readOne = (
       return { command: list === undefined ? `select ${name}` : `select ${name} from ${list}` }
     }
   }
+}
+
+/**
+ * "Could I get the glass vase in my cart?": a control told from the others of its name ("Add to cart" on
+ * every card) by words of the item or section around it is said with that container
+ * (`click "Add to cart" in "Glass vase · €29.95"`), so that the grounding presses that one and the part's
+ * check holds the press to it: the innermost named container around the control that says some of
+ * those words and holds no other control of that name. Undefined when no other control has its name; a
+ * reason when no such container tells it apart.
+ */
+const pressWithin = (
+  candidate: Candidate,
+  words: ReadonlyArray<string>,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  const name = normalizeText(nameOf(candidate.element))
+  const others = elements.filter(
+    (element) =>
+      element.ref !== candidate.element.ref &&
+      element.disabled !== true &&
+      PRESS_ROLES.has(element.role) &&
+      normalizeText(nameOf(element)) === name,
+  )
+  if (others.length === 0) return undefined
+  const extra = words.filter((word) => !candidate.own.some((own) => sameWord(own, word)))
+  const chain = ancestry?.get(candidate.element.ref) ?? []
+  const container = chain.findLastIndex(
+    (ancestor, index) =>
+      ancestor.name.trim() !== "" &&
+      extra.some((word) => wordsOf(ancestor.name).some((one) => sameWord(one, word))) &&
+      !others.some((other) => inside(ancestry?.get(other.ref), chain.slice(0, index + 1))),
+  )
+  const control = quoted(nameOf(candidate.element))
+  const around = container < 0 ? undefined : quoted(chain[container]!.name)
+  if (control === undefined || around === undefined)
+    return {
+      reason: `${others.length + 1} controls are named "${nameOf(candidate.element)}", and no one container around one of them is named by ${extra.map((word) => `"${word}"`).join(", ")}`,
+    }
+  return { command: `click ${control} in ${around}` }
 }
 
 /** Chinese verbs said before the thing they act on, as the English names pages give their controls. */
