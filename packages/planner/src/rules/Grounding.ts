@@ -401,6 +401,36 @@ const LANDMARK_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
 const landmarkNamed = (role: string, text: string): boolean =>
   LANDMARK_WORDS[normalizeText(text)]?.includes(role) === true
 
+/** Whether one container around an element is the one a phrase names ("the dialog", "Tom Okafor | Bluegate"). */
+export const containerNamed = (
+  ancestor: { readonly role: string; readonly name: string },
+  container: TargetPhrase,
+): boolean => {
+  const pseudo: PageElement = {
+    ref: "",
+    role: ancestor.role,
+    name: ancestor.name,
+    tag: "",
+    attributes: {},
+    visible: true,
+    selectors: [],
+    frame: [],
+  }
+  const roleOk =
+    container.role === undefined ||
+    roleFits(pseudo, container.role) ||
+    (container.role === "section" && ancestor.role !== "generic")
+  const textScoreOf = container.text === undefined ? 0 : textScore(pseudo, container.text)
+  const textOk =
+    container.text === undefined || textScoreOf >= 50 || landmarkNamed(ancestor.role, container.text)
+  // A container named well enough needs no role word to match ("the Newsletter form" is an iframe).
+  return (
+    (roleOk && textOk) ||
+    textScoreOf >= 60 ||
+    (container.text !== undefined && landmarkNamed(ancestor.role, container.text))
+  )
+}
+
 const insideContainer = (
   element: PageElement,
   container: TargetPhrase,
@@ -408,31 +438,7 @@ const insideContainer = (
 ): boolean | undefined => {
   const ancestors = ancestry?.get(element.ref)
   if (ancestors === undefined) return undefined
-  return ancestors.some((ancestor) => {
-    const pseudo: PageElement = {
-      ref: "",
-      role: ancestor.role,
-      name: ancestor.name,
-      tag: "",
-      attributes: {},
-      visible: true,
-      selectors: [],
-      frame: [],
-    }
-    const roleOk =
-      container.role === undefined ||
-      roleFits(pseudo, container.role) ||
-      (container.role === "section" && ancestor.role !== "generic")
-    const textScoreOf = container.text === undefined ? 0 : textScore(pseudo, container.text)
-    const textOk =
-      container.text === undefined || textScoreOf >= 50 || landmarkNamed(ancestor.role, container.text)
-    // A container named well enough needs no role word to match ("the Newsletter form" is an iframe).
-    return (
-      (roleOk && textOk) ||
-      textScoreOf >= 60 ||
-      (container.text !== undefined && landmarkNamed(ancestor.role, container.text))
-    )
-  })
+  return ancestors.some((ancestor) => containerNamed(ancestor, container))
 }
 
 /**
