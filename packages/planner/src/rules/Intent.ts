@@ -463,7 +463,7 @@ const readOne = (
  * (`click "Add to cart" in "Glass vase · €29.95"`), so that the grounding presses that one and the part's
  * check holds the press to it: the innermost named container around the control that says some of
  * those words and holds no other control of that name. Undefined when no other control has its name; a
- * reason when no such container tells it apart.
+ * reason when no such container tells it apart or its name cannot be said (a quote in it).
  */
 const pressWithin = (
   candidate: Candidate,
@@ -488,11 +488,15 @@ const pressWithin = (
       extra.some((word) => wordsOf(ancestor.name).some((one) => sameWord(one, word))) &&
       !others.some((other) => inside(ancestry?.get(other.ref), chain.slice(0, index + 1))),
   )
-  const control = quoted(nameOf(candidate.element))
-  const around = container < 0 ? undefined : quoted(chain[container]!.name)
-  if (control === undefined || around === undefined)
+  if (container < 0)
     return {
       reason: `${others.length + 1} controls are named "${nameOf(candidate.element)}", and no one container around one of them is named by ${extra.map((word) => `"${word}"`).join(", ")}`,
+    }
+  const control = quoted(nameOf(candidate.element))
+  const around = quoted(chain[container]!.name)
+  if (control === undefined || around === undefined)
+    return {
+      reason: `the control "${nameOf(candidate.element)}" or the item around it has a quote in its name`,
     }
   return { command: `click ${control} in ${around}` }
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest"
 import { ancestryFromOutline } from "../../src/rules/Grounding.ts"
 import { readIntent } from "../../src/rules/Intent.ts"
 import { elementsFromOutline } from "../../src/rules/Outline.ts"
+import { itemsInOutline, placeInOutline } from "../../src/rules/Placement.ts"
+import { goalPartsOf } from "../../src/rules/RulePlanner.ts"
 import { decideStep, summarizeRun } from "../../src/rules/RuleStepPolicy.ts"
 
 /** Pages as `look()` outlines them, the way the step policy sees them. */
@@ -354,5 +356,67 @@ describe("a table row, a list item and a card as the one thing holding its contr
     expect(decision.history[0]).toContain(
       '"call" on "ana" fits more than one item: "Ana Lopez | Northwind", "Ana Silva | Lumen Labs"',
     )
+  })
+})
+
+/** Product cards folded into the lines around their controls, every card with an "Add to cart". */
+const SHELF = `- main:
+  - h1 "Home goods"
+  - h2 "Oak desk lamp"
+  - Warm light, solid oak base · €39.90
+  - button "Add to cart" [ref=e12]
+  - h2 "Linen cushion"
+  - 45 × 45 cm, sand colour · €18.50
+  - button "Add to cart" [ref=e13]
+  - h2 "Glass vase"
+  - Mouth-blown, 25 cm tall · €29.95
+  - button "Add to cart" [ref=e17]`
+
+/** Three rows of the gallery's contacts page: Chen Wei's shares "+86", "5550" and "cn" with 李娜's. */
+const CONTACTS = `- main:
+  - table:
+    - | **Name** | **Company** | **Email** | **Phone** | **City** |
+    - checkbox [ref=e13] | Maria Keller | Nordlicht GmbH | maria.keller@nordlicht.de | +49 30 5550 1842 | Berlin | button "Call" [ref=e14]
+    - checkbox [ref=e15] | Chen Wei | Jade River Ltd | chen.wei@jaderiver.cn | +86 21 5550 7731 | Shanghai | button "Call" [ref=e16]
+    - checkbox [ref=e25] | 李娜 | 星河科技 | lina@xinghe.cn | +86 10 5550 3388 | 北京 | button "Call" [ref=e26]`
+
+describe("the item a control was told apart by stays in the reading and in the part's check", () => {
+  it("says a control named by its own words and its card's with that card ('Could I get the glass vase in my cart?')", () => {
+    expect(read("I get the glass vase in my cart", SHELF)).toEqual({
+      command: 'click "Add to cart" in "Glass vase · Mouth-blown, 25 cm tall · €29.95"',
+    })
+    expect(decide("Could I get the glass vase in my cart?", SHELF).toolCalls[0]?.args).toMatchObject({
+      target: "e17",
+    })
+  })
+
+  it("refuses rather than press a control by its name alone when the item that tells it apart cannot be said", () => {
+    const QUOTED = `- main:
+  - group "Glass vase, 25\\" tall":
+    - button "Add to cart" [ref=e1]
+  - group "Oak desk lamp":
+    - button "Add to cart" [ref=e2]`
+    expect(read("I get the glass vase in my cart", QUOTED)).toEqual({
+      reason: 'the control "Add to cart" or the item around it has a quote in its name',
+    })
+  })
+
+  it("reads a quoted name after 'in' as a container in any script, and presses the Call of that row (给李娜打电话)", () => {
+    expect(decide("给李娜打电话", CONTACTS).toolCalls[0]?.args).toMatchObject({ target: "e26" })
+    expect(goalPartsOf('click "Call" in "李娜 | 星河科技"')?.[0]?.check).toEqual({
+      type: "actionsSucceeded",
+      within: "李娜 | 星河科技",
+    })
+  })
+
+  it("places a control in the item around it, elsewhere when another item is named, absent when none is", () => {
+    const lina = "李娜 | 星河科技 | lina@xinghe.cn | +86 10 5550 3388 | 北京"
+    expect(placeInOutline(CONTACTS, "e26", lina)).toBe("inside")
+    expect(placeInOutline(CONTACTS, "e16", lina)).toBe("elsewhere")
+    expect(placeInOutline(CONTACTS, "e16", "Order 1043")).toBe("absent")
+    expect(itemsInOutline(PEOPLE).get("e21")).toEqual({
+      role: "listitem",
+      name: "Order 1042 · 2 items · €30.00",
+    })
   })
 })
