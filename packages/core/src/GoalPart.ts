@@ -56,7 +56,9 @@ export type ItemPick = z.output<typeof ItemPick>
  * - `submitted`: a form was submitted (the `FormSubmitted` signal) and no validation error is visible.
  * - `pageChanged`: the part's action took the page somewhere else (URL or main heading changed).
  * - `actionsSucceeded`: the part's steps ran and each reported its own effect (the field holds the
- *   value, the option is selected, the element was clicked).
+ *   value, the option is selected, the element was clicked). With `within` (the words naming a container
+ *   or an item: "Tom Okafor | Bluegate Logistics", a row, a card, a dialog), the control the part pressed
+ *   must sit inside what those words name on the page it was pressed on, when that page shows it.
  * - `urlMatches`, `textPresent`, `elementExists`: the page after the part matches.
  *
  * @example
@@ -81,7 +83,7 @@ export const GoalCheck = z.discriminatedUnion("type", [
   z.object({ type: z.literal("searched"), query: z.string().min(1) }),
   z.object({ type: z.literal("submitted") }),
   z.object({ type: z.literal("pageChanged") }),
-  z.object({ type: z.literal("actionsSucceeded") }),
+  z.object({ type: z.literal("actionsSucceeded"), within: z.string().min(1).optional() }),
   z.object({ type: z.literal("urlMatches"), pattern: z.string().min(1) }),
   z.object({ type: z.literal("textPresent"), text: z.string().min(1) }),
   z.object({ type: z.literal("elementExists"), selector: z.string().min(1) }),
@@ -183,7 +185,9 @@ export const describeGoalCheck = (check: GoalCheck): string => {
     case "pageChanged":
       return "the URL or the main heading changed to the opened page"
     case "actionsSucceeded":
-      return "the part's actions took effect"
+      return check.within === undefined
+        ? "the part's actions took effect"
+        : `the part's actions took effect, on a control inside "${check.within}"`
     case "urlMatches":
       return `the URL matches /${check.pattern}/`
     case "textPresent":

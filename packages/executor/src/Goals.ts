@@ -11,7 +11,19 @@ import {
   type UnmetPart,
 } from "@sextant/core"
 import { type GoalFactsRequest, pageCall } from "@sextant/perception"
-import { canTake, glossaryReadsWhole, NO_NAME_WORDS, resolvePick, STEPPER, textScore } from "@sextant/planner"
+import {
+  canTake,
+  elementsFromOutline,
+  glossaryReadsWhole,
+  ITEM_NOUNS,
+  itemsInOutline,
+  MESSAGE_WORDS,
+  NO_NAME_WORDS,
+  placeInOutline,
+  resolvePick,
+  STEPPER,
+  textScore,
+} from "@sextant/planner"
 import type { Effect } from "effect"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one page call. */
@@ -517,6 +529,80 @@ const KIND_WORDS = new Set([
   "button",
 ])
 
+/** Words for what the items of a list are ("order", "message", "row"): an item need not print them. */
+const ITEM_KIND_WORDS: ReadonlySet<string> = new Set([...ITEM_NOUNS, ...MESSAGE_WORDS])
+
+/**
+ * Why the control a part pressed is not the one in the container or item its words name (`within`), or
+ * undefined when it is: read on the outline of the page the control was pressed on, the way the grounding
+ * reads containers. A page that shows no container so named says nothing of it (the grounding pressed
+ * the control by its own name there); a control pressed by its text alone, or on a page that was not
+ * read, cannot show where it sat, so the part is not shown done.
+ */
+const judgeWithin = (within: string, steps: ReadonlyArray<PartStep>): string | undefined => {
+  const last = steps.findLast((step) => step.ok)
+  if (last === undefined) return undefined
+  if (last.acted === undefined || last.seenOutline === undefined)
+    return `${last.tool} pressed a control found ${last.acted === undefined ? "by its text alone" : "on a page that was not read"}: whether it sits in "${within}" is not known`
+  if (placeInOutline(last.seenOutline, last.acted, within) !== "elsewhere") return undefined
+  const element = last.actedElement
+  const item = itemsInOutline(last.seenOutline).get(last.acted)
+  return `${last.tool} pressed ${element === undefined ? last.acted : `${element.role} "${element.name}"`}${item === undefined ? "" : ` in ${item.role} "${item.name}"`}, not the one in "${within}"`
+}
+
+/**
+ * Whether the item a press opened is the one its name says ("details of order 1043"): every word of
+ * `words` the pressed control's own name does not hold is held by the item the control sits in on the
+ * page it was pressed on (a word for what the items are, "order", may go unprinted there), and no control
+ * of the same name in another item holds them too; if not, why. Undefined when the page was not read or
+ * the control sits in no item: the caller then reads the control's own name alone.
+ */
+const judgeOpenedItem = (
+  name: string,
+  words: ReadonlyArray<string>,
+  acted: PageElement,
+  ref: string | undefined,
+  outline: string | undefined,
+): { readonly held: boolean; readonly why?: string } | undefined => {
+  if (ref === undefined || outline === undefined) return undefined
+  const items = itemsInOutline(outline)
+  const item = items.get(ref)
+  if (item === undefined) return undefined
+  const asElement = (text: string): PageElement => ({ ...acted, name: text, attributes: {} })
+  const rest = words.filter(
+    (word) =>
+      textScore(acted, word) < WHOLE_WORDS &&
+      !NO_NAME_WORDS.has(word.toLowerCase()) &&
+      !ITEM_KIND_WORDS.has(word.toLowerCase()),
+  )
+  const holds = (holder: { readonly name: string }) =>
+    rest.every((word) => textScore(asElement(holder.name), word) >= WHOLE_WORDS)
+  if (rest.length === 0)
+    return { held: false, why: `"${name}" names no item beyond the control's own name "${acted.name}"` }
+  if (!holds(item))
+    return {
+      held: false,
+      why: `the last item opened was "${acted.name}" of ${item.role} "${item.name}", not "${name}"`,
+    }
+  const rivals = elementsFromOutline(outline).filter((other) => {
+    const its = items.get(other.ref)
+    return (
+      other.ref !== ref &&
+      other.role === acted.role &&
+      other.name === acted.name &&
+      its !== undefined &&
+      its.name !== item.name &&
+      holds(its)
+    )
+  })
+  return rivals.length === 0
+    ? { held: true }
+    : {
+        held: false,
+        why: `"${name}" names more than one item: ${[item, ...rivals.map((rival) => items.get(rival.ref)!)].map((one) => `"${one.name}"`).join(", ")}`,
+      }
+}
+
 /** Roles of items a click selects rather than opens: a tree's leaf, a list's option, a grid's cell or row. */
 const SELECTABLE_ROLES = new Set(["treeitem", "option", "gridcell", "row", "listitem"])
 
@@ -661,7 +747,11 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
   const needSteps = (): string | undefined => (last === undefined ? "no step worked on this part" : failed)
   switch (check.type) {
     case "actionsSucceeded":
-      return needSteps() ?? judgeEffect(part, steps, evidence.steps)
+      return (
+        needSteps() ??
+        (check.within === undefined ? undefined : judgeWithin(check.within, steps)) ??
+        judgeEffect(part, steps, evidence.steps)
+      )
     case "loggedIn": {
       const missing = needSteps()
       if (missing !== undefined) return missing
@@ -807,20 +897,25 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
         const name = /^open\s+"([^"]+)"/i.exec(part.description)?.[1]
         // Its Latin words, apart from any Chinese around them ("About us页面": About, us).
         // Words joined by a hyphen are words of the name apart ("log-in" is "Log in"), and kind
-        // words go unless the name is only kind words.
-        const words = (name?.match(/[a-z0-9][a-z0-9._-]*/gi) ?? []).flatMap((word) =>
-          /^[a-z]+(?:-[a-z]+)+$/i.test(word) ? word.split("-") : [word],
+        // words go unless the name is only kind words; a possessive is its owner's name ("Ana Souza's").
+        const words = (name?.replace(/['’]s\b/gi, "").match(/[a-z0-9][a-z0-9._-]*/gi) ?? []).flatMap(
+          (word) => (/^[a-z]+(?:-[a-z]+)+$/i.test(word) ? word.split("-") : [word]),
         )
         const named = words.filter((word) => !KIND_WORDS.has(word.toLowerCase()))
         const latin = named.length > 0 ? named : words
-        const acted = steps.findLast((step) => step.ok && step.actedElement !== undefined)?.actedElement
+        const pressed = steps.findLast((step) => step.ok && step.actedElement !== undefined)
+        const acted = pressed?.actedElement
         if (
           name === undefined ||
           acted === undefined ||
           latin.every((word) => textScore(acted, word) >= WHOLE_WORDS)
         )
           return undefined
-        return `the last item opened was "${acted.name}", not "${name}" (on ${last.urlAfter})`
+        // "Open the details of order 1043": the words the control's own name does not say must be said
+        // by the item it sits in, on the page it was pressed on; pressing "Details" names no order.
+        const opened = judgeOpenedItem(name, latin, acted, pressed?.acted, pressed?.seenOutline)
+        if (opened?.held === true) return undefined
+        return opened?.why ?? `the last item opened was "${acted.name}", not "${name}" (on ${last.urlAfter})`
       }
       return `the page stayed at ${last.urlAfter}${after === undefined ? "" : ` with the heading "${after.heading}"`}`
     }

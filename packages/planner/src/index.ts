@@ -30,9 +30,11 @@ export {
 export { type ReferenceAnswer, readReference, readReferencesOnPage } from "./rules/grounding/Reference.ts"
 export { type IntentReading, readGoalOnPage, readIntent } from "./rules/Intent.ts"
 export * from "./rules/Outline.ts"
+// Whose control a step pressed, read again by the executor's goal checks on the page it was pressed on.
+export { type Container, itemsInOutline, placeInOutline } from "./rules/Placement.ts"
 export type { ValueReference } from "./rules/Reading.ts"
 export * from "./rules/RulePlanner.ts"
 export * from "./rules/RuleStepPolicy.ts"
 export { type RuleTextToActionInput, ruleTextToAction } from "./rules/TextToAction.ts"
-export { NO_NAME_WORDS } from "./rules/Vocabulary.ts"
+export { ITEM_NOUNS, MESSAGE_WORDS, NO_NAME_WORDS } from "./rules/Vocabulary.ts"
 export * from "./Validator.ts"

@@ -185,8 +185,14 @@ export const recordPartStep = (
     const step = partStepOf(part, tool, outcome.observation, urlBefore, facts, args, index)
     const actedElement =
       step.acted === undefined || seenBefore === undefined ? undefined : withLabel(seenBefore, step.acted)
-    // An item of a list is judged on the page it was chosen on: the outline the step was decided on.
-    const seenOutline = check?.type === "itemPicked" ? seenBefore?.tree : undefined
+    // An item of a list, a control said to be in an item or a container, and what a press opened are
+    // judged on the page the control was chosen on: the outline the step was decided on.
+    const seenOutline =
+      check?.type === "itemPicked" ||
+      check?.type === "pageChanged" ||
+      (check?.type === "actionsSucceeded" && check.within !== undefined)
+        ? seenBefore?.tree
+        : undefined
     const recorded: PartStep = {
       ...step,
       elements,

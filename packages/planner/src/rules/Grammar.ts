@@ -73,7 +73,12 @@ const TEMPLATES = compileTemplates(LANGUAGES)
 
 /** The grammar's answer: the commands, or why it could not read the text. */
 export type ParseResult =
-  | { readonly ok: true; readonly commands: ReadonlyArray<Command> }
+  | {
+      readonly ok: true
+      readonly commands: ReadonlyArray<Command>
+      /** Read as a form on paper ("Start date 2024-12-24"): no word of it is an action (see `verblessPairs`). */
+      readonly verbless?: true
+    }
   | {
       readonly ok: false
       readonly reason: string
@@ -1403,7 +1408,10 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
     return wrong === undefined ? { ok: true, commands } : fail(wrong)
   }
   const pairs = verblessPairs(tokens)
-  if (pairs !== undefined) return read(pairs)
+  if (pairs !== undefined) {
+    const result = read(pairs)
+    return result.ok ? { ...result, verbless: true } : result
+  }
   const commands: Array<Command> = []
   let previousVerb: readonly [Verb, string] | undefined
   let previousValue: string | undefined

@@ -1,5 +1,7 @@
 import { findingWords, type PageElement } from "@sextant/core"
 import type { RoleHint, TargetPhrase } from "./Command.ts"
+import { readLists } from "./grounding/Items.ts"
+import { plainOutlineLine, rowParts } from "./Outline.ts"
 import { GLOSSARY as LANGUAGE_GLOSSARY, NEXT_WORDS, PREVIOUS_WORDS } from "./Vocabulary.ts"
 
 /**
@@ -399,6 +401,36 @@ const LANDMARK_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
 const landmarkNamed = (role: string, text: string): boolean =>
   LANDMARK_WORDS[normalizeText(text)]?.includes(role) === true
 
+/** Whether one container around an element is the one a phrase names ("the dialog", "Tom Okafor | Bluegate"). */
+export const containerNamed = (
+  ancestor: { readonly role: string; readonly name: string },
+  container: TargetPhrase,
+): boolean => {
+  const pseudo: PageElement = {
+    ref: "",
+    role: ancestor.role,
+    name: ancestor.name,
+    tag: "",
+    attributes: {},
+    visible: true,
+    selectors: [],
+    frame: [],
+  }
+  const roleOk =
+    container.role === undefined ||
+    roleFits(pseudo, container.role) ||
+    (container.role === "section" && ancestor.role !== "generic")
+  const textScoreOf = container.text === undefined ? 0 : textScore(pseudo, container.text)
+  const textOk =
+    container.text === undefined || textScoreOf >= 50 || landmarkNamed(ancestor.role, container.text)
+  // A container named well enough needs no role word to match ("the Newsletter form" is an iframe).
+  return (
+    (roleOk && textOk) ||
+    textScoreOf >= 60 ||
+    (container.text !== undefined && landmarkNamed(ancestor.role, container.text))
+  )
+}
+
 const insideContainer = (
   element: PageElement,
   container: TargetPhrase,
@@ -406,31 +438,7 @@ const insideContainer = (
 ): boolean | undefined => {
   const ancestors = ancestry?.get(element.ref)
   if (ancestors === undefined) return undefined
-  return ancestors.some((ancestor) => {
-    const pseudo: PageElement = {
-      ref: "",
-      role: ancestor.role,
-      name: ancestor.name,
-      tag: "",
-      attributes: {},
-      visible: true,
-      selectors: [],
-      frame: [],
-    }
-    const roleOk =
-      container.role === undefined ||
-      roleFits(pseudo, container.role) ||
-      (container.role === "section" && ancestor.role !== "generic")
-    const textScoreOf = container.text === undefined ? 0 : textScore(pseudo, container.text)
-    const textOk =
-      container.text === undefined || textScoreOf >= 50 || landmarkNamed(ancestor.role, container.text)
-    // A container named well enough needs no role word to match ("the Newsletter form" is an iframe).
-    return (
-      (roleOk && textOk) ||
-      textScoreOf >= 60 ||
-      (container.text !== undefined && landmarkNamed(ancestor.role, container.text))
-    )
-  })
+  return ancestors.some((ancestor) => containerNamed(ancestor, container))
 }
 
 /**
@@ -463,6 +471,17 @@ export const groundTarget = (
       if (text === 0) return
       score += text
       reasons.push(`text ${text.toFixed(0)}`)
+      // "the details of order 1043": words beyond a control's own name said by the item it is in.
+      const item = options.ancestry
+        ?.get(element.ref)
+        ?.findLast((ancestor) => ancestor.role === "row" || ancestor.role === "listitem")
+      const own = wordsOf(findingWords(element))
+      const itemWords = item === undefined ? [] : wordsOf(item.name)
+      const said = wordsOf(target.text).filter((word) => !own.includes(word) && itemWords.includes(word))
+      if (said.length > 0) {
+        score += Math.min(9, 3 * said.length)
+        reasons.push("named with its item")
+      }
     }
     if (target.role !== undefined) {
       if (roleFits(element, target.role)) {
@@ -556,7 +575,24 @@ const looksLikeResult = (element: PageElement, ancestry: Ancestry | undefined): 
   return true
 }
 
-/** Reads the ancestors of each ref from an outline (`- dialog "Confirm"` above `  - button "OK" [ref=e4]`). */
+/** Containers that are one item of a list, a table, a tree or a set of cards (a named group). */
+export const HOLDER_ROLES: ReadonlySet<string> = new Set([
+  "row",
+  "listitem",
+  "treeitem",
+  "article",
+  "option",
+  "group",
+])
+
+/**
+ * Reads the ancestors of each ref from an outline (`- dialog "Confirm"` above `  - button "OK" [ref=e4]`).
+ * An item a person reads as one thing is a container of its controls, though the view folds it into the
+ * lines around it: a table row (`- Tom Okafor | Bluegate | button "Call" [ref=e13]`, a `row` named by its
+ * cells of text, around every control on its line) and an item of a list or a card that carries a control
+ * its siblings carry too (`readLists`: a `listitem` named by the text the item prints, around that control,
+ * unless the outline prints the item as a container of its own).
+ */
 export const ancestryFromOutline = (outline: string): Ancestry => {
   const result = new Map<string, ReadonlyArray<{ role: string; name: string }>>()
   const stack: Array<{ indent: number; role: string; name: string }> = []
@@ -565,17 +601,32 @@ export const ancestryFromOutline = (outline: string): Ancestry => {
     if (match === null) continue
     const indent = match[1]!.length
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) stack.pop()
-    const ref = /\[ref=(e\d+)\]/.exec(line)?.[1]
-    if (ref !== undefined)
-      result.set(
-        ref,
-        stack.map(({ role, name }) => ({ role, name })),
-      )
+    const ancestors = stack.map(({ role, name }) => ({ role, name }))
+    const row = rowParts(plainOutlineLine(line))
+    if (row !== undefined) {
+      const name = row.filter((part) => !/\[ref=e\d+\]/.test(part)).join(" | ")
+      const around = name === "" ? ancestors : [...ancestors, { role: "row", name }]
+      for (const [, ref] of line.matchAll(/\[ref=(e\d+)\]/g)) result.set(ref!, around)
+    } else {
+      const ref = /\[ref=(e\d+)\]/.exec(line)?.[1]
+      if (ref !== undefined) result.set(ref, ancestors)
+    }
     stack.push({
       indent,
       role: match[2]!,
       name: match[3] === undefined ? "" : (JSON.parse(match[3]) as string),
     })
+  }
+  // Only a list whose controls sit side by side, in one container and in no item the outline prints.
+  const parentOf = (ref: string) => JSON.stringify(result.get(ref) ?? [])
+  for (const list of readLists(outline)) {
+    const parent = parentOf(list.items[0]?.ref ?? "")
+    if (list.kind !== "controls" || list.items.some((item) => parentOf(item.ref) !== parent)) continue
+    for (const item of list.items) {
+      const ancestors = result.get(item.ref) ?? []
+      if (item.text !== "" && !ancestors.some((ancestor) => HOLDER_ROLES.has(ancestor.role)))
+        result.set(item.ref, [...ancestors, { role: "listitem", name: item.text }])
+    }
   }
   return result
 }

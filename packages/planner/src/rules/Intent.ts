@@ -1,7 +1,8 @@
 import { isoDay, type PageElement, readCalendarDay } from "@sextant/core"
 import type { Ancestry } from "./Grounding.ts"
-import { GLOSSARY, normalizeText } from "./Grounding.ts"
+import { GLOSSARY, HOLDER_ROLES, normalizeText } from "./Grounding.ts"
 import { readStatement } from "./Statement.ts"
+import { ITEM_NOUNS, MESSAGE_WORDS } from "./Vocabulary.ts"
 import { CLOCK_IN_TEXT, clockTime, DATE_IN_TEXT } from "./Words.ts"
 
 /** The glossary's Chinese words, longest first, with the English words pages carry for them. */
@@ -420,6 +421,8 @@ const readOne = (
   ) {
     const acted = verbOnItem(clause, elements, ancestry)
     if (acted !== undefined && "command" in acted) return acted
+    const scoped = pressWithin(candidate, words, elements, ancestry)
+    if (scoped !== undefined) return scoped
   }
   const name = quoted(candidate.option ?? nameOf(candidate.element))
   if (name === undefined) return { reason: `the control for "${clause}" has a quote in its name` }
@@ -454,6 +457,50 @@ const readOne = (
   }
 }
 
+/**
+ * "Could I get the glass vase in my cart?": a control told from the others of its name ("Add to cart" on
+ * every card) by words of the item or section around it is said with that container
+ * (`click "Add to cart" in "Glass vase · €29.95"`), so that the grounding presses that one and the part's
+ * check holds the press to it: the innermost named container around the control that says some of
+ * those words and holds no other control of that name. Undefined when no other control has its name; a
+ * reason when no such container tells it apart or its name cannot be said (a quote in it).
+ */
+const pressWithin = (
+  candidate: Candidate,
+  words: ReadonlyArray<string>,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  const name = normalizeText(nameOf(candidate.element))
+  const others = elements.filter(
+    (element) =>
+      element.ref !== candidate.element.ref &&
+      element.disabled !== true &&
+      PRESS_ROLES.has(element.role) &&
+      normalizeText(nameOf(element)) === name,
+  )
+  if (others.length === 0) return undefined
+  const extra = words.filter((word) => !candidate.own.some((own) => sameWord(own, word)))
+  const chain = ancestry?.get(candidate.element.ref) ?? []
+  const container = chain.findLastIndex(
+    (ancestor, index) =>
+      ancestor.name.trim() !== "" &&
+      extra.some((word) => wordsOf(ancestor.name).some((one) => sameWord(one, word))) &&
+      !others.some((other) => inside(ancestry?.get(other.ref), chain.slice(0, index + 1))),
+  )
+  if (container < 0)
+    return {
+      reason: `${others.length + 1} controls are named "${nameOf(candidate.element)}", and no one container around one of them is named by ${extra.map((word) => `"${word}"`).join(", ")}`,
+    }
+  const control = quoted(nameOf(candidate.element))
+  const around = quoted(chain[container]!.name)
+  if (control === undefined || around === undefined)
+    return {
+      reason: `the control "${nameOf(candidate.element)}" or the item around it has a quote in its name`,
+    }
+  return { command: `click ${control} in ${around}` }
+}
+
 /** Chinese verbs said before the thing they act on, as the English names pages give their controls. */
 const CHINESE_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:下载)/u, "download "],
@@ -461,11 +508,13 @@ const CHINESE_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:编辑|修改)/u, "edit "],
   [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:归档|存档)/u, "archive "],
   [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:打电话给|致电|呼叫)/u, "call "],
+  [/^(?:请|帮我)?给\s*(.+?)\s*打(?:个)?电话\s*$/u, "call $1"],
   [/^(?:请|帮我|给我)?(?:把|将)?\s*(?:打开)/u, "open "],
 ]
 
-/** Containers that are one item of a list, a table, a tree or a set of cards (a named group). */
-const HOLDER_ROLES = new Set(["row", "listitem", "treeitem", "article", "option", "group"])
+/** Words for what the items of a list are, which a clause may say and an item need not print. */
+const KIND_WORDS = new Set([...ITEM_NOUNS, ...MESSAGE_WORDS])
+
 /** What may name an item: the holders, and the cells, links and text-bearing parts inside them. */
 const ITEM_ROLES = new Set([...HOLDER_ROLES, "cell", "gridcell", "link", "heading"])
 
@@ -536,13 +585,22 @@ const verbOnItem = (
         ),
       )
       if (named.length === 0) continue
-      const fits = [...items.values()].filter((item) => {
+      // "the message from Ana", "the order 1043": a word for what the items are need not be printed in one.
+      const naming = thing.filter((word) => !KIND_WORDS.has(word))
+      const matching = [...items.values()].filter((item) => {
         const own = wordsOf(item.name)
         return (
-          thing.every((word) => own.some((one) => sameWord(one, word))) &&
+          naming.length > 0 &&
+          naming.every((word) => own.some((one) => sameWord(one, word))) &&
           !named.some((candidate) => normalizeText(nameOf(candidate.element)) === normalizeText(item.name))
         )
       })
+      // The items holding a control the verb names are the ones it acts on ("Call Tom Okafor": his row,
+      // not a message from him); with none, every item named (a toolbar acting on the selection).
+      const holding = matching.filter((item) =>
+        named.some((candidate) => inside(chainOf(candidate.element), item.holder)),
+      )
+      const fits = holding.length > 0 ? holding : matching
       if (fits.length === 0) continue
       // A row named by its cells and the cell itself are one item: the holder says which.
       const holders = new Map(fits.map((item) => [chainKey(item.holder), item]))
@@ -606,7 +664,9 @@ export const readGoalOnPage = (
   ancestry: Ancestry | undefined,
   parse: (
     text: string,
-  ) => { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly noActionIn?: string },
+  ) =>
+    | { readonly ok: true; readonly verbless?: true }
+    | { readonly ok: false; readonly reason: string; readonly noActionIn?: string },
 ):
   | { readonly goal: string; readonly commands: ReadonlyArray<string> }
   | { readonly reason: string }
@@ -616,6 +676,11 @@ export const readGoalOnPage = (
   // One clause per round: each reading lets the grammar go on to the next clause.
   for (let round = 0; round < 8; round += 1) {
     const parsed = parse(current)
+    // "Call Tom Okafor" reads as a field and its value only where no control of an item says it.
+    const acted =
+      round === 0 && parsed.ok && parsed.verbless ? verbOnItem(goal, elements, ancestry) : undefined
+    if (acted !== undefined)
+      return "command" in acted ? { goal: acted.command, commands: [acted.command] } : acted
     if (parsed.ok) return round === 0 ? undefined : { goal: current, commands }
     const clause = parsed.noActionIn
     if (clause === undefined) return round === 0 ? undefined : { reason: parsed.reason }

@@ -61,29 +61,31 @@ const captionRow = (line: string): ReadonlyArray<string> => {
 
 /** The cells of a table row as the view prints it, split at ` | ` outside a quoted name. */
 const cellsOf = (row: string): ReadonlyArray<string> =>
-  (row.match(/(?:"(?:[^"\\]|\\.)*"|(?! \| ).)+/g) ?? [])
+  (row.match(/(?:"(?:[^"\\]|\\.)*"|(?! \| )[^|"]|(?<! )\||\|(?! ))+/g) ?? [])
     .map((cell) => cell.trim())
-    .filter((cell) => cell !== "")
+    .filter((cell) => !/^\|*$/.test(cell))
 
 /**
- * A table row holding more than one control (`- checkbox "Select a.pdf" [ref=e15] | a.pdf | 12 KB |
- * button "Share" [ref=e16] button "Pin" [ref=e17]`): each control, and each cell of text, on a line of
- * its own, in the row's order, so that every control of the row is read (a line is read as the one
- * element it starts with). Other lines as they are.
+ * The parts of a table row as the view prints it (`- checkbox "Select a.pdf" [ref=e15] | a.pdf | 12 KB |
+ * button "Share" [ref=e16] button "Pin" [ref=e17]`, `- Tom Okafor | Bluegate | button "Call" [ref=e13]`):
+ * each control and each cell of text, in the row's order; undefined for a line that is no row holding a
+ * control. The row is one item: its cells of text name it, its controls act on it.
+ */
+export const rowParts = (line: string): ReadonlyArray<string> | undefined => {
+  const body = /^\s*-\s+(.*)$/.exec(line)?.[1]
+  if (body === undefined || !line.includes(" | ") || !/\[ref=e\d+\]/.test(line)) return undefined
+  return cellsOf(body).flatMap((cell) =>
+    cell.includes("[ref=") ? cell.split(CONTROL_BREAK).filter((part) => part.trim() !== "") : [cell],
+  )
+}
+
+/**
+ * A table row holding a control, each part on a line of its own (see {@link rowParts}), so that every
+ * control of the row is read (a line is read as the one element it starts with). Other lines as they are.
  */
 const tableRow = (line: string): ReadonlyArray<string> => {
-  if (!line.includes(" | ") || (line.match(/\[ref=e\d+\]/g) ?? []).length < 2) return [line]
-  const row = /^(\s*)-\s+(.*)$/.exec(line)
-  if (row === null) return [line]
-  const [, indent, body] = row
-  return cellsOf(body!).flatMap((cell) =>
-    cell.includes("[ref=")
-      ? cell
-          .split(CONTROL_BREAK)
-          .filter((part) => part.trim() !== "")
-          .map((part) => `${indent}- ${part.trim()}`)
-      : [`${indent}- ${cell}`],
-  )
+  const indent = /^(\s*)/.exec(line)![1]
+  return rowParts(line)?.map((part) => `${indent}- ${part.trim()}`) ?? [line]
 }
 
 /**

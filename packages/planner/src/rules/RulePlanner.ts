@@ -262,11 +262,14 @@ export const goalPartFor = (command: Command): GoalPart => {
       return part("submit", { type: "submitted" })
     case "open":
       return part("open", { type: "pageChanged" })
-    case "click":
+    case "click": {
       // "click the first result/link" opens something: the page must change to it.
-      return command.target.ordinal !== undefined && command.target.text === undefined
-        ? part("open", { type: "pageChanged" })
-        : part("click", { type: "actionsSucceeded" })
+      if (command.target.ordinal !== undefined && command.target.text === undefined)
+        return part("open", { type: "pageChanged" })
+      // "click "Call" in "Tom Okafor | Bluegate"": the control pressed must be the one in that item.
+      const within = command.target.container?.text
+      return part("click", { type: "actionsSucceeded", ...(within === undefined ? {} : { within }) })
+    }
     case "expand":
     case "collapse":
     case "hover":

@@ -421,6 +421,16 @@ const readingIn = (history: ReadonlyArray<string>): GoalReading | undefined => {
 const readingParts = (reading: GoalReading): ReadonlyArray<GoalPart> => goalPartsOf(reading.goal) ?? []
 
 /**
+ * Whether the goal's parts are the page's to say: a "find X" (a search, or a section to bring on screen)
+ * and a goal with no action word read as fields and values ("Call Tom Okafor" is a control of a row where
+ * a row has one). Their parts come with the first decision.
+ */
+const partsFromPage = (goal: string): boolean => {
+  const parsed = parseCommands(goal)
+  return (parsed.ok && parsed.verbless === true) || asksToFind(goal)
+}
+
+/**
  * A goal that starts with a word asking to find something and that the grammar reads as one search, or
  * not at all in one clause (no clause after the one it could not read).
  */
@@ -476,8 +486,9 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
       const elements = elementsFromOutline(input.outline)
       return readGoalOnPage(input.goal, elements, ancestryFromOutline(input.outline), parseCommands)
     })()
-  // A "find X" the page shows a search box for is a search; its parts were left to this decision.
-  if (reading === undefined && asksToFind(input.goal)) {
+  // A "find X" the page shows a search box for is a search, a verbless goal no item's control reads is
+  // fields and values: their parts were left to this decision.
+  if (reading === undefined && partsFromPage(input.goal)) {
     const decision = decideWords(input, options)
     return { ...decision, parts: goalPartsOf(input.goal) ?? [] }
   }
@@ -672,6 +683,15 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
   const parsed = parseCommands(reading?.goal ?? input.goal)
   // The page was read for the goal and could not settle it: that refusal says the most.
   const refused = input.history.findLast((line) => line.startsWith(`${MARKER} cannot understand `))
+  // A goal the grammar reads that the page refused ("Call Ana" where two rows say Ana): the refusal.
+  if (parsed.ok && refused !== undefined && readProgress(input.history).done === 0)
+    return {
+      taskComplete: false,
+      summary: refused.slice(MARKER.length + 1),
+      keyFindings: [],
+      nextSuggestions: [],
+      usage: noUsage,
+    }
   const total = parsed.ok ? parsed.commands.length : 0
   const progress = readProgress(input.history)
   const complete = parsed.ok && progress.done >= total
@@ -703,9 +723,8 @@ export const summarizeRun = (input: SummarizeInput): SummaryDecision => {
 export const makeRuleStepPolicy = (options: RuleStepPolicyOptions = {}): StepPolicyShape => ({
   decide: (input) => Effect.sync(() => decideStep(input, options)),
   summarize: (input) => Effect.sync(() => summarizeRun(input)),
-  // "Find X" is a search or a section of the page to bring on screen, which only the page can say: its
-  // parts come with the first decision.
-  parts: (goal) => (asksToFind(goal) ? undefined : goalPartsOf(goal)),
+  // Only the page can say what some goals are (see `partsFromPage`): their parts come with the first decision.
+  parts: (goal) => (partsFromPage(goal) ? undefined : goalPartsOf(goal)),
 })
 
 /** A layer providing the rule step policy as the `StepPolicy` service. */

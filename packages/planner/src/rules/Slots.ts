@@ -189,12 +189,13 @@ export const parseTargetPhrase = (input: ReadonlyArray<Token>): TargetPhrase => 
     const loose = isWord(tokens[inIndex], "on", "from") ? article : true
     // "on the page" names no container.
     const wholePage = restTarget.role === undefined && isWord(rest[rest.length - 1], "page", "页面")
-    // "Sextant under Projects", "the Sextant folder in Projects": a container named by a proper name.
+    // "Sextant under Projects", "the Sextant folder in Projects": a container named by a proper name, or
+    // by a name in quotes in any script (`click "Call" in "李娜 | 星河科技"`).
     const bare =
       !article &&
       isWord(tokens[inIndex], ...CONTAINER_BARE) &&
       restTarget.role === undefined &&
-      /^\p{Lu}/u.test(rest[0]?.raw ?? "")
+      (/^\p{Lu}/u.test(rest[0]?.raw ?? "") || (rest.length === 1 && rest[0]?.kind === "quoted"))
     if (
       loose &&
       !wholePage &&

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest"
 import { ancestryFromOutline } from "../../src/rules/Grounding.ts"
 import { readIntent } from "../../src/rules/Intent.ts"
 import { elementsFromOutline } from "../../src/rules/Outline.ts"
+import { itemsInOutline, placeInOutline } from "../../src/rules/Placement.ts"
+import { goalPartsOf } from "../../src/rules/RulePlanner.ts"
 import { decideStep, summarizeRun } from "../../src/rules/RuleStepPolicy.ts"
 
 /** Pages as `look()` outlines them, the way the step policy sees them. */
@@ -297,6 +299,124 @@ describe("a clause led by a control's name, the rest naming an item it acts on",
     })
     expect(read("Don't archive the invoice from Dana", MAILBOX)).toMatchObject({
       reason: expect.stringContaining("says what not to press"),
+    })
+  })
+})
+
+/** Rows, list items and cards as `look()` prints them: folded into the lines around them, no container lines. */
+const PEOPLE = `- main:
+  - h1 "People"
+  - table:
+    - **Name** | **Company** |
+    - Tom Okafor | Bluegate Logistics | button "Call" [ref=e13]
+    - Ana Lopez | Northwind | button "Call" [ref=e14]
+    - Ana Silva | Lumen Labs | button "Call" [ref=e15]
+  - h2 "Messages"
+  - Ben Ito Quarterly report
+  - button "Star" [ref=e18]
+  - Ana Lopez Lunch on Friday
+  - button "Star" [ref=e19]
+  - h2 "Orders"
+  - h3 "Order 1042"
+  - 2 items · €30.00
+  - link "Details" [ref=e21] -> #order-1042
+  - h3 "Order 1043"
+  - 1 item · €12.50
+  - link "Details" [ref=e22] -> #order-1043`
+
+describe("a table row, a list item and a card as the one thing holding its controls", () => {
+  it("reads every ref of a row line, and each folded item's control, inside its item", () => {
+    const ancestry = ancestryFromOutline(PEOPLE)
+    expect(ancestry.get("e14")?.at(-1)).toEqual({ role: "row", name: "Ana Lopez | Northwind" })
+    expect(ancestry.get("e19")?.at(-1)).toEqual({ role: "listitem", name: "Ana Lopez Lunch on Friday" })
+    expect(ancestry.get("e22")?.at(-1)).toEqual({ role: "listitem", name: "Order 1043 · 1 item · €12.50" })
+  })
+
+  it("presses the control of the one item the other words name: a row, a list item, a card", () => {
+    for (const [goal, ref] of [
+      ["Call Tom Okafor", "e13"],
+      ["打电话给 Tom Okafor", "e13"],
+      ["Star the message from Ana", "e19"],
+      ["Details of order 1043", "e22"],
+      ["Open the details of order 1043", "e22"],
+    ] as const)
+      expect(decide(goal, PEOPLE).toolCalls[0]?.args, goal).toMatchObject({ target: ref })
+  })
+
+  it("reads 'Call Tom Okafor' as the row's Call, never as a field named Call holding his name", () => {
+    expect(read("Call Tom Okafor", PEOPLE)).toEqual({
+      command: 'click "Call" in "Tom Okafor | Bluegate Logistics"',
+    })
+    expect(decide("Call Tom Okafor", PEOPLE).history[0]).toContain('click \\"Call\\" in \\"Tom Okafor')
+  })
+
+  it("refuses when the words name two items holding the control, naming them", () => {
+    const decision = decide("Call Ana", PEOPLE)
+    expect(decision.toolCalls).toEqual([])
+    expect(decision.history[0]).toContain(
+      '"call" on "ana" fits more than one item: "Ana Lopez | Northwind", "Ana Silva | Lumen Labs"',
+    )
+  })
+})
+
+/** Product cards folded into the lines around their controls, every card with an "Add to cart". */
+const SHELF = `- main:
+  - h1 "Home goods"
+  - h2 "Oak desk lamp"
+  - Warm light, solid oak base · €39.90
+  - button "Add to cart" [ref=e12]
+  - h2 "Linen cushion"
+  - 45 × 45 cm, sand colour · €18.50
+  - button "Add to cart" [ref=e13]
+  - h2 "Glass vase"
+  - Mouth-blown, 25 cm tall · €29.95
+  - button "Add to cart" [ref=e17]`
+
+/** Three rows of the gallery's contacts page: Chen Wei's shares "+86", "5550" and "cn" with 李娜's. */
+const CONTACTS = `- main:
+  - table:
+    - | **Name** | **Company** | **Email** | **Phone** | **City** |
+    - checkbox [ref=e13] | Maria Keller | Nordlicht GmbH | maria.keller@nordlicht.de | +49 30 5550 1842 | Berlin | button "Call" [ref=e14]
+    - checkbox [ref=e15] | Chen Wei | Jade River Ltd | chen.wei@jaderiver.cn | +86 21 5550 7731 | Shanghai | button "Call" [ref=e16]
+    - checkbox [ref=e25] | 李娜 | 星河科技 | lina@xinghe.cn | +86 10 5550 3388 | 北京 | button "Call" [ref=e26]`
+
+describe("the item a control was told apart by stays in the reading and in the part's check", () => {
+  it("says a control named by its own words and its card's with that card ('Could I get the glass vase in my cart?')", () => {
+    expect(read("I get the glass vase in my cart", SHELF)).toEqual({
+      command: 'click "Add to cart" in "Glass vase · Mouth-blown, 25 cm tall · €29.95"',
+    })
+    expect(decide("Could I get the glass vase in my cart?", SHELF).toolCalls[0]?.args).toMatchObject({
+      target: "e17",
+    })
+  })
+
+  it("refuses rather than press a control by its name alone when the item that tells it apart cannot be said", () => {
+    const QUOTED = `- main:
+  - group "Glass vase, 25\\" tall":
+    - button "Add to cart" [ref=e1]
+  - group "Oak desk lamp":
+    - button "Add to cart" [ref=e2]`
+    expect(read("I get the glass vase in my cart", QUOTED)).toEqual({
+      reason: 'the control "Add to cart" or the item around it has a quote in its name',
+    })
+  })
+
+  it("reads a quoted name after 'in' as a container in any script, and presses the Call of that row (给李娜打电话)", () => {
+    expect(decide("给李娜打电话", CONTACTS).toolCalls[0]?.args).toMatchObject({ target: "e26" })
+    expect(goalPartsOf('click "Call" in "李娜 | 星河科技"')?.[0]?.check).toEqual({
+      type: "actionsSucceeded",
+      within: "李娜 | 星河科技",
+    })
+  })
+
+  it("places a control in the item around it, elsewhere when another item is named, absent when none is", () => {
+    const lina = "李娜 | 星河科技 | lina@xinghe.cn | +86 10 5550 3388 | 北京"
+    expect(placeInOutline(CONTACTS, "e26", lina)).toBe("inside")
+    expect(placeInOutline(CONTACTS, "e16", lina)).toBe("elsewhere")
+    expect(placeInOutline(CONTACTS, "e16", "Order 1043")).toBe("absent")
+    expect(itemsInOutline(PEOPLE).get("e21")).toEqual({
+      role: "listitem",
+      name: "Order 1042 · 2 items · €30.00",
     })
   })
 })
