@@ -173,6 +173,9 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
           ),
         ]
       }
+      // clickTextMatches finds a control by its text alone: which item it sits in is read on the page.
+      if (command.target.container !== undefined)
+        return `'${description}' picks the control inside ${describeTarget(command.target.container)}, which needs the page: use the step-wise agent (--mode agent)`
       return [step("clickTextMatches", { text: targetText(command.target) }, description)]
     case "select":
       if (command.list === undefined) {

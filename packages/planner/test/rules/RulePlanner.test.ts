@@ -121,6 +121,12 @@ describe("planWithRules", () => {
     expect(cannot("选择 Support").message).toContain("needs the list")
   })
 
+  it("answers CannotPlan for a press of the control inside a named item, which only the page can tell apart", () => {
+    expect(cannot('click "Call" in "Ana Silva"').message).toContain(
+      `'click "Call" in "Ana Silva"' picks the control inside "Ana Silva", which needs the page: use the step-wise agent`,
+    )
+  })
+
   it("replans from the failed step, keeping the steps before it", () => {
     const planner = makeRulePlanner()
     const goal = task("search for lantern then click View Brass Lantern")
