@@ -36,6 +36,8 @@ export interface PageFacts {
    * the account is locked), or `""` / `undefined` when nothing does.
    */
   readonly signInUnfinished?: string | undefined
+  /** The HTTP status the top document was answered with; 0 or undefined when the browser does not say. */
+  readonly responseStatus?: number | undefined
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -669,6 +671,9 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       if (page.passwordVisible)
         return `a password field is still shown on ${page.url}${page.errors.length === 0 ? "" : ` with ${quote(page.errors)}`}`
       if (page.errors.length > 0) return `${page.url} shows ${quote(page.errors)}`
+      // A sign-in answered with an error page (a 500, a 403, a 405) has no password form left either.
+      if (page.responseStatus !== undefined && page.responseStatus >= 400)
+        return `the sign-in was answered with HTTP ${page.responseStatus} on ${page.url}${page.heading === "" ? "" : ` (the page shows "${page.heading}")`}: nobody was signed in`
       // The password form gone is not a sign-in done: the site may ask for a one-time code next, or
       // say in plain text that the account is locked.
       if (page.signInUnfinished !== undefined && page.signInUnfinished !== "")
