@@ -690,7 +690,7 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
   const failed =
     last !== undefined && !last.ok ? `${last.tool} failed: ${last.message ?? "no reason given"}` : undefined
   const needSteps = (): string | undefined => (last === undefined ? "no step worked on this part" : failed)
-  if (ACTING_CHECKS.has(check.type) && last !== undefined && last.ok) {
+  if (ACTING_CHECKS.has(check.type) && last?.ok) {
     const error = errorPageReached(steps, page)
     if (error !== undefined) return error
   }
