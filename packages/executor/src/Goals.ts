@@ -48,6 +48,8 @@ export interface PageFacts {
    * the account is locked), or `""` / `undefined` when nothing does.
    */
   readonly signInUnfinished?: string | undefined
+  /** The HTTP status the top document was answered with; 0 or undefined when the browser does not say. */
+  readonly responseStatus?: number | undefined
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -733,6 +735,35 @@ const judgePick = (
     : `${last.tool} on the control of ${which} changed nothing on ${last.urlAfter} (no visible change)`
 }
 
+/** The checks of parts that act on the page: an error page the part's steps led to leaves them undone. */
+const ACTING_CHECKS: ReadonlySet<GoalCheck["type"]> = new Set([
+  "actionsSucceeded",
+  "searched",
+  "submitted",
+  "pageChanged",
+  "itemPicked",
+])
+
+/**
+ * Why the page a part's steps led to is an error page, or undefined: the document was answered with HTTP
+ * 400 or more and one of the part's steps loaded it (navigated, submitted a form, or moved the URL). An
+ * error page the part started on and did not leave is the part's own business (a "Go home" on a 404).
+ */
+const errorPageReached = (steps: ReadonlyArray<PartStep>, page: PageFacts | string): string | undefined => {
+  if (typeof page === "string" || page.responseStatus === undefined || page.responseStatus < 400)
+    return undefined
+  const loaded = steps.some(
+    (step) =>
+      step.ok &&
+      (step.tool === "navigate" ||
+        step.urlAfter !== step.urlBefore ||
+        step.signals.includes("NavigationOccurred") ||
+        step.signals.includes("FormSubmitted")),
+  )
+  if (!loaded) return undefined
+  return `${page.url} was answered with HTTP ${page.responseStatus}${page.heading === "" ? "" : ` (the page shows "${page.heading}")`}`
+}
+
 /** Why a check does not hold, or undefined when it holds. */
 const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | undefined => {
   const check = part.check
@@ -745,6 +776,10 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
   const failed =
     last !== undefined && !last.ok ? `${last.tool} failed: ${last.message ?? "no reason given"}` : undefined
   const needSteps = (): string | undefined => (last === undefined ? "no step worked on this part" : failed)
+  if (ACTING_CHECKS.has(check.type) && last?.ok) {
+    const error = errorPageReached(steps, page)
+    if (error !== undefined) return error
+  }
   switch (check.type) {
     case "actionsSucceeded":
       return (
@@ -759,6 +794,9 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
       if (page.passwordVisible)
         return `a password field is still shown on ${page.url}${page.errors.length === 0 ? "" : ` with ${quote(page.errors)}`}`
       if (page.errors.length > 0) return `${page.url} shows ${quote(page.errors)}`
+      // A sign-in answered with an error page (a 500, a 403, a 405) has no password form left either.
+      if (page.responseStatus !== undefined && page.responseStatus >= 400)
+        return `the sign-in was answered with HTTP ${page.responseStatus} on ${page.url}${page.heading === "" ? "" : ` (the page shows "${page.heading}")`}: nobody was signed in`
       // The password form gone is not a sign-in done: the site may ask for a one-time code next, or
       // say in plain text that the account is locked.
       if (page.signInUnfinished !== undefined && page.signInUnfinished !== "")

@@ -63,6 +63,20 @@ describe('"log in" on a site whose sign-in has a further step', () => {
   }, 60_000)
 })
 
+describe('"log in" on a site whose sign-in breaks', () => {
+  it("ends FAILED when the sign-in is answered with a 500 error page, naming the status", async () => {
+    const before = await signInPosts("/login/broken")
+    const { result } = await logIn("/login/broken")
+    expect(await signInPosts("/login/broken")).toBe(before + 1)
+    expect(result.status).toBe("FAILED")
+    expect(result.summary.taskComplete).toBe(false)
+    const unmet = result.summary.unmetParts ?? []
+    expect(unmet).toHaveLength(1)
+    expect(unmet[0]?.evidence).toContain("the sign-in was answered with HTTP 500")
+    expect(unmet[0]?.evidence).toContain('(the page shows "Internal Server Error")')
+  }, 60_000)
+})
+
 describe('a model that says "log in" is done once the password form is gone', () => {
   it("ends FAILED on the one-time code page, its login call answering the code field, sending the password once", async () => {
     const before = await signInPosts("/login/two-step")

@@ -1,4 +1,5 @@
 import { BrowserDriver, type DriverError } from "@sextant/core"
+import { makeRedactor } from "@sextant/executor"
 import { pageCall } from "@sextant/perception"
 import { Clock, Effect } from "effect"
 import { findByRoleAndName } from "./internal/Fallback.ts"
@@ -125,7 +126,8 @@ const resolveUrl = (url: string, baseUrl: string | undefined): string => {
 /**
  * Runs one test through the `BrowserDriver` and returns its verdict: never fails; a selector that
  * matches nothing, an assertion that does not hold, a missing environment variable or a browser error
- * ends the test with a failure that says which step, what was expected and what the page showed.
+ * ends the test with a failure that says which step, what was expected and what the page showed. A
+ * value read from the environment (a field marked `variable`) shows as `<secret:VARIABLE>` in the verdict.
  *
  * @example
  * ```ts
@@ -145,6 +147,8 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   const steps: Array<StepResult> = []
   const assertions: Array<AssertionResult> = []
   const fallbacks: Array<LocatorFallback> = []
+  /** The values read from the environment (a password, a token), by variable: the result never holds them. */
+  const secrets = new Map<string, string>()
   let stepIndex = 0
 
   const driverFailure = (what: string) => (error: DriverError) =>
@@ -165,6 +169,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
           message: `${what} needs the environment variable ${field.variable}, which is not set: set it before running the test`,
         }),
       )
+    if (value !== "") secrets.set(field.variable, value)
     return Effect.succeed(value)
   }
 
@@ -401,7 +406,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
       break
     }
   }
-  return {
+  const result: TestResult = {
     name: spec.name,
     passed: error === undefined,
     durationMs: (yield* Clock.currentTimeMillis) - started,
@@ -410,6 +415,11 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     fallbacks,
     ...(error === undefined ? {} : { error }),
   }
+  // What the page showed may echo a typed secret (a greeting, an upper-cased copy): every message and
+  // value of the result shows `<secret:VARIABLE>` instead, in the spellings the executor's redactor knows.
+  if (secrets.size === 0) return result
+  const redactor = makeRedactor({ inputs: Object.fromEntries(secrets), secretInputs: [...secrets.keys()] })
+  return redactor.value(result)
 })
 
 /**

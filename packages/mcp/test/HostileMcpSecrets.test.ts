@@ -148,6 +148,52 @@ describe("act types a secret only where the secrets are bound", () => {
   }, 60_000)
 })
 
+describe("a session with secrets runs no JavaScript of the client's", () => {
+  const reversed = [...PASSWORD].reverse().join("")
+
+  it("refuses eval and a JavaScript wait, so a typed password never comes back reversed or as char codes", async () => {
+    const { call, refOf } = await connect({
+      constraints: { allowedOrigins: [site.url], allowFormSubmission: true },
+      allowEval: true,
+    })
+    await call("go", { url: `${site.url}/login` })
+    // A listener left before the password is typed would echo it as it goes in.
+    const hooked = await call("wait", {
+      for: `(document.querySelector("input[type=password]").addEventListener("input", (event) => { document.querySelector("h1").textContent = "R:" + [...event.target.value].reverse().join("") }), true)`,
+      ms: 1000,
+    })
+    expect(hooked.isError).toBe(true)
+    expect(textOf(hooked)).toContain("this session holds <secret:password>")
+    const password = await refOf(/^e\d+ textbox Password/)
+    expect(
+      (await call("act", { ref: password, op: "input", value: "<secret:password>" })).isError,
+    ).toBeUndefined()
+    const read = `[...document.querySelector("input[type=password]").value].reverse().join("")`
+    const written = await call("wait", {
+      for: `(document.querySelector("h1").textContent = "R:" + ${read}, true)`,
+      ms: 1000,
+    })
+    expect(written.isError).toBe(true)
+    const evaluated = await call("eval", { js: read })
+    expect(evaluated.isError).toBe(true)
+    expect(textOf(evaluated)).toContain("eval was not run")
+    const codes = await call("eval", {
+      js: `[...document.querySelector("input[type=password]").value].map((c) => c.charCodeAt(0))`,
+    })
+    expect(codes.isError).toBe(true)
+    const look = await call("look", { mode: "full" })
+    for (const answer of [hooked, written, evaluated, codes, look]) {
+      expect(textOf(answer)).not.toContain(reversed)
+      expect(textOf(answer)).not.toContain([...PASSWORD].map((c) => c.charCodeAt(0)).join(","))
+    }
+    expect(textOf(look)).toContain('h1 "Sign in"')
+    // Waiting on an element still works.
+    const selector = await call("wait", { for: "main h1", ms: 1000 })
+    expect(selector.isError).toBeUndefined()
+    expect(textOf(selector)).toContain("held after")
+  }, 60_000)
+})
+
 describe("the request guard stops what the page sends after the secret is typed", () => {
   /** Types the password on a same-origin login form of `path`, then submits it with `submit`. */
   const typeAndSubmit = async (path: string, submit: "click" | "Enter") => {

@@ -36,6 +36,20 @@ import { type GuardViolation, installGuard, takeViolations } from "./PageGuard.t
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 import { resumeOnNewTab } from "./TabRecovery.ts"
 
+/**
+ * Why a step must not run a JavaScript condition of the model's (`waitFor`'s `js`) in a run with secrets,
+ * or undefined: a script can read a typed secret and write it where the page shows it (reversed, as
+ * character codes), in a spelling no redaction catches, for the next look to hand to the model, the
+ * trace and the store. A run without secrets runs it as before.
+ */
+const secretScript = (tool: string, args: unknown, secrets: ReadonlyArray<string>): string | undefined => {
+  if (secrets.length === 0 || tool !== "waitFor") return undefined
+  const js = (args as { readonly js?: unknown } | undefined)?.js
+  if (typeof js !== "string") return undefined
+  const names = secrets.map((name) => `<secret:${name}>`).join(", ")
+  return `waitFor would run the JavaScript condition ${JSON.stringify(js.slice(0, 80))} in a run with ${names}: a script can read a typed secret and show it in a spelling no redaction catches; wait for a target, a text or a navigation instead`
+}
+
 /** True when the error says it may succeed on a retry (Sextant's errors and a tool's own alike). */
 const isRetryable = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "isRetryable" in error && error.isRetryable === true
@@ -475,6 +489,14 @@ export const executeStep = (
           new AgentError({
             reason: new GuardrailViolation({ rule: "secret-placeholder", detail: misplaced }),
           }),
+        )
+        break
+      }
+      const script = secretScript(call.tool, args, context.redactor.names)
+      if (script !== undefined) {
+        yield* refuse(
+          "secret-script",
+          new AgentError({ reason: new GuardrailViolation({ rule: "secret-script", detail: script }) }),
         )
         break
       }

@@ -1,16 +1,38 @@
-import { agentApiOf } from "@sextant/core"
+import { agentApiOf, type BrowserDriverShape, DriverError, InvalidArgument } from "@sextant/core"
+import { Effect } from "effect"
 import { z } from "zod"
 import { actionsLine, failure, text } from "../internal/Answers.ts"
+import { clientScriptRefusal } from "../internal/ClientScript.ts"
 import { defineMcpTool } from "../McpTool.ts"
 
-/** `wait`: until a ref, a CSS selector or a JavaScript condition holds, or the time is up. */
+/**
+ * `wait`: until a ref, a CSS selector or a JavaScript condition holds, or the time is up. A JavaScript
+ * condition is refused in a session with secrets (see `clientScriptRefusal`), as `eval` is.
+ */
 export const wait = defineMcpTool({
   name: "wait",
   description: "Wait for a ref, selector or JS condition.",
   input: z.strictObject({ for: z.string().min(1), ms: z.number().int().positive().max(120_000).optional() }),
   handle: async (session, args) => {
     try {
-      const driver = await session.driver()
+      const inner = await session.driver()
+      // The agent API tells a ref, a selector and a script apart; a script reaches the driver as `{ js }`.
+      const refused = clientScriptRefusal(session, `the JavaScript condition ${JSON.stringify(args.for)}`)
+      const driver: BrowserDriverShape =
+        refused === undefined
+          ? inner
+          : {
+              ...inner,
+              waitFor: (condition, options) =>
+                "js" in condition
+                  ? Effect.fail(
+                      new DriverError({
+                        method: "waitFor",
+                        reason: new InvalidArgument({ detail: refused }),
+                      }),
+                    )
+                  : inner.waitFor(condition, options),
+            }
       const result = await session.call(() => agentApiOf(driver).wait(args.for, args.ms))
       if ("error" in result) return failure(session, result.error)
       return text(

@@ -36,6 +36,11 @@ export interface GoalFacts {
    * disabled or suspended, or that there were too many sign-in attempts.
    */
   readonly signInUnfinished: string
+  /**
+   * The HTTP status the top document was answered with (the navigation timing's `responseStatus`), or
+   * 0 when the browser does not say (a document that was never fetched, such as `about:blank`).
+   */
+  readonly responseStatus: number
   readonly texts: Readonly<Record<string, boolean>>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -184,6 +189,12 @@ const signInUnfinished = (body: string): string => {
   return lockedSentence(body)
 }
 
+/** See {@link GoalFacts.responseStatus}. */
+const responseStatus = (): number => {
+  const entry = performance.getEntriesByType("navigation")[0] as { responseStatus?: unknown } | undefined
+  return typeof entry?.responseStatus === "number" ? entry.responseStatus : 0
+}
+
 /** Reads what a goal's part checks need of the top document, in one call. */
 export const goalFacts = (request: GoalFactsRequest): GoalFacts => {
   const body = document.body ? clean(renderedText(document.body) || document.body.textContent) : ""
@@ -219,6 +230,7 @@ export const goalFacts = (request: GoalFactsRequest): GoalFacts => {
       ...document.querySelectorAll("dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]"),
     ].some(shown),
     signInUnfinished: signInUnfinished(body),
+    responseStatus: responseStatus(),
     texts,
     counts,
   }
