@@ -62,7 +62,9 @@ const project = (
  * vitest hands a worker process on only to the next file of the same project, so with a project per
  * package every package started its own workers, each importing Effect, WebdriverIO and zod again and
  * launching its own shared Chromium (on 37 browser files of nine packages, 129 s against 109 s; the
- * unit tests 42 s against 26 s). Across packages the files run longest first (from vitest's results
+ * unit tests 42 s against 26 s). Running the unit tests beside the browser tests (one group, three at a
+ * time) was no faster: the browser tests keep both cores busy (122 files, 127 s and 128 s against 132 s
+ * and 122 s one after the other). Across packages the files run longest first (from vitest's results
  * cache, or by size on a clean clone). `pnpm exec vitest run packages/<package>/` runs a package's
  * files.
  *
