@@ -18,10 +18,10 @@ const unitWorkers = Number(process.env.SEXTANT_UNIT_WORKERS) || availableParalle
 const browserWorkers = Number(process.env.SEXTANT_BROWSER_WORKERS) || 3
 
 /**
- * Every workspace package with a vitest.config.ts: each is `sextantProject(<name>)` (vitest.shared.ts),
- * read here for its name and rebuilt with the same settings once per cost.
+ * Every workspace package with a vitest.config.ts (each is `sextantProject(<name>)`, vitest.shared.ts,
+ * for running a package's tests from its own folder): the root config takes their test files.
  */
-const configs = globSync(
+const packages = globSync(
   [
     "packages/*/vitest.config.ts",
     "apps/*/vitest.config.ts",
@@ -29,64 +29,86 @@ const configs = globSync(
     "scripts/vitest.config.ts",
   ],
   { cwd: import.meta.dirname },
-).sort()
+)
+  .map((config) => dirname(config))
+  .sort()
+
+/** Every package's files of one kind, as paths from the repository root. */
+const filesOf = (pick: (root: string) => Array<string>): Array<string> =>
+  packages.flatMap((folder) => pick(resolve(import.meta.dirname, folder)).map((file) => `${folder}/${file}`))
+
+const project = (
+  name: string,
+  include: Array<string>,
+  maxWorkers: number,
+  groupOrder: number,
+  globalSetup: Array<string> = [PAGE_BUNDLE_SETUP],
+): Array<UserWorkspaceConfig> =>
+  include.length === 0
+    ? []
+    : [
+        {
+          ...sextantProject(name, { include, maxWorkers, sequence: { groupOrder }, globalSetup }),
+          root: import.meta.dirname,
+        },
+      ]
 
 /**
- * Each package is two projects by cost (vitest.cost.ts): `<package>` holds the tests that start no
- * browser and no child process and runs them on every core; `<package>:browser` holds the ones that
- * start Chromium, ChromeDriver or a Node process, three at a time, with one ChromeDriver for the run
- * (`CHROMEDRIVER_SETUP`) that each worker's shared Chromium (`WebdriverioDriver.layerShared`) runs on.
- * Vitest runs one `sequence.groupOrder`
- * after the other, so the unit tests of every package run first, all cores busy, then the browser
- * tests. `pnpm exec vitest run --project '<package>*'` runs both of a package.
+ * Two vitest projects by cost (vitest.cost.ts), each over the test files of every package: `unit` holds
+ * the tests that start no browser and no child process and runs them first, on every core; `browser`
+ * holds the ones that start Chromium, ChromeDriver or a Node process and runs them after, three at a
+ * time, with one ChromeDriver for the run (`CHROMEDRIVER_SETUP`) that each worker's shared Chromium
+ * (`WebdriverioDriver.layerShared`) runs on. One project per cost, not one per package and cost:
+ * vitest hands a worker process on only to the next file of the same project, so with a project per
+ * package every package started its own workers, each importing Effect, WebdriverIO and zod again and
+ * launching its own shared Chromium (on 37 browser files of nine packages, 129 s against 109 s; the
+ * unit tests 42 s against 26 s). Running the unit tests beside the browser tests (one group, three at a
+ * time) was no faster: the browser tests keep both cores busy (122 files, 127 s and 128 s against 132 s
+ * and 122 s one after the other). Across packages the files run longest first (from vitest's results
+ * cache, or by size on a clean clone). `pnpm exec vitest run packages/<package>/` runs a package's
+ * files.
  *
- * The slow set (`SEXTANT_TEST_SET=slow`) splits the same way, every file in a fresh process:
- * `<package>` holds the files that start only their own browsers and processes (browser sweeps, CLI
- * spawns, pack-and-install) and runs them two at a time; `<package>:services` holds the ones that start
- * Redis, PostgreSQL or a Selenium Grid and runs them one at a time (vitest runs an isolated one-worker
- * group after the others).
+ * The slow set (`SEXTANT_TEST_SET=slow`) splits the same way, every file in a fresh process: `slow`
+ * holds the files that start only their own browsers and processes (browser sweeps, CLI spawns,
+ * pack-and-install) and runs them two at a time; `slow:services` holds the ones that start Redis,
+ * PostgreSQL or a Selenium Grid and runs them one at a time (vitest runs an isolated one-worker group
+ * after the others).
  */
-const byCost = async (config: string): Promise<Array<UserWorkspaceConfig>> => {
-  const root = resolve(import.meta.dirname, dirname(config))
-  const { default: project } = (await import(resolve(import.meta.dirname, config))) as {
-    default: UserWorkspaceConfig
-  }
-  const name = String(project.test?.name)
-  const part = (
-    suffix: string,
-    include: Array<string>,
-    maxWorkers: number,
-    groupOrder: number,
-    globalSetup: Array<string> = [PAGE_BUNDLE_SETUP],
-  ) =>
-    include.length === 0
-      ? []
-      : [
-          {
-            ...sextantProject(`${name}${suffix}`, {
-              include,
-              maxWorkers,
-              sequence: { groupOrder },
-              globalSetup,
-            }),
-            root,
-          },
-        ]
-  if (slowSet) {
-    const { services, other } = slowTestFilesByCost(root)
-    return [...part(":services", services, 1, 0), ...part("", other, 2, 1)]
-  }
-  const { unit, browser } = testFilesByCost(root)
-  return [
-    ...part("", unit, unitWorkers, 0),
-    ...part(":browser", browser, browserWorkers, 1, [PAGE_BUNDLE_SETUP, CHROMEDRIVER_SETUP]),
-  ]
-}
+const projects = slowSet
+  ? [
+      ...project(
+        "slow:services",
+        filesOf((root) => slowTestFilesByCost(root).services),
+        1,
+        0,
+      ),
+      ...project(
+        "slow",
+        filesOf((root) => slowTestFilesByCost(root).other),
+        2,
+        1,
+      ),
+    ]
+  : [
+      ...project(
+        "unit",
+        filesOf((root) => testFilesByCost(root).unit),
+        unitWorkers,
+        0,
+      ),
+      ...project(
+        "browser",
+        filesOf((root) => testFilesByCost(root).browser),
+        browserWorkers,
+        1,
+        [PAGE_BUNDLE_SETUP, CHROMEDRIVER_SETUP],
+      ),
+    ]
 
 // One command runs every package's tests.
 export default defineConfig({
   test: {
-    projects: (await Promise.all(configs.map(byCost))).flat(),
+    projects,
     reporters: ["default", new PlainSummaryReporter()],
     // How many test files run at once is set per project: with `projects`, vitest reads `maxWorkers`
     // from each project, not from this root config.

@@ -57,6 +57,19 @@ describe("testFilesByCost (vitest.cost.ts)", () => {
     expect(testFilesByCost(join(repository, "scripts")).unit).toContain("test/cost.test.ts")
   })
 
+  it("classes the bench's gallery and conformance runs and the login demo, which launch their own browsers, as browser tests", () => {
+    const { unit, browser } = testFilesByCost(join(repository, "packages", "bench"))
+    expect(browser).toEqual(
+      expect.arrayContaining([
+        "test/Gallery.test.ts",
+        "test/GalleryStatements.test.ts",
+        "test/ConformanceSection.test.ts",
+      ]),
+    )
+    expect(unit).toEqual(expect.arrayContaining(["test/Stats.test.ts", "test/Report.test.ts"]))
+    expect(testFilesByCost(join(repository, "apps", "demo")).browser).toContain("test/LoginDemo.test.ts")
+  })
+
   it("splits the slow set into the files that start Redis, PostgreSQL or a Grid and the others", () => {
     const root = packageWith({
       "Queue.slow.test.ts": `import { startRedis } from "@sextant/testing"\nawait startRedis()\n`,

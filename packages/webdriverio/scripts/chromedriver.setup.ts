@@ -58,11 +58,11 @@ const start = async (): Promise<Started> => {
 }
 
 /**
- * Vitest global setup of the `<package>:browser` projects (vitest.config.ts): starts ONE ChromeDriver on
+ * Vitest global setup of the `browser` project (vitest.config.ts): starts ONE ChromeDriver on
  * a free 127.0.0.1 port for the whole run, names it to the worker processes (the environment variable
  * `SEXTANT_CHROMEDRIVER_URL`, which `WebdriverioDriver.layerShared` reads for each worker's shared
- * Chromium, and `inject("sextantChromedriverUrl")`) and stops it when the last browser project is done.
- * Every browser project lists this file: the first starts ChromeDriver, the others count themselves in.
+ * Chromium, and `inject("sextantChromedriverUrl")`) and stops it when the last project that lists it is
+ * done: the first such project starts ChromeDriver, any other counts itself in.
  * It imports no workspace package: global setups run in vitest's own process, without the
  * `sextant-source` condition.
  */
