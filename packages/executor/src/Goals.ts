@@ -764,6 +764,18 @@ const errorPageReached = (steps: ReadonlyArray<PartStep>, page: PageFacts | stri
   return `${page.url} was answered with HTTP ${page.responseStatus}${page.heading === "" ? "" : ` (the page shows "${page.heading}")`}`
 }
 
+/**
+ * Why the part's last action ended on an error the page shows, or undefined: the action made an alert or
+ * error message appear (or a field turn invalid, the act diff's `ErrorAppeared`) and the page still shows
+ * it. A press answered "Invalid email or password" did not do what was asked, whatever else it changed.
+ */
+const errorShownAfter = (steps: ReadonlyArray<PartStep>, page: PageFacts | string): string | undefined => {
+  const last = steps.findLast((step) => step.ok)
+  if (last === undefined || !last.signals.includes("ErrorAppeared")) return undefined
+  if (typeof page === "string" || page.errors.length === 0) return undefined
+  return `${page.url} shows ${quote(page.errors)} after ${last.tool}`
+}
+
 /** Why a check does not hold, or undefined when it holds. */
 const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | undefined => {
   const check = part.check
@@ -784,6 +796,7 @@ const judge = (part: GoalPart, index: number, evidence: GoalEvidence): string | 
     case "actionsSucceeded":
       return (
         needSteps() ??
+        errorShownAfter(steps, page) ??
         (check.within === undefined ? undefined : judgeWithin(check.within, steps)) ??
         judgeEffect(part, steps, evidence.steps)
       )

@@ -36,3 +36,31 @@ describe("a part that leads to an error page", () => {
     expect(result.status).toBe("COMPLETED")
   }, 60_000)
 })
+
+describe("a plan that types into a sign-in form and then presses its button by name", () => {
+  // Signed out, /login shows "Sign in" twice: the header's link back to /login and the form's button.
+  // The plan's click used to take the header's link (first in page order): the page reloaded, the
+  // click "took effect" and the run ended COMPLETED with nobody signed in.
+  const goal = (password: string) =>
+    `type alice@example.com into Email, type ${password} into Password and click Sign in`
+
+  it("presses the form's button: FAILED with the wrong password, naming the error the page shows", async () => {
+    const { result } = await rig.withRules(goal("not-her-password"), `${rig.site.url}/login`)
+    expect(result.status).toBe("FAILED")
+    const click = result.observations.find((observation) => observation.tool === "clickTextMatches")
+    expect(click?.data).toMatchObject({ clicked: [{ text: "Sign in", tag: "button" }] })
+    expect((result.summary.unmetParts ?? []).map((part) => part.evidence).join("\n")).toContain(
+      `${rig.site.url}/login shows "Invalid email or password" after clickTextMatches`,
+    )
+  }, 60_000)
+
+  it("presses the form's button: COMPLETED on the dashboard with the right one", async () => {
+    const { result } = await rig.withRules(goal("wonderland"), `${rig.site.url}/login`)
+    expect(result.status).toBe("COMPLETED")
+    const click = result.observations.find((observation) => observation.tool === "clickTextMatches")
+    expect(click?.data).toMatchObject({
+      clicked: [{ text: "Sign in", tag: "button" }],
+      result: { url: `${rig.site.url}/dashboard` },
+    })
+  }, 60_000)
+})

@@ -234,9 +234,10 @@ export const recordsOf = (output: unknown, source: string): ReadonlyArray<Stored
 const signalsOf = (output: unknown): Array<Signal> | undefined => {
   if (typeof output !== "object" || output === null) return undefined
   const signals = (output as { signals?: unknown }).signals
-  return Array.isArray(signals)
-    ? (signals.filter((signal) => typeof signal === "string") as Array<Signal>)
-    : undefined
+  if (Array.isArray(signals)) return signals.filter((signal) => typeof signal === "string") as Array<Signal>
+  // A tool that acts through another (clickTextMatches) reports its last action's outcome as `result`.
+  const result = (output as { result?: unknown }).result
+  return result === undefined ? undefined : signalsOf(result)
 }
 
 /**

@@ -38,6 +38,16 @@ const labelOf = (element: Element): string =>
       "",
   )
 
+/** The form an element belongs to: its own `form` (a control, `form=` included), else the form around it. */
+const formOf = (element: Element): HTMLFormElement | null =>
+  (element as HTMLButtonElement).form ?? element.closest("form")
+
+/** The form of the focused field (the one a fill just typed into), if any. */
+const activeForm = (): HTMLFormElement | null => {
+  const active = document.activeElement
+  return active === null || active === document.body ? null : formOf(active)
+}
+
 /**
  * Finds the shown elements (`shown`) matching the spec, in document order, and marks the one at
  * `index` with `data-sextant-pick` so a trusted click can aim at it by selector.
@@ -72,11 +82,15 @@ export const pickElement = (spec: PickSpec): Picked => {
     if (wanted !== undefined && !label.toLowerCase().includes(wanted)) return false
     return regex === undefined || regex.test(label)
   })
-  // An exact label beats a longer one that only contains the text ("Next" over "Next steps").
-  if (wanted !== undefined)
-    matches.sort(
-      (a, b) => Number(labelOf(b).toLowerCase() === wanted) - Number(labelOf(a).toLowerCase() === wanted),
-    )
+  // An exact label beats a longer one that only contains the text ("Next" over "Next steps"); among
+  // equals, one in the form of the field just typed into beats one elsewhere (the form's "Sign in"
+  // button over the header's "Sign in" link).
+  if (wanted !== undefined) {
+    const form = activeForm()
+    const rank = (element: Element) =>
+      Number(labelOf(element).toLowerCase() === wanted) * 2 + Number(form !== null && formOf(element) === form)
+    matches.sort((a, b) => rank(b) - rank(a))
+  }
   for (const old of Array.from(document.querySelectorAll("[data-sextant-pick]")))
     old.removeAttribute("data-sextant-pick")
   const chosen = matches[spec.index < 0 ? matches.length + spec.index : spec.index]

@@ -419,4 +419,25 @@ describe("browser tools in Chromium on the fixture site", () => {
     expect(fill.error?.issues[0]?.path).toEqual(["target"])
     expect(Effect.isEffect(clickTool.run({ target: "e1" }))).toBe(true)
   })
+
+  it("clickTextMatches presses the control of the form just typed into when another of the same text sits elsewhere", async () => {
+    // Signed out, /login shows "Sign in" twice: the header's link back to /login and the form's submit button.
+    await open("/logout")
+    await open("/login")
+    await harness.run(fillTool.run({ target: "#email", value: "alice@example.com" }))
+    await harness.run(fillTool.run({ target: "#password", value: "wonderland" }))
+    const pressed = await harness.run(
+      clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Sign in" })),
+    )
+    expect(pressed.matches).toBe(2)
+    expect(pressed.clicked[0]).toMatchObject({ text: "Sign in", tag: "button" })
+    expect(pressed.result.url).toBe(harness.url("/dashboard"))
+    // With no field focused, page order decides, as before: the header's link.
+    await open("/logout")
+    await open("/login")
+    const unfocused = await harness.run(
+      clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Sign in" })),
+    )
+    expect(unfocused.clicked[0]).toMatchObject({ tag: "a" })
+  })
 })
