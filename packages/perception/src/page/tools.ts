@@ -88,7 +88,8 @@ export const pickElement = (spec: PickSpec): Picked => {
   if (wanted !== undefined) {
     const form = activeForm()
     const rank = (element: Element) =>
-      Number(labelOf(element).toLowerCase() === wanted) * 2 + Number(form !== null && formOf(element) === form)
+      Number(labelOf(element).toLowerCase() === wanted) * 2 +
+      Number(form !== null && formOf(element) === form)
     matches.sort((a, b) => rank(b) - rank(a))
   }
   for (const old of Array.from(document.querySelectorAll("[data-sextant-pick]")))
