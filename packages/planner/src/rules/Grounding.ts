@@ -401,21 +401,24 @@ const LANDMARK_WORDS: Readonly<Record<string, ReadonlyArray<string>>> = {
 const landmarkNamed = (role: string, text: string): boolean =>
   LANDMARK_WORDS[normalizeText(text)]?.includes(role) === true
 
+/** A container around an element (its role and name), as an element the text and role scores read. */
+export const ancestorElement = (ancestor: { readonly role: string; readonly name: string }): PageElement => ({
+  ref: "",
+  role: ancestor.role,
+  name: ancestor.name,
+  tag: "",
+  attributes: {},
+  visible: true,
+  selectors: [],
+  frame: [],
+})
+
 /** Whether one container around an element is the one a phrase names ("the dialog", "Tom Okafor | Bluegate"). */
 export const containerNamed = (
   ancestor: { readonly role: string; readonly name: string },
   container: TargetPhrase,
 ): boolean => {
-  const pseudo: PageElement = {
-    ref: "",
-    role: ancestor.role,
-    name: ancestor.name,
-    tag: "",
-    attributes: {},
-    visible: true,
-    selectors: [],
-    frame: [],
-  }
+  const pseudo = ancestorElement(ancestor)
   const roleOk =
     container.role === undefined ||
     roleFits(pseudo, container.role) ||

@@ -8,6 +8,7 @@ import type { ElementAction } from "../../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "../Command.ts"
 import {
   type Ancestry,
+  ancestorElement,
   canTake,
   type GroundedElement,
   groundTarget,
@@ -472,23 +473,11 @@ const positionInGroup = (target: TargetPhrase, view: PageView): PageElement | un
     return undefined
   const words = target.text
   const groupOf = (element: PageElement) =>
-    view.ancestry!.get(element.ref)?.findLast(
-      (ancestor) =>
-        GROUP_ROLES.has(ancestor.role) &&
-        textScore(
-          {
-            ref: "",
-            role: ancestor.role,
-            name: ancestor.name,
-            tag: "",
-            attributes: {},
-            visible: true,
-            selectors: [],
-            frame: [],
-          },
-          words,
-        ) >= 60,
-    )
+    view
+      .ancestry!.get(element.ref)
+      ?.findLast(
+        (ancestor) => GROUP_ROLES.has(ancestor.role) && textScore(ancestorElement(ancestor), words) >= 60,
+      )
   const members = view.elements.filter(
     (element) => MEMBER_ROLES.has(element.role) && groupOf(element) !== undefined,
   )
