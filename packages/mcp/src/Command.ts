@@ -35,7 +35,7 @@ export const mcpUsage = `usage: sextant mcp [options]
   --trace                    write the traces of run calls to $XDG_CACHE_HOME/sextant/traces
                              (else ~/.cache/sextant/traces); default: no traces, nothing written
   --secret <name>            a secret typed as <secret:name>, its value from SEXTANT_SECRET_<NAME> (repeatable)
-  --eval                     offer the eval tool (JavaScript in the page)
+  --eval                     offer the eval tool (JavaScript in the page; not with --secret)
   --chrome <path>            Chromium binary (default SEXTANT_CHROME or /usr/bin/chromium)
   --chromedriver <path>      ChromeDriver binary (default SEXTANT_CHROMEDRIVER or /usr/bin/chromedriver)
   --headed                   show the browser window`
@@ -110,6 +110,11 @@ export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
   for (const flag of ["port", "allowed-host", "allowed-origin-header", "idle-timeout"] as const) {
     if (values[flag] !== undefined && values.http !== true) throw new UsageError(`--${flag} needs --http`)
   }
+  // A session with secrets refuses eval (it could read a typed secret back): offered, it would never run.
+  if (values.eval === true && (values.secret ?? []).length > 0)
+    throw new UsageError(
+      "--eval cannot go with --secret: a session with secrets refuses eval, so it would never run; leave one of them out",
+    )
   const idleSeconds = whole("idle-timeout", values["idle-timeout"], 1)
   for (const flag of ["allowed-origin", "secret-origin", "allowed-origin-header"] as const) {
     for (const origin of values[flag] ?? []) {

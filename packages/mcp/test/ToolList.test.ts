@@ -32,7 +32,6 @@ describe("the flags of sextant mcp", () => {
       "5",
       "--secret",
       "password",
-      "--eval",
     ])
     expect(command.http).toEqual({ port: 8931, allowedHosts: [], allowedOriginHeaders: [] })
     expect(command.options.constraints).toEqual({
@@ -41,7 +40,8 @@ describe("the flags of sextant mcp", () => {
       quotas: { clicks: 5 },
     })
     expect(command.options.secrets).toEqual(["password"])
-    expect(command.options.allowEval).toBe(true)
+    expect(command.options.allowEval).toBe(false)
+    expect(parseMcpCommand(["--eval"]).options.allowEval).toBe(true)
   })
 
   it("turn into the HTTP gate, the idle timeout and the secret origins", () => {
@@ -81,6 +81,10 @@ describe("the flags of sextant mcp", () => {
     [["--port", "80"], "--port needs --http"],
     [["--allowed-origin", "ftp://x"], "--allowed-origin must be an http(s) URL"],
     [["--speed"], "Unknown option '--speed'"],
+    [
+      ["--eval", "--secret", "password"],
+      "--eval cannot go with --secret: a session with secrets refuses eval",
+    ],
   ])("refuse %j naming the flag", (args, message) => {
     expect(() => parseMcpCommand(args)).toThrow(message)
   })
