@@ -94,6 +94,23 @@ const looksLikeSelector = (text: string): boolean =>
   !/^(window|document|globalThis|location|navigator)\b/.test(text) &&
   /^[#.[]|^[a-z][a-z0-9-]*([#.[:\s>+~]|$)/i.test(text)
 
+/**
+ * How `wait()` reads its argument: a ref (`e12`), a CSS selector (`#done`, `li.result`), or else a
+ * JavaScript condition (`window.ready === true`).
+ *
+ * @example
+ * ```ts
+ * import { waitConditionOf } from "@sextant/core"
+ * waitConditionOf("document.title === 'Done'") // { js: "document.title === 'Done'" }
+ * ```
+ */
+export const waitConditionOf = (
+  refOrCondition: string,
+): { readonly ref: string } | { readonly selector: string } | { readonly js: string } => {
+  const text = refOrCondition.trim()
+  return refPattern.test(text) ? { ref: text } : looksLikeSelector(text) ? { selector: text } : { js: text }
+}
+
 /** How {@link agentApiOf} takes its screenshots. */
 export interface AgentApiOptions {
   /**
@@ -177,25 +194,21 @@ export const agentApiOf = (driver: BrowserDriverShape, options: AgentApiOptions 
       )
     },
     go: (url) => page(driver.navigate(url)),
-    wait: (refOrCondition, timeoutMs) => {
-      const text = refOrCondition.trim()
-      const condition = refPattern.test(text)
-        ? { ref: text }
-        : looksLikeSelector(text)
-          ? { selector: text }
-          : { js: text }
-      return answer(
+    wait: (refOrCondition, timeoutMs) =>
+      answer(
         withActions(
           Effect.map(
-            driver.waitFor(condition, timeoutMs === undefined ? undefined : { timeoutMs }),
+            driver.waitFor(
+              waitConditionOf(refOrCondition),
+              timeoutMs === undefined ? undefined : { timeoutMs },
+            ),
             (result) => ({
               ok: result.ok,
               elapsed: result.elapsedMs,
             }),
           ),
         ),
-      )
-    },
+      ),
     eval: (script) => {
       const body = /^\s*return\b/.test(script) || /;\s*\S/.test(script) ? script : `return (${script})`
       return answer(

@@ -1,5 +1,4 @@
-import { agentApiOf, type BrowserDriverShape, DriverError, InvalidArgument } from "@sextant/core"
-import { Effect } from "effect"
+import { agentApiOf, waitConditionOf } from "@sextant/core"
 import { z } from "zod"
 import { actionsLine, failure, text } from "../internal/Answers.ts"
 import { clientScriptRefusal } from "../internal/ClientScript.ts"
@@ -14,25 +13,13 @@ export const wait = defineMcpTool({
   description: "Wait for a ref, selector or JS condition.",
   input: z.strictObject({ for: z.string().min(1), ms: z.number().int().positive().max(120_000).optional() }),
   handle: async (session, args) => {
-    try {
-      const inner = await session.driver()
-      // The agent API tells a ref, a selector and a script apart; a script reaches the driver as `{ js }`.
+    // A JavaScript condition (as the agent API reads the argument) is refused before the page is touched.
+    if ("js" in waitConditionOf(args.for)) {
       const refused = clientScriptRefusal(session, `the JavaScript condition ${JSON.stringify(args.for)}`)
-      const driver: BrowserDriverShape =
-        refused === undefined
-          ? inner
-          : {
-              ...inner,
-              waitFor: (condition, options) =>
-                "js" in condition
-                  ? Effect.fail(
-                      new DriverError({
-                        method: "waitFor",
-                        reason: new InvalidArgument({ detail: refused }),
-                      }),
-                    )
-                  : inner.waitFor(condition, options),
-            }
+      if (refused !== undefined) return failure(session, refused)
+    }
+    try {
+      const driver = await session.driver()
       const result = await session.call(() => agentApiOf(driver).wait(args.for, args.ms))
       if ("error" in result) return failure(session, result.error)
       return text(
