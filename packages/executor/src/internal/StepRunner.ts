@@ -22,6 +22,7 @@ import {
   StepTimeout,
   type StoredRecord,
   type StoreError,
+  secretPlaceholder,
   sextantErrorOf,
   UploadDirs,
   webOrigin,
@@ -46,7 +47,7 @@ const secretScript = (tool: string, args: unknown, secrets: ReadonlyArray<string
   if (secrets.length === 0 || tool !== "waitFor") return undefined
   const js = (args as { readonly js?: unknown } | undefined)?.js
   if (typeof js !== "string") return undefined
-  const names = secrets.map((name) => `<secret:${name}>`).join(", ")
+  const names = secrets.map(secretPlaceholder).join(", ")
   return `waitFor would run the JavaScript condition ${JSON.stringify(js.slice(0, 80))} in a run with ${names}: a script can read a typed secret and show it in a spelling no redaction catches; wait for a target, a text or a navigation instead`
 }
 

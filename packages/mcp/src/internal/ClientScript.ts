@@ -1,3 +1,4 @@
+import { secretPlaceholder } from "@sextant/core"
 import type { ClientSession } from "./ClientSession.ts"
 
 /**
@@ -10,6 +11,6 @@ import type { ClientSession } from "./ClientSession.ts"
 export const clientScriptRefusal = (session: ClientSession, what: string): string | undefined => {
   const names = Object.keys(session.secrets)
   if (names.length === 0) return undefined
-  const secrets = names.map((name) => `<secret:${name}>`).join(", ")
+  const secrets = names.map(secretPlaceholder).join(", ")
   return `${what} was not run: this session holds ${secrets}, and JavaScript in the page could read a typed secret and answer it in a spelling no redaction catches; wait for a ref or a CSS selector instead, or start a server without --secret (option secrets) to run scripts`
 }
