@@ -25,6 +25,7 @@ import {
   textScore,
 } from "@sextant/planner"
 import type { Effect } from "effect"
+import { actOutcome } from "./internal/ActOutcome.ts"
 
 /** What the page showed after a part's steps (or at the end of the run), read in one page call. */
 export interface PageFacts {
@@ -498,12 +499,7 @@ const readableUrl = (raw: string): { readonly whole: string; readonly query: str
 const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "none" | "unknown" => {
   if (step.urlAfter !== step.urlBefore) return "changed"
   if (step.signals.includes("NoOp")) return "none"
-  // A tool that acts through others (clickTextMatches) reports its last action's outcome as `result`.
-  const data =
-    typeof step.data === "object" && step.data !== null ? (step.data as Record<string, unknown>) : {}
-  const nested =
-    typeof data.result === "object" && data.result !== null ? (data.result as Record<string, unknown>) : {}
-  const changed = data.changed ?? nested.changed
+  const changed = actOutcome(step.data).changed
   if (changed === true) return "changed"
   if (changed === false) return "none"
   if (before !== undefined && step.facts !== undefined && before.heading !== step.facts.heading)

@@ -33,6 +33,7 @@ import { checkCriteria, unmetCriteria } from "../Criteria.ts"
 import { countRetry, countStep, ExecutorMetrics } from "../Metrics.ts"
 import { permanentFailure, reasonOf, reasonTag, recoveryFor, retryScheduleFor } from "../RetryPolicy.ts"
 import { blockedRequestMessage, guardSecretRequests, secretDestinationRefusal } from "../SecretPolicy.ts"
+import { actOutcome } from "./ActOutcome.ts"
 import { type GuardViolation, installGuard, takeViolations } from "./PageGuard.ts"
 import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } from "./RunContext.ts"
 import { resumeOnNewTab } from "./TabRecovery.ts"
@@ -233,12 +234,10 @@ export const recordsOf = (output: unknown, source: string): ReadonlyArray<Stored
 }
 
 const signalsOf = (output: unknown): Array<Signal> | undefined => {
-  if (typeof output !== "object" || output === null) return undefined
-  const signals = (output as { signals?: unknown }).signals
-  if (Array.isArray(signals)) return signals.filter((signal) => typeof signal === "string") as Array<Signal>
-  // A tool that acts through another (clickTextMatches) reports its last action's outcome as `result`.
-  const result = (output as { result?: unknown }).result
-  return result === undefined ? undefined : signalsOf(result)
+  const signals = actOutcome(output).signals
+  return Array.isArray(signals)
+    ? (signals.filter((signal) => typeof signal === "string") as Array<Signal>)
+    : undefined
 }
 
 /**
