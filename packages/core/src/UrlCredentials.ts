@@ -9,7 +9,17 @@ const CREDENTIAL_WORD =
   /pass(word|wd|phrase)|secret|token|credential|signature|apikey|accesskey|privatekey|authkey|sslkey|sess(ion)?id/
 const CREDENTIAL_NAME = new Set(["pass", "pwd", "key", "sig", "auth", "authorization", "sid", "jwt"])
 
-const isCredentialParameter = (name: string): boolean => {
+/**
+ * Whether a query parameter's name says it carries a credential (read as its words, see above).
+ *
+ * @example
+ * ```ts
+ * import { isCredentialParameter } from "@sextant/core"
+ * isCredentialParameter("access_token") // true
+ * isCredentialParameter("keyword") // false
+ * ```
+ */
+export const isCredentialParameter = (name: string): boolean => {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -67,3 +77,41 @@ const hideBySpelling = (text: string): string =>
     .replace(/(^|[?&;\s])([^=&?#;\s]+)=([^&#;\s]*)/g, (whole, before: string, name: string) =>
       isCredentialParameter(name) ? `${before}${name}=${HIDDEN}` : whole,
     )
+
+/** A percent-encoded text decoded; one with a stray `%` (which the URL parser keeps) as it is. */
+const decodedOrAsIs = (text: string): string => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** One credential a URL carries: the password of its user part, or a query parameter named like one. */
+export interface UrlCredential {
+  /** `password`, or the query parameter's name. */
+  readonly part: string
+  /** The credential as text (decoded). */
+  readonly value: string
+}
+
+/**
+ * The credentials a URL carries, decoded: the password of its user part and the value of every query
+ * parameter {@link hideUrlCredentials} hides. Empty values and URLs that do not parse give none.
+ *
+ * @example
+ * ```ts
+ * import { urlCredentials } from "@sextant/core"
+ * urlCredentials("https://alice:p%40ss@shop.example/?token=t1&page=2")
+ * // [{ part: "password", value: "p@ss" }, { part: "token", value: "t1" }]
+ * ```
+ */
+export const urlCredentials = (url: string): ReadonlyArray<UrlCredential> => {
+  const parsed = URL.parse(url)
+  if (parsed === null) return []
+  const found: Array<UrlCredential> = []
+  if (parsed.password !== "") found.push({ part: "password", value: decodedOrAsIs(parsed.password) })
+  for (const [name, value] of parsed.searchParams)
+    if (value !== "" && isCredentialParameter(name)) found.push({ part: name, value })
+  return found
+}

@@ -1,5 +1,6 @@
-import { type AgentTask, redactTaskSecrets, secretValuesOf } from "@sextant/core"
+import { type AgentTask, redactTaskSecrets, secretValuesOf, urlCredentials } from "@sextant/core"
 import { secretPlaceholder } from "@sextant/memory"
+import { startUrlSecretNames } from "./internal/StartUrlSecrets.ts"
 
 export { secretPlaceholder } from "@sextant/memory"
 
@@ -26,11 +27,16 @@ export interface Redactor {
    * `<secret:NAME>` where NAME is not one of the task's secrets (a page may get a model to write
    * `<secret:github_token>`: it is never typed as text), or name a secret (`<secret:name>`, or
    * `{{inputs.name}}` of a secret input) outside a field value. Undefined when every placeholder is a
-   * secret of the task and goes into a field. See {@link secretFieldPaths}.
+   * secret of the task and goes into a field. See {@link secretFieldPaths}. The one exception is a
+   * credential of the task's start URL (`<secret:start_url_password>`, see `startUrl` in the README):
+   * `navigate` may carry it in its `url`, in the place it had there, back to the start URL's origin.
    */
   readonly misplaced: (tool: string, args: Readonly<Record<string, unknown>>) => string | undefined
-  /** Whether `args` name any secret at all (the call then types a secret into the page). */
-  readonly namesSecret: (args: unknown) => boolean
+  /**
+   * Whether the arguments of `tool` name any secret at all (the call then types a secret into the page).
+   * A start-URL credential carried by `navigate` to its own origin is not typed: the browser sends it.
+   */
+  readonly namesSecret: (args: unknown, tool?: string) => boolean
 }
 
 /**
@@ -104,7 +110,9 @@ const pathMatches = (path: ReadonlyArray<string>, pattern: ReadonlyArray<string>
  * redact.reveal({ value: "<secret:password>" }) // { value: "wonderland" }
  * ```
  */
-export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): Redactor => {
+export const makeRedactor = (
+  task: Pick<AgentTask, "inputs" | "secretInputs"> & Partial<Pick<AgentTask, "startUrl">>,
+): Redactor => {
   const secrets = secretValuesOf(task)
   const text = redactTaskSecrets(task)
   const byName = new Map(secrets.map((secret) => [secret.name, secret.value]))
@@ -129,16 +137,40 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
     const input = task.inputs[name]
     return input === undefined || input === null ? whole : String(input)
   }
-  const revealText = (input: string): string =>
-    input
-      .replace(placeholderPattern, (whole, name: string) => byName.get(name) ?? whole)
+  const startUrlSecrets = startUrlSecretNames(task)
+  const revealText = (input: string): string => {
+    // A start-URL credential goes back into a URL percent-encoded, as the URL spelled it.
+    const inUrl = /^https?:\/\//i.test(input)
+    return input
+      .replace(placeholderPattern, (whole, name: string) => {
+        const value = byName.get(name)
+        if (value === undefined) return whole
+        return inUrl && startUrlSecrets.has(name) ? encodeURIComponent(value) : value
+      })
       .replace(inputPattern, (whole, name: string) => inputOf(whole, name))
+  }
+  const startOrigin = task.startUrl === undefined ? undefined : URL.parse(task.startUrl)?.origin
+  // `navigate`'s URL naming only start-URL credentials, each in a credential place of a URL on the start origin.
+  const carriesStartUrlSecrets = (tool: string, path: ReadonlyArray<string>, text: string): boolean => {
+    if (tool !== "navigate" || path.join(".") !== "url" || startUrlSecrets.size === 0) return false
+    if ([...text.matchAll(inputPattern)].length > 0) return false
+    const named = [...text.matchAll(placeholderPattern)].map((match) => match[1] as string)
+    if (named.length === 0 || named.some((name) => !startUrlSecrets.has(name))) return false
+    const revealed = revealText(text)
+    if (URL.parse(revealed)?.origin !== startOrigin) return false
+    const carried = new Set(urlCredentials(revealed).map((credential) => credential.value))
+    return named.every((name) => carried.has(byName.get(name) ?? ""))
+  }
   return {
     text: secrets.length === 0 ? (input) => input : text,
     value: <A>(value: A): A => (secrets.length === 0 ? value : (mapStrings(value, text, number, true) as A)),
     reveal: <A>(value: A): A => mapStrings(value, revealText) as A,
     names: secrets.map((secret) => secret.name),
-    namesSecret: (args) => stringsWithPaths(args).some(({ text }) => secretReference(text) !== undefined),
+    namesSecret: (args, tool) =>
+      stringsWithPaths(args).some(
+        ({ path, text }) =>
+          secretReference(text) !== undefined && !carriesStartUrlSecrets(tool ?? "", path, text),
+      ),
     misplaced: (tool, args) => {
       const allowed = secretFieldPaths[tool] ?? []
       for (const { path, text } of stringsWithPaths(args)) {
@@ -156,6 +188,7 @@ export const makeRedactor = (task: Pick<AgentTask, "inputs" | "secretInputs">): 
         const reference = secretReference(text)
         if (reference === undefined) continue
         if (key !== true && allowed.some((pattern) => pathMatches(path, pattern))) continue
+        if (key !== true && carriesStartUrlSecrets(tool, path, text)) continue
         const where =
           allowed.length === 0
             ? ""

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { decodeAgentTask } from "@sextant/core"
 import { Effect } from "effect"
 import { makeRedactor } from "../src/index.ts"
+import { withStartUrlSecrets } from "../src/internal/StartUrlSecrets.ts"
 
 const redactorOf = (inputs: Readonly<Record<string, string | number>>, secretInputs: ReadonlyArray<string>) =>
   makeRedactor({ inputs: { ...inputs }, secretInputs: [...secretInputs] })
@@ -97,5 +98,60 @@ describe("secretInputs", () => {
       assert.include(decoded.failure.message, "task.secretInputs[0]")
       assert.include(decoded.failure.message, '"pasword" is not one of the inputs ("password")')
     }
+  })
+})
+
+describe("credentials of the start URL", () => {
+  const task = withStartUrlSecrets(
+    Effect.runSync(
+      decodeAgentTask({
+        goal: "open the rota",
+        startUrl: "https://alice:p@ss%2Fw0rd@staff.example/rota?access_token=tk-991&page=2",
+        inputs: { password: "hunter22" },
+        secretInputs: ["password"],
+      }),
+    ),
+  )
+  const redactor = makeRedactor(task)
+  const onStart = "https://alice:<secret:start_url_password>@staff.example/next"
+
+  it("become secret inputs of their own, hidden wherever the URL is written", () => {
+    assert.deepStrictEqual(task.secretInputs, ["password", "start_url_password", "start_url_access_token"])
+    assert.strictEqual(task.inputs.start_url_password, "p@ss/w0rd")
+    assert.strictEqual(
+      redactor.text(`open ${task.startUrl}`),
+      "open https://alice:<secret:start_url_password>@staff.example/rota?access_token=<secret:start_url_access_token>&page=2",
+    )
+  })
+
+  it("are not added twice when a resumed run already holds them", () => {
+    assert.deepStrictEqual(withStartUrlSecrets(task).secretInputs, task.secretInputs)
+  })
+
+  it("go back only to the start origin, in the place they had, and count as typed anywhere else", () => {
+    assert.isUndefined(redactor.misplaced("navigate", { url: onStart }))
+    assert.isFalse(redactor.namesSecret({ url: onStart }, "navigate"))
+    assert.strictEqual(
+      redactor.reveal({ url: onStart }).url,
+      "https://alice:p%40ss%2Fw0rd@staff.example/next",
+    )
+    assert.include(
+      redactor.misplaced("navigate", {
+        url: "https://alice:<secret:start_url_password>@elsewhere.example/",
+      }) ?? "",
+      "never into a URL",
+    )
+    assert.include(
+      redactor.misplaced("navigate", { url: "https://staff.example/?q=<secret:start_url_password>" }) ?? "",
+      "never into a URL",
+    )
+    assert.include(
+      redactor.misplaced("navigate", { url: "https://alice:<secret:password>@staff.example/" }) ?? "",
+      "never into a URL",
+    )
+    // Typed into a field it is a secret like any other: the origin checks and the request guard apply.
+    assert.isUndefined(redactor.misplaced("fill", { target: "#pw", value: "<secret:start_url_password>" }))
+    assert.isTrue(redactor.namesSecret({ target: "#pw", value: "<secret:start_url_password>" }, "fill"))
+    assert.isTrue(redactor.namesSecret({ value: onStart }, "fill"))
   })
 })

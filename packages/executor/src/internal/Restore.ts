@@ -9,6 +9,7 @@ import {
 } from "@sextant/core"
 import { Effect } from "effect"
 import type { ExecutorOptions } from "../ExecutorOptions.ts"
+import { makeRedactor } from "../Redaction.ts"
 import { makeRunContext, type RunContext } from "./RunContext.ts"
 
 const LIVE: ReadonlyArray<TaskState> = ["CREATED", "PLANNING", "RUNNING", "WAITING"]
@@ -89,7 +90,16 @@ export const restoreRun = Effect.fnUntraced(function* (
       }),
     })
   }
-  const task: AgentTask = { ...record.task, inputs: { ...record.task.inputs, ...(options.secrets ?? {}) } }
+  const inputs = { ...record.task.inputs, ...(options.secrets ?? {}) }
+  const startUrl = record.task.startUrl
+  const task: AgentTask = {
+    ...record.task,
+    inputs,
+    // A start URL's credential is stored as its placeholder (`<secret:start_url_password>`): given again.
+    ...(startUrl === undefined
+      ? {}
+      : { startUrl: makeRedactor({ inputs, secretInputs: record.task.secretInputs }).reveal(startUrl) }),
+  }
   const context: RunContext = yield* makeRunContext(
     task,
     mode,
@@ -128,7 +138,12 @@ export const restoreRun = Effect.fnUntraced(function* (
     lastUrl !== "about:blank" &&
     context.guardrails.checkUrl(lastUrl) === undefined
   ) {
-    yield* context.driver.navigate(lastUrl).pipe(Effect.ignore)
+    // A URL on the start origin carrying the start URL's credential was stored with its placeholder.
+    const url =
+      context.redactor.misplaced("navigate", { url: lastUrl }) === undefined
+        ? context.redactor.reveal(lastUrl)
+        : lastUrl
+    yield* context.driver.navigate(url).pipe(Effect.ignore)
     context.lastUrl = lastUrl
   }
   return { context, steps }

@@ -28,6 +28,7 @@ import { makeTally, type RunTally } from "../Metrics.ts"
 import { makeRedactor, type Redactor } from "../Redaction.ts"
 import { type ResolvedRetryOptions, resolveRetryOptions } from "../RetryPolicy.ts"
 import { makeFolders, makeRunTrace, type RunTrace } from "../Trace.ts"
+import { withStartUrlSecrets } from "./StartUrlSecrets.ts"
 
 /** Everything one run carries from step to step. */
 export interface RunContext {
@@ -119,11 +120,13 @@ export const checkNewRunId = (
   })
 
 export const makeRunContext = Effect.fnUntraced(function* (
-  task: AgentTask,
+  given: AgentTask,
   mode: "plan" | "agent",
   options: ExecutorOptions,
   resumed?: { readonly runId: string; readonly startedAt: string; readonly state: TaskState },
 ) {
+  // A password or token in the start URL is a secret of the run like any other.
+  const task = withStartUrlSecrets(given)
   const driver = yield* BrowserDriver
   const store = yield* Store
   const registry =

@@ -545,7 +545,7 @@ export const executeStep = (
         yield* installGuard(context.driver, context.guardKey, context.guardrails.allowedOrigins)
       }
       let typing: ReadonlyArray<string> | undefined
-      if (context.redactor.namesSecret(args)) {
+      if (context.redactor.namesSecret(args, call.tool)) {
         if (context.secretRefusal !== undefined) {
           // The page already tried to take a secret elsewhere: a replan or a retry never offers it again.
           yield* refuse(
