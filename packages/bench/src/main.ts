@@ -86,7 +86,8 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
   --only gallery   only the widget gallery: every instruction of packages/bench/src/gallery on its
                    page, scored by the page's oracle; written to results/gallery.* (or gallery-partial.*)
   --instructions   only these instruction ids, families, gallery pages or sets (frozen, rest, holdout)
-  --modes          agent (rule step policy through runAgent), oneShot (rule text-to-action) or both
+  --modes          agent (rule step policy through runAgent), plan (the rule planner's plan through
+                   planAndRun, sextant run's default), oneShot (rule text-to-action); default agent,oneShot
   --set fresh      the fresh set (src/gallery/instructions.fresh.json) instead of the others: doable
                    solved, needs-model runs ended FAILED, false COMPLETED; written to
                    results/gallery-fresh.* (or gallery-fresh-partial.*). Never run without this flag
@@ -449,7 +450,7 @@ const runExplorerOnly = async (readme: boolean): Promise<number> => {
   return 0
 }
 
-const MODES = ["agent", "oneShot"] as const
+const MODES = ["agent", "plan", "oneShot"] as const
 
 const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["values"]): Promise<number> => {
   if (values.only !== "gallery") throw new UsageError(`--only takes "gallery", got "${values.only}"`)

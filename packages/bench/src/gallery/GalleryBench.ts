@@ -1,6 +1,6 @@
 import { BrowserDriver, decodeAgentTask, ToolRegistry } from "@sextant/core"
-import { runAgent } from "@sextant/executor"
-import { makeRuleStepPolicy, ruleTextToAction, toolCallFor } from "@sextant/planner"
+import { planAndRun, runAgent } from "@sextant/executor"
+import { makeRuleStepPolicy, RulePlanner, ruleTextToAction, toolCallFor } from "@sextant/planner"
 import { MemoryStore } from "@sextant/testing"
 import { browserTools } from "@sextant/tools"
 import { WebdriverioDriver } from "@sextant/webdriverio"
@@ -9,8 +9,11 @@ import type { TableSection } from "../Report.ts"
 import { quantile } from "../Stats.ts"
 import type { Instruction } from "./Instructions.ts"
 
-/** The two ways an instruction is run: the rule step policy through `runAgent`, and one text-to-action. */
-export type GalleryMode = "agent" | "oneShot"
+/**
+ * The ways an instruction is run: the rule step policy through `runAgent`; the rule planner's whole plan
+ * through `planAndRun` (the `sextant run` default, `--mode plan`); and one text-to-action.
+ */
+export type GalleryMode = "agent" | "plan" | "oneShot"
 
 /** One instruction run one way, judged by the gallery page's oracle. */
 export interface GalleryOutcome {
@@ -91,7 +94,11 @@ export interface GalleryOptions {
 export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray<GalleryOutcome>> => {
   const modes = options.modes ?? ["agent", "oneShot"]
   const runtime = ManagedRuntime.make(
-    Layer.merge(WebdriverioDriver.layer({ windowSize: { width: 1280, height: 900 } }), MemoryStore.layerTest),
+    Layer.mergeAll(
+      WebdriverioDriver.layer({ windowSize: { width: 1280, height: 900 } }),
+      MemoryStore.layerTest,
+      RulePlanner.layer,
+    ),
   )
   const outcomes: Array<GalleryOutcome> = []
   try {
@@ -107,7 +114,7 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
         let detail = ""
         let status = ""
         let message = ""
-        if (mode === "agent") {
+        if (mode === "agent" || mode === "plan") {
           const task = Effect.runSync(
             decodeAgentTask({
               goal: instruction.text,
@@ -121,7 +128,10 @@ export const runGallery = async (options: GalleryOptions): Promise<ReadonlyArray
             }),
           )
           const result = await runtime.runPromise(
-            runAgent(task, policy, { tools: registry, maxConsecutiveNoOps: 3, noOpBackoffMs: 250 }).pipe(
+            (mode === "agent"
+              ? runAgent(task, policy, { tools: registry, maxConsecutiveNoOps: 3, noOpBackoffMs: 250 })
+              : planAndRun(task, { tools: registry })
+            ).pipe(
               Effect.map((value) => ({ status: value.status, summary: value.summary.summary })),
               Effect.catch((error) => Effect.succeed({ status: "ERROR", summary: String(error) })),
             ),
@@ -263,6 +273,8 @@ export const gallerySections = (
   seed: number,
 ): ReadonlyArray<TableSection> => {
   const agent = gallerySummary(outcomes, "agent")
+  // The plan mode's columns appear when it was run (`--modes agent,plan`).
+  const withPlan = outcomes.some((outcome) => outcome.mode === "plan")
   const families = [...new Set(outcomes.map((outcome) => outcome.family))].sort()
   const groups: ReadonlyArray<readonly [string, (outcome: GalleryOutcome) => boolean]> = [
     ["all", () => true],
@@ -285,10 +297,12 @@ export const gallerySections = (
         "agent median ms (solved)",
         "one-shot solved",
         "one-shot %",
+        ...(withPlan ? ["plan solved", "plan %", "plan status agrees"] : []),
       ],
       rows: groups.map(([name, keep]) => {
         const chosen = outcomes.filter(keep)
         const agentRate = rate(chosen.filter((outcome) => outcome.mode === "agent"))
+        const planRate = rate(chosen.filter((outcome) => outcome.mode === "plan"))
         return [
           name,
           `${agentRate.solved}/${agentRate.total}`,
@@ -296,6 +310,7 @@ export const gallerySections = (
           percent(agentRate.agree, agentRate.total),
           fmtMs(agentRate.medianSolvedMs),
           ...cells(chosen, "oneShot"),
+          ...(withPlan ? [...cells(chosen, "plan"), percent(planRate.agree, planRate.total)] : []),
         ]
       }),
     },
@@ -462,7 +477,7 @@ export const freshSections = (
   seed: number,
   set: SealedSet = "fresh",
 ): ReadonlyArray<TableSection> => {
-  const modes = (["agent", "oneShot"] as const).filter((mode) =>
+  const modes = (["agent", "plan", "oneShot"] as const).filter((mode) =>
     outcomes.some((outcome) => outcome.set === set && outcome.mode === mode),
   )
   const groups: ReadonlyArray<readonly [string, (outcome: GalleryOutcome) => boolean]> = [

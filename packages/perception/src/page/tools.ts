@@ -48,6 +48,24 @@ const activeForm = (): HTMLFormElement | null => {
   return active === null || active === document.body ? null : formOf(active)
 }
 
+/** The open modal dialog (`<dialog>` shown with `showModal()`, or a shown `aria-modal="true"` element), if any. */
+const openModal = (): Element | null => {
+  const native = document.querySelector("dialog:modal")
+  if (native !== null) return native
+  return (
+    Array.from(document.querySelectorAll('[aria-modal="true"]')).find((element) => shown(element)) ?? null
+  )
+}
+
+/** How deep the innermost element holding both `element` and `other` sits (0: the document element). */
+const sharedDepth = (element: Element, other: Element): number => {
+  let shared: Element | null = element
+  while (shared !== null && !shared.contains(other)) shared = shared.parentElement
+  let depth = 0
+  for (let parent = shared?.parentElement ?? null; parent !== null; parent = parent.parentElement) depth++
+  return depth
+}
+
 /**
  * Finds the shown elements (`shown`) matching the spec, in document order, and marks the one at
  * `index` with `data-sextant-pick` so a trusted click can aim at it by selector.
@@ -83,14 +101,31 @@ export const pickElement = (spec: PickSpec): Picked => {
     return regex === undefined || regex.test(label)
   })
   // An exact label beats a longer one that only contains the text ("Next" over "Next steps"); among
-  // equals, one in the form of the field just typed into beats one elsewhere (the form's "Sign in"
-  // button over the header's "Sign in" link).
+  // equals, one inside an open modal dialog beats the page behind it (which the dialog makes inert),
+  // then one in the form of the field just typed into (the form's "Sign in" button over the header's
+  // "Sign in" link), then the one sharing the deepest container with that field (a dialog's "Save"
+  // beside its field over the page's own "Save").
   if (wanted !== undefined) {
     const form = activeForm()
-    const rank = (element: Element) =>
-      Number(labelOf(element).toLowerCase() === wanted) * 2 +
-      Number(form !== null && formOf(element) === form)
-    matches.sort((a, b) => rank(b) - rank(a))
+    const modal = openModal()
+    const active = document.activeElement
+    const focused = active === null || active === document.body ? null : active
+    const rank = (element: Element): ReadonlyArray<number> => [
+      Number(labelOf(element).toLowerCase() === wanted),
+      Number(modal !== null && modal.contains(element)),
+      Number(form !== null && formOf(element) === form),
+      focused === null ? 0 : sharedDepth(element, focused),
+    ]
+    const ranks = new Map(matches.map((element) => [element, rank(element)]))
+    matches.sort((a, b) => {
+      const left = ranks.get(a) ?? []
+      const right = ranks.get(b) ?? []
+      for (let index = 0; index < left.length; index++) {
+        const order = (right[index] ?? 0) - (left[index] ?? 0)
+        if (order !== 0) return order
+      }
+      return 0
+    })
   }
   for (const old of Array.from(document.querySelectorAll("[data-sextant-pick]")))
     old.removeAttribute("data-sextant-pick")

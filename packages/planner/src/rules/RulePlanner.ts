@@ -192,6 +192,13 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
     case "scroll":
       if (command.target !== undefined)
         return `'scroll to ${describeTarget(command.target)}' needs the page: use the step-wise agent`
+      // "scroll the Change log to the bottom": the element that scrolls, never the page in its place.
+      if (command.within !== undefined) {
+        if (command.to === "middle")
+          return `'${description}' needs the page to find the middle of what scrolls: use the step-wise agent (--mode agent)`
+        const to = command.to === "top" || command.direction === "up" ? "top" : "bottom"
+        return [step("scrollInside", { text: targetText(command.within), to }, description)]
+      }
       return [
         step(
           "scroll",

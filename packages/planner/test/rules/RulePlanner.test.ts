@@ -139,3 +139,17 @@ describe("planWithRules", () => {
     expect(again.steps[2]!.state).toBe("pending")
   })
 })
+
+describe("a scroll inside an element, planned", () => {
+  it("scrolls the element the instruction names, never the page in its place", () => {
+    expect(plan("Scroll the terms box to the bottom").steps.at(-1)).toMatchObject({
+      tool: "scrollInside",
+      args: { to: "bottom" },
+    })
+    expect(plan("把 Change log 滚动到最后").steps.at(-1)).toMatchObject({
+      tool: "scrollInside",
+      args: { text: "Change log", to: "bottom" },
+    })
+    expect(plan("scroll to the bottom").steps.at(-1)).toMatchObject({ tool: "scroll", args: { to: "bottom" } })
+  })
+})

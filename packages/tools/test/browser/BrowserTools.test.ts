@@ -440,4 +440,23 @@ describe("browser tools in Chromium on the fixture site", () => {
     )
     expect(unfocused.clicked[0]).toMatchObject({ tag: "a" })
   })
+
+  it("clickTextMatches presses the open modal dialog's control, not the same-text one on the page behind it", async () => {
+    // The gallery's modal page: a "Save" button on the page, and another in the Edit profile dialog.
+    await open("/gallery/dialog-modal")
+    await harness.run(clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Edit profile" })))
+    await harness.run(fillTool.run({ label: "Nickname", value: "Ada" }))
+    const pressed = await harness.run(
+      clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Save" })),
+    )
+    expect(pressed.matches).toBe(2)
+    // The dialog's Save shows the nickname on the page and closes the dialog; the page's would do neither.
+    expect(await harness.run(evaluate("return document.querySelector('output').value"))).toBe("Ada")
+    expect(await harness.run(evaluate(`return document.querySelector('[role=dialog]').hidden`))).toBe(true)
+    // With the dialog closed, the page's Save is the one left to press.
+    const again = await harness.run(
+      clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Save" })),
+    )
+    expect(again.matches).toBe(1)
+  })
 })
