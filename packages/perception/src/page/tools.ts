@@ -19,7 +19,12 @@ export interface PickSpec {
 
 /** What `pickElement` answers. */
 export interface Picked {
-  readonly error?: "selector" | "root"
+  /**
+   * `frame`: the field being typed into sits in a frame that holds a control of the same text too, which
+   * a pick in the top document cannot reach (`detail` names the frame): pressing the top document's
+   * would press the wrong one.
+   */
+  readonly error?: "selector" | "root" | "frame"
   readonly detail?: string
   readonly count: number
   readonly picked?: { readonly text: string; readonly tag: string; readonly href?: string }
@@ -46,6 +51,33 @@ const formOf = (element: Element): HTMLFormElement | null =>
 const activeForm = (): HTMLFormElement | null => {
   const active = document.activeElement
   return active === null || active === document.body ? null : formOf(active)
+}
+
+/**
+ * The frame being typed into (the focused element is a frame whose document this page can read), when
+ * it shows an element matching `selector` whose label holds `wanted`: described by its id, name or
+ * title. Undefined otherwise.
+ */
+const frameHolding = (selector: string, wanted: string): string | undefined => {
+  const active = document.activeElement
+  if (active === null || (active.localName !== "iframe" && active.localName !== "frame")) return undefined
+  let inner: Document | null = null
+  try {
+    inner = (active as HTMLIFrameElement).contentDocument
+  } catch {
+    inner = null
+  }
+  if (inner === null) return undefined
+  let found: ReadonlyArray<Element> = []
+  try {
+    found = Array.from(inner.querySelectorAll(selector))
+  } catch {
+    return undefined
+  }
+  if (!found.some((element) => shown(element) && labelOf(element).toLowerCase().includes(wanted)))
+    return undefined
+  const name = active.id || active.getAttribute("name") || active.getAttribute("title") || ""
+  return name === "" ? active.localName : `${active.localName} ${JSON.stringify(name)}`
 }
 
 /** The open modal dialog (`<dialog>` shown with `showModal()`, or a shown `aria-modal="true"` element), if any. */
@@ -126,6 +158,10 @@ export const pickElement = (spec: PickSpec): Picked => {
       }
       return 0
     })
+  }
+  if (wanted !== undefined) {
+    const frame = frameHolding(spec.selector, wanted)
+    if (frame !== undefined) return { error: "frame", detail: frame, count: matches.length }
   }
   for (const old of Array.from(document.querySelectorAll("[data-sextant-pick]")))
     old.removeAttribute("data-sextant-pick")

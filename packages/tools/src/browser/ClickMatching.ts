@@ -54,7 +54,11 @@ const clickEach = Effect.fn("tools.clickEach")(function* (
         reason:
           picked.error === "root"
             ? new ElementNotFound({ target: spec.root ?? "" })
-            : new InvalidArgument({ detail: `not a valid CSS selector: ${picked.detail ?? ""}` }),
+            : picked.error === "frame"
+              ? new InvalidArgument({
+                  detail: `${described} is also in the ${picked.detail ?? "frame"} being typed into, which ${method} cannot press: nothing was clicked; press it by its ref (look() lists it) or use the step-wise agent`,
+                })
+              : new InvalidArgument({ detail: `not a valid CSS selector: ${picked.detail ?? ""}` }),
       })
     }
     if (step === 0) matches = picked.count

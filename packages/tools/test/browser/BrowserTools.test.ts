@@ -459,4 +459,24 @@ describe("browser tools in Chromium on the fixture site", () => {
     )
     expect(again.matches).toBe(1)
   })
+
+  it("clickTextMatches refuses, pressing nothing, when the frame being typed into holds a control of the same text", async () => {
+    // The gallery's iframe page: a "Send" button on the page, and the newsletter frame's own "Send".
+    await open("/gallery/iframe")
+    await harness.run(fillTool.run({ label: "Your name", value: "Grace" }))
+    const refused = (await harness.fail(
+      clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Send" })),
+    )) as DriverError
+    expect(refused.reason._tag).toBe("InvalidArgument")
+    expect(refused.message).toContain('iframe "')
+    expect(refused.message).toContain("nothing was clicked")
+    // The page's own Send was not pressed (a press shows "Done: Send" on the page).
+    expect(await harness.run(evaluate("return document.body.innerText.includes('Done:')"))).toBe(false)
+    // Nothing typed into the frame: the page's Send is the one to press.
+    await open("/gallery/iframe")
+    const pressed = await harness.run(
+      clickTextMatchesTool.run(clickTextMatchesTool.input.parse({ text: "Send" })),
+    )
+    expect(pressed.clicked[0]).toMatchObject({ text: "Send", tag: "button" })
+  })
 })
