@@ -396,6 +396,14 @@ const judgeControls = (
       ? `${field.role} "${field.name}" did not take the secret typed into it: ${last.message ?? "the fill failed"}`
       : undefined
   }
+  // A suggestion list left open over the typed words: the widget has not taken the value yet ("set the
+  // destination to Lisbon" typed "Lisbon", while the option "Lisbon" that sets it was never chosen).
+  const unchosen =
+    field.role === "combobox" && field.expanded === true && holdsValue(field.value, check.value)
+      ? elements.find((element) => element.role === "option" && holdsValue(element.name, check.value))
+      : undefined
+  if (unchosen !== undefined)
+    return `combobox "${field.name}" shows "${field.value}" as typed, but its suggestion "${unchosen.name}" was not chosen (the list is still open) on ${where}`
   return holdsValue(field.value, check.value)
     ? undefined
     : `${field.role} "${field.name}" holds "${field.value}", not "${check.value}", on ${where}`

@@ -1,12 +1,12 @@
 import { type AnyTool, BrowserDriver, decodeAgentTask, type Store } from "@sextant/core"
 import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
-import { makeRuleStepPolicy, type StepPolicyShape } from "@sextant/planner"
+import { makeRuleStepPolicy, RulePlanner, type StepPolicyShape } from "@sextant/planner"
 import { MemoryStore } from "@sextant/testing"
 import { browserTools, compoundTools } from "@sextant/tools"
 import { WebdriverioDriver } from "@sextant/webdriverio"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { type ExecutorRunResult, runAgent } from "../../src/index.ts"
+import { type ExecutorRunResult, planAndRun, runAgent } from "../../src/index.ts"
 
 /** What the gallery page's oracle says of a registered run. */
 export interface GalleryVerdict {
@@ -16,6 +16,8 @@ export interface GalleryVerdict {
 
 export interface GalleryRunOptions {
   readonly seed?: number
+  /** `plan`: the rule planner's whole plan through `planAndRun` (the CLI's default); default `agent`. */
+  readonly mode?: "agent" | "plan"
   readonly policy?: StepPolicyShape
   readonly tools?: ReadonlyArray<AnyTool>
 }
@@ -42,24 +44,32 @@ export const useGallery = (seeds: ReadonlyArray<number> = [0]) => {
     return found
   }
 
-  const runGoal = (goal: string, path: string, options: GalleryRunOptions = {}): Promise<ExecutorRunResult> =>
-    runtime.runPromise(
-      runAgent(
-        Effect.runSync(
-          decodeAgentTask({
-            goal,
-            startUrl: `${site(options.seed).url}${path}`,
-            constraints: { allowFormSubmission: true, maxSteps: 10, maxDurationMs: 30_000 },
-          }),
-        ),
-        options.policy ?? makeRuleStepPolicy(),
-        {
-          tools: options.tools ?? [...browserTools, ...compoundTools],
-          maxConsecutiveNoOps: 3,
-          noOpBackoffMs: 250,
-        },
-      ) as Effect.Effect<ExecutorRunResult, unknown, BrowserDriver | Store>,
+  const runGoal = (
+    goal: string,
+    path: string,
+    options: GalleryRunOptions = {},
+  ): Promise<ExecutorRunResult> => {
+    const task = Effect.runSync(
+      decodeAgentTask({
+        goal,
+        startUrl: `${site(options.seed).url}${path}`,
+        constraints: { allowFormSubmission: true, maxSteps: 10, maxDurationMs: 30_000 },
+      }),
     )
+    if (options.mode === "plan")
+      return runtime.runPromise(
+        planAndRun(task, { tools: options.tools ?? [...browserTools, ...compoundTools] }).pipe(
+          Effect.provide(RulePlanner.layer),
+        ) as Effect.Effect<ExecutorRunResult, unknown, BrowserDriver | Store>,
+      )
+    return runtime.runPromise(
+      runAgent(task, options.policy ?? makeRuleStepPolicy(), {
+        tools: options.tools ?? [...browserTools, ...compoundTools],
+        maxConsecutiveNoOps: 3,
+        noOpBackoffMs: 250,
+      }) as Effect.Effect<ExecutorRunResult, unknown, BrowserDriver | Store>,
+    )
+  }
 
   const runOnGallery = async (
     goal: string,

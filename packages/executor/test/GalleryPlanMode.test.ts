@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest"
+import { useGallery } from "./support/Gallery.ts"
+
+/**
+ * Plan mode (the rule planner's whole plan through `planAndRun`, what `sextant run` does by default) on
+ * the widget gallery in real headless Chromium: instructions a plan carried out on the wrong element
+ * and reported COMPLETED. Each run's status must agree with the page's own oracle: COMPLETED only when
+ * the page shows the instruction done.
+ */
+
+const gallery = useGallery()
+
+const cases: ReadonlyArray<{
+  readonly text: string
+  readonly page: string
+  readonly expect: Record<string, unknown>
+  readonly solved: boolean
+}> = [
+  // The dialog's Save, not the page's Save behind it.
+  {
+    text: "Click Edit profile, type Ada into Nickname and click Save",
+    page: "dialog-modal",
+    expect: { savedNickname: "Ada", pageSave: false },
+    solved: true,
+  },
+  // The terms box scrolled, not the page.
+  {
+    text: "Scroll the terms box to the bottom",
+    page: "scroll-inside",
+    expect: { termsAtEnd: true },
+    solved: true,
+  },
+  // The frame's Send cannot be pressed by its words from the top document: refused, the page's Send untouched.
+  {
+    text: "Type Grace into Your name and click Send",
+    page: "iframe",
+    expect: { frameName: "Grace", frameSend: true, outerSend: false },
+    solved: false,
+  },
+  // "Lisbon" typed, its suggestion never chosen: the destination is not set.
+  {
+    text: "Set the destination to Lisbon",
+    page: "autocomplete",
+    expect: { destination: "Lisbon" },
+    solved: false,
+  },
+]
+
+describe("plan mode on the gallery", () => {
+  it.each(cases)(
+    "$text: COMPLETED only when the page agrees",
+    async ({ text, page, expect: wanted, solved }) => {
+      const { status, verdict, result } = await gallery.runOnGallery(text, page, wanted, { mode: "plan" })
+      expect(verdict.achieved, JSON.stringify(verdict.unmet)).toBe(solved)
+      expect(status === "COMPLETED", result.summary.summary).toBe(verdict.achieved)
+    },
+    60_000,
+  )
+})
