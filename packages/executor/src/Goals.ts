@@ -481,13 +481,9 @@ const recordHoldsValue = (record: object): boolean =>
       ),
   )
 
-/** The action reported that it changed the page (`changed` of an act result, and no NoOp signal). */
+/** The action reported that it changed the page (`changed` of an act result, or of the one a clickTextMatches reports, and no NoOp signal). */
 const reportedChange = (step: PartStep): boolean =>
-  step.ok &&
-  !step.signals.includes("NoOp") &&
-  typeof step.data === "object" &&
-  step.data !== null &&
-  (step.data as { changed?: unknown }).changed === true
+  step.ok && !step.signals.includes("NoOp") && actOutcome(step.data).changed === true
 
 /** A URL as a person reads it, lower case: `+` and `%20` as spaces; a malformed escape is left as it is. */
 const readableUrl = (raw: string): { readonly whole: string; readonly query: string } => {

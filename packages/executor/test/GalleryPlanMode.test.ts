@@ -37,6 +37,21 @@ const cases: ReadonlyArray<{
     expect: { frameName: "Grace", frameSend: true, outerSend: false },
     solved: false,
   },
+  // A tab, a menu and a section opened in place by a press found by its words: the page changed where
+  // it stood, and the plan is COMPLETED (it said "the page stayed at …").
+  {
+    text: "Open the Shipping tab and type Lyon into City",
+    page: "tabs",
+    expect: { shippingCity: "Lyon" },
+    solved: true,
+  },
+  { text: "Open the Edit menu and click Undo", page: "menus", expect: { editUndo: true }, solved: true },
+  {
+    text: "Open 'How do refunds work?' and click This was helpful",
+    page: "collapsible",
+    expect: { refundHelpful: true },
+    solved: true,
+  },
   // "Lisbon" typed, its suggestion never chosen: the destination is not set.
   {
     text: "Set the destination to Lisbon",

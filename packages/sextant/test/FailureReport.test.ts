@@ -56,6 +56,8 @@ describe("sextant run's report of a failed run", () => {
     expect(lines.slice(0, 3).map((line) => line.replace(/ in \d+ ms,/, " in N ms,"))).toEqual(
       expected.map((line) => line.replace(/ in \d+ ms,/, " in N ms,")),
     )
+    // Planned by the rules from the words alone: the way to a run that reads the page is named.
+    expect(ran.stderr).toContain("--mode agent reads the page before each step")
     expect(ran.stdout).not.toContain("quota")
     expect(ran.stdout).not.toMatch(/^output:/m)
     expect(ran.stdout + ran.stderr).not.toContain(alice.password)

@@ -144,7 +144,7 @@ export const pickElement = (spec: PickSpec): Picked => {
     const focused = active === null || active === document.body ? null : active
     const rank = (element: Element): ReadonlyArray<number> => [
       Number(labelOf(element).toLowerCase() === wanted),
-      Number(modal !== null && modal.contains(element)),
+      Number(modal?.contains(element) === true),
       Number(form !== null && formOf(element) === form),
       focused === null ? 0 : sharedDepth(element, focused),
     ]

@@ -150,6 +150,9 @@ describe("a scroll inside an element, planned", () => {
       tool: "scrollInside",
       args: { text: "Change log", to: "bottom" },
     })
-    expect(plan("scroll to the bottom").steps.at(-1)).toMatchObject({ tool: "scroll", args: { to: "bottom" } })
+    expect(plan("scroll to the bottom").steps.at(-1)).toMatchObject({
+      tool: "scroll",
+      args: { to: "bottom" },
+    })
   })
 })

@@ -152,6 +152,12 @@ export const runGoal = async (
         ? `${JSON.stringify(result)}\n`
         : `${summaryLines(result, follow.artefacts, resolved.store, options.grid, modelReport(resolved, follow))}\n`,
     )
+    // The rule planner plans from the words alone, before it has seen a page: the step-wise agent reads
+    // the page before each step and carries out far more (see the bench README's gallery figures).
+    if (result.status === "FAILED" && options.mode === "plan" && resolved.options.planner === "rules")
+      err.write(
+        "hint: the rule planner planned this goal from its words before seeing the page; --mode agent reads the page before each step\n",
+      )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
     follow.stop()
