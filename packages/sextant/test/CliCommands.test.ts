@@ -36,7 +36,7 @@ describe("sextant --version and usage errors", () => {
 
 describe("sextant run", () => {
   it(
-    "runs with the rule planner, says so, and prints the records as a table and where the files are",
+    "runs with the rule planner step by step by default, says so, and prints the records as a table and where the files are",
     async () => {
       const ran = await sextant(
         [
@@ -53,7 +53,9 @@ describe("sextant run", () => {
       )
       expect(ran.code, ran.stderr).toBe(0)
       expect(ran.stderr).toContain("planner: rules (no model configured")
-      expect(ran.stderr).toMatch(/\[1\] extractList ok/)
+      // No --mode: with the rule planner the run reads the page before each step.
+      expect(ran.stderr).toContain("mode: agent (one step at a time")
+      expect(ran.stderr).toMatch(/\[\d+\] extractList ok/)
       expect(ran.stdout).toContain(`${PRODUCTS_PER_PAGE} records:`)
       expect(ran.stdout).toMatch(/^name\s+price$/m)
       expect(ran.stdout).toMatch(/^Brass Sextant\s+\$\d+\.\d\d$/m)

@@ -33,6 +33,8 @@ describe("sextant run's report of a failed run", () => {
         "--secret",
         "password",
         "--allow-submit",
+        "--mode",
+        "plan",
         "--store",
         join(directory, "cli.db"),
         "--trace-dir",

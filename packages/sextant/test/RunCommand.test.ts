@@ -3,6 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_USERS, type FixtureSite, PRODUCTS_PER_PAGE, startFixtureSite } from "@sextant/fixture-site"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { defaultMode } from "../src/internal/RunCommand.ts"
 import { runCli } from "./support/Cli.ts"
 import { runMain } from "./support/Main.ts"
 
@@ -35,6 +36,8 @@ describe("sextant run", () => {
         "--secret",
         "password",
         "--allow-submit",
+        "--mode",
+        "plan",
         "--json",
         "--store",
         join(directory, "cli.db"),
@@ -55,5 +58,16 @@ describe("sextant run", () => {
     const result = await runMain(["run", "open the shop", "--start-url", "javascript:alert(1)"])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain("--start-url: must be an http or https URL")
+  })
+})
+
+describe("sextant run's mode when --mode is not given", () => {
+  it("goes step by step with the rule planner, plans first with a model, and plans a goal naming a package's tool", () => {
+    expect(defaultMode("log in and extract the products", { planner: "rules" })).toBe("agent")
+    expect(defaultMode("log in and extract the products", { planner: "hybrid" })).toBe("plan")
+    expect(defaultMode("log in and extract the products", { planner: "model" })).toBe("plan")
+    const tools = [{ name: "tableToCsv" }]
+    expect(defaultMode("use tableToCsv on #prices", { planner: "rules", tools })).toBe("plan")
+    expect(defaultMode("extract the table", { planner: "rules", tools })).toBe("agent")
   })
 })

@@ -128,12 +128,7 @@ export const hitAt = (x: number, y: number): Element | null => {
       continue
     }
     if (found.localName === "iframe" || found.localName === "frame") {
-      let inner: Document | null = null
-      try {
-        inner = (found as HTMLIFrameElement).contentDocument
-      } catch {
-        inner = null
-      }
+      const inner = frameDocument(found)
       if (inner === null) return hit
       const origin = contentOrigin(found)
       localX -= origin.x
@@ -177,14 +172,19 @@ export function* openRoots(root: Document | ShadowRoot, frames = false): Generat
   yield root
   for (const element of Array.from(root.querySelectorAll("*"))) {
     if (element.shadowRoot !== null) yield* openRoots(element.shadowRoot, frames)
-    if (frames && (element.localName === "iframe" || element.localName === "frame")) {
-      let inner: Document | null = null
-      try {
-        inner = (element as HTMLIFrameElement).contentDocument
-      } catch {
-        inner = null
-      }
+    if (frames) {
+      const inner = frameDocument(element)
       if (inner !== null) yield* openRoots(inner, frames)
     }
+  }
+}
+
+/** The document inside a frame element (`iframe`, `frame`) when this page may read it; null otherwise. */
+export const frameDocument = (element: Element): Document | null => {
+  if (element.localName !== "iframe" && element.localName !== "frame") return null
+  try {
+    return (element as HTMLIFrameElement).contentDocument
+  } catch {
+    return null
   }
 }

@@ -1,3 +1,4 @@
+import { frameDocument } from "./frames.ts"
 import { resolve } from "./resolve.ts"
 import { collapse } from "./text.ts"
 import { shown } from "./visibility.ts"
@@ -60,14 +61,8 @@ const activeForm = (): HTMLFormElement | null => {
  */
 const frameHolding = (selector: string, wanted: string): string | undefined => {
   const active = document.activeElement
-  if (active === null || (active.localName !== "iframe" && active.localName !== "frame")) return undefined
-  let inner: Document | null = null
-  try {
-    inner = (active as HTMLIFrameElement).contentDocument
-  } catch {
-    inner = null
-  }
-  if (inner === null) return undefined
+  const inner = active === null ? null : frameDocument(active)
+  if (active === null || inner === null) return undefined
   let found: ReadonlyArray<Element> = []
   try {
     found = Array.from(inner.querySelectorAll(selector))

@@ -1,5 +1,5 @@
 import { formName, isSubmit } from "./forms.ts"
-import { boxOf } from "./frames.ts"
+import { boxOf, frameDocument } from "./frames.ts"
 import {
   controlName,
   type Guess,
@@ -556,12 +556,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
     frame: Frame,
     style: CSSStyleDeclaration,
   ): void => {
-    let document: Document | null = null
-    try {
-      document = iframe.contentDocument
-    } catch {
-      document = null
-    }
+    const document = frameDocument(iframe)
     const name = labelName(iframe) || collapse(iframe.title || iframe.name || "").trim()
     const node = leaf("iframe", "iframe", name, "")
     if (document?.body == null) {

@@ -24,7 +24,7 @@ const RunArguments = AgentFlags.extend(GuardFlags.shape).extend({
   startUrl: z
     .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login" })
     .optional(),
-  mode: z.enum(["plan", "agent"], { error: "is plan or agent" }),
+  mode: z.enum(["plan", "agent"], { error: "is plan or agent" }).optional(),
   input: z.array(pair),
   secret: z.array(pair),
   allowSubmit: z.boolean(),
@@ -108,14 +108,16 @@ export const runGoal = async (
   if (loaded === undefined) return 2
   const resolved = resolveAgent(options, place.env, loaded.config)
   if (Array.isArray(resolved)) return usageError("run", resolved, err)
+  const mode = options.mode ?? defaultMode(options.goal, resolved.options)
   err.write(`${resolved.plannerLine}\n`)
+  if (options.mode === undefined) err.write(`${modeLine(mode)}\n`)
   const { createAgent } = await import("../createAgent.ts")
   const follow = followRun(err)
   let agent: ReturnType<typeof createAgent>
   try {
     agent = createAgent({
       ...withModelProgress(resolved.options, follow.onModelAttempt),
-      mode: options.mode,
+      mode,
       ...(options.recordTraffic ? { recordTraffic: true } : {}),
       // Every refusal names the flag that would allow what it refused.
       ...guardOptionsOf(options, runSettingNames),
@@ -154,7 +156,7 @@ export const runGoal = async (
     )
     // The rule planner plans from the words alone, before it has seen a page: the step-wise agent reads
     // the page before each step and carries out far more (see the bench README's gallery figures).
-    if (result.status === "FAILED" && options.mode === "plan" && resolved.options.planner === "rules")
+    if (result.status === "FAILED" && mode === "plan" && resolved.options.planner === "rules")
       err.write(
         "hint: the rule planner planned this goal from its words before seeing the page; --mode agent reads the page before each step\n",
       )
@@ -177,6 +179,30 @@ export const runGoal = async (
   }
 }
 
+/**
+ * The mode of a run that names none. A model plans the whole goal in one call (`plan`). The rule planner
+ * plans from the goal's words alone, before any page is seen, and carries out far fewer instructions than
+ * the rule step policy, which reads the page before each step (the bench README's "Plan mode" table): with
+ * it the run goes step by step (`agent`), except for a goal that names a tool of a loaded tool package
+ * ("use tableToCsv on #prices"), which only the rule planner reads.
+ */
+export const defaultMode = (
+  goal: string,
+  options: {
+    readonly planner?: string | undefined
+    readonly tools?: ReadonlyArray<{ readonly name: string }> | undefined
+  },
+): "plan" | "agent" => {
+  if (options.planner !== "rules") return "plan"
+  const words = new Set(goal.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])
+  return (options.tools ?? []).some((tool) => words.has(tool.name.toLowerCase())) ? "plan" : "agent"
+}
+
+const modeLine = (mode: "plan" | "agent"): string =>
+  mode === "agent"
+    ? "mode: agent (one step at a time, reading the page; --mode plan plans the whole goal first)"
+    : "mode: plan (the whole goal planned first; --mode agent decides one step at a time)"
+
 /** Adds `sextant run "<goal>" --start-url <url>`: plan a goal and run it in a headless Chromium. */
 export const registerRun = (program: Command, cli: CliContext): void => {
   const command = program
@@ -186,7 +212,10 @@ export const registerRun = (program: Command, cli: CliContext): void => {
     )
     .argument("<goal>", 'what to do, e.g. "log in and extract the products"')
     .option("--start-url <url>", "the page to start from")
-    .option("--mode <mode>", "plan (whole plan first) or agent (one step at a time)", "plan")
+    .option(
+      "--mode <mode>",
+      "plan (whole plan first) or agent (one step at a time); default: agent with the rule planner, plan with a model",
+    )
     .option("--input <name=value>", "a task input (repeatable)", collect, [])
     .option(
       "--secret <name[=value]>",
