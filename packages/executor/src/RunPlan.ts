@@ -34,6 +34,7 @@ import {
   recordPartStep,
   withStoredEvidence,
 } from "./internal/Finish.ts"
+import { clauseParts } from "./internal/GoalClauses.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
@@ -122,14 +123,15 @@ const validated = (context: RunContext, plan: Plan) =>
 /**
  * The goal parts a run of a planner's `plan` is judged by: those the plan states, else, when a model
  * wrote it (a planner with `usage`: the model or hybrid planner), the goal as the rule grammar reads it,
- * as the model's step policy gives them in a step-wise run. A model's plan may state no parts; judged by
+ * (clause by clause when it cannot read the whole, see `clauseParts`), as the model's step policy gives
+ * them in a step-wise run. A model's plan may state no parts; judged by
  * its steps alone, one that only typed a password and never signed in was COMPLETED. A plan of a
  * planner without a model, or one the caller gives, is judged by the parts it states.
  */
 const partsOf = (task: AgentTask, plan: Plan, planner: PlannerShape): ReadonlyArray<GoalPart> | undefined =>
   (plan.parts ?? []).length > 0 || planner.usage === undefined
     ? plan.parts
-    : (goalPartsOf(task.goal) ?? plan.parts)
+    : (goalPartsOf(task.goal) ?? clauseParts(task.goal, goalPartsOf) ?? plan.parts)
 
 const emitPlan = (context: RunContext, plan: Plan) =>
   context.trace.emit({
