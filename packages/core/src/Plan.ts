@@ -61,7 +61,10 @@ export const Plan = z
     taskId: z.string().min(1),
     revision: z.number().int().nonnegative().default(0),
     status: PlanStatus.default("draft"),
-    /** The goal's parts with their checks; the executor sets `[]` when a planner states none. */
+    /**
+     * The goal's parts with their checks. When a planner states none, the executor reads them from the
+     * goal (`goalPartsOf`) if a model wrote the plan, and sets `[]` otherwise.
+     */
     parts: z.array(GoalPart).optional(),
     steps: z.array(Step),
   })

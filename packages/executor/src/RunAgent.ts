@@ -23,6 +23,7 @@ import {
   recordPartStep,
   withStoredEvidence,
 } from "./internal/Finish.ts"
+import { clauseParts } from "./internal/GoalClauses.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
@@ -439,6 +440,11 @@ const driveAgent = (
         `the summary could not be written: ${summarized.failure.message}`,
       )
     }
+    // A goal the policy could not read whole, nor on the page, may still hold clauses it reads ("log in"
+    // in "log in and then tell me what the page says"): those are checked; the rest is the policy's word.
+    const readClause = policy.parts === undefined ? undefined : policy.parts.bind(policy)
+    if (!context.partsRead && context.parts.length === 0 && readClause !== undefined)
+      context.parts = clauseParts(task.goal, readClause) ?? []
     // Stopping or closing is success only when the policy says the goal is done; then every part's
     // check must hold as well.
     const ended = end.completed && ["completed", "stopped", "closed"].includes(end.endReason)

@@ -2,6 +2,7 @@ import {
   AgentError,
   type AgentTask,
   type BrowserDriver,
+  type GoalPart,
   InvalidInput,
   type Observation,
   observeError,
@@ -13,7 +14,14 @@ import {
   type StoreShape,
   sextantErrorOf,
 } from "@sextant/core"
-import { type ModelUsage, Planner, type PlannerShape, type ReplanMode, validatePlan } from "@sextant/planner"
+import {
+  goalPartsOf,
+  type ModelUsage,
+  Planner,
+  type PlannerShape,
+  type ReplanMode,
+  validatePlan,
+} from "@sextant/planner"
 import { Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
@@ -26,6 +34,7 @@ import {
   recordPartStep,
   withStoredEvidence,
 } from "./internal/Finish.ts"
+import { clauseParts } from "./internal/GoalClauses.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
@@ -110,6 +119,19 @@ const validated = (context: RunContext, plan: Plan) =>
       return report.plan
     },
   )
+
+/**
+ * The goal parts a run of a planner's `plan` is judged by: those the plan states, else, when a model
+ * wrote it (a planner with `usage`: the model or hybrid planner), the goal as the rule grammar reads it,
+ * (clause by clause when it cannot read the whole, see `clauseParts`), as the model's step policy gives
+ * them in a step-wise run. A model's plan may state no parts; judged by
+ * its steps alone, one that only typed a password and never signed in was COMPLETED. A plan of a
+ * planner without a model, or one the caller gives, is judged by the parts it states.
+ */
+const partsOf = (task: AgentTask, plan: Plan, planner: PlannerShape): ReadonlyArray<GoalPart> | undefined =>
+  (plan.parts ?? []).length > 0 || planner.usage === undefined
+    ? plan.parts
+    : (goalPartsOf(task.goal) ?? clauseParts(task.goal, goalPartsOf) ?? plan.parts)
 
 const emitPlan = (context: RunContext, plan: Plan) =>
   context.trace.emit({
@@ -576,8 +598,13 @@ const planThenExecute = (context: RunContext, planner: PlannerShape, lease: Leas
         understood ? [] : ["rephrase the goal, or use a model-backed planner"],
       )
     }
-    context.plan = { ...planned.success, status: "running" }
-    context.parts = planned.success.parts ?? []
+    const parts = partsOf(task, planned.success, planner)
+    context.plan = {
+      ...planned.success,
+      ...(parts === undefined ? {} : { parts: [...parts] }),
+      status: "running",
+    }
+    context.parts = parts ?? []
     return yield* execute(context, planner, false, lease).pipe(withTabOrigins(context))
   })
 

@@ -3,6 +3,7 @@ import {
   AgentTask,
   type AgentTaskInput,
   formatIssues,
+  hideUrlCredentials,
   secretIndexIn,
   secretValuesOf,
   WHOLE_TOKEN_BELOW,
@@ -42,6 +43,27 @@ const secretEchoes = (stored: AgentTask, task: AgentTask): ReadonlyArray<string>
       ? []
       : [
           `task.${field} holds the value of the secret input ${name}: write <secret:${name}> there instead (the queue never carries secret values)`,
+        ]
+  })
+}
+
+/**
+ * One line per URL in the task's start URL or goal that carries a credential (the password of
+ * `http://bob:pw@…`, a `?token=` or `?api_key=`, the parameters core's `hideUrlCredentials` hides): the job
+ * would keep it in Redis, where no worker's environment can stand in for it as it does for a secret
+ * input. Each line shows the URL with the credential hidden, never its value.
+ */
+const urlCredentialsIn = (task: AgentTask): ReadonlyArray<string> => {
+  const urls = [
+    ...(task.startUrl === undefined ? [] : [["startUrl", task.startUrl] as const]),
+    ...(task.goal.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi) ?? []).map((url) => ["goal", url] as const),
+  ]
+  return urls.flatMap(([field, url]) => {
+    const hidden = hideUrlCredentials(url)
+    return hidden === url
+      ? []
+      : [
+          `task.${field} carries a credential (${hidden}): the queue never carries secret values; run this task with sextant run on a machine that holds the credential, or sign in through the page with a secret input`,
         ]
   })
 }
@@ -200,7 +222,7 @@ export const openTaskQueue = async (options: TaskQueueOptions): Promise<TaskQueu
     const task = parsed.data
     const inputs = { ...task.inputs }
     for (const secret of task.secretInputs) inputs[secret] = ""
-    const echoes = secretEchoes({ ...task, inputs }, task)
+    const echoes = [...secretEchoes({ ...task, inputs }, task), ...urlCredentialsIn(task)]
     if (echoes.length > 0) {
       throw new QueueError({
         method: "enqueue",

@@ -138,6 +138,55 @@ describe("the task queue", () => {
     expect(queued).toMatchObject({ runId: "echo-ok", added: true, goal: "log in with <secret:password>" })
   })
 
+  it("refuses a task whose start URL or goal carries a URL's password or token, so the credential never reaches Redis", async () => {
+    const queue = await open("url-credentials")
+    const raw = new Redis(redis.url)
+    // What enqueue answered: its refusal, or the job it queued.
+    const answer = (queued: Promise<unknown>) =>
+      queued.then(
+        (job) => `queued ${JSON.stringify(job)}`,
+        (error: unknown) => String(error),
+      )
+    const refusals = [
+      await answer(
+        queue.enqueue(
+          { goal: "log in", startUrl: "http://bob:pw77zz@127.0.0.1:4000/login" },
+          { runId: "url-password" },
+        ),
+      ),
+      await answer(
+        queue.enqueue(
+          { goal: "extract the products", startUrl: "http://127.0.0.1:4000/products?access_token=tok-88-qq" },
+          { runId: "url-token" },
+        ),
+      ),
+      await answer(
+        queue.enqueue(
+          { goal: "go to http://bob:pw77zz@127.0.0.1:4000/staff and extract the names" },
+          { runId: "goal-password" },
+        ),
+      ),
+    ]
+    expect(refusals[0]).toMatch(
+      /task\.startUrl carries a credential \(http:\/\/bob:\*\*\*@127\.0\.0\.1:4000\/login\): the queue never carries secret values/,
+    )
+    expect(refusals[1]).toMatch(/task\.startUrl carries a credential \(.*access_token=\*\*\*\)/)
+    expect(refusals[2]).toMatch(
+      /task\.goal carries a credential \(http:\/\/bob:\*\*\*@127\.0\.0\.1:4000\/staff\)/,
+    )
+    for (const refusal of refusals) expect(refusal).not.toMatch(/pw77zz|tok-88-qq/)
+    const stored = JSON.stringify(await raw.keys("bull:url-credentials:*"))
+    raw.disconnect()
+    expect(stored).not.toMatch(/url-password|url-token|goal-password/)
+    expect(await queue.list()).toEqual([])
+    // A URL without a credential, and a user name with no password, are queued as they are.
+    const queued = await queue.enqueue(
+      { goal: "extract the products", startUrl: "http://bob@127.0.0.1:4000/products?page=2&sort=price" },
+      { runId: "url-plain" },
+    )
+    expect(queued).toMatchObject({ runId: "url-plain", added: true })
+  })
+
   it("fails a job at once, naming the variable, when the worker lacks a secret", async () => {
     const queue = await open("no-secret")
     await queue.enqueue(
