@@ -22,7 +22,7 @@ const lookThrowing = (bidi: boolean, thrown: Error) =>
     dialogs: makeDialogs({ tracked: bidi, classicText: async () => "" }),
     call: () => () => Effect.die("no page script in this test"),
     options: DriverOptions.parse({}),
-    state: { context: "A", lastSnapshot: undefined, newTabs: [] },
+    state: { context: "A", lastSnapshot: undefined, newTabs: [], loading: undefined },
     snapshotOf: (json) => snapshotOf({}, json),
     guard: unguarded,
   })

@@ -44,6 +44,15 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     const name = (request.url ?? "/").slice(1).split(/[?#]/)[0] ?? ""
     if (name === "hang") return
+    // A server that takes 3.5 s to answer, longer than the hang watch's two probes.
+    if (name === "slow") {
+      setTimeout(() => {
+        response
+          .writeHead(200, { "content-type": "text/html" })
+          .end("<title>Slow</title><p>Answered late</p>")
+      }, 3_500)
+      return
+    }
     const page = PAGES[name]
     response
       .writeHead(page?.status ?? 404, { "content-type": "text/html" })
@@ -109,6 +118,14 @@ describe("navigate on the tab's own DevTools socket", () => {
     expect(counts.requestEvents - before.requestEvents).toBe(0)
     expect(counts.consoleEvents - before.consoleEvents).toBe(0)
   })
+
+  it("waits for a server that answers after 3.5 s: a tab waiting on the server is not a hung tab", async () => {
+    await run(driver.navigate("about:blank"))
+    const result = await run(driver.navigate(`${base}/slow`))
+    expect(result).toMatchObject({ url: `${base}/slow`, title: "Slow", status: 200 })
+    // And the tab still answers afterwards: it was not closed as hung.
+    expect((await run(driver.look())).title).toBe("Slow")
+  }, 30_000)
 
   it("follows a page that replaces itself while loading to the page that loads", async () => {
     const result = await run(driver.navigate(`${base}/hop`))

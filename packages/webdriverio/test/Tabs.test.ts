@@ -22,7 +22,12 @@ const twoTabs = () => {
       switched.push(handle)
     },
   } as unknown as WebdriverIO.Browser
-  const state: DriverState = { context: "A", lastSnapshot: {} as PageSnapshot, newTabs: [] }
+  const state: DriverState = {
+    context: "A",
+    lastSnapshot: {} as PageSnapshot,
+    newTabs: [],
+    loading: undefined,
+  }
   const tabs = makeTabs({
     browser,
     bidi: false,

@@ -47,6 +47,11 @@ export interface DriverState {
   lastSnapshot: PageSnapshot | undefined
   /** Tabs the browser opened (heard over BiDi or the browser's DevTools socket), in order; an action reports the ones it opened. */
   readonly newTabs: Array<string>
+  /**
+   * The load in flight on the tab's socket, until its document committed: while the server has not
+   * answered, the tab's renderer does not answer scripts either, and a tab waiting on a slow server is not hung.
+   */
+  loading: { readonly committed: boolean } | undefined
 }
 
 /** How one page-script call goes out. */
@@ -122,10 +127,12 @@ export const openDriverContext = Effect.fnUntraced(function* (
   let currentTab = (): string | undefined => undefined
   let crashes: TabCrashes | undefined
   let dialogOpen = (): boolean => false
+  let waitingOnServer = (): boolean => false
   const livenessGuard = makeGuard(session, options, {
     reasonFor: (method) => crashes?.reasonFor(method, currentTab()),
     watched: () => crashes?.sockets !== undefined,
-    stoppedAnswering: async (method) => crashes?.stoppedAnswering(method, currentTab(), dialogOpen),
+    stoppedAnswering: async (method) =>
+      waitingOnServer() ? undefined : crashes?.stoppedAnswering(method, currentTab(), dialogOpen),
   })
   const popups = makePopupGuard()
   // Every call remembers where the caller lets new tabs go (TabOrigins), for the tabs it opens.
@@ -160,8 +167,10 @@ export const openDriverContext = Effect.fnUntraced(function* (
     }).pipe(guard("start")),
     lastSnapshot: undefined,
     newTabs: [],
+    loading: undefined,
   }
   currentTab = () => state.context
+  waitingOnServer = () => state.loading !== undefined && !state.loading.committed
   // A Classic session Sextant did not launch uses the sockets only once its own tab answers there: a
   // debugger address on another machine's loopback reaches nothing here, or a browser that is not this one.
   const ownTab =

@@ -195,6 +195,8 @@ export const makeNavigation = (
       state.lastSnapshot = undefined
       const sockets = channels.sockets
       const progress = { committed: false }
+      // Until the document commits, the tab waits on the server: the hang watch leaves it be.
+      state.loading = progress
       // Within the navigation's own limit only: a shorter limit is the caller's to keep.
       const pageLoadWaitMs = options.pageLoadWaitMs < timeoutMs ? options.pageLoadWaitMs : undefined
       // An alert the page opens while it loads answers DialogOpen at once, not after the time limit.
@@ -244,6 +246,11 @@ export const makeNavigation = (
                   cause: error,
                 })
               : error,
+          ),
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (state.loading === progress) state.loading = undefined
+            }),
           ),
         )
     })
