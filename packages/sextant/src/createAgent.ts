@@ -288,6 +288,8 @@ export interface AgentRunRecord {
   readonly updatedAt: string
   /** The run's summary, once it ended. */
   readonly summary?: string | undefined
+  /** The names of the run's secret inputs (never their values): what `resume` needs given again. */
+  readonly secretInputs: ReadonlyArray<string>
 }
 
 const OptionsSchema = z.object({
@@ -757,6 +759,7 @@ export const createAgent = (options: CreateAgentOptions = {}): Agent => {
               startedAt: record.startedAt,
               updatedAt: record.updatedAt,
               summary: record.result?.summary.summary,
+              secretInputs: record.task.secretInputs,
             }),
           )
       }),

@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { decodeAgentTask, Store } from "@sextant/core"
 import { PRODUCTS_PER_PAGE } from "@sextant/fixture-site"
+import { SqliteStore } from "@sextant/memory"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   BROWSER_TEST_MS,
@@ -125,6 +128,43 @@ describe("sextant runs and resume", () => {
       await runMain(["runs", "--status", "sideways", "--store", store()]),
       "sextant runs: --status: is one of",
     )
+  })
+
+  it("names each secret a stopped run needs again by its flag and variable, before any browser starts", async () => {
+    const path = join(directory(), "secrets.db")
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const task = yield* decodeAgentTask({
+          id: "t",
+          goal: "open the rota",
+          startUrl: "http://alice:<secret:start_url_password>@127.0.0.1:9/staff",
+          inputs: { start_url_password: "<secret:start_url_password>" },
+          secretInputs: ["start_url_password"],
+        })
+        const at = new Date().toISOString()
+        yield* (yield* Store).saveRun({
+          runId: "stopped",
+          task,
+          status: "CANCELLED",
+          mode: "plan",
+          startedAt: at,
+          updatedAt: at,
+        })
+      }).pipe(Effect.provide(SqliteStore.layer({ path }))),
+    )
+    const missing = await runMain(["resume", "stopped", "--store", path], { env: noModel })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(
+      "sextant resume: --secret: run stopped needs the secret start_url_password again (the store keeps only its placeholder): give --secret start_url_password and set SEXTANT_SECRET_START_URL_PASSWORD",
+    )
+    const strange = await runMain(["resume", "stopped", "--store", path, "--secret", "pasword=x"], {
+      env: noModel,
+    })
+    expect(strange.code).toBe(2)
+    expect(strange.stderr).toContain(
+      "--secret: run stopped has no secret pasword (its secrets: start_url_password)",
+    )
+    expect(missing.stderr + strange.stderr).not.toMatch(STACK)
   })
 
   it("names an unknown run", async () => {

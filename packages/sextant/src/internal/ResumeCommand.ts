@@ -64,12 +64,33 @@ export const resumeRun = async (
   })
   try {
     const known = await agent.runs()
-    if (!known.some((run) => run.runId === options.run)) {
+    const stored = known.find((run) => run.runId === options.run)
+    if (stored === undefined) {
       err.write(
         `sextant resume: <run>: no run ${options.run} in ${resolved.store} ('sextant runs' lists them)\n`,
       )
       return 2
     }
+    // The store keeps only placeholders of the run's secrets: each is given again, by its flag (a
+    // completed run only answers its stored result, and needs none).
+    const needed =
+      stored.status === "COMPLETED" ? [] : stored.secretInputs.filter((name) => !(name in read.secrets))
+    const strange = Object.keys(read.secrets).filter((name) => !stored.secretInputs.includes(name))
+    if (needed.length > 0 || strange.length > 0)
+      return usageError(
+        "resume",
+        [
+          ...needed.map((name) => ({
+            field: "secret",
+            message: `run ${options.run} needs the secret ${name} again (the store keeps only its placeholder): give --secret ${name} and set SEXTANT_SECRET_${name.toUpperCase()}, or --secret ${name}=…`,
+          })),
+          ...strange.map((name) => ({
+            field: "secret",
+            message: `run ${options.run} has no secret ${name} (${stored.secretInputs.length === 0 ? "it has none" : `its secrets: ${stored.secretInputs.join(", ")}`})`,
+          })),
+        ],
+        err,
+      )
     err.write(`${resolved.plannerLine}\n`)
     const result = await agent.resume(options.run, {
       secrets: read.secrets,
