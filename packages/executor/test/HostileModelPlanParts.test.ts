@@ -16,6 +16,31 @@ import { hostileTools, startRig, taskFor } from "./support/HostileRig.ts"
 const rig = startRig({ attacker: false, summary: { taskComplete: true, summary: "Done." } })
 const alice = FIXTURE_USERS[0] as (typeof FIXTURE_USERS)[number]
 
+/** A plan step that only types the password into its field, and one that signs in. */
+const TYPE_PASSWORD = {
+  tool: "fill",
+  args: { label: "Password", value: "<secret:password>" },
+  description: "type it",
+}
+const SIGN_IN = {
+  tool: "login",
+  args: { username: alice.email, password: "<secret:password>" },
+  description: "sign in",
+}
+
+/** The run ended FAILED with the log-in part unmet, the password field still shown. */
+const expectLogInUnmet = (result: {
+  readonly status: string
+  readonly summary: {
+    readonly unmetParts?: ReadonlyArray<{ readonly part: string; readonly evidence: string }> | undefined
+  }
+}) => {
+  expect(result.status).toBe("FAILED")
+  const unmet = result.summary.unmetParts ?? []
+  expect(unmet.map((part) => part.part)).toEqual(["log in"])
+  expect(unmet[0]?.evidence).toMatch(/password field is still shown/)
+}
+
 const planWithModel = (goal: string, steps: ReadonlyArray<Record<string, unknown>>) => {
   rig.script(() => Reply.json({ steps }))
   return rig.runtime.runPromise(
@@ -33,26 +58,15 @@ const planWithModel = (goal: string, steps: ReadonlyArray<Record<string, unknown
 
 describe("a model's plan that states no goal parts", () => {
   it("ends FAILED naming the log-in part when the plan only types the password and never signs in", async () => {
-    const result = await planWithModel("log in", [
-      { tool: "fill", args: { label: "Password", value: "<secret:password>" }, description: "type it" },
-    ])
+    const result = await planWithModel("log in", [TYPE_PASSWORD])
     expect(result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
       ["fill", true],
     ])
-    expect(result.status).toBe("FAILED")
-    const unmet = result.summary.unmetParts ?? []
-    expect(unmet.map((part) => part.part)).toEqual(["log in"])
-    expect(unmet[0]?.evidence).toMatch(/password field is still shown/)
+    expectLogInUnmet(result)
   }, 60_000)
 
   it("ends COMPLETED when the plan really signs in", async () => {
-    const result = await planWithModel("log in", [
-      {
-        tool: "login",
-        args: { username: alice.email, password: "<secret:password>" },
-        description: "sign in",
-      },
-    ])
+    const result = await planWithModel("log in", [SIGN_IN])
     expect(result.summary.unmetParts ?? []).toEqual([])
     expect(result.status).toBe("COMPLETED")
   }, 60_000)
@@ -80,23 +94,12 @@ const runModelSteps = (calls: ReadonlyArray<Record<string, unknown>>) => {
 
 describe(`a goal the rules read only in part: "${PARTLY}"`, () => {
   it("a model's plan that only types the password ends FAILED naming the log-in part", async () => {
-    const result = await planWithModel(PARTLY, [
-      { tool: "fill", args: { label: "Password", value: "<secret:password>" }, description: "type it" },
-    ])
-    expect(result.status).toBe("FAILED")
-    const unmet = result.summary.unmetParts ?? []
-    expect(unmet.map((part) => part.part)).toEqual(["log in"])
-    expect(unmet[0]?.evidence).toMatch(/password field is still shown/)
+    const result = await planWithModel(PARTLY, [TYPE_PASSWORD])
+    expectLogInUnmet(result)
   }, 60_000)
 
   it("a model's plan that signs in ends COMPLETED", async () => {
-    const result = await planWithModel(PARTLY, [
-      {
-        tool: "login",
-        args: { username: alice.email, password: "<secret:password>" },
-        description: "sign in",
-      },
-    ])
+    const result = await planWithModel(PARTLY, [SIGN_IN])
     expect(result.summary.unmetParts ?? []).toEqual([])
     expect(result.status).toBe("COMPLETED")
   }, 60_000)
@@ -109,10 +112,7 @@ describe(`a goal the rules read only in part: "${PARTLY}"`, () => {
       "fill",
       true,
     ])
-    expect(result.status).toBe("FAILED")
-    const unmet = result.summary.unmetParts ?? []
-    expect(unmet.map((part) => part.part)).toEqual(["log in"])
-    expect(unmet[0]?.evidence).toMatch(/password field is still shown/)
+    expectLogInUnmet(result)
   }, 60_000)
 
   it("a model that signs in and says done ends COMPLETED", async () => {
