@@ -125,6 +125,9 @@ const ROWS: ReadonlyArray<Row> = [
   },
   { text: 'Highlight "lorem ipsum"', reads: [["selectText", "lorem ipsum"]] },
   { text: "Scroll down slowly", refuses: ["could not place: slowly"] },
+  // A clause with a verb the rules do not know is no further search: it was searched for, and COMPLETED.
+  { text: "search for lantern, then summarize the reviews", refuses: ["could not place: summarize"] },
+  { text: "search for lantern and brass compass", reads: [["search", "lantern and brass compass"]] },
   {
     text: 'Fill in the email "ann@example.com" and the name "Ann Lee"',
     reads: [

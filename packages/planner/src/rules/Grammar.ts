@@ -1099,6 +1099,11 @@ const parseClause = (
         reason: messagesFor(joinTokens(tokens)).noAction(joinTokens(tokens)),
         noActionIn: joinTokens(tokens),
       }
+    // "search for lantern, then summarize the reviews": a word no verb names, before "the", is an action
+    // the rules do not know, never another value of the verb before (a search for "summarize the reviews").
+    const leading = tokens[0]
+    if (leading?.kind === "word" && isWord(tokens[1], "the", "a", "an"))
+      return { reason: messagesFor(joinTokens(tokens)).couldNotPlace([leading.value]) }
     verbName = previousVerb[0]
     verbRaw = previousVerb[1]
     after = tokens
