@@ -6,6 +6,7 @@ import {
   hideUrlCredentials,
   secretIndexIn,
   secretValuesOf,
+  urlCredentials,
   WHOLE_TOKEN_BELOW,
 } from "@sextant/core"
 import { type Job, Queue, QueueEvents } from "bullmq"
@@ -59,8 +60,12 @@ const urlCredentialsIn = (task: AgentTask): ReadonlyArray<string> => {
     ...(task.goal.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi) ?? []).map((url) => ["goal", url] as const),
   ]
   return urls.flatMap(([field, url]) => {
+    // A URL that parses carries a credential when core finds one in it (its serialised form may differ
+    // from the text, `http://host` → `http://host/`, without holding any); one that does not parse, when
+    // the spelling of a user part or a credential parameter is hidden from it.
     const hidden = hideUrlCredentials(url)
-    return hidden === url
+    const carries = URL.canParse(url) ? urlCredentials(url).length > 0 : hidden !== url
+    return !carries
       ? []
       : [
           `task.${field} carries a credential (${hidden}): the queue never carries secret values; run this task with sextant run on a machine that holds the credential, or sign in through the page with a secret input`,

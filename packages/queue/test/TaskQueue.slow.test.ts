@@ -185,6 +185,12 @@ describe("the task queue", () => {
       { runId: "url-plain" },
     )
     expect(queued).toMatchObject({ runId: "url-plain", added: true })
+    // A bare origin and an upper-case host are written differently once parsed, and carry nothing either.
+    const bare = await queue.enqueue(
+      { goal: "go to http://Shop.Example and extract the products", startUrl: "http://127.0.0.1:4000" },
+      { runId: "url-bare" },
+    )
+    expect(bare).toMatchObject({ runId: "url-bare", added: true })
   })
 
   it("fails a job at once, naming the variable, when the worker lacks a secret", async () => {
