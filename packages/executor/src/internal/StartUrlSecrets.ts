@@ -1,4 +1,10 @@
-import { type AgentTask, type TaskInputValue, urlCredentials } from "@sextant/core"
+import {
+  type AgentTask,
+  secretValuesOf,
+  type TaskInputValue,
+  type UrlCredential,
+  urlCredentials,
+} from "@sextant/core"
 
 /**
  * The task with the credentials its start URL carries (the password of `http://alice:pw@…`, a
@@ -10,13 +16,9 @@ import { type AgentTask, type TaskInputValue, urlCredentials } from "@sextant/co
  */
 export const withStartUrlSecrets = (task: AgentTask): AgentTask => {
   if (task.startUrl === undefined) return task
-  const held = new Set(
-    task.secretInputs.flatMap((name) => {
-      const value = task.inputs[name]
-      return value === undefined || value === null ? [] : [String(value)]
-    }),
-  )
-  const credentials = urlCredentials(task.startUrl).filter((credential) => !held.has(credential.value))
+  const held = new Set(secretValuesOf(task).map((secret) => secret.value))
+  const all = urlCredentials(task.startUrl)
+  const credentials = all.filter((credential) => !held.has(credential.value))
   if (credentials.length === 0) return task
   const inputs: Record<string, TaskInputValue> = { ...task.inputs }
   const secretInputs = [...task.secretInputs]
@@ -27,13 +29,12 @@ export const withStartUrlSecrets = (task: AgentTask): AgentTask => {
     inputs[name] = value
     secretInputs.push(name)
   }
-  return { ...task, startUrl: spelledForRedaction(task.startUrl), inputs, secretInputs }
+  return { ...task, startUrl: spelledForRedaction(task.startUrl, all), inputs, secretInputs }
 }
 
 /** The URL with its password percent-encoded and its query form-encoded: the spellings the redaction knows. */
-const spelledForRedaction = (url: string): string => {
+const spelledForRedaction = (url: string, credentials: ReadonlyArray<UrlCredential>): string => {
   const parsed = new URL(url)
-  const credentials = urlCredentials(url)
   const password = credentials.find((credential) => credential.part === "password")
   if (password !== undefined) parsed.password = encodeURIComponent(password.value)
   if (credentials.some((credential) => credential.part !== "password"))
@@ -49,9 +50,8 @@ export const startUrlSecretNames = (task: Pick<AgentTask, "startUrl" | "inputs" 
   if (task.startUrl === undefined) return new Set<string>()
   const values = new Set(urlCredentials(task.startUrl).map((credential) => credential.value))
   return new Set(
-    task.secretInputs.filter((name) => {
-      const value = task.inputs[name]
-      return value !== undefined && value !== null && values.has(String(value))
-    }),
+    secretValuesOf(task)
+      .filter((secret) => values.has(secret.value))
+      .map((secret) => secret.name),
   )
 }
