@@ -72,4 +72,17 @@ export interface ExecutorOptions extends TraceOptions, GuardrailOptions {
    * ```
    */
   readonly requireRequestGuard?: boolean | undefined
+  /**
+   * What a step-wise run (`runAgent`) does with the task's start URL. `"open"` (default) loads it first,
+   * so the run starts from a fresh page. `"current"`: the browser already shows it (an MCP session's
+   * page, a program that opened it itself), so the run starts on that page as it is, typed values and
+   * all, and spends no navigation on loading it again; the start URL still sets the run's origin.
+   *
+   * @example
+   * ```ts
+   * // The driver is on the cart already: check out from there, without reloading it.
+   * const options: ExecutorOptions = { tools, startPage: "current" }
+   * ```
+   */
+  readonly startPage?: "open" | "current" | undefined
 }

@@ -314,7 +314,11 @@ const driveAgent = (
     if (read !== undefined) context.partsRead = true
     context.parts = read ?? []
     let startFailed: string | undefined
-    if (!resumed && task.startUrl !== undefined) {
+    if (!resumed && task.startUrl !== undefined && context.options.startPage === "current") {
+      // The browser shows the start page already: the run begins on it as it is.
+      context.lastUrl = task.startUrl
+      context.guardrails.landed(context.lastUrl)
+    } else if (!resumed && task.startUrl !== undefined) {
       const refused = context.guardrails.checkUrl(task.startUrl)
       if (refused === undefined) {
         const startUrl = task.startUrl

@@ -11,15 +11,26 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { causeMessage } from "@sextant/core"
-import { makeRulePlanner, type PlannerShape } from "@sextant/planner"
+import {
+  makeRulePlanner,
+  makeRuleStepPolicy,
+  type PlannerShape,
+  type StepPolicyShape,
+} from "@sextant/planner"
 import { HttpOptions, type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { type ClientSession, makeClientSession, readSecrets, takeNotices } from "./internal/ClientSession.ts"
 import { ServerOptions, type ServerOptionsInput } from "./ServerOptions.ts"
 import { listTools, serverTools } from "./ToolList.ts"
 
-/** What the server is told besides its options: who plans `run` goals (the rule planner by default). */
+/**
+ * What the server is told besides its options: who decides the steps of `run` goals. By default the
+ * rules decide one step at a time on the page they see (`makeRuleStepPolicy`); a `stepPolicy` (a
+ * model's, `makeLlmStepPolicy`) does the same with its own decisions; a `planner` alone makes a whole
+ * plan before the run instead.
+ */
 export interface ServerServices {
   readonly planner?: PlannerShape | undefined
+  readonly stepPolicy?: StepPolicyShape | undefined
 }
 
 /** A server bound to one client: the SDK server, and `close` for the client's browser. */
@@ -60,7 +71,14 @@ export const createClientServer = (
   services: ServerServices = {},
 ): ClientServer => {
   const options = decodeServerOptions(input)
-  const session = makeClientSession(options, services.planner ?? makeRulePlanner())
+  const session = makeClientSession(
+    options,
+    services.planner ?? makeRulePlanner(),
+    services.stepPolicy ??
+      (services.planner === undefined
+        ? makeRuleStepPolicy({ loginTool: true, pickDateTool: true })
+        : undefined),
+  )
   const tools = new Map(serverTools(options).map((tool) => [tool.name, tool]))
   const listed = listTools(options)
   const server = new Server(

@@ -154,7 +154,23 @@ describe("the Sextant MCP server through the SDK client over stdio", () => {
     expect(textOf(ran)).not.toContain(user.password)
     const failed = await session.call("run", { goal: "frobnicate the moon", url: `${site.url}/` })
     expect(failed.isError).toBe(true)
-    expect(textOf(failed)).toMatch(/^FAILED in 0 steps \(plan-failed\)/)
+    expect(textOf(failed)).toMatch(/^FAILED in 0 steps \(closed\)\ncannot understand/)
+  })
+
+  it("runs a goal from the page as the client left it, step by step, without loading it again", async () => {
+    await session.call("go", { url: `${site.url}/logout` })
+    await session.call("go", { url: `${site.url}/login` })
+    const looked = textOf(await session.call("look", { mode: "interactive" }))
+    const email = looked
+      .split("\n")
+      .find((line) => /^e\d+ textbox Email/.test(line))
+      ?.match(/^(e\d+) /)?.[1]
+    expect(email).toBeDefined()
+    await session.call("act", { ref: email, op: "input", value: user.email })
+    // The e-mail typed by the client is on the page only: loading the page again would lose it.
+    const ran = await session.call("run", { goal: "type <secret:password> into Password and click Sign in" })
+    expect(textOf(ran)).toMatch(/^COMPLETED in \d+ steps/)
+    expect(textOf(await session.call("look", {}))).toContain("Welcome, Alice")
   })
 })
 

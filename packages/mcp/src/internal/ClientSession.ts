@@ -15,7 +15,7 @@ import {
   makeRedactor,
   type Redactor,
 } from "@sextant/executor"
-import type { PlannerShape } from "@sextant/planner"
+import type { PlannerShape, StepPolicyShape } from "@sextant/planner"
 import { launch, makeDriver, sharedSession } from "@sextant/webdriverio"
 import { Cause, Effect, Exit, Scope } from "effect"
 import { mcpSettingNames, type ServerOptions, secretVariable } from "../ServerOptions.ts"
@@ -60,8 +60,10 @@ export interface ClientSession {
   readonly secretsBlocked: Map<string, string>
   /** What the next tool answer tells the client besides its own result (see `takeNotices`). */
   readonly notices: Array<SessionNotice>
-  /** Who plans the goals of `run`. */
+  /** Who plans the goals of `run` when no step policy decides them. */
   readonly planner: PlannerShape
+  /** Who decides the steps of `run`, one at a time on the page; undefined: `planner` plans them first. */
+  readonly stepPolicy: StepPolicyShape | undefined
   /** The browser, launched on first use, behind the secret rule (see `makeSessionDriver`). */
   readonly driver: () => Promise<BrowserDriverShape>
   /** The browser as a `run` gets it: the same rule, and each navigation, click and submission charged to the session's quotas. */
@@ -93,7 +95,11 @@ export const readSecrets = (options: ServerOptions): Record<string, string> => {
   return values
 }
 
-export const makeClientSession = (options: ServerOptions, planner: PlannerShape): ClientSession => {
+export const makeClientSession = (
+  options: ServerOptions,
+  planner: PlannerShape,
+  stepPolicy?: StepPolicyShape,
+): ClientSession => {
   const secrets = readSecrets(options)
   const task = Effect.runSync(
     decodeAgentTask({
@@ -197,6 +203,7 @@ export const makeClientSession = (options: ServerOptions, planner: PlannerShape)
     secretsBlocked: new Map(),
     notices: [],
     planner,
+    stepPolicy,
     driver,
     runDriver: async () => makeSessionDriver(await browser(), session, true),
     call: async (use) => {

@@ -1,5 +1,5 @@
 import { BrowserDriver, decodeAgentTask } from "@sextant/core"
-import { planAndRun } from "@sextant/executor"
+import { type ExecutorOptions, planAndRun, runAgent } from "@sextant/executor"
 import { SqliteStore } from "@sextant/memory"
 import { Planner } from "@sextant/planner"
 import { browserTools, compoundTools } from "@sextant/tools"
@@ -30,9 +30,10 @@ const describePart = (part: unknown): string => {
 }
 
 /**
- * `run`: a whole goal through the planner and the executor on this session's browser, under the same
- * guardrails, the session's quotas (what is left of them) and the session's secret origins (a run's URL
- * never binds a secret); answers the verified outcome, the parts left unmet and what was extracted.
+ * `run`: a whole goal through the step policy (or the planner) and the executor on this session's
+ * browser, from its page as it is (or from `url`), under the same guardrails, the session's quotas (what
+ * is left of them) and the session's secret origins (a run's URL never binds a secret); answers the
+ * verified outcome, the parts left unmet and what was extracted.
  */
 export const run = defineMcpTool({
   name: "run",
@@ -49,7 +50,8 @@ export const run = defineMcpTool({
         clicks: Math.max(0, session.quotas.clicks - used.clicks),
         submissions: Math.max(0, session.quotas.submissions - used.submissions),
       }
-      const here = session.lastSnapshot?.url
+      // Without a URL the run starts on the session's page as it is (a step-wise run does not load it again).
+      const here = args.url === undefined ? await session.call((driver) => driver.currentUrl) : undefined
       const startUrl = args.url ?? (here !== undefined && /^https?:/.test(here) ? here : undefined)
       const task = await Effect.runPromise(
         decodeAgentTask({
@@ -60,14 +62,17 @@ export const run = defineMcpTool({
           constraints: { ...session.constraints, quotas },
         }),
       )
+      const options: ExecutorOptions = {
+        tools: [...browserTools, ...compoundTools],
+        ...guardrailOptions(session.options),
+        ...(session.options.traceDirectory === undefined
+          ? {}
+          : { traceDirectory: session.options.traceDirectory }),
+        ...(args.url === undefined ? { startPage: "current" as const } : {}),
+      }
+      const policy = session.stepPolicy
       const result = await Effect.runPromise(
-        planAndRun(task, {
-          tools: [...browserTools, ...compoundTools],
-          ...guardrailOptions(session.options),
-          ...(session.options.traceDirectory === undefined
-            ? {}
-            : { traceDirectory: session.options.traceDirectory }),
-        }).pipe(
+        (policy === undefined ? planAndRun(task, options) : runAgent(task, policy, options)).pipe(
           Effect.provide(
             Layer.mergeAll(
               Layer.succeed(BrowserDriver, driver),
