@@ -10,7 +10,7 @@ import {
   sextantErrorOf,
   Timeout,
 } from "@sextant/core"
-import type { FeedbackStepPolicy, StepDecision } from "@sextant/planner"
+import { type FeedbackStepPolicy, goalPartsByClause, type StepDecision } from "@sextant/planner"
 import { Duration, Effect, Option } from "effect"
 import type { ExecutorOptions } from "./ExecutorOptions.ts"
 import {
@@ -23,7 +23,6 @@ import {
   recordPartStep,
   withStoredEvidence,
 } from "./internal/Finish.ts"
-import { clauseParts } from "./internal/GoalClauses.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
@@ -448,7 +447,7 @@ const driveAgent = (
     // in "log in and then tell me what the page says"): those are checked; the rest is the policy's word.
     const readClause = policy.parts === undefined ? undefined : policy.parts.bind(policy)
     if (!context.partsRead && context.parts.length === 0 && readClause !== undefined)
-      context.parts = clauseParts(task.goal, readClause) ?? []
+      context.parts = goalPartsByClause(task.goal, readClause) ?? []
     // Stopping or closing is success only when the policy says the goal is done; then every part's
     // check must hold as well.
     const ended = end.completed && ["completed", "stopped", "closed"].includes(end.endReason)

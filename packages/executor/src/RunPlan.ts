@@ -15,6 +15,7 @@ import {
   sextantErrorOf,
 } from "@sextant/core"
 import {
+  goalPartsByClause,
   goalPartsOf,
   type ModelUsage,
   Planner,
@@ -34,7 +35,6 @@ import {
   recordPartStep,
   withStoredEvidence,
 } from "./internal/Finish.ts"
-import { clauseParts } from "./internal/GoalClauses.ts"
 import { type LeaseState, withRunLease } from "./internal/Lease.ts"
 import { inDoubtDetail, isFinished, restoreRun, stepInDoubt } from "./internal/Restore.ts"
 import {
@@ -123,7 +123,7 @@ const validated = (context: RunContext, plan: Plan) =>
 /**
  * The goal parts a run of a planner's `plan` is judged by: those the plan states, else, when a model
  * wrote it (a planner with `usage`: the model or hybrid planner), the goal as the rule grammar reads it,
- * (clause by clause when it cannot read the whole, see `clauseParts`), as the model's step policy gives
+ * (clause by clause when it cannot read the whole, see `goalPartsByClause`), as the model's step policy gives
  * them in a step-wise run. A model's plan may state no parts; judged by
  * its steps alone, one that only typed a password and never signed in was COMPLETED. A plan of a
  * planner without a model, or one the caller gives, is judged by the parts it states.
@@ -131,7 +131,7 @@ const validated = (context: RunContext, plan: Plan) =>
 const partsOf = (task: AgentTask, plan: Plan, planner: PlannerShape): ReadonlyArray<GoalPart> | undefined =>
   (plan.parts ?? []).length > 0 || planner.usage === undefined
     ? plan.parts
-    : (goalPartsOf(task.goal) ?? clauseParts(task.goal, goalPartsOf) ?? plan.parts)
+    : (goalPartsOf(task.goal) ?? goalPartsByClause(task.goal) ?? plan.parts)
 
 const emitPlan = (context: RunContext, plan: Plan) =>
   context.trace.emit({

@@ -15,7 +15,7 @@ export * from "./Planner.ts"
 // The rule grammar's public face: read a command, act on one page. Its tables (`rules/lang/`), tokenizer,
 // templates and grounding helpers are internal.
 export type { Command, CommandKind, ItemPhrase, RoleHint, TargetPhrase } from "./rules/Command.ts"
-export { type ParseResult, parseCommands } from "./rules/Grammar.ts"
+export { clausesOf, type ParseResult, parseCommands } from "./rules/Grammar.ts"
 // The executor's goal checks score names the way grounding does.
 export { canTake, GLOSSARY, glossaryReadsWhole, type Intent, textScore } from "./rules/Grounding.ts"
 // The lists of a page and the item a pick names: the step policy grounds with it, the goal check re-reads with it.

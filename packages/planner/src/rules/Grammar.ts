@@ -1371,6 +1371,28 @@ const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined
 }
 
 /**
+ * A command cut into its clauses the way the grammar cuts it, each as typed (quoted values whole): for
+ * reading a goal clause by clause when the whole of it cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { clausesOf } from "@sextant/planner"
+ * clausesOf('type "Ada, then Bob" into Name, then tell me what you think')
+ * // ['type "Ada, then Bob" into Name', "tell me what you think"]
+ * ```
+ */
+export const clausesOf = (text: string): ReadonlyArray<string> =>
+  splitClauses(tokenize(text))
+    .map((clause) => joinTokens(clause.map(quotedAsTyped)))
+    .filter((clause) => clause !== "")
+
+/** A quoted value back in quotes (the tokenizer keeps its words only); a placeholder keeps its brackets. */
+const quotedAsTyped = (token: Token): Token =>
+  token.kind !== "quoted" || /^(?:<[^>]*>|\{\{.*\}\})$/.test(token.raw)
+    ? token
+    : { ...token, raw: token.raw.includes('"') ? `“${token.raw}”` : `"${token.raw}"` }
+
+/**
  * Reads a command typed in English or Chinese into one `Command` per clause.
  *
  * @example

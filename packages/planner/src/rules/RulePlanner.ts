@@ -17,7 +17,7 @@ import {
   type StepFailure,
 } from "../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "./Command.ts"
-import { parseCommands } from "./Grammar.ts"
+import { clausesOf, parseCommands } from "./Grammar.ts"
 import { listedNames } from "./Grounding.ts"
 import { objectPattern } from "./grounding/Follow.ts"
 import { planWithToolClauses, type RuleTool } from "./ToolClauses.ts"
@@ -354,6 +354,30 @@ export const goalPartsOf = (goal: string): ReadonlyArray<GoalPart> | undefined =
   const parsed = parseCommands(goal)
   if (!parsed.ok) return undefined
   return partsOfCommands(parsed.commands)
+}
+
+/**
+ * The parts of a goal the grammar cannot read whole, read clause by clause (`clausesOf`): "log in and
+ * then tell me what the page says" has the part "log in" though no part of the whole reads. Undefined
+ * for a goal of one clause or when no clause reads into a part. `read` reads one clause (default
+ * `goalPartsOf`; a step policy's own `parts`). A run checks the parts found on the page like any
+ * others, so a model that says "done" without signing in does not make such a run COMPLETED; the
+ * clauses left unread are the model's word.
+ *
+ * @example
+ * ```ts
+ * import { goalPartsByClause } from "@sextant/planner"
+ * goalPartsByClause("log in and then tell me what the page says")?.map((part) => part.description) // ["log in"]
+ * ```
+ */
+export const goalPartsByClause = (
+  goal: string,
+  read: (clause: string) => ReadonlyArray<GoalPart> | undefined = goalPartsOf,
+): ReadonlyArray<GoalPart> | undefined => {
+  const clauses = clausesOf(goal)
+  if (clauses.length < 2) return undefined
+  const parts = clauses.flatMap((clause) => read(clause) ?? [])
+  return parts.length === 0 ? undefined : parts
 }
 
 /**
