@@ -30,10 +30,10 @@ describe("goalPartsByClause: a goal the grammar cannot read whole, read clause b
   })
 
   it("cuts where the grammar cuts, so clauses the grammar joins stay one", () => {
-    // "next page" is one target, not "next" ending a clause; a full stop ends a sentence.
-    expect(clausesOf("click next page and then tell me the total")).toEqual([
-      "click next page",
-      "tell me the total",
+    // "Red and Blue" are two values of one clause, not two clauses; a full stop ends a sentence.
+    expect(clausesOf("check Red and Blue in Colors, then tell me what you think")).toEqual([
+      "check Red and Blue in Colors",
+      "tell me what you think",
     ])
     expect(clausesOf("Company: Kite Labs. Then summarize it")).toEqual(["Company: Kite Labs", "summarize it"])
   })
