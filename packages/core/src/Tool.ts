@@ -62,6 +62,12 @@ export interface Tool<
    * instead. A registry runs it, but never lists it in a catalog.
    */
   readonly deprecated?: string | undefined
+  /**
+   * The input fields that hold JavaScript the tool runs in the page (`waitFor`'s `js`). A run with
+   * secrets refuses a call that sets one: a script written by the caller can read a typed secret and
+   * show it in a spelling no redaction knows. Empty or absent: the tool runs no script of the caller's.
+   */
+  readonly scriptInputs?: ReadonlyArray<string> | undefined
   readonly run: (input: z.output<Input>) => Effect.Effect<z.input<Output>, E, R>
 }
 
@@ -94,6 +100,11 @@ export interface ToolDefinition<
   readonly group?: ToolGroup
   /** What to call instead, for a tool kept only so stored plans still run (never listed). */
   readonly deprecated?: string
+  /**
+   * The input fields that hold JavaScript the tool runs in the page, written by its caller (a model):
+   * a run with secrets refuses a call that sets one. Every name must be a field of `input`.
+   */
+  readonly scriptInputs?: ReadonlyArray<string>
   readonly run: (input: z.output<Input>) => Effect.Effect<z.input<Output>, E, R>
 }
 
@@ -141,6 +152,15 @@ export const defineTool = <
       `defineTool: tool '${definition.name}' has group ${JSON.stringify(definition.group)}; use one of ${ToolGroup.options.join(", ")}`,
     )
   }
+  const shape = (definition.input as { readonly shape?: Record<string, unknown> }).shape
+  const unknownScript = (definition.scriptInputs ?? []).find(
+    (field) => shape !== undefined && !Object.hasOwn(shape, field),
+  )
+  if (unknownScript !== undefined) {
+    throw new TypeError(
+      `defineTool: tool '${definition.name}' names the script input ${JSON.stringify(unknownScript)}, which is not a field of its input`,
+    )
+  }
   return Object.freeze({
     name: definition.name,
     description: definition.description.trim(),
@@ -149,6 +169,9 @@ export const defineTool = <
     effects: ToolEffects.parse(definition.effects ?? {}),
     group: group.data,
     ...(definition.deprecated === undefined ? {} : { deprecated: definition.deprecated }),
+    ...(definition.scriptInputs === undefined || definition.scriptInputs.length === 0
+      ? {}
+      : { scriptInputs: Object.freeze([...definition.scriptInputs]) }),
     run: definition.run,
   })
 }

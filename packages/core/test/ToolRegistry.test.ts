@@ -88,6 +88,21 @@ describe("defineTool", () => {
       }),
     ).toThrow(/needs a description/)
   })
+
+  it("keeps the script inputs a tool declares, and refuses one that is not a field of its input", () => {
+    const definition = {
+      name: "runScript",
+      description: "Run a JavaScript expression in the page.",
+      input: z.object({ code: z.string() }),
+      output: z.object({}),
+      run: () => Effect.succeed({}),
+    }
+    expect(defineTool({ ...definition, scriptInputs: ["code"] }).scriptInputs).toEqual(["code"])
+    expect(defineTool(definition).scriptInputs).toBeUndefined()
+    expect(() => defineTool({ ...definition, scriptInputs: ["js"] })).toThrow(
+      /names the script input "js", which is not a field of its input/,
+    )
+  })
 })
 
 describe("ToolRegistry", () => {

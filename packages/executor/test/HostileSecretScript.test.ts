@@ -1,7 +1,9 @@
-import { decodeAgentTask } from "@sextant/core"
+import { BrowserDriver, decodeAgentTask, defineTool } from "@sextant/core"
+import type { TraceRecord } from "@sextant/executor"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { callsThenStop, PASSWORD, startRig } from "./support/HostileRig.ts"
+import { z } from "zod"
+import { callsThenStop, hostileTools, PASSWORD, startRig, taskFor } from "./support/HostileRig.ts"
 
 /**
  * A model (the real openai SDK on the scripted server) in a run with a secret asks for a JavaScript
@@ -26,6 +28,39 @@ describe("a JavaScript wait in a run with secrets", () => {
     const refusal = events.find((event) => event.type === "guardrail" && event.rule === "secret-script")
     expect(refusal).toBeDefined()
     expect(JSON.stringify({ result, events, prompts })).not.toContain(reversed)
+  }, 60_000)
+
+  it("is refused for a tool package's tool that declares a script input, whatever its name", async () => {
+    // A tool of another package runs the caller's code; it says which field holds it.
+    const runScript = defineTool({
+      name: "runScript",
+      description: "Run a JavaScript expression in the page and return its value.",
+      input: z.object({ code: z.string().min(1) }),
+      output: z.object({ value: z.unknown() }),
+      effects: { clicks: true },
+      scriptInputs: ["code"],
+      run: ({ code }) =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          return { value: yield* driver.evaluate(`return ${code}`) }
+        }),
+    })
+    rig.script(
+      callsThenStop([
+        { name: "fill", args: { target: "#password", value: "<secret:password>" } },
+        { name: "runScript", args: { code: copyReversed } },
+        { name: "look", args: {} },
+      ]),
+    )
+    const events: Array<TraceRecord> = []
+    const result = await rig.runModel(taskFor("sign in and look around", `${rig.site.url}/login`), {
+      tools: [...hostileTools, runScript],
+      onEvent: (event) => events.push(event),
+      screenshots: "never",
+    })
+    expect(result.observations.find((observation) => observation.tool === "runScript")?.ok).toBe(false)
+    expect(events.find((event) => event.type === "guardrail" && event.rule === "secret-script")).toBeDefined()
+    expect(JSON.stringify({ result, events })).not.toContain(reversed)
   }, 60_000)
 
   it("runs as before in a run without secrets", async () => {

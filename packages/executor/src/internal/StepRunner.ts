@@ -39,17 +39,24 @@ import { elapsedSince, moveTo, type RunContext, recordStep, takeScreenshot } fro
 import { resumeOnNewTab } from "./TabRecovery.ts"
 
 /**
- * Why a step must not run a JavaScript condition of the model's (`waitFor`'s `js`) in a run with secrets,
- * or undefined: a script can read a typed secret and write it where the page shows it (reversed, as
- * character codes), in a spelling no redaction catches, for the next look to hand to the model, the
- * trace and the store. A run without secrets runs it as before.
+ * Why a step must not run JavaScript its caller wrote (a tool's declared `scriptInputs`, such as
+ * `waitFor`'s `js`) in a run with secrets, or undefined: a script can read a typed secret and write it
+ * where the page shows it (reversed, as character codes), in a spelling no redaction catches, for the
+ * next look to hand to the model, the trace and the store. A run without secrets runs it as before.
  */
-const secretScript = (tool: string, args: unknown, secrets: ReadonlyArray<string>): string | undefined => {
-  if (secrets.length === 0 || tool !== "waitFor") return undefined
-  const js = (args as { readonly js?: unknown } | undefined)?.js
-  if (typeof js !== "string") return undefined
-  const names = secrets.map(secretPlaceholder).join(", ")
-  return `waitFor would run the JavaScript condition ${JSON.stringify(js.slice(0, 80))} in a run with ${names}: a script can read a typed secret and show it in a spelling no redaction catches; wait for a target, a text or a navigation instead`
+const secretScript = (
+  tool: AnyTool | undefined,
+  args: unknown,
+  secrets: ReadonlyArray<string>,
+): string | undefined => {
+  if (secrets.length === 0 || tool === undefined) return undefined
+  for (const field of tool.scriptInputs ?? []) {
+    const script = (args as Readonly<Record<string, unknown>> | undefined)?.[field]
+    if (script === undefined || script === null) continue
+    const names = secrets.map(secretPlaceholder).join(", ")
+    return `${tool.name} would run the JavaScript of its ${field} (${JSON.stringify(String(script).slice(0, 80))}) in a run with ${names}: a script can read a typed secret and show it in a spelling no redaction catches; call it without ${field}`
+  }
+  return undefined
 }
 
 /** True when the error says it may succeed on a retry (Sextant's errors and a tool's own alike). */
@@ -493,7 +500,7 @@ export const executeStep = (
         )
         break
       }
-      const script = secretScript(call.tool, args, context.redactor.names)
+      const script = secretScript(tool, args, context.redactor.names)
       if (script !== undefined) {
         yield* refuse(
           "secret-script",

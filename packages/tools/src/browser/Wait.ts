@@ -34,6 +34,7 @@ export const waitForTool = defineTool({
     "Wait until exactly one of: target (a ref or CSS selector) is present (or visible/hidden with state), text appears on the page, js (a JavaScript expression) is truthy, or navigation (true) leaves the current URL.",
     "Fails with a Timeout error after timeoutMs (default 10000).",
   ].join(" "),
+  scriptInputs: ["js"],
   input: z
     .object({
       target: TargetText.optional(),
