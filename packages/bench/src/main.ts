@@ -54,6 +54,7 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
        pnpm bench --only gallery [--seed N] [--instructions f001,menu,tabs] [--modes agent,oneShot]
        pnpm bench --only gallery --set fresh [--seed N] [--instructions n001,pick] [--modes agent]
        pnpm bench --only gallery --set fresh2 [--seed N] [--instructions m001,pick] [--modes agent]
+       pnpm bench --only gallery --set fresh3 [--seed N] [--instructions k001,pick] [--modes agent]
 
   --quick     5 timed runs instead of 20: a smoke run, written to results/latest-partial.*
   --runs N    timed runs per measurement (default 20)
@@ -92,7 +93,9 @@ const usage = `Usage: pnpm bench [--quick] [--runs N] [--warmup N] [--seed N] [-
                    solved, needs-model runs ended FAILED, false COMPLETED; written to
                    results/gallery-fresh.* (or gallery-fresh-partial.*). Never run without this flag
   --set fresh2     the same for the fresh2 set (src/gallery/instructions.fresh2.json), written to
-                   results/gallery-fresh2.* (or gallery-fresh2-partial.*)`
+                   results/gallery-fresh2.* (or gallery-fresh2-partial.*)
+  --set fresh3     the same for the fresh3 set (src/gallery/instructions.fresh3.json), written to
+                   results/gallery-fresh3.* (or gallery-fresh3-partial.*)`
 
 const positiveInteger = (
   name: string,
@@ -457,8 +460,13 @@ const runGalleryOnly = async (values: ReturnType<typeof parseCommandLine>["value
   if (values.readme || values.pages !== undefined || values.quick) {
     throw new UsageError("--only gallery takes --seed, --instructions, --modes and --set only")
   }
-  if (values.set !== undefined && values.set !== "fresh" && values.set !== "fresh2")
-    throw new UsageError(`--set takes "fresh" or "fresh2", got "${values.set}"`)
+  if (
+    values.set !== undefined &&
+    values.set !== "fresh" &&
+    values.set !== "fresh2" &&
+    values.set !== "fresh3"
+  )
+    throw new UsageError(`--set takes "fresh", "fresh2" or "fresh3", got "${values.set}"`)
   const sealed = values.set
   const seed = positiveInteger("seed", values.seed, 0, 0)
   const modes = values.modes?.split(",").map((mode) => mode.trim())

@@ -8,6 +8,7 @@ import {
   HOLDOUT_SHA256,
   holdoutHash,
   loadFresh2Instructions,
+  loadFresh3Instructions,
   loadFreshInstructions,
   loadInstructions,
 } from "../src/gallery/Instructions.ts"
@@ -58,9 +59,12 @@ describe("gallery harness in Chromium", () => {
 
   it("every instruction names a gallery page that exists", async () => {
     const pages = new Set(
-      [...loadInstructions(), ...loadFreshInstructions(), ...loadFresh2Instructions()].map(
-        (instruction) => instruction.page,
-      ),
+      [
+        ...loadInstructions(),
+        ...loadFreshInstructions(),
+        ...loadFresh2Instructions(),
+        ...loadFresh3Instructions(),
+      ].map((instruction) => instruction.page),
     )
     for (const page of pages) {
       const response = await fetch(`${site!.url}/gallery/${page}`)

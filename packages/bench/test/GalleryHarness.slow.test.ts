@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Instruction,
   loadFresh2Instructions,
+  loadFresh3Instructions,
   loadFreshInstructions,
 } from "../src/gallery/Instructions.ts"
 
 /**
  * The held-out sets written after the code are frozen (hash-checked by their loader), so their oracles
  * are checked against the pages here, in the slow set `.ci/run` runs, beside their hand-driven reference
- * solutions (`fixtures/site/test/FreshGallery.slow.test.ts`, `Fresh2Gallery.slow.test.ts`): a page changed
- * under a frozen set fails it there.
+ * solutions (`fixtures/site/test/FreshGallery.slow.test.ts`, `Fresh2Gallery.slow.test.ts`,
+ * `Fresh3Solutions.slow.test.ts`): a page changed under a frozen set fails it there.
  */
 describe("the frozen held-out sets against their pages in Chromium", () => {
   let site: FixtureSite | undefined
@@ -77,6 +78,15 @@ describe("the frozen held-out sets against their pages in Chromium", () => {
     await unmetAtLoad(
       loadFresh2Instructions(),
       /^(call|details|open|helpful|unhelpful|archived):|^(send|continue|trackGo|refundGo|saveAccount|signOutAll|clearHistory|signOut|sendSupport|forgot|checkAvailability|searchCars|saveSettings|opened|downloaded|deleted|undo|trash|star|print|download|comment|history|copy|continueHuman|publish|saveDraft|pricingTop|pricingFooter|start|confirm|claimOffer|notNow|acceptTerms|applyCoupon|frameSend|outerSend|cookieReject|subscribe|savedNickname|change|exportPdf|zoomIn|prefKeys|size|plan|language|timezone|destination)$/,
+    )
+  }, 120_000)
+
+  it("no fresh3 instruction is met by its page as it loads, and each names only keys its page reports", async () => {
+    // Keys reported only once something is clicked or chosen: the fresh3 pages' buttons, and on the
+    // older pages their buttons, custom widgets and dialogs.
+    await unmetAtLoad(
+      loadFresh3Instructions(),
+      /^(reserve|close|call|archived):|^(searchHotels|postComment|printRecipe|saveForLater|submitTicket|savePrefs|go|change|savedNickname|size|plan|language|saveSettings|send|trackGo|refundGo|star|share|saveAccount)$/,
     )
   }, 120_000)
 })

@@ -433,7 +433,7 @@ export interface FreshSummary {
 }
 
 /** A set run only when asked and scored by doable solved, needs-model FAILED and false COMPLETED. */
-export type SealedSet = "fresh" | "fresh2"
+export type SealedSet = "fresh" | "fresh2" | "fresh3"
 
 /**
  * The fresh-set figures the acceptance asks for, from the outcomes of one mode; `set` names which such
@@ -469,7 +469,7 @@ export const freshSummary = (
 }
 
 /**
- * The fresh set's table (or the fresh2 set's, given `set`): doable solved, needs-model FAILED, false
+ * The fresh set's table (or the fresh2 or fresh3 set's, given `set`): doable solved, needs-model FAILED, false
  * COMPLETED — per mode and language, then per family.
  */
 export const freshSections = (

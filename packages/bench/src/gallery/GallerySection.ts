@@ -13,6 +13,7 @@ import {
 import {
   type Instruction,
   loadFresh2Instructions,
+  loadFresh3Instructions,
   loadFreshInstructions,
   loadInstructions,
 } from "./Instructions.ts"
@@ -27,8 +28,8 @@ export interface GallerySectionOptions {
   readonly modes?: ReadonlyArray<GalleryMode>
   /**
    * "fresh": run the fresh set (`instructions.fresh.json`) instead of the frozen, written-after and
-   * held-out sets, and report its figures; "fresh2": the same for the fresh2 set
-   * (`instructions.fresh2.json`). Never run unless asked.
+   * held-out sets, and report its figures; "fresh2" and "fresh3": the same for the fresh2 set
+   * (`instructions.fresh2.json`) and the fresh3 set (`instructions.fresh3.json`). Never run unless asked.
    */
   readonly set?: SealedSet
   readonly progress: (line: string) => void
@@ -65,7 +66,9 @@ export const gallerySection = async (
       ? loadFreshInstructions()
       : sealed === "fresh2"
         ? loadFresh2Instructions()
-        : loadInstructions(),
+        : sealed === "fresh3"
+          ? loadFresh3Instructions()
+          : loadInstructions(),
     options.only,
   )
   const site = await startFixtureSite({ port: 0, seed: options.seed })

@@ -14,6 +14,7 @@ import { z } from "zod"
  * `needsModel` marks an instruction no rule agent can carry out (arithmetic, counting, judgement,
  * writing): its right outcome is a FAILED run that names the step it could not do. The fresh2 file is a
  * fourth such set (`--set fresh2`), written later over the older gallery pages and the fresh ones alike.
+ * The fresh3 file is a fifth (`--set fresh3`), written later still, mostly on five pages of its own.
  */
 export const Instruction = z.object({
   id: z.string().regex(/^[a-z]\d{3}$/),
@@ -25,7 +26,7 @@ export const Instruction = z.object({
   needsModel: z.boolean().optional(),
 })
 export type Instruction = z.output<typeof Instruction> & {
-  readonly set: "frozen" | "rest" | "holdout" | "fresh" | "fresh2"
+  readonly set: "frozen" | "rest" | "holdout" | "fresh" | "fresh2" | "fresh3"
 }
 
 /** sha256 of `instructions.frozen.json` as committed; a changed file is an error, not a new baseline. */
@@ -40,12 +41,16 @@ export const FRESH_SHA256 = "d1c793f2bad86acc273e4fb51887df5afddb9d1ce2d42af4ee6
 /** sha256 of `instructions.fresh2.json` as committed, before any run on it. */
 export const FRESH2_SHA256 = "fc96578e84b4c458562b3084d9379088c3da670ef86fd748b93e9a183af37f8f"
 
+/** sha256 of `instructions.fresh3.json` as committed, before any run on it. */
+export const FRESH3_SHA256 = "c092edd52c16a7ced1709055f692844f415facaf4030c818ba9e870bd411a8ef"
+
 const directory = dirname(fileURLToPath(import.meta.url))
 export const FROZEN_PATH = join(directory, "instructions.frozen.json")
 export const REST_PATH = join(directory, "instructions.rest.json")
 export const HOLDOUT_PATH = join(directory, "instructions.holdout.json")
 export const FRESH_PATH = join(directory, "instructions.fresh.json")
 export const FRESH2_PATH = join(directory, "instructions.fresh2.json")
+export const FRESH3_PATH = join(directory, "instructions.fresh3.json")
 
 const load = (path: string, set: Instruction["set"]): ReadonlyArray<Instruction> => {
   const parsed = z.array(Instruction).safeParse(JSON.parse(readFileSync(path, "utf8")))
@@ -62,6 +67,7 @@ export const frozenHash = (): string => sha256(FROZEN_PATH)
 export const holdoutHash = (): string => sha256(HOLDOUT_PATH)
 export const freshHash = (): string => sha256(FRESH_PATH)
 export const fresh2Hash = (): string => sha256(FRESH2_PATH)
+export const fresh3Hash = (): string => sha256(FRESH3_PATH)
 
 /**
  * The three files, frozen first, then the rest, then the held-out set; throws when the frozen or the
@@ -97,7 +103,7 @@ export const loadInstructions = (): ReadonlyArray<Instruction> => {
 const loadSealed = (
   path: string,
   expectedSha256: string,
-  set: "fresh" | "fresh2",
+  set: "fresh" | "fresh2" | "fresh3",
 ): ReadonlyArray<Instruction> => {
   const hash = sha256(path)
   if (hash !== expectedSha256) {
@@ -139,3 +145,17 @@ export const loadFresh2Instructions = (
   path: string = FRESH2_PATH,
   expectedSha256: string = FRESH2_SHA256,
 ): ReadonlyArray<Instruction> => loadSealed(path, expectedSha256, "fresh2")
+
+/**
+ * The fresh3 set alone (set "fresh3"): a fifth held-out set, mostly on its own five gallery pages
+ * (`hotel-booking`, `recipe`, `job-application`, `support-ticket`, `newsletter-prefs`) and partly on older
+ * ones, hash-checked the same way. `path` and `expectedSha256` are for tests of the check itself.
+ *
+ * @example
+ * const fresh3 = loadFresh3Instructions()
+ * const doable = fresh3.filter((instruction) => instruction.needsModel !== true)
+ */
+export const loadFresh3Instructions = (
+  path: string = FRESH3_PATH,
+  expectedSha256: string = FRESH3_SHA256,
+): ReadonlyArray<Instruction> => loadSealed(path, expectedSha256, "fresh3")
