@@ -200,6 +200,8 @@ describe("two sextant workers on one Redis queue and one store", () => {
     try {
       const stored = await agent.runs()
       expect(stored.map((run) => run.status)).toEqual(added.map(() => "COMPLETED"))
+      // Started without --mode, the workers run each rule-planned task step by step, as `sextant run` does.
+      expect(stored.map((run) => run.mode)).toEqual(added.map(() => "agent"))
       expect(new Set(stored.map((run) => run.runId))).toEqual(new Set(added.map((task) => task.runId)))
     } finally {
       await agent.close()

@@ -9,7 +9,11 @@ import type { Agent } from "../createAgent.ts"
  * in flight is not repeated either (the run then ends FAILED, needs-review). A run that already ended
  * answers its stored result, so a job delivered twice runs once.
  */
-export const makeAgentRunner = (agent: Agent): TaskRunner => ({
+export const makeAgentRunner = (
+  agent: Agent,
+  /** The mode of a task's new run; undefined: the agent's own. */
+  modeFor: (task: AgentTask) => "plan" | "agent" | undefined = () => undefined,
+): TaskRunner => ({
   run: async (task: AgentTask, { runId, signal, onEvent }): Promise<RunnerResult> => {
     const known = (await agent.runs()).some((run) => run.runId === runId)
     const secrets = Object.fromEntries(
@@ -20,7 +24,7 @@ export const makeAgentRunner = (agent: Agent): TaskRunner => ({
     )
     const result = known
       ? await agent.resume(runId, { secrets, signal, onEvent })
-      : await agent.run(task, { runId, signal, onEvent })
+      : await agent.run(task, { runId, signal, onEvent, ...modeOf(modeFor(task)) })
     return {
       status: result.status,
       endReason: result.endReason,
@@ -29,3 +33,5 @@ export const makeAgentRunner = (agent: Agent): TaskRunner => ({
     }
   },
 })
+
+const modeOf = (mode: "plan" | "agent" | undefined) => (mode === undefined ? {} : { mode })

@@ -7,7 +7,7 @@ import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
 import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
 import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
-import { configOrReport } from "./RunCommand.ts"
+import { configOrReport, defaultMode } from "./RunCommand.ts"
 
 type QueueModule = typeof import("@sextant/queue")
 
@@ -102,7 +102,7 @@ const WorkerArguments = AgentFlags.extend({
   rate: z.array(z.string()).default([]),
   lockDuration: whole(1_000, "--lock-duration 30000").optional(),
   stalledInterval: whole(500, "--stalled-interval 30000").optional(),
-  mode: z.enum(["plan", "agent"], { error: "is plan or agent" }).default("plan"),
+  mode: z.enum(["plan", "agent"], { error: "is plan or agent" }).optional(),
   config: z.string().min(1).optional(),
 })
 
@@ -142,7 +142,10 @@ export const runWorker = async (
   const { createAgent } = await import("../createAgent.ts")
   let agent: ReturnType<typeof createAgent>
   try {
-    agent = createAgent({ ...resolved.options, mode: options.mode })
+    agent = createAgent({
+      ...resolved.options,
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    })
   } catch (error) {
     err.write(`sextant worker: ${causeMessage(error)}\n`)
     return 2
@@ -153,7 +156,8 @@ export const runWorker = async (
     worker = await queueModule.startTaskWorker({
       url: options.queue,
       name: options.queueName,
-      runner: makeAgentRunner(agent),
+      // Without --mode each task's mode is the one `sextant run` would choose for its goal.
+      runner: makeAgentRunner(agent, (task) => options.mode ?? defaultMode(task.goal, resolved.options)),
       concurrency: options.concurrency,
       globalConcurrency: options.globalConcurrency,
       limits,
@@ -166,7 +170,7 @@ export const runWorker = async (
     return reportQueueError("worker", error, err)
   }
   err.write(
-    `worker ${worker.name}: queue ${options.queueName ?? queueModule.DEFAULT_QUEUE_NAME} at ${hideUrlCredentials(options.queue)}, concurrency ${options.concurrency}, store ${resolved.store}\n${resolved.plannerLine}\n`,
+    `worker ${worker.name}: queue ${options.queueName ?? queueModule.DEFAULT_QUEUE_NAME} at ${hideUrlCredentials(options.queue)}, concurrency ${options.concurrency}, store ${resolved.store}\n${resolved.plannerLine}\n${options.mode === undefined ? "mode: per task, as sextant run chooses it (--mode plan or --mode agent sets one for all)" : `mode: ${options.mode} for every task`}\n`,
   )
   await stop
   err.write(`worker ${worker.name}: stopping (finishing the runs in hand)\n`)
@@ -422,7 +426,10 @@ export const registerQueueCommands = (program: Command, cli: CliContext): void =
       "how long a job's lock lasts unrenewed before it counts as stalled (default 30000)",
     )
     .option("--stalled-interval <ms>", "how often to look for stalled jobs of dead workers (default 30000)")
-    .option("--mode <mode>", "plan (whole plan first) or agent (one step at a time)", "plan")
+    .option(
+      "--mode <mode>",
+      "plan (whole plan first) or agent (one step at a time) for every task (default: each task's as sextant run chooses it)",
+    )
   addAgentFlags(worker).action(async (flags: Record<string, unknown>) => {
     let onSignal = () => {}
     const stop = new Promise<void>((resolve) => {
