@@ -287,6 +287,51 @@ describe("orphaned browsers", () => {
     }
   }, 120_000)
 
+  it("ends every helper of an orphaned browser too, even one a loaded machine leaves unscheduled, so none outlives the watchdog to write into the removed profile (watchdog)", async () => {
+    const folder = mkdtempSync(join(process.env.TMPDIR ?? "/tmp", "sextant-watchdog-test-"))
+    const { child, exited, output } = runChild(["about:blank", "hold"], { ...process.env, TMPDIR: folder })
+    let browserLeft = (): ReadonlyArray<number> => []
+    try {
+      const held = await heldBrowser(output)
+      expect(held, output()).toBeDefined()
+      browserLeft = () => [
+        ...processesMentioning(`--user-data-dir=${held.profileDir}`),
+        ...ownedBy(child.pid!),
+      ]
+      // The network service, held stopped as a loaded machine may leave it unscheduled: when it runs
+      // after the browser died, it can write its state and the cache index into the profile on its way
+      // out (left behind under load: `Default/Network Persistent State`, `Default/Cache/…/the-real-index`).
+      const stopped = processesMentioning(`--user-data-dir=${held.profileDir}`).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("network.mojom.NetworkService")
+        } catch {
+          return false
+        }
+      })
+      expect(stopped).toHaveLength(1)
+      for (const pid of stopped) process.kill(pid, "SIGSTOP")
+      child.kill("SIGKILL")
+      await exited
+      const killedAt = Date.now()
+      while ((browserLeft().length > 0 || existsSync(held.profileDir)) && Date.now() - killedAt < 30_000) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+      // A helper the watchdog missed would wait here, stopped, and write into the profile once it runs.
+      expect(browserLeft()).toEqual([])
+      expect(existsSync(held.profileDir)).toBe(false)
+    } finally {
+      killIfAlive(child)
+      for (const pid of browserLeft()) {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {
+          // Gone since.
+        }
+      }
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it("reaps the ChromeDriver, Chromium and profile of a Node process killed with SIGKILL, and nothing of a live owner", async () => {
     const live = await openDriver()
     const { child, exited, output } = runChild(["about:blank", "hold-unwatched"])

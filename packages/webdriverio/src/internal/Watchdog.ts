@@ -21,17 +21,23 @@ export interface Watchdog {
 // Environment only, never argv: the watchdog's own command line must not name the profile, or it
 // would find (and kill) itself among the processes it looks for.
 //
-// The profile is removed once no process of the launch is left, and removed again while anything
-// is: a helper that was still exiting when the last scan missed it can write into the profile (a
-// `Default` folder) after the first `rm`, which then leaves the folder behind. It keeps at it for
-// up to ten seconds: a loaded machine can be slow to end a killed process.
+// Chromium's browser process has `--user-data-dir=<profile>` as an argument of its own; its helpers
+// (zygotes, GPU, network and storage services, renderers) write their process title over argv and
+// environment, so their /proc cmdline is one string that holds it among the other switches and their
+// environ holds no owner. The command lines are searched for it as a substring: matching whole
+// arguments found the browser process only, and a helper left running (late, on a loaded machine)
+// wrote into the profile after it was removed (the network service's `Default/Network Persistent
+// State` and HTTP cache index). No other launch's profile starts with this one's path (mkdtemp ends
+// each name in six letters and digits after a prefix of digits and dashes), only a path inside it.
+// The profile is removed once no process of the launch is left, again while anything is, for up to
+// ten seconds: a loaded machine can be slow to end a killed process.
 const script = `
 IFS= read -r line
 [ "$line" = done ] && exit 0
 i=0
 while [ "$i" -lt 200 ]; do
   pids=$( {
-    printf '%s\\n' "$SEXTANT_WATCH_MARK" | grep -lzxFf - /proc/[0-9]*/cmdline
+    printf '%s\\n' "$SEXTANT_WATCH_MARK" | grep -lzFf - /proc/[0-9]*/cmdline
     printf '%s\\n' "$SEXTANT_WATCH_OWNER" | grep -lzxFf - /proc/[0-9]*/environ
   } 2>/dev/null | cut -d/ -f3 | grep -vx "$$")
   if [ -z "$pids" ]; then
