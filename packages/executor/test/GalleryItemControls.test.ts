@@ -46,6 +46,8 @@ describe("a control inside the one item the instruction names", () => {
     ["Star the message from Ana", "item-actions", "starred:Ana Lopez"],
     ["Details of order 1043", "item-actions", "details:1043"],
     ["Open the details of order 1043", "item-actions", "details:1043"],
+    // A verb the grammar reads for dialogs ("close"), with no dialog open: the row's "Close ticket".
+    ["Close ticket T-4788", "support-ticket", "close:T-4788"],
   ] as const) {
     it(`presses that item's own control, COMPLETED once the page shows it: ${goal}`, async () => {
       const { status, verdict } = await runOnGallery(goal, page, { [key]: true })
@@ -68,6 +70,7 @@ describe("a control inside the one item the instruction names", () => {
     ["给李娜打电话", "contacts", "call:李娜", "李娜 | 星河科技"],
     ["Could I get the glass vase in my cart?", "products", "cart", "Glass vase"],
     ["Details of order 1043", "item-actions", "details:1043", "Order 1043"],
+    ["Close ticket T-4788", "support-ticket", "close:T-4788", "T-4788"],
   ] as const) {
     it(`is FAILED, not COMPLETED, when the control pressed sits in another item than the one named: ${goal}`, async () => {
       const { status, verdict, result } = await runOnGallery(

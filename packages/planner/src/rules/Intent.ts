@@ -543,7 +543,7 @@ const inside = (chain: Chain | undefined, holder: Chain): boolean =>
  * selection — is pressed. Undefined when the clause does not read so; a reason when more than one
  * item or control fits.
  */
-const verbOnItem = (
+export const verbOnItem = (
   clause: string,
   elements: ReadonlyArray<PageElement>,
   ancestry: Ancestry | undefined,

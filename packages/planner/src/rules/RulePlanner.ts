@@ -235,6 +235,13 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
   }
 }
 
+/** The words of a phrase from its first identifier ("T-4788", "1043") or capitalised name on, or undefined. */
+const itemWordsIn = (phrase: string): string | undefined => {
+  const words = phrase.trim().split(/\s+/)
+  const first = words.findIndex((word, index) => /\d/.test(word) || (index > 0 && /^\p{Lu}/u.test(word)))
+  return first < 0 ? undefined : words.slice(first).join(" ")
+}
+
 /**
  * The goal part one clause stands for, with the check that says it was done: logged in, searched,
  * submitted, extracted (every field non-empty), every page reached, the opened page shown; other
@@ -284,8 +291,12 @@ export const goalPartFor = (command: Command): GoalPart => {
     case "collapse":
     case "hover":
     case "focus":
-    case "close":
-      return part("click", { type: "actionsSucceeded" })
+    case "close": {
+      // "close ticket T-4788": the words naming one item (from its first identifier or proper name on)
+      // are where the control pressed must sit, as for a click in a named item; a dialog names none.
+      const within = command.target.role === undefined ? itemWordsIn(command.target.raw) : undefined
+      return part("click", { type: "actionsSucceeded", ...(within === undefined ? {} : { within }) })
+    }
     case "drag":
     case "selectText":
     case "copy":

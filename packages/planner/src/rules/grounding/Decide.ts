@@ -6,6 +6,7 @@
 import { findingWords, type PageElement } from "@sextant/core"
 import type { ElementAction } from "../../Planner.ts"
 import { type Command, describeCommand, describeTarget, type TargetPhrase } from "../Command.ts"
+import { parseCommands } from "../Grammar.ts"
 import {
   type Ancestry,
   ancestorElement,
@@ -17,6 +18,7 @@ import {
   normalizeText,
   textScore,
 } from "../Grounding.ts"
+import { verbOnItem } from "../Intent.ts"
 import { plainOutlineLine, STEPPER } from "../Outline.ts"
 import {
   CLOSE_WORDS,
@@ -1354,6 +1356,14 @@ export const decideCommand = (
       const inDialog = buttons.find((element) =>
         ancestors(element).some((ancestor) => ancestor.role === "dialog" || ancestor.role === "alertdialog"),
       )
+      // "close ticket T-4810": with no dialog to close, an item the words name may hold a control named
+      // by "close" and the words before the item's ("Close ticket" in T-4810's row): that one is pressed.
+      if (inDialog === undefined && command.target.text !== undefined) {
+        const onItem = verbOnItem(`close ${command.target.raw}`, view.elements, view.ancestry)
+        const read = onItem !== undefined && "command" in onItem ? parseCommands(onItem.command) : undefined
+        const press = read?.ok === true && read.commands.length === 1 ? read.commands[0] : undefined
+        if (press?.kind === "click") return decideCommand(press, page, state)
+      }
       const pick = inDialog ?? buttons[0]
       if (pick !== undefined) return action(pick, "click", `close with ${label(pick)}`)
       return action(PAGE_LOCATOR, "press", "press Escape to close", [["key", "Escape"]])
