@@ -155,6 +155,21 @@ const ROWS: ReadonlyArray<Row> = [
   // Positions are not rankings: "最后一个" and "the last" are read, not refused.
   { text: "点击最后一个链接", reads: [["click", "link", -1]] },
   { text: "Click the last link", reads: [["click", "link", -1]] },
+  // 5. Thanks between sentences are no clause and no part of a value: "lantern, thanks" was searched for,
+  // "谢谢" and "Thanks" were clicked, "thank you" was a second field the value went into.
+  { text: "Search for lantern please, thanks", reads: [["search", "lantern"]] },
+  { text: "搜索 台灯，谢谢", reads: [["search", "台灯"]] },
+  { text: "备注填：请放门口。谢谢", reads: [["type", "备注", "请放门口"]] },
+  { text: "type hello into Name, thank you", reads: [["type", "Name", "hello"]] },
+  {
+    text: "Thanks! Type hello into Name, thanks, then click Save",
+    reads: [
+      ["type", "Name", "hello"],
+      ["click", "Save", undefined],
+    ],
+  },
+  // Thanks that are the words of a clause stay: a button may say them.
+  { text: "click Thanks", reads: [["click", "Thanks", undefined]] },
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */

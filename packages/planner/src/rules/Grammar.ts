@@ -16,6 +16,7 @@ import {
   CHORD,
   CLOCK_WORDS,
   COUNTERS,
+  COURTESIES,
   DIRECTIONS,
   ENGLISH_NUMBERS,
   ENGLISH_VERBS,
@@ -1370,6 +1371,43 @@ const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined
   return undefined
 }
 
+/** Punctuation between which thanks may stand alone. */
+const COURTESY_BREAKS = new Set([",", ".", "!", "?", ";", "，", "。", "！", "？", "；", "、"])
+
+const isCourtesyBreak = (token: Token | undefined): boolean =>
+  token?.kind === "punct" && COURTESY_BREAKS.has(token.value)
+
+/**
+ * The tokens without the thanks that stand alone between punctuation, at the start or at the end
+ * ("…, thanks", "Thanks! Type …", "…。谢谢"), with the punctuation before them: no clause and no part of a
+ * value ("search for lantern, thanks" searched for "lantern, thanks"). Thanks that are words of a clause
+ * ("click Thanks") stay.
+ */
+const withoutCourtesies = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
+  const kept: Array<Token> = []
+  let start = 0
+  while (start < tokens.length) {
+    let end = start
+    while (end < tokens.length && !isCourtesyBreak(tokens[end])) end += 1
+    const segment = tokens.slice(start, end)
+    const said = segment.map((token) => token.value)
+    const courtesy =
+      segment.length > 0 &&
+      segment.every((token) => token.kind === "word" || token.kind === "keyword" || token.kind === "text") &&
+      (COURTESIES.has(said.join(" ")) || COURTESIES.has(said.join("")))
+    if (!courtesy) {
+      kept.push(...segment)
+      if (end < tokens.length) kept.push(tokens[end]!)
+    } else if (isCourtesyBreak(kept.at(-1))) {
+      // "…, thanks, then …": the break before the thanks goes, the one after stays.
+      kept.pop()
+      if (end < tokens.length) kept.push(tokens[end]!)
+    }
+    start = end + 1
+  }
+  return kept
+}
+
 /**
  * A command cut into its clauses the way the grammar cuts it, each as typed (quoted values whole): for
  * reading a goal clause by clause when the whole of it cannot be read.
@@ -1382,7 +1420,7 @@ const placeOf = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> | undefined
  * ```
  */
 export const clausesOf = (text: string): ReadonlyArray<string> =>
-  splitClauses(tokenize(text))
+  splitClauses(withoutCourtesies(tokenize(text)))
     .map((clause) => joinTokens(clause.map(quotedAsTyped)))
     .filter((clause) => clause !== "")
 
@@ -1406,7 +1444,7 @@ const quotedAsTyped = (token: Token): Token =>
  * ```
  */
 export const parseCommands = (text: string): ParseResult => {
-  const tokens = tokenize(text)
+  const tokens = withoutCourtesies(tokenize(text))
   const say = messagesFor(text)
   if (tokens.length === 0) return fail(say.empty)
   // "Pick the cheapest flight that lands before noon", "Type the sum of the two numbers": words that need

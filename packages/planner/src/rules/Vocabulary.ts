@@ -30,6 +30,8 @@ export const SEPARATES_BEFORE_VERB: ReadonlySet<string> = new Set(
   all((lexicon) => lexicon.separators.beforeVerb),
 )
 export const FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.fillers))
+/** Thanks said between sentences, as the tokenizer's values spell them ("thank you", "谢谢"). */
+export const COURTESIES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.courtesies))
 export const SOFT_FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.softFillers))
 export const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map(Object.entries(en.ordinals))
 export const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(Object.entries(en.numbers))
@@ -200,6 +202,7 @@ export const CHINESE_LEXICON: ReadonlyArray<string> = [
       ...zh.unchecked,
       ...zh.particles,
       ...zh.containerWords.before,
+      ...zh.courtesies,
     ].filter((word) => HAN.test(word)),
   ),
 ].toSorted((left, right) => right.length - left.length)

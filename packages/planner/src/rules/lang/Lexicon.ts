@@ -206,6 +206,11 @@ export interface Lexicon {
   readonly separators: { readonly always: ReadonlyArray<string>; readonly beforeVerb: ReadonlyArray<string> }
   /** Words that carry nothing ("please", "请"); `soft` ones only before a verb or a comma. */
   readonly fillers: ReadonlyArray<string>
+  /**
+   * Thanks said between sentences ("…, thanks", "…。谢谢"): standing alone between punctuation (or at the
+   * start or end), such a phrase is no clause and no part of a value.
+   */
+  readonly courtesies: ReadonlyArray<string>
   readonly softFillers: ReadonlyArray<string>
   /** Ordinal words and their positions (-1 is the last). */
   readonly ordinals: Readonly<Record<string, number>>

@@ -97,6 +97,18 @@ export const en: Lexicon = {
     "finally",
   ],
   softFillers: ["first", "now", "finally", "then", "also"],
+  courtesies: [
+    "thanks",
+    "thank you",
+    "thanks a lot",
+    "thanks so much",
+    "thank you so much",
+    "thank you very much",
+    "many thanks",
+    "thanks in advance",
+    "cheers",
+    "thx",
+  ],
   ordinals: {
     first: 1,
     second: 2,
