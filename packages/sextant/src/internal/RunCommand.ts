@@ -172,6 +172,12 @@ export const runGoal = async (
       err.write(
         "hint: the rule planner planned this goal from its words before seeing the page; --mode agent reads the page before each step\n",
       )
+    // With no page to start from the run begins on about:blank, where nothing can be done: the result
+    // alone ("no step worked on this part") does not say that the page was what was missing.
+    if (result.status === "FAILED" && options.startUrl === undefined && result.metrics.steps === 0)
+      err.write(
+        "hint: no --start-url was given and no step ran, so the run stayed on a blank page: give --start-url URL, or name the page in the goal (go to http://…)\n",
+      )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
     follow.stop()
