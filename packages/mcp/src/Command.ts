@@ -1,6 +1,6 @@
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { causeMessage } from "@sextant/core"
+import { causeMessage, nearestName } from "@sextant/core"
 import { type HttpOptionsInput, tokenVariable } from "./HttpOptions.ts"
 import { serveHttp, serveStdio } from "./McpServer.ts"
 import { defaultTraceDirectory, type ServerOptionsInput } from "./ServerOptions.ts"
@@ -53,6 +53,46 @@ const whole = (flag: string, value: string | undefined, minimum: number): number
   return number
 }
 
+/** The flags of `sextant mcp`, as `parseArgs` reads them. */
+const mcpOptions = {
+  http: { type: "boolean" },
+  port: { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "allowed-origin-header": { type: "string", multiple: true },
+  "idle-timeout": { type: "string" },
+  "allowed-origin": { type: "string", multiple: true },
+  "secret-origin": { type: "string", multiple: true },
+  "lenient-after-secret": { type: "boolean" },
+  "allow-submit": { type: "boolean" },
+  "allow-destructive": { type: "boolean" },
+  "allow-upload-dir": { type: "string", multiple: true },
+  trace: { type: "boolean" },
+  "max-navigations": { type: "string" },
+  "max-clicks": { type: "string" },
+  "max-submissions": { type: "string" },
+  secret: { type: "string", multiple: true },
+  eval: { type: "boolean" },
+  chrome: { type: "string" },
+  chromedriver: { type: "string" },
+  headed: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const
+
+/**
+ * A flag `parseArgs` does not know, with the one it most likely meant (`Unknown option '--allowed-orign':
+ * did you mean --allowed-origin?`), as the other commands answer.
+ */
+const withNearestFlag = (message: string, error: unknown, args: ReadonlyArray<string>): string => {
+  if ((error as { code?: unknown } | undefined)?.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return message
+  const known = Object.keys(mcpOptions)
+  const unknown = args
+    .filter((arg) => arg.startsWith("--"))
+    .map((arg) => arg.slice(2).split("=")[0] ?? "")
+    .find((name) => !known.includes(name))
+  const near = unknown === undefined ? undefined : nearestName(unknown, known)
+  return near === undefined ? message : `${message}: did you mean --${near}?`
+}
+
 /** What the command line asks for: the server's options and where to serve. */
 export interface McpCommand {
   readonly options: ServerOptionsInput
@@ -72,38 +112,11 @@ export interface McpCommand {
 export const parseMcpCommand = (args: ReadonlyArray<string>): McpCommand => {
   let values: ReturnType<typeof parse>["values"]
   const parse = (argv: Array<string>) =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        http: { type: "boolean" },
-        port: { type: "string" },
-        "allowed-host": { type: "string", multiple: true },
-        "allowed-origin-header": { type: "string", multiple: true },
-        "idle-timeout": { type: "string" },
-        "allowed-origin": { type: "string", multiple: true },
-        "secret-origin": { type: "string", multiple: true },
-        "lenient-after-secret": { type: "boolean" },
-        "allow-submit": { type: "boolean" },
-        "allow-destructive": { type: "boolean" },
-        "allow-upload-dir": { type: "string", multiple: true },
-        trace: { type: "boolean" },
-        "max-navigations": { type: "string" },
-        "max-clicks": { type: "string" },
-        "max-submissions": { type: "string" },
-        secret: { type: "string", multiple: true },
-        eval: { type: "boolean" },
-        chrome: { type: "string" },
-        chromedriver: { type: "string" },
-        headed: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    })
+    parseArgs({ args: argv, strict: true, allowPositionals: false, options: mcpOptions })
   try {
     values = parse([...args]).values
   } catch (error) {
-    throw new UsageError(causeMessage(error))
+    throw new UsageError(withNearestFlag(causeMessage(error), error, args))
   }
   const port = whole("port", values.port, 0)
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`)

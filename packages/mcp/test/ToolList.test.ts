@@ -82,6 +82,11 @@ describe("the flags of sextant mcp", () => {
     [["--allowed-origin", "ftp://x"], "--allowed-origin must be an http(s) URL"],
     [["--speed"], "Unknown option '--speed'"],
     [
+      ["--allowed-orign", "http://127.0.0.1:4000"],
+      "Unknown option '--allowed-orign': did you mean --allowed-origin?",
+    ],
+    [["--alow-submit"], "Unknown option '--alow-submit': did you mean --allow-submit?"],
+    [
       ["--eval", "--secret", "password"],
       "--eval cannot go with --secret: a session with secrets refuses eval",
     ],

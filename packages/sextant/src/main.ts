@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { causeMessage } from "@sextant/core"
-import { Command, CommanderError } from "commander"
+import { Command, CommanderError, Help, type Option } from "commander"
 import type { CliIo } from "./internal/CliIo.ts"
 import { registerExplorerCommands } from "./internal/ExplorerCommands.ts"
 import { registerFixtures } from "./internal/FixturesCommand.ts"
@@ -38,6 +38,19 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numb
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+    })
+    // A repeatable flag's empty list and a switch's false are how commander holds "not given", not a
+    // default to read: "(repeatable; default: the start URL's) (default: [])" said two things at once.
+    .configureHelp({
+      optionDescription(this: Help, option: Option): string {
+        const unset =
+          option.defaultValue === false ||
+          (Array.isArray(option.defaultValue) && option.defaultValue.length === 0)
+        const shown: Option = unset
+          ? Object.assign(Object.create(option) as Option, { defaultValue: undefined })
+          : option
+        return Help.prototype.optionDescription.call(this, shown)
+      },
     })
     .version(version, "-V, --version", "print the version")
     // A usage mistake gets one line and a hint, not the whole help.

@@ -241,6 +241,16 @@ describe("bad CLI arguments name the flag and exit 2", () => {
     ["a start URL that is not http", { startUrl: "ftp://example.com" }, "--start-url"],
     ["an unknown mode", { mode: "fast" }, "--mode"],
     ["max steps that is not a number", { maxSteps: "many" }, "--max-steps"],
+    [
+      "negative max steps",
+      { maxSteps: "-3" },
+      '--max-steps: must be a whole number above 0, e.g. --max-steps 20, got "-3"',
+    ],
+    [
+      "an input with no value",
+      { input: ["username"] },
+      '--input: write name=value, e.g. username=alice@example.com, got "username"',
+    ],
     ["an allowed origin that is not a URL", { allowedOrigin: ["shop"] }, "--allowed-origin"],
     ["a secret with no value anywhere", { secret: ["nosuchsecret"] }, "--secret: nosuchsecret"],
     ["a store under /proc", { store: "/proc/sextant/cli.db" }, "options.store.path"],

@@ -70,6 +70,15 @@ describe("the README's sextant run examples on the fixture site", () => {
     expect(result.stderr).not.toContain("following the link")
   }, 90_000)
 
+  it('"登录，然后提取商品的名称和价格" logs in and extracts the name and price of the products', async () => {
+    const result = await runAsAlice("登录，然后提取商品的名称和价格", [])
+    expect(result.code, result.stderr).toBe(0)
+    const parsed = JSON.parse(result.stdout) as { status: string; output: ReadonlyArray<unknown> }
+    expect(parsed.status).toBe("COMPLETED")
+    expect(parsed.output).toHaveLength(PRODUCTS_PER_PAGE)
+    expect(parsed.output[0]).toEqual({ name: "Brass Sextant", price: "$168.99" })
+  }, 90_000)
+
   for (const mode of ["plan", "agent"] as const) {
     it(`"在搜索框输入 lantern 并搜索" (${mode} mode) types lantern into the search box and sends the search`, async () => {
       const result = await sextant([
@@ -94,8 +103,8 @@ const facadeExample = () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
   const block = readme.slice(readme.indexOf("## The Promise facade")).split("```ts")[1]?.split("```")[0] ?? ""
   const goal = /goal: "([^"]+)"/.exec(block)?.[1]
-  const status = /result\.status \/\/ "(\w+)"/.exec(block)?.[1]
-  const first = /result\.output \/\/ \[(\{[^}]*\}), …\]/.exec(block)?.[1]
+  const status = /console\.log\(result\.status\) \/\/ "(\w+)"/.exec(block)?.[1]
+  const first = /console\.log\(result\.output\) \/\/ \[(\{[^}]*\}), …\]/.exec(block)?.[1]
   return {
     goal,
     status,

@@ -54,6 +54,39 @@ describe("sextant run", () => {
     expect(result.stdout + result.stderr).not.toContain(alice.password)
   }, 60_000)
 
+  it("says to give --start-url when a run given no page ran no step", async () => {
+    const result = await runMain([
+      "run",
+      "log in",
+      "--store",
+      join(directory, "no-start.db"),
+      "--trace-dir",
+      join(directory, "no-start-traces"),
+    ])
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stdout).toContain("FAILED")
+    expect(result.stderr).toContain(
+      "hint: no --start-url was given and no step ran, so the run stayed on a blank page: give --start-url URL",
+    )
+  }, 60_000)
+
+  it("gives no --start-url hint to a run that had a start URL", async () => {
+    const result = await runMain([
+      "run",
+      "log in",
+      "--start-url",
+      `${site.url}/products`,
+      "--max-steps",
+      "1",
+      "--store",
+      join(directory, "with-start.db"),
+      "--trace-dir",
+      join(directory, "with-start-traces"),
+    ])
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stderr).not.toContain("--start-url URL")
+  }, 60_000)
+
   it("names the bad argument and exits with 2", async () => {
     const result = await runMain(["run", "open the shop", "--start-url", "javascript:alert(1)"])
     expect(result.code).toBe(2)

@@ -18,6 +18,11 @@ import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInt
 import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
+// An input has no other place to take its value from (a secret has SEXTANT_SECRET_<NAME>): a bare name
+// would otherwise be dropped and the run go on without it.
+const inputPair = z.string().regex(/^[A-Za-z0-9_.-]+=/, {
+  error: (issue) => `write name=value, e.g. username=alice@example.com, got ${JSON.stringify(issue.input)}`,
+})
 
 const RunArguments = AgentFlags.extend(GuardFlags.shape).extend({
   goal: z.string().trim().min(1, "describe the goal in words"),
@@ -25,12 +30,19 @@ const RunArguments = AgentFlags.extend(GuardFlags.shape).extend({
     .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login" })
     .optional(),
   mode: z.enum(["plan", "agent"], { error: "is plan or agent" }).optional(),
-  input: z.array(pair),
+  input: z.array(inputPair),
   secret: z.array(pair),
   allowSubmit: z.boolean(),
   allowedOrigin: z.array(z.url({ error: "must be an origin such as http://127.0.0.1:4000" })),
   allowUploadDir: z.array(z.string().trim().min(1, "name a folder")).default([]),
-  maxSteps: z.coerce.number({ error: "must be a whole number" }).int().positive().optional(),
+  maxSteps: z
+    .string()
+    .regex(/^[1-9]\d*$/, {
+      error: (issue) =>
+        `must be a whole number above 0, e.g. --max-steps 20, got ${JSON.stringify(issue.input)}`,
+    })
+    .transform(Number)
+    .optional(),
   json: z.boolean(),
   recordTraffic: z.boolean().default(false),
   config: z.string().min(1).optional(),
@@ -159,6 +171,12 @@ export const runGoal = async (
     if (result.status === "FAILED" && mode === "plan" && resolved.options.planner === "rules")
       err.write(
         "hint: the rule planner planned this goal from its words before seeing the page; --mode agent reads the page before each step\n",
+      )
+    // With no page to start from the run begins on about:blank, where nothing can be done: the result
+    // alone ("no step worked on this part") does not say that the page was what was missing.
+    if (result.status === "FAILED" && options.startUrl === undefined && result.metrics.steps === 0)
+      err.write(
+        "hint: no --start-url was given and no step ran, so the run stayed on a blank page: give --start-url URL, or name the page in the goal (go to http://…)\n",
       )
     return result.status === "COMPLETED" ? 0 : 1
   } catch (error) {
