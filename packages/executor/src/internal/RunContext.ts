@@ -128,6 +128,13 @@ export const makeRunContext = Effect.fnUntraced(function* (
   // A password or token in the start URL is a secret of the run like any other.
   const task = withStartUrlSecrets(given)
   const driver = yield* BrowserDriver
+  // What the browser did before the run (an MCP client's `go`, an earlier run's last moves) is not the
+  // run's: its first step's recording would carry it into the trace and the export, with whatever URL
+  // credential or typed value it held that is no secret of this run.
+  if (driver.takeRecording !== undefined)
+    yield* driver.takeRecording.pipe(
+      Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.void }),
+    )
   const store = yield* Store
   const registry =
     options.tools instanceof ToolRegistry ? options.tools : yield* ToolRegistry.make(options.tools)
