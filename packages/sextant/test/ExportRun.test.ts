@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { readRunTrace } from "@sextant/executor"
@@ -98,6 +98,39 @@ describe("sextant export RUN --to wdio", () => {
     expect(exported.out).toContain("variable: SEXTANT_SECRET_PASSWORD")
     expect(exported.out).toMatch(/type: UrlContains\n\s+text: \/dashboard/)
   })
+})
+
+describe("sextant export of a run that did not reach its goal", () => {
+  it("refuses to write a test named after the goal, and with --unfinished writes a replay named as one", async () => {
+    const goal = "log in and then click the Archive everything button"
+    const run = await recordRun("export-unmet", goal, "/login", false)
+    // It logged in, then found no such button.
+    expect(run.status).toBe("FAILED")
+    expect(run.endedOn).toBe(`${site.url}/dashboard`)
+
+    const file = join(directory, "unmet.wdio.ts")
+    const refused = await exportRun("export-unmet", "wdio", file)
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain(
+      `export-unmet ended FAILED (plan-failed) and did not verify "click "Archive everything" button": a test of "${goal}" would pass without the goal reached`,
+    )
+    expect(refused.err).toContain("--unfinished")
+    expect(existsSync(file)).toBe(false)
+    expect((await exportRun("export-unmet", "spec")).code).toBe(1)
+
+    const replayed = await exportCommand(
+      { source: "export-unmet", to: "wdio", traceDir: traces, store, out: file, unfinished: true },
+      sink().stream,
+      sink().stream,
+    )
+    expect(replayed).toBe(0)
+    const replay = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: "wonderland" })
+    expect(replay.code).toBe(0)
+    expect(replay.output).toContain(
+      `ok replay of an unfinished run (ended FAILED (plan-failed)), its goal not asserted: ${goal}`,
+    )
+    expect(replay.output).not.toContain(`ok ${goal}`)
+  }, 240_000)
 })
 
 describe("sextant export RUN --to api-tests", () => {
