@@ -142,6 +142,8 @@ export const makeRunContext = Effect.fnUntraced(function* (
   if (resumed === undefined && options.runId !== undefined) yield* checkNewRunId(runId, store)
   const redactor = makeRedactor(task)
   const now = yield* Clock.currentTimeMillis
+  // Every page the run reaches goes through here: a token its URL carries is hidden before anything shows it.
+  let lastUrl = "about:blank"
   const context: RunContext = {
     runId,
     task,
@@ -171,7 +173,13 @@ export const makeRunContext = Effect.fnUntraced(function* (
     startedAtMillis: now,
     state: resumed?.state ?? "CREATED",
     plan: undefined,
-    lastUrl: "about:blank",
+    get lastUrl() {
+      return lastUrl
+    },
+    set lastUrl(url: string) {
+      redactor.learnUrl(url)
+      lastUrl = url
+    },
     lastSnapshot: undefined,
     lastStatus: undefined,
     guardKey: `__sextantGuard_${crypto.randomUUID().replaceAll("-", "")}`,
@@ -275,6 +283,12 @@ export const recordStep = (context: RunContext, step: number): Effect.Effect<voi
       return
     }
     if (recording.actions.length === 0 && recording.exchanges.length === 0) return
+    // A page the step passed through (a redirect's hop, a tab it closed) may carry a token too.
+    for (const action of recording.actions) {
+      if (action.kind === "wait") continue
+      context.redactor.learnUrl(action.url)
+      if (action.kind === "act") context.redactor.learnUrl(action.urlBefore)
+    }
     context.trace.emit({
       type: "recorded",
       step,
