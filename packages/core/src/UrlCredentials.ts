@@ -37,7 +37,7 @@ const HIDDEN = "***"
 
 /**
  * A URL (a store's, a queue's, a page's) as messages, logs and `--json` output may show it: the
- * password of its user part and every parameter of its query or of its fragment (an OAuth callback's
+ * password of its user part and every parameter of a path segment (`;jsessionid=…`), of its query or of its fragment (an OAuth callback's
  * `#access_token=…`, a hash route's `#/cb?token=…`) named like a credential (`password`,
  * `sslpassword`, `token`, `access_token`, `api_key`, `key`, `sig`, `X-Amz-Signature` …) replaced by
  * `***`, the names kept so the reader still sees which URL it was. A text that does not parse as a URL
@@ -66,8 +66,23 @@ export const hideUrlCredentials = (url: string): string => {
   const fragment = fragmentParameters(parsed.hash)
   if (fragment !== undefined && carriesCredential(fragment.parameters))
     parsed.hash = fragment.route + hiddenParameters(fragment.parameters)
+  if (pathParameters(parsed.pathname).length > 0)
+    parsed.pathname = parsed.pathname.replace(PATH_PARAMETER, (whole, name: string) =>
+      isCredentialParameter(decodedOrAsIs(name)) ? `;${name}=${HIDDEN}` : whole,
+    )
   return parsed.toString()
 }
+
+/** A parameter of a path segment, `;jsessionid=…` as Java servlets rewrite a URL for a session. */
+const PATH_PARAMETER = /;([^;/=?#]+)=([^;/?#]*)/g
+
+/** The credential parameters of a path's segments (`/cart;jsessionid=…`), decoded. */
+const pathParameters = (pathname: string): ReadonlyArray<UrlCredential> =>
+  [...pathname.matchAll(PATH_PARAMETER)].flatMap((match) => {
+    const name = decodedOrAsIs(match[1] ?? "")
+    const value = decodedOrAsIs(match[2] ?? "")
+    return value !== "" && isCredentialParameter(name) ? [{ part: name, value }] : []
+  })
 
 const carriesCredential = (parameters: URLSearchParams): boolean =>
   [...parameters.keys()].some((name) => isCredentialParameter(name))
@@ -144,8 +159,8 @@ export interface UrlCredential {
 
 /**
  * The credentials a URL carries, decoded: the password of its user part and the value of every
- * parameter {@link hideUrlCredentials} hides, in its query and in its fragment (`#access_token=…`,
- * `#/callback?token=…`). Empty values and URLs that do not parse give none.
+ * parameter {@link hideUrlCredentials} hides, in its path (`/cart;jsessionid=…`), its query and its
+ * fragment (`#access_token=…`, `#/callback?token=…`). Empty values and URLs that do not parse give none.
  *
  * @example
  * ```ts
@@ -159,6 +174,7 @@ export const urlCredentials = (url: string): ReadonlyArray<UrlCredential> => {
   if (parsed === null) return []
   const found: Array<UrlCredential> = []
   if (parsed.password !== "") found.push({ part: "password", value: decodedOrAsIs(parsed.password) })
+  found.push(...pathParameters(parsed.pathname))
   const fragment = fragmentParameters(parsed.hash)?.parameters ?? []
   for (const [name, value] of [...parsed.searchParams, ...fragment])
     if (value !== "" && isCredentialParameter(name)) found.push({ part: name, value })

@@ -71,6 +71,14 @@ describe("hideUrlCredentials", () => {
       expect(hideUrlCredentials(url)).toBe(url)
   })
 
+  it("hides a session id a servlet wrote into the path, and leaves other path parameters", () => {
+    expect(hideUrlCredentials("https://shop.example/cart;jsessionid=A1B2C3D4E5?item=3")).toBe(
+      "https://shop.example/cart;jsessionid=***?item=3",
+    )
+    const plain = "https://maps.example/area;zoom=3/tiles"
+    expect(hideUrlCredentials(plain)).toBe(plain)
+  })
+
   it("hides session ids and auth keys, whatever their spelling", () => {
     expect(
       hideUrlCredentials("http://shop.example/cart?PHPSESSID=a1&jsessionid=b2&session_id=c3&authKey=d4&x=1"),
@@ -127,6 +135,9 @@ describe("urlCredentials", () => {
       { part: "access_token", value: "t3" },
     ])
     expect(urlCredentials("https://app.example/docs#section=2")).toEqual([])
+    expect(urlCredentials("https://shop.example/cart;jsessionid=A1B2C3D4E5;zoom=3?item=3")).toEqual([
+      { part: "jsessionid", value: "A1B2C3D4E5" },
+    ])
   })
 
   it("respells only the credentials' parameters as a form encodes them", () => {
