@@ -36,8 +36,8 @@ const written = (folder: string): string =>
     .map((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8"))
     .join("\n")
 
-describe("a run after go to a URL with a password in it", () => {
-  it("writes a trace of its own steps only, without the password the go's URL carried", async () => {
+describe("go to a URL with a password in it, then a run", () => {
+  it("answers the page without the password, and the run's trace holds its own steps only, without it", async () => {
     const traceDirectory = join(directory, "go-then-run")
     const server = await serveHttp({ shareBrowser: true, traceDirectory })
     servers.push(server)
@@ -46,6 +46,9 @@ describe("a run after go to a URL with a password in it", () => {
       url: `${site.url.replace("http://", `http://alice:${PASSWORD}@`)}/staff`,
     })
     expect(textOf(went)).toContain("Staff room")
+    // The answer names the page it reached without repeating the password the URL carried.
+    expect(textOf(went)).toContain(`${site.url.replace("http://", "http://alice:***@")}/staff`)
+    expect(textOf(went)).not.toContain(PASSWORD)
     const ran = await call("run", { goal: "click Rota" })
     expect(textOf(ran)).toMatch(/^COMPLETED/)
     const trace = written(traceDirectory)
