@@ -1,4 +1,10 @@
-import { type AgentTask, redactSecrets, secretValuesOf, urlCredentials } from "@sextant/core"
+import {
+  type AgentTask,
+  isCredentialParameter,
+  redactSecrets,
+  secretValuesOf,
+  urlCredentials,
+} from "@sextant/core"
 import { secretPlaceholder } from "@sextant/memory"
 import { startUrlSecretNames } from "./internal/StartUrlSecrets.ts"
 
@@ -30,6 +36,13 @@ export interface Redactor {
    * by `resume`. Values shorter than {@link LEARNED_MIN_LENGTH} characters are left as they are.
    */
   readonly learnUrl: (url: string) => void
+  /**
+   * {@link Redactor.learnUrl} for a JSON body the page sent or received (recorded traffic): each string
+   * under a key named like a credential (`access_token`, `refresh_token`, `password`, `apiKey`, read as
+   * core's `isCredentialParameter` reads a name) is hidden from now on, as `<secret:page_json_access_token>`
+   * … . A body that is not JSON teaches nothing.
+   */
+  readonly learnJson: (body: string) => void
   /**
    * Why the call must not run, as a message naming the argument: `args` of `tool` hold a placeholder
    * `<secret:NAME>` where NAME is not one of the task's secrets (a page may get a model to write
@@ -103,6 +116,17 @@ const stringsWithPaths = (
   return []
 }
 
+/** The strings of a JSON value under keys named like a credential, at any depth. */
+const jsonCredentials = (value: unknown): Array<{ part: string; value: string }> => {
+  if (Array.isArray(value)) return value.flatMap(jsonCredentials)
+  if (typeof value !== "object" || value === null) return []
+  return Object.entries(value).flatMap(([key, item]) =>
+    typeof item === "string" && isCredentialParameter(key)
+      ? [{ part: key, value: item }]
+      : jsonCredentials(item),
+  )
+}
+
 const pathMatches = (path: ReadonlyArray<string>, pattern: ReadonlyArray<string>): boolean =>
   path.length === pattern.length && pattern.every((key, index) => key === "*" || key === path[index])
 
@@ -139,13 +163,13 @@ export const makeRedactor = (
     const name = hidden().find((secret) => secret.value === String(value))?.name
     return name === undefined ? value : secretPlaceholder(name)
   }
-  const learnUrl = (url: string): void => {
+  const learn = (prefix: string, found: ReadonlyArray<{ readonly part: string; readonly value: string }>) => {
     const known = new Set(hidden().map((secret) => secret.value))
     let added = false
-    for (const { part, value } of urlCredentials(url)) {
+    for (const { part, value } of found) {
       // A URL read back from the store (resume) already shows its placeholders.
       if (value.length < LEARNED_MIN_LENGTH || known.has(value) || /<secret:[^>]*>/.test(value)) continue
-      const base = `page_url_${part.replace(/[^A-Za-z0-9_.-]/g, "_")}`
+      const base = `${prefix}${part.replace(/[^A-Za-z0-9_.-]/g, "_")}`
       let name = base
       for (let next = 2; byName.has(name) || learned.has(name) || Object.hasOwn(task.inputs, name); next++)
         name = `${base}_${next}`
@@ -154,6 +178,16 @@ export const makeRedactor = (
       added = true
     }
     if (added) text = redactSecrets(Object.fromEntries(hidden().map((secret) => [secret.name, secret.value])))
+  }
+  const learnUrl = (url: string): void => learn("page_url_", urlCredentials(url))
+  const learnJson = (body: string): void => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return
+    }
+    learn("page_json_", jsonCredentials(parsed))
   }
   const secretReference = (text: string): string | undefined => {
     for (const match of text.matchAll(placeholderPattern)) if (match[1] !== undefined) return match[0]
@@ -202,6 +236,7 @@ export const makeRedactor = (
     reveal: <A>(value: A): A => mapStrings(value, revealText) as A,
     names: secrets.map((secret) => secret.name),
     learnUrl,
+    learnJson,
     namesSecret: (args, tool) =>
       stringsWithPaths(args).some(
         ({ path, text }) =>

@@ -181,3 +181,18 @@ describe("credentials of the pages a run reaches (learnUrl)", () => {
     assert.deepStrictEqual(redactor.names, ["password"])
   })
 })
+
+describe("credentials of the JSON a page sends or receives (learnJson)", () => {
+  it("hides the strings under keys named like a credential, at any depth; other bodies teach nothing", () => {
+    const redactor = makeRedactor({ inputs: {}, secretInputs: [] })
+    const body =
+      '{"user":{"name":"alice","refreshToken":"rt-0123456789"},"access_token":"at-abcdefghij","token_type":"bearer"}'
+    redactor.learnJson("not json at-abcdefghij")
+    assert.strictEqual(redactor.text(body), body)
+    redactor.learnJson(body)
+    assert.strictEqual(
+      redactor.text(body),
+      '{"user":{"name":"alice","refreshToken":"<secret:page_json_refreshToken>"},"access_token":"<secret:page_json_access_token>","token_type":"bearer"}',
+    )
+  })
+})

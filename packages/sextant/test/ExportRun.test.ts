@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { readRunTrace } from "@sextant/executor"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { type FixtureSite, LINK_SIGN_IN_TOKENS, startFixtureSite } from "@sextant/fixture-site"
 import { runNode } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
@@ -130,6 +130,26 @@ describe("sextant export of a run that did not reach its goal", () => {
       `ok replay of an unfinished run (ended FAILED (plan-failed)), its goal not asserted: ${goal}`,
     )
     expect(replay.output).not.toContain(`ok ${goal}`)
+  }, 240_000)
+})
+
+describe("a run on a site that puts its session in a URL and in its JSON calls", () => {
+  it("keeps the tokens out of the trace and the exported API tests, which still call the endpoint", async () => {
+    const run = await recordRun("link-tokens", "click Open my account", "/hostile/link-sign-in", true)
+    expect(run.status).toBe("COMPLETED")
+    expect(run.endedOn).toBe(
+      `${site.url}/hostile/link-sign-in/home?session_token=<secret:page_url_session_token>#access_token=<secret:page_url_access_token>&state=ok`,
+    )
+    const trace = readFileSync(join(traces, "link-tokens.jsonl"), "utf8")
+    // The page's call was recorded, with the token it was answered as a placeholder.
+    expect(trace).toContain('\\"access_token\\":\\"<secret:page_json_access_token>\\"')
+    const api = await exportRun("link-tokens", "api-tests")
+    expect(api.code).toBe(0)
+    expect(api.out).toContain('it("POST /api/link-session answers 200 with the observed shape"')
+    const showing = Object.entries({ trace, api: api.out }).flatMap(([where, text]) =>
+      Object.values(LINK_SIGN_IN_TOKENS).some((token) => text.includes(token)) ? [where] : [],
+    )
+    expect(showing).toEqual([])
   }, 240_000)
 })
 

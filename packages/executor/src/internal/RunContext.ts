@@ -289,6 +289,12 @@ export const recordStep = (context: RunContext, step: number): Effect.Effect<voi
       context.redactor.learnUrl(action.url)
       if (action.kind === "act") context.redactor.learnUrl(action.urlBefore)
     }
+    // So may the page's own JSON calls: a token an API answered, or one the page sends back.
+    for (const exchange of recording.exchanges) {
+      context.redactor.learnUrl(exchange.url)
+      for (const body of [exchange.requestBody, exchange.responseBody])
+        if (body !== undefined) context.redactor.learnJson(body)
+    }
     context.trace.emit({
       type: "recorded",
       step,
