@@ -7,8 +7,10 @@ import {
   InvalidUrl,
   OriginNotAllowed,
   RateLimited,
+  respellUrlCredentials,
   Timeout,
   UnsupportedContent,
+  urlCredentials,
 } from "../src/index.ts"
 
 describe("hideUrlCredentials", () => {
@@ -55,6 +57,28 @@ describe("hideUrlCredentials", () => {
     )
   })
 
+  it("hides the tokens of a fragment: an OAuth callback's, a hash route's, and in a text no parser reads", () => {
+    expect(hideUrlCredentials("https://app.example/cb#access_token=t1&state=s")).toBe(
+      "https://app.example/cb#access_token=***&state=s",
+    )
+    expect(hideUrlCredentials("https://app.example/#/callback?id_token=t2&page=2")).toBe(
+      "https://app.example/#/callback?id_token=***&page=2",
+    )
+    expect(hideUrlCredentials("redirected to https://app.example:99999/cb#access_token=t3 (bad port)")).toBe(
+      "redirected to https://app.example:99999/cb#access_token=*** (bad port)",
+    )
+    for (const url of ["https://app.example/docs#section-2", "https://app.example/#/orders?page=2"])
+      expect(hideUrlCredentials(url)).toBe(url)
+  })
+
+  it("hides a session id a servlet wrote into the path, and leaves other path parameters", () => {
+    expect(hideUrlCredentials("https://shop.example/cart;jsessionid=A1B2C3D4E5?item=3")).toBe(
+      "https://shop.example/cart;jsessionid=***?item=3",
+    )
+    const plain = "https://maps.example/area;zoom=3/tiles"
+    expect(hideUrlCredentials(plain)).toBe(plain)
+  })
+
   it("hides session ids and auth keys, whatever their spelling", () => {
     expect(
       hideUrlCredentials("http://shop.example/cart?PHPSESSID=a1&jsessionid=b2&session_id=c3&authKey=d4&x=1"),
@@ -95,5 +119,30 @@ describe("the HTTP reasons' messages", () => {
       expect(message).not.toContain("tok-2")
       expect(message).toContain("ann:***@127.0.0.1:4000/report?token=***&page=2")
     }
+  })
+})
+
+describe("urlCredentials", () => {
+  it("finds the password, the query's credentials and the fragment's, decoded", () => {
+    expect(
+      urlCredentials("https://alice:p%40ss@shop.example/?token=t1&page=2#id_token=t%2B2&state=s"),
+    ).toEqual([
+      { part: "password", value: "p@ss" },
+      { part: "token", value: "t1" },
+      { part: "id_token", value: "t+2" },
+    ])
+    expect(urlCredentials("https://app.example/#/callback?access_token=t3")).toEqual([
+      { part: "access_token", value: "t3" },
+    ])
+    expect(urlCredentials("https://app.example/docs#section=2")).toEqual([])
+    expect(urlCredentials("https://shop.example/cart;jsessionid=A1B2C3D4E5;zoom=3?item=3")).toEqual([
+      { part: "jsessionid", value: "A1B2C3D4E5" },
+    ])
+  })
+
+  it("respells only the credentials' parameters as a form encodes them", () => {
+    expect(respellUrlCredentials("https://app.example/cb?x=a%20b#access_token=a%2Db&state=1")).toBe(
+      "https://app.example/cb?x=a%20b#access_token=a-b&state=1",
+    )
   })
 })

@@ -1,4 +1,10 @@
-import { type AgentTask, redactTaskSecrets, secretValuesOf, urlCredentials } from "@sextant/core"
+import {
+  type AgentTask,
+  isCredentialParameter,
+  redactSecrets,
+  secretValuesOf,
+  urlCredentials,
+} from "@sextant/core"
 import { secretPlaceholder } from "@sextant/memory"
 import { startUrlSecretNames } from "./internal/StartUrlSecrets.ts"
 
@@ -22,6 +28,21 @@ export interface Redactor {
   readonly reveal: <A>(value: A) => A
   /** The secret input names, for messages. */
   readonly names: ReadonlyArray<string>
+  /**
+   * Hides from now on, like a secret, each credential that `url` (a page the browser reached) carries and
+   * no secret holds: a `?token=`, `?session_id=` or `#access_token=` a site put in its own URL after a
+   * sign-in (core's `urlCredentials`), as `<secret:page_url_token>` … . Such a value is hidden only: it is
+   * never typed (`reveal` leaves its placeholder as it is and `misplaced` refuses it) and never asked for
+   * by `resume`. Values shorter than {@link LEARNED_MIN_LENGTH} characters are left as they are.
+   */
+  readonly learnUrl: (url: string) => void
+  /**
+   * {@link Redactor.learnUrl} for a JSON body the page sent or received (recorded traffic): each string
+   * under a key named like a credential (`access_token`, `refresh_token`, `password`, `apiKey`, read as
+   * core's `isCredentialParameter` reads a name) is hidden from now on, as `<secret:page_json_access_token>`
+   * … . A body that is not JSON teaches nothing.
+   */
+  readonly learnJson: (body: string) => void
   /**
    * Why the call must not run, as a message naming the argument: `args` of `tool` hold a placeholder
    * `<secret:NAME>` where NAME is not one of the task's secrets (a page may get a model to write
@@ -95,8 +116,25 @@ const stringsWithPaths = (
   return []
 }
 
+/** The strings of a JSON value under keys named like a credential, at any depth. */
+const jsonCredentials = (value: unknown): Array<{ part: string; value: string }> => {
+  if (Array.isArray(value)) return value.flatMap(jsonCredentials)
+  if (typeof value !== "object" || value === null) return []
+  return Object.entries(value).flatMap(([key, item]) =>
+    typeof item === "string" && isCredentialParameter(key)
+      ? [{ part: key, value: item }]
+      : jsonCredentials(item),
+  )
+}
+
 const pathMatches = (path: ReadonlyArray<string>, pattern: ReadonlyArray<string>): boolean =>
   path.length === pattern.length && pattern.every((key, index) => key === "*" || key === path[index])
+
+/**
+ * The shortest credential value {@link Redactor.learnUrl} hides: a shorter one (`?key=1`) would hide every
+ * `1` in the trace, and a site's session token is longer.
+ */
+export const LEARNED_MIN_LENGTH = 8
 
 /**
  * Builds the redactor of a task from `task.secretInputs`. Longer secrets are replaced first so a secret
@@ -114,13 +152,42 @@ export const makeRedactor = (
   task: Pick<AgentTask, "inputs" | "secretInputs"> & Partial<Pick<AgentTask, "startUrl">>,
 ): Redactor => {
   const secrets = secretValuesOf(task)
-  const text = redactTaskSecrets(task)
   const byName = new Map(secrets.map((secret) => [secret.name, secret.value]))
   const secretNames = new Set(task.secretInputs)
+  // Credentials of the pages the run reached (learnUrl): hidden like the secrets, never revealed.
+  const learned = new Map<string, string>()
+  const hidden = () => [...secrets, ...[...learned].map(([name, value]) => ({ name, value }))]
+  let text = redactSecrets(Object.fromEntries(secrets.map((secret) => [secret.name, secret.value])))
   // A number equal to a numeric secret is the secret: it is stored as its placeholder, not as a number.
   const number = (value: number): unknown => {
-    const name = secrets.find((secret) => secret.value === String(value))?.name
+    const name = hidden().find((secret) => secret.value === String(value))?.name
     return name === undefined ? value : secretPlaceholder(name)
+  }
+  const learn = (prefix: string, found: ReadonlyArray<{ readonly part: string; readonly value: string }>) => {
+    const known = new Set(hidden().map((secret) => secret.value))
+    let added = false
+    for (const { part, value } of found) {
+      // A URL read back from the store (resume) already shows its placeholders.
+      if (value.length < LEARNED_MIN_LENGTH || known.has(value) || /<secret:[^>]*>/.test(value)) continue
+      const base = `${prefix}${part.replace(/[^A-Za-z0-9_.-]/g, "_")}`
+      let name = base
+      for (let next = 2; byName.has(name) || learned.has(name) || Object.hasOwn(task.inputs, name); next++)
+        name = `${base}_${next}`
+      learned.set(name, value)
+      known.add(value)
+      added = true
+    }
+    if (added) text = redactSecrets(Object.fromEntries(hidden().map((secret) => [secret.name, secret.value])))
+  }
+  const learnUrl = (url: string): void => learn("page_url_", urlCredentials(url))
+  const learnJson = (body: string): void => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return
+    }
+    learn("page_json_", jsonCredentials(parsed))
   }
   const secretReference = (text: string): string | undefined => {
     for (const match of text.matchAll(placeholderPattern)) if (match[1] !== undefined) return match[0]
@@ -161,11 +228,15 @@ export const makeRedactor = (
     const carried = new Set(urlCredentials(revealed).map((credential) => credential.value))
     return named.every((name) => carried.has(byName.get(name) ?? ""))
   }
+  const any = () => secrets.length > 0 || learned.size > 0
   return {
-    text: secrets.length === 0 ? (input) => input : text,
-    value: <A>(value: A): A => (secrets.length === 0 ? value : (mapStrings(value, text, number, true) as A)),
+    text: (input) => (any() ? text(input) : input),
+    value: <A>(value: A): A =>
+      any() ? (mapStrings(value, (input) => text(input), number, true) as A) : value,
     reveal: <A>(value: A): A => mapStrings(value, revealText) as A,
     names: secrets.map((secret) => secret.name),
+    learnUrl,
+    learnJson,
     namesSecret: (args, tool) =>
       stringsWithPaths(args).some(
         ({ path, text }) =>
@@ -177,6 +248,8 @@ export const makeRedactor = (
         for (const match of text.matchAll(placeholderPattern)) {
           const name = match[1] as string
           if (byName.has(name)) continue
+          if (learned.has(name))
+            return `${tool} argument ${path.join(".")} holds ${match[0]}, a credential a page put in its own URL: it is hidden from the model and never typed or sent; reach that page by a link, back or refresh instead`
           const known =
             byName.size === 0
               ? "this task has no secrets"

@@ -116,3 +116,70 @@ describe("a password in the start URL", () => {
     expect(JSON.stringify({ after, resumed })).not.toContain(PASSWORD)
   }, 60_000)
 })
+
+describe("a token in the start URL's fragment (an OAuth implicit-grant callback)", () => {
+  const TOKEN = "frag-tok-8c41f2d9"
+
+  it("opens the page as given, and the model, the trace and the store see only its placeholder", async () => {
+    const traceDirectory = join(directory, "fragment")
+    const modelSince = rig.model.requests.length
+    rig.script(callsThenStop([{ name: "click", args: { target: "Rota" } }]))
+    const task = Effect.runSync(
+      decodeAgentTask({
+        id: "fragment",
+        goal: "open the rota",
+        startUrl: `${withCredentials("/staff")}#access_token=${TOKEN}&state=af0`,
+        constraints: { maxSteps: 6, stepTimeoutMs: 8_000, maxDurationMs: 60_000 },
+      }),
+    )
+    const result = await rig.runModel(task, { screenshots: "never", traceDirectory })
+    expect(result.observations.find((observation) => observation.tool === "click")?.url).toMatch(
+      /\/staff\/rota$/,
+    )
+    const stored = await rig.runtime.runPromise(
+      Store.use((store) => Effect.all([store.getRun(result.runId), store.listObservations(result.runId)])),
+    )
+    const prompts = JSON.stringify(rig.model.requests.slice(modelSince))
+    const seen = {
+      prompts,
+      trace: written(traceDirectory),
+      stored: JSON.stringify(stored),
+      result: JSON.stringify(result),
+    }
+    const showingToken = Object.entries(seen).flatMap(([where, text]) =>
+      text.includes(TOKEN) ? [where] : [],
+    )
+    expect(showingToken).toEqual([])
+    expect(prompts).toContain("#access_token=<secret:start_url_access_token>&state=af0")
+    expect(stored[0].task.startUrl).toMatch(/#access_token=<secret:start_url_access_token>&state=af0$/)
+  }, 60_000)
+})
+
+describe("a session id a servlet wrote into the start URL's path (;jsessionid=)", () => {
+  it("opens the page as given, and the model, the trace and the store see only its placeholder", async () => {
+    const SESSION = "js-1f2e3d4c5b6a"
+    const traceDirectory = join(directory, "path-session")
+    const modelSince = rig.model.requests.length
+    rig.script(callsThenStop([{ name: "click", args: { target: "Open my account" } }]))
+    const task = Effect.runSync(
+      decodeAgentTask({
+        id: "path-session",
+        goal: "open my account",
+        startUrl: `${rig.site.url}/hostile/link-sign-in;jsessionid=${SESSION}`,
+        constraints: { maxSteps: 6, stepTimeoutMs: 8_000, maxDurationMs: 60_000 },
+      }),
+    )
+    const result = await rig.runModel(task, { screenshots: "never", traceDirectory })
+    expect(result.observations.find((observation) => observation.tool === "click")?.ok).toBe(true)
+    const stored = await rig.runtime.runPromise(
+      Store.use((store) => Effect.all([store.getRun(result.runId), store.listObservations(result.runId)])),
+    )
+    const prompts = JSON.stringify(rig.model.requests.slice(modelSince))
+    const seen = { prompts, trace: written(traceDirectory), stored: JSON.stringify(stored) }
+    const showing = Object.entries(seen).flatMap(([where, text]) => (text.includes(SESSION) ? [where] : []))
+    expect(showing).toEqual([])
+    expect(stored[0].task.startUrl).toBe(
+      `${rig.site.url}/hostile/link-sign-in;jsessionid=<secret:start_url_jsessionid>`,
+    )
+  }, 60_000)
+})

@@ -155,3 +155,44 @@ describe("credentials of the start URL", () => {
     assert.isTrue(redactor.namesSecret({ value: onStart }, "fill"))
   })
 })
+
+describe("credentials of the pages a run reaches (learnUrl)", () => {
+  it("are hidden from then on, never revealed or typed; short values and placeholders are not learned", () => {
+    const redactor = makeRedactor({ inputs: { password: "hunter22" }, secretInputs: ["password"] })
+    const home = "https://shop.example/home?session_token=sess-0123456789&key=1&page=2#id_token=idt-abcdefgh"
+    assert.strictEqual(redactor.text(home), home)
+    redactor.learnUrl(home)
+    // A URL read back from the store already shows its placeholders: nothing more is learned from it.
+    redactor.learnUrl("https://shop.example/home?session_token=<secret:page_url_session_token>")
+    assert.strictEqual(
+      redactor.text(`landed on ${home} as hunter22`),
+      "landed on https://shop.example/home?session_token=<secret:page_url_session_token>&key=1&page=2#id_token=<secret:page_url_id_token> as <secret:password>",
+    )
+    assert.deepStrictEqual(redactor.value({ hint: "sess-0123456789" }), {
+      hint: "<secret:page_url_session_token>",
+    })
+    assert.deepStrictEqual(redactor.reveal({ value: "<secret:page_url_session_token>" }), {
+      value: "<secret:page_url_session_token>",
+    })
+    assert.include(
+      redactor.misplaced("fill", { target: "#q", value: "<secret:page_url_session_token>" }) ?? "",
+      "a credential a page put in its own URL",
+    )
+    assert.deepStrictEqual(redactor.names, ["password"])
+  })
+})
+
+describe("credentials of the JSON a page sends or receives (learnJson)", () => {
+  it("hides the strings under keys named like a credential, at any depth; other bodies teach nothing", () => {
+    const redactor = makeRedactor({ inputs: {}, secretInputs: [] })
+    const body =
+      '{"user":{"name":"alice","refreshToken":"rt-0123456789"},"access_token":"at-abcdefghij","token_type":"bearer"}'
+    redactor.learnJson("not json at-abcdefghij")
+    assert.strictEqual(redactor.text(body), body)
+    redactor.learnJson(body)
+    assert.strictEqual(
+      redactor.text(body),
+      '{"user":{"name":"alice","refreshToken":"<secret:page_json_refreshToken>"},"access_token":"<secret:page_json_access_token>","token_type":"bearer"}',
+    )
+  })
+})

@@ -232,22 +232,34 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
       .map(secretName),
   ])
   let redactor: Redactor | undefined
+  // The URLs the explorer went to and landed on: a token a site put in one (`?session_token=` after a
+  // sign-in link) is hidden in the map, the events and the tests generated from them, as the runs hide it.
+  const reached: Array<string> = []
   const redact = <A>(value: A): A => {
     if (redactor === undefined) {
       const names = [...hidden].filter((name) => (secretsByName.get(name) ?? "") !== "")
-      redactor = makeRedactor({
+      const made = makeRedactor({
         inputs: Object.fromEntries(names.map((name) => [name, secretsByName.get(name) as string])),
         secretInputs: names,
       })
+      for (const url of reached) made.learnUrl(url)
+      redactor = made
     }
     return redactor.value(value)
+  }
+  const reach = (url: string) => {
+    reached.push(url)
+    redactor?.learnUrl(url)
   }
   const hide = (name: string) => {
     if (hidden.has(name)) return
     hidden.add(name)
     redactor = undefined
   }
-  const emit = (event: ExploreEvent) => options.onEvent?.(redact(event))
+  const emit = (event: ExploreEvent) => {
+    if ("url" in event) reach(event.url)
+    options.onEvent?.(redact(event))
+  }
   const analyzeWith =
     options.analyze ??
     ((snapshot: PageSnapshot) => Effect.succeed(analyzePage(snapshot, { values, secretValues })))
@@ -327,6 +339,8 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
 
   /** Adds the page a snapshot shows, or finds it again; returns it and whether it is new. */
   const record = Effect.fnUntraced(function* (snapshot: PageSnapshot, depth: number, requested: string) {
+    reach(snapshot.url)
+    reach(requested)
     const model = yield* analyze(snapshot)
     const fingerprint = pageFingerprint(snapshot, model)
     const known = byFingerprint.get(fingerprint)

@@ -21,6 +21,12 @@ export interface RunExportOptions {
    * text, with a note; so is everything else the run typed or waited for — `${env.NAME}` included.
    */
   readonly secrets?: ReadonlyArray<string> | undefined
+  /**
+   * Export a run that did not reach its goal (it ended FAILED or CANCELLED, a goal part it checked did
+   * not hold, or its trace has no end) as a replay of what it did, under a name that says so. Default:
+   * false — such a run throws a `RunExportError`, since a test named after the goal would pass without it.
+   */
+  readonly unfinished?: boolean | undefined
 }
 
 /** A run as a test suite, and what the export left out (each said, never dropped in silence). */
@@ -96,7 +102,9 @@ const LEFT_OUT: Record<string, string> = {
  * typed value, option and text is literal data (`${env.NAME}` in it is never an environment read).
  *
  * Throws a `RunExportError` naming the step when the run recorded nothing, or used an operation a
- * test spec cannot express (drag, text selection, a slider, an upload) or an element inside a frame.
+ * test spec cannot express (drag, text selection, a slider, an upload) or an element inside a frame;
+ * and naming how the run ended when it did not reach its goal (FAILED, CANCELLED, a goal part not
+ * verified, no end in the trace), unless `options.unfinished` asks for a replay named as such.
  *
  * @example
  * ```ts
@@ -234,20 +242,37 @@ export const runToTestSuite = (
       `the trace of ${runId} has no recorded browser actions: the run did nothing in the browser, or it was run by a Sextant that did not record them`,
     )
 
+  const goal = start?.type === "run-start" ? start.goal : undefined
   const assertions: Array<Assertion> = []
   const endPath = lastUrl === undefined ? undefined : pathOf(lastUrl)
   if (endPath !== undefined) assertions.push({ type: "UrlContains", text: endPath })
   const verified = [...records].reverse().find((record) => record.type === "verified")
+  const unmet: Array<string> = []
   if (verified?.type === "verified") {
     for (const part of verified.parts) {
       if (part.held && part.check.type === "textPresent")
         assertions.push({ type: "TextPresent", text: part.check.text })
-      if (!part.held) notes.push(`the run did not verify "${part.part}": the script does not assert it`)
+      if (!part.held) {
+        unmet.push(part.part)
+        notes.push(`the run did not verify "${part.part}": the script does not assert it`)
+      }
     }
   }
   const end = [...records].reverse().find((record) => record.type === "run-end")
-  if (end?.type === "run-end" && end.status !== "COMPLETED")
-    notes.push(`the run ended ${end.status} (${end.endReason}): the script replays what it did, not its goal`)
+  const ended = end?.type === "run-end" ? `ended ${end.status} (${end.endReason})` : "has no end in its trace"
+  // A test is named after the goal: one that passes without the goal having been reached is a false success.
+  const finished = end?.type === "run-end" && end.status === "COMPLETED" && unmet.length === 0
+  if (!finished) {
+    const why = [
+      ended,
+      ...(unmet.length === 0 ? [] : [`did not verify ${unmet.map((part) => `"${part}"`).join(", ")}`]),
+    ].join(" and ")
+    if (options.unfinished !== true)
+      throw new RunExportError(
+        `${runId} ${why}: a test of${goal === undefined ? " it" : ` "${goal}"`} would pass without the goal reached, so it is not exported; give unfinished (sextant export --unfinished) to replay what it did under a name that says so`,
+      )
+    notes.push(`the run ${why}: the script replays what it did, not its goal`)
+  }
   for (const assertion of assertions) {
     // The URL already asserted after the last action that moved, with no navigation since, is not asserted twice.
     const lastMove = steps.findLastIndex(
@@ -261,7 +286,8 @@ export const runToTestSuite = (
   if (steps.length === 0)
     throw new RunExportError(`${runId} only opened ${startUrl}: there is nothing to replay or assert`)
 
-  const name = options.name ?? (start?.type === "run-start" ? start.goal : runId)
+  const named = options.name ?? goal ?? runId
+  const name = finished ? named : `replay of an unfinished run (${ended}), its goal not asserted: ${named}`
   return {
     suite: {
       version: 1,

@@ -47,6 +47,7 @@ const hostileRun = (): ReadonlyArray<TraceRecord> => {
         },
       ],
     },
+    { type: "run-end", status: "COMPLETED", endReason: "completed", metrics: {} },
   ].map((record) => ({ ...record, runId: "r", at })) as unknown as ReadonlyArray<TraceRecord>
 }
 

@@ -274,6 +274,7 @@ const hostileTrace = (): Array<TraceRecord> => {
       type: "verified",
       parts: HOSTILE.map((text) => ({ part: text, check: { type: "textPresent", text }, held: true })),
     },
+    { type: "run-end", status: "COMPLETED", endReason: "completed", metrics: {} },
   ]
   return records.map((record) => ({ ...record, runId: "run-hostile", at })) as unknown as Array<TraceRecord>
 }

@@ -166,6 +166,15 @@ describe("the task queue", () => {
           { runId: "goal-password" },
         ),
       ),
+      await answer(
+        queue.enqueue(
+          {
+            goal: "read the account",
+            startUrl: "http://127.0.0.1:4000/account#access_token=tok-99-ff&state=s1",
+          },
+          { runId: "url-fragment-token" },
+        ),
+      ),
     ]
     expect(refusals[0]).toMatch(
       /task\.startUrl carries a credential \(http:\/\/bob:\*\*\*@127\.0\.0\.1:4000\/login\): the queue never carries secret values/,
@@ -174,10 +183,11 @@ describe("the task queue", () => {
     expect(refusals[2]).toMatch(
       /task\.goal carries a credential \(http:\/\/bob:\*\*\*@127\.0\.0\.1:4000\/staff\)/,
     )
-    for (const refusal of refusals) expect(refusal).not.toMatch(/pw77zz|tok-88-qq/)
+    expect(refusals[3]).toMatch(/task\.startUrl carries a credential \(.*#access_token=\*\*\*&state=s1\)/)
+    for (const refusal of refusals) expect(refusal).not.toMatch(/pw77zz|tok-88-qq|tok-99-ff/)
     const stored = JSON.stringify(await raw.keys("bull:url-credentials:*"))
     raw.disconnect()
-    expect(stored).not.toMatch(/url-password|url-token|goal-password/)
+    expect(stored).not.toMatch(/url-password|url-token|goal-password|url-fragment-token/)
     expect(await queue.list()).toEqual([])
     // A URL without a credential, and a user name with no password, are queued as they are.
     const queued = await queue.enqueue(

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { readRunTrace } from "@sextant/executor"
-import { type FixtureSite, startFixtureSite } from "@sextant/fixture-site"
+import { type FixtureSite, LINK_SIGN_IN_TOKENS, startFixtureSite } from "@sextant/fixture-site"
 import { runNode } from "@sextant/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAgent } from "../src/index.ts"
@@ -98,6 +98,59 @@ describe("sextant export RUN --to wdio", () => {
     expect(exported.out).toContain("variable: SEXTANT_SECRET_PASSWORD")
     expect(exported.out).toMatch(/type: UrlContains\n\s+text: \/dashboard/)
   })
+})
+
+describe("sextant export of a run that did not reach its goal", () => {
+  it("refuses to write a test named after the goal, and with --unfinished writes a replay named as one", async () => {
+    const goal = "log in and then click the Archive everything button"
+    const run = await recordRun("export-unmet", goal, "/login", false)
+    // It logged in, then found no such button.
+    expect(run.status).toBe("FAILED")
+    expect(run.endedOn).toBe(`${site.url}/dashboard`)
+
+    const file = join(directory, "unmet.wdio.ts")
+    const refused = await exportRun("export-unmet", "wdio", file)
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain(
+      `export-unmet ended FAILED (plan-failed) and did not verify "click "Archive everything" button": a test of "${goal}" would pass without the goal reached`,
+    )
+    expect(refused.err).toContain("--unfinished")
+    expect(existsSync(file)).toBe(false)
+    expect((await exportRun("export-unmet", "spec")).code).toBe(1)
+
+    const replayed = await exportCommand(
+      { source: "export-unmet", to: "wdio", traceDir: traces, store, out: file, unfinished: true },
+      sink().stream,
+      sink().stream,
+    )
+    expect(replayed).toBe(0)
+    const replay = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: "wonderland" })
+    expect(replay.code).toBe(0)
+    expect(replay.output).toContain(
+      `ok replay of an unfinished run (ended FAILED (plan-failed)), its goal not asserted: ${goal}`,
+    )
+    expect(replay.output).not.toContain(`ok ${goal}`)
+  }, 240_000)
+})
+
+describe("a run on a site that puts its session in a URL and in its JSON calls", () => {
+  it("keeps the tokens out of the trace and the exported API tests, which still call the endpoint", async () => {
+    const run = await recordRun("link-tokens", "click Open my account", "/hostile/link-sign-in", true)
+    expect(run.status).toBe("COMPLETED")
+    expect(run.endedOn).toBe(
+      `${site.url}/hostile/link-sign-in/home?session_token=<secret:page_url_session_token>#access_token=<secret:page_url_access_token>&state=ok`,
+    )
+    const trace = readFileSync(join(traces, "link-tokens.jsonl"), "utf8")
+    // The page's call was recorded, with the token it was answered as a placeholder.
+    expect(trace).toContain('\\"access_token\\":\\"<secret:page_json_access_token>\\"')
+    const api = await exportRun("link-tokens", "api-tests")
+    expect(api.code).toBe(0)
+    expect(api.out).toContain('it("POST /api/link-session answers 200 with the observed shape"')
+    const showing = Object.entries({ trace, api: api.out }).flatMap(([where, text]) =>
+      Object.values(LINK_SIGN_IN_TOKENS).some((token) => text.includes(token)) ? [where] : [],
+    )
+    expect(showing).toEqual([])
+  }, 240_000)
 })
 
 describe("sextant export RUN --to api-tests", () => {

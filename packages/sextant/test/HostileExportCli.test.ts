@@ -58,6 +58,7 @@ beforeAll(async () => {
         },
       ],
     },
+    { type: "run-end", status: "COMPLETED", endReason: "completed", metrics: {} },
   ].map((record) => JSON.stringify({ ...record, runId: "hostile-run", at }))
   const { mkdirSync } = await import("node:fs")
   mkdirSync(traces, { recursive: true })

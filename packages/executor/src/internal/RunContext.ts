@@ -128,6 +128,13 @@ export const makeRunContext = Effect.fnUntraced(function* (
   // A password or token in the start URL is a secret of the run like any other.
   const task = withStartUrlSecrets(given)
   const driver = yield* BrowserDriver
+  // What the browser did before the run (an MCP client's `go`, an earlier run's last moves) is not the
+  // run's: its first step's recording would carry it into the trace and the export, with whatever URL
+  // credential or typed value it held that is no secret of this run.
+  if (driver.takeRecording !== undefined)
+    yield* driver.takeRecording.pipe(
+      Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.void }),
+    )
   const store = yield* Store
   const registry =
     options.tools instanceof ToolRegistry ? options.tools : yield* ToolRegistry.make(options.tools)
@@ -135,6 +142,8 @@ export const makeRunContext = Effect.fnUntraced(function* (
   if (resumed === undefined && options.runId !== undefined) yield* checkNewRunId(runId, store)
   const redactor = makeRedactor(task)
   const now = yield* Clock.currentTimeMillis
+  // Every page the run reaches goes through here: a token its URL carries is hidden before anything shows it.
+  let lastUrl = "about:blank"
   const context: RunContext = {
     runId,
     task,
@@ -164,7 +173,13 @@ export const makeRunContext = Effect.fnUntraced(function* (
     startedAtMillis: now,
     state: resumed?.state ?? "CREATED",
     plan: undefined,
-    lastUrl: "about:blank",
+    get lastUrl() {
+      return lastUrl
+    },
+    set lastUrl(url: string) {
+      redactor.learnUrl(url)
+      lastUrl = url
+    },
     lastSnapshot: undefined,
     lastStatus: undefined,
     guardKey: `__sextantGuard_${crypto.randomUUID().replaceAll("-", "")}`,
@@ -268,6 +283,18 @@ export const recordStep = (context: RunContext, step: number): Effect.Effect<voi
       return
     }
     if (recording.actions.length === 0 && recording.exchanges.length === 0) return
+    // A page the step passed through (a redirect's hop, a tab it closed) may carry a token too.
+    for (const action of recording.actions) {
+      if (action.kind === "wait") continue
+      context.redactor.learnUrl(action.url)
+      if (action.kind === "act") context.redactor.learnUrl(action.urlBefore)
+    }
+    // So may the page's own JSON calls: a token an API answered, or one the page sends back.
+    for (const exchange of recording.exchanges) {
+      context.redactor.learnUrl(exchange.url)
+      for (const body of [exchange.requestBody, exchange.responseBody])
+        if (body !== undefined) context.redactor.learnJson(body)
+    }
     context.trace.emit({
       type: "recorded",
       step,

@@ -1,5 +1,6 @@
 import {
   type AgentTask,
+  respellUrlCredentials,
   secretValuesOf,
   type TaskInputValue,
   type UrlCredential,
@@ -32,13 +33,14 @@ export const withStartUrlSecrets = (task: AgentTask): AgentTask => {
   return { ...task, startUrl: spelledForRedaction(task.startUrl, all), inputs, secretInputs }
 }
 
-/** The URL with its password percent-encoded and its query form-encoded: the spellings the redaction knows. */
+/**
+ * The URL with its password percent-encoded and the credentials of its query and fragment form-encoded:
+ * the spellings the redaction knows.
+ */
 const spelledForRedaction = (url: string, credentials: ReadonlyArray<UrlCredential>): string => {
-  const parsed = new URL(url)
+  const parsed = new URL(respellUrlCredentials(url))
   const password = credentials.find((credential) => credential.part === "password")
   if (password !== undefined) parsed.password = encodeURIComponent(password.value)
-  if (credentials.some((credential) => credential.part !== "password"))
-    parsed.search = new URLSearchParams(parsed.searchParams).toString()
   return parsed.href
 }
 

@@ -6,6 +6,17 @@ import type { ClientSession } from "../internal/ClientSession.ts"
 import type { ToolAnswer } from "../McpTool.ts"
 import { defineMcpTool } from "../McpTool.ts"
 
+/**
+ * The URL with the password of its user part as `***`: the browser sent it and keeps the page signed in,
+ * and the page's own URL (what `look` shows) no longer holds it, so no answer repeats it.
+ */
+const withoutPassword = (url: string): string => {
+  const parsed = URL.parse(url)
+  if (parsed === null || parsed.password === "") return url
+  parsed.password = "***"
+  return parsed.href
+}
+
 /** Moves the page (load, back) under the navigation guardrails, then answers where it landed and what it offers. */
 export const navigateWith = async (
   session: ClientSession,
@@ -27,7 +38,7 @@ export const navigateWith = async (
     const refused = session.guardrails.checkUrl(landed.url)
     const snapshot = await session.call((driver) => driver.look())
     session.lastSnapshot = snapshot
-    const body = `${landed.title} — ${landed.url}\n${actionsLine(snapshot.actions)}`
+    const body = `${landed.title} — ${withoutPassword(landed.url)}\n${actionsLine(snapshot.actions)}`
     return refused === undefined ? text(session, body) : failure(session, `${refused.message}\n${body}`)
   } catch (error) {
     return failure(session, error)

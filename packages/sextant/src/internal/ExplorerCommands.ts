@@ -61,6 +61,7 @@ const ExportArguments = z.object({
     .min(100, "give at least 100 ms")
     .max(600_000, "give at most 600000 ms (ten minutes)")
     .optional(),
+  unfinished: z.boolean().default(false),
 })
 
 /** Positional arguments, named `<url>` in messages; every other field is a flag (`--max-pages`). */
@@ -305,7 +306,8 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
     return 2
   }
   const wdio = { timeoutMs: options.timeout }
-  const { exportApiTests, exportWdioScript, formatTestSuite, runExchanges, runToTestSuite } = await explorer()
+  const { exportApiTests, exportWdioScript, formatTestSuite, runExchanges, runToTestSuite, RunExportError } =
+    await explorer()
   const { suite: spec, trace } = await exportSource(options.source, options.traceDir)
   let text: string
   // A run's export reads from the environment only the secrets its stored task was given.
@@ -336,7 +338,16 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
     }
     text = exportApiTests(exchanges, { name: `${options.source} API`, secrets })
   } else {
-    const { suite, notes } = runToTestSuite(trace, { secrets })
+    let exported: ReturnType<typeof runToTestSuite>
+    try {
+      exported = runToTestSuite(trace, { secrets, unfinished: options.unfinished })
+    } catch (error) {
+      // What the run cannot become (an unfinished run, a drag, an element in a frame), said as the command's.
+      if (!(error instanceof RunExportError)) throw error
+      err.write(`sextant export: ${error.message}\n`)
+      return 1
+    }
+    const { suite, notes } = exported
     for (const note of notes) err.write(`sextant export: ${note}\n`)
     text = options.to === "spec" ? formatTestSuite(suite, "yaml") : exportWdioScript(suite, wdio)
   }
@@ -432,6 +443,11 @@ export const registerExplorerCommands = (program: Command, cli: CliContext): voi
       "--store <path>",
       "the SQLite store with the run's task: only its secrets are read from SEXTANT_SECRET_<NAME>",
       ".sextant/sextant.db",
+    )
+    .option(
+      "--unfinished",
+      "export a run that did not reach its goal as a replay of what it did, named so (refused without it)",
+      false,
     )
     .action(
       async (source: string, flags: Record<string, unknown>) =>
