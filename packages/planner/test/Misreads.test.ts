@@ -170,6 +170,23 @@ const ROWS: ReadonlyArray<Row> = [
   },
   // Thanks that are the words of a clause stay: a button may say them.
   { text: "click Thanks", reads: [["click", "Thanks", undefined]] },
+  // Words said to the agent at a clause's end are no part of the value: "lantern for me" was searched for.
+  { text: "Could you search for lantern for me?", reads: [["search", "lantern"]] },
+  { text: "Search for lantern if you can", reads: [["search", "lantern"]] },
+  { text: "search for lantern, ok?", reads: [["search", "lantern"]] },
+  {
+    text: "type hello into Name for me, then click Save",
+    reads: [
+      ["type", "Name", "hello"],
+      ["click", "Save", undefined],
+    ],
+  },
+  { text: 'type "for me" into Name', reads: [["type", "Name", "for me"]] },
+  // The words before a value that name its own field are no part of it: "name Ada" was typed into Name.
+  { text: "type my name Ada into the Name box", reads: [["type", "Name", "Ada"]] },
+  { text: "put my phone number 030 123 in the Phone field", reads: [["type", "Phone", "030 123"]] },
+  { text: 'type "name Ada" into Name', reads: [["type", "Name", "name Ada"]] },
+  { text: "type Name Badge into Product", reads: [["type", "Product", "Name Badge"]] },
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */

@@ -9,6 +9,7 @@ import {
   AGAIN,
   ALWAYS_SEPARATES,
   ARTICLES,
+  ASIDES,
   CHECKED_WORDS,
   CHINESE_NEGATIONS,
   CHINESE_NUMERALS,
@@ -42,6 +43,7 @@ import {
   STATE_NEGATIONS,
   UNCHECKED_WORDS,
   USER_WORDS,
+  VALUE_NOUNS,
   VERB_CONTROLS,
 } from "./Vocabulary.ts"
 import {
@@ -548,6 +550,7 @@ const unplacedWords = (
     const ba = tokens.findIndex((token, index) => index < verb && isWord(token, "把", "将"))
     for (let index = ba + 1; ba >= 0 && index < verb; index += 1) exempt.add(index)
   }
+  const typesIntoField = commands.some((command) => command.kind === "type" && command.field !== undefined)
   const left = tokens
     .filter((_, index) => !exempt.has(index))
     .filter((token) => token.kind === "word" || (token.kind === "text" && !chineseCarried(token.value)))
@@ -561,6 +564,8 @@ const unplacedWords = (
         !FUNCTION_WORDS.has(word) &&
         !READ_WORDS.has(word) &&
         !clockWords.has(word.toLowerCase()) &&
+        // "my phone number 030 …": the noun that says what the typed value is.
+        !(VALUE_NOUNS.has(word.toLowerCase()) && typesIntoField) &&
         !carried.has(word) &&
         // "Anna's", "Anna’s" of "open Anna's email": the owner the command carries, said with its possessive.
         !carried.has(word.replace(/['’]s$/u, "")),
@@ -1377,6 +1382,18 @@ const COURTESY_BREAKS = new Set([",", ".", "!", "?", ";", "，", "。", "！", "
 const isCourtesyBreak = (token: Token | undefined): boolean =>
   token?.kind === "punct" && COURTESY_BREAKS.has(token.value)
 
+/** A clause's words without the aside that ends them ("search for lantern for me"), when words precede it. */
+const withoutAside = (segment: ReadonlyArray<Token>): ReadonlyArray<Token> => {
+  for (const aside of ASIDES) {
+    const start = segment.length - aside.length
+    if (start < 2) continue
+    const tail = segment.slice(start)
+    if (tail.every((token, index) => token.kind === "word" && token.value === aside[index]))
+      return segment.slice(0, start)
+  }
+  return segment
+}
+
 /**
  * The tokens without the thanks that stand alone between punctuation, at the start or at the end
  * ("…, thanks", "Thanks! Type …", "…。谢谢"), with the punctuation before them: no clause and no part of a
@@ -1396,7 +1413,7 @@ const withoutCourtesies = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =
       segment.every((token) => token.kind === "word" || token.kind === "keyword" || token.kind === "text") &&
       (COURTESIES.has(said.join(" ")) || COURTESIES.has(said.join("")))
     if (!courtesy) {
-      kept.push(...segment)
+      kept.push(...withoutAside(segment))
       if (end < tokens.length) kept.push(tokens[end]!)
     } else if (isCourtesyBreak(kept.at(-1))) {
       // "…, thanks, then …": the break before the thanks goes, the one after stays.
@@ -1463,10 +1480,36 @@ export const parseCommands = (text: string): ParseResult => {
   return read.ok && rankingsRead(tokens, read.commands) ? read : fail(judged)
 }
 
+/** A value's words, lower-cased, without the punctuation around them. */
+const plainWords = (text: string): ReadonlyArray<string> =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
+
+/**
+ * A typed value without the words before it that name its own field ("type my name Ada into Name" typed
+ * "name Ada"; "my phone number 030 …"): the field's words and the nouns that say what a value is, when at
+ * least one of them is the field's, something is left after them, and the value was not quoted whole.
+ */
+const withoutFieldWords = (command: Command, tokens: ReadonlyArray<Token>): Command => {
+  if (command.kind !== "type" || command.field?.text === undefined) return command
+  if (tokens.some((token) => token.kind === "quoted" && token.value === command.value)) return command
+  const own = new Set(plainWords(command.field.text))
+  const words = command.value.split(/\s+/)
+  const plain = plainWords(command.value)
+  let lead = 0
+  while (lead < words.length - 1 && (own.has(plain[lead]!) || VALUE_NOUNS.has(plain[lead]!))) lead += 1
+  if (!plain.slice(0, lead).some((word) => own.has(word))) return command
+  return { ...command, value: words.slice(lead).join(" ") }
+}
+
 /** The clauses of an instruction read into commands, or why not (`parseCommands` without the model check). */
 const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages): ParseResult => {
-  const read = (commands: ReadonlyArray<Command>): ParseResult => {
-    const misread = misreading(text, tokens, commands, say)
+  const read = (said: ReadonlyArray<Command>): ParseResult => {
+    // A description is caught as said ("the date shown on the page"), before a field's words leave it.
+    const misread = misreading(text, tokens, said, say)
+    const commands = said.map((command) => withoutFieldWords(command, tokens))
     if (misread?.reference !== undefined)
       return { ok: false, reason: misread.reason, reference: misread.reference }
     const wrong = misread?.reason ?? unplacedWords(tokens, commands, say)

@@ -32,6 +32,12 @@ export const SEPARATES_BEFORE_VERB: ReadonlySet<string> = new Set(
 export const FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.fillers))
 /** Thanks said between sentences, as the tokenizer's values spell them ("thank you", "谢谢"). */
 export const COURTESIES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.courtesies))
+/** Nouns that say what a value is ("number" in "my phone number 030 …"). */
+export const VALUE_NOUNS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.valueNouns))
+/** Words said to the agent at a clause's end, each as its words ("for me" → ["for", "me"]). */
+export const ASIDES: ReadonlyArray<ReadonlyArray<string>> = all((lexicon) => lexicon.asides).map((aside) =>
+  aside.split(" "),
+)
 export const SOFT_FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.softFillers))
 export const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map(Object.entries(en.ordinals))
 export const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(Object.entries(en.numbers))

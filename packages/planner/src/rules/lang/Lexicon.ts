@@ -211,6 +211,16 @@ export interface Lexicon {
    * start or end), such a phrase is no clause and no part of a value.
    */
   readonly courtesies: ReadonlyArray<string>
+  /**
+   * Words said to the agent at the end of a clause ("search for lantern for me", "… if you can"): no part
+   * of the value before them. Only at a clause's end, after other words, and never inside quotes.
+   */
+  readonly asides: ReadonlyArray<string>
+  /**
+   * Nouns that say what a value is, said before it with its field's own words ("my phone number 030 …",
+   * "the email address ann@…"): no part of the value.
+   */
+  readonly valueNouns: ReadonlyArray<string>
   readonly softFillers: ReadonlyArray<string>
   /** Ordinal words and their positions (-1 is the last). */
   readonly ordinals: Readonly<Record<string, number>>
