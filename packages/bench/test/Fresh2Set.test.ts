@@ -1,7 +1,3 @@
-import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { freshSections, freshSummary, type GalleryOutcome } from "../src/gallery/GalleryBench.ts"
 import {
@@ -12,15 +8,8 @@ import {
   loadFreshInstructions,
   loadInstructions,
 } from "../src/gallery/Instructions.ts"
+import { sealedLoaderContract } from "./support/SealedSet.ts"
 
-const folder = mkdtempSync(join(tmpdir(), "sextant-fresh2-"))
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
-const writeSet = (name: string, entries: ReadonlyArray<unknown>) => {
-  const path = join(folder, name)
-  const text = `${JSON.stringify(entries, null, 2)}\n`
-  writeFileSync(path, text)
-  return { path, hash: sha256(text) }
-}
 const entry = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
   page: "switches",
@@ -32,29 +21,13 @@ const entry = (id: string, extra: Record<string, unknown> = {}) => ({
 })
 
 describe("fresh2 instruction set loader", () => {
-  it("loads a file whose sha256 is the committed one, as set fresh2, keeping needsModel", () => {
-    const { path, hash } = writeSet("good.json", [entry("m001"), entry("m002", { needsModel: true })])
-    const loaded = loadFresh2Instructions(path, hash)
-    expect(loaded.map((instruction) => [instruction.id, instruction.set, instruction.needsModel])).toEqual([
-      ["m001", "fresh2", undefined],
-      ["m002", "fresh2", true],
-    ])
-  })
-
-  it("refuses a file whose sha256 differs from the committed one, naming both hashes and the set", () => {
-    const { path, hash } = writeSet("edited.json", [entry("m001")])
-    const edited = readFileSync(path, "utf8").replace("Bluetooth on", "Bluetooth off")
-    writeFileSync(path, edited)
-    expect(() => loadFresh2Instructions(path, hash)).toThrow(
-      `${path} was edited (sha256 ${sha256(edited)}, committed ${hash}); the fresh2 instruction set may not change`,
-    )
-  })
-
-  it("refuses a repeated id and a malformed entry, naming them", () => {
-    const twice = writeSet("twice.json", [entry("m001"), entry("m001")])
-    expect(() => loadFresh2Instructions(twice.path, twice.hash)).toThrow("instruction id m001 appears twice")
-    const bad = writeSet("bad.json", [entry("m001", { lang: "de" })])
-    expect(() => loadFresh2Instructions(bad.path, bad.hash)).toThrow("[0].lang]")
+  sealedLoaderContract({
+    set: "fresh2",
+    load: loadFresh2Instructions,
+    entry,
+    ids: ["m001", "m002"],
+    edit: ["Bluetooth on", "Bluetooth off"],
+    malformed: [{ lang: "de" }, "[0].lang]"],
   })
 
   it("keeps the committed fresh2 file exactly as committed", () => {

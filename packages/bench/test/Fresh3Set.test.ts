@@ -1,7 +1,3 @@
-import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { freshSections, freshSummary, type GalleryOutcome } from "../src/gallery/GalleryBench.ts"
 import { selectInstructions } from "../src/gallery/GallerySection.ts"
@@ -14,15 +10,8 @@ import {
   loadFreshInstructions,
   loadInstructions,
 } from "../src/gallery/Instructions.ts"
+import { sealedLoaderContract } from "./support/SealedSet.ts"
 
-const folder = mkdtempSync(join(tmpdir(), "sextant-fresh3-"))
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
-const writeSet = (name: string, entries: ReadonlyArray<unknown>) => {
-  const path = join(folder, name)
-  const text = `${JSON.stringify(entries, null, 2)}\n`
-  writeFileSync(path, text)
-  return { path, hash: sha256(text) }
-}
 const entry = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
   page: "recipe",
@@ -37,29 +26,13 @@ const entry = (id: string, extra: Record<string, unknown> = {}) => ({
 const FRESH3_PAGES = ["hotel-booking", "recipe", "job-application", "support-ticket", "newsletter-prefs"]
 
 describe("fresh3 instruction set loader", () => {
-  it("loads a file whose sha256 is the committed one, as set fresh3, keeping needsModel", () => {
-    const { path, hash } = writeSet("good.json", [entry("k001"), entry("k002", { needsModel: true })])
-    const loaded = loadFresh3Instructions(path, hash)
-    expect(loaded.map((instruction) => [instruction.id, instruction.set, instruction.needsModel])).toEqual([
-      ["k001", "fresh3", undefined],
-      ["k002", "fresh3", true],
-    ])
-  })
-
-  it("refuses a file whose sha256 differs from the committed one, naming both hashes and the set", () => {
-    const { path, hash } = writeSet("edited.json", [entry("k001")])
-    const edited = readFileSync(path, "utf8").replace("6 people", "8 people")
-    writeFileSync(path, edited)
-    expect(() => loadFresh3Instructions(path, hash)).toThrow(
-      `${path} was edited (sha256 ${sha256(edited)}, committed ${hash}); the fresh3 instruction set may not change`,
-    )
-  })
-
-  it("refuses a repeated id and a malformed entry, naming them", () => {
-    const twice = writeSet("twice.json", [entry("k001"), entry("k001")])
-    expect(() => loadFresh3Instructions(twice.path, twice.hash)).toThrow("instruction id k001 appears twice")
-    const bad = writeSet("bad.json", [entry("k001", { lang: "fr" })])
-    expect(() => loadFresh3Instructions(bad.path, bad.hash)).toThrow("[0].lang]")
+  sealedLoaderContract({
+    set: "fresh3",
+    load: loadFresh3Instructions,
+    entry,
+    ids: ["k001", "k002"],
+    edit: ["6 people", "8 people"],
+    malformed: [{ lang: "fr" }, "[0].lang]"],
   })
 
   it("keeps the committed fresh3 file exactly as committed", () => {

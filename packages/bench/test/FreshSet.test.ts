@@ -1,7 +1,3 @@
-import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { freshSections, freshSummary, type GalleryOutcome, namesStep } from "../src/gallery/GalleryBench.ts"
 import {
@@ -11,15 +7,8 @@ import {
   loadFreshInstructions,
   loadInstructions,
 } from "../src/gallery/Instructions.ts"
+import { sealedLoaderContract } from "./support/SealedSet.ts"
 
-const folder = mkdtempSync(join(tmpdir(), "sextant-fresh-"))
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
-const writeSet = (name: string, entries: ReadonlyArray<unknown>) => {
-  const path = join(folder, name)
-  const text = `${JSON.stringify(entries, null, 2)}\n`
-  writeFileSync(path, text)
-  return { path, hash: sha256(text) }
-}
 const entry = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
   page: "flights",
@@ -31,29 +20,13 @@ const entry = (id: string, extra: Record<string, unknown> = {}) => ({
 })
 
 describe("fresh instruction set loader", () => {
-  it("loads a file whose sha256 is the committed one, as set fresh, keeping needsModel", () => {
-    const { path, hash } = writeSet("good.json", [entry("n001"), entry("n002", { needsModel: true })])
-    const loaded = loadFreshInstructions(path, hash)
-    expect(loaded.map((instruction) => [instruction.id, instruction.set, instruction.needsModel])).toEqual([
-      ["n001", "fresh", undefined],
-      ["n002", "fresh", true],
-    ])
-  })
-
-  it("refuses a file whose sha256 differs from the committed one, naming both hashes", () => {
-    const { path, hash } = writeSet("edited.json", [entry("n001")])
-    const edited = readFileSync(path, "utf8").replace("cheapest", "cheapest nonstop")
-    writeFileSync(path, edited)
-    expect(() => loadFreshInstructions(path, hash)).toThrow(
-      `${path} was edited (sha256 ${sha256(edited)}, committed ${hash}); the fresh instruction set may not change`,
-    )
-  })
-
-  it("refuses a repeated id and a malformed entry, naming them", () => {
-    const twice = writeSet("twice.json", [entry("n001"), entry("n001")])
-    expect(() => loadFreshInstructions(twice.path, twice.hash)).toThrow("instruction id n001 appears twice")
-    const bad = writeSet("bad.json", [entry("n001", { needsModel: "yes" })])
-    expect(() => loadFreshInstructions(bad.path, bad.hash)).toThrow("[0].needsModel]")
+  sealedLoaderContract({
+    set: "fresh",
+    load: loadFreshInstructions,
+    entry,
+    ids: ["n001", "n002"],
+    edit: ["cheapest", "cheapest nonstop"],
+    malformed: [{ needsModel: "yes" }, "[0].needsModel]"],
   })
 
   it("keeps the committed fresh file exactly as committed", () => {
