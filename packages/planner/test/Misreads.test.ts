@@ -187,6 +187,10 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "put my phone number 030 123 in the Phone field", reads: [["type", "Phone", "030 123"]] },
   { text: 'type "name Ada" into Name', reads: [["type", "Name", "name Ada"]] },
   { text: "type Name Badge into Product", reads: [["type", "Product", "Name Badge"]] },
+  // A softener after a Chinese verb is no part of what follows: "一下台灯" was searched for.
+  { text: "帮我搜一下台灯", reads: [["search", "台灯"]] },
+  { text: "输入一下 hello", reads: [["type", undefined, "hello"]] },
+  { text: '搜索"一下"', reads: [["search", "一下"]] },
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */

@@ -39,6 +39,7 @@ import {
   SEARCH_SCOPE_WORDS,
   SEPARATES_BEFORE_VERB,
   SOFT_FILLERS,
+  SOFTENERS,
   STATE_LINKS,
   STATE_NEGATIONS,
   UNCHECKED_WORDS,
@@ -1382,6 +1383,23 @@ const COURTESY_BREAKS = new Set([",", ".", "!", "?", ";", "，", "。", "！", "
 const isCourtesyBreak = (token: Token | undefined): boolean =>
   token?.kind === "punct" && COURTESY_BREAKS.has(token.value)
 
+/**
+ * The tokens without a softener between a verb and what it acts on ("搜一下台灯" searched for "一下台灯"); one
+ * that ends its clause ("…，帮我复制一下") takes nothing with it and stays.
+ */
+const withoutSofteners = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =>
+  tokens.filter(
+    (token, index) =>
+      !(
+        token.kind === "keyword" &&
+        SOFTENERS.has(token.value) &&
+        index > 0 &&
+        CHINESE_VERBS.has(tokens[index - 1]!.value) &&
+        tokens[index + 1] !== undefined &&
+        tokens[index + 1]!.kind !== "punct"
+      ),
+  )
+
 /** A clause's words without the aside that ends them ("search for lantern for me"), when words precede it. */
 const withoutAside = (segment: ReadonlyArray<Token>): ReadonlyArray<Token> => {
   for (const aside of ASIDES) {
@@ -1437,7 +1455,7 @@ const withoutCourtesies = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =
  * ```
  */
 export const clausesOf = (text: string): ReadonlyArray<string> =>
-  splitClauses(withoutCourtesies(tokenize(text)))
+  splitClauses(withoutSofteners(withoutCourtesies(tokenize(text))))
     .map((clause) => joinTokens(clause.map(quotedAsTyped)))
     .filter((clause) => clause !== "")
 
@@ -1461,7 +1479,7 @@ const quotedAsTyped = (token: Token): Token =>
  * ```
  */
 export const parseCommands = (text: string): ParseResult => {
-  const tokens = withoutCourtesies(tokenize(text))
+  const tokens = withoutSofteners(withoutCourtesies(tokenize(text)))
   const say = messagesFor(text)
   if (tokens.length === 0) return fail(say.empty)
   // "Pick the cheapest flight that lands before noon", "Type the sum of the two numbers": words that need

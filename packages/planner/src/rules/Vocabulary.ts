@@ -32,6 +32,8 @@ export const SEPARATES_BEFORE_VERB: ReadonlySet<string> = new Set(
 export const FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.fillers))
 /** Thanks said between sentences, as the tokenizer's values spell them ("thank you", "谢谢"). */
 export const COURTESIES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.courtesies))
+/** Words right after a verb that only soften it ("一下" in "搜一下台灯"). */
+export const SOFTENERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.softeners))
 /** Nouns that say what a value is ("number" in "my phone number 030 …"). */
 export const VALUE_NOUNS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.valueNouns))
 /** Words said to the agent at a clause's end, each as its words ("for me" → ["for", "me"]). */

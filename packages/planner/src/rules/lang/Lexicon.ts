@@ -221,6 +221,8 @@ export interface Lexicon {
    * "the email address ann@…"): no part of the value.
    */
   readonly valueNouns: ReadonlyArray<string>
+  /** Words right after a verb that only soften it ("搜一下台灯"): no part of what follows. */
+  readonly softeners: ReadonlyArray<string>
   readonly softFillers: ReadonlyArray<string>
   /** Ordinal words and their positions (-1 is the last). */
   readonly ordinals: Readonly<Record<string, number>>

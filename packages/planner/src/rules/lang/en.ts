@@ -124,6 +124,7 @@ export const en: Lexicon = {
     "and tell me",
   ],
   valueNouns: ["number", "address"],
+  softeners: [],
   ordinals: {
     first: 1,
     second: 2,
