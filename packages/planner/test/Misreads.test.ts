@@ -182,6 +182,11 @@ const ROWS: ReadonlyArray<Row> = [
     ],
   },
   { text: 'type "for me" into Name', reads: [["type", "Name", "for me"]] },
+  { text: "search for lanterns on this site", reads: [["search", "lanterns"]] },
+  { text: "search for lantern instead", reads: [["search", "lantern"]] },
+  { text: "type hello into Name as well", reads: [["type", "Name", "hello"]] },
+  // Too few words before it to be an aside: "click here" is a link's name.
+  { text: "click here", reads: [["click", "here", undefined]] },
   // The words before a value that name its own field are no part of it: "name Ada" was typed into Name.
   { text: "type my name Ada into the Name box", reads: [["type", "Name", "Ada"]] },
   { text: "put my phone number 030 123 in the Phone field", reads: [["type", "Phone", "030 123"]] },

@@ -1400,11 +1400,15 @@ const withoutSofteners = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =>
       ),
   )
 
-/** A clause's words without the aside that ends them ("search for lantern for me"), when words precede it. */
+/**
+ * A clause's words without the aside that ends them ("search for lantern for me"), when a verb and a word it
+ * acts on precede it (not only a pronoun: "type it too").
+ */
 const withoutAside = (segment: ReadonlyArray<Token>): ReadonlyArray<Token> => {
   for (const aside of ASIDES) {
     const start = segment.length - aside.length
-    if (start < 2) continue
+    const before = segment.slice(0, start).filter((token) => !isWord(token, "it", "them", "this", "that"))
+    if (before.length < 2) continue
     const tail = segment.slice(start)
     if (tail.every((token, index) => token.kind === "word" && token.value === aside[index]))
       return segment.slice(0, start)
