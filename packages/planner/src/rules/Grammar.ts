@@ -1393,7 +1393,8 @@ const withoutSofteners = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =>
       !(
         token.kind === "keyword" &&
         SOFTENERS.has(token.value) &&
-        isChineseVerb(tokens[index - 1]) &&
+        index > 0 &&
+        CHINESE_VERBS.has(tokens[index - 1]!.value) &&
         tokens[index + 1] !== undefined &&
         tokens[index + 1]!.kind !== "punct"
       ),
@@ -1446,10 +1447,6 @@ const withoutCourtesies = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =
   return kept
 }
 
-/** A command's tokens without its thanks, the asides that end its clauses and the softeners after its verbs. */
-const spokenTokens = (text: string): ReadonlyArray<Token> =>
-  withoutSofteners(withoutCourtesies(tokenize(text)))
-
 /**
  * A command cut into its clauses the way the grammar cuts it, each as typed (quoted values whole): for
  * reading a goal clause by clause when the whole of it cannot be read.
@@ -1462,7 +1459,7 @@ const spokenTokens = (text: string): ReadonlyArray<Token> =>
  * ```
  */
 export const clausesOf = (text: string): ReadonlyArray<string> =>
-  splitClauses(spokenTokens(text))
+  splitClauses(withoutSofteners(withoutCourtesies(tokenize(text))))
     .map((clause) => joinTokens(clause.map(quotedAsTyped)))
     .filter((clause) => clause !== "")
 
@@ -1486,7 +1483,7 @@ const quotedAsTyped = (token: Token): Token =>
  * ```
  */
 export const parseCommands = (text: string): ParseResult => {
-  const tokens = spokenTokens(text)
+  const tokens = withoutSofteners(withoutCourtesies(tokenize(text)))
   const say = messagesFor(text)
   if (tokens.length === 0) return fail(say.empty)
   // "Pick the cheapest flight that lands before noon", "Type the sum of the two numbers": words that need
