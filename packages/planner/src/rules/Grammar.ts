@@ -1393,8 +1393,7 @@ const withoutSofteners = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =>
       !(
         token.kind === "keyword" &&
         SOFTENERS.has(token.value) &&
-        index > 0 &&
-        CHINESE_VERBS.has(tokens[index - 1]!.value) &&
+        isChineseVerb(tokens[index - 1]) &&
         tokens[index + 1] !== undefined &&
         tokens[index + 1]!.kind !== "punct"
       ),
@@ -1447,6 +1446,10 @@ const withoutCourtesies = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =
   return kept
 }
 
+/** A command's tokens without its thanks, the asides that end its clauses and the softeners after its verbs. */
+const spokenTokens = (text: string): ReadonlyArray<Token> =>
+  withoutSofteners(withoutCourtesies(tokenize(text)))
+
 /**
  * A command cut into its clauses the way the grammar cuts it, each as typed (quoted values whole): for
  * reading a goal clause by clause when the whole of it cannot be read.
@@ -1459,7 +1462,7 @@ const withoutCourtesies = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> =
  * ```
  */
 export const clausesOf = (text: string): ReadonlyArray<string> =>
-  splitClauses(withoutSofteners(withoutCourtesies(tokenize(text))))
+  splitClauses(spokenTokens(text))
     .map((clause) => joinTokens(clause.map(quotedAsTyped)))
     .filter((clause) => clause !== "")
 
@@ -1483,7 +1486,7 @@ const quotedAsTyped = (token: Token): Token =>
  * ```
  */
 export const parseCommands = (text: string): ParseResult => {
-  const tokens = withoutSofteners(withoutCourtesies(tokenize(text)))
+  const tokens = spokenTokens(text)
   const say = messagesFor(text)
   if (tokens.length === 0) return fail(say.empty)
   // "Pick the cheapest flight that lands before noon", "Type the sum of the two numbers": words that need
