@@ -596,14 +596,43 @@ export const HOLDER_ROLES: ReadonlySet<string> = new Set([
  * its siblings carry too (`readLists`: a `listitem` named by the text the item prints, around that control,
  * unless the outline prints the item as a container of its own).
  */
-export const ancestryFromOutline = (outline: string): Ancestry => {
+export const ancestryFromOutline = (
+  outline: string,
+  options: {
+    /**
+     * Also list the headings of the sections a control sits in (`- h2 "Rate this recipe"` above
+     * `- radio "5 stars"`), after its containers, each as a `heading` ancestor: a person reads a
+     * section by its heading. Only words are read from them; no container is one.
+     */
+    readonly sections?: boolean
+  } = {},
+): Ancestry => {
   const result = new Map<string, ReadonlyArray<{ role: string; name: string }>>()
   const stack: Array<{ indent: number; role: string; name: string }> = []
+  // The headings in force, each with its indent and level: a heading rules the lines after it at its
+  // indent or deeper, until a heading of its level or higher at its indent, or its container ends.
+  const headings: Array<{ indent: number; level: number; name: string }> = []
+  const sections = new Map<string, ReadonlyArray<{ role: string; name: string }>>()
   for (const line of outline.split("\n")) {
     const match = /^(\s*)-\s+([\w-]+)(?:\s+("(?:[^"\\]|\\.)*"))?/.exec(line)
     if (match === null) continue
     const indent = match[1]!.length
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= indent) stack.pop()
+    if (options.sections === true) {
+      while (headings.length > 0 && headings[headings.length - 1]!.indent > indent) headings.pop()
+      const level = /^h([1-6])$/.exec(match[2]!)?.[1]
+      if (level !== undefined && match[3] !== undefined) {
+        while (
+          headings.length > 0 &&
+          headings[headings.length - 1]!.indent === indent &&
+          headings[headings.length - 1]!.level >= Number(level)
+        )
+          headings.pop()
+        headings.push({ indent, level: Number(level), name: JSON.parse(match[3]) as string })
+      }
+      for (const [, ref] of line.matchAll(/\[ref=(e\d+)\]/g))
+        sections.set(ref!, headings.map(({ name }) => ({ role: "heading", name })))
+    }
     const ancestors = stack.map(({ role, name }) => ({ role, name }))
     const row = rowParts(plainOutlineLine(line))
     if (row !== undefined) {
@@ -631,6 +660,9 @@ export const ancestryFromOutline = (outline: string): Ancestry => {
         result.set(item.ref, [...ancestors, { role: "listitem", name: item.text }])
     }
   }
+  // The headings come last, after the containers: only words are read from them, never a container.
+  for (const [ref, headed] of sections)
+    if (headed.length > 0) result.set(ref, [...(result.get(ref) ?? []), ...headed])
   return result
 }
 

@@ -29,12 +29,12 @@ export type IntentReading = { readonly command: string } | { readonly reason: st
 /** Words that say the person wants something, or hold the sentence together: no target in them. */
 export const FILLER = new Set(
   (
-    "i i'd id i'm im me my we us our you your it its it's this that these those the a an to of for in on at " +
+    "i i'd id i'm im me my we us our you your it its it's they them their this that these those the a an to of for in on at " +
     "by as with via using from into onto and or but so then please just now also is are be been being was " +
     "should would could can will shall must may might want wants wanted like need needs let let's lets " +
     "do does make get go have has had use there here one ones thing page please kindly mine too also " +
     "box field control button link option setting value area widget list dropdown drop-down menu input " +
-    "textarea radio checkbox select choose pick set accordingly read see view visit"
+    "textarea radio checkbox select choose pick set accordingly read see view visit about hear"
   ).split(" "),
 )
 
@@ -43,7 +43,7 @@ const TICK_WORDS = new Set(
   "tick ticked check checked select selected on enabled enable turned turn mark marked box".split(" "),
 )
 const NEGATION =
-  /\b(?:not|no|never|un-?tick(?:ed)?|un-?check(?:ed)?|off|disable[d]?|shouldn't|don't|doesn't|isn't|mustn't|won't|without)\b|n't\b|不要|不|取消|别/i
+  /\b(?:not|no|never|un-?tick(?:ed)?|un-?check(?:ed)?|off|disable[d]?|shouldn't|don't|doesn't|isn't|mustn't|won't|without|stop\s+\w+ing)\b|n't\b|不要|不|取消|别/i
 
 /** Words that only negate: they say which state, never which control. */
 const NEGATION_WORDS = new Set(["not", "no", "never", "without", "off"])
@@ -72,6 +72,14 @@ export const wordsOf = (text: string): ReadonlyArray<string> =>
 export const contentWords = (text: string): ReadonlyArray<string> => {
   let english = text
     .replace(/[’]/g, "'")
+    // "Stop sending me tips", "no more newsletters": said of what should end, as "not".
+    .replace(/\bstop\s+\w+ing\b|\bno\s+more\b/gi, " not ")
+    // "Once a month", "every week": how often, as pages name it (Monthly digest, Weekly).
+    .replace(/\b(?:once\s+an?|every)\s+(day|week|month|year)\b/gi, (_, unit: string) =>
+      unit.toLowerCase() === "day" ? " daily " : ` ${unit}ly `,
+    )
+    // "Don't remember me on this computer": the device the person is on names no control.
+    .replace(/\bon\s+this\s+(?:computer|device|browser|machine|phone)\b/gi, " ")
     .replace(/\b(\w+)n't\b/gi, "$1 not")
     .replace(/'(?:d|m|s|re|ll|ve)\b/gi, "")
   for (const [pattern, replacement] of CHINESE) english = english.replace(pattern, replacement)
@@ -113,6 +121,13 @@ const namingWords = (text: string): ReadonlyArray<string> => {
   const kept = words.filter((word) => !FILLER.has(word))
   return kept.length === 0 ? words : kept
 }
+
+/**
+ * The containers around an element, without the headings of the sections it sits in (an ancestry read
+ * with `sections`): a press is said within an item or container the grounding finds by its role.
+ */
+const containersOf = (ancestry: Ancestry | undefined, element: PageElement): Chain =>
+  (ancestry?.get(element.ref) ?? []).filter((ancestor) => ancestor.role !== "heading")
 
 const candidatesOf = (
   elements: ReadonlyArray<PageElement>,
@@ -481,12 +496,12 @@ const pressWithin = (
   )
   if (others.length === 0) return undefined
   const extra = words.filter((word) => !candidate.own.some((own) => sameWord(own, word)))
-  const chain = ancestry?.get(candidate.element.ref) ?? []
+  const chain = containersOf(ancestry, candidate.element)
   const container = chain.findLastIndex(
     (ancestor, index) =>
       ancestor.name.trim() !== "" &&
       extra.some((word) => wordsOf(ancestor.name).some((one) => sameWord(one, word))) &&
-      !others.some((other) => inside(ancestry?.get(other.ref), chain.slice(0, index + 1))),
+      !others.some((other) => inside(containersOf(ancestry, other), chain.slice(0, index + 1))),
   )
   if (container < 0)
     return {
@@ -552,7 +567,7 @@ export const verbOnItem = (
   for (const [pattern, english] of CHINESE_VERBS) glossed = glossed.replace(pattern, english)
   const readings = [...new Set([clause.trim(), glossed])].map((text) => contentWords(text))
   const presses = candidatesOf(elements, ancestry).filter((candidate) => candidate.kind === "press")
-  const chainOf = (element: PageElement): Chain => ancestry?.get(element.ref) ?? []
+  const chainOf = (element: PageElement): Chain => containersOf(ancestry, element)
   // Every named item of the page: item elements, and the item containers around elements.
   const items = new Map<string, Item>()
   const holderOf = (chain: Chain): Chain => {

@@ -484,7 +484,12 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     readReferencesOnPage(input.goal, input.outline, parseCommands) ??
     (() => {
       const elements = elementsFromOutline(input.outline)
-      return readGoalOnPage(input.goal, elements, ancestryFromOutline(input.outline), parseCommands)
+      return readGoalOnPage(
+        input.goal,
+        elements,
+        ancestryFromOutline(input.outline, { sections: true }),
+        parseCommands,
+      )
     })()
   // A "find X" the page shows a search box for is a search, a verbless goal no item's control reads is
   // fields and values: their parts were left to this decision.

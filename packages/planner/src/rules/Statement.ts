@@ -262,6 +262,11 @@ const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
         reason: `"${fact}" fits more than one field equally: ${fits.map((fit) => `"${fit.name}"`).join(", ")}`,
         named: true,
       }
+    // "Send me emails once a month" cut as "…emails once a" | "month" for "Send emails to": a field
+    // whose name says its kind of value (an e-mail address, a web address, a phone number) takes only
+    // a value of that kind.
+    const kind = kindOf(fits[0]!)
+    if (kind !== undefined && reading.kind !== kind) continue
     // "My street is the one on my card": a description is never typed as the value.
     if (reading.kind === undefined && value === reading.value && REFERENCE.test(value))
       return { reason: `needs a model to work out "${value}"`, named: true }
@@ -289,6 +294,16 @@ const fieldSays = (field: Field, word: string): boolean =>
   /\p{Script=Han}/u.test(word)
     ? field.name.includes(word)
     : field.words.some((own) => own.toLowerCase() === word)
+
+/** The kind of value a field's name says it takes ("Send emails to": an e-mail address), if one. */
+const kindOf = (field: Field): Kind | undefined =>
+  (["email", "url", "phone"] as const).find((kind) =>
+    STATEMENT_KINDS(kind).some((word) =>
+      /\p{Script=Han}/u.test(word)
+        ? field.name.includes(word)
+        : field.words.some((own) => samePlural(own.toLowerCase(), word)),
+    ),
+  )
 
 /** Whether a field's name says its kind of value (a date, a phone number): its value is one, not parts. */
 const isKindField = (field: Field): boolean => KIND_WORDS.some((word) => fieldSays(field, word))

@@ -40,6 +40,8 @@ export const VALUE_NOUNS: ReadonlySet<string> = new Set(all((lexicon) => lexicon
 export const ASIDES: ReadonlyArray<ReadonlyArray<string>> = all((lexicon) => lexicon.asides).map((aside) =>
   aside.split(" "),
 )
+/** Whom a submit verb sends something to ("me" in "send me emails"): then it is no submit. */
+export const RECIPIENTS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.recipients))
 export const SOFT_FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.softFillers))
 export const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map(Object.entries(en.ordinals))
 export const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(Object.entries(en.numbers))

@@ -7,6 +7,7 @@ import {
   CLOCK,
   ENGLISH_VERBS,
   FILLERS,
+  RECIPIENTS,
   SOFT_FILLERS,
 } from "./Vocabulary.ts"
 
@@ -45,6 +46,8 @@ export const matchVerb = (
           tokens[position + offset]?.kind === "word" && tokens[position + offset]?.value === word,
       )
     ) {
+      // "Send me emails once a month": the verb sends something to someone; it submits no form.
+      if (verb === "submit" && RECIPIENTS.has(tokens[position + words.length]?.value ?? "")) return undefined
       return [verb, words.length]
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { parseCommands } from "../../src/rules/Grammar.ts"
 import { ancestryFromOutline } from "../../src/rules/Grounding.ts"
 import { readIntent } from "../../src/rules/Intent.ts"
 import { elementsFromOutline } from "../../src/rules/Outline.ts"
@@ -418,5 +419,85 @@ describe("the item a control was told apart by stays in the reading and in the p
       role: "listitem",
       name: "Order 1042 · 2 items · €30.00",
     })
+  })
+})
+
+/** The gallery's e-mail preferences and a recipe's rating, as `look()` outlines them. */
+const PREFERENCES = `- main:
+  - h1 "Email preferences"
+  - form:
+    - h2 "Topics"
+    - checkbox "Product updates" [ref=e13] [checked]
+    - checkbox "Tips and tutorials" [ref=e14] [checked]
+    - checkbox "Events and webinars" [ref=e15]
+    - h2 "How often?"
+    - group "Send me emails":
+      - radio "As it happens" [ref=e19]
+      - radio "Daily digest" [ref=e20]
+      - radio "Weekly digest" [ref=e21] [checked]
+      - radio "Monthly digest" [ref=e22]
+    - h2 "Delivery"
+    - combobox "Email format" [ref=e23]: HTML [options: HTML|Plain text]
+    - textbox "Send emails to" [ref=e25]: sam.lee@example.com
+    - button "Save preferences" [ref=e27]
+  - h2 "Rate this recipe"
+  - radiogroup "Your rating":
+    - radio "4 stars" [ref=e38]
+    - radio "5 stars" [ref=e40]
+  - h2 "Comments"
+  - form:
+    - textbox "Your name" [ref=e43]
+    - button "Post comment" [ref=e45]`
+
+const readSections = (clause: string, outline = PREFERENCES) =>
+  readIntent(clause, elementsFromOutline(outline), ancestryFromOutline(outline, { sections: true }))
+
+describe("statements of what a person wants, read on the page", () => {
+  it("reads 'send me …' as whom something is sent to, never as submitting the form", () => {
+    expect(parseCommands("Send me emails once a month")).toMatchObject({ ok: false })
+    expect(parseCommands("Send the form")).toMatchObject({ ok: true, commands: [{ kind: "submit" }] })
+    expect(readSections("Send me emails once a month")).toEqual({ command: 'select "Monthly digest"' })
+    expect(readSections("Send them to sam@newjob.example from now on")).toEqual({
+      command: 'type "sam@newjob.example" into "Send emails to"',
+    })
+  })
+
+  it("types into a field whose name says its kind only a value of that kind ('month' is no e-mail address)", () => {
+    expect(readSections("Send me emails once a fortnight")).toHaveProperty("reason")
+    expect(readSections("My email is bob")).toHaveProperty("reason")
+  })
+
+  it("reads 'stop sending me X' as X unticked, and 'hear about X' as X ticked", () => {
+    expect(readSections("Stop sending me tips and tutorials")).toEqual({ command: 'uncheck "Tips and tutorials"' })
+    expect(readSections("I'd like to hear about events and webinars")).toEqual({
+      command: 'check "Events and webinars"',
+    })
+  })
+
+  it("reads the heading of the section a control sits in as words that may name it ('Rate this recipe 5 stars')", () => {
+    expect(readSections("Rate this recipe 5 stars")).toEqual({ command: 'select "5 stars"' })
+    // Without the sections, the heading's words are left over and the clause is refused.
+    expect(read("Rate this recipe 5 stars", PREFERENCES)).toHaveProperty("reason")
+    // A heading is read for words only: a press is never said within it.
+    expect(ancestryFromOutline(PREFERENCES, { sections: true }).get("e45")).toEqual([
+      { role: "main", name: "" },
+      { role: "form", name: "" },
+      { role: "heading", name: "Email preferences" },
+      { role: "heading", name: "Comments" },
+    ])
+    expect(ancestryFromOutline(PREFERENCES, { sections: true }).get("e25")).toEqual([
+      { role: "main", name: "" },
+      { role: "form", name: "" },
+      { role: "heading", name: "Email preferences" },
+      { role: "heading", name: "Delivery" },
+    ])
+    expect(ancestryFromOutline(PREFERENCES).get("e45")).toEqual([
+      { role: "main", name: "" },
+      { role: "form", name: "" },
+    ])
+  })
+
+  it("leaves the device the person is on out of the words that name a control", () => {
+    expect(read("Don't remember me on this computer")).toEqual({ command: 'uncheck "Remember me"' })
   })
 })

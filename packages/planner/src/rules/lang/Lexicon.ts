@@ -223,6 +223,11 @@ export interface Lexicon {
   readonly valueNouns: ReadonlyArray<string>
   /** Words right after a verb that only soften it ("搜一下台灯"): no part of what follows. */
   readonly softeners: ReadonlyArray<string>
+  /**
+   * Whom something is sent to, right after a submit verb ("send me emails once a month", "send them to
+   * sam@…"): such a verb sends something to a person and submits no form, so it is no action word.
+   */
+  readonly recipients: ReadonlyArray<string>
   readonly softFillers: ReadonlyArray<string>
   /** Ordinal words and their positions (-1 is the last). */
   readonly ordinals: Readonly<Record<string, number>>

@@ -97,6 +97,7 @@ export const en: Lexicon = {
     "finally",
   ],
   softFillers: ["first", "now", "finally", "then", "also"],
+  recipients: ["me", "us", "him", "her", "them"],
   courtesies: [
     "thanks",
     "thank you",

@@ -76,6 +76,8 @@ export const zh: Lexicon = {
   },
   fillers: ["依次", "帮我", "请", "先", "再", "一下"],
   softFillers: [],
+  // 发给我 puts the person after the verb's object; 给我发 before the verb: neither follows 发送 at once.
+  recipients: [],
   courtesies: ["谢谢", "谢谢你", "谢谢您", "多谢", "谢了", "感谢", "麻烦了", "麻烦你了", "辛苦了"],
   asides: [],
   valueNouns: [],
