@@ -57,6 +57,24 @@ describe("a control inside the one item the instruction names", () => {
     }, 60_000)
   }
 
+  // The inbox shows Archive only in the pane of an opened message: the message is opened first.
+  for (const [goal, key] of [
+    ["Archive the invoice email", "archived:Billing"],
+    ["归档 Deploy finished", "archived:Dev team"],
+  ] as const) {
+    it(`opens the one message the words name, then presses the control its pane shows: ${goal}`, async () => {
+      const { status, verdict } = await runOnGallery(goal, "inbox", { [key]: true })
+      expect(verdict.unmet).toEqual([])
+      expect(status).toBe("COMPLETED")
+    }, 60_000)
+  }
+
+  it("is not COMPLETED when the opened message's pane has no control the verb names ('Reply to Anna' finds only Send reply)", async () => {
+    const { status, verdict } = await runOnGallery("Reply to Anna", "inbox", { repliedTo: "Anna Berg" })
+    expect(verdict.achieved).toBe(false)
+    expect(status).not.toBe("COMPLETED")
+  }, 60_000)
+
   it("puts the product a question names in the cart, not the first one ('Could I get the glass vase in my cart?')", async () => {
     const { status, verdict } = await runOnGallery("Could I get the glass vase in my cart?", "products", {
       cart: "Glass vase",

@@ -631,7 +631,10 @@ export const ancestryFromOutline = (
         headings.push({ indent, level: Number(level), name: JSON.parse(match[3]) as string })
       }
       for (const [, ref] of line.matchAll(/\[ref=(e\d+)\]/g))
-        sections.set(ref!, headings.map(({ name }) => ({ role: "heading", name })))
+        sections.set(
+          ref!,
+          headings.map(({ name }) => ({ role: "heading", name })),
+        )
     }
     const ancestors = stack.map(({ role, name }) => ({ role, name }))
     const row = rowParts(plainOutlineLine(line))

@@ -2,7 +2,7 @@ import { isoDay, type PageElement, readCalendarDay } from "@sextant/core"
 import type { Ancestry } from "./Grounding.ts"
 import { GLOSSARY, HOLDER_ROLES, normalizeText } from "./Grounding.ts"
 import { readStatement } from "./Statement.ts"
-import { ITEM_NOUNS, MESSAGE_WORDS } from "./Vocabulary.ts"
+import { ITEM_ACTIONS, ITEM_NOUNS, MESSAGE_WORDS } from "./Vocabulary.ts"
 import { CLOCK_IN_TEXT, clockTime, DATE_IN_TEXT } from "./Words.ts"
 
 /** The glossary's Chinese words, longest first, with the English words pages carry for them. */
@@ -34,7 +34,7 @@ export const FILLER = new Set(
     "should would could can will shall must may might want wants wanted like need needs let let's lets " +
     "do does make get go have has had use there here one ones thing page please kindly mine too also " +
     "box field control button link option setting value area widget list dropdown drop-down menu input " +
-    "textarea radio checkbox select choose pick set accordingly read see view visit about hear"
+    "textarea radio checkbox select choose pick set accordingly read see view visit about hear rather anymore"
   ).split(" "),
 )
 
@@ -74,6 +74,7 @@ export const contentWords = (text: string): ReadonlyArray<string> => {
     .replace(/[’]/g, "'")
     // "Stop sending me tips", "no more newsletters": said of what should end, as "not".
     .replace(/\bstop\s+\w+ing\b|\bno\s+more\b/gi, " not ")
+    .replace(/\bany\s+more\b/gi, " ")
     // "Once a month", "every week": how often, as pages name it (Monthly digest, Weekly).
     .replace(/\b(?:once\s+an?|every)\s+(day|week|month|year)\b/gi, (_, unit: string) =>
       unit.toLowerCase() === "day" ? " daily " : ` ${unit}ly `,
@@ -587,6 +588,8 @@ export const verbOnItem = (
     for (const [index, container] of chain.entries())
       addItem(container.role, container.name, chain.slice(0, index))
   }
+  // "Archive the deploy notification" where Archive shows only in the opened message's pane.
+  let opening: IntentReading | undefined
   for (const words of readings) {
     for (let split = 1; split < words.length && split <= 3; split += 1) {
       const verb = words.slice(0, split)
@@ -599,9 +602,13 @@ export const verbOnItem = (
             verb.every((word) => own.some((one) => sameWord(one, word))),
         ),
       )
-      if (named.length === 0) continue
       // "the message from Ana", "the order 1043": a word for what the items are need not be printed in one.
       const naming = thing.filter((word) => !KIND_WORDS.has(word))
+      if (named.length === 0) {
+        if (split === 1 && opening === undefined && ITEM_ACTIONS.has(verb[0]!))
+          opening = openThenPress(verb[0]!, naming, presses, ancestry)
+        continue
+      }
       const matching = [...items.values()].filter((item) => {
         const own = wordsOf(item.name)
         return (
@@ -654,7 +661,45 @@ export const verbOnItem = (
       return { command: `${select}, then click ${controlName}` }
     }
   }
-  return undefined
+  return opening
+}
+
+/**
+ * "Archive the deploy notification" on a list whose Archive shows only once a message is opened: the
+ * one pressable item (a message, a row) named by all the other words is opened, then the control the
+ * verb names is pressed on the page that opens (`click "Dev team Deploy finished", then click
+ * "Archive"`). Only when no control of the page is named by the verb; the press is grounded on the
+ * opened page, so a control that does not appear leaves the part not done. Undefined when the words
+ * name no one such item; a reason when they name more than one.
+ */
+const openThenPress = (
+  verb: string,
+  naming: ReadonlyArray<string>,
+  presses: ReadonlyArray<Candidate>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  if (naming.length === 0) return undefined
+  // An item is opened by pressing it: a message or a row that is a control of its own, inside a list.
+  const items = presses.filter(
+    (candidate) =>
+      (candidate.element.role === "clickable" || candidate.element.role === "link") &&
+      containersOf(ancestry, candidate.element).some(
+        (container) => container.role === "list" || HOLDER_ROLES.has(container.role),
+      ) &&
+      naming.every((word) => candidate.own.some((own) => sameWord(own, word))),
+  )
+  if (items.length === 0) return undefined
+  if (items.length > 1)
+    return {
+      reason: `"${verb} ${naming.join(" ")}" fits more than one item: ${items
+        .slice(0, 4)
+        .map((item) => `"${nameOf(item.element)}"`)
+        .join(", ")}`,
+    }
+  const item = quoted(nameOf(items[0]!.element))
+  if (item === undefined)
+    return { reason: `the item for "${verb} ${naming.join(" ")}" has a quote in its name` }
+  return { command: `click ${item}, then click "${verb[0]!.toUpperCase()}${verb.slice(1)}"` }
 }
 
 /** "…, please fill it in", "— select it": a closing clause that only restates the clause before it. */

@@ -346,6 +346,32 @@ const partFieldBeside = (
   )
 }
 
+/** A person's name said of themselves: "I'm Olivia Brandt", "my name is Olivia Brandt" (capitalised words). */
+const NAME_SAID =
+  /^(?:I'?m|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3})$/u
+
+/**
+ * "I'm Olivia Brandt": the person's name, as the facts the page's fields take. On a form with a first
+ * and a last name and no field for the whole name, a name of two words is those two facts ("first
+ * name is Olivia", "last name is Brandt"); a longer name is refused there (which words are the last
+ * name is not known). Elsewhere "my name is …", which names the page's name field. Any other fact as
+ * said.
+ */
+const namedFacts = (fact: string, fields: ReadonlyArray<Field>): ReadonlyArray<string> => {
+  const name = NAME_SAID.exec(fact)?.[1]
+  if (name === undefined) return [fact]
+  const says = (field: Field, ...words: ReadonlyArray<string>) =>
+    words.some((word) => field.words.some((own) => own.toLowerCase() === word))
+  const naming = fields.filter((field) => says(field, "name"))
+  const first = naming.filter((field) => says(field, "first", "given"))
+  const last = naming.filter((field) => says(field, "last", "family", "surname"))
+  const whole = naming.filter((field) => !first.includes(field) && !last.includes(field))
+  if (first.length !== 1 || last.length !== 1 || whole.length > 0) return [`my name is ${name}`]
+  const words = name.split(/\s+/)
+  if (words.length !== 2) return [fact]
+  return [`first name is ${words[0]!}`, `last name is ${words[1]!}`]
+}
+
 /**
  * Reads a clause with no action word as facts to enter into the page's fields, one command per fact,
  * or why it cannot; undefined when no part of it names a field or holds a value of a known kind.
@@ -368,7 +394,7 @@ export const readStatement = (
     .map((fact) => fact.trim())
     .filter((fact) => fact !== "")
   if (fields.length === 0 || facts.length === 0) return undefined
-  const placed = facts.map((fact) => placeFact(fact, fields))
+  const placed = facts.flatMap((fact) => namedFacts(fact, fields)).map((fact) => placeFact(fact, fields))
   const reasons = placed.flatMap((one) => ("reason" in one ? [one.reason] : []))
   const filled = placed.flatMap((one) => ("field" in one ? [one] : []))
   // Nothing in it is a value of a known kind or names a field: not a statement for this page.

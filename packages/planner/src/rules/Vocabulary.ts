@@ -103,6 +103,8 @@ export const SEARCH_SCOPE_WORDS: ReadonlyArray<string> = all((lexicon) => lexico
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.functionWords))
 /** The words of the sentences that open a message of a mail list besides its target: never a name. */
 export const MESSAGE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.messageWords)
+/** Verbs of controls that act on an opened item ("archive", "reply"). */
+export const ITEM_ACTIONS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.itemActions))
 /** Words that name nothing alone: a target of only these is no control's name. */
 export const NO_NAME_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.noNameWords))
 export const READ_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.readWords))

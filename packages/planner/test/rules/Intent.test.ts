@@ -468,7 +468,9 @@ describe("statements of what a person wants, read on the page", () => {
   })
 
   it("reads 'stop sending me X' as X unticked, and 'hear about X' as X ticked", () => {
-    expect(readSections("Stop sending me tips and tutorials")).toEqual({ command: 'uncheck "Tips and tutorials"' })
+    expect(readSections("Stop sending me tips and tutorials")).toEqual({
+      command: 'uncheck "Tips and tutorials"',
+    })
     expect(readSections("I'd like to hear about events and webinars")).toEqual({
       command: 'check "Events and webinars"',
     })
@@ -499,5 +501,52 @@ describe("statements of what a person wants, read on the page", () => {
 
   it("leaves the device the person is on out of the words that name a control", () => {
     expect(read("Don't remember me on this computer")).toEqual({ command: 'uncheck "Remember me"' })
+  })
+})
+
+/** A mail list whose Archive and Reply show only in the pane of an opened message. */
+const INBOX = `- main:
+  - h1 "Inbox"
+  - list "Messages":
+    - clickable "Anna Berg Can we move Thursday's call?" [ref=e12]
+    - clickable "Billing Your invoice for November" [ref=e13]
+    - clickable "Billing Your invoice for October" [ref=e14]
+    - clickable "Dev team Deploy finished" [ref=e15]
+  - region "Reading pane": Select a message to read it.`
+
+describe("a verb for a control the page shows only once an item is opened", () => {
+  it("opens the one item the other words name, then presses the control the verb names ('Archive the deploy notification')", () => {
+    expect(read("Archive the deploy notification", INBOX)).toEqual({
+      command: 'click "Dev team Deploy finished", then click "Archive"',
+    })
+    expect(read("Archive the November invoice email", INBOX)).toEqual({
+      command: 'click "Billing Your invoice for November", then click "Archive"',
+    })
+  })
+
+  it("refuses when the words name more than one item, and reads nothing for a verb no list action is", () => {
+    expect(read("Archive the invoice email", INBOX)).toEqual({
+      reason:
+        '"archive invoice" fits more than one item: "Billing Your invoice for November", "Billing Your invoice for October"',
+    })
+    expect(read("Celebrate the deploy notification", INBOX)).toHaveProperty("reason")
+  })
+})
+
+describe("words that soften or only lead a wish", () => {
+  it("reads 'I'd rather not get X any more' as X unticked", () => {
+    expect(readSections("I'd rather not get tips and tutorials any more")).toEqual({
+      command: 'uncheck "Tips and tutorials"',
+    })
+  })
+
+  it("drops an 'Oh,' standing between sentences, so it names no control", () => {
+    expect(parseCommands("Tick Remember me. Oh, and tick I agree to the terms.")).toMatchObject({
+      ok: true,
+      commands: [
+        { kind: "check", target: { text: "Remember me" } },
+        { kind: "check", target: { text: "I agree to the terms" } },
+      ],
+    })
   })
 })

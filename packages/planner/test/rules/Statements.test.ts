@@ -246,3 +246,33 @@ describe("a statement of facts read against the page's form", () => {
     expect(decision.toolCalls).toEqual([{ name: "fill", args: { target: "e3", value: "12 Lindenstraße" } }])
   })
 })
+
+/** A form that asks for the first and the last name apart, and where the person works. */
+const DETAILS = `- main:
+  - h1 "Your details"
+  - form:
+    - textbox "First name" [ref=e13]
+    - textbox "Last name" [ref=e14]
+    - textbox "Email address" [ref=e15]
+    - textbox "Company" [ref=e16]`
+
+describe("a person's name and workplace said of themselves", () => {
+  it("splits a two-word name said as 'I'm …' into a first and a last name field, and reads 'I work at' as the company", () => {
+    expect(read("I'm Ines Duarte, ines@harbour.example, and I work at Tidewater Labs", DETAILS)).toEqual({
+      command:
+        'type "Ines" into "First name", then type "Duarte" into "Last name", then type "ines@harbour.example" into "Email address", then type "Tidewater Labs" into "Company"',
+    })
+  })
+
+  it("refuses a longer name on such a form (which words are the last name is not known), and words after it", () => {
+    expect(read("I'm Ana Maria Costa, ana@harbour.example", DETAILS)).toHaveProperty("reason")
+    // "from …" may be a company or a city: not placed.
+    expect(read("I'm Ines Duarte from Tidewater Labs, ines@harbour.example", DETAILS)).toHaveProperty(
+      "reason",
+    )
+  })
+
+  it("reads a name only from capitalised words ('I'm arriving late' names nobody)", () => {
+    expect(read("I'm arriving late, ines@harbour.example", DETAILS)).toHaveProperty("reason")
+  })
+})

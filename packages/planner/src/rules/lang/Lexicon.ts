@@ -291,6 +291,13 @@ export interface Lexicon {
    * `发来` of "open Anna's email", "打开 Billing 发来的邮件"): read by the grammar, never a name.
    */
   readonly messageWords: ReadonlyArray<string>
+  /**
+   * Verbs that name a control acting on one item of a list ("Archive the deploy notification"): when the
+   * page shows no such control until an item is opened (a reading pane's Archive), the item named by
+   * the other words is opened and then the control pressed. English only: Chinese verbs are read as
+   * their English first.
+   */
+  readonly itemActions: ReadonlyArray<string>
   /** Modifier keys of a chord and the name the driver gives them. */
   readonly chord: Readonly<Record<string, string>>
   /** Words read into a value rather than carried as typed (month names, set-verbs). */

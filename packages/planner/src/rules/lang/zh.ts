@@ -139,6 +139,7 @@ export const zh: Lexicon = {
   // Words the grammar reads itself: a wait ("等 X 出现后点击它"), the words of a template ("让 X 获得焦点",
   // "选中 X 这几个字") and the calendar a day is picked in.
   messageWords: ["邮件", "消息", "信", "一封邮件", "封邮件", "发来"],
+  itemActions: [],
   noNameWords: [],
   functionWords: [
     "等",
