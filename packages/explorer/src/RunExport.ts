@@ -83,6 +83,64 @@ const isWaitState = (state: string | undefined): state is "visible" | "present" 
 const textValue = (value: unknown): string =>
   typeof value === "number" ? String(value) : String(value ?? "")
 
+/** Roles whose checked state a `FieldHolds` assertion reads (a native box's `checked`, else `aria-checked`). */
+const CHOICE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"])
+
+const sameName = (left: string, right: string): boolean => {
+  const words = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim()
+  return words(left) !== "" && words(left) === words(right)
+}
+
+/**
+ * The assertions of a goal part's check that held, as the end state of the test: a `textPresent` as a
+ * `TextPresent`; a `controlState` (a box checked) and a `fieldValue` (a value typed) as a `FieldHolds` on
+ * the element the run set, found among its recorded actions by the control's name or the typed value.
+ * Undefined when the check has no assertion a test can make of it (`records`, `searched`, …: the URL and
+ * the replayed steps stand for it) or a `controlState`/`fieldValue` names no element the run set.
+ */
+const partAssertions = (
+  check: Extract<TraceRecord, { type: "verified" }>["parts"][number]["check"],
+  acted: ReadonlyArray<Located>,
+  secrets: ReadonlyArray<string> | undefined,
+): ReadonlyArray<Assertion> | undefined => {
+  switch (check.type) {
+    case "textPresent":
+      return [{ type: "TextPresent", text: check.text }]
+    case "controlState": {
+      const found = check.targets.map((target) =>
+        acted.findLast(
+          ({ action }) =>
+            CHOICE_ROLES.has(action.element.role ?? "") && sameName(action.element.name ?? "", target),
+        ),
+      )
+      if (found.some((located) => located === undefined)) return undefined
+      return found.map((located) => ({
+        type: "FieldHolds" as const,
+        target: locatorOf(located as Located),
+        fieldType:
+          (located as Located).action.element.role === "radio" ? ("radio" as const) : ("checkbox" as const),
+        value: String(check.checked),
+      }))
+    }
+    case "fieldValue": {
+      // A secret typed into the field is checked as it is typed (the driver reads the value back); the
+      // test holds no value to compare with.
+      if (hasPlaceholder(check.value, secrets)) return []
+      const located =
+        acted.findLast(
+          ({ action }) =>
+            action.op === "input" &&
+            textValue(action.value) === check.value &&
+            sameName(action.element.name ?? "", check.target),
+        ) ?? acted.findLast(({ action }) => action.op === "input" && textValue(action.value) === check.value)
+      if (located === undefined) return undefined
+      return [{ type: "FieldHolds", target: locatorOf(located), fieldType: "text", value: check.value }]
+    }
+    default:
+      return []
+  }
+}
+
 /** Operations a test spec cannot express yet: a run that used one is not exported rather than exported wrong. */
 const UNEXPRESSIBLE = new Set(["drag", "selectText", "set", "upload"])
 /** Operations that change nothing a replay needs: left out, and said so. */
@@ -125,6 +183,7 @@ export const runToTestSuite = (
   let startUrl: string | undefined
   let lastUrl: string | undefined
   let origin = ""
+  const acted: Array<Located> = []
 
   const push = (step: TestStep): void => {
     const previous = steps[steps.length - 1]
@@ -183,6 +242,7 @@ export const runToTestSuite = (
       }
       begin(action.urlBefore)
       const located: Located = { action, step: record.step }
+      acted.push(located)
       const what = `${action.op} on ${describeElement(action.element)}`
       if (UNEXPRESSIBLE.has(action.op))
         throw new RunExportError(
@@ -250,8 +310,14 @@ export const runToTestSuite = (
   const unmet: Array<string> = []
   if (verified?.type === "verified") {
     for (const part of verified.parts) {
-      if (part.held && part.check.type === "textPresent")
-        assertions.push({ type: "TextPresent", text: part.check.text })
+      if (part.held) {
+        const asserted = partAssertions(part.check, acted, options.secrets)
+        if (asserted === undefined)
+          notes.push(
+            `the run verified "${part.part}" on the page, but no element it set answers to the check's name: the script does not assert it`,
+          )
+        else assertions.push(...asserted)
+      }
       if (!part.held) {
         unmet.push(part.part)
         notes.push(`the run did not verify "${part.part}": the script does not assert it`)
