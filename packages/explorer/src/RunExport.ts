@@ -91,18 +91,34 @@ const sameName = (left: string, right: string): boolean => {
   return words(left) !== "" && words(left) === words(right)
 }
 
+/** Why a goal check that held is not asserted by the test, as the export's note says it. */
+type Unasserted = { readonly unasserted: string }
+
+/** What the end URL and the replayed steps stand for: a part checked by where the run got and what it did. */
+const SHOWN_BY_STEPS = new Set([
+  "loggedIn",
+  "urlMatches",
+  "pageChanged",
+  "actionsSucceeded",
+  "submitted",
+  "searched",
+])
+
 /**
  * The assertions of a goal part's check that held, as the end state of the test: a `textPresent` as a
- * `TextPresent`; a `controlState` (a box checked) and a `fieldValue` (a value typed) as a `FieldHolds` on
- * the element the run set, found among its recorded actions by the control's name or the typed value.
- * Undefined when the check has no assertion a test can make of it (`records`, `searched`, …: the URL and
- * the replayed steps stand for it) or a `controlState`/`fieldValue` names no element the run set.
+ * `TextPresent`; a `controlState` (a box checked), a `fieldValue` (a value typed) and an `optionsChosen`
+ * (an option selected) as a `FieldHolds` on the element the run set, found among its recorded actions by
+ * the control's name, the typed value or the chosen option. None for a check the end URL and the replayed
+ * steps stand for (`loggedIn`, `submitted`, …). A check a test spec cannot make (`records`: what the run
+ * extracted; `itemPicked`, `elementExists`, `pagesRead`, `lastPage`), or one naming no element the run set,
+ * is `unasserted`, with the reason: the export says so rather than pass a test of the goal without it.
  */
 const partAssertions = (
   check: Extract<TraceRecord, { type: "verified" }>["parts"][number]["check"],
   acted: ReadonlyArray<Located>,
   secrets: ReadonlyArray<string> | undefined,
-): ReadonlyArray<Assertion> | undefined => {
+): ReadonlyArray<Assertion> | Unasserted => {
+  const noElement = { unasserted: "no element the run set answers to the check's name" }
   switch (check.type) {
     case "textPresent":
       return [{ type: "TextPresent", text: check.text }]
@@ -113,7 +129,7 @@ const partAssertions = (
             CHOICE_ROLES.has(action.element.role ?? "") && sameName(action.element.name ?? "", target),
         ),
       )
-      if (found.some((located) => located === undefined)) return undefined
+      if (found.some((located) => located === undefined)) return noElement
       return found.map((located) => ({
         type: "FieldHolds" as const,
         target: locatorOf(located as Located),
@@ -133,11 +149,38 @@ const partAssertions = (
             textValue(action.value) === check.value &&
             sameName(action.element.name ?? "", check.target),
         ) ?? acted.findLast(({ action }) => action.op === "input" && textValue(action.value) === check.value)
-      if (located === undefined) return undefined
+      if (located === undefined) return noElement
       return [{ type: "FieldHolds", target: locatorOf(located), fieldType: "text", value: check.value }]
     }
+    case "optionsChosen": {
+      const found = check.options.map((option): Assertion | undefined => {
+        const selected = acted.findLast(
+          ({ action }) => action.op === "select" && sameName(textValue(action.value), option),
+        )
+        if (selected !== undefined)
+          return { type: "FieldHolds", target: locatorOf(selected), fieldType: "select", value: option }
+        const pressed = acted.findLast(
+          ({ action }) =>
+            (action.element.role === "radio" || action.element.role === "checkbox") &&
+            sameName(action.element.name ?? "", option),
+        )
+        return pressed === undefined
+          ? undefined
+          : {
+              type: "FieldHolds",
+              target: locatorOf(pressed),
+              fieldType: pressed.action.element.role === "radio" ? "radio" : "checkbox",
+              value: "true",
+            }
+      })
+      return found.every((assertion) => assertion !== undefined) ? found : noElement
+    }
     default:
-      return []
+      return SHOWN_BY_STEPS.has(check.type)
+        ? []
+        : {
+            unasserted: `a test spec has no check of ${check.type === "records" ? "the records a run extracted" : `'${check.type}'`}`,
+          }
   }
 }
 
@@ -312,9 +355,9 @@ export const runToTestSuite = (
     for (const part of verified.parts) {
       if (part.held) {
         const asserted = partAssertions(part.check, acted, options.secrets)
-        if (asserted === undefined)
+        if ("unasserted" in asserted)
           notes.push(
-            `the run verified "${part.part}" on the page, but no element it set answers to the check's name: the script does not assert it`,
+            `the run verified "${part.part}" on the page, but the script does not assert it (${asserted.unasserted}): the test replays the steps and checks the end URL only for it`,
           )
         else assertions.push(...asserted)
       }

@@ -97,4 +97,27 @@ describe("an exported test of a run that set a box and a field", () => {
       /type: FieldHolds\n\s+target:\n\s+role: textbox\n\s+name: Name\n\s+selector: "#name"\n\s+fieldType: text\n\s+value: Ada/,
     )
   }, 240_000)
+
+  it("says which verified part the test does not assert: the records a run extracted", async () => {
+    const agent = createAgent({ store: { path: store }, traceDirectory: traces })
+    try {
+      const result = await agent.run(
+        { goal: "extract the products", startUrl: `${site.url}/products` },
+        { runId: "export-records" },
+      )
+      expect(result.status).toBe("COMPLETED")
+    } finally {
+      await agent.close()
+    }
+    const err = sink()
+    const code = await exportCommand(
+      { source: "export-records", to: "spec", traceDir: traces, store },
+      sink().stream,
+      err.stream,
+    )
+    expect(code).toBe(0)
+    expect(err.text()).toContain(
+      'sextant export: the run verified "extract products" on the page, but the script does not assert it (a test spec has no check of the records a run extracted)',
+    )
+  }, 120_000)
 })
