@@ -20,8 +20,7 @@ import { diffScreens, pageCall } from "@sextant/perception"
 import { Clock, Effect, type Scope } from "effect"
 import type { AppMap, AppPage, FormOutcome, SkippedUrl, Transition } from "./AppMap.ts"
 import { fillField, fillsField } from "./internal/Fill.ts"
-import { KEYWORDS } from "./internal/Keywords.ts"
-import { placeholderName, sealForms, secretName } from "./internal/Secrets.ts"
+import { namesCredential, placeholderName, sealForms, secretName } from "./internal/Secrets.ts"
 import { analyzePage } from "./PageAnalysis.ts"
 import type { FormModel, PageModel } from "./PageModel.ts"
 
@@ -227,9 +226,7 @@ const exploreScoped = Effect.fn("Explorer.explore")(function* (
   // for a label that names a password, and every value once it filled a password-like field.
   const hidden = new Set<string>([
     ...Object.keys(secretValues).map(secretName),
-    ...Object.keys(values)
-      .filter((label) => KEYWORDS.password.test(label))
-      .map(secretName),
+    ...Object.keys(values).filter(namesCredential).map(secretName),
   ])
   let redactor: Redactor | undefined
   // The URLs the explorer went to and landed on: a token a site put in one (`?session_token=` after a

@@ -66,7 +66,11 @@ const patchStep = (step: TestStep, from: string, to: string): TestStep => {
         submit: replaceLocator(step.submit, from, to),
       }
     case "Assert":
-      if (step.assertion.type === "ElementText" || step.assertion.type === "ElementVisible")
+      if (
+        step.assertion.type === "ElementText" ||
+        step.assertion.type === "ElementVisible" ||
+        step.assertion.type === "FieldHolds"
+      )
         return {
           ...step,
           assertion: { ...step.assertion, target: replaceLocator(step.assertion.target, from, to) },

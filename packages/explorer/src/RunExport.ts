@@ -83,6 +83,107 @@ const isWaitState = (state: string | undefined): state is "visible" | "present" 
 const textValue = (value: unknown): string =>
   typeof value === "number" ? String(value) : String(value ?? "")
 
+/** Roles whose checked state a `FieldHolds` assertion reads (a native box's `checked`, else `aria-checked`). */
+const CHOICE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"])
+
+const sameName = (left: string, right: string): boolean => {
+  const words = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim()
+  return words(left) !== "" && words(left) === words(right)
+}
+
+/** Why a goal check that held is not asserted by the test, as the export's note says it. */
+type Unasserted = { readonly unasserted: string }
+
+/** What the end URL and the replayed steps stand for: a part checked by where the run got and what it did. */
+const SHOWN_BY_STEPS = new Set([
+  "loggedIn",
+  "urlMatches",
+  "pageChanged",
+  "actionsSucceeded",
+  "submitted",
+  "searched",
+])
+
+/**
+ * The assertions of a goal part's check that held, as the end state of the test: a `textPresent` as a
+ * `TextPresent`; a `controlState` (a box checked), a `fieldValue` (a value typed) and an `optionsChosen`
+ * (an option selected) as a `FieldHolds` on the element the run set, found among its recorded actions by
+ * the control's name, the typed value or the chosen option. None for a check the end URL and the replayed
+ * steps stand for (`loggedIn`, `submitted`, …). A check a test spec cannot make (`records`: what the run
+ * extracted; `itemPicked`, `elementExists`, `pagesRead`, `lastPage`), or one naming no element the run set,
+ * is `unasserted`, with the reason: the export says so rather than pass a test of the goal without it.
+ */
+const partAssertions = (
+  check: Extract<TraceRecord, { type: "verified" }>["parts"][number]["check"],
+  acted: ReadonlyArray<Located>,
+  secrets: ReadonlyArray<string> | undefined,
+): ReadonlyArray<Assertion> | Unasserted => {
+  const noElement = { unasserted: "no element the run set answers to the check's name" }
+  switch (check.type) {
+    case "textPresent":
+      return [{ type: "TextPresent", text: check.text }]
+    case "controlState": {
+      const found = check.targets.map((target) =>
+        acted.findLast(
+          ({ action }) =>
+            CHOICE_ROLES.has(action.element.role ?? "") && sameName(action.element.name ?? "", target),
+        ),
+      )
+      if (found.some((located) => located === undefined)) return noElement
+      return found.map((located) => ({
+        type: "FieldHolds" as const,
+        target: locatorOf(located as Located),
+        fieldType:
+          (located as Located).action.element.role === "radio" ? ("radio" as const) : ("checkbox" as const),
+        value: String(check.checked),
+      }))
+    }
+    case "fieldValue": {
+      // A secret typed into the field is checked as it is typed (the driver reads the value back); the
+      // test holds no value to compare with.
+      if (hasPlaceholder(check.value, secrets)) return []
+      const located =
+        acted.findLast(
+          ({ action }) =>
+            action.op === "input" &&
+            textValue(action.value) === check.value &&
+            sameName(action.element.name ?? "", check.target),
+        ) ?? acted.findLast(({ action }) => action.op === "input" && textValue(action.value) === check.value)
+      if (located === undefined) return noElement
+      return [{ type: "FieldHolds", target: locatorOf(located), fieldType: "text", value: check.value }]
+    }
+    case "optionsChosen": {
+      const found = check.options.map((option): Assertion | undefined => {
+        const selected = acted.findLast(
+          ({ action }) => action.op === "select" && sameName(textValue(action.value), option),
+        )
+        if (selected !== undefined)
+          return { type: "FieldHolds", target: locatorOf(selected), fieldType: "select", value: option }
+        const pressed = acted.findLast(
+          ({ action }) =>
+            (action.element.role === "radio" || action.element.role === "checkbox") &&
+            sameName(action.element.name ?? "", option),
+        )
+        return pressed === undefined
+          ? undefined
+          : {
+              type: "FieldHolds",
+              target: locatorOf(pressed),
+              fieldType: pressed.action.element.role === "radio" ? "radio" : "checkbox",
+              value: "true",
+            }
+      })
+      return found.every((assertion) => assertion !== undefined) ? found : noElement
+    }
+    default:
+      return SHOWN_BY_STEPS.has(check.type)
+        ? []
+        : {
+            unasserted: `a test spec has no check of ${check.type === "records" ? "the records a run extracted" : `'${check.type}'`}`,
+          }
+  }
+}
+
 /** Operations a test spec cannot express yet: a run that used one is not exported rather than exported wrong. */
 const UNEXPRESSIBLE = new Set(["drag", "selectText", "set", "upload"])
 /** Operations that change nothing a replay needs: left out, and said so. */
@@ -125,6 +226,7 @@ export const runToTestSuite = (
   let startUrl: string | undefined
   let lastUrl: string | undefined
   let origin = ""
+  const acted: Array<Located> = []
 
   const push = (step: TestStep): void => {
     const previous = steps[steps.length - 1]
@@ -183,6 +285,7 @@ export const runToTestSuite = (
       }
       begin(action.urlBefore)
       const located: Located = { action, step: record.step }
+      acted.push(located)
       const what = `${action.op} on ${describeElement(action.element)}`
       if (UNEXPRESSIBLE.has(action.op))
         throw new RunExportError(
@@ -250,8 +353,14 @@ export const runToTestSuite = (
   const unmet: Array<string> = []
   if (verified?.type === "verified") {
     for (const part of verified.parts) {
-      if (part.held && part.check.type === "textPresent")
-        assertions.push({ type: "TextPresent", text: part.check.text })
+      if (part.held) {
+        const asserted = partAssertions(part.check, acted, options.secrets)
+        if ("unasserted" in asserted)
+          notes.push(
+            `the run verified "${part.part}" on the page, but the script does not assert it (${asserted.unasserted}): the test replays the steps and checks the end URL only for it`,
+          )
+        else assertions.push(...asserted)
+      }
       if (!part.held) {
         unmet.push(part.part)
         notes.push(`the run did not verify "${part.part}": the script does not assert it`)

@@ -296,6 +296,28 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
           `expected ${label} to contain "${assertion.text}", but it shows "${text}"`,
         )
       }
+      case "FieldHolds": {
+        const selector = yield* requireTarget(assertion.target, what)
+        const state = yield* inPage(pageCall(driver, "elementState", selector), what)
+        const label = `${assertion.target.role} "${assertion.target.name}"`
+        if (assertion.fieldType === "checkbox" || assertion.fieldType === "radio") {
+          const wanted = assertion.value !== "false"
+          const checked = state?.checked === true
+          return verdict(
+            checked === wanted,
+            wanted ? "checked" : "unchecked",
+            checked ? "checked" : "unchecked",
+            `expected ${label} to be ${wanted ? "checked" : "unchecked"}, but it is ${checked ? "checked" : "unchecked"}`,
+          )
+        }
+        const held = (assertion.fieldType === "select" ? state?.chosen : state?.value) ?? ""
+        return verdict(
+          held === assertion.value,
+          assertion.value,
+          held,
+          `expected ${label} to hold "${assertion.value}", but it holds "${clip(held)}"`,
+        )
+      }
       case "ElementCount": {
         const count = yield* inPage(pageCall(driver, "countMatches", assertion.selector), what)
         return verdict(

@@ -71,6 +71,25 @@ const assertionLines = (assertion: Assertion): Array<string> => {
       return [
         `  await expectThat(async () => (await browser.$$(${literal(assertion.selector)}).length) === ${jsNumber(assertion.count)}, ${literal(`${assertion.count} elements match ${assertion.selector}`)})`,
       ]
+    case "FieldHolds": {
+      const label = `${assertion.target.role} "${assertion.target.name}"`
+      if (assertion.fieldType === "checkbox" || assertion.fieldType === "radio") {
+        const wanted = assertion.value !== "false"
+        // A native box's `checked`, else an ARIA one's `aria-checked`, as Sextant's runner reads it.
+        const checked =
+          '(element: HTMLInputElement) => element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio") ? element.checked : element.getAttribute("aria-checked") === "true"'
+        return [
+          `  await expectThat(async () => (await browser.execute(${checked}, ${find(assertion.target)})) === ${wanted}, ${literal(`${label} is ${wanted ? "checked" : "unchecked"}`)})`,
+        ]
+      }
+      const read =
+        assertion.fieldType === "select"
+          ? '(element: HTMLSelectElement) => element.selectedOptions[0]?.text ?? ""'
+          : "(element: HTMLInputElement) => element.value"
+      return [
+        `  await expectThat(async () => (await browser.execute(${read}, ${find(assertion.target)})) === ${literal(assertion.value)}, ${literal(`${label} holds "${assertion.value}"`)})`,
+      ]
+    }
   }
 }
 

@@ -18,6 +18,12 @@ export const Assertion = z.discriminatedUnion("type", [
     selector: z.string().min(1),
     count: z.number().int().nonnegative(),
   }),
+  /**
+   * The field holds `value` at this point, read as a `FillForm` field writes it: a checkbox or radio is
+   * checked (`"true"`) or not (`"false"`), a select list shows the option `value`, any other field's
+   * value is `value`.
+   */
+  z.object({ type: z.literal("FieldHolds"), target: Locator, fieldType: FieldType, value: z.string() }),
 ])
 export type Assertion = z.output<typeof Assertion>
 
@@ -179,5 +185,7 @@ export const describeAssertion = (assertion: Assertion): string => {
       return `ElementVisible ${assertion.target.role} "${assertion.target.name}"`
     case "ElementCount":
       return `ElementCount ${assertion.selector} = ${assertion.count}`
+    case "FieldHolds":
+      return `FieldHolds ${assertion.target.role} "${assertion.target.name}" = "${assertion.value}"`
   }
 }

@@ -130,6 +130,19 @@ describe("explore with submitForms and a password", () => {
     expect(appMapToJson(map)).toContain('"suggestedValue": "<secret:Password>"')
   }, 60_000)
 
+  it("takes a value for a field named like a credential (API key) as a secret: not sent to another origin, stored as its placeholder", async () => {
+    const KEY = "sk-live-7f3a9c1e5b2d"
+    const { map, events, requests } = await exploreOnce(hostile("/hostile/api-key"), { "API key": KEY })
+    expect(requests.filter((request) => holds(JSON.stringify(request), KEY))).toEqual([])
+    expect(holds(artefacts(map, events), KEY)).toBe(false)
+    expect(appMapToJson(map)).toContain('"suggestedValue": "<secret:API_key>"')
+    expect(
+      map.skipped.some(
+        (entry) => entry.reason.includes("<secret:API_key>") && entry.reason.includes(attacker.url),
+      ),
+    ).toBe(true)
+  }, 60_000)
+
   it.each([
     ["a 307 from the site's own form action", "/hostile/redirect-post"],
     ["a submit handler that swaps the site's own form action", "/hostile/swap-action"],

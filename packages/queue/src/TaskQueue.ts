@@ -4,6 +4,7 @@ import {
   type AgentTaskInput,
   formatIssues,
   hideUrlCredentials,
+  isCredentialParameter,
   secretIndexIn,
   secretValuesOf,
   urlCredentials,
@@ -72,6 +73,25 @@ const urlCredentialsIn = (task: AgentTask): ReadonlyArray<string> => {
         ]
   })
 }
+
+/**
+ * One line per input of the task named like a credential (`password`, `api_key`, `accessToken`: core's
+ * `isCredentialParameter`) that is not one of its secret inputs and holds a value: the job would keep it in
+ * Redis, and every worker would write it in clear to the trace and the store. Each line names the input,
+ * never its value.
+ */
+const plainCredentialInputs = (task: AgentTask): ReadonlyArray<string> =>
+  Object.entries(task.inputs).flatMap(([name, value]) =>
+    task.secretInputs.includes(name) ||
+    !isCredentialParameter(name) ||
+    value === null ||
+    value === undefined ||
+    String(value) === ""
+      ? []
+      : [
+          `task.inputs.${name} is named like a credential but is not a secret input: list it in secretInputs (sextant enqueue --secret ${name}) and give each worker SEXTANT_SECRET_${name.toUpperCase()}; the queue never carries secret values`,
+        ],
+  )
 
 /** A task as a job carries it: the decoded task, secret inputs blanked (workers fill them from their env). */
 export interface TaskJobData {
@@ -227,7 +247,11 @@ export const openTaskQueue = async (options: TaskQueueOptions): Promise<TaskQueu
     const task = parsed.data
     const inputs = { ...task.inputs }
     for (const secret of task.secretInputs) inputs[secret] = ""
-    const echoes = [...secretEchoes({ ...task, inputs }, task), ...urlCredentialsIn(task)]
+    const echoes = [
+      ...secretEchoes({ ...task, inputs }, task),
+      ...urlCredentialsIn(task),
+      ...plainCredentialInputs(task),
+    ]
     if (echoes.length > 0) {
       throw new QueueError({
         method: "enqueue",

@@ -203,6 +203,41 @@ describe("the task queue", () => {
     expect(bare).toMatchObject({ runId: "url-bare", added: true })
   })
 
+  it("refuses a task with an input named like a credential that is not a secret input, so its value never reaches Redis", async () => {
+    const queue = await open("plain-credential-inputs")
+    const raw = new Redis(redis.url)
+    const refusal = await queue
+      .enqueue(
+        {
+          goal: "log in",
+          inputs: { user: "alice", password: "wonderland-in-clear", apiKey: "sk-live-in-clear" },
+        },
+        { runId: "plain-password" },
+      )
+      .then(
+        (job) => `queued ${JSON.stringify(job)}`,
+        (error: unknown) => String(error),
+      )
+    expect(refusal).toContain(
+      "task.inputs.password is named like a credential but is not a secret input: list it in secretInputs (sextant enqueue --secret password) and give each worker SEXTANT_SECRET_PASSWORD",
+    )
+    expect(refusal).toContain("task.inputs.apiKey is named like a credential but is not a secret input")
+    expect(refusal).not.toMatch(/wonderland-in-clear|sk-live-in-clear/)
+    const stored = JSON.stringify(await raw.keys("bull:plain-credential-inputs:*"))
+    raw.disconnect()
+    expect(stored).not.toContain("plain-password")
+    // Listed as a secret input, it is queued, its value blanked.
+    const queued = await queue.enqueue(
+      {
+        goal: "log in",
+        inputs: { user: "alice", password: "wonderland-in-clear" },
+        secretInputs: ["password"],
+      },
+      { runId: "secret-password" },
+    )
+    expect(queued).toMatchObject({ runId: "secret-password", added: true })
+  })
+
   it("fails a job at once, naming the variable, when the worker lacks a secret", async () => {
     const queue = await open("no-secret")
     await queue.enqueue(

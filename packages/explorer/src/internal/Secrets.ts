@@ -1,5 +1,6 @@
-import type { PageElement, PageSnapshot } from "@sextant/core"
+import { isCredentialParameter, type PageElement, type PageSnapshot } from "@sextant/core"
 import type { FormField, FormModel } from "../PageModel.ts"
+import { KEYWORDS } from "./Keywords.ts"
 
 /** Autocomplete tokens that mark a field as taking a secret. */
 const SECRET_AUTOCOMPLETE = /(?:^|\s)(?:current-password|new-password|one-time-code)(?:\s|$)/i
@@ -38,6 +39,14 @@ export const isPasswordLike = (
   element?.attributes.type?.toLowerCase() === "password" ||
   SECRET_AUTOCOMPLETE.test(element?.attributes.autocomplete ?? "")
 
+/**
+ * Whether a label names a credential: a password (`Password`, `Passcode`, `密码`) or what core's
+ * `isCredentialParameter` reads as one (`API key`, `Access token`, `Client secret`). A value given for
+ * such a label is a secret wherever it lands, as one for a password-like field is.
+ */
+export const namesCredential = (label: string): boolean =>
+  KEYWORDS.password.test(label) || isCredentialParameter(label)
+
 const entryFor = (
   record: Readonly<Record<string, string>>,
   label: string,
@@ -52,7 +61,8 @@ export interface GivenValues {
 
 /**
  * A field with its suggested value replaced by the placeholder when the value is a secret: a value
- * marked secret (wherever it lands), or a given value that fills a password-like field.
+ * marked secret (wherever it lands), a given value that fills a password-like field, or one given for a
+ * label that names a credential ({@link namesCredential}).
  */
 export const sealField = (
   field: FormField,
@@ -67,7 +77,11 @@ export const sealField = (
   if (marked !== undefined && marked[1] === value)
     return { ...field, suggestedValue: secretPlaceholder(marked[0]) }
   const plain = entryFor(given.values, field.label)
-  if (plain !== undefined && plain[1] === value && isPasswordLike(field.fieldType, element))
+  if (
+    plain !== undefined &&
+    plain[1] === value &&
+    (isPasswordLike(field.fieldType, element) || namesCredential(plain[0]))
+  )
     return { ...field, suggestedValue: secretPlaceholder(plain[0]) }
   return field
 }

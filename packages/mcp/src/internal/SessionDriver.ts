@@ -13,7 +13,7 @@ import {
   type Target,
   type TaskConstraints,
 } from "@sextant/core"
-import { checkSecretDestination, type Guardrails, type StepCharge } from "@sextant/executor"
+import { checkSecretDestination, type Guardrails, type Redactor, type StepCharge } from "@sextant/executor"
 import { pageCall } from "@sextant/perception"
 import { Effect } from "effect"
 import { mcpSettingNames } from "../ServerOptions.ts"
@@ -50,6 +50,8 @@ export interface SessionGuardState {
   readonly secretsBlocked: Map<string, string>
   /** What the next tool answer must tell the client (blocked requests, an unguarded session), oldest first. */
   readonly notices: Array<SessionNotice>
+  /** The session's redactor: it learns the credentials of every page URL the browser reports (`learnUrl`). */
+  readonly redactor: Pick<Redactor, "learnUrl">
 }
 
 /** A line the next tool answer adds; `blocked` when it reports a request the guard blocked (the answer is then an error). */
@@ -220,12 +222,28 @@ export const makeSessionDriver = (
       return result
     })
 
+  // A token a site put in the URL of a page the session reached (`?session_token=`, `#access_token=`) is
+  // hidden from every answer from then on, as a run's trace hides it: each URL the browser reports is
+  // learned here, before any answer can show it.
+  const learning = <A extends { readonly url: string }, E>(
+    reported: Effect.Effect<A, E>,
+  ): Effect.Effect<A, E> =>
+    Effect.tap(reported, (value) => Effect.sync(() => state.redactor.learnUrl(value.url)))
+
   return {
     ...inner,
-    act,
-    navigate: (url, options) => counting("navigate", inner.navigate(url, options)),
-    back: counting("back", inner.back),
-    forward: counting("forward", inner.forward),
-    refresh: counting("refresh", inner.refresh),
+    act: (target, op, value) => learning(act(target, op, value)),
+    look: (options) => learning(inner.look(options)),
+    currentUrl: Effect.tap(inner.currentUrl, (url) => Effect.sync(() => state.redactor.learnUrl(url))),
+    navigate: (url, options) => learning(counting("navigate", inner.navigate(url, options))),
+    back: learning(counting("back", inner.back)),
+    forward: learning(counting("forward", inner.forward)),
+    refresh: learning(counting("refresh", inner.refresh)),
+    tabs: Effect.tap(inner.tabs, (tabs) =>
+      Effect.sync(() => {
+        for (const tab of tabs) state.redactor.learnUrl(tab.url)
+      }),
+    ),
+    switchTab: (handle) => learning(inner.switchTab(handle)),
   }
 }

@@ -5,11 +5,16 @@ import { shown } from "./visibility.ts"
 /** How many elements a CSS selector matches. */
 export const countMatches = (selector: string): number => document.querySelectorAll(selector).length
 
-/** What an assertion reads of one element: its rendered text, its value, whether it is shown. */
+/**
+ * What an assertion reads of one element: its rendered text, its value, whether it is shown, whether a
+ * checkbox or radio is checked, and the text of a select list's chosen option.
+ */
 export interface ElementState {
   readonly text: string
   readonly value?: string | undefined
   readonly visible: boolean
+  readonly checked?: boolean | undefined
+  readonly chosen?: string | undefined
 }
 
 /** The state of the first element a selector matches (`visible` is `shown`), or null when none does. */
@@ -21,6 +26,13 @@ export const elementState = (selector: string): ElementState | null => {
     text: (element as HTMLElement).innerText ?? element.textContent ?? "",
     value: "value" in element ? String(element.value) : undefined,
     visible: shown(element),
+    checked:
+      element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio")
+        ? element.checked
+        : element.hasAttribute("aria-checked")
+          ? element.getAttribute("aria-checked") === "true"
+          : undefined,
+    chosen: element instanceof HTMLSelectElement ? (element.selectedOptions[0]?.text ?? "") : undefined,
   }
 }
 

@@ -1,8 +1,23 @@
 import type { Writable } from "node:stream"
-import { isDriverError } from "@sextant/core"
+import { isCredentialParameter, isDriverError } from "@sextant/core"
 import type { z } from "zod"
 
 /** `startUrl` → `--start-url`: messages name the flag a person typed, not the field behind it. */
+/**
+ * Why `--input name=value` may not be given (to `sextant enqueue` when `queued`), or undefined: an input whose name says it holds a credential
+ * (`password`, `api_key`, `token`, read as core's `isCredentialParameter` reads a URL parameter) would be
+ * written in clear to the trace, the transcript, the store and every prompt, where a secret shows only as
+ * `<secret:name>`.
+ */
+export const credentialInputProblem = (entry: string, queued = false): string | undefined => {
+  const name = entry.split("=", 1)[0] ?? ""
+  if (!isCredentialParameter(name)) return undefined
+  const variable = `SEXTANT_SECRET_${name.toUpperCase()}`
+  return queued
+    ? `${name} is named like a credential, and an input travels in clear through Redis and into the trace, the transcript and the store: give it with --secret ${name}, and each worker reads its value from ${variable}`
+    : `${name} is named like a credential, and an input is written in clear to the trace, the transcript and the store: give it with --secret ${name} (its value from ${variable}, or --secret ${name}=…), shown everywhere as <secret:${name}>`
+}
+
 export const flagOf = (field: string): string =>
   `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`
 

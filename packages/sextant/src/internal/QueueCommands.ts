@@ -6,7 +6,7 @@ import type { Command } from "commander"
 import { z } from "zod"
 import { AgentFlags, addAgentFlags, resolveAgent } from "./AgentFlags.ts"
 import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
-import { issuesOf, recordsTable, usageError } from "./CliOutput.ts"
+import { credentialInputProblem, issuesOf, recordsTable, usageError } from "./CliOutput.ts"
 import { configOrReport, defaultMode } from "./RunCommand.ts"
 
 type QueueModule = typeof import("@sextant/queue")
@@ -189,7 +189,13 @@ const EnqueueArguments = z.object({
   url: z
     .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. http://127.0.0.1:4000/login" })
     .optional(),
-  input: z.array(pair).default([]),
+  input: z
+    .array(
+      pair.refine((entry) => credentialInputProblem(entry, true) === undefined, {
+        error: (issue) => credentialInputProblem(String(issue.input), true),
+      }),
+    )
+    .default([]),
   secret: z
     .array(
       z

@@ -14,15 +14,28 @@ import {
   runSettingNames,
 } from "./AgentFlags.ts"
 import { type CliContext, type CliPlace, processPlace } from "./CliIo.ts"
-import { gridProblem, gridSource, type Interrupts, issuesOf, usageError, withInterrupt } from "./CliOutput.ts"
+import {
+  credentialInputProblem,
+  gridProblem,
+  gridSource,
+  type Interrupts,
+  issuesOf,
+  usageError,
+  withInterrupt,
+} from "./CliOutput.ts"
 import { followRun, interruptedLines, modelReport, summaryLines, withModelProgress } from "./RunOutput.ts"
 
 const pair = z.string().regex(/^[A-Za-z0-9_.-]+(=.*)?$/, "write name=value")
 // An input has no other place to take its value from (a secret has SEXTANT_SECRET_<NAME>): a bare name
 // would otherwise be dropped and the run go on without it.
-const inputPair = z.string().regex(/^[A-Za-z0-9_.-]+=/, {
-  error: (issue) => `write name=value, e.g. username=alice@example.com, got ${JSON.stringify(issue.input)}`,
-})
+const inputPair = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+=/, {
+    error: (issue) => `write name=value, e.g. username=alice@example.com, got ${JSON.stringify(issue.input)}`,
+  })
+  .refine((entry) => credentialInputProblem(entry) === undefined, {
+    error: (issue) => credentialInputProblem(String(issue.input)),
+  })
 
 const RunArguments = AgentFlags.extend(GuardFlags.shape).extend({
   goal: z.string().trim().min(1, "describe the goal in words"),
