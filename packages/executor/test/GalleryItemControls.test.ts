@@ -75,6 +75,18 @@ describe("a control inside the one item the instruction names", () => {
     expect(status).not.toBe("COMPLETED")
   }, 60_000)
 
+  // What a statement names may sit in a tab not shown or a closed menu: those are opened, one at a time.
+  for (const [goal, page, expected] of [
+    ["Stop sending me product news", "account-tabs", { productNews: false }],
+    ["Show the version history", "icon-toolbar", { history: true }],
+  ] as const) {
+    it(`opens the tab or menu that holds what the words name, then acts on it: ${goal}`, async () => {
+      const { status, verdict } = await runOnGallery(goal, page, expected)
+      expect(verdict.unmet).toEqual([])
+      expect(status).toBe("COMPLETED")
+    }, 60_000)
+  }
+
   it("puts the product a question names in the cart, not the first one ('Could I get the glass vase in my cart?')", async () => {
     const { status, verdict } = await runOnGallery("Could I get the glass vase in my cart?", "products", {
       cart: "Glass vase",

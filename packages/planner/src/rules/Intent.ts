@@ -24,7 +24,13 @@ const HAN_GLOSSARY = [...GLOSSARY]
  */
 
 /** What one clause was read as on the page, or why it could not be. */
-export type IntentReading = { readonly command: string } | { readonly reason: string }
+export type IntentReading =
+  | { readonly command: string }
+  | {
+      readonly reason: string
+      /** No control of the page is named by the clause: one may be hidden (a closed tab, menu or section). */
+      readonly absent?: true
+    }
 
 /** Words that say the person wants something, or hold the sentence together: no target in them. */
 export const FILLER = new Set(
@@ -34,7 +40,7 @@ export const FILLER = new Set(
     "should would could can will shall must may might want wants wanted like need needs let let's lets " +
     "do does make get go have has had use there here one ones thing page please kindly mine too also " +
     "box field control button link option setting value area widget list dropdown drop-down menu input " +
-    "textarea radio checkbox select choose pick set accordingly read see view visit about hear rather anymore"
+    "textarea radio checkbox select choose pick set accordingly read see view visit about hear rather anymore show display"
   ).split(" "),
 )
 
@@ -326,7 +332,7 @@ export const readIntent = (
   if (items.length < 2 || items.length > 6) return statement ?? whole
   // "Travel and Sports shouldn't be ticked": a negated predicate at the end is said of every item;
   // "Music, not Sports" negates only the item it leads.
-  const leading = /^(?:but\s+)?(?:not|no|never|不要|不|别)\b/i
+  const leading = /^(?:but\s+)?(?:not|no|never|stop\s+\w+ing|不要|不|别)\b/i
   const predicate = items.some((item) => NEGATION.test(item) && !leading.test(item))
   const readings = items.map((item) => readOne(item, elements, ancestry, predicate))
   if (!readings.every((reading) => "command" in reading)) return statement ?? whole
@@ -417,6 +423,7 @@ const readOne = (
     }
     return {
       reason: `no control on the page is named by ${words.map((word) => `"${word}"`).join(", ")}`,
+      absent: true,
     }
   }
   if (distinct.size > 1) {
@@ -729,7 +736,7 @@ export const readGoalOnPage = (
     | { readonly ok: false; readonly reason: string; readonly noActionIn?: string },
 ):
   | { readonly goal: string; readonly commands: ReadonlyArray<string> }
-  | { readonly reason: string }
+  | { readonly reason: string; readonly absent?: true }
   | undefined => {
   let current = goal
   const commands: Array<string> = []
@@ -749,7 +756,11 @@ export const readGoalOnPage = (
     const position = normalized.indexOf(clause)
     if (position < 0) return { reason: parsed.reason }
     const reading = readIntent(clause, elements, ancestry)
-    if ("reason" in reading) return { reason: `${parsed.reason}; read on the page, ${reading.reason}` }
+    if ("reason" in reading)
+      return {
+        reason: `${parsed.reason}; read on the page, ${reading.reason}`,
+        ...(reading.absent === true && { absent: true as const }),
+      }
     commands.push(reading.command)
     const rest = normalized.slice(position + clause.length)
     current = `${normalized.slice(0, position)}${reading.command}${RESTATED.test(rest) ? "" : rest}`

@@ -16,7 +16,7 @@ import {
 import { type Command, describeCommand } from "./Command.ts"
 import { parseCommands } from "./Grammar.ts"
 import { ancestryFromOutline } from "./Grounding.ts"
-import { findSearchBox } from "./grounding/Decide.ts"
+import { findSearchBox, nextRevealer } from "./grounding/Decide.ts"
 import { extractionFoundNoList, linkToObject } from "./grounding/Follow.ts"
 import { locateQuery, locateSection } from "./grounding/Locate.ts"
 import { readReferencesOnPage } from "./grounding/Reference.ts"
@@ -506,6 +506,29 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
     }
   }
   if (reading !== undefined) {
+    // "Sign me out" where Sign out sits in a closed menu or another tab: open what may hide it (a few
+    // at most, each once), and read the goal again on the page that opens.
+    if ("absent" in reading && reading.absent === true) {
+      const lines = input.history
+        .map((line) => REVEALED.exec(line))
+        .filter((match): match is RegExpExecArray => match !== null)
+      const opened = lines.map((match) => match[1]!)
+      // A tab shown when the looking began was read already: switching back to it shows nothing new.
+      const tried = new Set([...opened, ...lines.flatMap((match) => match[2]?.split(" ") ?? [])])
+      const elements = elementsFromOutline(input.outline)
+      const revealer = opened.length < MAX_REVEALS ? nextRevealer(elements, input.goal, tried) : undefined
+      if (revealer !== undefined) {
+        const shown = elements.filter((element) => element.role === "tab" && element.selected === true)
+        return {
+          toolCalls: [{ name: "click", args: { target: revealer.ref } }],
+          taskComplete: false,
+          history: [
+            `${MARKER} opened ${revealer.ref} (${revealer.role} "${revealer.name}") to look for what "${input.goal}" names; read: ${shown.map((tab) => tab.ref).join(" ")}`,
+          ],
+          usage: noUsage,
+        }
+      }
+    }
     return {
       toolCalls: [],
       taskComplete: false,
@@ -516,6 +539,12 @@ export const decideStep = (input: DecideInput, options: RuleStepPolicyOptions = 
   }
   return decideWords(input, options)
 }
+
+/** How many closed tabs, menus or sections a goal read on the page may open to find what it names. */
+const MAX_REVEALS = 4
+const REVEALED = new RegExp(
+  `^${MARKER.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} opened (e\\d+) .*; read: ((?:e\\d+ ?)*)$`,
+)
 
 /** Decides one turn for a goal the grammar reads from its words alone. */
 const decideWords = (input: DecideInput, options: RuleStepPolicyOptions): StepDecision => {

@@ -80,11 +80,15 @@ describe("reading an instruction with no action word on the page", () => {
   it("never presses a control that commits something whose word was not said ('my account' is not Delete account)", () => {
     expect(read("my account please")).toEqual({
       reason: 'no control on the page is named by "account"',
+      absent: true,
     })
   })
 
   it("refuses words no control covers, naming them", () => {
-    expect(read("Claim the prize")).toEqual({ reason: 'no control on the page is named by "claim", "prize"' })
+    expect(read("Claim the prize")).toEqual({
+      reason: 'no control on the page is named by "claim", "prize"',
+      absent: true,
+    })
   })
 
   it("refuses when two controls fit equally", () => {
@@ -287,6 +291,7 @@ describe("a clause led by a control's name, the rest naming an item it acts on",
   it("never drops a word: a word no item covers leaves the clause refused", () => {
     expect(read("Archive the invoice from Dana in March", MAILBOX)).toEqual({
       reason: 'no control on the page is named by "archive", "invoice", "dana", "march"',
+      absent: true,
     })
   })
 
@@ -548,5 +553,43 @@ describe("words that soften or only lead a wish", () => {
         { kind: "check", target: { text: "I agree to the terms" } },
       ],
     })
+  })
+})
+
+/** Account sections in tabs: the one shown first, and the others closed. */
+const TABS = (selected: string) => `- main:
+  - h1 "Account"
+  - tablist "Account sections":
+    - tab "Overview" [ref=e13]${selected === "e13" ? " [selected]" : ""}
+    - tab "Billing" [ref=e14]${selected === "e14" ? " [selected]" : ""}
+    - tab "Notifications" [ref=e16]${selected === "e16" ? " [selected]" : ""}
+  - button "Delete account" [ref=e18] [collapsed]
+  - button "Save changes" [ref=e19]`
+
+describe("a control the page hides until a tab or menu is opened", () => {
+  it("opens each closed tab once, never the one shown first again nor a commit control, then gives up", () => {
+    const goal = "Stop sending me product news"
+    const one = decideStep({ goal, url: "http://shop.test/", outline: TABS("e13"), history: [] })
+    expect(one.toolCalls).toEqual([{ name: "click", args: { target: "e14" } }])
+    const two = decideStep({ goal, url: "http://shop.test/", outline: TABS("e14"), history: one.history })
+    expect(two.toolCalls).toEqual([{ name: "click", args: { target: "e16" } }])
+    const three = decideStep({
+      goal,
+      url: "http://shop.test/",
+      outline: TABS("e16"),
+      history: [...one.history, ...two.history],
+    })
+    // Overview was read when the looking began, Delete account commits: nothing is left to open.
+    expect(three.toolCalls).toEqual([])
+    expect(three.method).toBe("close")
+    expect(three.history.at(-1)).toContain('no control on the page is named by "product", "news"')
+  })
+
+  it("reads the goal on the tab that holds it", () => {
+    const shown = `${TABS("e16")}
+  - tabpanel "Notifications":
+    - checkbox "Product news" [ref=e30] [checked]`
+    const decision = decide("Stop sending me product news", shown)
+    expect(decision.toolCalls).toEqual([{ name: "uncheck", args: { target: "e30" } }])
   })
 })

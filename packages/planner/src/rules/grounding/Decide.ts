@@ -198,14 +198,36 @@ const stepTo = (stepper: Stepper, value: string, done: ReadonlySet<string>): Com
  * control (Submit, Buy, Delete, 提交 …) is never one of them, whatever state it shows: it is pressed
  * only when the instruction names it, which grounding handles, never while looking for something.
  */
-const revealers = (elements: ReadonlyArray<PageElement>): ReadonlyArray<PageElement> =>
+const revealers = (
+  elements: ReadonlyArray<PageElement>,
+  options: { readonly menus?: boolean } = {},
+): ReadonlyArray<PageElement> =>
   elements.filter(
     (element) =>
       element.disabled !== true &&
-      ((element.expanded === false && element.attributes["aria-haspopup"] === undefined) ||
+      ((element.expanded === false &&
+        (options.menus === true || element.attributes["aria-haspopup"] === undefined)) ||
         (element.role === "tab" && element.selected !== true)) &&
       !isCommit(element),
   )
+
+/**
+ * What to open next while looking for a control an instruction names that the page does not show: a
+ * collapsed section, a closed menu or a tab not selected (never a commit control), the one whose name
+ * relates to the words first, else the first in reading order; none of those in `tried`.
+ */
+export const nextRevealer = (
+  elements: ReadonlyArray<PageElement>,
+  words: string,
+  tried: ReadonlySet<string>,
+): PageElement | undefined => {
+  const candidates = revealers(elements, { menus: true }).filter((element) => !tried.has(element.ref))
+  if (candidates.length === 0) return undefined
+  const related = candidates
+    .map((element) => ({ element, score: textScore(element, words) }))
+    .toSorted((left, right) => right.score - left.score)
+  return related[0]!.score > 0 ? related[0]!.element : candidates[0]
+}
 
 /**
  * When nothing fits, open what could hide it: a collapsed section or tab whose name relates to
