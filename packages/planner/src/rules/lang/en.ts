@@ -319,6 +319,7 @@ export const en: Lexicon = {
     "and",
     "or",
   ],
+  fieldLinks: [],
   functionWords: [
     "it",
     "them",
@@ -722,6 +723,9 @@ export const en: Lexicon = {
   counters: [],
   statements: {
     links: ["is", "are", "will be", "should be", "=", ":"],
+    namingLinks: {},
+    beforeCount: [],
+    countedBy: {},
     notValue: [
       "i",
       "i'm",

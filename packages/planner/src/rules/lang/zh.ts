@@ -138,6 +138,7 @@ export const zh: Lexicon = {
   // "选中 X 这几个字") and the calendar a day is picked in.
   messageWords: ["邮件", "消息", "信", "一封邮件", "封邮件", "发来"],
   noNameWords: [],
+  fieldLinks: ["写"],
   functionWords: [
     "等",
     "等待",
@@ -365,9 +366,12 @@ export const zh: Lexicon = {
       日期: ["date"],
     },
   },
-  counters: ["位", "个", "只", "辆", "晚", "张", "件", "人", "天", "次", "份", "间"],
+  counters: ["位", "个", "只", "辆", "晚", "张", "件", "人", "天", "次", "份", "间", "人份"],
   statements: {
     links: ["是", "为", "叫", "填写", "填", "写", "改成", "改为", "设为", "："],
+    namingLinks: { 叫: "name" },
+    beforeCount: ["一共", "总共", "共", "需要", "想要", "要", "住", "租"],
+    countedBy: { 晚: "nights" },
     notValue: ["我", "我们", "你", "您", "请", "在"],
     partFields: ["门牌", "号", "室", "单元", "楼层"],
     kinds: {
@@ -582,6 +586,26 @@ export const zh: Lexicon = {
     字体: ["font", "font size"],
     个人资料: ["profile"],
     房间: ["rooms"],
+    // Common web-form words.
+    内容: ["message", "body", "content"],
+    正文: ["body", "message"],
+    简介: ["bio", "short bio", "about"],
+    个人简介: ["bio", "short bio", "about me"],
+    类别: ["category"],
+    分类: ["category"],
+    优先级: ["priority"],
+    份量: ["servings"],
+    份数: ["servings"],
+    T恤: ["t-shirt"],
+    求职信: ["cover letter"],
+    职位: ["position", "job", "role"],
+    全职: ["full-time", "full time"],
+    兼职: ["part-time", "part time"],
+    工单: ["ticket"],
+    条款: ["terms"],
+    同意条款: ["i agree to the terms", "terms"],
+    描述: ["description", "describe"],
+    评论: ["comment"],
   },
   messages: {
     empty: "指令是空的：请说明要做什么，例如 点击 登录",
