@@ -172,6 +172,27 @@ describe("goal checks on the page's controls", () => {
     ])
   })
 
+  it("is done when a list holds the one option the value names in the page's words (按年 → Yearly), and not when it holds another", () => {
+    const cycle = (value: string) =>
+      element({
+        ref: "e3",
+        role: "combobox",
+        name: "Billing cycle",
+        tag: "select",
+        value,
+        options: ["Monthly", "Yearly"],
+      })
+    const fill: GoalPart = {
+      kind: "fill",
+      description: 'type "按年" into "账单周期"',
+      check: { type: "fieldValue", target: "账单周期", value: "按年" },
+    }
+    expect(judged(fill, [cycle("Yearly")])).toEqual([])
+    expect(judged(fill, [cycle("Monthly")])).toEqual([
+      'combobox "Billing cycle" holds "Monthly", not "按年", on http://127.0.0.1/form',
+    ])
+  })
+
   it("is not done when the page has no field by that name and shows the value nowhere", () => {
     // "Switch my plan to Pro" typed at a field nothing is named: an action that ran is not evidence.
     const fill: GoalPart = {

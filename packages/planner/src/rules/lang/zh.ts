@@ -524,7 +524,8 @@ export const zh: Lexicon = {
     还车: ["return", "drop-off", "drop off"],
     到达: ["arrival", "arrive"],
     离开: ["departure", "leave"],
-    提醒: ["reminder"],
+    提醒: ["reminder", "alerts"],
+    邮件: ["email"],
     音量: ["volume"],
     亮度: ["brightness"],
     语言: ["language"],
@@ -606,6 +607,12 @@ export const zh: Lexicon = {
     同意条款: ["i agree to the terms", "terms"],
     描述: ["description", "describe"],
     评论: ["comment"],
+    周期: ["cycle"],
+    账单周期: ["billing cycle"],
+    按年: ["yearly", "annually"],
+    按月: ["monthly"],
+    每年: ["yearly", "annually"],
+    每月: ["monthly"],
   },
   messages: {
     empty: "指令是空的：请说明要做什么，例如 点击 登录",
@@ -741,6 +748,12 @@ export const zh: Lexicon = {
       kind: "close",
       sentences: ["<close> {target}"],
       examples: [["关闭对话框", { target: { role: "dialog" } }]],
+    },
+    {
+      // 把-construction: the thing closed before the verb.
+      kind: "close",
+      sentences: ["(把|将) {target} <close>"],
+      examples: [["把 Cookie 提示关掉", { target: { text: "Cookie 提示" } }]],
     },
     {
       kind: "copy",
