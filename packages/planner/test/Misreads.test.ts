@@ -214,6 +214,14 @@ const ROWS: ReadonlyArray<Row> = [
       ["type", "邮箱", "wang@example.cn"],
     ],
   },
+  // The pair after a field link is the next field typed, not more of its value.
+  {
+    text: "收件人写张伟，电话 138 0013 8000",
+    reads: [
+      ["type", "收件人", "张伟"],
+      ["type", "电话", "138 0013 8000"],
+    ],
+  },
   { text: "写邮件给李娜", refuses: ["没有动作词"] },
   { text: "告诉我页面上写了什么", refuses: ["没有动作词"] },
   // A value's closing stop: kept when the value after a colon is a sentence of its own, else it closes

@@ -197,7 +197,10 @@ const startsPair = (
   // "城市填 München，邮编 80331": after a clause that types (its verb after its topic), a segment that is a
   // field's name and a written value is the next pair, not more of the value.
   if (
-    head.some((token, index) => isChineseVerb(token) && matchVerb(head, index)?.[0] === "type") &&
+    head.some(
+      (token, index) =>
+        (isChineseVerb(token) && matchVerb(head, index)?.[0] === "type") || linksField(head, index),
+    ) &&
     chinesePair(segment) !== undefined
   )
     return true

@@ -525,7 +525,6 @@ export const zh: Lexicon = {
     到达: ["arrival", "arrive"],
     离开: ["departure", "leave"],
     提醒: ["reminder", "alerts"],
-    邮件: ["email"],
     音量: ["volume"],
     亮度: ["brightness"],
     语言: ["language"],
