@@ -223,6 +223,8 @@ const ROWS: ReadonlyArray<Row> = [
     ],
   },
   { text: "写邮件给李娜", refuses: ["没有动作词"] },
+  // In "把 X 写在 F" the words before 写 are what is written, not a field: 写 links nothing there.
+  { text: "把数字写在退款备注里", refuses: ["没有动作词"] },
   { text: "告诉我页面上写了什么", refuses: ["没有动作词"] },
   // A value's closing stop: kept when the value after a colon is a sentence of its own, else it closes
   // the instruction.

@@ -128,7 +128,9 @@ const linksField = (tokens: ReadonlyArray<Token>, index: number): boolean => {
       (field.kind === "keyword" &&
         (USER_WORDS.includes(field.value) || PASSWORD_WORDS.includes(field.value))))
   // A value follows, and no aspect particle ("写了", "写着"), which makes the link a verb of a statement.
-  return named && value !== undefined && !(value.kind === "text" && /^[了着过]/u.test(value.value))
+  if (!named || value === undefined || (value.kind === "text" && /^[了着过]/u.test(value.value))) return false
+  // "把数字写在备注里", "写到 F": the words before it are what is written, not a field; only "<field> 写 <value>" links.
+  return !isWord(value, "在", "到") && !tokens.slice(0, index).some((token) => isWord(token, "把", "将"))
 }
 
 /** Whether the words at `start` are a field's name and its link ("内容写 …"), up to the next punctuation. */
