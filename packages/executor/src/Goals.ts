@@ -225,6 +225,42 @@ const asNumber = (text: string): number | undefined => {
  * for a date, whatever its format (`01/09/2015` and `2015-01-09`); the same time of day; a date and time
  * with the ISO "T" or a space between them.
  */
+/**
+ * The one option of a list a value names in the page's words rather than its own (按年 → "Yearly", through
+ * the glossary), as the step chose it: a near-whole match, and no other option as close. Undefined otherwise.
+ */
+const optionNamed = (options: ReadonlyArray<string>, wanted: string): string | undefined => {
+  const scored = options.map((option) => ({
+    option,
+    score: textScore(
+      {
+        ref: "",
+        role: "option",
+        name: option,
+        tag: "option",
+        attributes: {},
+        visible: true,
+        selectors: [],
+        frame: [],
+      },
+      wanted,
+    ),
+  }))
+  const best = Math.max(0, ...scored.map((entry) => entry.score))
+  const named = scored.filter((entry) => entry.score === best)
+  return best >= OPTION_FIT && named.length === 1 ? named[0]!.option : undefined
+}
+
+/** How well a value must name an option in other words (a glossary translation scores 95). */
+const OPTION_FIT = 90
+
+/** Whether a list holds the value: as written, or as the one option the value names in the page's words. */
+const listHolds = (list: PageElement, actual: string, wanted: string): boolean => {
+  if (holdsValue(actual, wanted)) return true
+  const option = optionNamed(list.options ?? [], wanted)
+  return option !== undefined && holdsValue(actual, option)
+}
+
 const holdsValue = (actual: string, wanted: string): boolean => {
   // A date-and-time field shows `2024-07-01T09:15` for `2024-07-01 09:15`: the ISO "T" is a space here.
   const isoSpace = (text: string) => text.replace(/(\d{4}-\d{2}-\d{2})t(\d{2}:\d{2})/giu, "$1 $2")
@@ -368,7 +404,7 @@ const judgeControls = (
     const list = named(elements, check.target, (element) => element.options !== undefined)
     if (list !== undefined && list.value !== undefined) {
       // A multiple select reads as its chosen options joined with commas.
-      if ([list.value, ...list.value.split(/,\s*/)].some((value) => holdsValue(value, check.value)))
+      if ([list.value, ...list.value.split(/,\s*/)].some((value) => listHolds(list, value, check.value)))
         return undefined
       return `${list.role} "${list.name}" holds "${list.value}", not "${check.value}", on ${where}`
     }
@@ -404,7 +440,7 @@ const judgeControls = (
       : undefined
   if (unchosen !== undefined)
     return `combobox "${field.name}" shows "${field.value}" as typed, but its suggestion "${unchosen.name}" was not chosen (the list is still open) on ${where}`
-  return holdsValue(field.value, check.value)
+  return listHolds(field, field.value, check.value)
     ? undefined
     : `${field.role} "${field.name}" holds "${field.value}", not "${check.value}", on ${where}`
 }

@@ -196,6 +196,56 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "帮我搜一下台灯", reads: [["search", "台灯"]] },
   { text: "输入一下 hello", reads: [["type", undefined, "hello"]] },
   { text: '搜索"一下"', reads: [["search", "一下"]] },
+  // 6. 写 after a field's name types into it ("简介写：…"); it is no verb anywhere else: a clause that
+  // starts with it names no field, and "页面上写了什么" asks what is written.
+  { text: "简介写：喜欢爬山和摄影", reads: [["type", "简介", "喜欢爬山和摄影"]] },
+  {
+    text: "主题写“周会”，内容写“明天十点开会”，然后发送",
+    reads: [
+      ["type", "主题", "周会"],
+      ["type", "内容", "明天十点开会"],
+      ["click", "发送", undefined],
+    ],
+  },
+  {
+    text: "姓名写 王磊，邮箱写 wang@example.cn",
+    reads: [
+      ["type", "姓名", "王磊"],
+      ["type", "邮箱", "wang@example.cn"],
+    ],
+  },
+  // The pair after a field link is the next field typed, not more of its value.
+  {
+    text: "收件人写张伟，电话 138 0013 8000",
+    reads: [
+      ["type", "收件人", "张伟"],
+      ["type", "电话", "138 0013 8000"],
+    ],
+  },
+  { text: "写邮件给李娜", refuses: ["没有动作词"] },
+  // In "把 X 写在 F" the words before 写 are what is written, not a field: 写 links nothing there.
+  { text: "把数字写在退款备注里", refuses: ["没有动作词"] },
+  { text: "告诉我页面上写了什么", refuses: ["没有动作词"] },
+  // A value's closing stop: kept when the value after a colon is a sentence of its own, else it closes
+  // the instruction.
+  { text: "求职信填：我有五年港口物流经验。", reads: [["type", "求职信", "我有五年港口物流经验。"]] },
+  { text: "城市填北京。", reads: [["type", "城市", "北京"]] },
+  { text: "城市填：北京。", reads: [["type", "城市", "北京"]] },
+  // A letter written onto Han text is one name with it: "T恤尺码", not "t" and "恤尺码".
+  { text: "T恤尺码选 Medium", reads: [["select", ["Medium"]]] },
+  // After a field that is no search box, a bare 搜索 presses the form's search control, never a site search
+  // for the field's value.
+  {
+    text: "目的地改成 Madrid，然后搜索",
+    reads: [
+      ["type", "目的地", "Madrid"],
+      ["click", "搜索", undefined],
+    ],
+  },
+  { text: "在搜索框输入 lantern 并搜索", reads: [["search", "lantern"]] },
+  // A number with the counter of what it counts sets the number.
+  { text: "份量改成8人份", reads: [["type", "份量", "8"]] },
+  { text: "数量设为三件", reads: [["type", "数量", "3"]] },
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */

@@ -21,6 +21,7 @@ import {
   DIRECTIONS,
   ENGLISH_NUMBERS,
   ENGLISH_VERBS,
+  FIELD_LINKS,
   FILLERS,
   FUNCTION_WORDS,
   GENERIC_CLICK_VERBS,
@@ -37,11 +38,13 @@ import {
   ROLE_NOUNS,
   SCROLL_WORDS,
   SEARCH_SCOPE_WORDS,
+  SEARCH_WORDS,
   SEPARATES_BEFORE_VERB,
   SOFT_FILLERS,
   SOFTENERS,
   STATE_LINKS,
   STATE_NEGATIONS,
+  STATEMENT_NOT_VALUE,
   UNCHECKED_WORDS,
   USER_WORDS,
   VALUE_NOUNS,
@@ -108,6 +111,66 @@ const isChineseVerb = (token: Token | undefined): boolean =>
   token !== undefined && token.kind === "keyword" && CHINESE_VERBS.has(token.value)
 
 /**
+ * Whether the token at `index` is a field link (写) after a field's name: "简介写：…", "主题写“周会”" type
+ * into the field before it. At the start of a clause ("写邮件给李娜") it names no field and links nothing.
+ */
+const linksField = (tokens: ReadonlyArray<Token>, index: number): boolean => {
+  const link = tokens[index]
+  const field = tokens[index - 1]
+  const value = tokens[index + 1]
+  if (link === undefined || link.kind !== "keyword" || !FIELD_LINKS.has(link.value)) return false
+  // The word before it is the field's name ("简介", "邮箱"), not a particle ("页面上写了什么" says what is written).
+  const named =
+    field !== undefined &&
+    (field.kind === "text" ||
+      field.kind === "word" ||
+      field.kind === "quoted" ||
+      (field.kind === "keyword" &&
+        (USER_WORDS.includes(field.value) || PASSWORD_WORDS.includes(field.value))))
+  // A value follows, and no aspect particle ("写了", "写着"), which makes the link a verb of a statement.
+  if (!named || value === undefined || (value.kind === "text" && /^[了着过]/u.test(value.value))) return false
+  // "把数字写在备注里", "写到 F": the words before it are what is written, not a field; only "<field> 写 <value>" links.
+  return !isWord(value, "在", "到") && !tokens.slice(0, index).some((token) => isWord(token, "把", "将"))
+}
+
+/** Whether the words at `start` are a field's name and its link ("内容写 …"), up to the next punctuation. */
+const fieldLinkAhead = (tokens: ReadonlyArray<Token>, start: number): boolean => {
+  for (let index = start + 1; index < tokens.length && index <= start + 4; index += 1) {
+    const token = tokens[index]!
+    if (token.kind === "punct" || token.kind === "quoted" || isChineseVerb(token)) return false
+    if (linksField(tokens.slice(start), index - start)) return true
+  }
+  return false
+}
+
+/** The stops that end a sentence, and with it the instruction. */
+const SENTENCE_STOPS = new Set(["。", ".", "!", "！", "?", "？"])
+
+/**
+ * The stop that closes a written sentence typed as a value, which is part of the value: an unquoted value
+ * after a colon that runs to the end of the instruction keeps its closing "。" (or . ! ?) when it reads as
+ * a sentence — it holds a word that only a sentence says (我, I, we: the statements' `notValue` words) or
+ * punctuation of its own ("求职信填：我有五年港口物流经验。" types the 。). Otherwise the stop closes the
+ * instruction, not the value: "城市填北京。" and "城市填：北京。" type 北京. Undefined when no stop is kept.
+ */
+const closingStop = (clause: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Token | undefined => {
+  const stop = clause.at(-1)
+  if (stop === undefined || stop.kind !== "punct" || !SENTENCE_STOPS.has(stop.value)) return undefined
+  if (after[0]?.kind !== "punct" || !/^[:：]$/.test(after[0].value)) return undefined
+  const value = after.slice(1)
+  if (value.length === 0 || value.some((token) => token.kind === "quoted")) return undefined
+  const text = joinTokens(value)
+  const sentence =
+    value.some((token) => token.kind === "punct") ||
+    text
+      .toLowerCase()
+      .split(/[\s,]+/)
+      .some((word) => STATEMENT_NOT_VALUE.has(word)) ||
+    [...STATEMENT_NOT_VALUE].some((word) => /\p{Script=Han}/u.test(word) && text.includes(word))
+  return sentence ? { ...stop, spaced: false } : undefined
+}
+
+/**
  * Whether the segment after a comma or "and" is a clause of its own although it has no verb first:
  * a Chinese clause with its verb after the field ("邮箱填写 x"), or another field–value pair like the
  * one before it ("Fill Name with A, Email with B", "Enter A in Name and B in Email", "Name: A, Email: B").
@@ -136,7 +199,10 @@ const startsPair = (
   // "城市填 München，邮编 80331": after a clause that types (its verb after its topic), a segment that is a
   // field's name and a written value is the next pair, not more of the value.
   if (
-    head.some((token, index) => isChineseVerb(token) && matchVerb(head, index)?.[0] === "type") &&
+    head.some(
+      (token, index) =>
+        (isChineseVerb(token) && matchVerb(head, index)?.[0] === "type") || linksField(head, index),
+    ) &&
     chinesePair(segment) !== undefined
   )
     return true
@@ -216,6 +282,18 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
     const isNextPage = token.value === "next" && isWord(tokens[position + 1], "page")
     // "Company: Kite Labs. The contact email is …": a full stop ends a sentence, and so a clause.
     const fullStop = token.kind === "punct" && token.value === "." && position < tokens.length - 1
+    // "求职信填：我有五年港口物流经验。": the stop that ends a value written after a colon stays with it,
+    // for `closingStop` to judge.
+    const closesColonValue =
+      token.kind === "punct" &&
+      token.value === "。" &&
+      tokens.slice(position + 1).every((next) => next.kind === "punct") &&
+      current.some((earlier) => earlier.kind === "punct" && /^[:：]$/.test(earlier.value))
+    if (closesColonValue) {
+      current.push(token)
+      position += 1
+      continue
+    }
     if ((isAlways && !isNextPage) || fullStop) {
       if (current.length > 0) clauses.push([])
       position += 1
@@ -246,6 +324,8 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
         negation > 0 ||
         // "，配送选 Overnight": after a comma, a Chinese clause may name its topic before its verb.
         (token.value === "," && isChineseVerb(tokens[next + 1]) && !isChineseVerb(tokens[next])) ||
+        // "，内容写“明天十点开会”": a field's name and its link start the next typing.
+        (token.value === "," && fieldLinkAhead(tokens, next)) ||
         isWord(tokens[next], "在", "用", "以", "从", "把", "将") ||
         startsPair(current, segmentAt(tokens, next), clauses.slice(0, -1))
       if (startsClause && current.length > 0) {
@@ -1039,7 +1119,7 @@ const parseClause = (
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index]!
     if (index > 0 && token.kind !== "keyword") continue
-    verb = matchVerb(tokens, index)
+    verb = matchVerb(tokens, index) ?? (linksField(tokens, index) ? (["type", 1] as const) : undefined)
     if (verb !== undefined && withoutItemVerbs && ITEM_VERBS.has(verb[0])) verb = undefined
     if (verb !== undefined) {
       verbAt = index
@@ -1177,13 +1257,19 @@ const parseClause = (
       return withVerb(
         parseLogin(before, [
           ...after,
-          ...clause.slice(clause.findLastIndex((token) => token.kind !== "punct") + 1),
+          ...clause
+            .slice(clause.findLastIndex((token) => token.kind !== "punct") + 1)
+            .filter((token) => token.value !== "。"),
         ]),
       )
     case "search":
       return withVerb({ hint: "search" })
-    case "type":
-      return withVerb(parseType(before, after, verbRaw, previousValue))
+    case "type": {
+      const stop = closingStop(clause, after)
+      return withVerb(
+        parseType(before, stop === undefined ? after : [...after, stop], verbRaw, previousValue),
+      )
+    }
     case "set":
       return withVerb({ hint: "set" })
     case "select":
@@ -1529,6 +1615,24 @@ const withoutFieldWords = (command: Command, tokens: ReadonlyArray<Token>): Comm
   return { ...command, value: words.slice(lead).join(" ") }
 }
 
+/** Whether a field is a search box by its words ("搜索框", "Search articles"). */
+const namesSearch = (field: TargetPhrase): boolean =>
+  [field.text ?? "", field.raw].some((words) =>
+    SEARCH_WORDS.some((word) => words.toLowerCase().includes(word.toLowerCase())),
+  )
+
+/**
+ * "份量改成8人份", "数量设为3件": a value that is a number and the counter of what it counts is the number
+ * (8, 3); the counter says what is counted, which the field's name says already.
+ */
+const countedValue = (command: Command): Command => {
+  if (command.kind !== "type") return command
+  const match = /^([零一二两三四五六七八九十\d]+)\s*(\p{Script=Han}{1,2})$/u.exec(command.value.trim())
+  if (match === null || !COUNTERS.includes(match[2]!)) return command
+  const number = chineseNumber(match[1]!)
+  return number === undefined ? command : { ...command, value: String(number) }
+}
+
 /** The clauses of an instruction read into commands, or why not (`parseCommands` without the model check). */
 const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages): ParseResult => {
   const read = (said: ReadonlyArray<Command>): ParseResult => {
@@ -1612,16 +1716,27 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
     }
     // "在搜索框输入 lantern 并搜索", "type lantern and search": a bare "search" sends what was just typed.
     const typed = commands.at(-1)
-    if (
+    const bareSearch =
       typed?.kind === "type" &&
       bare.length > 0 &&
       matchVerb(bare, 0)?.[0] === "search" &&
       matchVerb(bare, 0)?.[1] === bare.length
-    ) {
+    // "目的地改成 Madrid，然后搜索": after a field that is no search box, a bare "search" presses the form's
+    // search control; it is never a search of the site with the field's value.
+    if (bareSearch && typed.field !== undefined && !namesSearch(typed.field)) {
+      commands.push({ kind: "click", target: parseTargetPhrase(bare) })
+      previousVerb = ["click", "click"]
+      pendingContainer = undefined
+      referent = undefined
+      continue
+    }
+    if (bareSearch) {
       commands[commands.length - 1] = {
         kind: "search",
-        query: typed.value,
-        ...(typed.field === undefined ? {} : { field: typed.field }),
+        query: (typed as Extract<Command, { kind: "type" }>).value,
+        ...((typed as Extract<Command, { kind: "type" }>).field === undefined
+          ? {}
+          : { field: (typed as Extract<Command, { kind: "type" }>).field }),
       }
       continue
     }
@@ -1665,7 +1780,9 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
         commands.pop()
     }
     for (const produced1 of produced) {
-      const command = datedValue(referent === undefined ? produced1 : withReferent(produced1, referent))
+      const command = countedValue(
+        datedValue(referent === undefined ? produced1 : withReferent(produced1, referent)),
+      )
       // "在含托运行李的航班里选最便宜的": a place said before an item of a list narrows the list, which the
       // rules cannot do: its words are not placed.
       if (command.kind === "pick" && pendingContainer !== undefined)

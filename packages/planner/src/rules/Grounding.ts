@@ -198,7 +198,8 @@ export const glossaryReadsWhole = (text: string): boolean =>
   )
 
 const glossaryHead = (text: string): ReadonlyArray<string> => {
-  if (!/^\p{Script=Han}{3,}$/u.test(text)) return []
+  // "T恤尺码": a name in Han characters, or led by a letter or two written onto them.
+  if (!/^[A-Za-z]{0,2}\p{Script=Han}{2,}$/u.test(text) || text.length < 3) return []
   for (let start = 1; start <= text.length - 2; start += 1) {
     const known = GLOSSARY.get(text.slice(start))
     if (known === undefined) continue

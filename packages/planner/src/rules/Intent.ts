@@ -65,7 +65,7 @@ const CHINESE: ReadonlyArray<readonly [RegExp, string]> = [
   [/打印/g, " print "],
   [/保存/g, " save "],
   [/草稿/g, " draft "],
-  [/(?:请|把|将|我|要|想|的|一下|帮我|给我|吧|了|上|先|再)/g, " "],
+  [/(?:这一个|那一个|这个|那个|请|把|将|我|要|想|的|一下|帮我|给我|吧|了|上|先|再)/g, " "],
 ]
 
 /** The words of a text, lower case; each remaining Han character stands as a word of its own. */

@@ -239,7 +239,10 @@ const stepsFor = (command: Command, task: AgentTask): ReadonlyArray<StepDraft> |
 const itemWordsIn = (phrase: string): string | undefined => {
   const words = phrase.trim().split(/\s+/)
   const first = words.findIndex((word, index) => /\d/.test(word) || (index > 0 && /^\p{Lu}/u.test(word)))
-  return first < 0 ? undefined : words.slice(first).join(" ")
+  if (first < 0) return undefined
+  // "T-4788 这个工单": the Chinese words after the item's name point at it and say its kind.
+  const han = words.findIndex((word, index) => index > first && /\p{Script=Han}/u.test(word))
+  return words.slice(first, han < 0 ? undefined : han).join(" ")
 }
 
 /**

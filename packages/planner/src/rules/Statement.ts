@@ -15,8 +15,11 @@ import { STEPPER } from "./Outline.ts"
 import {
   COUNTERS,
   ENGLISH_NUMBERS,
+  STATEMENT_BEFORE_COUNT,
+  STATEMENT_COUNTED_BY,
   STATEMENT_KINDS,
   STATEMENT_LINKS,
+  STATEMENT_NAMING_LINKS,
   STATEMENT_NOT_VALUE,
   STATEMENT_PART_FIELDS,
 } from "./Vocabulary.ts"
@@ -172,7 +175,7 @@ const cuts = (fact: string): ReadonlyArray<number> =>
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 /** "My email is …", "Postcode: …", 邮编是 …: the field's words, a link, the value. */
 const LINK = new RegExp(
-  `^(.*?)\\s*(?:${STATEMENT_LINKS.map((link) => (/^\w/.test(link) ? `\\b${literal(link)}\\b` : literal(link))).join("|")})\\s*(.+)$`,
+  `^(.*?)\\s*(${STATEMENT_LINKS.map((link) => (/^\w/.test(link) ? `\\b${literal(link)}\\b` : literal(link))).join("|")})\\s*(.+)$`,
   "iu",
 )
 
@@ -187,7 +190,12 @@ const readingsOf = (fact: string): ReadonlyArray<Reading> => {
   }
   const readings: Array<Reading> = []
   const linked = LINK.exec(fact)
-  if (linked !== null) readings.push({ concept: linked[1]!, value: linked[2]! })
+  if (linked !== null) {
+    // "我叫王磊": a link that names its field stands for the field's words when none come before it.
+    const naming = STATEMENT_NAMING_LINKS.get(linked[2]!.toLowerCase())
+    const concept = naming !== undefined && contentWords(linked[1]!).length === 0 ? naming : linked[1]!
+    readings.push({ concept, value: linked[3]! })
+  }
   // "Three adults", "postcode 10435": a number beside the field words, not inside them ("born on 4 May").
   const words = fact.split(/\s+/)
   const numbers = words.flatMap((word, index) => {
@@ -201,7 +209,13 @@ const readingsOf = (fact: string): ReadonlyArray<Reading> => {
     /^([零一二两三四五六七八九十\d]+(?:\p{Script=Han})?)(\p{Script=Han}.*)$|^(\p{Script=Han}+?)([零一二两三四五六七八九十\d]+\p{Script=Han}?)$/u.exec(
       fact,
     )
-  if (numbers.length === 1) {
+  // "5晚": a count whose counter names what it counts (晚 → nights) and no other word.
+  const counted = /^([零一二两三四五六七八九十\d]+)(\p{Script=Han})$/u.exec(fact)
+  const countedBy = counted === null ? undefined : STATEMENT_COUNTED_BY.get(counted[2]!)
+  const count = counted === null ? undefined : numberOf(counted[0])
+  if (countedBy !== undefined && count !== undefined) {
+    readings.push({ concept: countedBy, value: count })
+  } else if (numbers.length === 1) {
     readings.push({ concept: fact.replace(numbers[0]!.word, " ").trim(), value: numbers[0]!.number })
   } else if (hanNumber !== null) {
     const said = hanNumber[1] ?? hanNumber[4]!
@@ -240,7 +254,16 @@ const cutsName = (fact: string, reading: Reading, name: string): boolean => {
   return !normalizeText(reading.concept).replace(/\s+/g, "").includes(whole)
 }
 
-const placeFact = (fact: string, fields: ReadonlyArray<Field>): Placed => {
+/** "一共四个大人", "住5晚": a fact without the words before its count that name no field. */
+const withoutBeforeCount = (fact: string): string => {
+  const before = STATEMENT_BEFORE_COUNT.find((word) => fact.startsWith(word))
+  if (before === undefined) return fact
+  const rest = fact.slice(before.length).trim()
+  return /^[零一二两三四五六七八九十\d]/u.test(rest) ? rest : fact
+}
+
+const placeFact = (said: string, fields: ReadonlyArray<Field>): Placed => {
+  const fact = withoutBeforeCount(said)
   const readings = readingsOf(fact)
   for (const reading of readings) {
     const value = reading.value.replace(/^["“'‘](.*)["”'’]$/, "$1").trim()

@@ -7,7 +7,7 @@
  * lexicon is built from the language data (`lang/zh.ts`).
  */
 
-import { CHINESE_LEXICON } from "./Vocabulary.ts"
+import { CHINESE_LEXICON, GLOSSARY } from "./Vocabulary.ts"
 
 /** What one token is. */
 export type TokenKind =
@@ -99,6 +99,11 @@ const insideWords = (run: string): ReadonlySet<number> => {
   return inside
 }
 
+/** The glossary's Chinese names, longest first: a one-character particle at their start is part of them. */
+const GLOSSARY_NAMES: ReadonlyArray<string> = [...GLOSSARY.keys()]
+  .filter((word) => word.length > 1 && /^\p{Script=Han}+$/u.test(word))
+  .toSorted((left, right) => right.length - left.length)
+
 const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
   const inside = insideWords(run)
   let pending = ""
@@ -113,6 +118,14 @@ const segmentHan = (run: string, spaced: boolean, into: Array<Token>): void => {
   let position = 0
   while (position < run.length) {
     const found = CHINESE_LEXICON.find((word) => run.startsWith(word, position))
+    // "内容" (content) is a name the glossary knows, not the particle 内 before 容.
+    const named =
+      found?.length === 1 ? GLOSSARY_NAMES.find((word) => run.startsWith(word, position)) : undefined
+    if (named !== undefined) {
+      pending += named
+      position += named.length
+      continue
+    }
     const keyword = found !== undefined && found.length === 1 && inside.has(position) ? undefined : found
     if (keyword === undefined) {
       pending += run[position]
@@ -215,7 +228,24 @@ export const tokenize = (input: string): ReadonlyArray<Token> => {
     if (isHan(character)) {
       let end = position
       while (end < text.length && isHan(text[end]!)) end += 1
+      const first = tokens.length
       segmentHan(text.slice(position, end), spaced, tokens)
+      // "T恤", "U盘": a letter or two written onto Han text with no space are one name with it.
+      const latin = tokens[first - 1]
+      const han = tokens[first]
+      if (
+        !spaced &&
+        latin?.kind === "word" &&
+        /^[A-Za-z]{1,2}$/.test(latin.raw) &&
+        text.slice(position - latin.raw.length, position) === latin.raw &&
+        han?.kind === "text"
+      )
+        tokens.splice(first - 1, 2, {
+          kind: "text",
+          value: latin.value + han.value,
+          raw: latin.raw + han.raw,
+          spaced: latin.spaced,
+        })
       position = end
       spaced = false
       continue

@@ -66,6 +66,18 @@ export const LOCATE_ASKING: ReadonlySet<string> = new Set(all((lexicon) => lexic
 export const COUNTERS: ReadonlyArray<string> = all((lexicon) => lexicon.counters)
 /** The words that join a field's words to its value in a statement ("My email is …", 邮编是 …). */
 export const STATEMENT_LINKS: ReadonlyArray<string> = all((lexicon) => lexicon.statements.links)
+/** Words before a count that name no field (一共, 住), longest first. */
+export const STATEMENT_BEFORE_COUNT: ReadonlyArray<string> = all(
+  (lexicon) => lexicon.statements.beforeCount,
+).toSorted((left, right) => right.length - left.length)
+/** Counters that name what they count (晚 → nights). */
+export const STATEMENT_COUNTED_BY: ReadonlyMap<string, string> = table(
+  (lexicon) => lexicon.statements.countedBy,
+)
+/** Links that name the field they fill when no field's words come before them (叫 → name). */
+export const STATEMENT_NAMING_LINKS: ReadonlyMap<string, string> = table(
+  (lexicon) => lexicon.statements.namingLinks,
+)
 /** Words that make the words after a field's words a sentence, not its value. */
 export const STATEMENT_NOT_VALUE: ReadonlySet<string> = new Set(all((lexicon) => lexicon.statements.notValue))
 /** The field words a value of each kind goes by when a statement names no field (an address: Email). */
@@ -101,6 +113,8 @@ export const UNCHECKED_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.u
 export const SCROLL_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.scrollWords))
 export const SEARCH_SCOPE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.searchScope)
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.functionWords))
+/** Words that type a value into the field named just before them, and are no verb elsewhere (写). */
+export const FIELD_LINKS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.fieldLinks))
 /** The words of the sentences that open a message of a mail list besides its target: never a name. */
 export const MESSAGE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.messageWords)
 /** Verbs of controls that act on an opened item ("archive", "reply"). */
@@ -215,6 +229,7 @@ export const CHINESE_LEXICON: ReadonlyArray<string> = [
       ...zh.particles,
       ...zh.containerWords.before,
       ...zh.courtesies,
+      ...zh.fieldLinks,
     ].filter((word) => HAN.test(word)),
   ),
 ].toSorted((left, right) => right.length - left.length)

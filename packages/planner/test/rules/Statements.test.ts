@@ -122,6 +122,30 @@ describe("a statement of facts read against the page's form", () => {
     })
   })
 
+  it("drops the words before a count that name no field, and names the field by a counter that says what it counts", () => {
+    const bikes = `${GUESTS}
+  - Rental bikes
+  - spinbutton [ref=e7]: 0`
+    expect(read("一共四个大人", GUESTS)).toEqual({ command: 'type "4" into "Adults"' })
+    expect(read("住5晚，租两辆自行车", bikes)).toEqual({
+      command: 'type "5" into "Nights", then type "2" into "Rental bikes"',
+    })
+    // A word that only comes before a count is kept when no count follows it: 住在 names the city.
+    expect(read("我住在柏林")).toEqual({ command: 'type "柏林" into "City"' })
+  })
+
+  it("reads 我叫 X as the name, as 'My name is X' is", () => {
+    const applicant = `- form:
+  - textbox "Full name" [ref=e1]
+  - textbox "Email" [ref=e2]
+  - textbox "Phone number" [ref=e3]`
+    expect(read("我叫王磊，邮箱是 wang.lei@example.cn", applicant)).toEqual({
+      command: 'type "王磊" into "Full name", then type "wang.lei@example.cn" into "Email"',
+    })
+    // 叫 names the field only when no field's words come before it.
+    expect(read("公司叫 Kite Labs", applicant)).not.toHaveProperty("command")
+  })
+
   it("reads a number inside the field words as part of the value, never as the whole of it", () => {
     expect(read("We are two adults", GUESTS)).toEqual({ command: 'type "2" into "Adults"' })
     expect(read("I was born on 4 May")).toEqual({ command: 'type "4 May" into "Date of birth"' })

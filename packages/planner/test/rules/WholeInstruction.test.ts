@@ -254,6 +254,36 @@ describe("closing a setting the page shows as a switch", () => {
   })
 })
 
+describe("opening a setting the page shows as a switch or box", () => {
+  const SETTINGS = `- main:
+  - switch "Location services" [ref=e1] [checked]
+  - checkbox "Email alerts" [ref=e2]
+  - link "Help" [ref=e3] -> /help`
+
+  it("turns it on, leaves one that is on alone, and still opens a link", () => {
+    const decide = (goal: string) => decideStep({ goal, url: "http://x/", outline: SETTINGS, history: [] })
+    expect(decide("打开邮件提醒").toolCalls).toEqual([{ name: "check", args: { target: "e2" } }])
+    expect(decide("打开 Location services").toolCalls).toEqual([])
+    expect(decide("打开 Help").toolCalls).toEqual([{ name: "click", args: { target: "e3" } }])
+  })
+})
+
+describe("把 X 关掉: the thing closed said before the verb", () => {
+  const TICKETS = `- table:
+  - row "T-4788 | Login fails | Open":
+    - cell "T-4788"
+    - button "Close ticket" [ref=e1]
+  - row "T-4810 | Refund | Open":
+    - cell "T-4810"
+    - button "Close ticket" [ref=e2]`
+
+  it("presses the close control in the row the words name", () => {
+    const decide = (goal: string) => decideStep({ goal, url: "http://x/", outline: TICKETS, history: [] })
+    expect(decide("把 T-4788 这个工单关掉").toolCalls).toEqual([{ name: "click", args: { target: "e1" } }])
+    expect(decide("把 T-4810 工单关掉").toolCalls).toEqual([{ name: "click", args: { target: "e2" } }])
+  })
+})
+
 describe("a menu path or menu item behind a closed menu button", () => {
   const CLOSED = `- link "Contact" [ref=e1] -> /contact
 - main:

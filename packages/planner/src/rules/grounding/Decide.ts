@@ -1213,6 +1213,14 @@ export const decideCommand = (
     }
     case "click":
     case "open": {
+      // "打开邮件提醒", "打开 Wi-Fi": opening a setting the page shows as a switch or box turns it on, as
+      // closing it turns it off.
+      const setting =
+        command.kind === "open" && command.target.text !== undefined && command.target.role === undefined
+          ? best(command.target, view, "check")
+          : undefined
+      if (setting !== undefined && (setting.element.role === "switch" || setting.element.role === "checkbox"))
+        return decideCommand({ kind: "check", target: command.target }, page, state)
       // "Open the log-in pop-up": a dialog is opened by a button of this page, not by a link away from it.
       const opensDialog =
         command.kind === "open" && command.target.role === "dialog" && command.target.text !== undefined
@@ -1381,10 +1389,18 @@ export const decideCommand = (
       // "close ticket T-4810": with no dialog to close, an item the words name may hold a control named
       // by "close" and the words before the item's ("Close ticket" in T-4810's row): that one is pressed.
       if (inDialog === undefined && command.target.text !== undefined) {
-        const onItem = verbOnItem(`close ${command.target.raw}`, view.elements, view.ancestry)
-        const read = onItem !== undefined && "command" in onItem ? parseCommands(onItem.command) : undefined
-        const press = read?.ok === true && read.commands.length === 1 ? read.commands[0] : undefined
-        if (press?.kind === "click") return decideCommand(press, page, state)
+        // "T-4788 这个工单": Chinese says the item before the noun of its kind, the control says the noun
+        // after its verb ("Close ticket"): the noun is read first too.
+        const kindLast = /^(.*?\S)\s*(?:这一个|那一个|这个|那个)?\s*(\p{Script=Han}+)$/u.exec(
+          command.target.raw,
+        )
+        const phrases = [command.target.raw, ...(kindLast === null ? [] : [`${kindLast[2]} ${kindLast[1]}`])]
+        for (const phrase of phrases) {
+          const onItem = verbOnItem(`close ${phrase}`, view.elements, view.ancestry)
+          const read = onItem !== undefined && "command" in onItem ? parseCommands(onItem.command) : undefined
+          const press = read?.ok === true && read.commands.length === 1 ? read.commands[0] : undefined
+          if (press?.kind === "click") return decideCommand(press, page, state)
+        }
       }
       const pick = inDialog ?? buttons[0]
       if (pick !== undefined) return action(pick, "click", `close with ${label(pick)}`)

@@ -282,6 +282,12 @@ export interface Lexicon {
   /** Words a command reads without carrying them ("it", "onto", "times"). */
   readonly functionWords: ReadonlyArray<string>
   /**
+   * Words that type a value into the field named just before them, and are no verb anywhere else
+   * (写 of "简介写：喜欢爬山", "主题写“周会”"): "<field> 写 [：] <value>" is a typing, while a clause that
+   * starts with one ("写邮件给李娜") names no field and so is no typing.
+   */
+  readonly fieldLinks: ReadonlyArray<string>
+  /**
    * Words that name nothing alone (prepositions, articles, conjunctions): a target of only these is no
    * control's name ("check in", "log on"), and a goal check counts none of them as naming a control.
    */
@@ -353,6 +359,18 @@ export interface Lexicon {
    */
   readonly statements: {
     readonly links: ReadonlyArray<string>
+    /**
+     * Links that name the field they fill when no field's words come before them: 叫 → name
+     * ("我叫王磊" fills the name field, as "My name is …" does).
+     */
+    readonly namingLinks: Readonly<Record<string, string>>
+    /**
+     * Words before a count that only say "in all" or the thing done with what is counted (一共, 要, 住, 租
+     * of "一共四个大人", "住5晚"): dropped from a fact when a number follows them.
+     */
+    readonly beforeCount: ReadonlyArray<string>
+    /** Counters that name what they count, and so the field, when nothing else does: 晚 → nights ("住5晚"). */
+    readonly countedBy: Readonly<Record<string, string>>
     /**
      * Words that make the words after field words a sentence or more than one value ("I'm travelling
      * with 2 kids", "at Main St 5 in Berlin"): such a fact is refused, not typed whole.

@@ -340,6 +340,7 @@ export const en: Lexicon = {
     "and",
     "or",
   ],
+  fieldLinks: [],
   functionWords: [
     "it",
     "them",
@@ -743,6 +744,9 @@ export const en: Lexicon = {
   counters: [],
   statements: {
     links: ["is", "are", "will be", "should be", "=", ":"],
+    namingLinks: {},
+    beforeCount: [],
+    countedBy: {},
     notValue: [
       "i",
       "i'm",
