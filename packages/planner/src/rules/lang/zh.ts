@@ -373,6 +373,8 @@ export const zh: Lexicon = {
     links: ["是", "为", "叫", "填写", "填", "写", "改成", "改为", "设为", "："],
     notValue: ["我", "我们", "你", "您", "请", "在"],
     partFields: ["门牌", "号", "室", "单元", "楼层"],
+    none: [],
+    countJoins: [],
     kinds: {
       email: ["邮箱", "电子邮件"],
       url: ["网址", "网站"],
