@@ -37,7 +37,7 @@ describe("guest counts said as a statement", () => {
       adults: 3,
     })
     expect(verdict.achieved).toBe(false)
-    expect(verdict.unmet).toEqual([{ key: "adults", actual: 2 }])
+    expect(verdict.unmet).toEqual([{ key: "adults", actual: 2, expected: 3 }])
     expect(status).toBe("FAILED")
   }, 60_000)
 })
