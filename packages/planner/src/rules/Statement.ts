@@ -16,10 +16,12 @@ import {
   COUNTERS,
   ENGLISH_NUMBERS,
   STATEMENT_BEFORE_COUNT,
+  STATEMENT_COUNT_JOINS,
   STATEMENT_COUNTED_BY,
   STATEMENT_KINDS,
   STATEMENT_LINKS,
   STATEMENT_NAMING_LINKS,
+  STATEMENT_NONE,
   STATEMENT_NOT_VALUE,
   STATEMENT_PART_FIELDS,
 } from "./Vocabulary.ts"
@@ -68,6 +70,24 @@ const TYPED: ReadonlyArray<{
 /** Where one fact of a statement ends and the next begins. */
 const FACT_BREAK = /\s*(?:[,;、]|\band\b|\bplus\b|以及|并且|还有|和)\s*/i
 
+/**
+ * "5 guests in 2 rooms", "3 adults with 2 children": two counts joined in one fact, as two facts. Only
+ * where a number stands on both sides of the joining word, each before what it counts.
+ */
+const countsApart = (fact: string): ReadonlyArray<string> => {
+  const words = fact.split(/\s+/)
+  const at = words.findIndex(
+    (word, index) =>
+      index >= 2 &&
+      STATEMENT_COUNT_JOINS.includes(word.toLowerCase()) &&
+      numberOf(words[index - 2]!) !== undefined &&
+      numberOf(words[index + 1] ?? "") !== undefined &&
+      words.length >= index + 3,
+  )
+  if (at < 0) return [fact]
+  return [words.slice(0, at).join(" "), ...countsApart(words.slice(at + 1).join(" "))]
+}
+
 /** A field a statement may fill: its name as a command says it, and every word a person may call it by. */
 interface Field {
   readonly element: PageElement
@@ -92,6 +112,32 @@ const fieldsOf = (elements: ReadonlyArray<PageElement>): ReadonlyArray<Field> =>
     return [{ element, name, words: wordsOf(said), stepper }]
   })
 }
+
+/** "2 adults · 0 children · 1 room": a count and what it counts, as a collapsed control's name says them. */
+const COUNT_IN_NAME = /(?:^|[·•|,;/]\s*)\d+\s+(\p{L}[\p{L}-]*)(?=\s*(?:[·•|,;/]|$))/gu
+
+/**
+ * The counters a collapsed control's name says it holds ("2 adults · 0 children · 1 room" on a button
+ * that opens a pop-over of counters), each a field named by the word it counts, where no field shown
+ * already takes that word. A fact placed on one is a `type` the grounding carries out by opening the
+ * control first and stepping the counter it then shows; the field words are the page's own.
+ */
+const countersBehind = (
+  elements: ReadonlyArray<PageElement>,
+  shown: ReadonlyArray<Field>,
+): ReadonlyArray<Field> =>
+  elements.flatMap((element) => {
+    if (element.expanded !== false || element.disabled === true) return []
+    const counted = [...element.name.matchAll(COUNT_IN_NAME)].map((match) => match[1]!)
+    // One count is a label ("3 items"), not a pop-over of counters.
+    if (counted.length < 2) return []
+    return counted.flatMap(
+      (word): Array<Field> =>
+        shown.some((field) => field.words.some((own) => samePlural(own.toLowerCase(), word.toLowerCase())))
+          ? []
+          : [{ element, name: word, words: [word.toLowerCase()], stepper: true }],
+    )
+  })
 
 /** The concept said in the glossary's other words too: "born" → "date of birth", 邮编 → postcode. */
 const variantsOf = (concept: string): ReadonlyArray<string> => {
@@ -166,6 +212,8 @@ interface Reading {
   readonly kind?: Kind
   /** Cut where the words that name a field end: nothing but those words says where the value is. */
   readonly cut?: true
+  /** A count said in words that are no number elsewhere ("no pets"): it goes to a counter only. */
+  readonly count?: true
 }
 
 /** The places a fact may be cut into its field words and its value: between words, and between Han characters. */
@@ -189,6 +237,10 @@ const readingsOf = (fact: string): ReadonlyArray<Reading> => {
     }
   }
   const readings: Array<Reading> = []
+  // "No pets": a count of nothing, for a counter only.
+  const none = /^(\S+)\s+(\p{L}[\p{L}\s-]*)$/u.exec(fact)
+  if (none !== null && STATEMENT_NONE.has(none[1]!.toLowerCase()))
+    return [{ concept: none[2]!, value: "0", count: true }]
   const linked = LINK.exec(fact)
   if (linked !== null) {
     // "我叫王磊": a link that names its field stands for the field's words when none come before it.
@@ -290,6 +342,11 @@ const placeFact = (said: string, fields: ReadonlyArray<Field>): Placed => {
     // a value of that kind.
     const kind = kindOf(fits[0]!)
     if (kind !== undefined && reading.kind !== kind) continue
+    if (reading.count === true && !fits[0]!.stepper && fits[0]!.element.role !== "spinbutton")
+      return {
+        reason: `"${fact}" says a count, and "${fits[0]!.name}" is no counter`,
+        named: true,
+      }
     // "My street is the one on my card": a description is never typed as the value.
     if (reading.kind === undefined && value === reading.value && REFERENCE.test(value))
       return { reason: `needs a model to work out "${value}"`, named: true }
@@ -409,12 +466,13 @@ export const readStatement = (
   clause: string,
   elements: ReadonlyArray<PageElement>,
 ): IntentReading | undefined => {
-  const fields = fieldsOf(elements)
+  const shown = fieldsOf(elements)
+  const fields = [...shown, ...countersBehind(elements, shown)]
   const facts = clause
     .normalize("NFKC")
     .replace(/[.!。！]+\s*$/u, "")
     .split(FACT_BREAK)
-    .map((fact) => fact.trim())
+    .flatMap((fact) => countsApart(fact.trim()))
     .filter((fact) => fact !== "")
   if (fields.length === 0 || facts.length === 0) return undefined
   const placed = facts.flatMap((fact) => namedFacts(fact, fields)).map((fact) => placeFact(fact, fields))

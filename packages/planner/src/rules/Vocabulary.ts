@@ -83,6 +83,9 @@ export const STATEMENT_NOT_VALUE: ReadonlySet<string> = new Set(all((lexicon) =>
 /** The field words a value of each kind goes by when a statement names no field (an address: Email). */
 /** Words naming a field that holds one part of a longer value (en and zh data, `statements.partFields`). */
 export const STATEMENT_PART_FIELDS: ReadonlyArray<string> = all((lexicon) => lexicon.statements.partFields)
+/** Words saying a count of nothing ("no pets" → 0), and words joining two counts in one fact ("5 guests in 2 rooms"). */
+export const STATEMENT_NONE: ReadonlySet<string> = new Set(all((lexicon) => lexicon.statements.none))
+export const STATEMENT_COUNT_JOINS: ReadonlyArray<string> = all((lexicon) => lexicon.statements.countJoins)
 export const STATEMENT_KINDS = (kind: keyof Lexicon["statements"]["kinds"]): ReadonlyArray<string> =>
   all((lexicon) => lexicon.statements.kinds[kind])
 /** The words of a time of day, of every language (see `Lexicon.clock`). */

@@ -300,3 +300,78 @@ describe("a person's name and workplace said of themselves", () => {
     expect(read("I'm arriving late, ines@harbour.example", DETAILS)).toHaveProperty("reason")
   })
 })
+
+/** A hotel search whose guest counters are in a pop-over its collapsed button opens; the button's name says the counts. */
+const GUEST_POPOVER = `- main:
+  - form:
+    - searchbox "Where are you going?" [ref=e13]: Lisbon
+    - button "2 adults · 0 children · 1 room" [ref=e16] [collapsed]
+    - checkbox "I'm travelling for work" [ref=e17]
+    - button "Search" [ref=e18]`
+
+const RESERVATION = `- main:
+  - spinbutton "Guests" [ref=e12]: 2
+  - Rooms
+  - button "Fewer rooms" [ref=e13]
+  - spinbutton "Rooms" [ref=e14]: 1
+  - button "More rooms" [ref=e15]`
+
+const RECIPE = `- main:
+  - Servings
+  - button "Fewer servings" [ref=e15]
+  - status: 4
+  - button "More servings" [ref=e17]`
+
+describe("guest counts said as a statement (bookings, recipes)", () => {
+  it("sets counters a collapsed pop-over holds, by the words its button's name counts ('2 adults · 0 children · 1 room')", () => {
+    expect(read("We are three adults and one child", GUEST_POPOVER)).toEqual({
+      command: 'type "3" into "adults", then type "1" into "children"',
+    })
+    expect(read("2 rooms", GUEST_POPOVER)).toEqual({ command: 'type "2" into "room"' })
+  })
+
+  it("opens the pop-over first when following the reading, and steps the counter it then shows", () => {
+    const first = decideStep({
+      goal: "We are three adults and one child",
+      url: "http://localhost/hotel",
+      outline: GUEST_POPOVER,
+      history: [],
+    })
+    expect(first.toolCalls).toEqual([{ name: "click", args: { target: "e16" } }])
+  })
+
+  it("reads no counter out of a name that counts one thing ('3 items') and refuses a count nothing on the page counts", () => {
+    const cart = `- button "3 items" [ref=e1] [collapsed]
+- textbox "Email" [ref=e2]`
+    expect(read("two adults", cart)).not.toHaveProperty("command")
+    expect(read("three adults and two dogs", GUEST_POPOVER)).toEqual({
+      reason: 'could not place "two", "dogs" of "two dogs": no field of the page is named by them',
+    })
+  })
+
+  it("splits two counts joined in one fact ('5 guests in 2 rooms') into one count each", () => {
+    expect(read("5 guests in 2 rooms", RESERVATION)).toEqual({
+      command: 'type "5" into "Guests", then type "2" into "Rooms"',
+    })
+    // A preposition without a count on both sides joins nothing: still one fact, and no sentence is typed.
+    expect(read("I'm travelling with 2 kids", `- textbox "Kids" [ref=e1]`)).not.toHaveProperty("command")
+  })
+
+  it("reads 'no pets' as a count of nothing on a counter, and refuses it for a field that counts nothing", () => {
+    expect(
+      read(
+        "2 adults, 2 kids, no pets",
+        `${GUESTS}\n  - Pets\n  - button "Fewer pets" [ref=e7]\n  - status: 1\n  - button "More pets" [ref=e8]`,
+      ),
+    ).toEqual({
+      command: 'type "2" into "Adults", then type "2" into "Children", then type "0" into "Pets"',
+    })
+    expect(read("no pets", `- textbox "Pets" [ref=e1]`)).toEqual({
+      reason: '"no pets" says a count, and "Pets" is no counter',
+    })
+  })
+
+  it("reads people as a recipe's servings ('Make it for 6 people')", () => {
+    expect(read("Make it for 6 people", RECIPE)).toEqual({ command: 'type "6" into "Servings"' })
+  })
+})

@@ -382,6 +382,13 @@ export interface Lexicon {
      * so the fact is refused, not typed whole into one.
      */
     readonly partFields: ReadonlyArray<string>
+    /** Words that say a count of nothing before what is counted ("no pets" → 0 on the Pets counter). */
+    readonly none: ReadonlyArray<string>
+    /**
+     * Words that join two counts in one fact ("5 guests in 2 rooms", "3 adults with 2 children"): the
+     * fact is two facts, one count each.
+     */
+    readonly countJoins: ReadonlyArray<string>
     readonly kinds: Readonly<Record<"email" | "url" | "date" | "time" | "phone", ReadonlyArray<string>>>
   }
   /**

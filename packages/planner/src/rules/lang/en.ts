@@ -776,6 +776,8 @@ export const en: Lexicon = {
       "by",
     ],
     partFields: ["number", "no", "nr", "house", "apt", "apartment", "flat", "unit", "suite", "floor"],
+    none: ["no", "zero"],
+    countJoins: ["in", "with", "across", "for"],
     kinds: {
       email: ["email", "e-mail"],
       url: ["website", "url", "homepage", "web"],
@@ -825,6 +827,9 @@ export const en: Lexicon = {
     website: ["url", "homepage", "web"],
     child: ["children", "kids"],
     adult: ["adults", "grown-ups"],
+    // "Make it for 6 people": on a recipe the people are its servings, on a booking its guests.
+    people: ["servings", "guests", "persons"],
+    persons: ["servings", "guests", "people"],
   },
   messages: {
     empty: "the command is empty: say what to do, e.g. click Sign In",

@@ -377,6 +377,8 @@ export const zh: Lexicon = {
     countedBy: { 晚: "nights" },
     notValue: ["我", "我们", "你", "您", "请", "在"],
     partFields: ["门牌", "号", "室", "单元", "楼层"],
+    none: [],
+    countJoins: [],
     kinds: {
       email: ["邮箱", "电子邮件"],
       url: ["网址", "网站"],
