@@ -19,6 +19,7 @@ import {
   itemsInOutline,
   MESSAGE_WORDS,
   NO_NAME_WORDS,
+  optionScore,
   placeInOutline,
   resolvePick,
   STEPPER,
@@ -230,22 +231,7 @@ const asNumber = (text: string): number | undefined => {
  * the glossary), as the step chose it: a near-whole match, and no other option as close. Undefined otherwise.
  */
 const optionNamed = (options: ReadonlyArray<string>, wanted: string): string | undefined => {
-  const scored = options.map((option) => ({
-    option,
-    score: textScore(
-      {
-        ref: "",
-        role: "option",
-        name: option,
-        tag: "option",
-        attributes: {},
-        visible: true,
-        selectors: [],
-        frame: [],
-      },
-      wanted,
-    ),
-  }))
+  const scored = options.map((option) => ({ option, score: optionScore(option, wanted) }))
   const best = Math.max(0, ...scored.map((entry) => entry.score))
   const named = scored.filter((entry) => entry.score === best)
   return best >= OPTION_FIT && named.length === 1 ? named[0]!.option : undefined

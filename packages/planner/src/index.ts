@@ -17,7 +17,14 @@ export * from "./Planner.ts"
 export type { Command, CommandKind, ItemPhrase, RoleHint, TargetPhrase } from "./rules/Command.ts"
 export { clausesOf, type ParseResult, parseCommands } from "./rules/Grammar.ts"
 // The executor's goal checks score names the way grounding does.
-export { canTake, GLOSSARY, glossaryReadsWhole, type Intent, textScore } from "./rules/Grounding.ts"
+export {
+  canTake,
+  GLOSSARY,
+  glossaryReadsWhole,
+  type Intent,
+  optionScore,
+  textScore,
+} from "./rules/Grounding.ts"
 // The lists of a page and the item a pick names: the step policy grounds with it, the goal check re-reads with it.
 export {
   type ListItem,

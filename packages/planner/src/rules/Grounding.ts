@@ -182,6 +182,22 @@ export const textScore = (element: PageElement, text: string): number => {
   )
 }
 
+/** How well an option of a list, by its text alone, is named by `text` (`textScore` of an option element). */
+export const optionScore = (option: string, text: string): number =>
+  textScore(
+    {
+      ref: "",
+      role: "option",
+      name: option,
+      tag: "option",
+      attributes: {},
+      visible: true,
+      selectors: [],
+      frame: [],
+    },
+    text,
+  )
+
 /**
  * The English words of a Chinese compound the glossary does not hold, by its longest known ending,
  * which names the thing ("常用机场" → 机场 → airport; "账单邮编" → 邮编 → postcode); when the words

@@ -16,6 +16,7 @@ import {
   type Intent,
   listedNames,
   normalizeText,
+  optionScore,
   textScore,
 } from "../Grounding.ts"
 import { verbOnItem } from "../Intent.ts"
@@ -459,22 +460,7 @@ const isNativeSelect = (element: PageElement, view: PageView): boolean =>
 
 const matchOption = (options: ReadonlyArray<string>, wanted: string): string | undefined => {
   const scored = options
-    .map((option) => ({
-      option,
-      score: textScore(
-        {
-          ref: "",
-          role: "option",
-          name: option,
-          tag: "option",
-          attributes: {},
-          visible: true,
-          selectors: [],
-          frame: [],
-        },
-        wanted,
-      ),
-    }))
+    .map((option) => ({ option, score: optionScore(option, wanted) }))
     .filter((entry) => entry.score >= 50)
     .toSorted((left, right) => right.score - left.score)
   return scored[0]?.option
