@@ -369,20 +369,23 @@ const KIND_WORDS: ReadonlyArray<string> = (["email", "url", "date", "time", "pho
   (kind) => STATEMENT_KINDS(kind),
 )
 
-/** Whether the field's name says `word`: one of its words, or, for a Han word, anywhere in it. */
-const fieldSays = (field: Field, word: string): boolean =>
+/**
+ * Whether the field's name says `word`: one of its words (`same` as it, by default the very word), or,
+ * for a Han word, anywhere in it.
+ */
+const fieldSays = (
+  field: Field,
+  word: string,
+  same: (own: string, word: string) => boolean = (own, other) => own === other,
+): boolean =>
   /\p{Script=Han}/u.test(word)
     ? field.name.includes(word)
-    : field.words.some((own) => own.toLowerCase() === word)
+    : field.words.some((own) => same(own.toLowerCase(), word))
 
 /** The kind of value a field's name says it takes ("Send emails to": an e-mail address), if one. */
 const kindOf = (field: Field): Kind | undefined =>
   (["email", "url", "phone"] as const).find((kind) =>
-    STATEMENT_KINDS(kind).some((word) =>
-      /\p{Script=Han}/u.test(word)
-        ? field.name.includes(word)
-        : field.words.some((own) => samePlural(own.toLowerCase(), word)),
-    ),
+    STATEMENT_KINDS(kind).some((word) => fieldSays(field, word, samePlural)),
   )
 
 /** Whether a field's name says its kind of value (a date, a phone number): its value is one, not parts. */
