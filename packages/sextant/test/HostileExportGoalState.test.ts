@@ -77,10 +77,11 @@ describe("an exported test of a run that set a box and a field", () => {
     )
     expect(failing.code).toBe(1)
 
-    // The plain WebdriverIO script, likewise. One after the other: two scripts started together each
-    // launch a ChromeDriver, and one of them was once left retrying a session whose driver had gone.
-    const replay = await runNode([script], { BASE_URL: site.url })
-    const regression = await runNode([script], { BASE_URL: broken.url })
+    // The plain WebdriverIO script, likewise.
+    const [replay, regression] = await Promise.all([
+      runNode([script], { BASE_URL: site.url }),
+      runNode([script], { BASE_URL: broken.url }),
+    ])
     expect(replay.output).toContain(`ok ${GOAL}`)
     expect(replay.code).toBe(0)
     expect(regression.output).toContain(
