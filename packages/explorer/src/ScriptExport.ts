@@ -242,8 +242,15 @@ try {
     }
   }
 } finally {
-  await browser.deleteSession()
+  // Bounded: a browser that no longer answers must not keep a failed run from ending.
+  await Promise.race([
+    browser.deleteSession().catch((error) => console.log(\`could not end the browser session: \${error instanceof Error ? error.message : String(error)}\`)),
+    new Promise((settled) => setTimeout(settled, 10_000).unref()),
+  ])
 }
 process.exitCode = failed === 0 ? 0 : 1
+// A check cut short by its timeout can leave a WebdriverIO command waiting on the closed session for
+// minutes; once the output is written, nothing else is left to do.
+setTimeout(() => process.exit(), 1_000).unref()
 `
 }

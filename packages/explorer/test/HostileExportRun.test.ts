@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { runNode } from "@sextant/testing"
 import { afterAll, describe, expect, it } from "vitest"
-import { explore, exportWdioScript, generateTests, runSuite } from "../src/index.ts"
+import { explore, exportWdioScript, generateTests, runSuite, type TestSuite } from "../src/index.ts"
 import { useBrowser } from "./support/Browser.ts"
 
 const browser = useBrowser()
@@ -60,4 +60,29 @@ describe("an exported WebdriverIO script of a hostile page", () => {
     expect(result.output.match(/^ok /gm)).toHaveLength(suite.tests.length)
     expect(result.code).toBe(0)
   }, 240_000)
+})
+
+describe("an exported WebdriverIO script whose check is cut short by a page that stops answering", () => {
+  it("prints the failure and exits 1 within seconds, though WebdriverIO still waits on a command sent to the busy page", async () => {
+    const site = await browser.site()
+    const suite: TestSuite = {
+      version: 1,
+      name: "busy page",
+      tests: [
+        {
+          name: "the busy page shows a word it never shows",
+          startUrl: "/hostile/busy-page",
+          steps: [{ type: "Assert", assertion: { type: "TextPresent", text: "never shown" } }],
+        },
+      ],
+    }
+    const file = join(directory, "busy-page.wdio.ts")
+    writeFileSync(file, exportWdioScript(suite, { timeoutMs: 1_000 }))
+    // Unbounded, the script would wait on the page's unanswered command for WebdriverIO's three minutes.
+    const result = await runNode([file], { BASE_URL: site.url }, 90_000)
+    expect(result.output).toContain(
+      'FAILED the busy page shows a word it never shows: expected the page shows "never shown"',
+    )
+    expect(result.code).toBe(1)
+  }, 120_000)
 })
