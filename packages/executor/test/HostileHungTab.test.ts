@@ -34,13 +34,18 @@ afterAll(async () => {
   site?.close()
 })
 
-const run = (path: string, steps: ReadonlyArray<ToolCall>, goal = "read the heading") => {
+const run = (
+  path: string,
+  steps: ReadonlyArray<ToolCall>,
+  goal = "read the heading",
+  maxDurationMs = MAX_DURATION_MS,
+) => {
   scripted.script(callsThenStop(steps))
   const task = Effect.runSync(
     decodeAgentTask({
       goal,
       startUrl: `${siteUrl}${path}`,
-      constraints: { maxSteps: 20, stepTimeoutMs: 5_000, maxDurationMs: MAX_DURATION_MS },
+      constraints: { maxSteps: 20, stepTimeoutMs: 5_000, maxDurationMs },
     }),
   )
   return scripted.runtime.runPromise(
@@ -77,12 +82,15 @@ describe("a tab whose page loops without end", () => {
     )
     expect(hung.result.status).toBe("FAILED")
     expect(hung.ms).toBeLessThan(MAX_DURATION_MS + 2_000)
-    const next = await run("/ok", [
-      { name: "fill", args: { target: "#email", value: "a@example.com" } },
-      extract,
-    ])
-    // Ended by the model's stop, not by its deadline: the driver answered every step (no wall-clock
-    // bound here — on a loaded machine the fresh tab's first steps are slow, and that is not the point).
+    // A deadline far beyond two steps: on a loaded machine the fresh tab's first steps are slow, and
+    // that is not the point here.
+    const next = await run(
+      "/ok",
+      [{ name: "fill", args: { target: "#email", value: "a@example.com" } }, extract],
+      "read the heading",
+      60_000,
+    )
+    // Ended by the model's stop, not by its deadline: the driver answered every step.
     expect(next.result.endReason).toBe("stopped")
     expect(next.result.observations.map((observation) => [observation.tool, observation.ok])).toEqual([
       ["fill", true],
