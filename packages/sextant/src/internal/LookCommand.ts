@@ -5,7 +5,7 @@ import type { Command } from "commander"
 import { z } from "zod"
 import type { CliContext } from "./CliIo.ts"
 import { gridProblem, issuesOf, usageError } from "./CliOutput.ts"
-import { openPageAgent, repl } from "./Repl.ts"
+import { openPageAgent, repl, urlTokenHider } from "./Repl.ts"
 
 const LookArguments = z.object({
   url: z.url({
@@ -63,10 +63,14 @@ export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: W
       err.write(`sextant look: ${snapshot.error}\n`)
       return 1
     }
+    // A token the site put in the URL (a sign-in link's `?session_token=`) is not printed.
+    const hider = await urlTokenHider()
+    hider.learn(opened.url)
+    hider.learn(snapshot.url)
     out.write(
       parsed.data.json
-        ? `${JSON.stringify(snapshot)}\n`
-        : `${snapshot.title} — ${snapshot.url}\n${snapshot.tree}\n`,
+        ? `${JSON.stringify(hider.value(snapshot))}\n`
+        : hider.text(`${snapshot.title} — ${snapshot.url}\n${snapshot.tree}\n`),
     )
     return 0
   } catch (error) {

@@ -21,6 +21,27 @@ const ReplArguments = z.object({
     .optional(),
 })
 
+/**
+ * What `look` and `repl` print goes through this: a token a site put in the URL of a page the browser
+ * reached (`?session_token=`, `#access_token=`) is shown as `<secret:page_url_…>` from then on, as a run's
+ * trace and the MCP server's answers show it (output of `look` is often pasted into a model's prompt).
+ */
+export interface UrlTokenHider {
+  /** Learns the tokens of a URL the browser reported. */
+  readonly learn: (url: string) => void
+  /** `text` with every learned token hidden. */
+  readonly text: (text: string) => string
+  /** A deep copy of `value` with every learned token hidden in its strings. */
+  readonly value: <A>(value: A) => A
+}
+
+/** A {@link UrlTokenHider} for one command, on the executor's redactor (loaded with the browser). */
+export const urlTokenHider = async (): Promise<UrlTokenHider> => {
+  const { makeRedactor } = await import("@sextant/executor")
+  const redactor = makeRedactor({ inputs: {}, secretInputs: [] })
+  return { learn: redactor.learnUrl, text: redactor.text, value: redactor.value }
+}
+
 /** The page agent the look flags ask for: on the grid of `--grid`, else on the local Chromium. */
 export const openPageAgent = async (flags: {
   readonly chrome?: string | undefined
@@ -75,10 +96,16 @@ const actionsLine = (
 }
 
 /** Runs one REPL line against the agent; returns false when the user asked to leave. */
-const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<boolean> => {
+const runLine = async (
+  agent: PageAgent,
+  line: string,
+  out: Writable,
+  hider: UrlTokenHider,
+): Promise<boolean> => {
   const words = splitWords(line.trim())
   const [command, ...rest] = words
-  const print = (text: string) => out.write(`${text}\n`)
+  const print = (text: string) => out.write(`${hider.text(text)}\n`)
+  const reached = (url: string) => hider.learn(url)
   const failed = (result: { ok: boolean; error?: string }) => {
     if (result.ok === false && result.error !== undefined) {
       print(`error: ${result.error}`)
@@ -98,7 +125,10 @@ const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<b
     case "look": {
       const result = await agent.look()
       if ("error" in result) print(`error: ${result.error}`)
-      else print(`${result.title} — ${result.url}\n${result.tree}`)
+      else {
+        reached(result.url)
+        print(`${result.title} — ${result.url}\n${result.tree}`)
+      }
       return true
     }
     case "act": {
@@ -123,13 +153,19 @@ const runLine = async (agent: PageAgent, line: string, out: Writable): Promise<b
         return true
       }
       const result = await agent.go(url)
-      if (!failed(result) && result.ok) print(`ok: ${result.title} — ${result.url}`)
+      if (!failed(result) && result.ok) {
+        reached(result.url)
+        print(`ok: ${result.title} — ${result.url}`)
+      }
       return true
     }
     case "back":
     case "refresh": {
       const result = await (command === "back" ? agent.back() : agent.refresh())
-      if (!failed(result) && result.ok) print(`ok: ${result.title} — ${result.url}`)
+      if (!failed(result) && result.ok) {
+        reached(result.url)
+        print(`ok: ${result.title} — ${result.url}`)
+      }
       return true
     }
     case "wait": {
@@ -174,9 +210,11 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
   const interactive = process.stdin.isTTY === true
   out.write("starting Chromium…\n")
   let agent: PageAgent
+  let hider: UrlTokenHider
   try {
     // Loaded when the prompt opens, so --help and usage errors answer at once.
     agent = await openPageAgent(parsed.data)
+    hider = await urlTokenHider()
   } catch (error) {
     cli.stderr.write(`sextant repl: ${causeMessage(error)}\n`)
     cli.exitCode = 1
@@ -187,7 +225,7 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
   }
   process.once("SIGINT", onSignal)
   try {
-    if (parsed.data.url !== undefined) await runLine(agent, `go ${parsed.data.url}`, out)
+    if (parsed.data.url !== undefined) await runLine(agent, `go ${parsed.data.url}`, out, hider)
     else out.write("type help for the commands\n")
     const lines = createInterface({ input: process.stdin, terminal: interactive })
     if (interactive) {
@@ -197,9 +235,9 @@ export const repl = async (url: string | undefined, options: Record<string, unkn
     for await (const line of lines) {
       let keepGoing = true
       try {
-        keepGoing = await runLine(agent, line, out)
+        keepGoing = await runLine(agent, line, out, hider)
       } catch (error) {
-        out.write(`error: ${causeMessage(error)}\n`)
+        out.write(`error: ${hider.text(causeMessage(error))}\n`)
       }
       if (!keepGoing) break
       if (interactive) lines.prompt()
