@@ -10,7 +10,7 @@ export type ItemMeasure = z.output<typeof ItemMeasure>
 
 /**
  * One item of a list the page shows, as an instruction names it: by its position (`2` the second, `-1`
- * the last, `-2` the second to last) or by the least or greatest value of one kind its text prints
+ * the last, `-2` the second to last), by its own words (`name`: the one item whose text holds them) or by the least or greatest value of one kind its text prints
  * (`the cheapest`: the least price; `measures` are tried in order and the first one every item prints
  * is used, and only when every item prints exactly one such value and one item alone has the extreme),
  * and what is done to it: chosen (its Select / Book control, its radio) or put in the cart (its Add to
@@ -32,11 +32,14 @@ export const ItemPick = z
       .refine((value) => value !== 0, "an ordinal counts from 1, or from -1 at the end")
       .optional(),
     rank: z.object({ measures: z.array(ItemMeasure).min(1), order: z.enum(["least", "most"]) }).optional(),
+    /** The words of the item's own name (`scented candle`): the one item whose text holds every one of them. */
+    name: z.string().min(1).optional(),
     action: z.enum(["choose", "cart"]),
   })
-  .refine((pick) => (pick.ordinal === undefined) !== (pick.rank === undefined), {
-    message: "an item is named by its position or by a rank, exactly one of them",
-  })
+  .refine(
+    (pick) => [pick.ordinal, pick.rank, pick.name].filter((said) => said !== undefined).length === 1,
+    { message: "an item is named by its position, by a rank or by its name, exactly one of them" },
+  )
 export type ItemPick = z.output<typeof ItemPick>
 
 /**

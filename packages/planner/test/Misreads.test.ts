@@ -31,6 +31,8 @@ const slot = (command: Command): ReadonlyArray<unknown> => {
       return ["drag", command.source.text, command.offset ?? command.target?.text]
     case "scroll":
       return ["scroll", command.to, command.within?.text]
+    case "pick":
+      return ["pick", command.action, command.item.name ?? command.item.ordinal]
     default:
       return [command.kind]
   }
@@ -140,7 +142,8 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "把昵称改成 Bob 并保存", refuses: ["无法安放：并保存"] },
   {
     text: "Change my nickname to Ada99 via Edit profile and save it",
-    refuses: ["could not place: via, Edit, profile, and, save, it"],
+    // "and save it" is a clause of its own (the Save pressed); "via Edit profile" is still not placed.
+    refuses: ["could not place: via, Edit, profile"],
   },
   {
     text: "请把新密码设置为 Maple77，并在确认框里再输入一次",
@@ -246,6 +249,48 @@ const ROWS: ReadonlyArray<Row> = [
   // A number with the counter of what it counts sets the number.
   { text: "份量改成8人份", reads: [["type", "份量", "8"]] },
   { text: "数量设为三件", reads: [["type", "数量", "3"]] },
+  // An item put in the cart is a press of its own Add to cart control, never text typed into a "cart"
+  // field; a count said with it is that many presses.
+  { text: "put the scented candle in the cart", reads: [["pick", "cart", "scented candle"]] },
+  {
+    text: "Add two scented candles to the cart",
+    reads: [
+      ["pick", "cart", "scented candles"],
+      ["pick", "cart", "scented candles"],
+    ],
+  },
+  // A control's name said last is a step of its own, never the value's last words nor a second field.
+  {
+    text: "Set the nickname to Bob and save",
+    reads: [
+      ["type", "nickname", "Bob"],
+      ["click", "save", undefined],
+    ],
+  },
+  {
+    text: "Type Bob into Nickname and save it",
+    reads: [
+      ["type", "Nickname", "Bob"],
+      ["click", "save", undefined],
+    ],
+  },
+  {
+    text: "Change my password from hunter2 to Blue#Kite77",
+    reads: [
+      ["type", "current password", "hunter2"],
+      ["type", "new password", "Blue#Kite77"],
+      ["type", "confirm", "Blue#Kite77"],
+      ["click", "Change password", undefined],
+    ],
+  },
+  // Things added to a list the page keeps as boxes are the boxes ticked.
+  {
+    text: "Add the Arborio rice and the parmesan to my shopping list",
+    reads: [
+      ["check", "Arborio rice", undefined],
+      ["check", "parmesan", undefined],
+    ],
+  },
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */

@@ -16,6 +16,7 @@ import {
   CHINESE_VERBS,
   CHORD,
   CLOCK_WORDS,
+  CLOSING_PRESSES,
   COUNTERS,
   COURTESIES,
   DIRECTIONS,
@@ -268,6 +269,28 @@ const negationLength = (tokens: ReadonlyArray<Token>, index: number): number => 
   return length
 }
 
+/**
+ * "… and save", "… and submit it", "… and save the changes": a control's name (the lexicon's closing
+ * presses) said as the instruction's last words, with nothing after it but what it acts on.
+ */
+const closingPress = (tokens: ReadonlyArray<Token>, at: number): boolean => {
+  const token = tokens[at]
+  if (token === undefined || token.kind !== "word" || !CLOSING_PRESSES.has(token.value)) return false
+  const rest = tokens.slice(at + 1).filter((after) => after.kind !== "punct")
+  const words = rest.map((after) => after.value).join(" ")
+  return [
+    "",
+    "it",
+    "them",
+    "this",
+    "changes",
+    "the changes",
+    "my changes",
+    "the form",
+    "everything",
+  ].includes(words)
+}
+
 /** Cuts a command into clauses at separators (see the grammar above). */
 const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray<Token>> => {
   const clauses: Array<Array<Token>> = [[]]
@@ -327,6 +350,7 @@ const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray
         // "，内容写“明天十点开会”": a field's name and its link start the next typing.
         (token.value === "," && fieldLinkAhead(tokens, next)) ||
         isWord(tokens[next], "在", "用", "以", "从", "把", "将") ||
+        closingPress(tokens, next) ||
         startsPair(current, segmentAt(tokens, next), clauses.slice(0, -1))
       if (startsClause && current.length > 0) {
         clauses.push([])
@@ -1082,6 +1106,39 @@ const dragBy = (before: ReadonlyArray<Token>, verbAfter: ReadonlyArray<Token>): 
   return { kind: "drag", source, offset }
 }
 
+/**
+ * "Change my password from hunter2 to Blue#Kite77": a password changed from one value to another is the
+ * old one typed into the current password field and the new one into the new password field and its
+ * confirmation, as a change-password form asks, then its "Change password" pressed. Only for a field a
+ * password word names; undefined otherwise.
+ */
+const passwordChange = (verb: string, after: ReadonlyArray<Token>): ReadonlyArray<Command> | undefined => {
+  const from = after.findIndex((token) => isWord(token, "from"))
+  const to = after.findIndex((token, index) => index > from + 1 && isWord(token, "to"))
+  if (from <= 0 || to < 0 || to === after.length - 1) return undefined
+  const named = after
+    .slice(0, from)
+    .filter(
+      (token) =>
+        !(token.kind === "word" && (ARTICLES.has(token.value) || isWord(token, "my", "our", "your"))),
+    )
+  if (named.length !== 1 || !isWord(named[0], ...PASSWORD_WORDS)) return undefined
+  const old = valueText(after.slice(from + 1, to))
+  const next = valueText(after.slice(to + 1))
+  if (old === "" || next === "") return undefined
+  const field = (text: string): TargetPhrase => ({ raw: text, text, role: "textbox" })
+  const word = named[0]!.raw
+  // The change is made by the form's own control of that name ("Change password"): the fields alone
+  // change nothing, and a page without such a control leaves the part not done.
+  const control = `${verb} ${word}`
+  return [
+    { kind: "type", value: old, field: field(`current ${word}`) },
+    { kind: "type", value: next, field: field(`new ${word}`) },
+    { kind: "type", value: next, field: field("confirm") },
+    { kind: "click", target: { raw: control, text: control, role: "button" } },
+  ]
+}
+
 /** A clause with no verb that pairs fields and values: "First name: Ada, Last name: Hopper". */
 const parsePairs = (tokens: ReadonlyArray<Token>): ClauseRead | undefined => {
   const colon = tokens.findIndex((token) => token.value === ":")
@@ -1103,6 +1160,11 @@ const parseClause = (
 ): ClauseRead & { verb?: readonly [Verb, string] } => {
   const tokens = stripFillers(clause)
   if (tokens.length === 0) return { reason: "an empty clause" }
+  // "… and save it": the control of that name pressed, whatever it saves.
+  if (matchVerb(tokens, 0) === undefined && closingPress(tokens, 0)) {
+    const name = tokens[0]!.raw
+    return { command: { kind: "click", target: { raw: name, text: name } } }
+  }
   // "The contact email is ops@kitelabs.dev": a sentence that says a field's value, whatever verb its
   // field's name may hold ("contact").
   const stated = isWord(tokens[0], "the", "my", "your") && tokens.some((token) => isWord(token, "is"))
@@ -1246,6 +1308,8 @@ const parseClause = (
       ...targetCommand("click", tokenize(`${verbRaw} ${provider[0]!.raw} ${provider[1]!.raw}`), "click"),
       verb: ["click", "click"] as const,
     }
+  const changed = verbName === "set" && before.length === 0 ? passwordChange(verbRaw, after) : undefined
+  if (changed !== undefined) return withVerb({ commands: changed })
   const fromTemplate = verbName === "scroll" || verbName === "drag" ? undefined : templated()
   if (fromTemplate !== undefined) return withVerb(fromTemplate)
   // "Book check-in for May 22", "Add a comment", "把这本书加入心愿单": a verb read only with an item of a

@@ -558,6 +558,56 @@ const inside = (chain: Chain | undefined, holder: Chain): boolean =>
   holder.every((one, index) => chain[index]!.role === one.role && chain[index]!.name === one.name)
 
 /**
+ * "Track order A-10270" where the page has a "Track" button beside one text field ("Order number", under
+ * "Track an order"): the value said (quoted, or the one word with a digit or an e-mail) is typed into that
+ * field and the button pressed, as a person uses a small form named by its button. The field shares every
+ * container and section of the button; every other word of the clause must name the field or its section
+ * ("order"), so nothing is dropped. Undefined when the clause does not read so.
+ */
+const formOfControl = (
+  clause: string,
+  thing: ReadonlyArray<string>,
+  named: ReadonlyArray<Candidate>,
+  elements: ReadonlyArray<PageElement>,
+  ancestry: Ancestry | undefined,
+): IntentReading | undefined => {
+  const quotedValue = /"([^"]+)"|“([^”]+)”/u.exec(clause)
+  const literals = clause
+    .split(/\s+/)
+    .map((word) => word.replace(/[.,;:!?。，；！？]+$/u, ""))
+    .filter((word) => /\d/.test(word) || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(word))
+  const value =
+    quotedValue !== null
+      ? (quotedValue[1] ?? quotedValue[2])
+      : literals.length === 1
+        ? literals[0]
+        : undefined
+  if (value === undefined || ancestry === undefined) return undefined
+  const sectionOf = (element: PageElement) => ancestry.get(element.ref) ?? []
+  const beside = named.flatMap((candidate) => {
+    const around = sectionOf(candidate.element)
+    if (around.length === 0) return []
+    const fields = elements.filter(
+      (element) =>
+        (element.role === "textbox" || element.role === "searchbox") &&
+        element.disabled !== true &&
+        element.attributes.type !== "password" &&
+        chainKey(sectionOf(element)) === chainKey(around),
+    )
+    return fields.length === 1 ? [{ control: candidate.element, field: fields[0]!, around }] : []
+  })
+  if (beside.length !== 1) return undefined
+  const { control, field, around } = beside[0]!
+  const valueWords = new Set(wordsOf(value))
+  const naming = [...wordsOf(nameOf(field)), ...around.flatMap((container) => wordsOf(container.name))]
+  const rest = thing.filter((word) => !valueWords.has(word) && !KIND_WORDS.has(word))
+  if (!rest.every((word) => naming.some((one) => sameWord(one, word)))) return undefined
+  const [typed, into, press] = [quoted(value), quoted(nameOf(field)), quoted(nameOf(control))]
+  if (typed === undefined || into === undefined || press === undefined) return undefined
+  return { command: `type ${typed} into ${into}, then click ${press}` }
+}
+
+/**
  * "Download the lease contract", "Delete beach.jpg", "Call Tom Okafor", 下载 2025 年的发票: the clause's
  * leading words are the whole name of a control the page shows (Download, Delete, Call), and all its
  * other words name one item of a list, table, tree or set of cards. The control inside that item is
@@ -609,6 +659,8 @@ export const verbOnItem = (
             verb.every((word) => own.some((one) => sameWord(one, word))),
         ),
       )
+      const form = named.length === 0 ? undefined : formOfControl(clause, thing, named, elements, ancestry)
+      if (form !== undefined) return form
       // "the message from Ana", "the order 1043": a word for what the items are need not be printed in one.
       const naming = thing.filter((word) => !KIND_WORDS.has(word))
       if (named.length === 0) {

@@ -458,6 +458,8 @@ export const fillSlot: SlotFiller = (type, tokens) => {
     }
     case "item":
       return readItem(tokens)
+    case "namedItem":
+      return readItem(tokens) ?? readNamedItem(tokens)
     case "boxes": {
       const names = splitFields(tokens)
       const words = (name: ReadonlyArray<Token>) => name.filter((token) => token.kind !== "punct").length
@@ -532,6 +534,27 @@ export const readItem = (tokens: ReadonlyArray<Token>): ItemPhrase | undefined =
   if (rest !== "") return undefined
   return { said, ...(ordinal === undefined ? {} : { ordinal }), ...(rank === undefined ? {} : { rank }) }
 }
+
+/**
+ * One item of a list said by its own words, its article dropped: `the scented candle`, `Linen cushions`.
+ * Words only (no quoted text, no punctuation, no number: a count is a slot of its own), at most
+ * {@link MAX_ITEM_NAME_WORDS} of them; `resolvePick` takes the one item whose text holds them all.
+ */
+const readNamedItem = (tokens: ReadonlyArray<Token>): ItemPhrase | undefined => {
+  const words = tokens.filter(
+    (token, index) => !(index === 0 && token.kind === "word" && ARTICLES.has(token.value)),
+  )
+  if (
+    words.length === 0 ||
+    words.length > MAX_ITEM_NAME_WORDS ||
+    words.some((token) => token.kind !== "word" && token.kind !== "keyword")
+  )
+    return undefined
+  return { said: joinTokens(tokens), name: joinTokens(words) }
+}
+
+/** Words longer than this in an item named by its words are a description, not a name. */
+const MAX_ITEM_NAME_WORDS = 4
 
 /** Words longer than this in one name of a list are read as one label ("I agree to the terms and conditions"). */
 const MAX_LISTED_BOX_WORDS = 3

@@ -25,7 +25,7 @@ import {
   STATEMENT_NOT_VALUE,
   STATEMENT_PART_FIELDS,
 } from "./Vocabulary.ts"
-import { CLOCK_IN_TEXT, chineseNumber, clockTime, DATE_IN_TEXT } from "./Words.ts"
+import { CLOCK_IN_TEXT, chineseNumber, clockTime, DATE_IN_TEXT, samePlural } from "./Words.ts"
 
 /**
  * Statements a person makes about themselves, to be entered into the page's form, not commands: "I
@@ -149,10 +149,6 @@ const variantsOf = (concept: string): ReadonlyArray<string> => {
   }
   return variants
 }
-
-/** The same word, or its plural ("adult", "adults"): how a field is named when nothing else says the value. */
-const samePlural = (one: string, other: string): boolean =>
-  one.replace(/(?:e?s)$/, "") === other.replace(/(?:e?s)$/, "")
 
 /**
  * How many of the field's own words the concept leaves unsaid, or undefined when it does not name the

@@ -214,6 +214,11 @@ export const matchTemplates = (
     })
     const found: Record<string, unknown> | undefined = command
     if (found === undefined) continue
+    const repeat = template.repeat
+    if (repeat !== undefined && typeof found[repeat] === "number") {
+      const { [repeat]: times, ...once } = found
+      return Array.from({ length: times as number }, () => once as unknown as Command)
+    }
     const each = template.each
     if (each === undefined) return [found as unknown as Command]
     return (found[each] as ReadonlyArray<unknown>).map(

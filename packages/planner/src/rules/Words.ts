@@ -20,6 +20,10 @@ import {
 export const singular = (word: string): string =>
   word.endsWith("s") && word.length > 3 ? word.slice(0, -1) : word
 
+/** The same word, or one its plural ("adult", "adults"; "box", "boxes"): how a name is said either way. */
+export const samePlural = (one: string, other: string): boolean =>
+  one === other || `${one}s` === other || `${other}s` === one || `${one}es` === other || `${other}es` === one
+
 export const isWord = (token: Token | undefined, ...words: ReadonlyArray<string>): boolean =>
   token !== undefined && (token.kind === "word" || token.kind === "keyword") && words.includes(token.value)
 

@@ -593,3 +593,37 @@ describe("a control the page hides until a tab or menu is opened", () => {
     expect(decision.toolCalls).toEqual([{ name: "uncheck", args: { target: "e30" } }])
   })
 })
+
+describe("a small form named by its button", () => {
+  const ORDERS = `- main:
+  - h1 "Orders"
+  - table "Your recent orders":
+    - row "A-10270 | 2026-11-21 | Kenji Sato | Pending":
+      - button "Details" [ref=e5]
+    - row "A-10244 | 2026-11-18 | Ana Souza | Cancelled":
+      - button "Details" [ref=e6]
+  - h2 "Track an order"
+  - textbox "Order number" [ref=e10]
+  - button "Track" [ref=e11]
+  - h2 "Refund"
+  - textbox "Order" [ref=e12]
+  - textbox "Amount (€)" [ref=e13]
+  - button "Issue refund" [ref=e15]`
+
+  it("types the value said into the one field beside the button the clause starts with, then presses it", () => {
+    const decision = decide("Track order A-10270", ORDERS)
+    expect(decision.history[0]).toContain(
+      'read on the page as {"goal":"type \\"A-10270\\" into \\"Order number\\", then click \\"Track\\""',
+    )
+    expect(decision.toolCalls).toEqual([{ name: "fill", args: { target: "e10", value: "A-10270" } }])
+    expect(decision.parts?.map((part) => part.check)).toEqual([
+      { type: "fieldValue", target: "Order number", value: "A-10270" },
+      { type: "actionsSucceeded" },
+    ])
+  })
+
+  it("does not read so when a word names neither the field nor its section, nor with no value said", () => {
+    expect(decide("Track the parcel A-10270", ORDERS).history[0]).not.toContain('into \\"Order number\\"')
+    expect(decide("Track my order", ORDERS).history[0]).not.toContain('into \\"Order number\\"')
+  })
+})

@@ -165,4 +165,23 @@ describe("the item a pick names", () => {
     )
     expect(!both.ok && both.reason).toContain("2 lists on this page")
   })
+
+  it("takes the one item whose text holds every word of its name, plural or not, and refuses none or several", () => {
+    const cart = (name: string) => resolvePick(BOOKS, pick({ said: name, name, action: "cart" }))
+    const one = cart("salt and iron")
+    expect(one.ok && one.item.ref).toBe("e23")
+    // "Paper Lanterns" said in the singular.
+    const singular = cart("paper lantern")
+    expect(singular.ok && singular.item.ref).toBe("e25")
+    // "The Quiet Harbour" said in the plural ("two quiet harbours").
+    const plural = cart("quiet harbours")
+    expect(plural.ok && plural.item.ref).toBe("e21")
+    const none = cart("Tide Tables")
+    expect(!none.ok && none.reason).toBe('no item of the list (3 items) is named "Tide Tables"')
+    // "Published" is in every item's text: the words name no one item.
+    const several = cart("published")
+    expect(!several.ok && several.reason).toBe(
+      'items 1 and 2 and 3 of the list are all named "published": which one is meant needs a model',
+    )
+  })
 })

@@ -14,6 +14,7 @@
  */
 import { type ItemMeasure, type ItemPick, readCalendarDay } from "@sextant/core"
 import { ITEM_CONTROLS } from "../Vocabulary.ts"
+import { samePlural } from "../Words.ts"
 
 /** One item of a list: its position (1-based), its own control and the text the page prints for it. */
 export interface ListItem {
@@ -316,6 +317,30 @@ const ranked = (list: PageList, rank: NonNullable<ItemPick["rank"]>): PickedItem
   }
 }
 
+const wordsOf = (text: string): ReadonlyArray<string> =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "")
+
+/** The one item whose text holds every word of `name` (plural or not), or why there is none or several. */
+const named = (list: PageList, name: string): PickedItem => {
+  const wanted = wordsOf(name)
+  const holding = list.items.filter((item) => {
+    const words = wordsOf(item.text)
+    return wanted.every((word) => words.some((one) => samePlural(one, word)))
+  })
+  if (holding.length === 1) return { ok: true, item: holding[0]!, list }
+  return {
+    ok: false,
+    reason:
+      holding.length === 0
+        ? `no item of the list (${list.items.length} items) is named "${name}"`
+        : `items ${holding.map((item) => item.index).join(" and ")} of the list are all named "${name}": which one is meant needs a model`,
+  }
+}
+
 /**
  * The item of the page's list that a pick names, with its own control, or why it cannot be told: no
  * list whose items have a control for the action (or a radio, to choose), more than one such list, a
@@ -346,6 +371,7 @@ export const resolvePick = (outline: string, pick: ItemPick): PickedItem => {
     }
   const list = lists[0]!
   if (pick.rank !== undefined) return ranked(list, pick.rank)
+  if (pick.name !== undefined) return named(list, pick.name)
   const ordinal = pick.ordinal ?? 1
   const item = ordinal > 0 ? list.items[ordinal - 1] : list.items[list.items.length + ordinal]
   return item === undefined

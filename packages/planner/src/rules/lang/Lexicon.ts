@@ -73,6 +73,8 @@ export type Verb =
  *   else the names of a list (`Red, Green and Blue`); `option`: one option named by all its words
  *   (`Black and White`), unless it holds a comma. Used as `{*:choice}`: a slot named `*` gives the
  *   command the fields of its value;
+ * - `namedItem`: an `item`, or else one item said by its own words (`the scented candle`): an
+ *   `ItemPhrase` with `name` (its article dropped), matched against the text of the list's items;
  * - `owner`: a target said as whose a thing is (`Anna's`, `Dev team's`): the target without its `'s`.
  */
 export type SlotType =
@@ -98,6 +100,7 @@ export type SlotType =
   | "choice"
   | "option"
   | "item"
+  | "namedItem"
   | "owner"
 
 /**
@@ -125,6 +128,11 @@ export interface Template {
   readonly defaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   /** A slot holding a list (`targets`, `boxes`): one command per item, the item in that field. */
   readonly each?: string
+  /**
+   * A `quantity` slot that says how many times the command is done ("add two scented candles to the
+   * cart": its item's Add to cart pressed twice): the command that many times, without that field.
+   */
+  readonly repeat?: string
   readonly examples: ReadonlyArray<
     readonly [string, Readonly<Record<string, unknown>> | ReadonlyArray<Readonly<Record<string, unknown>>>]
   >
@@ -203,7 +211,16 @@ export interface Lexicon {
    */
   readonly verbControls?: Readonly<Record<string, string>>
   /** Connectives: always end a clause / end one only before a verb. */
-  readonly separators: { readonly always: ReadonlyArray<string>; readonly beforeVerb: ReadonlyArray<string> }
+  /**
+   * `always` ends a clause; `beforeVerb` ends one before a verb; `closing`: a control's name said as the
+   * last step ("…, and save", "… and submit it"), which ends the clause before it as a verb would and is
+   * read on the page as the press of that control (never a value's last words nor a field's name).
+   */
+  readonly separators: {
+    readonly always: ReadonlyArray<string>
+    readonly beforeVerb: ReadonlyArray<string>
+    readonly closing: ReadonlyArray<string>
+  }
   /** Words that carry nothing ("please", "请"); `soft` ones only before a verb or a comma. */
   readonly fillers: ReadonlyArray<string>
   /**

@@ -80,6 +80,7 @@ export const en: Lexicon = {
   separators: {
     always: ["then", ";", "afterwards", "finally"],
     beforeVerb: ["and", "but", ",", "also", "&"],
+    closing: ["save", "submit", "send", "publish", "post", "apply", "finish"],
   },
   fillers: [
     "could",
@@ -891,6 +892,31 @@ export const en: Lexicon = {
       ],
     },
     {
+      // A list the page keeps as boxes to tick ("Tick what you need to buy … on your shopping list").
+      kind: "check",
+      each: "target",
+      sentences: [
+        "<add> {target:boxes} (to|on|onto) [(the|my|our|your)] [(shopping|to-do|todo|packing|reading)] list",
+      ],
+      examples: [
+        [
+          "Add the Arborio rice and the parmesan to my shopping list",
+          [{ target: { text: "Arborio rice" } }, { target: { text: "parmesan" } }],
+        ],
+      ],
+    },
+    {
+      kind: "check",
+      verb: "type",
+      each: "target",
+      sentences: [
+        "put [just] {target:boxes} (on|onto) [(the|my|our|your)] [(shopping|to-do|todo|packing|reading)] list",
+      ],
+      examples: [
+        ["put eggs and milk on the list", [{ target: { text: "eggs" } }, { target: { text: "milk" } }]],
+      ],
+    },
+    {
       kind: "pick",
       fixed: { action: "cart" },
       sentences: [
@@ -910,6 +936,36 @@ export const en: Lexicon = {
       fixed: { action: "cart" },
       sentences: ["put {item:item} (in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)"],
       examples: [["put the 5th item in the basket", { item: { said: "the 5th item", ordinal: 5 } }]],
+    },
+    {
+      // "Add two scented candles to the cart": the one item the words name, its own Add to cart control
+      // pressed once per item said. Only with the cart said: "add a comment" names no item.
+      kind: "pick",
+      fixed: { action: "cart" },
+      repeat: "count",
+      sentences: [
+        "<add> [{count}] {item:namedItem} (to|in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)",
+      ],
+      examples: [
+        [
+          "Add the scented candle to the cart",
+          { item: { said: "the scented candle", name: "scented candle" } },
+        ],
+        [
+          "add two linen cushions to my basket",
+          [{ item: { name: "linen cushions" } }, { item: { name: "linen cushions" } }],
+        ],
+      ],
+    },
+    {
+      kind: "pick",
+      verb: "type",
+      fixed: { action: "cart" },
+      repeat: "count",
+      sentences: [
+        "put [{count}] {item:namedItem} (in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)",
+      ],
+      examples: [["put the glass vase in the basket", { item: { name: "glass vase" } }]],
     },
     {
       kind: "nextPage",
