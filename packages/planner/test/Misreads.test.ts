@@ -139,7 +139,14 @@ const ROWS: ReadonlyArray<Row> = [
   },
   // 4. A value that runs on into a step of its own, a place said before a verb, a Chinese word no slot
   // carries: read where the words go, or refused by name; never typed, dragged to or scrolled inside.
-  { text: "把昵称改成 Bob 并保存", refuses: ["无法安放：并保存"] },
+  // "并保存": the control said last is a step of its own, the press of 保存.
+  {
+    text: "把昵称改成 Bob 并保存",
+    reads: [
+      ["type", "昵称", "Bob"],
+      ["click", "保存", undefined],
+    ],
+  },
   {
     text: "Change my nickname to Ada99 via Edit profile and save it",
     // "and save it" is a clause of its own (the Save pressed); "via Edit profile" is still not placed.
@@ -272,6 +279,13 @@ const ROWS: ReadonlyArray<Row> = [
     reads: [
       ["type", "Nickname", "Bob"],
       ["click", "save", undefined],
+    ],
+  },
+  {
+    text: "把昵称改成“小鹿”，保存",
+    reads: [
+      ["type", "昵称", "小鹿"],
+      ["click", "保存", undefined],
     ],
   },
   {

@@ -275,7 +275,12 @@ const negationLength = (tokens: ReadonlyArray<Token>, index: number): number => 
  */
 const closingPress = (tokens: ReadonlyArray<Token>, at: number): boolean => {
   const token = tokens[at]
-  if (token === undefined || token.kind !== "word" || !CLOSING_PRESSES.has(token.value)) return false
+  if (
+    token === undefined ||
+    (token.kind !== "word" && token.kind !== "text") ||
+    !CLOSING_PRESSES.has(token.value)
+  )
+    return false
   const rest = tokens.slice(at + 1).filter((after) => after.kind !== "punct")
   const words = rest.map((after) => after.value).join(" ")
   return [

@@ -73,7 +73,7 @@ export const zh: Lexicon = {
     // "填完去付款": a verb with 完 says the filling is done, and what follows comes after it.
     always: ["。", "；", "然后", "接着", "之后", "填完", "输入完", "写完", "选完"],
     beforeVerb: ["，", "、", "并", "并且", "再", "和"],
-    closing: [],
+    closing: ["保存", "提交", "发送", "发布"],
   },
   fillers: ["依次", "帮我", "请", "先", "再", "一下"],
   softFillers: [],
