@@ -2,7 +2,7 @@ import { isoDay, type PageElement, readCalendarDay } from "@sextant/core"
 import type { Ancestry } from "./Grounding.ts"
 import { GLOSSARY, HOLDER_ROLES, normalizeText } from "./Grounding.ts"
 import { readStatement } from "./Statement.ts"
-import { ITEM_ACTIONS, ITEM_NOUNS, MESSAGE_WORDS } from "./Vocabulary.ts"
+import { ITEM_ACTIONS, ITEM_NOUNS, MESSAGE_WORDS, WORK_OBJECTS } from "./Vocabulary.ts"
 import { CLOCK_IN_TEXT, clockTime, DATE_IN_TEXT } from "./Words.ts"
 
 /** The glossary's Chinese words, longest first, with the English words pages carry for them. */
@@ -389,12 +389,20 @@ const readOne = (
   const path = menuPath(clause, elements, ancestry)
   if (path !== undefined) return path
   const stateWords = words.filter((word) => !TICK_WORDS.has(word))
+  // "Save my application for later": what the person works on, said as theirs.
+  const theirs = new Set(
+    [...clause.toLowerCase().matchAll(/\b(?:my|our|this)\s+([a-z]+)/g)]
+      .map((match) => match[1]!)
+      .filter((word) => WORK_OBJECTS.has(word)),
+  )
   const fits = candidatesOf(elements, ancestry).filter((candidate) => {
     const said = candidate.kind === "box" ? stateWords : words
-    if (
-      uncovered(said, candidate).length > 0 ||
-      !candidate.own.some((own) => said.some((word) => sameWord(own, word)))
-    )
+    // Such a word is left aside only for a press whose whole name is said besides it.
+    const left =
+      candidate.kind === "press" && unsaid(said, candidate).length === 0
+        ? uncovered(said, candidate).filter((word) => !theirs.has(word))
+        : uncovered(said, candidate)
+    if (left.length > 0 || !candidate.own.some((own) => said.some((word) => sameWord(own, word))))
       return false
     // A control that commits something (Submit, Pay, Delete, …) is pressed only when its word is said.
     return !(candidate.kind === "press" && unsaid(said, candidate).some((word) => COMMIT_WORDS.has(word)))

@@ -127,6 +127,8 @@ export const ITEM_ACTIONS: ReadonlySet<string> = new Set(all((lexicon) => lexico
 /** Words that name nothing alone: a target of only these is no control's name. */
 export const NO_NAME_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.noNameWords))
 export const READ_WORDS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.readWords))
+/** What a person is working on, said as theirs ("my application"): no control's word. */
+export const WORK_OBJECTS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.workObjects))
 export const USER_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.userWords)
 export const PASSWORD_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.passwordWords)
 

@@ -627,3 +627,20 @@ describe("a small form named by its button", () => {
     expect(decide("Track my order", ORDERS).history[0]).not.toContain('into \\"Order number\\"')
   })
 })
+
+describe("what a person works on, said as theirs beside a control's whole name", () => {
+  const APPLY = `- main:
+  - h1 "Join Harbour Labs"
+  - textbox "Full name" [ref=e3]
+  - button "Save for later" [ref=e8]
+  - button "Submit application" [ref=e9]
+  - button "Delete account" [ref=e10]`
+
+  it("presses the control whose whole name is said ('Save my application for later' → Save for later)", () => {
+    expect(read("Save my application for later", APPLY)).toEqual({ command: 'click "Save for later"' })
+  })
+
+  it("never takes such a word for a control's unsaid one ('Delete my draft' is not Delete account)", () => {
+    expect(read("Delete my draft", APPLY)).toMatchObject({ reason: expect.any(String) })
+  })
+})

@@ -325,6 +325,11 @@ export interface Lexicon {
   readonly chord: Readonly<Record<string, string>>
   /** Words read into a value rather than carried as typed (month names, set-verbs). */
   readonly readWords: ReadonlyArray<string>
+  /**
+   * What a person is working on when said as theirs ("Save my application for later", "save my
+   * changes"): no control's word, so a control whose whole name is said besides it is that control.
+   */
+  readonly workObjects: ReadonlyArray<string>
   /** Page words: the pager ("Next", "下一页"), submit, search, close, user-name and commit controls. */
   readonly pager: { readonly next: ReadonlyArray<string>; readonly previous: ReadonlyArray<string> }
   readonly submitWords: ReadonlyArray<string>

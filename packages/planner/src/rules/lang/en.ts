@@ -430,6 +430,7 @@ export const en: Lexicon = {
     shift: "Shift",
     super: "Meta",
   },
+  workObjects: ["application", "changes", "draft", "progress", "work", "answers", "entry", "form"],
   readWords: [
     ...MONTH_NAMES,
     "jan",

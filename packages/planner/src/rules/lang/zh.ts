@@ -160,6 +160,7 @@ export const zh: Lexicon = {
     "购物车",
   ],
   chord: {},
+  workObjects: [],
   readWords: [],
   pager: { next: ["下一页"], previous: ["上一页"] },
   submitWords: ["提交", "搜索", "登录", "确定", "发送"],
