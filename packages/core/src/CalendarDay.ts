@@ -1,6 +1,6 @@
 /**
  * Calendar days as people write them in commands: `2024-05-14`, `2024/5/14`, `June 14, 2024`,
- * `Jun 14th 2024`, `14 June 2024`, `2024年5月20日`. A text is a day only when the whole of it is one.
+ * `Jun 14th 2024`, `14 June 2024`, `the 14th of June 2024`, `2024年5月20日`. A text is a day only when the whole of it is one.
  */
 
 /** One calendar day; `month` is 1–12. */
@@ -55,7 +55,7 @@ const FORMS: ReadonlyArray<{
     read: (match) => [Number(match[3]), monthOf(match[1]!), Number(match[2])],
   },
   {
-    pattern: new RegExp(`^${DAY_NUMBER}\\s+(?:of\\s+)?${MONTH_WORD},?\\s+(\\d{4})$`),
+    pattern: new RegExp(`^(?:the\\s+)?${DAY_NUMBER}\\s+(?:of\\s+)?${MONTH_WORD},?\\s+(\\d{4})$`, "i"),
     read: (match) => [Number(match[3]), monthOf(match[2]!), Number(match[1])],
   },
 ]

@@ -36,10 +36,9 @@ export const ItemPick = z
     name: z.string().min(1).optional(),
     action: z.enum(["choose", "cart"]),
   })
-  .refine(
-    (pick) => [pick.ordinal, pick.rank, pick.name].filter((said) => said !== undefined).length === 1,
-    { message: "an item is named by its position, by a rank or by its name, exactly one of them" },
-  )
+  .refine((pick) => [pick.ordinal, pick.rank, pick.name].filter((said) => said !== undefined).length === 1, {
+    message: "an item is named by its position, by a rank or by its name, exactly one of them",
+  })
 export type ItemPick = z.output<typeof ItemPick>
 
 /**

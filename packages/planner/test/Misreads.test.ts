@@ -297,6 +297,8 @@ const ROWS: ReadonlyArray<Row> = [
       ["click", "Change password", undefined],
     ],
   },
+  // "Check in on …" is a day for the check-in field, never a box named "in on …" ticked.
+  { text: "Check in on the 14th of June 2024", reads: [["type", "check-in", "2024-06-14"]] },
   // Things added to a list the page keeps as boxes are the boxes ticked.
   {
     text: "Add the Arborio rice and the parmesan to my shopping list",

@@ -661,6 +661,10 @@ const unplacedWords = (
     for (let index = ba + 1; ba >= 0 && index < verb; index += 1) exempt.add(index)
   }
   const typesIntoField = commands.some((command) => command.kind === "type" && command.field !== undefined)
+  // "the 14th of June 2024": the day's number with its ending is read into a day typed.
+  const typesDay = commands.some(
+    (command) => command.kind === "type" && /^\d{4}-\d{2}-\d{2}$/.test(command.value),
+  )
   const left = tokens
     .filter((_, index) => !exempt.has(index))
     .filter((token) => token.kind === "word" || (token.kind === "text" && !chineseCarried(token.value)))
@@ -674,6 +678,7 @@ const unplacedWords = (
         !FUNCTION_WORDS.has(word) &&
         !READ_WORDS.has(word) &&
         !clockWords.has(word.toLowerCase()) &&
+        !(typesDay && /^\d{1,2}(?:st|nd|rd|th)$/i.test(word)) &&
         // "my phone number 030 …": the noun that says what the typed value is.
         !(VALUE_NOUNS.has(word.toLowerCase()) && typesIntoField) &&
         !carried.has(word) &&

@@ -9,6 +9,7 @@ describe("readCalendarDay", () => {
     expect(readCalendarDay("Jun 14th 2024")).toEqual({ year: 2024, month: 6, day: 14 })
     expect(readCalendarDay("14 June 2024")).toEqual({ year: 2024, month: 6, day: 14 })
     expect(readCalendarDay("3rd of March, 2025")).toEqual({ year: 2025, month: 3, day: 3 })
+    expect(readCalendarDay("the 14th of June 2024")).toEqual({ year: 2024, month: 6, day: 14 })
     expect(readCalendarDay("2024年5月20日")).toEqual({ year: 2024, month: 5, day: 20 })
     expect(isoDay({ year: 2024, month: 7, day: 4 })).toBe("2024-07-04")
   })

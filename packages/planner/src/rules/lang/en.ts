@@ -1318,6 +1318,21 @@ export const en: Lexicon = {
       ],
     },
     {
+      // "Check in on the 14th of June 2024": the day typed into the check-in field, never a box ticked.
+      kind: "type",
+      verb: "check",
+      fixed: { field: { raw: "check-in", text: "check-in", role: "textbox" } },
+      sentences: ["check in (on|for) {value:date}"],
+      examples: [["Check in on the 14th of June 2024", { value: "2024-06-14", field: { text: "check-in" } }]],
+    },
+    {
+      kind: "type",
+      verb: "check",
+      fixed: { field: { raw: "check-out", text: "check-out", role: "textbox" } },
+      sentences: ["check out (on|for) {value:date}"],
+      examples: [["check out on June 21, 2024", { value: "2024-06-21", field: { text: "check-out" } }]],
+    },
+    {
       kind: "select",
       fixed: { options: [], target: { raw: "" } },
       sentences: ["<select> [(the|a|an|on|at|this|that|its|my)] (nothing|none) [(as|from|in|for|on) {list}]"],
