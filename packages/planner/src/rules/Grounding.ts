@@ -3,6 +3,7 @@ import type { RoleHint, TargetPhrase } from "./Command.ts"
 import { readLists } from "./grounding/Items.ts"
 import { plainOutlineLine, rowParts } from "./Outline.ts"
 import { GLOSSARY as LANGUAGE_GLOSSARY, NEXT_WORDS, PREVIOUS_WORDS } from "./Vocabulary.ts"
+import { normalizeText, wordsOf } from "./Words.ts"
 
 /**
  * Grounding: which element of a `look()` a phrase means.
@@ -120,23 +121,9 @@ const ROLE_HINTS: Readonly<Record<RoleHint, ReadonlyArray<string>>> = {
   message: ["clickable", "link", "row"],
 }
 
-/** Lower-case, NFKC, punctuation to spaces, spaces collapsed. */
-export const normalizeText = (text: string): string =>
-  text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}]+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim()
+export { normalizeText }
 
 const compact = (text: string): string => text.replace(/\s+/g, "")
-
-/** Words of a text; each Han character is a word, as Chinese has no spaces. */
-const wordsOf = (text: string): ReadonlyArray<string> =>
-  normalizeText(text)
-    .replace(/(\p{Script=Han})/gu, " $1 ")
-    .split(" ")
-    .filter((word) => word !== "")
 
 const containsWords = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<string>): boolean => {
   if (needle.length === 0 || needle.length > haystack.length) return false

@@ -3,7 +3,7 @@ import type { Ancestry } from "./Grounding.ts"
 import { GLOSSARY, HOLDER_ROLES, normalizeText } from "./Grounding.ts"
 import { readStatement } from "./Statement.ts"
 import { ITEM_ACTIONS, ITEM_NOUNS, MESSAGE_WORDS, WORK_OBJECTS } from "./Vocabulary.ts"
-import { CLOCK_IN_TEXT, clockTime, DATE_IN_TEXT } from "./Words.ts"
+import { CLOCK_IN_TEXT, clockTime, DATE_IN_TEXT, wordsOf } from "./Words.ts"
 
 /** The glossary's Chinese words, longest first, with the English words pages carry for them. */
 const HAN_GLOSSARY = [...GLOSSARY]
@@ -68,11 +68,7 @@ const CHINESE: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:这一个|那一个|这个|那个|请|把|将|我|要|想|的|一下|帮我|给我|吧|了|上|先|再)/g, " "],
 ]
 
-/** The words of a text, lower case; each remaining Han character stands as a word of its own. */
-export const wordsOf = (text: string): ReadonlyArray<string> =>
-  normalizeText(text.replace(/[’']/g, "'").replace(/(\p{Script=Han})/gu, " $1 "))
-    .split(" ")
-    .filter((word) => word !== "")
+export { wordsOf }
 
 /** The content words of a clause: what names a control, with fillers and state words left out. */
 export const contentWords = (text: string): ReadonlyArray<string> => {

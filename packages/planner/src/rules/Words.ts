@@ -16,6 +16,22 @@ import {
  * clause splitter (`Grammar.ts`) and the slot filler (`Slots.ts`).
  */
 
+/** Lower-case, NFKC, punctuation to spaces, spaces collapsed. */
+export const normalizeText = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+
+/** The words of a text, lower case; each Han character is a word of its own, as Chinese has no spaces. */
+export const wordsOf = (text: string): ReadonlyArray<string> =>
+  normalizeText(text)
+    .replace(/(\p{Script=Han})/gu, " $1 ")
+    .split(" ")
+    .filter((word) => word !== "")
+
 /** Plural role nouns ("buttons", "results") read as their singular. */
 export const singular = (word: string): string =>
   word.endsWith("s") && word.length > 3 ? word.slice(0, -1) : word

@@ -14,7 +14,7 @@
  */
 import { type ItemMeasure, type ItemPick, readCalendarDay } from "@sextant/core"
 import { ITEM_CONTROLS } from "../Vocabulary.ts"
-import { samePlural } from "../Words.ts"
+import { samePlural, wordsOf } from "../Words.ts"
 
 /** One item of a list: its position (1-based), its own control and the text the page prints for it. */
 export interface ListItem {
@@ -316,13 +316,6 @@ const ranked = (list: PageList, rank: NonNullable<ItemPick["rank"]>): PickedItem
     reason: `no item of the list prints a ${rank.measures.map((measure) => MEASURE_NAMES[measure]).join(" or ")} to compare`,
   }
 }
-
-const wordsOf = (text: string): ReadonlyArray<string> =>
-  text
-    .normalize("NFKC")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== "")
 
 /** The one item whose text holds every word of `name` (plural or not), or why there is none or several. */
 const named = (list: PageList, name: string): PickedItem => {
