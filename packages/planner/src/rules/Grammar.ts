@@ -282,19 +282,21 @@ const closingPress = (tokens: ReadonlyArray<Token>, at: number): boolean => {
   )
     return false
   const rest = tokens.slice(at + 1).filter((after) => after.kind !== "punct")
-  const words = rest.map((after) => after.value).join(" ")
-  return [
-    "",
-    "it",
-    "them",
-    "this",
-    "changes",
-    "the changes",
-    "my changes",
-    "the form",
-    "everything",
-  ].includes(words)
+  return CLOSING_OBJECTS.has(rest.map((after) => after.value).join(" "))
 }
+
+/** What a closing press may be said to act on ("save it", "save the changes"), or nothing. */
+const CLOSING_OBJECTS: ReadonlySet<string> = new Set([
+  "",
+  "it",
+  "them",
+  "this",
+  "changes",
+  "the changes",
+  "my changes",
+  "the form",
+  "everything",
+])
 
 /** Cuts a command into clauses at separators (see the grammar above). */
 const splitClauses = (tokens: ReadonlyArray<Token>): ReadonlyArray<ReadonlyArray<Token>> => {
@@ -1790,27 +1792,25 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
     }
     // "在搜索框输入 lantern 并搜索", "type lantern and search": a bare "search" sends what was just typed.
     const typed = commands.at(-1)
-    const bareSearch =
+    if (
       typed?.kind === "type" &&
       bare.length > 0 &&
       matchVerb(bare, 0)?.[0] === "search" &&
       matchVerb(bare, 0)?.[1] === bare.length
-    // "目的地改成 Madrid，然后搜索": after a field that is no search box, a bare "search" presses the form's
-    // search control; it is never a search of the site with the field's value.
-    if (bareSearch && typed.field !== undefined && !namesSearch(typed.field)) {
-      commands.push({ kind: "click", target: parseTargetPhrase(bare) })
-      previousVerb = ["click", "click"]
-      pendingContainer = undefined
-      referent = undefined
-      continue
-    }
-    if (bareSearch) {
+    ) {
+      // "目的地改成 Madrid，然后搜索": after a field that is no search box, a bare "search" presses the form's
+      // search control; it is never a search of the site with the field's value.
+      if (typed.field !== undefined && !namesSearch(typed.field)) {
+        commands.push({ kind: "click", target: parseTargetPhrase(bare) })
+        previousVerb = ["click", "click"]
+        pendingContainer = undefined
+        referent = undefined
+        continue
+      }
       commands[commands.length - 1] = {
         kind: "search",
-        query: (typed as Extract<Command, { kind: "type" }>).value,
-        ...((typed as Extract<Command, { kind: "type" }>).field === undefined
-          ? {}
-          : { field: (typed as Extract<Command, { kind: "type" }>).field }),
+        query: typed.value,
+        ...(typed.field === undefined ? {} : { field: typed.field }),
       }
       continue
     }

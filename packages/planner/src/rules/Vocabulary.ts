@@ -29,7 +29,7 @@ export const ALWAYS_SEPARATES: ReadonlySet<string> = new Set(all((lexicon) => le
 export const SEPARATES_BEFORE_VERB: ReadonlySet<string> = new Set(
   all((lexicon) => lexicon.separators.beforeVerb),
 )
-/** A control's name said as the last step ("and save"): a clause of its own, read on the page. */
+/** A control's name said as the last step ("and save"): a clause of its own, the press of that control. */
 export const CLOSING_PRESSES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.separators.closing))
 export const FILLERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.fillers))
 /** Thanks said between sentences, as the tokenizer's values spell them ("thank you", "谢谢"). */

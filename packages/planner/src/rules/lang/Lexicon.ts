@@ -214,7 +214,7 @@ export interface Lexicon {
   /**
    * `always` ends a clause; `beforeVerb` ends one before a verb; `closing`: a control's name said as the
    * last step ("…, and save", "… and submit it"), which ends the clause before it as a verb would and is
-   * read on the page as the press of that control (never a value's last words nor a field's name).
+   * read as the press of that control (never a value's last words nor a field's name).
    */
   readonly separators: {
     readonly always: ReadonlyArray<string>
