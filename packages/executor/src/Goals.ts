@@ -221,12 +221,6 @@ const asNumber = (text: string): number | undefined => {
 }
 
 /**
- * Whether a field's value is what was typed, both read in normalised form: the same words (case and
- * spacing aside); the same digits for a code; the same number ("1,250.50" and "1250.5"); the same day
- * for a date, whatever its format (`01/09/2015` and `2015-01-09`); the same time of day; a date and time
- * with the ISO "T" or a space between them.
- */
-/**
  * The one option of a list a value names in the page's words rather than its own (按年 → "Yearly", through
  * the glossary), as the step chose it: a near-whole match, and no other option as close. Undefined otherwise.
  */
@@ -247,6 +241,12 @@ const listHolds = (list: PageElement, actual: string, wanted: string): boolean =
   return option !== undefined && holdsValue(actual, option)
 }
 
+/**
+ * Whether a field's value is what was typed, both read in normalised form: the same words (case and
+ * spacing aside); the same digits for a code; the same number ("1,250.50" and "1250.5"); the same day
+ * for a date, whatever its format (`01/09/2015` and `2015-01-09`); the same time of day; a date and time
+ * with the ISO "T" or a space between them.
+ */
 const holdsValue = (actual: string, wanted: string): boolean => {
   // A date-and-time field shows `2024-07-01T09:15` for `2024-07-01 09:15`: the ISO "T" is a space here.
   const isoSpace = (text: string) => text.replace(/(\d{4}-\d{2}-\d{2})t(\d{2}:\d{2})/giu, "$1 $2")
