@@ -65,8 +65,8 @@ export const lookAt = async (raw: Record<string, unknown>, out: Writable, err: W
     }
     // A token the site put in the URL (a sign-in link's `?session_token=`) is not printed.
     const hider = await urlTokenHider()
-    hider.learn(opened.url)
-    hider.learn(snapshot.url)
+    hider.learnUrl(opened.url)
+    hider.learnUrl(snapshot.url)
     out.write(
       parsed.data.json
         ? `${JSON.stringify(hider.value(snapshot))}\n`

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline"
 import type { Writable } from "node:stream"
 import { causeMessage } from "@sextant/core"
+import type { Redactor } from "@sextant/executor"
 import type { PageAgent } from "@sextant/webdriverio"
 import type { Command } from "commander"
 import { z } from "zod"
@@ -23,23 +24,16 @@ const ReplArguments = z.object({
 
 /**
  * What `look` and `repl` print goes through this: a token a site put in the URL of a page the browser
- * reached (`?session_token=`, `#access_token=`) is shown as `<secret:page_url_…>` from then on, as a run's
- * trace and the MCP server's answers show it (output of `look` is often pasted into a model's prompt).
+ * reached (`?session_token=`, `#access_token=`, learned with `learnUrl`) is shown as `<secret:page_url_…>`
+ * from then on, as a run's trace and the MCP server's answers show it (output of `look` is often pasted
+ * into a model's prompt).
  */
-export interface UrlTokenHider {
-  /** Learns the tokens of a URL the browser reported. */
-  readonly learn: (url: string) => void
-  /** `text` with every learned token hidden. */
-  readonly text: (text: string) => string
-  /** A deep copy of `value` with every learned token hidden in its strings. */
-  readonly value: <A>(value: A) => A
-}
+export type UrlTokenHider = Pick<Redactor, "learnUrl" | "text" | "value">
 
-/** A {@link UrlTokenHider} for one command, on the executor's redactor (loaded with the browser). */
+/** A {@link UrlTokenHider} for one command: the executor's redactor with no secrets (loaded with the browser). */
 export const urlTokenHider = async (): Promise<UrlTokenHider> => {
   const { makeRedactor } = await import("@sextant/executor")
-  const redactor = makeRedactor({ inputs: {}, secretInputs: [] })
-  return { learn: redactor.learnUrl, text: redactor.text, value: redactor.value }
+  return makeRedactor({ inputs: {}, secretInputs: [] })
 }
 
 /** The page agent the look flags ask for: on the grid of `--grid`, else on the local Chromium. */
@@ -105,7 +99,6 @@ const runLine = async (
   const words = splitWords(line.trim())
   const [command, ...rest] = words
   const print = (text: string) => out.write(`${hider.text(text)}\n`)
-  const reached = (url: string) => hider.learn(url)
   const failed = (result: { ok: boolean; error?: string }) => {
     if (result.ok === false && result.error !== undefined) {
       print(`error: ${result.error}`)
@@ -126,7 +119,7 @@ const runLine = async (
       const result = await agent.look()
       if ("error" in result) print(`error: ${result.error}`)
       else {
-        reached(result.url)
+        hider.learnUrl(result.url)
         print(`${result.title} — ${result.url}\n${result.tree}`)
       }
       return true
@@ -154,7 +147,7 @@ const runLine = async (
       }
       const result = await agent.go(url)
       if (!failed(result) && result.ok) {
-        reached(result.url)
+        hider.learnUrl(result.url)
         print(`ok: ${result.title} — ${result.url}`)
       }
       return true
@@ -163,7 +156,7 @@ const runLine = async (
     case "refresh": {
       const result = await (command === "back" ? agent.back() : agent.refresh())
       if (!failed(result) && result.ok) {
-        reached(result.url)
+        hider.learnUrl(result.url)
         print(`ok: ${result.title} — ${result.url}`)
       }
       return true
