@@ -165,6 +165,41 @@ for (const bidi of [true, false]) {
         }),
       )
 
+      it.effect("fails a click whose press landed on what pushed its button down, and clicks nothing", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          // The banner appears as the pointer arrives over the button, between aiming and pressing.
+          yield* driver.navigate(
+            page(`<div id="slot"></div><button id="claim" onclick="window.claimed = (window.claimed || 0) + 1">Claim offer</button>
+<script>document.getElementById("claim").addEventListener("pointerover", () => {
+  const slot = document.getElementById("slot")
+  if (!slot.firstChild) slot.innerHTML = '<p id="banner" style="height:96px;margin:0">Limited time only!</p>'
+})</script>`),
+          )
+          const error = yield* Effect.flip(driver.act({ selector: "#claim" }, "click"))
+          expect(error.reason._tag).toBe("NotInteractable")
+          expect(error.message).toContain("the click landed on p#banner")
+          expect(yield* driver.evaluate("return window.claimed ?? 0")).toBe(0)
+          // Aimed again where the button is now, the click lands.
+          yield* driver.act({ selector: "#claim" }, "click")
+          expect(yield* driver.evaluate("return window.claimed ?? 0")).toBe(1)
+        }),
+      )
+
+      it.effect("clicks a button the page re-renders as the pointer arrives", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(
+            page(`<button id="claim" onclick="window.claimed = (window.claimed || 0) + 1">Claim offer</button>
+<script>document.getElementById("claim").addEventListener("pointerover", (event) => {
+  event.target.replaceWith(event.target.cloneNode(true))
+}, { once: true })</script>`),
+          )
+          yield* driver.act({ selector: "#claim" }, "click")
+          expect(yield* driver.evaluate("return window.claimed ?? 0")).toBe(1)
+        }),
+      )
+
       it.effect("reports a dialog an action opened and answers it", () =>
         Effect.gen(function* () {
           const driver = yield* BrowserDriver

@@ -108,15 +108,39 @@ export const aim = (element: Element, needsPointer: boolean): Aim | Refusal => {
   const y = box.y + box.height / 2
   if (needsPointer) {
     const hit = hitAt(x, y)
-    const label = hit?.closest("label") ?? null
-    const ok =
-      hit !== null &&
-      (composedContains(aimed, hit) ||
-        composedContains(element, hit) ||
-        (label !== null && (label as HTMLLabelElement).control === element))
-    if (!ok) return { error: "covered", detail: `covered by ${brief(hit)}` }
+    if (hit === null || !takesPointer(element, aimed, hit))
+      return { error: "covered", detail: `covered by ${brief(hit)}` }
   }
   return { x, y, box }
+}
+
+/** Whether a pointer landing on `hit` reaches the element: it is inside it, inside the aimed label, or a label of it. */
+const takesPointer = (element: Element, aimed: Element, hit: Element): boolean => {
+  const label = hit.closest("label")
+  return (
+    composedContains(aimed, hit) ||
+    composedContains(element, hit) ||
+    (label !== null && (label as HTMLLabelElement).control === element)
+  )
+}
+
+// The element a click or a check was prepared on, until the settle after it asks where the press landed.
+let pressTarget: Element | undefined
+
+/**
+ * Where the press sent for the prepared click landed, when it was not on its element: the element
+ * moved (a late banner pushed it down, the page scrolled) between aiming and pressing. Undefined when
+ * it landed on the element, when no press was seen (a frame out of reach, a check already in its
+ * state), or when the element was replaced (a re-render: nothing can tell where its twin is).
+ * Asked once per prepared click.
+ */
+export const missedPress = (): string | undefined => {
+  const element = pressTarget
+  pressTarget = undefined
+  const pressed = watchState.pressedOn as Element | null
+  if (element === undefined || pressed === null || typeof pressed.closest !== "function") return undefined
+  if (!element.isConnected || takesPointer(element, element, pressed)) return undefined
+  return `the click landed on ${brief(pressed)}: ${brief(element)} moved after it was aimed at`
 }
 
 /** Focuses the element and selects all its text, so typing replaces it; false when it takes no text. */
@@ -157,6 +181,8 @@ export const markedElement = (value: string): Element | null =>
   marked.find((element) => element.getAttribute("data-sextant-mark") === value) ?? null
 
 const pointerOps: ReadonlySet<string> = new Set(["click", "check", "uncheck", "hover", "set", "drag"])
+/** The operations whose input is one press on the element, asked afterwards where it landed. */
+const pressOps: ReadonlySet<string> = new Set(["click", "check", "uncheck"])
 
 /**
  * The viewport points where a phrase of the element's text starts and ends, for a trusted
@@ -262,6 +288,7 @@ type Prepared = Record<string, unknown> & { error?: string }
 
 const prepareOnce = (spec: PrepareSpec): Prepared => {
   for (const element of marked.splice(0)) element.removeAttribute("data-sextant-mark")
+  pressTarget = undefined
   const found = locate(spec.target)
   if ("error" in found) return { ...found }
   const element = found.element as HTMLElement
@@ -324,6 +351,10 @@ const prepareOnce = (spec: PrepareSpec): Prepared => {
   }
   const aimed = aim(element, pointerOps.has(spec.op))
   if ("error" in aimed) return { ...aimed }
+  if (pressOps.has(spec.op)) {
+    pressTarget = element
+    watchState.pressedOn = null
+  }
   if (spec.op === "drag") {
     Object.assign(result, aimed)
     if (spec.to) {

@@ -1,4 +1,4 @@
-import { locate, perception } from "./prepare.ts"
+import { locate, missedPress, perception } from "./prepare.ts"
 import { shown } from "./visibility.ts"
 import { observe, originalClearTimeout, originalSetTimeout, sleep, watchState } from "./watch.ts"
 
@@ -29,6 +29,7 @@ export interface SettleOptions {
  * many have landed (at most inputWaitMs), then settle as usual. When this document is not the one
  * the action was prepared in (options.doc), the input landed in that one and led here: a click on a
  * link that loaded before this call arrived. Nothing is waited for then.
+ * The answer's `missed` says where a prepared click's press landed when that was not on its element.
  */
 export const settle = async (options: SettleOptions): Promise<string> => {
   // A document an action navigated to is settled without a prepare of its own.
@@ -43,12 +44,15 @@ export const settle = async (options: SettleOptions): Promise<string> => {
       })
     })
   }
+  // A press that landed beside its element (which moved after it was aimed at) is told first: what
+  // follows is the effect of a click on something else.
+  const missed = sameDocument ? missedPress() : undefined
   const settledBefore = watchState.mutations
   watchState.watchingTimers = false
   await sleep(0)
   const start = performance.now()
   for (;;) {
-    if (watchState.navigating) return JSON.stringify({ navigating: true, doc: watchState.doc })
+    if (watchState.navigating) return JSON.stringify({ navigating: true, doc: watchState.doc, missed })
     const quiet =
       watchState.mutations === settledBefore || performance.now() - watchState.lastMutation >= options.quietMs
     if (
@@ -60,7 +64,7 @@ export const settle = async (options: SettleOptions): Promise<string> => {
   }
   const look = perception()?.look
   const snapshot = typeof look === "function" && options.look ? look(options.look) : undefined
-  return JSON.stringify({ navigating: false, doc: watchState.doc, look: snapshot })
+  return JSON.stringify({ navigating: false, doc: watchState.doc, look: snapshot, missed })
 }
 
 // biome-ignore lint/security/noGlobalEval: waitFor's `js` condition is the caller's own script, run as asked

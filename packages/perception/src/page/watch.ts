@@ -24,6 +24,8 @@ export interface WatchState {
   inputs: number
   /** Settles waiting for input to land, resumed in a later task once it has. */
   readonly inputWaiters: Array<() => void>
+  /** The node the last trusted mousedown landed on, cleared when a click is prepared. */
+  pressedOn: EventTarget | null
 }
 
 export const watchState: WatchState = {
@@ -36,6 +38,7 @@ export const watchState: WatchState = {
   timers: new Set(),
   inputs: 0,
   inputWaiters: [],
+  pressedOn: null,
 }
 
 /** The page's timer functions as they were before watching wrapped them. */
@@ -66,6 +69,11 @@ const onInput = (event: Event): void => {
   for (const waiter of watchState.inputWaiters.splice(0)) originalSetTimeout(waiter, 0)
 }
 
+// Records where the browser's own press landed, so a click can be told whether it hit its element.
+const onPress = (event: Event): void => {
+  if (event.isTrusted) watchState.pressedOn = event.composedPath()[0] ?? event.target
+}
+
 // Same-origin frames have windows of their own; prepare adds the listeners to the one it types in.
 const inputViews = new WeakSet<object>()
 
@@ -73,6 +81,7 @@ const listenForInput = (view: Window | typeof globalThis): void => {
   inputViews.add(view)
   view.addEventListener("beforeinput", onInput, true)
   view.addEventListener("mouseup", onInput, true)
+  view.addEventListener("mousedown", onPress, true)
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type DriverError,
   formatTarget,
   InvalidArgument,
+  NotInteractable,
   parseTarget,
   type ScrollOp,
   type ScrollResult,
@@ -42,6 +43,8 @@ interface Settled {
   readonly navigating: boolean
   readonly doc: string
   readonly look?: string
+  /** Where the click's press landed when that was not on its element (it moved after it was aimed at). */
+  readonly missed?: string
 }
 
 /**
@@ -339,7 +342,7 @@ export const makeAct = (
         Effect.catch((error) =>
           error.reason._tag === "DialogOpen" || error.reason._tag === "SessionClosed"
             ? Effect.fail(error)
-            : Effect.succeed({ navigating: true, doc: "" } satisfies Settled),
+            : Effect.succeed<Settled>({ navigating: true, doc: "" }),
         ),
       )
     const run = Effect.gen(function* () {
@@ -356,6 +359,12 @@ export const makeAct = (
             { concurrency: "unbounded" },
           ))[1]
         : yield* Effect.andThen(perform(target, op, uploadPath ?? value, prepared), settle({}))
+      // A click that hit something else is not this action, whatever the page did after it.
+      if (settled.missed !== undefined)
+        return yield* fail(
+          "act",
+          new NotInteractable({ target: formatTarget(target), detail: settled.missed }),
+        )
       if (settled.navigating) settled = yield* awaitNavigation(settleOptions)
       return settled
     })
