@@ -59,6 +59,8 @@ export const PageElement = z.object({
   checked: z.union([z.boolean(), z.literal("mixed")]).optional(),
   selected: z.boolean().optional(),
   expanded: z.boolean().optional(),
+  /** A toggle button's pressed state (`aria-pressed`); absent on a plain button. */
+  pressed: z.union([z.boolean(), z.literal("mixed")]).optional(),
   disabled: z.boolean().optional(),
   required: z.boolean().optional(),
   invalid: z.boolean().optional(),

@@ -48,6 +48,7 @@ const elementState = (element: PageElement): string => {
   if (element.checked !== undefined) parts.push(`checked=${String(element.checked)}`)
   if (element.selected === true) parts.push("selected")
   if (element.expanded !== undefined) parts.push(`expanded=${String(element.expanded)}`)
+  if (element.pressed !== undefined) parts.push(`pressed=${String(element.pressed)}`)
   if (element.disabled === true) parts.push("disabled")
   if (element.invalid === true) parts.push("invalid")
   return parts.join(" ")

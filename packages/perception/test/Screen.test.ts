@@ -59,6 +59,19 @@ describe("screen semantics on recorded snapshots", () => {
     expect(diff.errors).toEqual(["Password is invalid"])
   })
 
+  it("counts a toggle button that became pressed as a change, not a no-op", () => {
+    const before = flows.login
+    const signIn = refOf(before, "button", "Sign in")
+    const pressed = (state: boolean) =>
+      PageSnapshot.parse({
+        ...before,
+        elements: { ...before.elements, [signIn]: { ...before.elements[signIn]!, pressed: state } },
+      })
+    const diff = diffScreens(pressed(false), pressed(true))
+    expect(diff.changed).toBe(true)
+    expect(diff.signals).not.toContain("NoOp")
+  })
+
   it("reports no FormSubmitted when a link is followed away from a filled form, and one when its submit is clicked", () => {
     const before = flows.loginFilled
     const away = PageSnapshot.parse({ ...flows.search, url: "http://127.0.0.1:4000/search" })

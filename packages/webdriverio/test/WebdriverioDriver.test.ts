@@ -200,6 +200,23 @@ for (const bidi of [true, false]) {
         }),
       )
 
+      it.effect("answers a click that only presses a toggle button (aria-pressed) as a change", () =>
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(
+            page(`<button id="fav" aria-label="Save to favourites" aria-pressed="false"
+onclick="this.setAttribute('aria-pressed', String(this.getAttribute('aria-pressed') !== 'true'))">&#9825;</button>`),
+          )
+          const pressed = yield* driver.act({ selector: "#fav" }, "click")
+          expect(pressed.changed).toBe(true)
+          expect(pressed.signals).not.toContain("NoOp")
+          const toggle = Object.values((yield* driver.look()).elements).find(
+            (element) => element.name === "Save to favourites",
+          )
+          expect(toggle?.pressed).toBe(true)
+        }),
+      )
+
       it.effect("reports a dialog an action opened and answers it", () =>
         Effect.gen(function* () {
           const driver = yield* BrowserDriver

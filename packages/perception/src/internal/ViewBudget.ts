@@ -54,6 +54,7 @@ export const compactControl = (element: PageElement): string => {
   if (element.selected === true) line += " [selected]"
   if (element.expanded === true) line += " [expanded]"
   if (element.expanded === false) line += " [collapsed]"
+  if (element.pressed === true) line += " [pressed]"
   if (element.disabled === true) line += " [disabled]"
   if (element.required === true) line += " [required]"
   if (element.invalid === true) line += " [invalid]"

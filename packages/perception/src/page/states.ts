@@ -6,6 +6,8 @@ export interface States {
   readonly checked: boolean | "mixed" | undefined
   readonly selected: boolean | undefined
   readonly expanded: boolean | undefined
+  /** A toggle button's `aria-pressed`: undefined for a plain button. */
+  readonly pressed: boolean | "mixed" | undefined
   readonly disabled: boolean
   readonly required: boolean
   readonly invalid: boolean
@@ -41,7 +43,13 @@ export const statesOf = (
     expanded = (element.parentElement as HTMLDetailsElement).open
   if (expanded !== undefined) words.push(expanded ? "expanded" : "collapsed")
   const ariaPressed = element.getAttribute("aria-pressed")
-  if (ariaPressed === "true") words.push("pressed")
+  const pressed =
+    ariaPressed === null || ariaPressed === "" || ariaPressed === "undefined"
+      ? undefined
+      : ariaPressed === "mixed"
+        ? "mixed"
+        : ariaPressed === "true"
+  if (pressed === true) words.push("pressed")
   const disabled =
     element.getAttribute("aria-disabled") === "true" ||
     (isControl || tag === "button" ? element.matches(":disabled") : false)
@@ -54,5 +62,5 @@ export const statesOf = (
   if (invalid) words.push("invalid")
   const current = element.getAttribute("aria-current")
   if (current && current !== "false") words.push("current")
-  return { words, checked, selected, expanded, disabled, required, invalid }
+  return { words, checked, selected, expanded, pressed, disabled, required, invalid }
 }

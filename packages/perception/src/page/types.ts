@@ -66,6 +66,7 @@ export interface RawElement {
   checked?: boolean | "mixed"
   selected?: boolean
   expanded?: boolean
+  pressed?: boolean | "mixed"
   disabled?: boolean
   required?: boolean
   invalid?: boolean

@@ -723,6 +723,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       checked,
       selected,
       expanded,
+      pressed,
       disabled,
       required,
       invalid,
@@ -919,6 +920,7 @@ export const createWalk = (walkOptions: WalkOptions) => {
       if (checked !== undefined) raw.checked = checked
       if (selected !== undefined) raw.selected = selected
       if (expanded !== undefined) raw.expanded = expanded
+      if (pressed !== undefined) raw.pressed = pressed
       if (disabled) raw.disabled = true
       if (required) raw.required = true
       if (invalid) raw.invalid = true
