@@ -312,6 +312,28 @@ const judgeControls = (
         if (held === check.checked) continue
         return `${list.role} "${list.name}" ${held ? "holds" : "does not hold"} "${target}" on ${where}`
       }
+      // A box with no name of its own, found by the words beside it ("Dark mode" above an unnamed
+      // switch): the one the part acted on, labelled by every word asked as the step saw it, shows it.
+      const beside =
+        control === undefined
+          ? steps.findLast(
+              (step) =>
+                step.ok &&
+                step.actedElement !== undefined &&
+                step.actedElement.name === "" &&
+                CHOICE_ROLES.has(step.actedElement.role) &&
+                namesEveryWord(
+                  { ...step.actedElement, name: step.actedElement.attributes.label ?? "" },
+                  target,
+                ),
+            )
+          : undefined
+      const besideNow = elements.find((element) => beside !== undefined && element.ref === beside.acted)
+      if (besideNow !== undefined) {
+        const on = besideNow.checked === true || besideNow.selected === true
+        if (on === check.checked) continue
+        return `the ${besideNow.role} beside "${beside?.actedElement?.attributes.label}" is ${on ? "checked" : "unchecked"} on ${where}`
+      }
       if (control === undefined) {
         // No box by that name ("accept all cookies" on a banner whose button is "Accept all"): the
         // part holds only when a control the part clicked was named by those words.

@@ -100,6 +100,27 @@ describe("goal checks on the page's controls", () => {
     )
   })
 
+  it("reads a box with no name of its own by the words beside it, on the box the part acted on", () => {
+    // "Turn on dark mode": the switch has no name; "Dark mode" is the text just before it.
+    const part: GoalPart = {
+      kind: "check",
+      description: 'check "dark mode"',
+      check: { type: "controlState", targets: ["dark mode"], checked: true },
+    }
+    // The page's controls carry no label; the step kept the words it saw beside the box it acted on.
+    const darkMode = (checked: boolean) => element({ ref: "e15", role: "switch", name: "", checked })
+    const seen = { ...darkMode(false), attributes: { label: "Dark mode" } }
+    expect(judged(part, [darkMode(true)], seen)).toEqual([])
+    expect(judged(part, [darkMode(false)], seen)).toEqual([
+      'the switch beside "Dark mode" is unchecked on http://127.0.0.1/form',
+    ])
+    // A box beside other words is not the one asked about, whatever its state.
+    const airplane = element({ ref: "e14", role: "switch", name: "", checked: true })
+    expect(judged(part, [airplane], { ...airplane, attributes: { label: "Airplane mode" } })).toEqual([
+      'no checkbox, radio or option named "dark mode" is on http://127.0.0.1/form, and no control named by those words was clicked',
+    ])
+  })
+
   it("does not hold a box part named by a preposition because a control with that word was clicked", () => {
     // "Check in on the 14th": a part about "in" is not done by clicking "Sign in".
     const part: GoalPart = {
