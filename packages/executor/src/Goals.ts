@@ -255,6 +255,9 @@ const holdsValue = (actual: string, wanted: string): boolean => {
   if (have === want) return true
   const digits = (text: string) => text.replace(/\D/g, "")
   const haveDays = daysOf(have)
+  // A day asked with no year (`--12-31`, "31 December") is held by that day of any year.
+  const yearless = /^--(\d{2}-\d{2})$/.exec(want)
+  if (yearless !== null) return haveDays.some((day) => day.endsWith(`-${yearless[1]}`))
   const wantDays = daysOf(want)
   if (haveDays.length > 0 || wantDays.length > 0) {
     // Two numeric dates that could each be read both ways are the same only as the same digits.

@@ -164,6 +164,9 @@ describe("goal checks on the page's controls", () => {
       'textbox "Check-in" holds "", not "2024-05-14", on http://127.0.0.1/form',
     ])
     expect(judged(fill("End date", "June 3, 2024"), [field("End date", "2024-06-04")])).toHaveLength(1)
+    // A day asked with no year is held by that day of whichever year the page gave it.
+    expect(judged(fill("Check-in", "--12-31"), [field("Check-in", "2026-12-31")])).toEqual([])
+    expect(judged(fill("Check-in", "--12-31"), [field("Check-in", "2026-12-30")])).toHaveLength(1)
     // A password's value is masked in a snapshot: typed is all that can be read.
     expect(judged(fill("Password", "Sunflower9"), [field("Password", "<secret>")])).toEqual([])
     // "Set T-shirt size to Large" on a radio group: the chosen option is the evidence.

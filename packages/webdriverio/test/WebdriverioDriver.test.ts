@@ -217,6 +217,34 @@ onclick="this.setAttribute('aria-pressed', String(this.getAttribute('aria-presse
         }),
       )
 
+      it.effect(
+        "types a day with no year into a date input as the next such day, and refuses it for text",
+        () =>
+          Effect.gen(function* () {
+            const driver = yield* BrowserDriver
+            yield* driver.navigate(
+              page(
+                `<input type="date" id="day"><input type="date" id="later" min="2099-02-01"><input id="text">`,
+              ),
+            )
+            const now = new Date()
+            const pad = (value: number) => String(value).padStart(2, "0")
+            const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+            const newYear = `${now.getFullYear()}-01-01`
+            yield* driver.act({ selector: "#day" }, "input", "--01-01")
+            expect(yield* driver.evaluate("return document.getElementById('day').value")).toBe(
+              today <= newYear ? newYear : `${now.getFullYear() + 1}-01-01`,
+            )
+            // The field's earliest day, when later than today, is where the next one is counted from.
+            yield* driver.act({ selector: "#later" }, "input", "--01-15")
+            expect(yield* driver.evaluate("return document.getElementById('later').value")).toBe("2100-01-15")
+            const refused = yield* Effect.flip(driver.act({ selector: "#text" }, "input", "--01-15"))
+            expect(refused.reason._tag).toBe("InvalidArgument")
+            expect(refused.message).toContain("is a day with no year")
+            expect(yield* driver.evaluate("return document.getElementById('text').value")).toBe("")
+          }),
+      )
+
       it.effect("reports a dialog an action opened and answers it", () =>
         Effect.gen(function* () {
           const driver = yield* BrowserDriver

@@ -375,6 +375,13 @@ const prepareOnce = (spec: PrepareSpec): Prepared => {
     const assigned = assignValue(element as HTMLInputElement, type, spec.value)
     return "error" in assigned ? { ...assigned } : Object.assign(result, assigned)
   }
+  // A day with no year (`--12-31`, "31 December" as the rules read it) takes its year only from a date
+  // field; typed into a text field it would be the text `--12-31`.
+  if (spec.op === "input" && typeof spec.value === "string" && /^--\d{2}-\d{2}$/.test(spec.value))
+    return {
+      error: "badvalue",
+      detail: `${brief(element)} takes typed text, and ${spec.value} is a day with no year: say the year (for example ${new Date().getFullYear()}${spec.value.slice(1)})`,
+    }
   if (spec.op === "input" || spec.op === "clear") {
     if (!selectAll(element)) return { error: "noteditable", detail: `${brief(element)} does not take text` }
     result.watched = watchInput(element)

@@ -19,13 +19,35 @@ export const VALUE_FORMATS: Readonly<Record<string, string>> = {
 
 const pad = (number: number | string): string => String(number).padStart(2, "0")
 
+/**
+ * The first day of that month and day on or after today, or after the field's earliest day (`min`)
+ * when that is later: "31 December" asked of a booking form is the next one.
+ */
+const nextDay = (month: number, day: number, min: string | undefined): string => {
+  const now = new Date()
+  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+  const origin = min !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(min) && min > today ? min : today
+  const year = Number(origin.slice(0, 4))
+  for (let candidate = year; candidate <= year + 8; candidate++) {
+    // 29 February waits for a leap year.
+    if (new Date(Date.UTC(candidate, month, 0)).getUTCDate() < day) continue
+    const iso = `${String(candidate).padStart(4, "0")}-${pad(month)}-${pad(day)}`
+    if (iso >= origin) return iso
+  }
+  return `--${pad(month)}-${pad(day)}`
+}
+
 /** Text as the input type takes it: a date as 2024-05-01, a time as 14:30; other text as given. */
-export const inputFormat = (type: string, text: string): string => {
+export const inputFormat = (type: string, text: string, min?: string): string => {
   const value = String(text).trim()
   if (type === "date") {
     if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value
+    const yearless = /^--(\d{2})-(\d{2})$/.exec(value)
+    if (yearless) return nextDay(Number(yearless[1]), Number(yearless[2]), min)
     const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value)
     if (slash) return `${slash[3]}-${pad(slash[1] ?? "")}-${pad(slash[2] ?? "")}`
+    // A text with no year is not guessed one (the browser's parser says 2001): the field refuses it.
+    if (!/\d{4}/.test(value)) return value
     const parsed = new Date(value + (/\d{1,2}:\d{2}/.test(value) ? "" : " 12:00"))
     return Number.isNaN(parsed.getTime())
       ? value
@@ -58,7 +80,8 @@ export const assignValue = (
 ):
   | { readonly assigned: true; readonly value: string }
   | { readonly error: "badvalue"; readonly detail: string } => {
-  const wanted = inputFormat(type, text)
+  // A day with no year is the next one from today, or from the field's earliest day when later.
+  const wanted = inputFormat(type, text, element.min || undefined)
   element.focus({ preventScroll: true })
   setNativeValue(element, wanted)
   if (element.value !== wanted && !(type === "range" && Number(element.value) === Number(wanted))) {

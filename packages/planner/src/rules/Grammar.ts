@@ -665,7 +665,7 @@ const unplacedWords = (
   const typesIntoField = commands.some((command) => command.kind === "type" && command.field !== undefined)
   // "the 14th of June 2024": the day's number with its ending is read into a day typed.
   const typesDay = commands.some(
-    (command) => command.kind === "type" && /^\d{4}-\d{2}-\d{2}$/.test(command.value),
+    (command) => command.kind === "type" && /^(\d{4}|-)-\d{2}-\d{2}$/.test(command.value),
   )
   const left = tokens
     .filter((_, index) => !exempt.has(index))

@@ -1,4 +1,4 @@
-import { isoDay, readCalendarDay } from "@sextant/core"
+import { isoDay, isoMonthDay, readCalendarDay, readMonthDay } from "@sextant/core"
 import type { ItemPhrase, RoleHint, TargetPhrase } from "./Command.ts"
 import type { SlotFiller } from "./Templates.ts"
 import { joinTokens, type Token } from "./Tokenizer.ts"
@@ -435,8 +435,12 @@ export const fillSlot: SlotFiller = (type, tokens) => {
       return place.length === 0 ? undefined : parseTargetPhrase(place)
     }
     case "date": {
-      const day = readCalendarDay(valueText(tokens))
-      return day === undefined ? undefined : isoDay(day)
+      // A day with no year ("31 December") is typed as `--12-31`: the date field's page says the year.
+      const text = valueText(tokens)
+      const day = readCalendarDay(text)
+      if (day !== undefined) return isoDay(day)
+      const yearless = readMonthDay(text)
+      return yearless === undefined ? undefined : isoMonthDay(yearless)
     }
     case "option":
     case "choice": {

@@ -1,3 +1,4 @@
+import { isoMonthDay, readMonthDay } from "@sextant/core"
 import { describe, expect, it } from "vitest"
 import { isoDay, readCalendarDay } from "../../src/index.ts"
 
@@ -24,5 +25,21 @@ describe("readCalendarDay", () => {
       "12:30",
     ])
       expect(readCalendarDay(text)).toBeUndefined()
+  })
+})
+
+describe("readMonthDay", () => {
+  it("reads a day of the year said with no year, as ISO's recurring day", () => {
+    expect(readMonthDay("31 December")).toEqual({ month: 12, day: 31 })
+    expect(readMonthDay("Dec 31st")).toEqual({ month: 12, day: 31 })
+    expect(readMonthDay("the 2nd of January")).toEqual({ month: 1, day: 2 })
+    expect(readMonthDay("12月20日")).toEqual({ month: 12, day: 20 })
+    expect(readMonthDay("29 February")).toEqual({ month: 2, day: 29 })
+    expect(isoMonthDay({ month: 1, day: 2 })).toBe("--01-02")
+  })
+
+  it("reads no day of the year in a whole day, another text or a day no year has", () => {
+    for (const text of ["31 December 2026", "30 February", "December", "14 pages", "12月", "the 32nd of May"])
+      expect(readMonthDay(text)).toBeUndefined()
   })
 })

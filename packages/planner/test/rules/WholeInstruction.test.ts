@@ -349,9 +349,14 @@ describe("clauses the first run of a later held-out set lost", () => {
   })
 
   it("refuses a target named only by a preposition or an article instead of acting on whatever holds the word", () => {
-    const parsed = parseCommands("Check out on the 3rd of May")
+    // "the 3rd" names no month: not a day, so "out on the 3rd" would be a box's name, which it is not.
+    const parsed = parseCommands("Check out on the 3rd")
     expect(parsed.ok).toBe(false)
     if (!parsed.ok) expect(parsed.reason).toContain("could not place")
+    // With its month it is a day, typed into the check-out field (the page says the year).
+    expect(commands("Check out on the 3rd of May")).toMatchObject([
+      { kind: "type", value: "--05-03", field: { text: "check-out" } },
+    ])
     // A toggle's own name, written as one, is a name.
     expect(
       commands("click Off")

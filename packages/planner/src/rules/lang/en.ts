@@ -1323,14 +1323,21 @@ export const en: Lexicon = {
       verb: "check",
       fixed: { field: { raw: "check-in", text: "check-in", role: "textbox" } },
       sentences: ["check in (on|for) {value:date}"],
-      examples: [["Check in on the 14th of June 2024", { value: "2024-06-14", field: { text: "check-in" } }]],
+      examples: [
+        ["Check in on the 14th of June 2024", { value: "2024-06-14", field: { text: "check-in" } }],
+        // No year said: the date field's page says which (the next 31 December).
+        ["Check in on 31 December", { value: "--12-31", field: { text: "check-in" } }],
+      ],
     },
     {
       kind: "type",
       verb: "check",
       fixed: { field: { raw: "check-out", text: "check-out", role: "textbox" } },
       sentences: ["check out (on|for) {value:date}"],
-      examples: [["check out on June 21, 2024", { value: "2024-06-21", field: { text: "check-out" } }]],
+      examples: [
+        ["check out on June 21, 2024", { value: "2024-06-21", field: { text: "check-out" } }],
+        ["check out on the 2nd of January", { value: "--01-02", field: { text: "check-out" } }],
+      ],
     },
     {
       kind: "select",
