@@ -299,6 +299,11 @@ const ROWS: ReadonlyArray<Row> = [
   },
   // "Check in on …" is a day for the check-in field, never a box named "in on …" ticked.
   { text: "Check in on the 14th of June 2024", reads: [["type", "check-in", "2024-06-14"]] },
+  // A day with no year is still a day for the check-in field; the page says which year.
+  { text: "Check in on 31 December", reads: [["type", "check-in", "--12-31"]] },
+  // A quantity of things on the page is several things to find, never a text to type.
+  { text: "Put every ingredient on my shopping list", refuses: ["every ingredient", "needs a model"] },
+  { text: "在备注里输入所有食材", refuses: ["所有食材"] },
   // Things added to a list the page keeps as boxes are the boxes ticked.
   {
     text: "Add the Arborio rice and the parmesan to my shopping list",
@@ -310,7 +315,8 @@ const ROWS: ReadonlyArray<Row> = [
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */
-const DESCRIPTION = /\b(sum|total|answer|shown|below|above|bold|value of|displayed|cheapest)\b|之和|显示的/
+const DESCRIPTION =
+  /\b(sum|total|answer|shown|below|above|bold|value of|displayed|cheapest|every|each)\b|之和|显示的|所有/
 
 /** The planner's error for a goal; a plan instead makes `Effect.flip` fail, and the test with it. */
 const refusal = (goal: string) =>

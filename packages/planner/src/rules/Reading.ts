@@ -49,6 +49,12 @@ const MOST = /\bthe\s+(most|least)\s+\w+/i
 /** A value that is only a reference word: "the answer", "the result", "the solution". */
 const BARE_REFERENCE = /^(the\s+)?(answer|result|solution|total|sum|correct\s+\w+|right\s+\w+)$/i
 
+/**
+ * A value that is a quantity of things on the page ("every ingredient", "all the dairy items", "所有食材"):
+ * several things to find, never a text to type.
+ */
+const QUANTIFIED = /^(?:(?:all|every|each|both)\s+\S|(?:所有|全部|每个|每一)\S)/iu
+
 /** Where a selected text is described rather than quoted: "in the second paragraph". */
 const PLACE_OF_TEXT =
   /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b|\b(paragraph|sentence|line|heading|caption)\b/i
@@ -319,6 +325,7 @@ const misread = (
       !plainlyLiteral(value, quoted) &&
       (LOCATED.test(value) ||
         BARE_REFERENCE.test(value) ||
+        QUANTIFIED.test(value.trim()) ||
         ARITHMETIC.test(value) ||
         CHINESE_REFERENCE.test(value) ||
         DESCRIBED_VALUE.some((described) => described.test(value.trim())))
