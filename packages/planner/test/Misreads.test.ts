@@ -301,6 +301,11 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Check in on the 14th of June 2024", reads: [["type", "check-in", "2024-06-14"]] },
   // A day with no year is still a day for the check-in field; the page says which year.
   { text: "Check in on 31 December", reads: [["type", "check-in", "--12-31"]] },
+  // "check in" and "check out" with no day are verbs of their own, never a box named "out …" ticked.
+  { text: "Check out the new arrivals", refuses: ["check", "out", "arrivals"] },
+  { text: "Check in for flight BA117", refuses: ["check", "in", "BA117"] },
+  // A box whose name is written as one still is one.
+  { text: "Check Out of stock only", reads: [["check", "Out of stock only", undefined]] },
   // A quantity of things on the page is several things to find, never a text to type.
   { text: "Put every ingredient on my shopping list", refuses: ["every ingredient", "needs a model"] },
   { text: "在备注里输入所有食材", refuses: ["所有食材"] },

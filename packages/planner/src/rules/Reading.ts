@@ -311,6 +311,17 @@ const misread = (
       !/^[\p{Lu}"'“‘「]/u.test(target.raw)
     )
       return say.couldNotPlace(referencePhrase(text, target.raw).split(/\s+/))
+    // "Check out the new arrivals", "check in for flight BA117": "check in" and "check out" are verbs of
+    // their own (visit, pay, register), not a box named "out the new arrivals" ticked. The rules read them
+    // only with a day (the check-in and check-out fields); anything else is refused by those words.
+    const particle = /^(in|out)\b/.exec(target?.raw ?? "")
+    if (
+      command.kind === "check" &&
+      target !== undefined &&
+      particle !== null &&
+      new RegExp(`\\bcheck\\s+${particle[1]}\\s`, "i").test(text)
+    )
+      return say.couldNotPlace(["check", ...target.raw.split(/\s+/)])
     // "keep clicking Next until …": a box named by a verb's -ing form is that verb said repeated.
     const first = command.kind === "check" ? (named?.split(/\s+/)[0] ?? "") : ""
     const stem = first.replace(/ing$/, "")
