@@ -306,6 +306,12 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Check in for flight BA117", refuses: ["check", "in", "BA117"] },
   // A box whose name is written as one still is one.
   { text: "Check Out of stock only", reads: [["check", "Out of stock only", undefined]] },
+  // Which option is right for the user is a judgement: a model's to make.
+  {
+    text: "Choose the right category for my problem: I was charged twice this month",
+    refuses: ["the right category", "judge"],
+  },
+  { text: "帮我选一个合适的套餐并提交申请", refuses: ["合适的", "判断"] },
   // A quantity of things on the page is several things to find, never a text to type.
   { text: "Put every ingredient on my shopping list", refuses: ["every ingredient", "needs a model"] },
   { text: "在备注里输入所有食材", refuses: ["所有食材"] },

@@ -631,6 +631,20 @@ export const en: Lexicon = {
     "compute",
     "work out",
     "figure out",
+    // Judgement: which one is right for the user ("Choose the right category for my problem").
+    "the right category",
+    "the right size",
+    "the right option",
+    "the right one",
+    "the right choice",
+    "the right plan",
+    "the right answer",
+    "the correct",
+    "the appropriate",
+    "an appropriate",
+    "the most suitable",
+    "a suitable",
+    "the proper",
   ],
   references: [],
   valueKinds: {
@@ -845,7 +859,7 @@ export const en: Lexicon = {
     needsModelToRank: (words, ranking) =>
       `could not place: ${quote(words)} — needs a model to apply "${ranking}": the rules cannot rank or compare what the page shows`,
     needsModelToWork: (work) =>
-      `needs a model to work out "${work}": the rules cannot count, calculate or compare what the page shows`,
+      `needs a model to work out "${work}": the rules cannot count, calculate, compare or judge what the page shows`,
     needsModelToRead: (phrase) =>
       `needs a model to work out "${phrase}": it describes a value to read from the page, not the value to type; quote the value to type it as written`,
     referenceNotShown: (phrase, owner, kind) =>

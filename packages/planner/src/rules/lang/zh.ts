@@ -268,6 +268,10 @@ export const zh: Lexicon = {
     "计算",
     "算出",
     "比较",
+    // 判断：哪个适合用户（“选一个合适的套餐”）。
+    "合适的",
+    "正确的",
+    "恰当的",
   ],
   references: [
     "显示的",
@@ -630,7 +634,7 @@ export const zh: Lexicon = {
       `“${phrase}”要一直重复一个动作直到某个条件成立，规则做不到：请逐步写出每一步，或交给模型执行`,
     needsModelToRank: (words, ranking) =>
       `无法安放：${list(words)} —— 需要模型来判断“${ranking}”：规则无法对页面内容排序或比较`,
-    needsModelToWork: (work) => `需要模型来算出“${work}”：规则无法对页面内容计数、计算或比较`,
+    needsModelToWork: (work) => `需要模型来算出“${work}”：规则无法对页面内容计数、计算、比较或判断`,
     needsModelToRead: (phrase) =>
       `需要模型来算出“${phrase}”：它描述的是要从页面读取的值，而不是要输入的值；给值加上引号即可按原样输入`,
     referenceNotShown: (phrase, owner, kind) =>
