@@ -306,6 +306,9 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Check in for flight BA117", refuses: ["check", "in", "BA117"] },
   // A box whose name is written as one still is one.
   { text: "Check Out of stock only", reads: [["check", "Out of stock only", undefined]] },
+  // A count of other things after a comma is a counter of its own, not the end of the search words.
+  { text: "Could you look for hotels in Porto, 2 rooms, and hit search?", refuses: ["2", "rooms"] },
+  { text: "Type Porto, Portugal into Destination", reads: [["type", "Destination", "Porto, Portugal"]] },
   // Which option is right for the user is a judgement: a model's to make.
   {
     text: "Choose the right category for my problem: I was charged twice this month",

@@ -59,9 +59,12 @@ const QUANTIFIED = /^(?:(?:all|every|each|both)\s+\S|(?:所有|全部|每个|每
 const PLACE_OF_TEXT =
   /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b|\b(paragraph|sentence|line|heading|caption)\b/i
 
-/** Where an unquoted value runs on into another step: "… 并保存", "… via Edit profile", "… and save it". */
+/**
+ * Where an unquoted value runs on into another step: "… 并保存", "… via Edit profile", "… and save it", or a
+ * count of other things after a comma ("hotels in Porto, 2 rooms": the rooms are a counter of their own).
+ */
 const STEP_IN_VALUE =
-  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then)\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them)$)/iu
+  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then)\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them)$)|(?:,\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+\p{L}+s$)/iu
 
 const normal = (text: string): string => text.toLowerCase().replace(/\s+/g, " ").trim()
 
