@@ -33,6 +33,14 @@ export interface TabCrashes {
 /** How long one probe of a tab that a call waits on may go unanswered, in ms. */
 export const hangProbeMs = 1_500
 
+/**
+ * How many silent probes in a row make a tab hung. A `look` runs Sextant's own script over the whole
+ * page on the renderer's main thread, where the probe waits too: on a large page on a busy machine that
+ * script alone can keep the probe unanswered for seconds, so a look waits five probes (7.5 s) before it
+ * calls the tab hung; every other call two (3 s).
+ */
+const silentProbes = (method: string): number => (method === "look" ? 5 : 2)
+
 type Probe = "answered" | "silent" | "unknown"
 
 // One trivial script on the tab's own socket. It runs on the renderer's main thread, so a page busy
@@ -78,14 +86,15 @@ export const watchTabCrashes = (sockets: DevtoolsSockets | undefined, timeoutMs:
       stoppedAnswering: async (method, context, dialogOpen) => {
         if (sockets === undefined || context === undefined || crashed.has(context))
           return tabCrashes.reasonFor(method, context)
-        // Twice: the first probe may also wait for the tab's socket to connect.
-        for (let probe = 0; probe < 2; probe++)
+        // At least twice: the first probe may also wait for the tab's socket to connect.
+        const probes = silentProbes(method)
+        for (let probe = 0; probe < probes; probe++)
           if ((await probeTab(sockets, context)) !== "silent") return undefined
         // A page showing an alert does not run scripts either, but it is waiting, not hung.
         if (dialogOpen() || crashed.has(context)) return tabCrashes.reasonFor(method, context)
         crashed.set(
           context,
-          `the tab stopped answering: its page kept the renderer busy (a script running without end), and a trivial script got no answer in ${(2 * hangProbeMs) / 1000} s`,
+          `the tab stopped answering: its page kept the renderer busy (a script running without end), and a trivial script got no answer in ${(probes * hangProbeMs) / 1000} s`,
         )
         // Closed at once (the browser's socket closes even a busy tab): a WebDriver command still
         // waiting on it would otherwise hold up every later command of the session, the calls that
