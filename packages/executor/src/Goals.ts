@@ -317,7 +317,7 @@ const judgeControls = (
       }
       // A box with no name of its own, found by the words beside it ("Dark mode" above an unnamed
       // switch): the one the part acted on, labelled by every word asked as the step saw it, shows it.
-      const beside =
+      const besideStep =
         control === undefined
           ? steps.findLast(
               (step) =>
@@ -331,11 +331,12 @@ const judgeControls = (
                 ),
             )
           : undefined
-      const besideNow = elements.find((element) => beside !== undefined && element.ref === beside.acted)
+      const besideNow =
+        besideStep === undefined ? undefined : elements.find((element) => element.ref === besideStep.acted)
       if (besideNow !== undefined) {
         const on = besideNow.checked === true || besideNow.selected === true
         if (on === check.checked) continue
-        return `the ${besideNow.role} beside "${beside?.actedElement?.attributes.label}" is ${on ? "checked" : "unchecked"} on ${where}`
+        return `the ${besideNow.role} beside "${besideStep?.actedElement?.attributes.label}" is ${on ? "checked" : "unchecked"} on ${where}`
       }
       if (control === undefined) {
         // No box by that name ("accept all cookies" on a banner whose button is "Accept all"): the

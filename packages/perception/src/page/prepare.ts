@@ -3,7 +3,7 @@ import { hitAt, openRoots, viewportRect } from "./frames.ts"
 import { chooseOptions } from "./pick.ts"
 import { collapse } from "./text.ts"
 import type { Box } from "./types.ts"
-import { assignValue, inputFormat, VALUE_FORMATS } from "./values.ts"
+import { assignValue, inputFormat, VALUE_FORMATS, YEARLESS_DAY } from "./values.ts"
 import { shown, withinViewport } from "./visibility.ts"
 import { observe, sleep, watchInput, watchState } from "./watch.ts"
 
@@ -377,7 +377,7 @@ const prepareOnce = (spec: PrepareSpec): Prepared => {
   }
   // A day with no year (`--12-31`, "31 December" as the rules read it) takes its year only from a date
   // field; typed into a text field it would be the text `--12-31`.
-  if (spec.op === "input" && typeof spec.value === "string" && /^--\d{2}-\d{2}$/.test(spec.value))
+  if (spec.op === "input" && typeof spec.value === "string" && YEARLESS_DAY.test(spec.value))
     return {
       error: "badvalue",
       detail: `${brief(element)} takes typed text, and ${spec.value} is a day with no year: say the year (for example ${new Date().getFullYear()}${spec.value.slice(1)})`,

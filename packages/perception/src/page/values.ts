@@ -19,6 +19,9 @@ export const VALUE_FORMATS: Readonly<Record<string, string>> = {
 
 const pad = (number: number | string): string => String(number).padStart(2, "0")
 
+/** A day with no year, as ISO 8601 writes a recurring day and the rules type it: `--12-31`. */
+export const YEARLESS_DAY = /^--(\d{2})-(\d{2})$/
+
 /**
  * The first day of that month and day on or after today, or after the field's earliest day (`min`)
  * when that is later: "31 December" asked of a booking form is the next one.
@@ -42,7 +45,7 @@ export const inputFormat = (type: string, text: string, min?: string): string =>
   const value = String(text).trim()
   if (type === "date") {
     if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value
-    const yearless = /^--(\d{2})-(\d{2})$/.exec(value)
+    const yearless = YEARLESS_DAY.exec(value)
     if (yearless) return nextDay(Number(yearless[1]), Number(yearless[2]), min)
     const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value)
     if (slash) return `${slash[3]}-${pad(slash[1] ?? "")}-${pad(slash[2] ?? "")}`
