@@ -101,6 +101,29 @@ const ROWS: ReadonlyArray<Row> = [
     refuses: ['needs a model to work out "How many"'],
   },
   { text: "输入两个数字之和", refuses: ["需要模型来算出“之和”"] },
+  // A value said after "the", "my", "a" … describes what to type, unless it carries its text after it.
+  { text: "Type the address into the field", refuses: ['needs a model to work out "the address"'] },
+  { text: "Enter my email into the email field", refuses: ['needs a model to work out "my email"'] },
+  { text: "Put the phone in airplane mode", refuses: ['needs a model to work out "the phone"'] },
+  {
+    text: "Write a short apology in the refund note",
+    refuses: ['needs a model to work out "a short apology"'],
+  },
+  { text: "Fill the name field with my name", refuses: ['needs a model to work out "my name"'] },
+  {
+    text: "Set Country to the country I live in",
+    refuses: ['needs a model to work out "the country I live in"'],
+  },
+  {
+    text: "Fill the Email field with the address from the contact card",
+    refuses: ['needs a model to work out "the address from the contact card"'],
+  },
+  { text: "Type the word hello into the box", reads: [["type", "textbox", "hello"]] },
+  { text: "Enter the code SAVE20 in the promo box", reads: [["type", "promo", "SAVE20"]] },
+  { text: "Enter the city Paris in the city field", reads: [["type", "city", "Paris"]] },
+  { text: "Type my phone number 030 1234 into Phone", reads: [["type", "Phone", "030 1234"]] },
+  { text: "Type The Beatles into the search box", reads: [["type", "search", "The Beatles"]] },
+  { text: "Type phone into the phone field", reads: [["type", "phone", "phone"]] },
   // A value that is quoted or plainly literal is typed as written, description words or not.
   {
     text: 'Type "the sum of the two numbers" into the box',

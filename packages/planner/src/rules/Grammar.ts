@@ -1,7 +1,7 @@
 import { isoDay, readCalendarDay } from "@sextant/core"
 import type { Command, TargetPhrase } from "./Command.ts"
 import type { Hint, Messages, Verb } from "./lang/Lexicon.ts"
-import { misreading, needsModel, rankingsRead, type ValueReference } from "./Reading.ts"
+import { describerOf, misreading, needsModel, rankingsRead, type ValueReference } from "./Reading.ts"
 import { fillSlot, isPathMark, parseTargetPhrase, splitFields, splitList } from "./Slots.ts"
 import { compileTemplates, matchTemplates } from "./Templates.ts"
 import { joinTokens, type Token, tokenize } from "./Tokenizer.ts"
@@ -29,6 +29,7 @@ import {
   ITEM_VERBS,
   KEYS,
   LANGUAGES,
+  LITERAL_NOUNS,
   MESSAGE_WORDS,
   messagesFor,
   ORDINAL_WORDS,
@@ -1691,6 +1692,21 @@ const withoutFieldWords = (command: Command, tokens: ReadonlyArray<Token>): Comm
   return { ...command, value: words.slice(lead).join(" ") }
 }
 
+/**
+ * "Type the word hello", "enter the code SAVE20": after a describer, a noun that introduces a literal is
+ * no part of it; the text after it is the value. (A value said after a describer with no such text is
+ * refused by the reading check.)
+ */
+const withoutLiteralNoun = (command: Command, text: string, tokens: ReadonlyArray<Token>): Command => {
+  if (command.kind !== "type") return command
+  if (tokens.some((token) => token.kind === "quoted" && token.value === command.value)) return command
+  const [first, ...rest] = command.value.trim().split(/\s+/)
+  if (first === undefined || rest.length === 0 || !LITERAL_NOUNS.has(first.toLowerCase())) return command
+  return describerOf(text, command.value, command.field?.raw) === undefined
+    ? command
+    : { ...command, value: rest.join(" ") }
+}
+
 /** Whether a field is a search box by its words ("搜索框", "Search articles"). */
 const namesSearch = (field: TargetPhrase): boolean =>
   [field.text ?? "", field.raw].some((words) =>
@@ -1714,11 +1730,12 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
   const read = (said: ReadonlyArray<Command>): ParseResult => {
     // A description is caught as said ("the date shown on the page"), before a field's words leave it.
     const misread = misreading(text, tokens, said, say)
-    const commands = said.map((command) => withoutFieldWords(command, tokens))
+    const placed = said.map((command) => withoutFieldWords(command, tokens))
     if (misread?.reference !== undefined)
       return { ok: false, reason: misread.reason, reference: misread.reference }
-    const wrong = misread?.reason ?? unplacedWords(tokens, commands, say)
-    return wrong === undefined ? { ok: true, commands } : fail(wrong)
+    const wrong = misread?.reason ?? unplacedWords(tokens, placed, say)
+    if (wrong !== undefined) return fail(wrong)
+    return { ok: true, commands: placed.map((command) => withoutLiteralNoun(command, text, tokens)) }
   }
   const pairs = verblessPairs(tokens)
   if (pairs !== undefined) {

@@ -6,10 +6,13 @@ import {
   CHINESE_REFERENCE,
   CHINESE_WORK,
   DESCRIBED_VALUE,
+  DESCRIBERS,
   ENGLISH_VERBS,
   JUDGEMENT,
   KIND_NOUNS,
+  LITERAL_NOUNS,
   NO_NAME_WORDS,
+  VALUE_NOUNS as NOUNS_BEFORE_VALUE,
   OWNED_VALUE,
   RANKINGS,
   SEVERAL_WORDS,
@@ -174,6 +177,53 @@ const plainlyLiteral = (value: string, quoted: ReadonlyArray<string>): boolean =
   /^\S+@\S+\.\S+$/.test(value) ||
   /^(https?:\/\/|www\.)\S+$/i.test(value) ||
   /^(<secret:[^>]+>|\{\{[^}]+\}\})$/.test(value)
+
+const DESCRIBED_BY = new RegExp(`(?<![\\p{L}\\p{N}])(${DESCRIBERS.join("|")})\\s+$`, "iu")
+
+/**
+ * The word before a typed or chosen value that makes it a description ("type the address", "enter my
+ * email"), as the instruction says it, or undefined. The value is looked for where the instruction says it
+ * as whole words outside the field's own name ("fill the name field with my name"); a describer written
+ * capitalised inside the sentence starts a name ("The Beatles").
+ */
+export const describerOf = (text: string, value: string, field?: string): string | undefined => {
+  if (value.trim() === "" || /\p{Script=Han}/u.test(value)) return undefined
+  const said = new RegExp(
+    `(?<![\\p{L}\\p{N}])${escapeRegExp(value.trim()).replace(/\s+/g, "\\s+")}(?![\\p{L}\\p{N}])`,
+    "giu",
+  )
+  const fieldAt = field === undefined ? -1 : text.toLowerCase().indexOf(field.trim().toLowerCase())
+  const inField = (index: number) =>
+    field !== undefined && fieldAt >= 0 && index >= fieldAt && index < fieldAt + field.trim().length
+  const at = [...text.matchAll(said)].find((match) => !inField(match.index))
+  if (at === undefined) return undefined
+  const before = DESCRIBED_BY.exec(text.slice(0, at.index))
+  if (before === null) return undefined
+  const word = before[1]!
+  return /^\p{Lu}/u.test(word) && text.slice(0, before.index).trim() !== "" ? undefined : word
+}
+
+/**
+ * Whether a value said after a describer still carries its text: a digit or an "@", a capitalised word
+ * other than "I" ("the city Paris"), or a noun that introduces it with a word after that names something
+ * ("the word hello", "my phone number 030 …"; not "the address from the card").
+ */
+const carriesText = (value: string): boolean => {
+  const words = value.trim().split(/\s+/)
+  const introduces = (word: string) =>
+    LITERAL_NOUNS.has(word.toLowerCase()) || NOUNS_BEFORE_VALUE.has(word.toLowerCase())
+  return (
+    /[\d@]/.test(value) ||
+    words.some((word) => /^\p{Lu}/u.test(word) && !/^I(?:'\w+)?$/u.test(word)) ||
+    words.some(
+      (word, index) =>
+        index < words.length - 1 &&
+        introduces(word) &&
+        !NO_NAME_WORDS.has(words[index + 1]!.toLowerCase()) &&
+        !DESCRIBERS.includes(words[index + 1]!.toLowerCase()),
+    )
+  )
+}
 
 /**
  * A value described as whose it is and what kind ("Maria Keller's email address", "the phone of Ana
@@ -349,6 +399,21 @@ const misread = (
         ? value.trim()
         : referencePhrase(text, value)
       const reference = valueReference(value, phrase)
+      return reference === undefined
+        ? say.needsModelToRead(phrase)
+        : { reason: say.needsModelToRead(phrase), reference }
+    }
+    // "Type the address into the field", "Enter my email", "Put the phone in …": a value said after "the",
+    // "my" … describes what to type; typed, its own words would then be checked as done.
+    // (A chosen option is no such value: "the last shipping option" or "the checkbox labelled …" name a
+    // control or a position, which grounding reads.)
+    const described =
+      command.kind === "type" && !plainlyLiteral(command.value, quoted) && !carriesText(command.value)
+        ? describerOf(text, command.value, command.field?.raw)
+        : undefined
+    if (command.kind === "type" && described !== undefined) {
+      const phrase = `${described} ${command.value.trim()}`
+      const reference = valueReference(command.value, phrase)
       return reference === undefined
         ? say.needsModelToRead(phrase)
         : { reason: say.needsModelToRead(phrase), reference }

@@ -116,7 +116,10 @@ export const valueText = (tokens: ReadonlyArray<Token>): string => {
   // "街道地址填：淮海中路123号": a colon before the value is no part of it.
   while (
     start < tokens.length - 1 &&
-    ((tokens[start]!.kind === "word" && ARTICLES.has(tokens[start]!.value)) ||
+    // A capitalised article inside the sentence starts a name ("type The Beatles").
+    ((tokens[start]!.kind === "word" &&
+      ARTICLES.has(tokens[start]!.value) &&
+      !/^\p{Lu}/u.test(tokens[start]!.raw)) ||
       (tokens[start]!.kind === "punct" && /^[:：]$/.test(tokens[start]!.value)))
   )
     start += 1

@@ -378,7 +378,15 @@ describe("rule grammar: a field named after an article, then its value", () => {
     expect(typed("Enter the coupon code WINTER")).toEqual([["WINTER", "coupon code", undefined]])
     expect(typed("Type your name Ada Lovelace")).toEqual([["Ada Lovelace", "name", undefined]])
     expect(typed("type your email ada@example.com")).toEqual([["ada@example.com", "email", undefined]])
-    expect(typed("type the quick brown fox")).toEqual([["quick brown fox", undefined, undefined]])
+    expect(typed("type quick brown fox")).toEqual([["quick brown fox", undefined, undefined]])
+  })
+
+  it("refuses lower-case words after 'the' as a description of the value, and types them quoted", () => {
+    const parsed = parseCommands("type the quick brown fox")
+    expect(parsed.ok ? parsed.commands : parsed.reason).toContain(
+      'needs a model to work out "the quick brown fox"',
+    )
+    expect(typed('type "the quick brown fox"')).toEqual([["the quick brown fox", undefined, undefined]])
   })
 
   it("reads 'apply' and 'redeem' with a code as typing it, then pressing the button the verb names", () => {

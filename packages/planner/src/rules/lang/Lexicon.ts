@@ -238,6 +238,14 @@ export interface Lexicon {
    * "the email address ann@…"): no part of the value.
    */
   readonly valueNouns: ReadonlyArray<string>
+  /**
+   * Words that make an unquoted value after them a description of what to type, not the text itself
+   * ("type the address", "enter my email", "put the phone in …"): such a value, when it is not plainly a
+   * literal, is refused as one to read from the page, unless a literal noun introduces the text after it.
+   */
+  readonly describers: ReadonlyArray<string>
+  /** Nouns that introduce the literal said right after them ("the word hello", "the code SAVE20"). */
+  readonly literalNouns: ReadonlyArray<string>
   /** Words right after a verb that only soften it ("搜一下台灯"): no part of what follows. */
   readonly softeners: ReadonlyArray<string>
   /**

@@ -82,6 +82,9 @@ export const zh: Lexicon = {
   courtesies: ["谢谢", "谢谢你", "谢谢您", "多谢", "谢了", "感谢", "麻烦了", "麻烦你了", "辛苦了"],
   asides: [],
   valueNouns: [],
+  // A Chinese value says what it describes by 的 and the reference words (`references`).
+  describers: [],
+  literalNouns: [],
   softeners: ["一下"],
   ordinals: { 最后一个: -1, 最后: -1 },
   numbers: { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 },
