@@ -8,6 +8,7 @@ import {
   DESCRIBED_VALUE,
   DESCRIBERS,
   ENGLISH_VERBS,
+  INDEFINITES,
   JUDGEMENT,
   KIND_NOUNS,
   LITERAL_NOUNS,
@@ -15,6 +16,7 @@ import {
   VALUE_NOUNS as NOUNS_BEFORE_VALUE,
   OWNED_VALUE,
   RANKINGS,
+  ROLE_NOUNS,
   SEVERAL_WORDS,
   VALUE_OWNERS,
   VALUE_PLACES,
@@ -57,6 +59,11 @@ const BARE_REFERENCE = /^(the\s+)?(answer|result|solution|total|sum|correct\s+\w
  * several things to find, never a text to type.
  */
 const QUANTIFIED = /^(?:(?:all|every|each|both)\s+\S|(?:所有|全部|每个|每一)\S)/iu
+
+/** The words for a field of text ("field", "box", "input"): no value on their own. */
+const FIELD_NOUNS: ReadonlySet<string> = new Set(
+  ROLE_NOUNS.filter(([words, role]) => words.length === 1 && role === "textbox").flatMap(([words]) => words),
+)
 
 /** Where a selected text is described rather than quoted: "in the second paragraph". */
 const PLACE_OF_TEXT =
@@ -411,6 +418,28 @@ const misread = (
       command.kind === "type" && !plainlyLiteral(command.value, quoted) && !carriesText(command.value)
         ? describerOf(text, command.value, command.field?.raw)
         : undefined
+    // "Type something nice in the comment box", "Write anything in the notes", "Enter any email": a value
+    // not yet chosen.
+    const words = command.kind === "type" ? command.value.trim().split(/\s+/) : []
+    const lead = words[0] ?? ""
+    const unquoted = command.kind === "type" && !quoted.includes(normal(command.value))
+    if (
+      unquoted &&
+      /^\p{Ll}/u.test(lead) &&
+      (INDEFINITES.has(lead) ||
+        (DESCRIBERS.includes(lead) && words.length > 1 && !carriesText(command.value)))
+    )
+      return say.needsModelToRead(command.value.trim())
+    // "Fill the Name field", "Type field into the box": a value that is the words for a field (with no
+    // field of its own, or nothing but them) is the field said with no value.
+    const fieldWord = (word: string) => FIELD_NOUNS.has(word.toLowerCase())
+    if (
+      unquoted &&
+      command.kind === "type" &&
+      words.length > 0 &&
+      (words.every(fieldWord) || (command.field === undefined && fieldWord(words.at(-1)!)))
+    )
+      return say.needsValue(/^\S+/.exec(text.trim())?.[0]?.toLowerCase() ?? "type")
     if (command.kind === "type" && described !== undefined) {
       const phrase = `${described} ${command.value.trim()}`
       const reference = valueReference(command.value, phrase)

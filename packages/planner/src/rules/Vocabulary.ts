@@ -39,6 +39,7 @@ export const SOFTENERS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.s
 /** Nouns that say what a value is ("number" in "my phone number 030 …"). */
 export const VALUE_NOUNS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.valueNouns))
 export const DESCRIBERS: ReadonlyArray<string> = all((lexicon) => lexicon.describers)
+export const INDEFINITES: ReadonlySet<string> = new Set(all((lexicon) => lexicon.indefinites))
 export const LITERAL_NOUNS: ReadonlySet<string> = new Set(all((lexicon) => lexicon.literalNouns))
 /** Words said to the agent at a clause's end, each as its words ("for me" → ["for", "me"]). */
 export const ASIDES: ReadonlyArray<ReadonlyArray<string>> = all((lexicon) => lexicon.asides).map((aside) =>

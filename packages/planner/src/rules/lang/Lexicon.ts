@@ -244,6 +244,8 @@ export interface Lexicon {
    * literal, is refused as one to read from the page, unless a literal noun introduces the text after it.
    */
   readonly describers: ReadonlyArray<string>
+  /** Words that stand for a value not yet chosen ("something nice", "anything"): a value they start is a description. */
+  readonly indefinites: ReadonlyArray<string>
   /** Nouns that introduce the literal said right after them ("the word hello", "the code SAVE20"). */
   readonly literalNouns: ReadonlyArray<string>
   /** Words right after a verb that only soften it ("搜一下台灯"): no part of what follows. */

@@ -151,7 +151,9 @@ export const en: Lexicon = {
     "a",
     "an",
     "some",
+    "any",
   ],
+  indefinites: ["something", "anything", "whatever", "someone", "somebody", "anyone", "anybody"],
   literalNouns: [
     "word",
     "words",

@@ -84,6 +84,7 @@ export const zh: Lexicon = {
   valueNouns: [],
   // A Chinese value says what it describes by 的 and the reference words (`references`).
   describers: [],
+  indefinites: [],
   literalNouns: [],
   softeners: ["一下"],
   ordinals: { 最后一个: -1, 最后: -1 },
