@@ -126,6 +126,17 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Enter any email", refuses: ['needs a model to work out "any email"'] },
   { text: "Fill the Name field", refuses: ["'fill' needs a value to type"] },
   { text: "Type field into the box", refuses: ["'type' needs a value to type"] },
+  // A condition is judged by no rule: the step is refused with it, never done whatever the page shows.
+  { text: "Click Save if the form is valid", refuses: ['needs a model to work out "if the form is valid"'] },
+  {
+    text: "Type hello into the box unless it is disabled",
+    refuses: ['needs a model to work out "unless it is disabled"'],
+  },
+  {
+    text: "Close the banner if it appears, then click Products",
+    refuses: ['needs a model to work out "if it appears"'],
+  },
+  { text: "Search for lantern if you can", reads: [["search", "lantern"]] },
   { text: "Type the word hello into the box", reads: [["type", "textbox", "hello"]] },
   { text: "Enter the code SAVE20 in the promo box", reads: [["type", "promo", "SAVE20"]] },
   { text: "Enter the city Paris in the city field", reads: [["type", "city", "Paris"]] },

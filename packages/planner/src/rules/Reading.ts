@@ -5,6 +5,7 @@ import {
   CHINESE_RANKING,
   CHINESE_REFERENCE,
   CHINESE_WORK,
+  CONDITION,
   DESCRIBED_VALUE,
   DESCRIBERS,
   ENGLISH_VERBS,
@@ -356,6 +357,15 @@ const misread = (
     const inside = values.find((slot) => slot.includes(literal))
     if (inside !== undefined) return say.literalInValue(literal, inside)
     if (!slots.some((slot) => slot.includes(literal))) return say.literalNowhere(literal)
+  }
+  // "Click Save if the form is valid", "Type hello unless the box is disabled", "如果评价不错就加到心愿单": the
+  // rules judge no condition; read without it, the step would be done whatever the page shows.
+  const said = unquoted(tokens)
+  const condition = CONDITION.exec(said)
+  if (condition !== null) {
+    const rest = said.slice(condition.index)
+    const end = rest.search(/[,;，；。]|\s+then\s/i)
+    return say.needsModelToWork((end < 0 ? rest : rest.slice(0, end)).trim())
   }
   for (const command of commands) {
     // "Check in on the 14th of June": a target named only by a preposition or an article names no control;

@@ -144,6 +144,12 @@ export const CLOSE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.close
 /** The button of a form in steps that goes on to its next step (Next, 下一步). */
 export const STEP_ON_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.stepOnWords)
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** A condition said in an instruction: its first word (English as a whole word), to the end of its clause. */
+export const CONDITION = new RegExp(
+  `(?:(?<![\\p{L}\\p{N}])(?:${en.conditions.map((word) => escapeRegExp(word).replace(/ /g, "\\s+")).join("|")})(?![\\p{L}\\p{N}])|${zh.conditions.map(escapeRegExp).join("|")})`,
+  "iu",
+)
 const alternatives = (words: ReadonlyArray<string>): string =>
   words.map((word) => escapeRegExp(word).replace(/ /g, "\\s*")).join("|")
 /** A control that commits something by its name (Submit, Buy now, Place order, 提交 …). */

@@ -244,6 +244,12 @@ export interface Lexicon {
    * literal, is refused as one to read from the page, unless a literal noun introduces the text after it.
    */
   readonly describers: ReadonlyArray<string>
+  /**
+   * Words that make a clause a condition ("click Save if the form is valid", "除非已勾选"): the rules judge no
+   * condition, so an instruction that says one is refused with it (the courtesies and asides, "if you can",
+   * are read before and never count).
+   */
+  readonly conditions: ReadonlyArray<string>
   /** Words that stand for a value not yet chosen ("something nice", "anything"): a value they start is a description. */
   readonly indefinites: ReadonlyArray<string>
   /** Nouns that introduce the literal said right after them ("the word hello", "the code SAVE20"). */

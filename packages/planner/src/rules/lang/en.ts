@@ -153,6 +153,7 @@ export const en: Lexicon = {
     "some",
     "any",
   ],
+  conditions: ["if", "unless", "whenever", "provided that", "as long as", "only when"],
   indefinites: ["something", "anything", "whatever", "someone", "somebody", "anyone", "anybody"],
   literalNouns: [
     "word",

@@ -84,6 +84,7 @@ export const zh: Lexicon = {
   valueNouns: [],
   // A Chinese value says what it describes by 的 and the reference words (`references`).
   describers: [],
+  conditions: ["如果", "假如", "要是", "除非", "只要", "的话"],
   indefinites: [],
   literalNouns: [],
   softeners: ["一下"],
