@@ -137,6 +137,31 @@ const ROWS: ReadonlyArray<Row> = [
     refuses: ['needs a model to work out "if it appears"'],
   },
   { text: "Search for lantern if you can", reads: [["search", "lantern"]] },
+  // Several controls, or all but some, are no control's name: refused, never acted on as the one named.
+  {
+    text: "Check every box except Email",
+    refuses: ['needs a model to work out "every box except Email"'],
+  },
+  { text: "Uncheck all boxes", refuses: ['needs a model to work out "all boxes"'] },
+  { text: "Uncheck everything", refuses: ['needs a model to work out "everything"'] },
+  { text: "Accept all cookies", reads: [["check", "all cookies", undefined]] },
+  // A count of times is that many clicks; a count the rules cannot repeat is named.
+  {
+    text: "Click Next twice",
+    reads: [
+      ["click", "Next", undefined],
+      ["click", "Next", undefined],
+    ],
+  },
+  {
+    text: "点击 Next 三次",
+    reads: [
+      ["click", "Next", undefined],
+      ["click", "Next", undefined],
+      ["click", "Next", undefined],
+    ],
+  },
+  { text: "Type hello twice", refuses: ["could not place: twice"] },
   { text: "Type the word hello into the box", reads: [["type", "textbox", "hello"]] },
   { text: "Enter the code SAVE20 in the promo box", reads: [["type", "promo", "SAVE20"]] },
   { text: "Enter the city Paris in the city field", reads: [["type", "city", "Paris"]] },

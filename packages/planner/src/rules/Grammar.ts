@@ -37,6 +37,8 @@ import {
   PASSWORD_WORDS,
   PLACE_WORDS,
   READ_WORDS,
+  REPEAT_WORDS,
+  REPEATED,
   ROLE_NOUNS,
   SCROLL_WORDS,
   SEARCH_SCOPE_WORDS,
@@ -1707,6 +1709,24 @@ const withoutLiteralNoun = (command: Command, text: string, tokens: ReadonlyArra
     : { ...command, value: rest.join(" ") }
 }
 
+/**
+ * "Click Next twice", "click Next 3 times", "点击 Next 三次": a click said with how many times is that many
+ * clicks on the target without the count (its `raw` keeps the words as said). Up to 20.
+ */
+const repeatedClicks = (commands: ReadonlyArray<Command>): ReadonlyArray<Command> =>
+  commands.flatMap((command) => {
+    if (command.kind !== "click") return [command]
+    const match = REPEATED.exec(command.target.text ?? command.target.raw)
+    if (match === null) return [command]
+    const [, target, word, number] = match
+    const count =
+      word !== undefined
+        ? REPEAT_WORDS.get(word.toLowerCase())
+        : (ENGLISH_NUMBERS.get(number!.toLowerCase()) ?? chineseNumber(number!))
+    if (count === undefined || count < 1 || count > 20) return [command]
+    return Array.from({ length: count }, () => ({ ...command, target: { ...command.target, text: target! } }))
+  })
+
 /** Whether a field is a search box by its words ("搜索框", "Search articles"). */
 const namesSearch = (field: TargetPhrase): boolean =>
   [field.text ?? "", field.raw].some((words) =>
@@ -1727,7 +1747,8 @@ const countedValue = (command: Command): Command => {
 
 /** The clauses of an instruction read into commands, or why not (`parseCommands` without the model check). */
 const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages): ParseResult => {
-  const read = (said: ReadonlyArray<Command>): ParseResult => {
+  const read = (clauses: ReadonlyArray<Command>): ParseResult => {
+    const said = repeatedClicks(clauses)
     // A description is caught as said ("the date shown on the page"), before a field's words leave it.
     const misread = misreading(text, tokens, said, say)
     const placed = said.map((command) => withoutFieldWords(command, tokens))

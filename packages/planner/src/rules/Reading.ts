@@ -16,13 +16,16 @@ import {
   NO_NAME_WORDS,
   VALUE_NOUNS as NOUNS_BEFORE_VALUE,
   OWNED_VALUE,
+  QUANTIFIED_TARGET,
   RANKINGS,
+  REPEATED,
   ROLE_NOUNS,
   SEVERAL_WORDS,
   VALUE_OWNERS,
   VALUE_PLACES,
   VALUE_WORDS,
 } from "./Vocabulary.ts"
+import { singular } from "./Words.ts"
 
 /**
  * Checks that a parse read the whole instruction: every quoted literal lands in exactly one slot, no
@@ -65,6 +68,33 @@ const QUANTIFIED = /^(?:(?:all|every|each|both)\s+\S|(?:所有|全部|每个|每
 const FIELD_NOUNS: ReadonlySet<string> = new Set(
   ROLE_NOUNS.filter(([words, role]) => words.length === 1 && role === "textbox").flatMap(([words]) => words),
 )
+
+/** Control nouns a quantifier makes several of ("all boxes", "every option", "each of the items"). */
+const CONTROL_NOUNS: ReadonlySet<string> = new Set([
+  ...ROLE_NOUNS.filter(([words]) => words.length === 1).flatMap(([words]) => words),
+  "item",
+  "setting",
+  "choice",
+  "filter",
+  "toggle",
+  "switch",
+])
+
+/** Whether a target is several controls or all but some: an exception word, "everything", "all boxes". */
+const quantifiedTarget = (raw: string): boolean => {
+  if (QUANTIFIED_TARGET.except.test(raw)) return true
+  const words = raw.trim().toLowerCase().split(/\s+/)
+  if (words.length === 1) return QUANTIFIED_TARGET.everything.includes(words[0]!)
+  if (!QUANTIFIED_TARGET.all.includes(words[0]!) && !/^(所有|全部|每个)/u.test(raw.trim())) return false
+  return words
+    .slice(1)
+    .some(
+      (word) =>
+        CONTROL_NOUNS.has(word) ||
+        CONTROL_NOUNS.has(singular(word)) ||
+        CONTROL_NOUNS.has(word.replace(/es$/, "")),
+    )
+}
 
 /** Where a selected text is described rather than quoted: "in the second paragraph". */
 const PLACE_OF_TEXT =
@@ -368,6 +398,20 @@ const misread = (
     return say.needsModelToWork((end < 0 ? rest : rest.slice(0, end)).trim())
   }
   for (const command of commands) {
+    // "Check every box except Email", "Uncheck all boxes", "Uncheck everything": a target of several
+    // controls, or all but some, read as one control's name would act on the one it names least.
+    const whole = "target" in command && command.target.raw !== "" ? command.target : undefined
+    if (whole !== undefined && !quoted.includes(normal(whole.raw)) && quantifiedTarget(whole.raw))
+      return say.needsModelToWork(whole.raw.trim())
+    // "Type hello twice": a count of times the rules read only for a click.
+    const counted =
+      command.kind === "click" ? undefined : slotsOf(command, []).find((slot) => REPEATED.test(slot))
+    if (counted !== undefined && !quoted.includes(counted))
+      return say.couldNotPlace(
+        REPEATED.exec(counted)!
+          .slice(2)
+          .filter((word) => word !== undefined),
+      )
     // "Check in on the 14th of June": a target named only by a preposition or an article names no control;
     // the verb and that word are a phrase of their own ("check in"), which the rules do not read.
     // (A name written as one, capitalised or quoted — a toggle's "Off" — is a name.)

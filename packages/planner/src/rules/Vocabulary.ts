@@ -145,6 +145,26 @@ export const CLOSE_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.close
 export const STEP_ON_WORDS: ReadonlyArray<string> = all((lexicon) => lexicon.stepOnWords)
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+/** "twice" → 2, and the words after a number that make it a count of times ("times", "次"). */
+export const REPEAT_WORDS: ReadonlyMap<string, number> = new Map(
+  LANGUAGES.flatMap((lexicon) => Object.entries(lexicon.repeats.words)),
+)
+const TIMES = all((lexicon) => lexicon.repeats.times)
+/** A target that ends in how many times it is acted on: the target, the count's word or number. */
+export const REPEATED = new RegExp(
+  `^(.*?\\S)\\s*(?:(?<![\\p{L}\\p{N}])(${[...REPEAT_WORDS.keys()].map(escapeRegExp).join("|")})|(?<![\\p{L}\\p{N}])(\\d+|${[...Object.keys(en.numbers)].join("|")}|[零一二两三四五六七八九十]+)\\s*(?:${TIMES.map(escapeRegExp).join("|")}))$`,
+  "iu",
+)
+/** A target of several controls, or all but some ("every box except Email", "everything"). */
+export const QUANTIFIED_TARGET = {
+  all: all((lexicon) => lexicon.quantified.all),
+  everything: all((lexicon) => lexicon.quantified.everything),
+  except: new RegExp(
+    `(?:(?<![\\p{L}\\p{N}])(?:${en.quantified.except.map((word) => escapeRegExp(word).replace(/ /g, "\\s+")).join("|")})(?![\\p{L}\\p{N}])|${zh.quantified.except.map(escapeRegExp).join("|")})`,
+    "iu",
+  ),
+} as const
+
 /** A condition said in an instruction: its first word (English as a whole word), to the end of its clause. */
 export const CONDITION = new RegExp(
   `(?:(?<![\\p{L}\\p{N}])(?:${en.conditions.map((word) => escapeRegExp(word).replace(/ /g, "\\s+")).join("|")})(?![\\p{L}\\p{N}])|${zh.conditions.map(escapeRegExp).join("|")})`,

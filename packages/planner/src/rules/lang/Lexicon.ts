@@ -250,6 +250,23 @@ export interface Lexicon {
    * are read before and never count).
    */
   readonly conditions: ReadonlyArray<string>
+  /**
+   * How many times a step is said to be done, after its target ("click Next twice", "… 3 times"): the words
+   * that say a count alone, and the word after a number that makes it one.
+   */
+  readonly repeats: {
+    readonly words: Readonly<Record<string, number>>
+    readonly times: ReadonlyArray<string>
+  }
+  /**
+   * Words that make a target several controls, or all but some ("every box except Email", "all the options
+   * but Phone", "everything"): the rules act on one control a clause, so such a target is refused.
+   */
+  readonly quantified: {
+    readonly all: ReadonlyArray<string>
+    readonly everything: ReadonlyArray<string>
+    readonly except: ReadonlyArray<string>
+  }
   /** Words that stand for a value not yet chosen ("something nice", "anything"): a value they start is a description. */
   readonly indefinites: ReadonlyArray<string>
   /** Nouns that introduce the literal said right after them ("the word hello", "the code SAVE20"). */

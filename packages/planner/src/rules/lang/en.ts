@@ -153,6 +153,12 @@ export const en: Lexicon = {
     "some",
     "any",
   ],
+  repeats: { words: { twice: 2, thrice: 3 }, times: ["times"] },
+  quantified: {
+    all: ["all", "every", "each", "both", "any"],
+    everything: ["everything", "anything", "nothing"],
+    except: ["except", "except for", "but", "other than", "apart from", "besides", "excluding"],
+  },
   conditions: ["if", "unless", "whenever", "provided that", "as long as", "only when"],
   indefinites: ["something", "anything", "whatever", "someone", "somebody", "anyone", "anybody"],
   literalNouns: [

@@ -84,6 +84,12 @@ export const zh: Lexicon = {
   valueNouns: [],
   // A Chinese value says what it describes by 的 and the reference words (`references`).
   describers: [],
+  repeats: { words: {}, times: ["次", "遍"] },
+  quantified: {
+    all: ["所有", "全部", "每个", "每一个"],
+    everything: ["全部", "一切"],
+    except: ["除了", "以外", "之外"],
+  },
   conditions: ["如果", "假如", "要是", "除非", "只要", "的话"],
   indefinites: [],
   literalNouns: [],
