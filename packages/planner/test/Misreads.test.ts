@@ -162,6 +162,14 @@ const ROWS: ReadonlyArray<Row> = [
     ],
   },
   { text: "Type hello twice", refuses: ["could not place: twice"] },
+  { text: "Find the contact named Ana and call her", refuses: ["could not place: and, call, her"] },
+  {
+    text: "Add two of the first product to the cart",
+    reads: [
+      ["pick", "cart", 1],
+      ["pick", "cart", 1],
+    ],
+  },
   { text: "Type the word hello into the box", reads: [["type", "textbox", "hello"]] },
   { text: "Enter the code SAVE20 in the promo box", reads: [["type", "promo", "SAVE20"]] },
   { text: "Enter the city Paris in the city field", reads: [["type", "city", "Paris"]] },

@@ -105,7 +105,7 @@ const PLACE_OF_TEXT =
  * count of other things after a comma ("hotels in Porto, 2 rooms": the rooms are a counter of their own).
  */
 const STEP_IN_VALUE =
-  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then)\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them)$)|(?:,\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+\p{L}+s$)/iu
+  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then)\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them|her|him|me|us)$)|(?:,\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+\p{L}+s$)/iu
 
 const normal = (text: string): string => text.toLowerCase().replace(/\s+/g, " ").trim()
 

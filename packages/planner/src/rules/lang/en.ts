@@ -1002,12 +1002,19 @@ export const en: Lexicon = {
       fixed: { action: "cart" },
       repeat: "count",
       sentences: [
-        "<add> [{count}] {item:namedItem} (to|in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)",
+        "<add> [{count} [of]] {item:namedItem} (to|in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)",
       ],
       examples: [
         [
           "Add the scented candle to the cart",
           { item: { said: "the scented candle", name: "scented candle" } },
+        ],
+        [
+          "Add two of the first product to the cart",
+          [
+            { item: { said: "the first product", ordinal: 1 } },
+            { item: { said: "the first product", ordinal: 1 } },
+          ],
         ],
         [
           "add two linen cushions to my basket",
@@ -1021,7 +1028,7 @@ export const en: Lexicon = {
       fixed: { action: "cart" },
       repeat: "count",
       sentences: [
-        "put [{count}] {item:namedItem} (in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)",
+        "put [{count} [of]] {item:namedItem} (in|into) [(the|my|our|your)] [shopping] (cart|basket|bag|trolley)",
       ],
       examples: [["put the glass vase in the basket", { item: { name: "glass vase" } }]],
     },
