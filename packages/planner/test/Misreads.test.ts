@@ -60,6 +60,21 @@ const ROWS: ReadonlyArray<Row> = [
     ],
   },
   { text: 'Type "ann" and "x9" into the fields', refuses: ['could not place the literal "ann"'] },
+  {
+    text: "Enter ann and x9 as the username and password",
+    reads: [
+      ["type", "username", "ann"],
+      ["type", "password", "x9"],
+    ],
+  },
+  {
+    text: "Fill in the form: name Ada, email ada@x.com",
+    reads: [
+      ["type", "name", "Ada"],
+      ["type", "email", "ada@x.com"],
+    ],
+  },
+  { text: "Type salt and pepper into the Spices field", reads: [["type", "Spices", "salt and pepper"]] },
   // Where a paste's text comes from is read on the page by the step policy (or refused there).
   { text: "把页面上显示的邀请码粘贴到 Invite code 中", reads: [["paste"]] },
   { text: 'Type "ann" "x9" into the Name field', refuses: ['could not place the literal "ann"'] },

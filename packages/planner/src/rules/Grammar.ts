@@ -475,10 +475,25 @@ const parseType = (
       command: target === undefined ? { kind: "type", value } : { kind: "type", value, field: target },
     }
   }
-  /** Several fields take the same value: "A and B", "both A fields". */
-  const many = (value: string, tokens: ReadonlyArray<Token>): ClauseResult => {
+  /**
+   * Several fields take the same value: "A and B", "both A fields"; or one value each, in order, when as
+   * many values are said as fields ("Enter ann and x9 as the username and password").
+   */
+  const many = (value: string, tokens: ReadonlyArray<Token>, said?: ReadonlyArray<Token>): ClauseResult => {
     const both = tokens.some((token) => isWord(token, "both", "都", "均"))
     const parts = splitFields(tokens)
+    const values = said === undefined || both ? [] : splitFields(said)
+    if (parts.length > 1 && values.length === parts.length) {
+      const fields = parts.map(field)
+      if (fields.every((target) => target !== undefined))
+        return {
+          commands: fields.map((target, index) => ({
+            kind: "type" as const,
+            value: valueText(values[index]!),
+            field: target!,
+          })),
+        }
+    }
     if (parts.length > 1) {
       const fields = parts.map(field).filter((target): target is TargetPhrase => target !== undefined)
       return { commands: fields.map((target) => ({ kind: "type" as const, value, field: target })) }
@@ -536,18 +551,22 @@ const parseType = (
   if (isWord(after[0], "in", "into") && previousValue !== undefined)
     return many(previousValue, after.slice(1))
   const into = indexOfWord(after, ["into", "到", "在", "beside"])
-  if (into > 0) return many(valueText(after.slice(0, into)), after.slice(into + 1))
+  if (into > 0) return many(valueText(after.slice(0, into)), after.slice(into + 1), after.slice(0, into))
   const nextTo = after.findIndex((token, index) => isWord(token, "next") && isWord(after[index + 1], "to"))
   if (nextTo > 0) return command(valueText(after.slice(0, nextTo)), field(after.slice(nextTo + 2)))
   const asIndex = indexOfWord(after, ["as"])
   const withIndex = indexOfWord(after, ["with", "为", "成"])
   if (asIndex > 0 && (withIndex < 0 || asIndex < withIndex))
-    return many(valueText(after.slice(0, asIndex)), after.slice(asIndex + 1))
+    return many(valueText(after.slice(0, asIndex)), after.slice(asIndex + 1), after.slice(0, asIndex))
   if (withIndex > 0) return command(valueText(after.slice(withIndex + 1)), field(after.slice(0, withIndex)))
   const colon = after.findIndex((token) => token.value === ":")
+  // "Fill in the form: name Ada, email ada@x.com": field–value pairs after the colon, each its own field.
+  const listed = colon > 0 ? fieldValuePairs(after.slice(colon + 1)) : undefined
+  if (listed !== undefined && listed.length > 1) return { commands: listed }
   if (colon > 0) return command(valueText(after.slice(colon + 1)), field(after.slice(0, colon)))
   const inIndex = indexOfWord(after, ["in", "on", "inside", "for"])
-  if (inIndex > 0) return many(valueText(after.slice(0, inIndex)), after.slice(inIndex + 1))
+  if (inIndex > 0)
+    return many(valueText(after.slice(0, inIndex)), after.slice(inIndex + 1), after.slice(0, inIndex))
   const named = fieldThenValue(after)
   if (named !== undefined) return command(named.value, field(named.field))
   // "enter first name Katherine, last name Johnson and email kj@nasa.gov": field–value pairs after the verb.
