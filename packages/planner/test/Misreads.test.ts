@@ -75,6 +75,7 @@ const ROWS: ReadonlyArray<Row> = [
     ],
   },
   { text: "Type salt and pepper into the Spices field", reads: [["type", "Spices", "salt and pepper"]] },
+  { text: "Choose Blue for color and Large for size", refuses: ["could not place: for, color"] },
   // Where a paste's text comes from is read on the page by the step policy (or refused there).
   { text: "把页面上显示的邀请码粘贴到 Invite code 中", reads: [["paste"]] },
   { text: 'Type "ann" "x9" into the Name field', refuses: ['could not place the literal "ann"'] },

@@ -403,6 +403,16 @@ const misread = (
     const whole = "target" in command && command.target.raw !== "" ? command.target : undefined
     if (whole !== undefined && !quoted.includes(normal(whole.raw)) && quantifiedTarget(whole.raw))
       return say.needsModelToWork(whole.raw.trim())
+    // "Choose Blue for color and Large for size": an option that holds another list's words is two choices
+    // run together; the words from the list marker on are not placed.
+    const runOn =
+      command.kind === "select"
+        ? command.options
+            .filter((option) => !quoted.includes(normal(option)))
+            .map((option) => /\s(?:for|from|as)\s.*$/i.exec(option)?.[0])
+            .find((words) => words !== undefined)
+        : undefined
+    if (runOn !== undefined) return say.couldNotPlace(runOn.trim().split(/\s+/))
     // "Type hello twice": a count of times the rules read only for a click.
     const counted =
       command.kind === "click" ? undefined : slotsOf(command, []).find((slot) => REPEATED.test(slot))
