@@ -76,6 +76,16 @@ const ROWS: ReadonlyArray<Row> = [
   },
   { text: "Type salt and pepper into the Spices field", reads: [["type", "Spices", "salt and pepper"]] },
   { text: "Choose Blue for color and Large for size", refuses: ["could not place: for, color"] },
+  // A property said in a relative clause is judged by no rule: refused, not read as the control's name.
+  {
+    text: "Click the product that costs $12 and then click Buy",
+    refuses: ['needs a model to work out "that costs $12"'],
+  },
+  {
+    text: "Select the contact who lives in London",
+    refuses: ['needs a model to work out "who lives in London"'],
+  },
+  { text: "Click Who we are", reads: [["click", "Who we are", undefined]] },
   // Where a paste's text comes from is read on the page by the step policy (or refused there).
   { text: "把页面上显示的邀请码粘贴到 Invite code 中", reads: [["paste"]] },
   { text: 'Type "ann" "x9" into the Name field', refuses: ['could not place the literal "ann"'] },

@@ -18,6 +18,7 @@ import {
   OWNED_VALUE,
   QUANTIFIED_TARGET,
   RANKINGS,
+  RELATIVE,
   REPEATED,
   ROLE_NOUNS,
   SEVERAL_WORDS,
@@ -403,6 +404,15 @@ const misread = (
     const whole = "target" in command && command.target.raw !== "" ? command.target : undefined
     if (whole !== undefined && !quoted.includes(normal(whole.raw)) && quantifiedTarget(whole.raw))
       return say.needsModelToWork(whole.raw.trim())
+    // "Click the product that costs $12", "Tick everyone who works at Nordlicht": a property the rules do
+    // not judge, read as a name, would act on whatever shares its words.
+    const phrases = [
+      ...("target" in command ? [command.target.raw] : []),
+      ...(command.kind === "select" ? command.options : []),
+    ].filter((phrase) => !quoted.includes(normal(phrase)))
+    const relative = phrases.map((phrase) => RELATIVE.exec(phrase)?.[0]).find((words) => words !== undefined)
+    if (relative !== undefined)
+      return say.needsModelToWork(referencePhrase(text, relative.trim()).replace(/\s+(?:and|or)$/i, ""))
     // "Choose Blue for color and Large for size": an option that holds another list's words is two choices
     // run together; the words from the list marker on are not placed.
     const runOn =

@@ -155,6 +155,13 @@ export const REPEATED = new RegExp(
   `^(.*?\\S)\\s*(?:(?<![\\p{L}\\p{N}])(${[...REPEAT_WORDS.keys()].map(escapeRegExp).join("|")})|(?<![\\p{L}\\p{N}])(\\d+|${[...Object.keys(en.numbers)].join("|")}|[零一二两三四五六七八九十]+)\\s*(?:${TIMES.map(escapeRegExp).join("|")}))$`,
   "iu",
 )
+/** A relative clause inside a phrase, after at least one word ("product that costs $12"): from its word on. */
+export const RELATIVE = new RegExp(
+  `(?<=\\S\\s+)(?:${all((lexicon) => lexicon.relatives)
+    .map(escapeRegExp)
+    .join("|")})(?![\\p{L}\\p{N}])\\s+\\S.*$`,
+  "iu",
+)
 /** A target of several controls, or all but some ("every box except Email", "everything"). */
 export const QUANTIFIED_TARGET = {
   all: all((lexicon) => lexicon.quantified.all),

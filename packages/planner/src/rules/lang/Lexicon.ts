@@ -267,6 +267,11 @@ export interface Lexicon {
     readonly everything: ReadonlyArray<string>
     readonly except: ReadonlyArray<string>
   }
+  /**
+   * Words that open a relative clause after a noun ("the product that costs $12", "everyone who works at
+   * …"): a property of a target the rules do not judge, so a target or option said with one is refused.
+   */
+  readonly relatives: ReadonlyArray<string>
   /** Words that stand for a value not yet chosen ("something nice", "anything"): a value they start is a description. */
   readonly indefinites: ReadonlyArray<string>
   /** Nouns that introduce the literal said right after them ("the word hello", "the code SAVE20"). */

@@ -159,6 +159,7 @@ export const en: Lexicon = {
     everything: ["everything", "anything", "nothing"],
     except: ["except", "except for", "but", "other than", "apart from", "besides", "excluding"],
   },
+  relatives: ["that", "which", "who", "whose"],
   conditions: ["if", "unless", "whenever", "provided that", "as long as", "only when"],
   indefinites: ["something", "anything", "whatever", "someone", "somebody", "anyone", "anybody"],
   literalNouns: [

@@ -90,6 +90,8 @@ export const zh: Lexicon = {
     everything: ["全部", "一切"],
     except: ["除了", "以外", "之外"],
   },
+  // A Chinese property comes before its noun with 的 and is read as its words.
+  relatives: [],
   conditions: ["如果", "假如", "要是", "除非", "只要", "的话"],
   indefinites: [],
   literalNouns: [],
