@@ -1,5 +1,4 @@
 import type { AppMap, AppPage, FormOutcome } from "./AppMap.ts"
-import { secretEnvName } from "./internal/EnvValues.ts"
 import { fillsField } from "./internal/Fill.ts"
 import type { FormModel } from "./PageModel.ts"
 import type { Assertion, FieldValue, TestSpec, TestStep, TestSuite } from "./TestSpec.ts"
@@ -11,8 +10,9 @@ export interface GenerateOptions {
   /**
    * Fields whose value comes from an environment variable when the test runs, by label:
    * `{ Password: "SHOP_PASSWORD" }` (written as `variable: SHOP_PASSWORD` on the field). Every other
-   * value is the text the page suggested, typed as written. A password field not named here reads `SEXTANT_SECRET_<LABEL>`
-   * (`SEXTANT_SECRET_PASSWORD`): a password is never written into a test file.
+   * value is the text the explorer typed, written as it is; a field it filled with a secret
+   * (`<secret:NAME>`) reads `SEXTANT_SECRET_<NAME>`: a secret is never written into a test file, and a
+   * field's label on the page never picks the variable.
    */
   readonly secrets?: Readonly<Record<string, string>> | undefined
   /** Also write smoke tests of pages classified `Error` (their content is rarely stable). Default false. */
@@ -60,9 +60,12 @@ const fieldValues = (
       const secret = Object.entries(secrets).find(
         ([label]) => label.toLowerCase() === field.label.toLowerCase(),
       )?.[1]
-      // A password is never written into a test file: without a name for it, it is read from
-      // SEXTANT_SECRET_<LABEL> when the test runs, as the CLI reads secrets.
-      const variable = secret ?? (field.fieldType === "password" ? secretEnvName(field.label) : undefined)
+      // Only a field named in `secrets` reads a variable (`secretVariables(map)` names every field the
+      // explorer filled with one of the user's secrets). Any other field, a password field too, gets the
+      // value the explorer typed, as text: the page's words (a label, a suggested value) never choose
+      // which of the user's secrets a test types — a field labelled "Password" on a form that posts
+      // elsewhere would be given it.
+      const variable = secret
       // The suggested value comes from the page (an option, a placeholder): it is only ever text.
       return variable === undefined
         ? { target: field.locator, fieldType: field.fieldType, value: field.suggestedValue }

@@ -330,6 +330,39 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     }
   })
 
+  /**
+   * A secret read from the environment is typed only on the site the test starts on, into a form that sends
+   * it there: a page of the site whose form posts to another origin, or a test edited to aim at another
+   * site, gets nothing. (The origin of the start URL, resolved against the suite's `baseUrl`.)
+   */
+  const secretStaysOnSite = Effect.fnUntraced(function* (selector: string, variable: string, what: string) {
+    const originOf = (url: string | null | undefined): string => {
+      try {
+        return new URL(url ?? "").origin
+      } catch {
+        return String(url)
+      }
+    }
+    const site = originOf(
+      yield* Effect.try({
+        try: () => resolveUrl(spec.startUrl, options.baseUrl),
+        catch: (error) => error as StepFailed,
+      }),
+    )
+    const page = originOf(yield* driver.currentUrl.pipe(Effect.catch(driverFailure(what))))
+    const sent = yield* inPage(pageCall(driver, "submissionTarget", selector), what)
+    const elsewhere = [page, originOf(sent ?? undefined)].find(
+      (origin) => origin !== site && origin !== "null",
+    )
+    if (elsewhere !== undefined)
+      return yield* Effect.fail(
+        new StepFailed({
+          kind: "input",
+          message: `${what}: ${variable} is typed only on ${site}, the site the test starts on, and this field is on or sends its form to ${elsewhere}: nothing was typed`,
+        }),
+      )
+  })
+
   const fill = Effect.fnUntraced(function* (
     fields: Extract<TestStep, { type: "FillForm" }>["fields"],
     what: string,
@@ -337,6 +370,7 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     for (const field of fields) {
       const label = `${what} field "${field.target.name}"`
       const selector = yield* requireTarget(field.target, label)
+      if (field.variable !== undefined) yield* secretStaysOnSite(selector, field.variable, label)
       const value = yield* expand(field, label)
       yield* fillField(selector, field.fieldType, value).pipe(Effect.catch(driverFailure(label)))
     }

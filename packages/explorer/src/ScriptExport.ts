@@ -23,7 +23,8 @@ const find = (locator: Locator): string =>
   `await find(${literal(locator.selector)}, ${literal(locator.role)}, ${literal(locator.name)})`
 
 const fillLine = (field: FieldValue): string => {
-  const element = find(field.target)
+  // A field that reads a secret from the environment is checked first: typed only on the site under test.
+  const element = field.variable === undefined ? find(field.target) : `await onSite(${find(field.target)})`
   const value = valueExpression(field)
   switch (field.fieldType) {
     case "select":
@@ -215,6 +216,24 @@ async function find(selector: string, role: string, name: string) {
       )
     await browser.pause(100)
   }
+}
+
+/**
+ * A secret from the environment is typed only on the site the script runs against (the origin of
+ * baseUrl), into a field whose form sends it there: anything else stops the test before a key is sent.
+ */
+async function onSite<E extends object>(element: E): Promise<E> {
+  const site = new URL(baseUrl).origin
+  const urls: Array<string> = await browser.execute((field: HTMLInputElement) => {
+    const form = field.form ?? field.closest("form")
+    return [location.href, form === null ? location.href : form.action]
+  }, element as never)
+  for (const url of urls) {
+    const origin = new URL(url).origin
+    if (origin !== site)
+      throw new Error(\`a secret is typed only on \${site}, the site under test: this field is on or sends its form to \${origin}\`)
+  }
+  return element
 }
 
 async function pageText(): Promise<string> {

@@ -15,6 +15,7 @@ import {
   healSuite,
   parseTestSuite,
   runSuite,
+  secretVariables,
   TestSpecError,
   type TestSuite,
   writeHealPatch,
@@ -74,11 +75,13 @@ describe("generateTests", () => {
     })
   })
 
-  it("never writes a password into a test: without a name for it, it is read from SEXTANT_SECRET_<LABEL>", () => {
+  it("never writes a password into a test: the field the explorer filled with a secret reads the variable secretVariables names, and none without it", () => {
+    const named = generateTests(map, { name: "fixture shop", secrets: secretVariables(map) })
     const plain = generateTests(map, { name: "fixture shop" })
-    expect(JSON.stringify(plain)).not.toContain(env.SHOP_PASSWORD)
-    const login = plain.tests.find((test) => test.name.startsWith('login form "Sign in" on /login filled'))
-    expect(login?.steps).toContainEqual(
+    for (const suite of [named, plain]) expect(JSON.stringify(suite)).not.toContain(env.SHOP_PASSWORD)
+    const login = (suite: typeof plain) =>
+      suite.tests.find((test) => test.name.startsWith('login form "Sign in" on /login filled'))?.steps
+    expect(login(named)).toContainEqual(
       expect.objectContaining({
         type: "FillAndSubmit",
         fields: expect.arrayContaining([
@@ -87,6 +90,8 @@ describe("generateTests", () => {
         ]),
       }),
     )
+    // Without names the page's words pick no variable: the placeholder is text, never the environment.
+    expect(JSON.stringify(login(plain))).not.toContain("variable")
   })
 
   it("round-trips a suite through YAML and JSON, and names the bad field of a broken file", () => {
