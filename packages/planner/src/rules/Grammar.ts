@@ -1733,7 +1733,7 @@ const withoutLiteralNoun = (command: Command, text: string, tokens: ReadonlyArra
  * clicks on the target without the count (its `raw` keeps the words as said). Up to 20.
  */
 const repeatedClicks = (commands: ReadonlyArray<Command>): ReadonlyArray<Command> =>
-  commands.flatMap((command) => {
+  commands.flatMap((command): ReadonlyArray<Command> => {
     if (command.kind !== "click") return [command]
     const match = REPEATED.exec(command.target.text ?? command.target.raw)
     if (match === null) return [command]

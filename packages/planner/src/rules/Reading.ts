@@ -401,13 +401,13 @@ const misread = (
   for (const command of commands) {
     // "Check every box except Email", "Uncheck all boxes", "Uncheck everything": a target of several
     // controls, or all but some, read as one control's name would act on the one it names least.
-    const whole = "target" in command && command.target.raw !== "" ? command.target : undefined
+    const whole = "target" in command && command.target?.raw ? command.target : undefined
     if (whole !== undefined && !quoted.includes(normal(whole.raw)) && quantifiedTarget(whole.raw))
       return say.needsModelToWork(whole.raw.trim())
     // "Click the product that costs $12", "Tick everyone who works at Nordlicht": a property the rules do
     // not judge, read as a name, would act on whatever shares its words.
     const phrases = [
-      ...("target" in command ? [command.target.raw] : []),
+      ...("target" in command && command.target !== undefined ? [command.target.raw] : []),
       ...(command.kind === "select" ? command.options : []),
     ].filter((phrase) => !quoted.includes(normal(phrase)))
     const relative = phrases.map((phrase) => RELATIVE.exec(phrase)?.[0]).find((words) => words !== undefined)
