@@ -28,12 +28,20 @@ const htmlEscaped = (value: string): string =>
     .replaceAll('"', "&quot;")
     .replaceAll("'", "&#39;")
 
+/** Each character other than a letter, a digit or a space as an HTML character reference (`&#64;`, `&#x40;`). */
+const htmlReferences = (value: string, hex: boolean): string =>
+  value.replace(/[^\p{L}\p{N} ]/gu, (character) => {
+    const code = character.codePointAt(0) ?? 0
+    return hex ? `&#x${code.toString(16)};` : `&#${code};`
+  })
+
 const lowerHexEscapes = (value: string): string =>
   value.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase())
 
 /**
  * Every spelling of `value` that a sink or a request may hold: as typed, URL-encoded (`%20`, lower-case
- * escapes, `encodeURI`), form-encoded (`+` for a space), JSON-escaped, HTML-escaped and base64
+ * escapes, `encodeURI`), form-encoded (`+` for a space), each of those encoded once more (a URL inside a
+ * URL's query: `%2540`, `%2B`), JSON-escaped, HTML-escaped (named and numeric references) and base64
  * (standard, unpadded, URL-safe). The one list of encodings Sextant uses everywhere: the redaction of
  * prompts, traces and the store, and the driver's request guard (`BrowserDriver.guardSecrets`). Base64
  * is found when the secret is encoded on its own (a token in a header or a URL); inside a longer base64
@@ -55,8 +63,15 @@ export const secretForms = (value: string): ReadonlyArray<string> => {
     encodeURI(value),
     form,
     lowerHexEscapes(form),
+    // A URL holding the secret, put in another URL's query (`/login?next=%2Fa%3Fp%3DP%2540ss`).
+    ...[uri, form].flatMap((once) => {
+      const twice = encodeURIComponent(once)
+      return [twice, lowerHexEscapes(twice)]
+    }),
     JSON.stringify(value).slice(1, -1),
     htmlEscaped(value),
+    htmlReferences(value, false),
+    htmlReferences(value, true),
     ...(value.length >= WHOLE_TOKEN_BELOW ? toBase64(value) : []),
   ]
   return [...new Set(forms)].filter((form) => form !== "")

@@ -19,8 +19,8 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /**
  * A redaction function that replaces each secret value with `<secret:name>`, in every spelling of
- * {@link secretForms}. Longer forms are replaced first, so a secret that contains another is hidden
- * whole. Secrets shorter than {@link WHOLE_TOKEN_BELOW} characters are replaced only where they stand
+ * {@link secretForms}, in any letter case. Longer forms are replaced first, so a secret that contains
+ * another is hidden whole. Secrets shorter than {@link WHOLE_TOKEN_BELOW} characters are replaced only where they stand
  * alone: not inside a word or a number (`pin=42&`, `"42"` and `code 42.` are hidden; `$168.42` and
  * `4210` are left as they are). Echoes in another spelling are hidden too: upper-cased, spaced out or
  * with any number of separators between the characters (`"OPEN SESAME+42"`, `"o p e n s e s a m e"`),
@@ -46,14 +46,13 @@ export const redactSecrets = (secrets: Readonly<Record<string, string>>): Redact
     )
     .sort((left, right) => right.form.length - left.form.length)
   if (forms.length === 0) return (text) => text
+  // In any letter case: a page or a URL may upper-case a spelling (`CORRECT%20HORSE`, `%2F` beside `%2f`).
   const replacers = forms.map(({ name, form, whole }) => {
     const placeholder = secretPlaceholder(name)
-    if (!whole) return (text: string) => text.split(form).join(placeholder)
-    const pattern = new RegExp(
-      `(?<![\\p{L}\\p{N}.,])${escapeRegExp(form)}(?![\\p{L}\\p{N}]|[.,]\\p{N})`,
-      "gu",
-    )
-    return (text: string) => text.replace(pattern, placeholder)
+    const pattern = whole
+      ? new RegExp(`(?<![\\p{L}\\p{N}.,])${escapeRegExp(form)}(?![\\p{L}\\p{N}]|[.,]\\p{N})`, "giu")
+      : new RegExp(escapeRegExp(form), "giu")
+    return (text: string) => text.replace(pattern, () => placeholder)
   })
   const echoes = Object.entries(secrets)
     .filter(([, value]) => value !== "")
