@@ -193,6 +193,30 @@ describe("the request guard stops every request that carries a secret to another
     )
   }, 60_000)
 
+  it("blocks a page load on the allowed origin that carries the secret in its URL: a form with no method is sent by GET", async () => {
+    const { blocked, shown } = await runtime.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const driver = yield* BrowserDriver
+          yield* driver.navigate(`${site.url}/hostile/default-get-form`)
+          const armed = yield* guardSecretRequests(driver, { values: [PASSWORD], origins: [site.url] })
+          if (!("guard" in armed)) throw new Error(armed.missing)
+          yield* driver.evaluate(
+            `document.querySelector("#email").value = "ann@example.com"; document.querySelector("#password").value = arguments[0]; document.querySelector("form").submit(); return true`,
+            [PASSWORD],
+          )
+          const blocked = yield* blockedUntil(armed.guard, ["GET Document url"], Date.now() + 30_000)
+          // The site answers a load with the password by saying so; a blocked load shows the browser's error page.
+          const shown = yield* driver.evaluate(`return document.body ? document.body.innerText : ""`, [])
+          return { blocked, shown: String(shown) }
+        }),
+      ),
+    )
+    expect(blocked.map(described)).toEqual(["GET Document url"])
+    expect(blocked[0]?.origin).toBe(site.url)
+    expect(shown).not.toContain("Signed in")
+  }, 60_000)
+
   it("stops with its scope: the same request goes out once the guard is released", async () => {
     const since = attacker.requests.length
     const token = "sentinel-token-8713"

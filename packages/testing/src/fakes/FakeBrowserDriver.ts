@@ -169,14 +169,15 @@ export const makeFakeBrowserDriver = (options: FakeBrowserDriverOptions): FakeBr
   const guards = new Set<{ readonly options: SecretGuardOptions; readonly blocked: Array<BlockedRequest> }>()
 
   // Like the real driver's guard: a request carrying a secret, in any spelling, to an origin the
-  // secrets are not bound to is failed before the site sees it.
+  // secrets are not bound to is failed before the site sees it, and so is a page load (every fake
+  // request is one) with a secret in its URL on a bound origin.
   const blockedBy = (request: FakeRequest, redirectedFrom?: string): boolean => {
     const origin = new URL(request.url).origin
     const body = new URLSearchParams(request.form).toString()
     let blocked = false
     for (const guard of guards) {
-      if (guard.options.origins.includes(origin)) continue
       const inUrl = secretIndexIn(request.url, guard.options.values)
+      if (guard.options.origins.includes(origin) && inUrl === undefined) continue
       const inBody = inUrl === undefined ? secretIndexIn(body, guard.options.values) : undefined
       const secret = inUrl ?? inBody
       if (secret === undefined) continue

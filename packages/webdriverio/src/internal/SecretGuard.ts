@@ -196,11 +196,14 @@ export const makeSecretGuard = (driver: {
   const carriesSecret = (paused: PausedRequest, origin: string): boolean => {
     const { request } = paused
     for (const guard of guards) {
-      if (guard.options.origins.includes(origin)) continue
+      const bound = guard.options.origins.includes(origin)
       const values = guard.options.values
+      const inUrl = secretIndexIn(request.url, values)
+      // A page loaded with a secret in its URL puts it in the server's logs, the history and the next
+      // page's Referer, on a bound origin too: a form with no method (or an invalid one) is sent by GET.
+      if (bound && (paused.resourceType !== "Document" || inUrl === undefined)) continue
       const body = bodyOf(request)
       const headers = Object.values(request.headers ?? {}).join("\n")
-      const inUrl = secretIndexIn(request.url, values)
       const inBody = body === undefined ? 0 : secretIndexIn(body, values)
       const inHeader = secretIndexIn(headers, values)
       const secret = inUrl ?? inBody ?? inHeader
