@@ -54,12 +54,26 @@ export const redactSecrets = (secrets: Readonly<Record<string, string>>): Redact
       : new RegExp(escapeRegExp(form), "giu")
     return (text: string) => text.replace(pattern, () => placeholder)
   })
+  // A page text cut short inside a secret ("… pass: hunter2se… (+12 chars: raise maxTextLength …)") keeps
+  // the secret's head before the cut: at least three of its first characters, right before a "…", are hidden.
+  const heads = forms
+    .filter(({ whole, form }) => !whole && form.length > 3)
+    .map(({ name, form }) => {
+      const characters = [...form]
+      let tail = ""
+      for (const character of characters.slice(3, -1).reverse())
+        tail = `(?:${escapeRegExp(character)}${tail})?`
+      const head = characters.slice(0, 3).map(escapeRegExp).join("")
+      const pattern = new RegExp(`${head}${tail}(?=…)`, "giu")
+      return (text: string) => text.replace(pattern, () => secretPlaceholder(name))
+    })
   const echoes = Object.entries(secrets)
     .filter(([, value]) => value !== "")
     .flatMap(([name, value]) => echoPatterns(value).map((pattern) => ({ name, pattern })))
   return (text) => {
     let out = text
     for (const replace of replacers) out = replace(out)
+    if (out.includes("…")) for (const replace of heads) out = replace(out)
     return echoes.length === 0 ? out : hideEchoes(out, echoes)
   }
 }

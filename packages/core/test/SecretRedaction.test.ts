@@ -28,6 +28,14 @@ describe("redactSecrets", () => {
     expect(redact("value=P&#x40;ssw0rd&#x21;")).toBe("value=<secret:password>")
   })
 
+  it("hides the head of a secret that a page text was cut inside, right before the cut's …", () => {
+    const redact = redactSecrets({ password: "hunter2secret" })
+    expect(redact("Your password is hunter2se… (+40 chars: raise maxTextLength to read them)")).toBe(
+      "Your password is <secret:password>… (+40 chars: raise maxTextLength to read them)",
+    )
+    expect(redact("a hunter is … here")).toBe("a hunter is … here")
+  })
+
   it("still leaves a short secret inside a number alone", () => {
     expect(redactSecrets({ pin: "42" })("pin=42, total $168.42")).toBe("pin=<secret:pin>, total $168.42")
   })

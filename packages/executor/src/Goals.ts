@@ -342,7 +342,8 @@ const judgeControls = (
         // No box by that name ("accept all cookies" on a banner whose button is "Accept all"): the
         // part holds only when a control the part clicked was named by those words.
         // Only the words that name something count: "in" is a word of "Sign in", but a part about
-        // "in" names no control, and clicking "Sign in" checks nothing.
+        // "in" names no control, and clicking "Sign in" checks nothing. Following a link ticks nothing
+        // either ("Tick the second contact" that clicked the header's "Contact" link left the page).
         const naming = wordsOf(target)
           .filter((word) => !NO_NAME_WORDS.has(word.toLowerCase()))
           .join(" ")
@@ -352,6 +353,7 @@ const judgeControls = (
             step.ok &&
             step.actedElement !== undefined &&
             !CHOICE_ROLES.has(step.actedElement.role) &&
+            step.actedElement.role !== "link" &&
             wordsNamed(step.actedElement, naming) * 2 >= wordsOf(naming).length,
         )?.actedElement
         if (clicked !== undefined) continue

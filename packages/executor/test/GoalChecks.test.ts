@@ -100,6 +100,19 @@ describe("goal checks on the page's controls", () => {
     )
   })
 
+  it("does not hold a box part because a link named by half its words was followed", () => {
+    // "Tick the second contact" that clicked the header's "Contact" link: the page was left, nothing ticked.
+    const part: GoalPart = {
+      kind: "check",
+      description: 'check "second contact"',
+      check: { type: "controlState", targets: ["second contact"], checked: true },
+    }
+    const link = element({ ref: "e3", role: "link", name: "Contact", tag: "a" })
+    expect(judged(part, [], link)).toEqual([
+      'no checkbox, radio or option named "second contact" is on http://127.0.0.1/form, and no control named by those words was clicked',
+    ])
+  })
+
   it("reads a box with no name of its own by the words beside it, on the box the part acted on", () => {
     // "Turn on dark mode": the switch has no name; "Dark mode" is the text just before it.
     const part: GoalPart = {

@@ -169,6 +169,15 @@ const ROWS: ReadonlyArray<Row> = [
     refuses: ['needs a model to work out "every box except Email"'],
   },
   { text: "Uncheck all boxes", refuses: ['needs a model to work out "all boxes"'] },
+  { text: "勾选所有在柏林的联系人", refuses: ["需要模型来算出“所有在柏林的联系人”"] },
+  {
+    text: "Choose Norway as the country, a quantity of 4, and the colours Red and Blue",
+    refuses: ["could not place: a, quantity, of, 4"],
+  },
+  {
+    text: "Extract the names and prices of the products on page 2",
+    refuses: ["could not place: page, 2"],
+  },
   { text: "Uncheck everything", refuses: ['needs a model to work out "everything"'] },
   { text: "Accept all cookies", reads: [["check", "all cookies", undefined]] },
   // A count of times is that many clicks; a count the rules cannot repeat is named.

@@ -84,9 +84,12 @@ const CONTROL_NOUNS: ReadonlySet<string> = new Set([
 /** Whether a target is several controls or all but some: an exception word, "everything", "all boxes". */
 const quantifiedTarget = (raw: string): boolean => {
   if (QUANTIFIED_TARGET.except.test(raw)) return true
+  // "勾选所有在柏林的联系人": a Chinese quantifier leads the words it makes several of.
+  if (QUANTIFIED_TARGET.all.some((word) => /\p{Script=Han}/u.test(word) && raw.trim().startsWith(word)))
+    return true
   const words = raw.trim().toLowerCase().split(/\s+/)
   if (words.length === 1) return QUANTIFIED_TARGET.everything.includes(words[0]!)
-  if (!QUANTIFIED_TARGET.all.includes(words[0]!) && !/^(所有|全部|每个)/u.test(raw.trim())) return false
+  if (!QUANTIFIED_TARGET.all.includes(words[0]!)) return false
   return words
     .slice(1)
     .some(
@@ -423,6 +426,17 @@ const misread = (
             .find((words) => words !== undefined)
         : undefined
     if (runOn !== undefined) return say.couldNotPlace(runOn.trim().split(/\s+/))
+    // "Choose Norway as the country, a quantity of 4, and the colours Red and Blue": a list named by words
+    // that run on into other clauses is several choices; the words from the first run-on are not placed.
+    const listRun =
+      command.kind === "select" && command.list !== undefined && !quoted.includes(normal(command.list.raw))
+        ? /\s(?:(?:and|or)\s+(?:the|a|an)|(?:a|an|the)\s+\S+\s+of\s+\d)\s.*$/i.exec(command.list.raw)?.[0]
+        : undefined
+    if (listRun !== undefined) return say.couldNotPlace(listRun.trim().split(/\s+/))
+    // "Extract the names and prices of the products on page 2": the rules extract the page they are on.
+    const onPage =
+      command.kind === "extract" ? /\bpage\s+\d+\b|第\s*[\d一二三四五六七八九十]+\s*页/iu.exec(text) : null
+    if (onPage !== null) return say.couldNotPlace(onPage[0].split(/\s+/))
     // "Type hello twice": a count of times the rules read only for a click.
     const counted =
       command.kind === "click" ? undefined : slotsOf(command, []).find((slot) => REPEATED.test(slot))
