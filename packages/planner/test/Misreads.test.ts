@@ -76,6 +76,23 @@ const ROWS: ReadonlyArray<Row> = [
   },
   { text: "Type salt and pepper into the Spices field", reads: [["type", "Spices", "salt and pepper"]] },
   { text: "Choose Blue for color and Large for size", refuses: ["could not place: for, color"] },
+  { text: "Fill in the recipient Jane Doe and the city Paris", refuses: ["could not place: and, the, city"] },
+  {
+    text: "Write a message to Chen Wei's email address with the subject Quarterly review and the text See you on Monday, then send it",
+    refuses: ["could not place: and, the, text"],
+  },
+  // The fields, boxes and choices said after a sign-up are filled before its form is sent.
+  {
+    text: "Sign up as Ada Lovelace with ada@example.com and the password Engine1843, choose the Plus plan, accept the terms and create the account",
+    reads: [
+      ["type", "name", "Ada Lovelace"],
+      ["type", "email", "ada@example.com"],
+      ["type", "password", "Engine1843"],
+      ["select", ["Plus plan"]],
+      ["check", "terms", undefined],
+      ["click", "create the account", undefined],
+    ],
+  },
   // A property said in a relative clause is judged by no rule: refused, not read as the control's name.
   {
     text: "Click the product that costs $12 and then click Buy",

@@ -1900,7 +1900,9 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
       continue
     }
     if (sent?.kind === "submit" && previousVerb?.[0] === "signUp") {
-      if (produced.every((each) => each.kind === "check")) {
+      // "…, choose the Plus plan, accept the terms and create the account": every field, box and choice
+      // said after the sign-up is of its form, filled before the form is sent.
+      if (produced.every((each) => ["check", "uncheck", "select", "type"].includes(each.kind))) {
         commands.splice(-1, 1, ...produced, sent)
         continue
       }

@@ -100,6 +100,12 @@ const quantifiedTarget = (raw: string): boolean => {
     )
 }
 
+/** "… and the city Paris", "… and the text See you": another labelled value run on into a field or a value. */
+const TYPED_RUN_ON = new RegExp(
+  `\\s(?:and|or)\\s+(?:the|a|an|my|your)\\s+(?:${[...LITERAL_NOUNS, ...KIND_NOUNS, "city", "recipient", "street", "country"].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b.*$`,
+  "i",
+)
+
 /** Where a selected text is described rather than quoted: "in the second paragraph". */
 const PLACE_OF_TEXT =
   /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b|\b(paragraph|sentence|line|heading|caption)\b/i
@@ -433,6 +439,15 @@ const misread = (
         ? /\s(?:(?:and|or)\s+(?:the|a|an)|(?:a|an|the)\s+\S+\s+of\s+\d)\s.*$/i.exec(command.list.raw)?.[0]
         : undefined
     if (listRun !== undefined) return say.couldNotPlace(listRun.trim().split(/\s+/))
+    // "Fill in the recipient Jane Doe and the city Paris", "… with the subject Quarterly review and the text
+    // See you on Monday": a field or a value that runs on into another labelled value is two values.
+    const typedRun =
+      command.kind === "type" && !quoted.includes(normal(command.value))
+        ? [command.field?.raw ?? "", command.value]
+            .map((said) => TYPED_RUN_ON.exec(said)?.[0])
+            .find((words) => words !== undefined)
+        : undefined
+    if (typedRun !== undefined) return say.couldNotPlace(typedRun.trim().split(/\s+/))
     // "Extract the names and prices of the products on page 2": the rules extract the page they are on.
     const onPage =
       command.kind === "extract" ? /\bpage\s+\d+\b|第\s*[\d一二三四五六七八九十]+\s*页/iu.exec(text) : null
