@@ -77,6 +77,7 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Type salt and pepper into the Spices field", reads: [["type", "Spices", "salt and pepper"]] },
   { text: "Choose Blue for color and Large for size", refuses: ["could not place: for, color"] },
   { text: "Fill in the recipient Jane Doe and the city Paris", refuses: ["could not place: and, the, city"] },
+  { text: "Choose the colours Green, Black and White", reads: [["select", ["Green", "Black", "White"]]] },
   {
     text: "Write a message to Chen Wei's email address with the subject Quarterly review and the text See you on Monday, then send it",
     refuses: ["could not place: and, the, text"],

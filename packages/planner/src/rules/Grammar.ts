@@ -1746,6 +1746,25 @@ const repeatedClicks = (commands: ReadonlyArray<Command>): ReadonlyArray<Command
     return Array.from({ length: count }, () => ({ ...command, target: { ...command.target, text: target! } }))
   })
 
+/**
+ * "Choose the colours Green, Black and White": a choice of capitalised options led by lower-case words names
+ * its list by those words ("colours"); they are no part of the first option.
+ */
+const listBeforeOptions = (command: Command): Command => {
+  if (command.kind !== "select" || command.list !== undefined || command.options.length < 2) return command
+  const [first, ...others] = command.options
+  const words = first!.trim().split(/\s+/)
+  const lead = words.findIndex((word) => /^\p{Lu}/u.test(word))
+  if (lead < 1 || !words.slice(0, lead).every((word) => /^\p{Ll}/u.test(word))) return command
+  if (!others.every((option) => /^\p{Lu}/u.test(option.trim()))) return command
+  const list = words.slice(0, lead).join(" ")
+  return {
+    ...command,
+    options: [words.slice(lead).join(" "), ...others],
+    list: { raw: list, text: list },
+  }
+}
+
 /** Whether a field is a search box by its words ("搜索框", "Search articles"). */
 const namesSearch = (field: TargetPhrase): boolean =>
   [field.text ?? "", field.raw].some((words) =>
@@ -1775,7 +1794,10 @@ const readClauses = (text: string, tokens: ReadonlyArray<Token>, say: Messages):
       return { ok: false, reason: misread.reason, reference: misread.reference }
     const wrong = misread?.reason ?? unplacedWords(tokens, placed, say)
     if (wrong !== undefined) return fail(wrong)
-    return { ok: true, commands: placed.map((command) => withoutLiteralNoun(command, text, tokens)) }
+    return {
+      ok: true,
+      commands: placed.map((command) => listBeforeOptions(withoutLiteralNoun(command, text, tokens))),
+    }
   }
   const pairs = verblessPairs(tokens)
   if (pairs !== undefined) {
