@@ -444,7 +444,7 @@ const misread = (
     const typedRun =
       command.kind === "type" && !quoted.includes(normal(command.value))
         ? [command.field?.raw ?? "", command.value]
-            .map((said) => TYPED_RUN_ON.exec(said)?.[0])
+            .map((phrase) => TYPED_RUN_ON.exec(phrase)?.[0])
             .find((words) => words !== undefined)
         : undefined
     if (typedRun !== undefined) return say.couldNotPlace(typedRun.trim().split(/\s+/))
@@ -525,9 +525,9 @@ const misread = (
     // not yet chosen.
     const words = command.kind === "type" ? command.value.trim().split(/\s+/) : []
     const lead = words[0] ?? ""
-    const unquoted = command.kind === "type" && !quoted.includes(normal(command.value))
+    const typedUnquoted = command.kind === "type" && !quoted.includes(normal(command.value))
     if (
-      unquoted &&
+      typedUnquoted &&
       /^\p{Ll}/u.test(lead) &&
       (INDEFINITES.has(lead) ||
         (DESCRIBERS.includes(lead) && words.length > 1 && !carriesText(command.value)))
@@ -537,7 +537,7 @@ const misread = (
     // field of its own, or nothing but them) is the field said with no value.
     const fieldWord = (word: string) => FIELD_NOUNS.has(word.toLowerCase())
     if (
-      unquoted &&
+      typedUnquoted &&
       command.kind === "type" &&
       words.length > 0 &&
       (words.every(fieldWord) || (command.field === undefined && fieldWord(words.at(-1)!)))
