@@ -22,6 +22,7 @@ import {
   REPEATED,
   ROLE_NOUNS,
   SEVERAL_WORDS,
+  TYPED_RUN_ON,
   VALUE_OWNERS,
   VALUE_PLACES,
   VALUE_WORDS,
@@ -99,12 +100,6 @@ const quantifiedTarget = (raw: string): boolean => {
         CONTROL_NOUNS.has(word.replace(/es$/, "")),
     )
 }
-
-/** "… and the city Paris", "… and the text See you": another labelled value run on into a field or a value. */
-const TYPED_RUN_ON = new RegExp(
-  `\\s(?:and|or)\\s+(?:the|a|an|my|your)\\s+(?:${[...LITERAL_NOUNS, ...KIND_NOUNS, "city", "recipient", "street", "country"].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b.*$`,
-  "i",
-)
 
 /** Where a selected text is described rather than quoted: "in the second paragraph". */
 const PLACE_OF_TEXT =

@@ -230,6 +230,11 @@ export const OWNED_VALUE: ReadonlyArray<RegExp> = [
 export const KIND_NOUNS: ReadonlyArray<string> = all((lexicon) => lexicon.valueKinds.nouns).map((noun) =>
   noun.toLowerCase(),
 )
+/** "… and the city Paris", "… and the text See you": another labelled value run on into a field or a value. */
+export const TYPED_RUN_ON = new RegExp(
+  `\\s(?:and|or)\\s+(?:the|a|an|my|your)\\s+(?:${[...LITERAL_NOUNS, ...KIND_NOUNS, "city", "recipient", "street", "country"].map(escapeRegExp).join("|")})\\b.*$`,
+  "i",
+)
 /** The markers that make an owner, per language ("'s", "的"). */
 export const VALUE_OWNERS = { en: en.valueKinds.owners, zh: zh.valueKinds.owners } as const
 /** Nouns that only say "the value" ("the value of Phone", "Phone 的值"), longest first. */
