@@ -27,7 +27,7 @@ import {
   VALUE_PLACES,
   VALUE_WORDS,
 } from "./Vocabulary.ts"
-import { singular } from "./Words.ts"
+import { samePlural } from "./Words.ts"
 
 /**
  * Checks that a parse read the whole instruction: every quoted literal lands in exactly one slot, no
@@ -91,14 +91,7 @@ const quantifiedTarget = (raw: string): boolean => {
   const words = raw.trim().toLowerCase().split(/\s+/)
   if (words.length === 1) return QUANTIFIED_TARGET.everything.includes(words[0]!)
   if (!QUANTIFIED_TARGET.all.includes(words[0]!)) return false
-  return words
-    .slice(1)
-    .some(
-      (word) =>
-        CONTROL_NOUNS.has(word) ||
-        CONTROL_NOUNS.has(singular(word)) ||
-        CONTROL_NOUNS.has(word.replace(/es$/, "")),
-    )
+  return words.slice(1).some((word) => [...CONTROL_NOUNS].some((noun) => samePlural(noun, word)))
 }
 
 /** Where a selected text is described rather than quoted: "in the second paragraph". */
