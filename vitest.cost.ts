@@ -4,14 +4,14 @@ import { dirname, join, relative, resolve } from "node:path"
 /**
  * What in a test file (or a test helper it imports) starts a browser, ChromeDriver or a child Node
  * process: Chromium through the fixture site's test browser or the WebdriverIO adapter, an agent from
- * `createAgent`, a spawned `sextant` / worker process, an MCP server spawned over stdio by the SDK's
+ * `createAgent`, a spawned `sextant` / worker / vitest process (also through `spawnSync` or `execFileSync`), an MCP server spawned over stdio by the SDK's
  * `StdioClientTransport`, an MCP tool call (`client.callTool`), which launches the server's browser, or
  * a bench or demo entry point that launches its own browsers (`runGallery`, `measureConformance`,
  * `runLoginDemo`), or the CLI's `main` asked in-process to run or resume a task (`runMain(["run", …`), or
  * `sextant look` called in-process (`lookAt(`).
  */
 const STARTS_A_BROWSER =
-  /open(Shared)?TestBrowser|runGallery\(|measureConformance\(|runLoginDemo\(|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn\(|\bexecFile\(|\bfork\(|chromedriver|StdioClientTransport|\.callTool\(|runMain\(\[\s*"(run|resume)"|\blookAt\(|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
+  /open(Shared)?TestBrowser|runGallery\(|measureConformance\(|runLoginDemo\(|fixture-site\/test-browser|WebdriverioDriver|browserLayer|from "webdriverio"|createAgent\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(|\bfork\(|chromedriver|StdioClientTransport|\.callTool\(|runMain\(\[\s*"(run|resume)"|\blookAt\(|^import (?!type\b)[^;]*from "@sextant\/webdriverio"/m
 /** The WebdriverIO adapter's own tests start Chromium through its index or its driver module. */
 const STARTS_THE_ADAPTER = /^import (?!type\b)[^;]*from "\.\.\/src\/(index|WebdriverioDriver)\.ts"/m
 

@@ -34,6 +34,18 @@ describe("testFilesByCost (vitest.cost.ts)", () => {
     })
   })
 
+  it("puts a file that starts a child process and waits for it (spawnSync, execFileSync) with the browser tests", () => {
+    const root = packageWith({
+      "Waits.test.ts": `const run = ${["spawn", "Sync("].join("")}process.execPath, ["vitest.mjs", "run"])\n`,
+      "WaitsForFile.test.ts": `const out = ${["execFile", "Sync("].join("")}"bash", ["-c", "true"])\n`,
+      "Pure.test.ts": `import { listTools } from "../src/index.ts"\nlistTools()\n`,
+    })
+    expect(testFilesByCost(root)).toEqual({
+      unit: ["test/Pure.test.ts"],
+      browser: ["test/Waits.test.ts", "test/WaitsForFile.test.ts"],
+    })
+  })
+
   it("counts a test helper's browser for the files that import it, and leaves slow-set files out", () => {
     const root = packageWith({
       "helper.ts": `import { open } from "@sextant/${testBrowser}"\n`,
