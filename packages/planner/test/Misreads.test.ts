@@ -454,6 +454,9 @@ const ROWS: ReadonlyArray<Row> = [
       ["check", "parmesan", undefined],
     ],
   },
+  // A password or a code keeps the "!" written against it; a sentence's own "!" is not typed.
+  { text: "Enter Engine1843!, then press Next", reads: [["type", undefined, "Engine1843!"], ["nextPage"]] },
+  { text: "Type hello!", reads: [["type", undefined, "hello"]] },
 ]
 
 /** Words that describe a value; a plan must never type them unless they were quoted. */

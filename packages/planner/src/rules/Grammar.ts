@@ -397,6 +397,21 @@ type ClauseResult =
   | { readonly hint: Hint }
 
 /** A clause read, or refused with its reason in words. */
+
+/**
+ * The "!" or "?" written against the end of a value that mixes letters and digits, which is part of it:
+ * "Type Engine1843!" types `Engine1843!` (a password or a code keeps every character, as a credential
+ * does in a log-in), where "Type hello!" types `hello`. Undefined when the clause ends otherwise.
+ */
+const attachedMark = (clause: ReadonlyArray<Token>, after: ReadonlyArray<Token>): Token | undefined => {
+  const mark = clause.at(-1)
+  const value = after.at(-1)
+  if (mark === undefined || mark.kind !== "punct" || mark.spaced || !/^[!?]$/.test(mark.value))
+    return undefined
+  if (value === undefined || value.kind === "punct" || value.kind === "quoted" || clause.at(-2) !== value)
+    return undefined
+  return /\p{L}/u.test(value.raw) && /\d/.test(value.raw) ? mark : undefined
+}
 type ClauseRead = Exclude<ClauseResult, { hint: Hint }>
 
 const parseLogin = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>): ClauseResult => {
@@ -1363,7 +1378,7 @@ const parseClause = (
     case "search":
       return withVerb({ hint: "search" })
     case "type": {
-      const stop = closingStop(clause, after)
+      const stop = closingStop(clause, after) ?? attachedMark(clause, after)
       return withVerb(
         parseType(before, stop === undefined ? after : [...after, stop], verbRaw, previousValue),
       )
