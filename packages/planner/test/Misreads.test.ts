@@ -454,6 +454,15 @@ const ROWS: ReadonlyArray<Row> = [
       ["check", "parmesan", undefined],
     ],
   },
+  // The list tools read every item: words that choose which items are read are not placed.
+  {
+    text: "Extract the names of the products that are out of stock",
+    refuses: ["that, are, out, of, stock", "choose which items"],
+  },
+  { text: "Extract the prices of all products in the Garden category", refuses: ["in, Garden, category"] },
+  { text: "Extract the names of the red products", refuses: ["could not place: red"] },
+  { text: "Extract the names and prices of the products on this page", reads: [["extract"]] },
+  { text: "Extract the titles of the search results", reads: [["extract"]] },
   // A password or a code keeps the "!" written against it; a sentence's own "!" is not typed.
   { text: "Enter Engine1843!, then press Next", reads: [["type", undefined, "Engine1843!"], ["nextPage"]] },
   { text: "Type hello!", reads: [["type", undefined, "hello"]] },

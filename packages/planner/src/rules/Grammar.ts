@@ -1086,7 +1086,20 @@ const parseExtract = (before: ReadonlyArray<Token>, after: ReadonlyArray<Token>)
     while (
       start > 0 &&
       (tokens[start - 1]!.kind === "number" ||
-        isWord(tokens[start - 1], "on", "from", "across", "the", "first", "前", "all", "of", "in", "for") ||
+        isWord(
+          tokens[start - 1],
+          "on",
+          "from",
+          "across",
+          "the",
+          "this",
+          "first",
+          "前",
+          "all",
+          "of",
+          "in",
+          "for",
+        ) ||
         ENGLISH_NUMBERS.has(tokens[start - 1]!.value) ||
         chineseNumber(tokens[start - 1]!.value) !== undefined)
     )

@@ -440,6 +440,11 @@ const misread = (
     const onPage =
       command.kind === "extract" ? /\bpage\s+\d+\b|第\s*[\d一二三四五六七八九十]+\s*页/iu.exec(text) : null
     if (onPage !== null) return say.couldNotPlace(onPage[0].split(/\s+/))
+    // "Extract the names of the products that are out of stock", "… of the red products", "… of all products
+    // in the Garden category": the list tools read every item of the list, so words that choose which
+    // items are read are not placed. A bare kind of item ("the products", "search results") chooses none.
+    const choice = command.kind === "extract" && command.items !== undefined ? itemChoice(command.items) : []
+    if (choice.length > 0) return say.choosesItems(choice)
     // "Type hello twice": a count of times the rules read only for a click.
     const counted =
       command.kind === "click" ? undefined : slotsOf(command, []).find((slot) => REPEATED.test(slot))
@@ -555,4 +560,25 @@ const misread = (
     }
   }
   return undefined
+}
+
+/** Words before the kind of item that say only where the list is or how it is shown, which choose no items. */
+const NEUTRAL_ITEM_WORDS: ReadonlySet<string> = new Set(["search", "listed", "shown", "visible", "displayed"])
+/** Words after the kind of item that say only where the list is: "on this page", "here". */
+const WHERE_THE_LIST_IS = /\s+(?:(?:on|in)\s+(?:this|the)\s+(?:page|list|table)|here|listed|shown)$/i
+
+/**
+ * The words of an extraction's items phrase that choose which items are read ("that are out of stock",
+ * "red", "in Garden category"), or none when the phrase names only the kind of item ("products", "search
+ * results", "products on this page"). Han text is not judged: its words are not spaced.
+ */
+const itemChoice = (items: string): ReadonlyArray<string> => {
+  if (/\p{Script=Han}/u.test(items)) return []
+  const words = items.replace(WHERE_THE_LIST_IS, "").trim().split(/\s+/)
+  if (words.length <= 1) return []
+  const before = words.slice(0, -1)
+  // "products that are out of stock": the kind first (a plural), then what chooses among them.
+  if (/s$/i.test(words[0] ?? "") && !before.every((word) => NEUTRAL_ITEM_WORDS.has(word.toLowerCase())))
+    return words.slice(1)
+  return before.filter((word) => !NEUTRAL_ITEM_WORDS.has(word.toLowerCase()))
 }

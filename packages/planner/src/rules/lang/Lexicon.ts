@@ -145,6 +145,8 @@ export interface Messages {
   readonly nothingToDo: (text: string) => string
   readonly needsWhat: (verb: string) => string
   readonly couldNotPlace: (words: ReadonlyArray<string>) => string
+  /** "Extract the names of the products that are out of stock": words that choose which items of a list to read. */
+  readonly choosesItems: (words: ReadonlyArray<string>) => string
   /** "keep clicking Next until …": an action repeated until something holds, which the rules do not do. */
   readonly repeatsAction: (phrase: string) => string
   readonly needsModelToRank: (words: ReadonlyArray<string>, ranking: string) => string

@@ -907,6 +907,8 @@ export const en: Lexicon = {
     nothingToDo: (text) => `nothing to do in "${text}"`,
     needsWhat: (verb) => `'${verb}' needs what to ${verb}, e.g. ${verb} "Save"`,
     couldNotPlace: (words) => `could not place: ${quote(words)}`,
+    choosesItems: (words) =>
+      `could not place: ${quote(words)} — they choose which items of the list to read, and the rules read every item: say only what to read, or let a model choose`,
     repeatsAction: (phrase) =>
       `"${phrase}" repeats an action until something holds, which the rules do not do: say each step ("click Next, then click Next"), or let a model run it`,
     needsModelToRank: (words, ranking) =>

@@ -643,6 +643,8 @@ export const zh: Lexicon = {
     nothingToDo: (text) => `“${text}”中没有要做的事`,
     needsWhat: (verb) => `“${verb}”需要说明对象，例如 ${verb} “保存”`,
     couldNotPlace: (words) => `无法安放：${list(words)}`,
+    choosesItems: (words) =>
+      `无法安放：${list(words)} —— 这些词挑选要读取列表中的哪些项，而规则会读取每一项：请只说要读取什么，或交给模型挑选`,
     repeatsAction: (phrase) =>
       `“${phrase}”要一直重复一个动作直到某个条件成立，规则做不到：请逐步写出每一步，或交给模型执行`,
     needsModelToRank: (words, ranking) =>
