@@ -454,6 +454,9 @@ const ROWS: ReadonlyArray<Row> = [
       ["check", "parmesan", undefined],
     ],
   },
+  // A quantifier inside a control's name says the action is done once per item.
+  { text: "Click Details for every pending order", refuses: ["every pending order", "needs a model"] },
+  { text: "Click Reply to all", reads: [["click", "Reply to all", undefined]] },
   // The list tools read every item: words that choose which items are read are not placed.
   {
     text: "Extract the names of the products that are out of stock",

@@ -90,6 +90,18 @@ const quantifiedTarget = (raw: string): boolean => {
     return true
   const words = raw.trim().toLowerCase().split(/\s+/)
   if (words.length === 1) return QUANTIFIED_TARGET.everything.includes(words[0]!)
+  // "Click Details for every pending order": a quantifier after a preposition, with words after it, says
+  // the action is done once per item ("Reply to all" ends with it: a control's name).
+  if (
+    words.some(
+      (word, index) =>
+        index > 0 &&
+        index < words.length - 1 &&
+        QUANTIFIED_TARGET.all.includes(word) &&
+        /^(?:for|of|on|in|from|to|with|at)$/.test(words[index - 1]!),
+    )
+  )
+    return true
   if (!QUANTIFIED_TARGET.all.includes(words[0]!)) return false
   return words.slice(1).some((word) => [...CONTROL_NOUNS].some((noun) => samePlural(noun, word)))
 }
