@@ -482,7 +482,8 @@ const judgeOptions = (
     const held = lists.some((list) =>
       (list.value ?? "")
         .split(/,\s*/)
-        .some((value) => holdsValue(value, option) || listNamed(list, value, option)),
+        // An option said in other words (颜色选红色: "Red") is held as the one option it names.
+        .some((value) => listHolds(list, value, option) || listNamed(list, value, option)),
     )
     if (held) continue
     const shown = actedNow.some((element) =>

@@ -230,6 +230,27 @@ describe("goal checks on the page's controls", () => {
     ])
   })
 
+  it("holds several options said in other words (红色, 蓝色 → Red, Blue) only when the list holds each of them", () => {
+    const colors = (value: string) =>
+      element({
+        ref: "e4",
+        role: "listbox",
+        name: "Colors",
+        tag: "select",
+        value,
+        options: ["Red", "Green", "Blue"],
+      })
+    const choose: GoalPart = {
+      kind: "select",
+      description: 'select "红色", "蓝色" in "颜色"',
+      check: { type: "optionsChosen", options: ["红色", "蓝色"], list: "颜色" },
+    }
+    expect(judged(choose, [colors("Red,Blue")])).toEqual([])
+    expect(judged(choose, [colors("Red,Green")])).toEqual([
+      '"蓝色" is not shown chosen on http://127.0.0.1/form',
+    ])
+  })
+
   it("is not done when the page has no field by that name and shows the value nowhere", () => {
     // "Switch my plan to Pro" typed at a field nothing is named: an action that ran is not evidence.
     const fill: GoalPart = {
@@ -549,6 +570,10 @@ describe("runAgent in Chromium: Chinese form instructions done as the page's ora
 
   it("chooses the option a Chinese value names through the glossary, and its check holds", async () => {
     await done("账单周期改成按年", "account-tabs", { billingCycle: "Yearly" })
+  }, 90_000)
+
+  it("chooses several options of a list said in Chinese, and its check holds", async () => {
+    await done("颜色选红色和蓝色", "select-native", { colors: "Red,Blue" })
   }, 90_000)
 })
 
