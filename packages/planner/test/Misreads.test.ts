@@ -457,6 +457,13 @@ const ROWS: ReadonlyArray<Row> = [
   // A quantifier inside a control's name says the action is done once per item.
   { text: "Click Details for every pending order", refuses: ["every pending order", "needs a model"] },
   { text: "Click Reply to all", reads: [["click", "Reply to all", undefined]] },
+  { text: "Mark all emails as read", refuses: ["all emails as read", "needs a model"] },
+  { text: "Accept all cookies", reads: [["check", "all cookies", undefined]] },
+  // A way to do it said after a value is not part of the value.
+  {
+    text: "Set the quantity to 3 using the plus button",
+    refuses: ["could not place: using, the, plus, button"],
+  },
   // The list tools read every item: words that choose which items are read are not placed.
   {
     text: "Extract the names of the products that are out of stock",

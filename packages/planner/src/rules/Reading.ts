@@ -90,6 +90,11 @@ const quantifiedTarget = (raw: string): boolean => {
     return true
   const words = raw.trim().toLowerCase().split(/\s+/)
   if (words.length === 1) return QUANTIFIED_TARGET.everything.includes(words[0]!)
+  // "Mark all emails as read": a quantifier in lower case before a kind and more words makes several
+  // things of them ("Accept all cookies" names one button; a name written capitalised, "All products
+  // on sale", is a name).
+  if (words.length > 2 && QUANTIFIED_TARGET.all.includes(words[0]!) && /^\p{Ll}/u.test(raw.trim()))
+    return true
   // "Click Details for every pending order": a quantifier after a preposition, with words after it, says
   // the action is done once per item ("Reply to all" ends with it: a control's name).
   if (
@@ -111,11 +116,12 @@ const PLACE_OF_TEXT =
   /^(in|from|on|at|of|under|inside|within|near|above|below|after|before)\b|\b(paragraph|sentence|line|heading|caption)\b/i
 
 /**
- * Where an unquoted value runs on into another step: "… 并保存", "… via Edit profile", "… and save it", or a
+ * Where an unquoted value runs on into another step or a way to do it: "… 并保存", "… via Edit profile",
+ * "3 using the plus button", "… and save it", or a
  * count of other things after a comma ("hotels in Porto, 2 rooms": the rooms are a counter of their own).
  */
 const STEP_IN_VALUE =
-  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then)\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them|her|him|me|us)$)|(?:,\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+\p{L}+s$)/iu
+  /(?:\s*(?:并|然后|接着|再)\s*\S.*$)|(?:\s+(?:via|then|using|by\s+(?:clicking|pressing|using|tapping))\s+.+$)|(?:\s+and\s+\S+\s+(?:it|them|her|him|me|us)$)|(?:,\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+\p{L}+s$)/iu
 
 const normal = (text: string): string => text.toLowerCase().replace(/\s+/g, " ").trim()
 
