@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises"
-import { BrowserDriver, causeMessage, type DriverError, type PageElement } from "@sextant/core"
+import { type BrowserDriver, causeMessage, type PageElement } from "@sextant/core"
 import { Effect } from "effect"
 import { findByRoleAndName } from "./internal/Fallback.ts"
 import type { Locator } from "./PageModel.ts"
-import { type RunTestOptions, runTest, type TestFailure, type TestResult } from "./Runner.ts"
+import { type RunTestOptions, runTestSeeing, type TestFailure, type TestResult } from "./Runner.ts"
 import { formatTestSuite, type TestSpec, type TestStep, type TestSuite } from "./TestSpec.ts"
 
 /** One re-grounded locator: the element with the same role and name, found under a new selector. */
@@ -105,13 +105,12 @@ export const healTest = Effect.fn("Explorer.healTest")(function* (
   spec: TestSpec,
   options: HealOptions = {},
 ): Effect.fn.Return<HealOutcome, never, BrowserDriver> {
-  const driver = yield* BrowserDriver
   const maxPatches = options.maxPatches ?? 10
   const patches: Array<LocatorPatch> = []
   let test = spec
   for (;;) {
     // The runner's own fallback would pass the test without a patch: heal finds the patch instead.
-    const result = yield* runTest(test, { ...options, fallback: false })
+    const { result, seen } = yield* runTestSeeing(test, { ...options, fallback: false }, true)
     if (result.passed)
       return patches.length === 0
         ? { status: "passed", test, result }
@@ -121,8 +120,9 @@ export const healTest = Effect.fn("Explorer.healTest")(function* (
     const broken = { status: "broken", test, result, failure, patches } as const
     const locator = failure.locator
     if (failure.kind !== "locator" || locator === undefined || patches.length >= maxPatches) return broken
-    // The runner stopped on the page where the locator failed: look there for the same identity.
-    const snapshot = yield* driver.look().pipe(Effect.catch((_: DriverError) => Effect.succeed(undefined)))
+    // The runner read the page where the locator failed (before a request guard took the tab off it):
+    // look there for the same identity.
+    const snapshot = seen
     if (snapshot === undefined) return broken
     const found = regroundOn(Object.values(snapshot.elements), locator)
     if (found === undefined || found.selector === locator.selector) return broken

@@ -1,7 +1,7 @@
-import { BrowserDriver, type DriverError } from "@sextant/core"
-import { makeRedactor } from "@sextant/executor"
+import { BrowserDriver, type DriverError, type PageSnapshot, type SecretRequestGuard } from "@sextant/core"
+import { blockedRequestMessage, guardSecretRequests, makeRedactor } from "@sextant/executor"
 import { pageCall } from "@sextant/perception"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, type Scope } from "effect"
 import { findByRoleAndName } from "./internal/Fallback.ts"
 import { fillField } from "./internal/Fill.ts"
 import type { Locator } from "./PageModel.ts"
@@ -37,10 +37,12 @@ export interface StepResult {
 /**
  * Why a test stopped: `locator` (a step's selector matched nothing on the page), `assertion`
  * (the page did not show what was expected), `input` (a value needs an environment variable that is
- * not set), `driver` (the browser failed).
+ * not set, or would be typed off the test's site), `secret` (the page sent a secret read from the
+ * environment toward another origin and the browser blocked it, or the browser cannot guard its
+ * requests), `driver` (the browser failed).
  */
 export interface TestFailure {
-  readonly kind: "locator" | "assertion" | "input" | "driver"
+  readonly kind: "locator" | "assertion" | "input" | "secret" | "driver"
   readonly step: number
   readonly message: string
   /** The locator that matched nothing, for `locator`. */
@@ -97,6 +99,15 @@ export interface RunTestOptions {
   readonly fallback?: boolean | undefined
   /** Called after each test. */
   readonly onTest?: ((result: TestResult) => void) | undefined
+  /**
+   * Type values read from the environment even where the browser's request guard cannot be armed (a
+   * driver without `guardSecrets`, a BiDi session, a browser whose DevTools port is not on this
+   * machine). Default false: there a field marked `variable` is not typed and the test fails saying
+   * why. With the guard armed, a request that carries such a value to another origin than the test's
+   * start URL (a submit button's `formaction`, a script's post, a redirect) is blocked before it
+   * leaves the browser, and the test fails naming where it was going.
+   */
+  readonly allowUnguardedSecrets?: boolean | undefined
 }
 
 class StepFailed {
@@ -140,6 +151,22 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   spec: TestSpec,
   options: RunTestOptions = {},
 ): Effect.fn.Return<TestResult, never, BrowserDriver> {
+  return (yield* runTestSeeing(spec, options, false)).result
+})
+
+/**
+ * {@link runTest}, and, when `look` is set and a locator matched nothing, the page the test stopped on,
+ * read before the test's request guard takes the tab off it (the healer looks there for the element).
+ */
+export const runTestSeeing = Effect.fnUntraced(function* (
+  spec: TestSpec,
+  options: RunTestOptions,
+  look: boolean,
+): Effect.fn.Return<
+  { readonly result: TestResult; readonly seen?: PageSnapshot | undefined },
+  never,
+  BrowserDriver
+> {
   const driver = yield* BrowserDriver
   const env = options.env ?? process.env
   const timeoutMs = options.assertTimeoutMs ?? 3000
@@ -150,6 +177,24 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   /** The values read from the environment (a password, a token), by variable: the result never holds them. */
   const secrets = new Map<string, string>()
   let stepIndex = 0
+  /**
+   * The browser's request guard over the values read from the environment (their variables in the
+   * guard's order), or why it could not be armed; undefined while the test reads none.
+   */
+  let guard:
+    | { readonly variables: ReadonlyArray<string>; readonly guard: SecretRequestGuard }
+    | { readonly missing: string }
+    | undefined
+
+  /** The origin of the test's start URL, resolved against the suite's `baseUrl`; undefined when it has none. */
+  const siteOrigin = (): string | undefined => {
+    try {
+      const origin = new URL(resolveUrl(spec.startUrl, options.baseUrl)).origin
+      return origin === "null" ? undefined : origin
+    } catch {
+      return undefined
+    }
+  }
 
   const driverFailure = (what: string) => (error: DriverError) =>
     Effect.fail(new StepFailed({ kind: "driver", message: `${what}: ${error.message}` }))
@@ -370,7 +415,16 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     for (const field of fields) {
       const label = `${what} field "${field.target.name}"`
       const selector = yield* requireTarget(field.target, label)
-      if (field.variable !== undefined) yield* secretStaysOnSite(selector, field.variable, label)
+      if (field.variable !== undefined) {
+        if (guard !== undefined && "missing" in guard && options.allowUnguardedSecrets !== true)
+          return yield* Effect.fail(
+            new StepFailed({
+              kind: "secret",
+              message: `${label}: ${field.variable} is typed only where the browser's requests are guarded, and they cannot be here (${guard.missing}): nothing was typed; run the test in a Chromium Sextant launches without BiDi, or pass allowUnguardedSecrets: true to accept that the page may send it elsewhere`,
+            }),
+          )
+        yield* secretStaysOnSite(selector, field.variable, label)
+      }
       const value = yield* expand(field, label)
       yield* fillField(selector, field.fieldType, value).pipe(Effect.catch(driverFailure(label)))
     }
@@ -440,28 +494,67 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
     }
   })
 
-  let error: TestFailure | undefined
   const all: Array<TestStep> = [{ type: "Navigate", url: spec.startUrl }, ...spec.steps]
-  for (const [index, step] of all.entries()) {
-    stepIndex = index
-    const stepStarted = yield* Clock.currentTimeMillis
-    const outcome = yield* runStep(step, index).pipe(
-      Effect.map(() => undefined),
-      Effect.catch((failed: StepFailed) => Effect.succeed(failed.failure)),
-    )
-    const durationMs = (yield* Clock.currentTimeMillis) - stepStarted
-    steps.push({
-      index,
-      step: describeStep(step),
-      passed: outcome === undefined,
-      durationMs,
-      ...(outcome === undefined ? {} : { message: outcome.message }),
-    })
-    if (outcome !== undefined) {
-      error = { ...outcome, step: index }
-      break
-    }
-  }
+  const runSteps: Effect.Effect<TestFailure | undefined, never, BrowserDriver | Scope.Scope> = Effect.gen(
+    function* () {
+      // The values the test reads from the environment are bound to its start URL's origin: the browser's
+      // request guard fails, before it leaves the browser, any request that carries one elsewhere.
+      const variables = [
+        ...new Set(
+          spec.steps.flatMap((step) =>
+            step.type === "FillForm" || step.type === "FillAndSubmit"
+              ? step.fields.flatMap((field) =>
+                  field.variable !== undefined && (env[field.variable] ?? "") !== "" ? [field.variable] : [],
+                )
+              : [],
+          ),
+        ),
+      ]
+      if (variables.length > 0) {
+        const site = siteOrigin()
+        guard =
+          site === undefined
+            ? { missing: `"${spec.startUrl}" has no origin to bind the secrets to` }
+            : yield* guardSecretRequests(driver, {
+                values: variables.map((variable) => env[variable]!),
+                origins: [site],
+              }).pipe(Effect.map((armed) => ("guard" in armed ? { variables, guard: armed.guard } : armed)))
+      }
+      for (const [index, step] of all.entries()) {
+        stepIndex = index
+        const stepStarted = yield* Clock.currentTimeMillis
+        const failed = yield* runStep(step, index).pipe(
+          Effect.map(() => undefined),
+          Effect.catch((failure: StepFailed) => Effect.succeed(failure.failure)),
+        )
+        // A request the guard blocked is why the step went wrong, whatever else failed after it.
+        const blocked = guard !== undefined && "guard" in guard ? yield* guard.guard.blocked : []
+        const outcome: Omit<TestFailure, "step"> | undefined =
+          blocked[0] !== undefined && guard !== undefined && "guard" in guard
+            ? {
+                kind: "secret",
+                message: `step ${index + 1} (${step.type}): ${blockedRequestMessage(blocked[0], `<secret:${guard.variables[blocked[0].secret]}>`).replace(/, and the run types no secret again$/, "")}; the test stops here`,
+              }
+            : failed
+        const durationMs = (yield* Clock.currentTimeMillis) - stepStarted
+        steps.push({
+          index,
+          step: describeStep(step),
+          passed: outcome === undefined,
+          durationMs,
+          ...(outcome === undefined ? {} : { message: outcome.message }),
+        })
+        if (outcome !== undefined) {
+          if (look && outcome.kind === "locator")
+            seen = yield* driver.look().pipe(Effect.orElseSucceed(() => undefined))
+          return { ...outcome, step: index }
+        }
+      }
+      return undefined
+    },
+  )
+  let seen: PageSnapshot | undefined
+  const error = yield* Effect.scoped(runSteps)
   const result: TestResult = {
     name: spec.name,
     passed: error === undefined,
@@ -473,9 +566,9 @@ export const runTest = Effect.fn("Explorer.runTest")(function* (
   }
   // What the page showed may echo a typed secret (a greeting, an upper-cased copy): every message and
   // value of the result shows `<secret:VARIABLE>` instead, in the spellings the executor's redactor knows.
-  if (secrets.size === 0) return result
+  if (secrets.size === 0) return { result, seen }
   const redactor = makeRedactor({ inputs: Object.fromEntries(secrets), secretInputs: [...secrets.keys()] })
-  return redactor.value(result)
+  return { result: redactor.value(result), seen }
 })
 
 /**

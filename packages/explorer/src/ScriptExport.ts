@@ -220,13 +220,22 @@ async function find(selector: string, role: string, name: string) {
 
 /**
  * A secret from the environment is typed only on the site the script runs against (the origin of
- * baseUrl), into a field whose form sends it there: anything else stops the test before a key is sent.
+ * baseUrl), into a field whose form sends it there, by its action and by every submit button's own
+ * formaction: anything else stops the test before a key is sent.
  */
 async function onSite<E extends object>(element: E): Promise<E> {
   const site = new URL(baseUrl).origin
   const urls: Array<string> = await browser.execute((field: HTMLInputElement) => {
     const form = field.form ?? field.closest("form")
-    return [location.href, form === null ? location.href : form.action]
+    if (form === null) return [location.href]
+    const submitters = Array.from(form.elements).filter(
+      (control) => (control as HTMLButtonElement).type === "submit" || (control as HTMLInputElement).type === "image",
+    ) as Array<HTMLButtonElement>
+    return [
+      location.href,
+      form.action,
+      ...submitters.filter((control) => control.hasAttribute("formaction")).map((control) => control.formAction),
+    ]
   }, element as never)
   for (const url of urls) {
     const origin = new URL(url).origin

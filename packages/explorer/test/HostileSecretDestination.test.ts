@@ -59,6 +59,47 @@ const offsiteSuite = (baseUrl: string): TestSuite => ({
   ],
 })
 
+/** A suite whose one test signs in on `path` of the site, reading the password from SEXTANT_SECRET_PASSWORD. */
+const signInSuite = (baseUrl: string, path: string): TestSuite => {
+  const suite = offsiteSuite(baseUrl)
+  return { ...suite, tests: suite.tests.map((test) => ({ ...test, startUrl: path })) }
+}
+
+describe("a secret from the environment sent elsewhere by the page after it was typed", () => {
+  it("is blocked by sextant test's request guard when the submit button's formaction posts to another origin: the test fails naming it", async () => {
+    const site = await browser.site()
+    const since = attacker.requests.length
+    const result = await browser.run(
+      runSuite(signInSuite(site.url, `/hostile/formaction-button?to=${encodeURIComponent(attacker.url)}`), {
+        env: { SEXTANT_SECRET_PASSWORD: PASSWORD },
+        assertTimeoutMs: 300,
+      }),
+    )
+    expect(result.failed).toBe(1)
+    expect(result.tests[0]?.error?.kind).toBe("secret")
+    const message = result.tests[0]?.error?.message ?? ""
+    expect(message).toContain(`request to ${attacker.url}`)
+    expect(message).toContain("<secret:SEXTANT_SECRET_PASSWORD>")
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(JSON.stringify(attacker.requests.slice(since))).not.toContain(PASSWORD)
+    expect(JSON.stringify(result)).not.toContain(PASSWORD)
+  }, 60_000)
+
+  it("is blocked by sextant test's request guard when a GET form would put it into the next page's URL on the site itself", async () => {
+    const site = await browser.site()
+    const result = await browser.run(
+      runSuite(signInSuite(site.url, "/hostile/default-get-form"), {
+        env: { SEXTANT_SECRET_PASSWORD: PASSWORD },
+        assertTimeoutMs: 300,
+      }),
+    )
+    expect(result.failed).toBe(1)
+    expect(result.tests[0]?.error?.kind).toBe("secret")
+    expect(result.tests[0]?.error?.message).toContain("in its url")
+    expect(JSON.stringify(result)).not.toContain(PASSWORD)
+  }, 60_000)
+})
+
 describe("a secret from the environment on a form that posts to another origin", () => {
   it("is not typed by sextant test: the step fails naming the other origin, which receives nothing", async () => {
     const site = await browser.site()
@@ -80,6 +121,20 @@ describe("a secret from the environment on a form that posts to another origin",
     const since = attacker.requests.length
     const file = join(directory, "offsite.wdio.ts")
     writeFileSync(file, exportWdioScript(offsiteSuite(site.url)))
+    const result = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: PASSWORD }, 120_000)
+    expect(result.output).toContain(`a secret is typed only on ${new URL(site.url).origin}`)
+    expect(result.output).toContain(attacker.url)
+    expect(result.output).not.toContain(PASSWORD)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(attacker.requests.slice(since)).toEqual([])
+  }, 150_000)
+
+  it("is not typed by the exported WebdriverIO script when the submit button's formaction posts to another origin", async () => {
+    const site = await browser.site()
+    const since = attacker.requests.length
+    const file = join(directory, "formaction.wdio.ts")
+    const path = `/hostile/formaction-button?to=${encodeURIComponent(attacker.url)}`
+    writeFileSync(file, exportWdioScript(signInSuite(site.url, path)))
     const result = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: PASSWORD }, 120_000)
     expect(result.output).toContain(`a secret is typed only on ${new URL(site.url).origin}`)
     expect(result.output).toContain(attacker.url)
