@@ -32,6 +32,14 @@ export interface ApiExportOptions {
    * `${env.NAME}` in a body or a URL is sent as those characters too.
    */
   readonly secrets?: ReadonlyArray<string> | undefined
+  /**
+   * The site the run was on (its start URL, or that URL's origin): only the JSON exchanges on its
+   * origin become tests, and it is the tests' default base URL. A call the run's pages made to another
+   * origin (a third party's API, an address a page chose) is left out, and the file's header says how
+   * many were and where they went: the tests would send the cookie and the secrets there. Default: the
+   * origin of the first JSON exchange.
+   */
+  readonly origin?: string | undefined
 }
 
 // Every text from the traffic enters the file only as a string literal.
@@ -159,14 +167,31 @@ export const exportApiTests = (
     )
   const name = options.name ?? "API"
   const seen = new Set<string>()
-  const chosen = exchanges.filter((exchange) => {
+  const json = exchanges.filter((exchange) => {
     const key = `${exchange.method.toUpperCase()} ${exchange.url}`
     if (seen.has(key) || !isJson(exchange.responseContentType, exchange.responseBody)) return false
     seen.add(key)
     return true
   })
-  if (chosen.length === 0) throw new Error("no JSON exchange to export: the run called no JSON endpoint")
-  const origin = new URL(chosen[0]?.url ?? "http://127.0.0.1").origin
+  if (json.length === 0) throw new Error("no JSON exchange to export: the run called no JSON endpoint")
+  const origin = new URL(options.origin ?? json[0]?.url ?? "http://127.0.0.1").origin
+  const originOf = (url: string): string => {
+    try {
+      return new URL(url).origin
+    } catch {
+      return url
+    }
+  }
+  const chosen = json.filter((exchange) => originOf(exchange.url) === origin)
+  const elsewhere = [
+    ...new Set(
+      json.filter((exchange) => !chosen.includes(exchange)).map((exchange) => originOf(exchange.url)),
+    ),
+  ]
+  if (chosen.length === 0)
+    throw new Error(
+      `no JSON exchange to export on ${origin}, the site the run was on: the run called JSON endpoints only on ${elsewhere.join(", ")}, which are left out`,
+    )
   let usesSecrets = false
   // A secret the run sent (a placeholder in the redacted trace) is read from the environment.
   const expression = (text: string): string => {
@@ -199,8 +224,12 @@ export const exportApiTests = (
     expect(result.success ? [] : result.error.issues.map((issue) => \`\${issue.path.join(".")}: \${issue.message}\`)).toEqual([])
   })`
   })
+  const leftOut =
+    elsewhere.length === 0
+      ? ""
+      : `// Left out: ${json.length - chosen.length} JSON call(s) the run's pages made to other origins (${commentText(elsewhere.join(", "))}), which the tests would send the cookie to.\n`
   return `// ${commentText(name)}: exported by Sextant from the HTTP traffic of a run.
-// Run: API_BASE_URL=${commentText(origin)} ${cookieEnv}="name=value" npx vitest run <this file>
+${leftOut}// Run: API_BASE_URL=${commentText(origin)} ${cookieEnv}="name=value" npx vitest run <this file>
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 

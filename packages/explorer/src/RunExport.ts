@@ -409,14 +409,27 @@ export const runToTestSuite = (
 }
 
 /**
+ * The URL a recorded run started on (its first navigation), or undefined when it recorded none: the site
+ * an export of its traffic is bound to (`exportApiTests(…, { origin })`).
+ */
+export const runStartUrl = (records: ReadonlyArray<TraceRecord>): string | undefined => {
+  for (const record of records)
+    if (record.type === "recorded")
+      for (const action of record.actions)
+        if (action.kind === "navigate" && action.url !== "") return action.url
+  return undefined
+}
+
+/**
  * The JSON exchanges a run recorded (when it ran with traffic recording), ready for `exportApiTests`.
  * Secrets stay placeholders, read from the environment by the exported tests.
  *
  * @example
  * ```ts
  * import { readRunTrace } from "@sextant/executor"
- * import { exportApiTests, runExchanges } from "@sextant/explorer"
- * const source = exportApiTests(runExchanges(readRunTrace(".sextant/traces/run-1.jsonl")))
+ * import { exportApiTests, runExchanges, runStartUrl } from "@sextant/explorer"
+ * const trace = readRunTrace(".sextant/traces/run-1.jsonl")
+ * const source = exportApiTests(runExchanges(trace), { origin: runStartUrl(trace) })
  * ```
  */
 export const runExchanges = (records: ReadonlyArray<TraceRecord>): ReadonlyArray<ApiExchange> =>

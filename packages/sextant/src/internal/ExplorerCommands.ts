@@ -306,8 +306,15 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
     return 2
   }
   const wdio = { timeoutMs: options.timeout }
-  const { exportApiTests, exportWdioScript, formatTestSuite, runExchanges, runToTestSuite, RunExportError } =
-    await explorer()
+  const {
+    exportApiTests,
+    exportWdioScript,
+    formatTestSuite,
+    runExchanges,
+    runStartUrl,
+    runToTestSuite,
+    RunExportError,
+  } = await explorer()
   const { suite: spec, trace } = await exportSource(options.source, options.traceDir)
   let text: string
   // A run's export reads from the environment only the secrets its stored task was given.
@@ -336,7 +343,9 @@ export const exportCommand = async (raw: Record<string, unknown>, out: Writable,
       )
       return 1
     }
-    text = exportApiTests(exchanges, { name: `${options.source} API`, secrets })
+    // Only the calls to the site the run started on become tests: the tests send the cookie and the
+    // secrets to their base URL.
+    text = exportApiTests(exchanges, { name: `${options.source} API`, secrets, origin: runStartUrl(trace) })
   } else {
     let exported: ReturnType<typeof runToTestSuite>
     try {
