@@ -77,6 +77,13 @@ const pathOf = (url: string): string | undefined => {
   }
 }
 
+/**
+ * The assertion that the page is at `path` (a path and query of the site): the URL contains it, or, for
+ * the site's root, equals it, since every URL contains "/".
+ */
+const urlAssertion = (path: string): Assertion =>
+  path === "/" ? { type: "UrlEquals", url: path } : { type: "UrlContains", text: path }
+
 const isWaitState = (state: string | undefined): state is "visible" | "present" | "hidden" =>
   state === "visible" || state === "present" || state === "hidden"
 
@@ -335,7 +342,7 @@ export const runToTestSuite = (
       const after = pathOf(action.url)
       // Where the run waited for a navigation, the test waits for the URL it reached.
       if (after !== undefined && before !== undefined && after !== before)
-        push({ type: "Assert", assertion: { type: "UrlContains", text: after } })
+        push({ type: "Assert", assertion: urlAssertion(after) })
       lastUrl = action.url
     }
   }
@@ -347,13 +354,30 @@ export const runToTestSuite = (
 
   const goal = start?.type === "run-start" ? start.goal : undefined
   const assertions: Array<Assertion> = []
+  /** The selectors of the password fields a held sign-in must have taken off the page. */
+  const signedIn: Array<string> = []
   const endPath = lastUrl === undefined ? undefined : pathOf(lastUrl)
-  if (endPath !== undefined) assertions.push({ type: "UrlContains", text: endPath })
+  if (endPath !== undefined) assertions.push(urlAssertion(endPath))
   const verified = [...records].reverse().find((record) => record.type === "verified")
   const unmet: Array<string> = []
   if (verified?.type === "verified") {
     for (const part of verified.parts) {
-      if (part.held) {
+      if (part.held && part.check.type === "loggedIn") {
+        // Signed in is the password field gone: a test that signs in with a wrong password (answered
+        // with the form again, or an error on the same URL) fails here, not only by its end URL.
+        const password = steps
+          .flatMap((step) => (step.type === "FillForm" || step.type === "FillAndSubmit" ? step.fields : []))
+          // The field the run typed a secret into, else one named as a password.
+          .findLast(
+            (field) =>
+              field.variable !== undefined || /pass(?:word|code)|passwort|密码/i.test(field.target.name),
+          )
+        if (password !== undefined) signedIn.push(password.target.selector)
+        else
+          notes.push(
+            `the run verified "${part.part}" on the page, but typed into no password field the test can watch: the test checks the end URL only for it`,
+          )
+      } else if (part.held) {
         const asserted = partAssertions(part.check, acted, options.secrets)
         if ("unasserted" in asserted)
           notes.push(
@@ -382,10 +406,14 @@ export const runToTestSuite = (
       )
     notes.push(`the run ${why}: the script replays what it did, not its goal`)
   }
+  for (const selector of new Set(signedIn)) steps.push({ type: "Wait", selector, state: "hidden" })
   for (const assertion of assertions) {
     // The URL already asserted after the last action that moved, with no navigation since, is not asserted twice.
     const lastMove = steps.findLastIndex(
-      (step) => step.type === "Navigate" || (step.type === "Assert" && step.assertion.type === "UrlContains"),
+      (step) =>
+        step.type === "Navigate" ||
+        (step.type === "Assert" &&
+          (step.assertion.type === "UrlContains" || step.assertion.type === "UrlEquals")),
     )
     const previous = steps[lastMove]
     const same =
