@@ -354,7 +354,15 @@ const judgeControls = (
             step.actedElement !== undefined &&
             !CHOICE_ROLES.has(step.actedElement.role) &&
             step.actedElement.role !== "link" &&
-            wordsNamed(step.actedElement, naming) * 2 >= wordsOf(naming).length,
+            wordsNamed(step.actedElement, naming) * 2 >= wordsOf(naming).length &&
+            // A press the page does not show ("print it" that clicked a Print button that does nothing)
+            // checks nothing either.
+            effectOf(
+              step,
+              acting
+                .slice(0, Math.max(0, acting.indexOf(step)))
+                .findLast((earlier) => earlier.facts !== undefined)?.facts,
+            ) === "changed",
         )?.actedElement
         if (clicked !== undefined) continue
         return `no checkbox, radio or option named "${target}" is on ${where}, and no control named by those words was clicked`

@@ -90,10 +90,20 @@ describe("goal checks on the page's controls", () => {
       check: { type: "controlState", targets: ["all cookies"], checked: true },
     }
     const button = element({ ref: "e4", role: "button", name: "Accept all", tag: "button" })
-    expect(judged(accept, [], button)).toEqual([])
-    // The same part with nothing acted on, or with a click on a control named otherwise, is not done.
+    const pressed = (changed: boolean) =>
+      verifyParts([accept], {
+        steps: [{ ...step([], button), data: { changed } }],
+        records: [],
+        finalPage: "not read",
+      }).map((unmet) => unmet.evidence)
+    expect(pressed(true)).toEqual([])
+    // The same part with nothing acted on, with a press the page does not show ("Tick the file and print
+    // it" that clicked a Print button that did nothing), or with a click on a control named otherwise, is
+    // not done.
     const unmet =
       'no checkbox, radio or option named "all cookies" is on http://127.0.0.1/form, and no control named by those words was clicked'
+    expect(pressed(false)).toEqual([unmet])
+    expect(judged(accept, [], button)).toEqual([unmet])
     expect(judged(accept, [button])).toEqual([unmet])
     expect(judged(accept, [], element({ ref: "e5", role: "button", name: "Reject", tag: "button" }))).toEqual(
       [unmet],
@@ -584,6 +594,14 @@ describe("runAgent in Chromium: a false COMPLETED is refused where the page says
     expect(status === "COMPLETED", JSON.stringify(result.summary.unmetParts)).toBe(verdict.achieved)
     return { status, verdict, result }
   }
+
+  it("a second verb said as 'it' after a tick is not a box held by a press that showed nothing", async () => {
+    // Print and Pin do nothing on this page, on purpose: "print it" and "pin it" are not done.
+    for (const goal of ["Tick the tenancy agreement and print it", "Tick the tenancy agreement and pin it"]) {
+      const { status } = await honest(goal, "file-actions", { "printed:Tenancy agreement.pdf": true })
+      expect(status, goal).toBe("FAILED")
+    }
+  }, 90_000)
 
   it("a file selected in a tree is not reported opened", async () => {
     const { status } = await honest("Open lease-2026.pdf in the Contracts folder", "file-tree", {
