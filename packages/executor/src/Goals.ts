@@ -23,6 +23,7 @@ import {
   placeInOutline,
   resolvePick,
   STEPPER,
+  signsDisagree,
   textScore,
 } from "@sextant/planner"
 import type { Effect } from "effect"
@@ -486,7 +487,12 @@ const judgeOptions = (
   )
   for (const option of options) {
     const choice = named(elements, option, (element) => CHOICE_ROLES.has(element.role))
-    if (choice !== undefined && (choice.checked === true || choice.selected === true)) continue
+    if (
+      choice !== undefined &&
+      (choice.checked === true || choice.selected === true) &&
+      !signsDisagree(choice.name, option)
+    )
+      continue
     const held = lists.some((list) =>
       (list.value ?? "")
         .split(/,\s*/)
@@ -495,12 +501,15 @@ const judgeOptions = (
     )
     if (held) continue
     const shown = actedNow.some((element) =>
-      CHOICE_ROLES.has(element.role)
-        ? // The option clicked is now chosen ("the time zone Kathmandu": "UTC+05:45 Kathmandu").
-          (element.checked === true || element.selected === true) &&
-          wordsOf(option).some((word) => textScore(element, word) >= WHOLE_WORDS)
-        : // The control that opened the list names the choice (`button "Plan Team"` for "the Team plan").
-          namesEveryWord(element, option),
+      // "UTC−04:00 Halifax" is not "UTC+04:00", though every word of one is a word of the other.
+      signsDisagree(element.name, option)
+        ? false
+        : CHOICE_ROLES.has(element.role)
+          ? // The option clicked is now chosen ("the time zone Kathmandu": "UTC+05:45 Kathmandu").
+            (element.checked === true || element.selected === true) &&
+            wordsOf(option).some((word) => textScore(element, word) >= WHOLE_WORDS)
+          : // The control that opened the list names the choice (`button "Plan Team"` for "the Team plan").
+            namesEveryWord(element, option),
     )
     if (shown) continue
     // A menu item is a command, not a choice that stays chosen: "choose Export, then PNG image" in a

@@ -261,6 +261,19 @@ describe("goal checks on the page's controls", () => {
     ])
   })
 
+  it("does not hold an option signed + by a chosen option of the same number signed − ", () => {
+    const choose: GoalPart = {
+      kind: "select",
+      description: 'select "UTC+04:00"',
+      check: { type: "optionsChosen", options: ["UTC+04:00"] },
+    }
+    const zone = (name: string) => element({ ref: "e9", role: "option", name, tag: "div", selected: true })
+    expect(judged(choose, [zone("UTC+04:00 Dubai")], zone("UTC+04:00 Dubai"))).toEqual([])
+    expect(judged(choose, [zone("UTC−04:00 Halifax")], zone("UTC−04:00 Halifax"))).toEqual([
+      '"UTC+04:00" is not shown chosen on http://127.0.0.1/form',
+    ])
+  })
+
   it("is not done when the page has no field by that name and shows the value nowhere", () => {
     // "Switch my plan to Pro" typed at a field nothing is named: an action that ran is not evidence.
     const fill: GoalPart = {
@@ -594,6 +607,13 @@ describe("runAgent in Chromium: a false COMPLETED is refused where the page says
     expect(status === "COMPLETED", JSON.stringify(result.summary.unmetParts)).toBe(verdict.achieved)
     return { status, verdict, result }
   }
+
+  it("an option signed + is not the option of the same number signed − (UTC+04:00 is Dubai, not Halifax)", async () => {
+    const { status } = await honest("Choose UTC+04:00 as the time zone", "listbox", {
+      timezone: "UTC+04:00 Dubai",
+    })
+    expect(status).toBe("COMPLETED")
+  }, 90_000)
 
   it("a second verb said as 'it' after a tick is not a box held by a press that showed nothing", async () => {
     // Print and Pin do nothing on this page, on purpose: "print it" and "pin it" are not done.

@@ -23,6 +23,7 @@ export {
   glossaryReadsWhole,
   type Intent,
   optionScore,
+  signsDisagree,
   textScore,
 } from "./rules/Grounding.ts"
 // The lists of a page and the item a pick names: the step policy grounds with it, the goal check re-reads with it.

@@ -160,6 +160,7 @@ const TEXT_ATTRIBUTES = [
  * the glossary, in their English equivalents (at 95%).
  */
 export const textScore = (element: PageElement, text: string): number => {
+  if (signsDisagree(findingWords(element), text)) return 0
   const direct = directTextScore(element, text)
   if (direct >= 92) return direct
   const translations = GLOSSARY.get(text.trim()) ?? glossaryHead(text.trim())
@@ -167,6 +168,34 @@ export const textScore = (element: PageElement, text: string): number => {
     (best, translation) => Math.max(best, directTextScore(element, translation) * 0.95),
     direct,
   )
+}
+
+/**
+ * The signed numbers of a text ("UTC+04:00" → +04:00, "−5 °C" → -5), by number: a sign is "+", the
+ * minus sign "−" or a dash after the start, a space, a bracket or UTC/GMT ("2026-12-03" and "A-10252"
+ * carry none).
+ */
+const signedNumbers = (text: string): ReadonlyMap<string, string> => {
+  const signed = new Map<string, string>()
+  for (const match of text.matchAll(
+    /(?:^|[\s([]|UTC|GMT)([+\-−–])\s?(\d+(?:[:.]\d+)?)|([+−])(\d+(?:[:.]\d+)?)/giu,
+  )) {
+    const sign = match[1] ?? match[3] ?? ""
+    const number = match[2] ?? match[4] ?? ""
+    signed.set(number, sign === "+" ? "+" : "-")
+  }
+  return signed
+}
+
+/**
+ * Whether a name carries a number `text` says with a sign with the other sign ("UTC−04:00 Halifax" for
+ * "UTC+04:00"): words score such a name as close as the right one, but it is another value.
+ */
+export const signsDisagree = (name: string, text: string): boolean => {
+  const wanted = signedNumbers(text)
+  if (wanted.size === 0) return false
+  const have = signedNumbers(name)
+  return [...wanted].some(([number, sign]) => have.has(number) && have.get(number) !== sign)
 }
 
 /** How well an option of a list, by its text alone, is named by `text` (`textScore` of an option element). */
