@@ -238,8 +238,22 @@ const OPTION_FIT = 90
 /** Whether a list holds the value: as written, or as the one option the value names in the page's words. */
 const listHolds = (list: PageElement, actual: string, wanted: string): boolean => {
   if (holdsValue(actual, wanted)) return true
-  const option = optionNamed(list.options ?? [], wanted)
+  const option = optionNamed(list.options ?? [], wanted) ?? optionLedBy(list.options ?? [], wanted)
   return option !== undefined && holdsValue(actual, option)
+}
+
+/**
+ * The one option of a list whose words begin with every word of the value ("Oslo" → "Oslo (OSL)"), or
+ * undefined when none or several do.
+ */
+const optionLedBy = (options: ReadonlyArray<string>, wanted: string): string | undefined => {
+  const words = wordsOf(wanted.toLowerCase())
+  if (words.length === 0) return undefined
+  const led = options.filter((option) => {
+    const optionWords = wordsOf(option.toLowerCase())
+    return optionWords.length > words.length && words.every((word, index) => optionWords[index] === word)
+  })
+  return led.length === 1 ? led[0] : undefined
 }
 
 /**

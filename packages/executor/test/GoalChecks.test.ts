@@ -217,6 +217,11 @@ describe("goal checks on the page's controls", () => {
     expect(judged(fill("Rome (FCO)"), [airport("Paris (CDG)")])).toEqual([
       'listbox "Home airport" holds "Paris (CDG)", not "Rome (FCO)", on http://127.0.0.1/form',
     ])
+    // A city said without its code is the one option that begins with it.
+    expect(judged(fill("Rome"), [airport("Rome (FCO)")])).toEqual([])
+    expect(judged(fill("Rome"), [airport("Paris (CDG)")])).toEqual([
+      'listbox "Home airport" holds "Paris (CDG)", not "Rome", on http://127.0.0.1/form',
+    ])
   })
 
   it("is done when a list holds the one option the value names in the page's words (按年 → Yearly), and not when it holds another", () => {
