@@ -459,6 +459,11 @@ const ROWS: ReadonlyArray<Row> = [
   { text: "Click Reply to all", reads: [["click", "Reply to all", undefined]] },
   { text: "Mark all emails as read", refuses: ["all emails as read", "needs a model"] },
   { text: "Accept all cookies", reads: [["check", "all cookies", undefined]] },
+  // The text to send said after a colon is what to write, not the form's name: a submit would send without it.
+  {
+    text: "Send the message: The app crashes when I open a note",
+    refuses: ["could not place: The, app, crashes"],
+  },
   // A way to do it said after a value is not part of the value.
   {
     text: "Set the quantity to 3 using the plus button",

@@ -458,6 +458,14 @@ const misread = (
     const onPage =
       command.kind === "extract" ? /\bpage\s+\d+\b|第\s*[\d一二三四五六七八九十]+\s*页/iu.exec(text) : null
     if (onPage !== null) return say.couldNotPlace(onPage[0].split(/\s+/))
+    // "… and send the message: The app crashes when I open a note": the text after the colon is what to
+    // write, never part of the form's name; a submit would send the form without it.
+    const formWord = command.kind === "submit" ? command.form?.raw.trim().split(/\s+/)[0] : undefined
+    const written =
+      formWord === undefined
+        ? null
+        : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(formWord)}\\s*[:：]\\s*(.+)$`, "iu").exec(text)
+    if (written?.[1] !== undefined) return say.couldNotPlace(written[1].trim().split(/\s+/))
     // "Extract the names of the products that are out of stock", "… of the red products", "… of all products
     // in the Garden category": the list tools read every item of the list, so words that choose which
     // items are read are not placed. A bare kind of item ("the products", "search results") chooses none.
