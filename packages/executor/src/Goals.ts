@@ -595,9 +595,10 @@ const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "n
 
 /**
  * Words that say what kind of thing is opened, not which one ("the Photos folder", "the log-in
- * window"): the item acted on need not carry them in its name.
+ * window", a wizard's "next step"): the item acted on need not carry them in its name.
  */
 const KIND_WORDS = new Set([
+  "step",
   "folder",
   "file",
   "window",

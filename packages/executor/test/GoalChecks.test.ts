@@ -613,6 +613,14 @@ describe("runAgent in Chromium: a false COMPLETED is refused where the page says
     return { status, verdict, result }
   }
 
+  it("a wizard's next step reached by its Next button is done ('step' says what kind of thing is opened)", async () => {
+    const { status } = await honest("Type Globex as the company name, then go to the next step", "wizard", {
+      company: "Globex",
+      step: 2,
+    })
+    expect(status).toBe("COMPLETED")
+  }, 90_000)
+
   it("an option signed + is not the option of the same number signed − (UTC+04:00 is Dubai, not Halifax)", async () => {
     const { status } = await honest("Choose UTC+04:00 as the time zone", "listbox", {
       timezone: "UTC+04:00 Dubai",
