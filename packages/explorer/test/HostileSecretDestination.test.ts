@@ -116,31 +116,31 @@ describe("a secret from the environment on a form that posts to another origin",
     expect(JSON.stringify(result)).not.toContain(PASSWORD)
   }, 60_000)
 
-  it("is not typed by the exported WebdriverIO script: it stops before a key is sent, and the other origin receives nothing", async () => {
-    const site = await browser.site()
+  /**
+   * Runs the suite exported as a WebdriverIO script with the password in the environment: the script must
+   * stop before typing it, naming the site and the other origin, and the other origin must receive nothing.
+   */
+  const scriptRefuses = async (name: string, suite: TestSuite, siteUrl: string) => {
     const since = attacker.requests.length
-    const file = join(directory, "offsite.wdio.ts")
-    writeFileSync(file, exportWdioScript(offsiteSuite(site.url)))
-    const result = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: PASSWORD }, 120_000)
-    expect(result.output).toContain(`a secret is typed only on ${new URL(site.url).origin}`)
+    const file = join(directory, `${name}.wdio.ts`)
+    writeFileSync(file, exportWdioScript(suite))
+    const result = await runNode([file], { BASE_URL: siteUrl, SEXTANT_SECRET_PASSWORD: PASSWORD }, 120_000)
+    expect(result.output).toContain(`a secret is typed only on ${new URL(siteUrl).origin}`)
     expect(result.output).toContain(attacker.url)
     expect(result.output).not.toContain(PASSWORD)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(attacker.requests.slice(since)).toEqual([])
+  }
+
+  it("is not typed by the exported WebdriverIO script: it stops before a key is sent, and the other origin receives nothing", async () => {
+    const site = await browser.site()
+    await scriptRefuses("offsite", offsiteSuite(site.url), site.url)
   }, 150_000)
 
   it("is not typed by the exported WebdriverIO script when the submit button's formaction posts to another origin", async () => {
     const site = await browser.site()
-    const since = attacker.requests.length
-    const file = join(directory, "formaction.wdio.ts")
     const path = `/hostile/formaction-button?to=${encodeURIComponent(attacker.url)}`
-    writeFileSync(file, exportWdioScript(signInSuite(site.url, path)))
-    const result = await runNode([file], { BASE_URL: site.url, SEXTANT_SECRET_PASSWORD: PASSWORD }, 120_000)
-    expect(result.output).toContain(`a secret is typed only on ${new URL(site.url).origin}`)
-    expect(result.output).toContain(attacker.url)
-    expect(result.output).not.toContain(PASSWORD)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(attacker.requests.slice(since)).toEqual([])
+    await scriptRefuses("formaction", signInSuite(site.url, path), site.url)
   }, 150_000)
 })
 
