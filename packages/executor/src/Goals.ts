@@ -372,12 +372,7 @@ const judgeControls = (
             wordsNamed(step.actedElement, naming) * 2 >= wordsOf(naming).length &&
             // A press the page does not show ("print it" that clicked a Print button that does nothing)
             // checks nothing either.
-            effectOf(
-              step,
-              acting
-                .slice(0, Math.max(0, acting.indexOf(step)))
-                .findLast((earlier) => earlier.facts !== undefined)?.facts,
-            ) === "changed",
+            effectIn(step, acting) === "changed",
         )?.actedElement
         if (clicked !== undefined) continue
         return `no checkbox, radio or option named "${target}" is on ${where}, and no control named by those words was clicked`
@@ -593,6 +588,13 @@ const effectOf = (step: PartStep, before: PageFacts | undefined): "changed" | "n
   return "unknown"
 }
 
+/** {@link effectOf} of a step of the run `all`, against the page facts the last step before it read. */
+const effectIn = (step: PartStep, all: ReadonlyArray<PartStep>): "changed" | "none" | "unknown" =>
+  effectOf(
+    step,
+    all.slice(0, Math.max(0, all.indexOf(step))).findLast((earlier) => earlier.facts !== undefined)?.facts,
+  )
+
 /**
  * Words that say what kind of thing is opened, not which one ("the Photos folder", "the log-in
  * window", a wizard's "next step"): the item acted on need not carry them in its name.
@@ -759,13 +761,7 @@ const judgeEffect = (
       ? undefined
       : `the copied text "${copied}" was not put anywhere on the page after it was selected`
   }
-  const effects = done.map((step) => {
-    const position = all.indexOf(step)
-    const before = all
-      .slice(0, Math.max(0, position))
-      .findLast((earlier) => earlier.facts !== undefined)?.facts
-    return effectOf(step, before)
-  })
+  const effects = done.map((step) => effectIn(step, all))
   if (effects.includes("changed")) return undefined
   if (SHOWN_KINDS.has(part.kind))
     return last.urlAfter === "" || last.urlAfter === "about:blank"
@@ -811,9 +807,7 @@ const judgePick = (
       ? undefined
       : `radio "${item.name}" of ${which} is not checked on ${last.urlAfter}`
   }
-  const position = all.indexOf(last)
-  const before = all.slice(0, Math.max(0, position)).findLast((earlier) => earlier.facts !== undefined)?.facts
-  return effectOf(last, before) === "changed"
+  return effectIn(last, all) === "changed"
     ? undefined
     : `${last.tool} on the control of ${which} changed nothing on ${last.urlAfter} (no visible change)`
 }
